@@ -1,0 +1,170 @@
+/**
+ * Harness configuration: defaults from tunables, overridden by environment and flags, validated with
+ * zod before anything runs. A bad value is refused with a message naming it and its allowed range.
+ */
+import { z } from 'zod';
+import { ConfigError } from './errors';
+import * as T from './tunables';
+
+export const WEAKNESS_FLAGS = ['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded'] as const;
+export type WeaknessFlag = (typeof WEAKNESS_FLAGS)[number];
+
+export const RUN_GUARD_NAMES = ['grounded_write'] as const;
+export type RunGuardName = (typeof RUN_GUARD_NAMES)[number];
+
+export const PAYLOAD_WRAPPER_NAMES = ['cap_payload'] as const;
+export type PayloadWrapperName = (typeof PAYLOAD_WRAPPER_NAMES)[number];
+
+export const TRANSPORTS = ['local', 'mcp-memory', 'mcp-stdio', 'mcp-http'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export const HarnessConfigSchema = z
+  .object({
+    mode: z.enum(['mock', 'live']),
+    maxSteps: z.number().int().min(1, 'MAX_STEPS must be >= 1'),
+    maxTokens: z.number().int().min(1, 'MAX_TOKENS must be >= 1'),
+    tokenBudget: z.number().int().min(1),
+    wallClockTimeoutS: z.number().positive('WALL_CLOCK_TIMEOUT_S must be > 0'),
+    repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2'),
+    compactionTokenThreshold: z.number().int().min(1),
+    compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1'),
+    weaknesses: z.array(z.enum(WEAKNESS_FLAGS)),
+    guards: z.array(z.enum(RUN_GUARD_NAMES)),
+    payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
+    transport: z.enum(TRANSPORTS),
+  })
+  .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] });
+export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
+
+export const DEFAULT_CONFIG: HarnessConfig = {
+  mode: 'mock',
+  maxSteps: T.DEFAULT_MAX_STEPS,
+  maxTokens: T.DEFAULT_MAX_TOKENS,
+  tokenBudget: T.DEFAULT_TOKEN_BUDGET,
+  wallClockTimeoutS: T.DEFAULT_WALL_CLOCK_TIMEOUT_S,
+  repeatCallWindow: T.DEFAULT_REPEAT_CALL_WINDOW,
+  compactionTokenThreshold: T.DEFAULT_COMPACTION_TOKEN_THRESHOLD,
+  compactionKeepTurns: T.DEFAULT_COMPACTION_KEEP_TURNS,
+  weaknesses: [],
+  guards: [],
+  payloadWrappers: [],
+  transport: 'local',
+};
+
+/** Environment variable → config key, for the values SPEC.md §2.1 reads from the environment. */
+export const ENV_KEYS = {
+  STOCKROOM_MODE: 'mode',
+  MAX_STEPS: 'maxSteps',
+  MAX_TOKENS: 'maxTokens',
+  TOKEN_BUDGET: 'tokenBudget',
+  WALL_CLOCK_TIMEOUT_S: 'wallClockTimeoutS',
+  REPEAT_CALL_WINDOW: 'repeatCallWindow',
+  COMPACTION_TOKEN_THRESHOLD: 'compactionTokenThreshold',
+  COMPACTION_KEEP_TURNS: 'compactionKeepTurns',
+  STOCKROOM_WEAKNESSES: 'weaknesses',
+  STOCKROOM_GUARDS: 'guards',
+  STOCKROOM_PAYLOAD_WRAPPERS: 'payloadWrappers',
+  STOCKROOM_TOOL_TRANSPORT: 'transport',
+} as const satisfies Record<string, keyof HarnessConfig>;
+
+const KEY_TO_ENV = Object.fromEntries(Object.entries(ENV_KEYS).map(([env, key]) => [key, env])) as Record<
+  keyof HarnessConfig,
+  string
+>;
+
+/** Parses a comma-separated list against an allowed set, with the reference harness's message. */
+export function parseNameList<T extends string>(raw: string, allowed: readonly T[], what: string): T[] {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = [...new Set(items.filter((i) => !(allowed as readonly string[]).includes(i)))].sort();
+  if (unknown.length > 0) {
+    const list = (xs: readonly string[]) => '[' + xs.map((x) => `'${x}'`).join(', ') + ']';
+    throw new ConfigError(what, `Unknown ${what}(s) ${list(unknown)}; valid flags: ${list([...allowed].sort())}`);
+  }
+  return [...new Set(items)].sort() as T[];
+}
+
+/** Parses weakness flags (`STOCKROOM_WEAKNESSES` / `--weaknesses`). */
+export function parseWeaknesses(raw: string): WeaknessFlag[] {
+  return parseNameList(raw, WEAKNESS_FLAGS, 'weakness flag');
+}
+
+function parseInteger(env: string, raw: string): number {
+  if (!/^\s*[+-]?\d+\s*$/.test(raw)) throw new ConfigError(env, `${env} must be an integer, got '${raw}'`);
+  return Number(raw);
+}
+
+function parseFloatValue(env: string, raw: string): number {
+  const n = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(n)) throw new ConfigError(env, `${env} must be a number, got '${raw}'`);
+  return n;
+}
+
+/** Raw string overrides (from the environment or CLI flags) turned into typed config fields. */
+export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string | undefined>>): Partial<HarnessConfig> {
+  const out: Partial<HarnessConfig> = {};
+  for (const [key, value] of Object.entries(raw) as [keyof HarnessConfig, string | undefined][]) {
+    if (value === undefined || value.trim() === '') continue; // empty counts as unset
+    const env = KEY_TO_ENV[key];
+    switch (key) {
+      case 'mode': {
+        const mode = value.trim().toLowerCase();
+        if (mode !== 'mock' && mode !== 'live') throw new ConfigError(env, `${env} must be one of mock, live; got '${value}'`);
+        out.mode = mode;
+        break;
+      }
+      case 'weaknesses':
+        out.weaknesses = parseWeaknesses(value);
+        break;
+      case 'guards':
+        out.guards = parseNameList(value, RUN_GUARD_NAMES, 'run guard');
+        break;
+      case 'payloadWrappers':
+        out.payloadWrappers = parseNameList(value, PAYLOAD_WRAPPER_NAMES, 'payload wrapper');
+        break;
+      case 'transport': {
+        const t = value.trim();
+        if (!(TRANSPORTS as readonly string[]).includes(t))
+          throw new ConfigError(env, `${env} must be one of ${TRANSPORTS.join(', ')}; got '${value}'`);
+        out.transport = t as HarnessConfig['transport'];
+        break;
+      }
+      case 'wallClockTimeoutS':
+        out.wallClockTimeoutS = parseFloatValue(env, value);
+        break;
+      default:
+        (out as Record<string, number>)[key] = parseInteger(env, value);
+    }
+  }
+  return out;
+}
+
+/** Reads the overrides from an environment object (process.env by default). */
+export function configFromEnv(env: Record<string, string | undefined> = process.env): Partial<HarnessConfig> {
+  const raw: Partial<Record<keyof HarnessConfig, string>> = {};
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const v = env[name];
+    if (v !== undefined) raw[key] = v;
+  }
+  return parseOverrides(raw);
+}
+
+/** Builds and validates a configuration; throws ConfigError naming the first bad value. */
+export function resolveConfig(...layers: Partial<HarnessConfig>[]): HarnessConfig {
+  const merged = Object.assign({}, DEFAULT_CONFIG, ...layers);
+  const parsed = HarnessConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0] ?? 'config') as keyof HarnessConfig;
+    const env = KEY_TO_ENV[key] ?? key;
+    const msg = issue.message.includes(env) ? issue.message : `${env}: ${issue.message}`;
+    throw new ConfigError(env, msg);
+  }
+  return parsed.data;
+}
+
+export function hasWeakness(config: Pick<HarnessConfig, 'weaknesses'>, flag: WeaknessFlag): boolean {
+  return config.weaknesses.includes(flag);
+}

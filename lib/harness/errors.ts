@@ -1,0 +1,52 @@
+/** One error base class for the harness library; subclasses carry a stable code and fields. */
+export class HarnessError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A configuration value was refused; `key` names it. */
+export class ConfigError extends HarnessError {
+  readonly key: string;
+  constructor(key: string, message: string) {
+    super('config_invalid', message);
+    this.key = key;
+  }
+}
+
+/** A dataset file failed validation; names the file, line (for JSONL) and field. */
+export class DatasetError extends HarnessError {
+  readonly file: string;
+  readonly line: number | null;
+  readonly field: string | null;
+  constructor(file: string, message: string, details: { line?: number | null; field?: string | null } = {}) {
+    const where = [file, details.line != null ? `line ${details.line}` : null, details.field ? `field ${details.field}` : null]
+      .filter(Boolean)
+      .join(', ');
+    super('dataset_invalid', `${where}: ${message}`);
+    this.file = file;
+    this.line = details.line ?? null;
+    this.field = details.field ?? null;
+  }
+}
+
+/** A model client failed; the loop turns it into MODEL_ERROR. */
+export class ModelCallError extends HarnessError {
+  readonly kind: string;
+  constructor(kind: string, message: string, options?: { cause?: unknown }) {
+    super('model_call_failed', message, options);
+    this.kind = kind;
+  }
+}
+
+/** A tool executor could not reach its tools (transport down, timeout). */
+export class ExecutorError extends HarnessError {
+  readonly transport: string;
+  constructor(transport: string, message: string, options?: { cause?: unknown }) {
+    super('executor_failed', message, options);
+    this.transport = transport;
+  }
+}

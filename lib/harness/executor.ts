@@ -1,0 +1,43 @@
+/**
+ * The tool executor seam: the harness lists specs, calls tools and resets per-run state through
+ * this interface and never knows whether the tools run in-process or behind an MCP server.
+ */
+import type { JsonValue } from './json';
+import type { ToolSpec } from './types';
+
+/** What a tool call came back with, before the harness validates, guards or sanitises anything. */
+export interface ToolResult {
+  /** The tool's return value, or `{error, message}` for a failure. */
+  content: JsonValue;
+  isError: boolean;
+  /** `invalid_request`, `transient`, `unknown_tool`, `bad_arguments`, … or null on success. */
+  errorCode: string | null;
+  /** Length of the result's Python-JSON (informational). */
+  payloadChars: number;
+}
+
+/** Per-call context a tool may use (the operation key makes a write idempotent downstream). */
+export interface ToolCallContext {
+  operationKey?: string;
+}
+
+export interface ToolExecutor {
+  /** The specs the model is shown, in the order it sees them. */
+  listSpecs(): Promise<ToolSpec[]>;
+  call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult>;
+  /** Clears per-run state (restock ledger, legacy-shard attempt counters). */
+  reset(): Promise<void>;
+  /** Releases connections; a no-op for in-process executors. */
+  close(): Promise<void>;
+  /** A short label for logs and stored runs (`local`, `mcp-stdio`, …). */
+  readonly transport: string;
+}
+
+/**
+ * Rewrites a tool result after the tool ran (for example capping an oversized payload). Distinct
+ * from run guards, which decide before a call runs.
+ */
+export interface PayloadWrapper {
+  readonly name: string;
+  wrap(call: { name: string; arguments: JsonValue }, result: ToolResult): ToolResult;
+}

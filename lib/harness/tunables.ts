@@ -1,0 +1,29 @@
+/**
+ * Every tunable of the harness, with the reference harness's defaults (SPEC.md §2.1). Configuration
+ * starts from these and is validated before any model call, tool call or write.
+ */
+
+/** Max model calls per run; also the invalid-call stop threshold. */
+export const DEFAULT_MAX_STEPS = 8;
+/** Per-run token ceiling (input + output), including the next call's reserved output. */
+export const DEFAULT_TOKEN_BUDGET = 20_000;
+/** Per-call output cap; also the output reserved by the budget guard. */
+export const DEFAULT_MAX_TOKENS = 1024;
+/** Wall-clock limit of one run, in seconds. */
+export const DEFAULT_WALL_CLOCK_TIMEOUT_S = 60;
+/** The third identical request inside this window stops the run. */
+export const DEFAULT_REPEAT_CALL_WINDOW = 3;
+/** Context estimate (tokens) above which older tool results are summarised. */
+export const DEFAULT_COMPACTION_TOKEN_THRESHOLD = 6000;
+/** Messages at the tail that compaction never touches. */
+export const DEFAULT_COMPACTION_KEEP_TURNS = 4;
+/** Tool results at or below this many Python-JSON characters are never compacted. */
+export const COMPACTION_MIN_RESULT_CHARS = 400;
+/** Characters of a compacted result kept in its summary. */
+export const COMPACTION_SUMMARY_HEAD_CHARS = 160;
+/** Validation errors reported per invalid call. */
+export const MAX_VALIDATION_ERRORS_REPORTED = 3;
+/** Characters per token in the deterministic token estimate. */
+export const CHARS_PER_TOKEN = 4;
+/** The quarantine marker that replaces an instruction-like paragraph. */
+export const QUARANTINE_MARKER = '[quarantined by harness: instruction-like content removed]';

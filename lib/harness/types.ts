@@ -1,0 +1,209 @@
+/**
+ * The harness's typed values: states, transitions, termination reasons, Converse-shaped messages,
+ * trajectory records and the RunResult. Persisted shapes are zod schemas so a stored run can be
+ * parsed back, replayed and resumed.
+ */
+import { z } from 'zod';
+import type { JsonObject, JsonValue } from './json';
+
+export const HARNESS_STATES = ['PLAN', 'CALL_MODEL', 'EXECUTE_TOOLS', 'OBSERVE', 'DONE', 'FAILED'] as const;
+export const HarnessStateSchema = z.enum(HARNESS_STATES);
+export type HarnessState = z.infer<typeof HarnessStateSchema>;
+
+export const TERMINATION_REASONS = [
+  'COMPLETED',
+  'MAX_STEPS',
+  'TOKEN_BUDGET',
+  'REPEATED_CALL',
+  'TIMEOUT',
+  'MODEL_ERROR',
+  'TOOL_ERROR',
+  'INVALID_TOOL_CALLS',
+] as const;
+export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
+export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+export const JsonValueSchema = jsonValue;
+
+// ---------------------------------------------------------------------------------------------
+// Converse-shaped messages (key order matters: it is serialised for token counts)
+
+export type TextBlock = { text: string };
+export type ToolUseBlock = { toolUse: { toolUseId: string; name: string; input: JsonValue } };
+export type ToolResultContentPart = { json: JsonValue } | { text: string };
+export type ToolResultBlock = {
+  toolResult: {
+    toolUseId: string;
+    content: ToolResultContentPart[];
+    status: 'success' | 'error';
+    /** Private marker set by compaction; stripped before any model sees the messages. */
+    _compacted?: true;
+  };
+};
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+export type Message = { role: 'user' | 'assistant'; content: ContentBlock[] };
+
+/** A tool as the model is shown it: `{"toolSpec": {"name", "description", "inputSchema": {"json"}}}`. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: JsonObject;
+}
+
+/** A tool call the model asked for. */
+export interface ToolCallRequest {
+  toolUseId: string;
+  name: string;
+  arguments: JsonValue;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens';
+
+export interface ModelResponse {
+  text: string | null;
+  toolCalls: ToolCallRequest[];
+  stopReason: StopReason;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  modelId: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trajectory
+
+export const ModelTurnSchema = z.object({
+  kind: z.literal('model_turn'),
+  step: z.number().int(),
+  text: z.string().nullable(),
+  toolCalls: z.array(z.object({ toolUseId: z.string(), name: z.string(), arguments: jsonValue })),
+  stopReason: z.string(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  latencyMs: z.number(),
+  contextTokensEstimate: z.number().int(),
+});
+export type ModelTurn = z.infer<typeof ModelTurnSchema>;
+
+export const ToolRecordSchema = z.object({
+  kind: z.literal('tool_call'),
+  step: z.number().int(),
+  toolUseId: z.string(),
+  name: z.string(),
+  arguments: jsonValue,
+  /** `{name}:{sorted-key Python-JSON of arguments}` */
+  signature: z.string(),
+  resultContent: jsonValue,
+  isError: z.boolean(),
+  errorCode: z.string().nullable(),
+  validationError: z.string().nullable(),
+  blockedBy: z.string().nullable(),
+  executed: z.boolean(),
+  payloadChars: z.number().int(),
+  latencyMs: z.number(),
+  sanitized: z.boolean(),
+  quarantinedLines: z.number().int(),
+  /** The paragraphs quarantine removed, kept for inspection (never sent to the model). */
+  quarantinedText: z.array(z.string()),
+  /** Names of payload wrappers that rewrote the result after the tool ran. */
+  rewrittenBy: z.array(z.string()),
+});
+export type ToolRecord = z.infer<typeof ToolRecordSchema>;
+
+export const CompactionEventSchema = z.object({
+  kind: z.literal('compaction'),
+  step: z.number().int(),
+  tokensBefore: z.number().int(),
+  tokensAfter: z.number().int(),
+  resultsSummarised: z.number().int(),
+});
+export type CompactionEvent = z.infer<typeof CompactionEventSchema>;
+
+export const GUARD_NAMES = [
+  'wall_clock',
+  'max_steps',
+  'token_budget',
+  'repeated_call',
+  'invalid_calls',
+  'model',
+  'run_guard',
+] as const;
+
+export const GuardEventSchema = z.object({
+  kind: z.literal('guard'),
+  step: z.number().int(),
+  /** `wall_clock`, `max_steps`, `token_budget`, `repeated_call`, `invalid_calls`, `model`, or a run guard's name. */
+  guard: z.string(),
+  reason: TerminationReasonSchema,
+  detail: z.string(),
+});
+export type GuardEvent = z.infer<typeof GuardEventSchema>;
+
+export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
+  ModelTurnSchema,
+  ToolRecordSchema,
+  CompactionEventSchema,
+  GuardEventSchema,
+]);
+export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
+
+export const TransitionSchema = z.object({
+  step: z.number().int(),
+  from: HarnessStateSchema,
+  to: HarnessStateSchema,
+  reason: z.string(),
+});
+export type Transition = z.infer<typeof TransitionSchema>;
+
+export const UsageSchema = z.object({
+  modelCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() })),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string() });
+export type CostEstimate = z.infer<typeof CostEstimateSchema>;
+
+/**
+ * The messages exactly as one model call saw them (private keys stripped), so replay can show what
+ * the model saw at that step. Stored per model call.
+ */
+export const ModelInputSchema = z.object({
+  step: z.number().int(),
+  messages: z.array(jsonValue),
+});
+export type ModelInput = z.infer<typeof ModelInputSchema>;
+
+export const RunResultSchema = z.object({
+  runId: z.string(),
+  caseId: z.string().nullable(),
+  query: z.string(),
+  finalAnswer: z.string(),
+  terminationReason: TerminationReasonSchema,
+  trajectory: z.array(TrajectoryStepSchema),
+  transitions: z.array(TransitionSchema),
+  usage: UsageSchema,
+  costEstimate: CostEstimateSchema,
+  steps: z.number().int(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  mode: z.enum(['mock', 'live']),
+  modelId: z.string(),
+  weaknesses: z.array(z.string()),
+  systemPrompt: z.string(),
+  toolSpecs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: jsonValue })),
+  modelInputs: z.array(ModelInputSchema),
+});
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+/** Narrowing helpers over a run's trajectory. */
+export const isToolRecord = (s: TrajectoryStep): s is ToolRecord => s.kind === 'tool_call';
+export const isModelTurn = (s: TrajectoryStep): s is ModelTurn => s.kind === 'model_turn';
+export const isGuardEvent = (s: TrajectoryStep): s is GuardEvent => s.kind === 'guard';
+export const isCompactionEvent = (s: TrajectoryStep): s is CompactionEvent => s.kind === 'compaction';
