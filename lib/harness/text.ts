@@ -58,9 +58,13 @@ export function splitLines(s: string): string[] {
   return lines;
 }
 
+// Python's str.isspace() set: JavaScript's \s also holds U+FEFF and lacks U+001C-U+001F and U+0085.
+const PY_STRIP_EDGES =
+  /^[\t-\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
 /** Python `str.strip()` with no argument. */
 export function pyStrip(s: string): string {
-  return s.replace(/^[\s\u001c-\u001f]+|[\s\u001c-\u001f]+$/g, '');
+  return s.replace(PY_STRIP_EDGES, '');
 }
 
 /** Collapses every whitespace run to one space. */

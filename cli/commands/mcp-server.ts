@@ -1,0 +1,14 @@
+/**
+ * `stockroom mcp-server --transport stdio|http`: serves the Stockroom inventory tools over MCP until
+ * stopped. Over stdio every log line goes to stderr (stdout carries the protocol).
+ */
+import type { CliCommand } from '../command';
+import { runMcpServer } from '../../lib/mcp/serve';
+
+export const command: CliCommand = {
+  name: 'mcp-server',
+  summary: 'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP).',
+  usage:
+    'mcp-server --transport stdio|http [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+  run: (argv) => runMcpServer(argv),
+};

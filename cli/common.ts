@@ -1,0 +1,45 @@
+/**
+ * Flags shared by the commands that run the harness, and how they become a validated
+ * configuration and a dataset. Environment variables are read first; flags override them.
+ */
+import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
+import type { Dataset } from '../lib/stockroom/dataset/types';
+import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
+
+export const HARNESS_FLAGS: FlagSpec = {
+  dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
+  weaknesses: { type: 'string', description: 'comma-separated weakness flags' },
+  guards: { type: 'string', description: 'comma-separated run guards (grounded_write)' },
+  'payload-wrappers': { type: 'string', description: 'comma-separated payload wrappers (cap_payload)' },
+  transport: { type: 'string', description: 'tool transport', values: TRANSPORTS },
+  'mcp-url': { type: 'string', description: 'MCP server URL for --transport mcp-http' },
+  'max-steps': { type: 'string', description: 'max model calls per run' },
+  'token-budget': { type: 'string', description: 'per-run token budget' },
+  'max-tokens': { type: 'string', description: 'per-call output cap' },
+};
+
+export function configFromArgs(args: ParsedArgs): HarnessConfig {
+  return resolveConfig(
+    configFromEnv(),
+    parseOverrides({
+      weaknesses: stringFlag(args, 'weaknesses'),
+      guards: stringFlag(args, 'guards'),
+      payloadWrappers: stringFlag(args, 'payload-wrappers'),
+      transport: stringFlag(args, 'transport'),
+      maxSteps: stringFlag(args, 'max-steps'),
+      tokenBudget: stringFlag(args, 'token-budget'),
+      maxTokens: stringFlag(args, 'max-tokens'),
+    }),
+  );
+}
+
+export function datasetFromArgs(args: ParsedArgs): Dataset {
+  return loadDataset(stringFlag(args, 'dataset') ?? defaultDatasetDir());
+}
+
+/** The tool executor the flags ask for (in-process by default). */
+export async function createExecutorFromArgs(args: ParsedArgs, config: HarnessConfig, dataset: Dataset) {
+  const { createExecutor } = await import('../lib/mcp/create-executor');
+  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses, mcpUrl: stringFlag(args, 'mcp-url') });
+}

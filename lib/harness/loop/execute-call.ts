@@ -1,0 +1,143 @@
+/**
+ * One tool call through the harness's checks, in order: run guards (schema-valid calls to known
+ * tools only), validation, execution, payload wrappers, quarantine. Returns the trajectory record;
+ * the repeated-call guard has already looked at the call.
+ */
+import type { HarnessConfig } from '../config';
+import type { PayloadWrapper, ToolExecutor, ToolResult } from '../executor';
+import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
+import type { JsonObject } from '../json';
+import { pyJson } from '../pyjson';
+import type { ToolCallRequest, ToolRecord, ToolSpec, TerminationReason } from '../types';
+import { quarantine } from './quarantine';
+import { validateArguments } from './validate';
+
+export interface CallOutcome {
+  record: ToolRecord;
+  /** Set when a run guard halted the run on this call. */
+  halt?: { guard: string; reason: TerminationReason; detail: string };
+}
+
+export interface CallEnvironment {
+  config: HarnessConfig;
+  executor: ToolExecutor;
+  specs: ReadonlyMap<string, ToolSpec>;
+  runGuards: readonly RunGuard[];
+  payloadWrappers: readonly PayloadWrapper[];
+  query: string;
+  records: readonly ToolRecord[];
+  now: () => number;
+  operationKey?: (call: ToolCallRequest) => string | undefined;
+}
+
+export function callSignature(name: string, args: unknown): string {
+  return `${name}:${pyJson(args, { sortKeys: true })}`;
+}
+
+function baseRecord(step: number, call: ToolCallRequest): ToolRecord {
+  return {
+    kind: 'tool_call',
+    step,
+    toolUseId: call.toolUseId,
+    name: call.name,
+    arguments: call.arguments,
+    signature: callSignature(call.name, call.arguments),
+    resultContent: null,
+    isError: false,
+    errorCode: null,
+    validationError: null,
+    blockedBy: null,
+    executed: false,
+    payloadChars: 0,
+    latencyMs: 0,
+    sanitized: false,
+    quarantinedLines: 0,
+    quarantinedText: [],
+    rewrittenBy: [],
+  };
+}
+
+function consultRunGuards(env: CallEnvironment, call: ToolCallRequest, step: number): { guard: string; verdict: RunGuardVerdict } | null {
+  for (const guard of env.runGuards) {
+    const verdict = guard.checkToolCall({ name: call.name, arguments: call.arguments }, { query: env.query, step, records: env.records });
+    if (verdict.action !== 'allow') return { guard: guard.name, verdict };
+  }
+  return null;
+}
+
+export async function executeCall(env: CallEnvironment, call: ToolCallRequest, step: number): Promise<CallOutcome> {
+  const record = baseRecord(step, call);
+  const spec = env.specs.get(call.name);
+  if (!spec) {
+    const message = `unknown tool ${call.name}`;
+    return {
+      record: { ...record, resultContent: { error: 'unknown_tool', message }, isError: true, errorCode: 'unknown_tool', validationError: message },
+    };
+  }
+
+  const validationError = validateArguments(spec.inputSchema, call.arguments);
+  if (validationError !== null) {
+    const content: JsonObject = { error: 'invalid_arguments', message: validationError, expected_schema: spec.inputSchema };
+    return {
+      record: {
+        ...record,
+        resultContent: content,
+        isError: true,
+        errorCode: 'invalid_arguments',
+        validationError,
+        payloadChars: pyJson(content).length,
+      },
+    };
+  }
+
+  const decided = consultRunGuards(env, call, step);
+  if (decided) {
+    const { guard, verdict } = decided;
+    if (verdict.action === 'block') {
+      const content: JsonObject = { error: 'blocked_by_guard', guard, message: verdict.message };
+      return { record: { ...record, resultContent: content, isError: true, errorCode: 'blocked_by_guard', blockedBy: guard } };
+    }
+    if (verdict.action === 'halt') {
+      const content: JsonObject = { error: 'halted_by_guard', guard, message: verdict.detail };
+      return {
+        record: { ...record, resultContent: content, isError: true, errorCode: 'halted_by_guard', blockedBy: guard },
+        halt: { guard, reason: verdict.reason, detail: verdict.detail },
+      };
+    }
+  }
+
+  const started = env.now();
+  let result: ToolResult = await env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call) });
+  const rewrittenBy: string[] = [];
+  for (const wrapper of env.payloadWrappers) {
+    const next = wrapper.wrap({ name: call.name, arguments: call.arguments }, result);
+    if (next !== result) rewrittenBy.push(wrapper.name);
+    result = next;
+  }
+  const latencyMs = env.now() - started;
+  const guarded = !env.config.weaknesses.includes('injection_unguarded');
+  let content = result.content;
+  let quarantinedLines = 0;
+  let quarantinedText: string[] = [];
+  if (guarded && !result.isError) {
+    const q = quarantine(content);
+    content = q.content;
+    quarantinedLines = q.removedLines;
+    quarantinedText = q.removed;
+  }
+  return {
+    record: {
+      ...record,
+      resultContent: content,
+      isError: result.isError,
+      errorCode: result.errorCode,
+      executed: true,
+      payloadChars: result.payloadChars,
+      latencyMs: Math.round(latencyMs * 1000) / 1000,
+      sanitized: guarded && !result.isError,
+      quarantinedLines,
+      quarantinedText,
+      rewrittenBy,
+    },
+  };
+}
