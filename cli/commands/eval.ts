@@ -1,0 +1,107 @@
+/**
+ * `stockroom eval`: runs the golden set once under one configuration, writes the report and prints
+ * a summary (or the whole report with --json).
+ */
+import { writeFileSync } from 'node:fs';
+import { loadGoldenFile } from '../../lib/eval/golden';
+import { defaultGoldenPath } from '../../lib/eval/matrix';
+import { formatProgress } from '../../lib/eval/progress';
+import { buildReport, type EvalReport } from '../../lib/eval/report';
+import { runSuite } from '../../lib/eval/suite';
+import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { parseArgs, stringFlag } from '../args';
+import { CliUsageError, type CliCommand } from '../command';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+
+const FLAGS = {
+  ...HARNESS_FLAGS,
+  golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
+  out: { type: 'string', description: 'write the report JSON to this file' },
+  json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
+} as const;
+
+/** A short human summary: headline metrics, categories below 1.0, failing cases. */
+export function formatEvalSummary(report: EvalReport): string {
+  const m = report.metrics;
+  const pick = [
+    'tool_selection_accuracy',
+    'argument_correctness',
+    'answer_correctness',
+    'faithfulness_mean_score',
+    'termination_match_rate',
+    'must_not_call_ok_rate',
+    'loop_rate',
+    'invalid_call_rate',
+    'blocked_call_rate',
+    'mean_model_calls',
+    'mean_input_tokens',
+    'mean_output_tokens',
+  ] as const;
+  const weaknesses = report.config.weaknesses.length ? report.config.weaknesses.join(',') : 'none';
+  const lines = [
+    `dataset ${report.dataset.name} (${report.dataset.hash.slice(0, 12)}), golden ${report.golden.file} (${report.golden.cases} cases, sha256 ${report.golden.sha256.slice(0, 12)})`,
+    `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
+    '',
+    ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
+  ];
+  const weak = Object.entries(report.by_category).filter(
+    ([, c]) => c.tool_selection_accuracy < 1 || c.answer_correctness < 1 || c.termination_match_rate < 1,
+  );
+  if (weak.length > 0) {
+    lines.push('', 'categories below 1.0 (tool_selection, answer, termination):');
+    for (const [name, c] of weak) {
+      lines.push(`  ${name.padEnd(22)} ${c.tool_selection_accuracy}, ${c.answer_correctness}, ${c.termination_match_rate}`);
+    }
+  }
+  const failing = report.cases.filter(
+    (c) => c.scores.toolSelection < 1 || c.scores.judgePassed === false || !c.scores.terminationMatch || !c.scores.mustNotCallOk,
+  );
+  if (failing.length > 0) {
+    lines.push('', 'failing cases:');
+    for (const c of failing) {
+      const marks = [
+        c.scores.toolSelection < 1 ? 'tools' : null,
+        c.scores.judgePassed === false ? 'answer' : null,
+        !c.scores.terminationMatch ? `termination ${c.scores.terminationReason}` : null,
+        !c.scores.mustNotCallOk ? `called ${c.scores.mustNotCallViolations.join(',')}` : null,
+      ].filter(Boolean);
+      lines.push(`  ${c.id} [${c.category}] ${marks.join('; ')}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export const command: CliCommand = {
+  name: 'eval',
+  summary: 'evaluate the golden set under one configuration and write a report',
+  usage:
+    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--json]',
+  async run(argv) {
+    const args = parseArgs(argv, FLAGS);
+    if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const config = configFromArgs(args);
+    const dataset = datasetFromArgs(args);
+    const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
+    const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
+    const agent = await createStockroomAgent({ dataset, config, executor });
+    const json = args.flags.json === true;
+    const showProgress = !json && process.stderr.isTTY === true;
+    let report: EvalReport;
+    try {
+      const suite = await runSuite({
+        agent,
+        cases: golden.cases,
+        onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
+      });
+      if (showProgress) process.stderr.write('\n');
+      report = buildReport({ suite, config, dataset, golden });
+    } finally {
+      await agent.close();
+    }
+    const out = stringFlag(args, 'out');
+    if (out) writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
+    if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    else process.stdout.write(formatEvalSummary(report) + (out ? `\n\nreport written to ${out}` : '') + '\n');
+    return 0;
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * `stockroom gate --report FILE`: checks a report against the thresholds (and a baseline) and exits
+ * 1 when any check fails, naming the metric and by how much it missed.
+ */
+import { writeFileSync } from 'node:fs';
+import { baselineFromReport, readBaselineMetrics, writeBaseline } from '../../lib/eval/baseline';
+import { evaluateGate, loadThresholds } from '../../lib/eval/gate';
+import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
+import { readReport } from '../../lib/eval/report';
+import { parseArgs, stringFlag } from '../args';
+import { CliUsageError, type CliCommand } from '../command';
+
+const FLAGS = {
+  report: { type: 'string', description: 'report JSON written by `stockroom eval --out`' },
+  thresholds: { type: 'string', description: 'thresholds JSON (default: config/gate-thresholds.json)' },
+  baseline: { type: 'string', description: 'baseline (or report) JSON for the max_drop checks' },
+  'write-baseline': { type: 'string', description: "write this report's metrics as a baseline file" },
+  markdown: { type: 'string', description: 'also write the result as markdown to this file' },
+} as const;
+
+export const command: CliCommand = {
+  name: 'gate',
+  summary: 'check a report against the metric thresholds; exit 1 when a check fails',
+  usage: 'gate --report FILE [--thresholds FILE] [--baseline FILE] [--write-baseline FILE] [--markdown FILE]',
+  async run(argv) {
+    const args = parseArgs(argv, FLAGS);
+    if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const reportPath = stringFlag(args, 'report');
+    if (!reportPath) throw new CliUsageError('--report is required');
+    const thresholdsPath = stringFlag(args, 'thresholds');
+    const baselinePath = stringFlag(args, 'baseline');
+    // Read every input before writing anything, so a bad file leaves no partial output.
+    const report = readReport(reportPath);
+    const thresholds = thresholdsPath ? loadThresholds(thresholdsPath) : loadThresholds();
+    const baseline = baselinePath ? readBaselineMetrics(baselinePath) : null;
+
+    const result = evaluateGate({ metrics: report.metrics, thresholds, baseline });
+    for (const check of result.checks) {
+      process.stdout.write(`${check.passed ? 'pass' : 'FAIL'}  ${check.message}\n`);
+    }
+    if (!result.baselineUsed) process.stdout.write('(no --baseline: drop checks not run)\n');
+
+    const markdown = stringFlag(args, 'markdown');
+    if (markdown) writeFileSync(markdown, formatGateMarkdown(result));
+    const writeTo = stringFlag(args, 'write-baseline');
+    if (writeTo) {
+      writeBaseline(writeTo, baselineFromReport(report));
+      process.stdout.write(`baseline written to ${writeTo}\n`);
+    }
+
+    const failures = result.checks.filter((c) => !c.passed);
+    if (failures.length > 0) {
+      process.stderr.write(`gate FAILED (${failures.length} of ${result.checks.length} checks):\n`);
+      for (const f of failures) process.stderr.write(`  ${f.message}\n`);
+      return 1;
+    }
+    process.stdout.write(`gate passed (${result.checks.length} checks)\n`);
+    return 0;
+  },
+};

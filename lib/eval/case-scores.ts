@@ -1,0 +1,139 @@
+/**
+ * Per-case scores (SPEC.md §12.8): everything the aggregate and the report need from one golden
+ * case and its run. Nothing here looks at case ids or query text; only the case's declared
+ * expectations and the run's records decide a score.
+ */
+import { z } from 'zod';
+import type { FloatKeys } from '../harness/pyjson';
+import { isCompactionEvent, isModelTurn, isToolRecord, type RunResult, type ToolRecord } from '../harness/types';
+import { contextFromRun } from './faithfulness';
+import type { GoldenCase } from './golden';
+import { FakeJudge, type Judge } from './judge';
+import { contextGrowthRatio, detectLoops, LOOP_WINDOW } from './loops';
+import { argumentCorrectness, toolSelection } from './match-calls';
+import { checkOutput } from './output-evaluator';
+
+export const CaseScoresSchema = z.object({
+  caseId: z.string(),
+  category: z.string(),
+  toolSelection: z.number(),
+  argumentCorrectness: z.number(),
+  trajectoryMatch: z.boolean(),
+  terminationMatch: z.boolean(),
+  mustNotCallOk: z.boolean(),
+  mustNotCallViolations: z.array(z.string()),
+  stepCountOk: z.boolean(),
+  steps: z.number().int(),
+  modelCalls: z.number().int(),
+  answerCorrectnessDeterministic: z.boolean(),
+  factsMissing: z.array(z.string()),
+  forbiddenFound: z.array(z.string()),
+  /** Judge score, or null when no judge graded the case. */
+  answerCorrectnessJudge: z.number().nullable(),
+  judgePassed: z.boolean().nullable(),
+  judgeRationale: z.string().nullable(),
+  /** Null when the run executed no tool call (nothing to be faithful to). */
+  faithfulnessJudge: z.number().nullable(),
+  loopFindings: z.number().int(),
+  repeatedIdentical: z.number().int(),
+  invalidCalls: z.number().int(),
+  blockedCalls: z.number().int(),
+  compactions: z.number().int(),
+  contextGrowthRatio: z.number(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+  terminationReason: z.string(),
+  toolNames: z.array(z.string()),
+  finalAnswer: z.string(),
+  runId: z.string(),
+});
+export type CaseScores = z.infer<typeof CaseScoresSchema>;
+
+export interface EvaluateCaseOptions {
+  /** Defaults to a FakeJudge with rubric v2 (the table's protocol); null skips judging. */
+  judge?: Judge | null;
+  /** Loop window of the metrics (3). */
+  window?: number;
+  /** Float-valued keys of the dataset, so the judge's context prints `28.0` as Python would. */
+  floatKeys?: FloatKeys;
+}
+
+const defaultJudge = new FakeJudge('v2');
+
+/** Scores one run against its golden case. */
+export function evaluateCase(golden: GoldenCase, run: RunResult, options: EvaluateCaseOptions = {}): CaseScores {
+  const judge = options.judge === undefined ? defaultJudge : options.judge;
+  const records: ToolRecord[] = run.trajectory.filter(isToolRecord);
+  const executed = records.filter((r) => r.executed);
+  const executedNames = executed.map((r) => r.name);
+  const mode = golden.trajectoryMatchMode;
+
+  const selection = toolSelection(golden.expectedTools, executed, mode, golden.mustNotCall);
+  const argsScore = argumentCorrectness(golden.expectedTools, executed, mode);
+  const output = checkOutput({
+    finalAnswer: run.finalAnswer,
+    expectedFacts: golden.expectedFacts,
+    forbiddenFacts: golden.forbiddenFacts,
+    mustNotCall: golden.mustNotCall,
+    executedNames,
+  });
+
+  const context = contextFromRun(records, options.floatKeys);
+  const verdict = judge?.grade({
+    query: golden.query,
+    answer: run.finalAnswer,
+    reference: golden.referenceAnswer,
+    context,
+    expectedFacts: golden.expectedFacts,
+    forbiddenFacts: golden.forbiddenFacts,
+    rubric: 'answer_correctness',
+  });
+  const faithfulness =
+    judge && executed.length > 0
+      ? judge.grade({
+          query: golden.query,
+          answer: run.finalAnswer,
+          reference: golden.referenceAnswer,
+          context,
+          expectedFacts: [],
+          forbiddenFacts: [],
+          rubric: 'faithfulness',
+        })
+      : null;
+
+  const findings = detectLoops(records, options.window ?? LOOP_WINDOW);
+  return {
+    caseId: golden.id,
+    category: golden.category,
+    toolSelection: selection,
+    argumentCorrectness: argsScore,
+    trajectoryMatch: selection === 1 && argsScore === 1,
+    terminationMatch: run.terminationReason === golden.expectedTermination,
+    mustNotCallOk: output.mustNotCallViolations.length === 0,
+    mustNotCallViolations: output.mustNotCallViolations,
+    stepCountOk: golden.maxSteps === null || run.usage.modelCalls <= golden.maxSteps,
+    steps: run.steps,
+    modelCalls: run.usage.modelCalls,
+    answerCorrectnessDeterministic: output.passed,
+    factsMissing: output.factsMissing,
+    forbiddenFound: output.forbiddenFound,
+    answerCorrectnessJudge: verdict?.score ?? null,
+    judgePassed: verdict?.passed ?? null,
+    judgeRationale: verdict?.rationale ?? null,
+    faithfulnessJudge: faithfulness?.score ?? null,
+    loopFindings: findings.filter((f) => f.kind === 'loop').length,
+    repeatedIdentical: findings.filter((f) => f.kind === 'repeated_identical_call').length,
+    invalidCalls: records.filter((r) => r.validationError !== null).length,
+    blockedCalls: records.filter((r) => r.blockedBy !== null).length,
+    compactions: run.trajectory.filter(isCompactionEvent).length,
+    contextGrowthRatio: contextGrowthRatio(run.trajectory.filter(isModelTurn)),
+    inputTokens: run.usage.inputTokens,
+    outputTokens: run.usage.outputTokens,
+    costUsd: run.costEstimate.usd,
+    terminationReason: run.terminationReason,
+    toolNames: executedNames,
+    finalAnswer: run.finalAnswer,
+    runId: run.runId,
+  };
+}

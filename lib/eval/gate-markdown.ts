@@ -1,0 +1,32 @@
+/**
+ * The gate result as markdown, for a CI job summary or a pull-request comment.
+ */
+import type { GateResult } from './gate';
+import { round4 } from './numbers';
+
+const num = (x: number | null): string => (x === null ? '—' : String(round4(x)));
+
+const RULE: Record<string, string> = { min: '≥', max: '≤', max_drop: 'drop ≤' };
+
+/** A heading with the verdict, one table row per check, and the failures spelled out. */
+export function formatGateMarkdown(result: GateResult): string {
+  const lines = [
+    `## Evaluation gate: ${result.passed ? 'PASSED' : 'FAILED'}`,
+    '',
+    '| metric | rule | value | baseline | result | failed by |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const c of result.checks) {
+    lines.push(
+      `| ${c.metric} | ${RULE[c.kind]} ${num(c.threshold)} | ${num(c.value)} | ${num(c.baseline)} | ${c.passed ? 'pass' : '**fail**'} | ${
+        c.passed ? '' : c.margin === null ? 'missing' : num(c.margin)
+      } |`,
+    );
+  }
+  if (!result.baselineUsed) lines.push('', '_No baseline given: drop checks were not run._');
+  const failures = result.checks.filter((c) => !c.passed);
+  if (failures.length > 0) {
+    lines.push('', '### Failures', '', ...failures.map((c) => `- ${c.message}`));
+  }
+  return lines.join('\n') + '\n';
+}

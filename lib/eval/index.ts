@@ -1,0 +1,47 @@
+/** Public surface of the evaluation library (SPEC.md §12): metrics, suite, reports, matrix and gate. */
+export { EvalError, EvalFileError, GoldenFileError, type GoldenIssue } from './errors';
+export {
+  GoldenCaseRecordSchema,
+  TRAJECTORY_MATCH_MODES,
+  loadGoldenFile,
+  parseGoldenText,
+  type ExpectedCall,
+  type GoldenCase,
+  type GoldenFile,
+  type TrajectoryMatchMode,
+} from './golden';
+export { fsum, mean4, pyFloat, round4, roundTo } from './numbers';
+export { extractKeyFacts, factPresent, normalize } from './facts';
+export { argsMatch, argumentCorrectness, matchCalls, toolSelection, type CallLike, type CallMatch } from './match-calls';
+export { checkOutput, type OutputCheck } from './output-evaluator';
+export { contextFromRun, gradeFaithfulness, splitClaims, type FaithfulnessResult } from './faithfulness';
+export { FakeJudge, RUBRIC_VERSIONS, type Judge, type JudgeItem, type JudgeVerdict, type RubricVersion } from './judge';
+export { LOOP_WINDOW, callSignature, contextGrowthRatio, detectLoops, type LoopFinding } from './loops';
+export { CaseScoresSchema, evaluateCase, type CaseScores, type EvaluateCaseOptions } from './case-scores';
+export {
+  AggregateMetricsSchema,
+  CategoryMetricsSchema,
+  METRIC_KEYS,
+  aggregate,
+  type Aggregate,
+  type AggregateMetrics,
+  type CategoryMetrics,
+  type MetricKey,
+} from './aggregate';
+export { callStatus, summarizeRun, type RunSummary, type ToolCallSummary } from './run-summary';
+export { runSuite, type RunSuiteOptions, type SuiteAgent, type SuiteProgress, type SuiteResult } from './suite';
+export { EvalReportSchema, buildReport, parseReport, readReport, type EvalReport } from './report';
+export { MATRIX_TABLE_METRICS, computeDeltas, formatMatrixTable, type MetricDeltas } from './matrix-table';
+export { MATRIX_SETTINGS, defaultGoldenPath, runMatrix, type MatrixResult, type MatrixSetting } from './matrix';
+export {
+  DEFAULT_THRESHOLDS_PATH,
+  GateThresholdsSchema,
+  evaluateGate,
+  loadThresholds,
+  parseThresholds,
+  type GateCheck,
+  type GateResult,
+  type GateThresholds,
+} from './gate';
+export { formatGateMarkdown } from './gate-markdown';
+export { BaselineSchema, baselineFromReport, readBaselineMetrics, writeBaseline, type Baseline } from './baseline';

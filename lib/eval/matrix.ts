@@ -1,0 +1,90 @@
+/**
+ * The weakness matrix (SPEC.md §1): the golden set evaluated under `none` and under each weakness
+ * flag alone, every other setting taken from the base configuration, each setting computed once.
+ */
+import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness/config';
+import type { ToolExecutor } from '../harness/executor';
+import type { Dataset } from '../stockroom/dataset/types';
+import { createStockroomAgent } from '../stockroom/agent';
+import { EvalFileError } from './errors';
+import { loadGoldenFile, type GoldenFile } from './golden';
+import type { Judge } from './judge';
+import { computeDeltas, type MetricDeltas } from './matrix-table';
+import { buildReport, type EvalReport } from './report';
+import { runSuite, type SuiteProgress, type SuiteResult } from './suite';
+
+export type MatrixSetting = 'none' | WeaknessFlag;
+
+/** The matrix rows, in the published order. */
+export const MATRIX_SETTINGS: readonly MatrixSetting[] = ['none', ...WEAKNESS_FLAGS];
+
+/** The weakness flags of a setting. */
+export function settingWeaknesses(setting: MatrixSetting): WeaknessFlag[] {
+  return setting === 'none' ? [] : [setting];
+}
+
+export interface RunMatrixOptions {
+  dataset: Dataset;
+  /** Guards, wrappers, transport and limits shared by every row; its weaknesses are replaced per row. */
+  baseConfig?: Partial<HarnessConfig>;
+  /** Golden file; defaults to the dataset's first. */
+  goldenPath?: string;
+  /** A non-default executor per row (e.g. an MCP transport); the agent's own local executor otherwise. */
+  createExecutor?: (config: HarnessConfig) => ToolExecutor | Promise<ToolExecutor>;
+  judge?: Judge | null;
+  onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
+  now?: () => Date;
+}
+
+export interface MatrixRow {
+  setting: MatrixSetting;
+  config: HarnessConfig;
+  suite: SuiteResult;
+  report: EvalReport;
+}
+
+export interface MatrixResult {
+  golden: Pick<GoldenFile, 'path' | 'sha256'>;
+  rows: MatrixRow[];
+  /** Reports keyed by setting, in matrix order. */
+  reports: Record<MatrixSetting, EvalReport>;
+  /** Each setting's metrics minus `none`'s. */
+  deltas: Record<MatrixSetting, MetricDeltas>;
+}
+
+/** The default golden file of a dataset (its first). */
+export function defaultGoldenPath(dataset: Pick<Dataset, 'dir' | 'goldenFiles'>): string {
+  const first = dataset.goldenFiles[0];
+  if (first === undefined) throw new EvalFileError(dataset.dir, 'the dataset has no golden/*.jsonl file');
+  return first;
+}
+
+/** Evaluates the golden set under each of the five settings. */
+export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult> {
+  const { dataset } = options;
+  const golden = loadGoldenFile(options.goldenPath ?? defaultGoldenPath(dataset));
+  const rows: MatrixRow[] = [];
+  for (const setting of MATRIX_SETTINGS) {
+    const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
+    const executor = options.createExecutor ? await options.createExecutor(config) : undefined;
+    const agent = await createStockroomAgent({ dataset, config, executor });
+    try {
+      const suite = await runSuite({
+        agent,
+        cases: golden.cases,
+        judge: options.judge,
+        onProgress: options.onProgress && ((p) => options.onProgress?.(setting, p)),
+      });
+      const report = buildReport({ suite, config, dataset, golden, now: options.now });
+      rows.push({ setting, config, suite, report });
+    } finally {
+      await agent.close();
+    }
+  }
+  const reports = Object.fromEntries(rows.map((r) => [r.setting, r.report])) as Record<MatrixSetting, EvalReport>;
+  const deltas = computeDeltas(Object.fromEntries(rows.map((r) => [r.setting, r.report.metrics]))) as Record<
+    MatrixSetting,
+    MetricDeltas
+  >;
+  return { golden: { path: golden.path, sha256: golden.sha256 }, rows, reports, deltas };
+}

@@ -1,0 +1,53 @@
+/**
+ * Runs golden cases through an agent, in file order, and scores each run (SPEC.md §1 step 4).
+ */
+import type { FloatKeys } from '../harness/pyjson';
+import type { RunResult } from '../harness/types';
+import { aggregate, type Aggregate } from './aggregate';
+import { evaluateCase, type CaseScores } from './case-scores';
+import type { GoldenCase } from './golden';
+import { FakeJudge, type Judge } from './judge';
+
+/** What the suite needs from an agent: one fresh run per case (the Stockroom agent resets itself). */
+export interface SuiteAgent {
+  run(query: string, caseId?: string | null): Promise<RunResult>;
+  readonly dataset?: { readonly floatKeys?: FloatKeys };
+}
+
+export interface SuiteCaseResult {
+  golden: GoldenCase;
+  run: RunResult;
+  scores: CaseScores;
+}
+
+export interface SuiteResult {
+  results: SuiteCaseResult[];
+  aggregate: Aggregate;
+}
+
+export interface SuiteProgress {
+  done: number;
+  total: number;
+  caseId: string;
+}
+
+export interface RunSuiteOptions {
+  agent: SuiteAgent;
+  cases: readonly GoldenCase[];
+  /** Defaults to a FakeJudge with rubric v2, one per suite. */
+  judge?: Judge | null;
+  onProgress?: (progress: SuiteProgress) => void;
+}
+
+/** Runs every case in order (never in parallel: cases share the agent's executor) and scores it. */
+export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
+  const judge = options.judge === undefined ? new FakeJudge('v2') : options.judge;
+  const floatKeys = options.agent.dataset?.floatKeys;
+  const results: SuiteCaseResult[] = [];
+  for (const golden of options.cases) {
+    const run = await options.agent.run(golden.query, golden.id);
+    results.push({ golden, run, scores: evaluateCase(golden, run, { judge, floatKeys }) });
+    options.onProgress?.({ done: results.length, total: options.cases.length, caseId: golden.id });
+  }
+  return { results, aggregate: aggregate(results.map((r) => r.scores)) };
+}
