@@ -1,0 +1,113 @@
+/**
+ * The Stockroom agent: one harness configuration over one dataset and one tool executor. Every
+ * run resets the executor and gets a fresh fake model bound to its case id, so nothing carries over
+ * between runs (SPEC.md §1).
+ */
+import type { Clock } from '../harness/clock';
+import type { HarnessConfig } from '../harness/config';
+import type { PayloadWrapper, ToolExecutor } from '../harness/executor';
+import { createGroundedWriteGuard } from '../harness/guards/grounded-write';
+import type { RunGuard } from '../harness/guards/run-guard';
+import { runHarness } from '../harness/loop/run';
+import { FakeModelClient, type ScriptTurn } from '../harness/model/fake/fake-client';
+import { HeuristicPlanner } from '../harness/model/fake/planner';
+import { buildProductVocabulary } from '../harness/model/fake/vocabulary';
+import type { ModelClient } from '../harness/model/client';
+import { createPayloadCap } from '../harness/payload/cap-payload';
+import type { RunResult, ToolCallRequest } from '../harness/types';
+import type { Dataset } from './dataset/types';
+import { StockroomEnvironment } from './environment';
+import { LocalToolExecutor } from './executor/local-executor';
+
+export interface StockroomAgent {
+  readonly config: HarnessConfig;
+  readonly dataset: Dataset;
+  readonly executor: ToolExecutor;
+  run(query: string, caseId?: string | null, options?: AgentRunOptions): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+export interface AgentRunOptions {
+  runId?: string;
+  clock?: Clock;
+  /** Replaces the fake model (a live client, or a test double from lib/harness/testing). */
+  model?: ModelClient;
+  operationKey?: (call: ToolCallRequest) => string | undefined;
+}
+
+export interface CreateAgentOptions {
+  dataset: Dataset;
+  config: HarnessConfig;
+  /** Defaults to the in-process executor over this dataset with the config's weakness flags. */
+  executor?: ToolExecutor;
+}
+
+const vocabularies = new WeakMap<Dataset, Set<string>>();
+
+/** The planner's product vocabulary for a dataset, built once. */
+export function productVocabulary(dataset: Dataset): Set<string> {
+  let v = vocabularies.get(dataset);
+  if (!v) {
+    v = buildProductVocabulary(dataset.catalogue);
+    vocabularies.set(dataset, v);
+  }
+  return v;
+}
+
+export function buildRunGuards(config: HarnessConfig): RunGuard[] {
+  return config.guards.map((name) => {
+    switch (name) {
+      case 'grounded_write':
+        return createGroundedWriteGuard();
+    }
+  });
+}
+
+export function buildPayloadWrappers(config: HarnessConfig): PayloadWrapper[] {
+  return config.payloadWrappers.map((name) => {
+    switch (name) {
+      case 'cap_payload':
+        return createPayloadCap();
+    }
+  });
+}
+
+export async function createStockroomAgent(options: CreateAgentOptions): Promise<StockroomAgent> {
+  const { dataset, config } = options;
+  const executor = options.executor ?? new LocalToolExecutor(new StockroomEnvironment(dataset, config.weaknesses));
+  const planner = new HeuristicPlanner({
+    productVocabulary: productVocabulary(dataset),
+    weaknesses: config.weaknesses,
+    floatKeys: dataset.floatKeys,
+  });
+  const runGuards = buildRunGuards(config);
+  const payloadWrappers = buildPayloadWrappers(config);
+
+  return {
+    config,
+    dataset,
+    executor,
+    async run(query, caseId = null, runOptions = {}) {
+      const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
+      const model =
+        runOptions.model ??
+        new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys });
+      return runHarness(
+        { query, caseId },
+        {
+          config,
+          executor,
+          model,
+          systemPrompt: dataset.systemPrompt,
+          floatKeys: dataset.floatKeys,
+          runGuards,
+          payloadWrappers,
+          runId: runOptions.runId,
+          clock: runOptions.clock,
+          operationKey: runOptions.operationKey,
+        },
+      );
+    },
+    close: () => executor.close(),
+  };
+}
