@@ -1,0 +1,212 @@
+/**
+ * The MCP tool executor: the harness's ToolExecutor over one MCP client session. The specs the
+ * model sees are built from the server's tools/list answer (no local copy of the descriptions), and
+ * per-run state is reset through the server's hidden tool, so the harness cannot tell it from the
+ * local executor.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ExecutorError } from '../harness/errors';
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/executor';
+import { isJsonObject, type JsonObject, type JsonValue } from '../harness/json';
+import type { FloatKeys } from '../harness/pyjson';
+import type { ToolSpec } from '../harness/types';
+import { normaliseCallToolResult, payloadChars } from './normalise-result';
+import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, RESET_TOOL_NAME } from './protocol';
+import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
+
+/** A client-side transport not yet started, with what is needed to describe and tear it down. */
+export interface McpConnection {
+  transport: Transport;
+  /** The executor's transport label: `mcp-memory`, `mcp-stdio`, `mcp-http`. */
+  label: string;
+  /** What was connected to (a command line, a URL), for error messages. */
+  target: string;
+  /** Runs before the client closes (an HTTP session is terminated with DELETE). */
+  beforeClose?: () => Promise<void>;
+  /** Runs after the client closed (an in-process server is stopped). */
+  afterClose?: () => Promise<void>;
+  /** Extra context for a connection error (a child's last stderr lines). */
+  diagnostics?: () => string;
+}
+
+export interface McpExecutorOptions {
+  /** Keys printed as floats when measuring payloads; serialisation only, never tool behaviour. */
+  floatKeys?: FloatKeys;
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+const NO_FLOAT_KEYS: FloatKeys = new Set();
+
+function isHidden(tool: Tool): boolean {
+  return tool.name === RESET_TOOL_NAME || tool._meta?.[HIDDEN_META_KEY] === true;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class McpToolExecutor implements ToolExecutor {
+  readonly transport: string;
+  private readonly floatKeys: FloatKeys;
+  private readonly requestTimeoutMs: number;
+  private specs: Promise<ToolSpec[]> | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly connection: McpConnection,
+    options: McpExecutorOptions,
+  ) {
+    this.transport = connection.label;
+    this.floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    // A server that changes its tools says so; the next listSpecs() asks again.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.specs = null;
+    });
+  }
+
+  /**
+   * Opens one client session over `connection` (held for many runs until close()). A server that
+   * cannot be reached fails with an ExecutorError naming the transport and target.
+   */
+  static async connect(connection: McpConnection, options: McpExecutorOptions = {}): Promise<McpToolExecutor> {
+    const client = new Client({ name: 'stockroom-harness', version: '1.0.0' });
+    try {
+      await client.connect(connection.transport, { timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      await withinMs(client.close().catch(() => undefined), CLOSE_TIMEOUT_MS);
+      await connection.afterClose?.().catch(() => undefined);
+      const diagnostics = connection.diagnostics?.().trim();
+      throw new ExecutorError(
+        connection.label,
+        `could not connect to the MCP server over ${connection.label} (${connection.target}): ${messageOf(err)}` +
+          (diagnostics ? `\nserver stderr:\n${diagnostics}` : ''),
+        { cause: err },
+      );
+    }
+    return new McpToolExecutor(client, connection, options);
+  }
+
+  /** What the server says about itself (name, version) after the handshake. */
+  serverInfo(): { name: string; version: string } | undefined {
+    return this.client.getServerVersion();
+  }
+
+  listSpecs(): Promise<ToolSpec[]> {
+    this.specs ??= this.fetchSpecs().catch((err: unknown) => {
+      this.specs = null;
+      throw err;
+    });
+    return this.specs.then((specs) => specs.map((s) => ({ ...s })));
+  }
+
+  private async fetchSpecs(): Promise<ToolSpec[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request('tools/list', () =>
+        this.client.listTools(cursor ? { cursor } : undefined, { timeout: this.requestTimeoutMs }),
+      );
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools
+      .filter((tool) => !isHidden(tool))
+      .map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonObject }));
+  }
+
+  async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+    if (this.closed) throw new ExecutorError(this.transport, `tools/call ${name}: the ${this.transport} executor is closed`);
+    if (!isJsonObject(args)) {
+      // MCP carries arguments as an object; anything else cannot be sent.
+      const content = { error: 'bad_arguments', message: 'bad arguments: arguments must be a JSON object' };
+      return { content, isError: true, errorCode: 'bad_arguments', payloadChars: payloadChars(content, true, this.floatKeys) };
+    }
+    try {
+      const result = await this.client.callTool(
+        {
+          name,
+          arguments: args,
+          ...(context?.operationKey ? { _meta: { [OPERATION_KEY_META_KEY]: context.operationKey } } : {}),
+        },
+        CallToolResultSchema,
+        { timeout: this.requestTimeoutMs },
+      );
+      return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
+    } catch (err) {
+      return this.callFailure(name, err);
+    }
+  }
+
+  /** Timeouts are transient tool errors (as on the local path); a lost connection is not a tool result. */
+  private callFailure(name: string, err: unknown): ToolResult {
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      const content = { error: 'transient', message: `${name} timed out after ${this.requestTimeoutMs} ms over ${this.transport}` };
+      return { content, isError: true, errorCode: 'transient', payloadChars: payloadChars(content, true, this.floatKeys) };
+    }
+    if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
+      // A JSON-RPC refusal (unknown tool, invalid params) from a server that does not use isError.
+      const content = { error: err.code === ErrorCode.InvalidParams ? 'bad_arguments' : 'tool_error', message: err.message };
+      return { content, isError: true, errorCode: content.error, payloadChars: payloadChars(content, true, this.floatKeys) };
+    }
+    throw this.connectionError(`tools/call ${name}`, err);
+  }
+
+  private async request<T>(what: string, send: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new ExecutorError(this.transport, `${what}: the ${this.transport} executor is closed`);
+    try {
+      return await send();
+    } catch (err) {
+      throw this.connectionError(what, err);
+    }
+  }
+
+  private connectionError(what: string, err: unknown): ExecutorError {
+    return new ExecutorError(
+      this.transport,
+      `${what} failed over ${this.transport} (${this.connection.target}): ${messageOf(err)}`,
+      { cause: err },
+    );
+  }
+
+  async reset(): Promise<void> {
+    const result = await this.request('reset', () =>
+      this.client.callTool({ name: RESET_TOOL_NAME, arguments: {} }, CallToolResultSchema, { timeout: this.requestTimeoutMs }),
+    );
+    if (result.isError === true) {
+      throw new ExecutorError(this.transport, `reset refused by the server over ${this.transport} (${this.connection.target})`);
+    }
+  }
+
+  /** Ends the session (an HTTP session is terminated, a stdio child exits); safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.connection.beforeClose) await withinMs(this.connection.beforeClose().catch(() => undefined), CLOSE_TIMEOUT_MS);
+    await withinMs(this.client.close().catch(() => undefined), CLOSE_TIMEOUT_MS);
+    if (this.connection.afterClose) await withinMs(this.connection.afterClose().catch(() => undefined), CLOSE_TIMEOUT_MS);
+  }
+}

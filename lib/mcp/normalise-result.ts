@@ -1,0 +1,54 @@
+/**
+ * Turns a CallToolResult from any MCP server into the harness's ToolResult: structured content
+ * first, else the text parsed as JSON (plain text stays a string), a bare `{"result": …}` unwrapped.
+ * Error results become `{error, message}` like the local path's, keeping the server's code when it
+ * sent one.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../harness/executor';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../harness/json';
+import { pyJson, type FloatKeys } from '../harness/pyjson';
+import { pyLen } from '../harness/text';
+
+/** Code for an error result whose server sent no `{error, message}` object. */
+export const GENERIC_TOOL_ERROR = 'tool_error';
+
+function unwrap(value: JsonValue): JsonValue {
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === 'result') return value.result as JsonValue;
+  }
+  return value;
+}
+
+function textOf(result: CallToolResult): string | null {
+  const texts = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  return texts.length > 0 ? texts.join('\n') : null;
+}
+
+function valueOf(result: CallToolResult): JsonValue {
+  if (result.structuredContent !== undefined) return unwrap(result.structuredContent as JsonValue);
+  const text = textOf(result);
+  if (text === null) return result.content as unknown as JsonValue; // images, resources: keep the parts
+  const parsed = safeJsonParse(text);
+  return parsed.ok ? unwrap(parsed.value) : text;
+}
+
+/** Python-JSON length of a result, as the local path counts it (ensure_ascii only for errors). */
+export function payloadChars(content: JsonValue, isError: boolean, floatKeys: FloatKeys): number {
+  return pyLen(pyJson(content, { ensureAscii: isError, floatKeys }));
+}
+
+/** A CallToolResult as a ToolResult; `floatKeys` only affects the informational payload length. */
+export function normaliseCallToolResult(result: CallToolResult, floatKeys: FloatKeys): ToolResult {
+  const value = valueOf(result);
+  if (result.isError !== true) {
+    return { content: value, isError: false, errorCode: null, payloadChars: payloadChars(value, false, floatKeys) };
+  }
+  const content: JsonValue =
+    isJsonObject(value) && typeof value.error === 'string'
+      ? value
+      : { error: GENERIC_TOOL_ERROR, message: typeof value === 'string' ? value : JSON.stringify(value) };
+  const errorCode = (content as { error: string }).error;
+  return { content, isError: true, errorCode, payloadChars: payloadChars(content, true, floatKeys) };
+}

@@ -1,0 +1,83 @@
+/**
+ * The `mcp-server` flags (`--transport stdio|http [--dataset DIR] [--weaknesses a,b] [--port N]
+ * [--host H] [--allowed-hosts a,b]`), parsed and validated with zod before anything starts.
+ */
+import { z } from 'zod';
+import { parseWeaknesses, type WeaknessFlag } from '../harness/config';
+import { ConfigError } from '../harness/errors';
+
+export const SERVER_TRANSPORTS = ['stdio', 'http'] as const;
+/** Port of `mcp-server --transport http` when none is given. */
+export const DEFAULT_HTTP_PORT = 8765;
+/** Loopback by default: the server has no authentication. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+
+const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts'] as const;
+
+const ServerFlagsSchema = z.strictObject({
+  transport: z.enum(SERVER_TRANSPORTS, { error: `--transport must be one of ${SERVER_TRANSPORTS.join(', ')}` }),
+  dataset: z.string().min(1, '--dataset needs a directory').optional(),
+  weaknesses: z.string().optional(),
+  port: z
+    .string()
+    .regex(/^\d+$/, '--port must be an integer from 0 to 65535')
+    .transform(Number)
+    .refine((n) => n <= 65_535, '--port must be an integer from 0 to 65535')
+    .optional(),
+  host: z.string().min(1, '--host needs an address').optional(),
+  'allowed-hosts': z.string().optional(),
+});
+
+export interface ServerFlags {
+  transport: (typeof SERVER_TRANSPORTS)[number];
+  /** Undefined: the default dataset directory. */
+  datasetDir: string | undefined;
+  weaknesses: WeaknessFlag[];
+  port: number;
+  host: string;
+  /** Undefined: loopback names plus the bind address. */
+  allowedHostnames: string[] | undefined;
+}
+
+/** Splits `--flag value` and `--flag=value` pairs; every flag takes a value. */
+function collectFlags(argv: readonly string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) throw new ConfigError('argv', `unexpected argument '${arg}'`);
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!(FLAG_NAMES as readonly string[]).includes(name)) {
+      throw new ConfigError(name, `unknown flag --${name}; expected one of ${FLAG_NAMES.map((f) => `--${f}`).join(', ')}`);
+    }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new ConfigError(name, `--${name} needs a value`);
+    flags[name] = value;
+  }
+  return flags;
+}
+
+/** Parses and validates the flags; throws ConfigError naming the bad flag. */
+export function parseServerFlags(argv: readonly string[]): ServerFlags {
+  const parsed = ServerFlagsSchema.safeParse(collectFlags(argv));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const flag = String(issue.path[0] ?? 'argv');
+    const message = issue.code === 'invalid_value' || issue.message.includes('--') ? issue.message : `--${flag}: ${issue.message}`;
+    throw new ConfigError(flag, message);
+  }
+  const f = parsed.data;
+  return {
+    transport: f.transport,
+    datasetDir: f.dataset,
+    weaknesses: f.weaknesses ? parseWeaknesses(f.weaknesses) : [],
+    port: f.port ?? DEFAULT_HTTP_PORT,
+    host: f.host ?? DEFAULT_HTTP_HOST,
+    allowedHostnames: f['allowed-hosts']
+      ? f['allowed-hosts']
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean)
+      : undefined,
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * The program a stdio executor spawns (`node --import tsx lib/mcp/stdio-entry.ts --dataset DIR
+ * [--weaknesses …]`): the server alone, without the CLI dispatcher, so the child starts quickly.
+ */
+import { runMcpServer } from './serve';
+
+process.exit(await runMcpServer(['--transport', 'stdio', ...process.argv.slice(2)]));
