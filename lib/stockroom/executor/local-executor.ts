@@ -1,0 +1,26 @@
+/** The in-process tool executor: the environment behind the harness's async executor seam. */
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness/executor';
+import type { JsonValue } from '../../harness/json';
+import type { ToolSpec } from '../../harness/types';
+import type { StockroomEnvironment } from '../environment';
+
+export class LocalToolExecutor implements ToolExecutor {
+  readonly transport = 'local';
+
+  constructor(readonly env: StockroomEnvironment) {}
+
+  async listSpecs(): Promise<ToolSpec[]> {
+    return this.env.listSpecs();
+  }
+
+  async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+    return this.env.call(name, args, context);
+  }
+
+  async reset(): Promise<void> {
+    this.env.reset();
+  }
+
+  /** Nothing to release in-process. */
+  async close(): Promise<void> {}
+}
