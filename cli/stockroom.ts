@@ -11,7 +11,6 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   eval: () => import('./commands/eval'),
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
-  'gate-ci': () => import('./commands/gate-ci'),
   'mcp-server': () => import('./commands/mcp-server'),
 };
 

@@ -11,11 +11,31 @@ export function converseToolSpec(spec: ToolSpec) {
   return { toolSpec: { name: spec.name, description: spec.description, inputSchema: { json: spec.inputSchema } } };
 }
 
-export class MessageSizer {
-  private readonly messageCache = new WeakMap<Message, number>();
-  private readonly specCache = new WeakMap<readonly ToolSpec[], number>();
+const NO_FLOAT_KEYS: FloatKeys = new Set();
+// Shared by every sizer with the same float keys, so the harness's context estimate and the fake
+// model's token count serialise each message once between them.
+const messageCaches = new WeakMap<FloatKeys, WeakMap<Message, number>>();
+const specCaches = new WeakMap<FloatKeys, WeakMap<readonly ToolSpec[], number>>();
 
-  constructor(private readonly floatKeys?: FloatKeys) {}
+function cacheFor<K extends object>(caches: WeakMap<FloatKeys, WeakMap<K, number>>, keys: FloatKeys): WeakMap<K, number> {
+  let cache = caches.get(keys);
+  if (!cache) {
+    cache = new WeakMap();
+    caches.set(keys, cache);
+  }
+  return cache;
+}
+
+export class MessageSizer {
+  private readonly floatKeys: FloatKeys;
+  private readonly messageCache: WeakMap<Message, number>;
+  private readonly specCache: WeakMap<readonly ToolSpec[], number>;
+
+  constructor(floatKeys?: FloatKeys) {
+    this.floatKeys = floatKeys ?? NO_FLOAT_KEYS;
+    this.messageCache = cacheFor(messageCaches, this.floatKeys);
+    this.specCache = cacheFor(specCaches, this.floatKeys);
+  }
 
   /** Length of Python-JSON (ensure_ascii) of one message: always ASCII, so `.length` is exact. */
   messageChars(message: Message): number {

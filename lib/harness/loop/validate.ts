@@ -10,13 +10,20 @@ import { pyRepr, pyTypeName } from '../text';
 import { MAX_VALIDATION_ERRORS_REPORTED } from '../tunables';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-const compiled = new WeakMap<JsonObject, ValidateFunction>();
+// Keyed by the schema's text: every environment builds its own spec objects, but the schemas repeat.
+const compiled = new Map<string, ValidateFunction>();
+const keyOf = new WeakMap<JsonObject, string>();
 
 function compile(schema: JsonObject): ValidateFunction {
-  let fn = compiled.get(schema);
+  let key = keyOf.get(schema);
+  if (key === undefined) {
+    key = JSON.stringify(schema);
+    keyOf.set(schema, key);
+  }
+  let fn = compiled.get(key);
   if (!fn) {
     fn = ajv.compile(schema);
-    compiled.set(schema, fn);
+    compiled.set(key, fn);
   }
   return fn;
 }

@@ -4,16 +4,28 @@
  */
 import { isJsonObject, safeJsonParse, type JsonValue } from '../../json';
 import { pyJson, type FloatKeys } from '../../pyjson';
-import type { Message } from '../../types';
+import type { Message, ToolResultContentPart } from '../../types';
 
 export interface HistoryItem {
   name: string;
   arguments: JsonValue;
   result: JsonValue;
-  /** The result as text (Python-JSON with ensure_ascii off for json parts). */
-  text: string;
+  /** The result as text (Python-JSON with ensure_ascii off for json parts); computed on first read. */
+  readonly text: string;
   isError: boolean;
   errorCode: string | null;
+}
+
+/** The text of a result's parts, serialised only when something reads it (few items ever are). */
+function lazyText(parts: readonly ToolResultContentPart[], floatKeys: FloatKeys | undefined): () => string {
+  let text: string | undefined;
+  return () => {
+    if (text === undefined) {
+      text = '';
+      for (const part of parts) text += 'json' in part ? pyJson(part.json, { ensureAscii: false, floatKeys }) : part.text;
+    }
+    return text;
+  };
 }
 
 export function history(messages: readonly Message[], floatKeys?: FloatKeys): HistoryItem[] {
@@ -28,13 +40,10 @@ export function history(messages: readonly Message[], floatKeys?: FloatKeys): Hi
         const call = pending.get(id);
         pending.delete(id);
         let result: JsonValue = null;
-        let text = '';
         for (const part of block.toolResult.content) {
           if ('json' in part) {
             result = part.json;
-            text += pyJson(part.json, { ensureAscii: false, floatKeys });
           } else if ('text' in part) {
-            text += part.text;
             if (result === null) {
               const parsed = safeJsonParse(part.text);
               result = parsed.ok ? parsed.value : part.text;
@@ -47,7 +56,17 @@ export function history(messages: readonly Message[], floatKeys?: FloatKeys): Hi
           errorCode = String(result.error);
           isError = true;
         }
-        items.push({ name: call?.name ?? '?', arguments: call?.input ?? null, result, text, isError, errorCode });
+        const text = lazyText(block.toolResult.content, floatKeys);
+        items.push({
+          name: call?.name ?? '?',
+          arguments: call?.input ?? null,
+          result,
+          get text() {
+            return text();
+          },
+          isError,
+          errorCode,
+        });
       }
     }
   }

@@ -1,0 +1,97 @@
+/**
+ * `npm run bench [-- --json] [--only NAME,NAME] [--repeat N]`: measures, never asserts. Prints each
+ * figure against its target (from the issues), as medians over several repetitions.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { resolveConfig } from '../lib/harness/config';
+import { runMatrix } from '../lib/eval/matrix';
+import { loadDataset, defaultDatasetDir } from '../lib/stockroom/dataset/load-dataset';
+import { SHARED_DATASET_DIR } from '../lib/stockroom/testing/shared-dataset';
+import { parseArgs, stringFlag } from '../cli/args';
+import { median, round, timeIt } from './stats';
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  detail?: string;
+}
+
+type Section = (repeat: number) => Promise<Figure[]>;
+
+async function matrixInProcess(repeat: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const [label, dir] of [
+    ['stockroom-v1', SHARED_DATASET_DIR],
+    ['bundled', defaultDatasetDir()],
+  ] as const) {
+    if (!existsSync(path.join(dir, 'catalogue.json'))) continue;
+    const dataset = loadDataset(dir);
+    await runMatrix({ dataset, baseConfig: resolveConfig({}) }); // warm-up: JIT, indexes, caches
+    const samples: number[] = [];
+    let runs = 0;
+    for (let i = 0; i < repeat; i++) {
+      samples.push(
+        await timeIt(async () => {
+          const m = await runMatrix({ dataset, baseConfig: resolveConfig({}) });
+          runs = m.rows.reduce((n, r) => n + r.suite.results.length, 0);
+        }),
+      );
+    }
+    const ms = median(samples);
+    figures.push({
+      name: `matrix in-process (${label}, ${runs} runs, scored)`,
+      value: round(ms / 1000, 3),
+      unit: 's',
+      target: label === 'stockroom-v1' ? '≤ 0.25 s' : undefined,
+    });
+    figures.push({ name: `per run (${label})`, value: round((ms / runs) * 1000, 0), unit: 'µs' });
+  }
+  return figures;
+}
+
+/** Sections other areas contribute, loaded only when present so a partial checkout still benches. */
+const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
+  mcp: { module: '../lib/mcp/bench-mcp', export: 'benchMcp' },
+  db: { module: '../lib/db/bench-db', export: 'benchDb' },
+};
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2), {
+    json: { type: 'boolean', description: 'print JSON' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db' },
+    repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
+  });
+  const repeat = Number(stringFlag(args, 'repeat') ?? '5');
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer; got '${stringFlag(args, 'repeat')}'`);
+  const only = stringFlag(args, 'only')?.split(',').map((s) => s.trim());
+  const sections: Record<string, Section> = { matrix: matrixInProcess };
+  for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
+    sections[name] = async (n) => {
+      const mod = (await import(module).catch(() => null)) as Record<string, Section> | null;
+      const fn = mod?.[exp];
+      return fn ? fn(n) : [];
+    };
+  }
+  const unknown = only?.filter((s) => !(s in sections)) ?? [];
+  if (unknown.length) throw new Error(`--only: unknown section(s) ${unknown.join(', ')}; allowed: ${Object.keys(sections).join(', ')}`);
+
+  const all: Record<string, Figure[]> = {};
+  for (const [name, section] of Object.entries(sections)) {
+    if (only && !only.includes(name)) continue;
+    all[name] = await section(repeat);
+    if (!args.flags.json) {
+      for (const f of all[name]) {
+        process.stdout.write(`${name.padEnd(7)} ${f.name.padEnd(58)} ${String(f.value).padStart(10)} ${f.unit}${f.target ? `   (target ${f.target})` : ''}${f.detail ? `  ${f.detail}` : ''}\n`);
+      }
+    }
+  }
+  if (args.flags.json) process.stdout.write(JSON.stringify({ node: process.version, cpus: (await import('node:os')).cpus().length, repeat, sections: all }, null, 2) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
