@@ -55,7 +55,7 @@ export type { PolicyHit } from './retrieval/policy-index';
 
 export { buildToolSpecs, inputSchemaFor, toConverseToolSpec, SKU_SCHEMA_PATTERN, ORDER_ID_SCHEMA_PATTERN } from './tools/tool-specs';
 export { ToolError, BusinessRuleError, TransientToolError, BadArgumentsError } from './tools/errors';
-export { RestockLedger, AUTO_APPROVED_NOTE, APPROVAL_NOTE } from './tools/restock-ledger';
+export { RestockLedger, AUTO_APPROVED_NOTE, approvalNote } from './tools/restock-ledger';
 export type { RestockRecord, RestockRequest, RestockLedgerEntry, RestockStatus } from './tools/restock-ledger';
 export { LegacyShardSimulator } from './tools/legacy-shard';
 export { dispatchToolCall, bindArguments, errorResult, successPayloadChars } from './tools/dispatcher';

@@ -42,6 +42,11 @@ describe('RestockLedger', () => {
     expect(held).toMatchObject({ request_id: 'RSR-0002', status: 'pending_approval', note: 'quantities above 500 units need manager approval' });
   });
 
+  it('words the approval note with the dataset threshold', () => {
+    const ledger = new RestockLedger({ ...RULES, auto_approve_max: 1000 } as RestockRules);
+    expect(ledger.create({ product: product('SKU-1001'), quantity: 1001 }).note).toBe('quantities above 1000 units need manager approval');
+  });
+
   it('applies the rules in order with the reference messages and records nothing on rejection', () => {
     const ledger = new RestockLedger(RULES);
     expect(rejection(() => ledger.create({ product: product('SKU-1001'), quantity: 9 }))).toBe(

@@ -40,7 +40,10 @@ export interface RestockLedgerEntry {
 
 const OPEN_STATUSES: ReadonlySet<string> = new Set(['open', 'pending_approval']);
 export const AUTO_APPROVED_NOTE = 'auto-approved';
-export const APPROVAL_NOTE = 'quantities above 500 units need manager approval';
+/** The pending-approval note; 500 is the reference threshold (SPEC.md §7.5 prints it literally). */
+export function approvalNote(autoApproveMax: number): string {
+  return `quantities above ${autoApproveMax} units need manager approval`;
+}
 
 /** Python's `f"{n:,}"`. */
 function thousands(n: number): string {
@@ -86,7 +89,7 @@ export class RestockLedger {
       supplier_id: product.supplier_id,
       supplier_name: product.supplier_name,
       lead_time_days: product.lead_time_days,
-      note: status === 'pending_approval' ? APPROVAL_NOTE : AUTO_APPROVED_NOTE,
+      note: status === 'pending_approval' ? approvalNote(autoMax) : AUTO_APPROVED_NOTE,
     };
     this.entries.push({ record, operationKey: operationKey ?? null });
     return { ...record };
