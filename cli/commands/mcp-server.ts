@@ -9,6 +9,6 @@ export const command: CliCommand = {
   name: 'mcp-server',
   summary: 'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP).',
   usage:
-    'mcp-server --transport stdio|http [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
   run: (argv) => runMcpServer(argv),
 };

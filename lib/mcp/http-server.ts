@@ -19,6 +19,8 @@ import { createStockroomServer } from './stockroom-server';
 export const MAX_BODY_BYTES = 1_000_000;
 /** Open sessions at once; a client that never closes cannot exhaust memory. */
 export const MAX_SESSIONS = 64;
+/** A session unused this long is closed when a new one opens (clients such as the Inspector never DELETE). */
+export const SESSION_IDLE_MS = 15 * 60_000;
 /** Grace given to in-flight requests at shutdown before connections are cut. */
 export const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -48,6 +50,7 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  lastUsed: number;
 }
 
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -82,13 +85,22 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const sessions = new Map<string, Session>();
 
+  const closeIdleSessions = (): void => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, session] of sessions) {
+      if (session.lastUsed >= cutoff) continue;
+      sessions.delete(id);
+      void session.transport.close().then(() => session.server.close());
+    }
+  };
+
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
     const server = createStockroomServer({ dataset: options.dataset, weaknesses: options.weaknesses, log });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -111,6 +123,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     const session = sessionId ? sessions.get(sessionId) : undefined;
     if (sessionId && !session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
+    if (session) session.lastUsed = Date.now();
 
     if (req.method === 'POST') {
       const text = await readBody(req);
@@ -121,6 +134,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       if (!isInitializeRequest(parsed.value)) {
         return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; send initialize first');
       }
+      closeIdleSessions();
       if (sessions.size >= MAX_SESSIONS) return sendJsonRpcError(res, 503, -32000, 'Too many open sessions');
       const transport = await openSession();
       return transport.handleRequest(req, res, parsed.value);

@@ -1,5 +1,5 @@
 /**
- * The `mcp-server` flags (`--transport stdio|http [--dataset DIR] [--weaknesses a,b] [--port N]
+ * The `mcp-server` flags (`[--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port N]
  * [--host H] [--allowed-hosts a,b]`), parsed and validated with zod before anything starts.
  */
 import { z } from 'zod';
@@ -15,7 +15,8 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts'] as const;
 
 const ServerFlagsSchema = z.strictObject({
-  transport: z.enum(SERVER_TRANSPORTS, { error: `--transport must be one of ${SERVER_TRANSPORTS.join(', ')}` }),
+  // stdio when omitted, as MCP servers conventionally are (and the Inspector CLI keeps --transport for itself).
+  transport: z.enum(SERVER_TRANSPORTS, { error: `--transport must be one of ${SERVER_TRANSPORTS.join(', ')}` }).default('stdio'),
   dataset: z.string().min(1, '--dataset needs a directory').optional(),
   weaknesses: z.string().optional(),
   port: z
