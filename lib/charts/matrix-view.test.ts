@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  caseScoreKey,
+  categoryRows,
+  compareMatrixRuns,
+  deltaRows,
+  directionOf,
+  formatDelta,
+  groupedBarData,
+  readMetrics,
+} from './matrix-view';
+
+const none = { setting: 'none', metrics: { tool_selection_accuracy: 1, loop_rate: 0, mean_input_tokens: 2000, cases: 61 } };
+const ambiguous = { setting: 'ambiguous_tool_desc', metrics: { tool_selection_accuracy: 0.66, loop_rate: 0, mean_input_tokens: 1990 } };
+const retry = { setting: 'naive_retry', metrics: { tool_selection_accuracy: 0.95, loop_rate: 0.05 } };
+
+describe('directionOf', () => {
+  it('calls a fall in an accuracy worse and a fall in loops or tokens better', () => {
+    expect(directionOf('tool_selection_accuracy', -0.34)).toBe('worse');
+    expect(directionOf('loop_rate', 0.05)).toBe('worse');
+    expect(directionOf('mean_input_tokens', -10)).toBe('better');
+    expect(directionOf('answer_correctness', 0.00001)).toBe('same');
+    expect(directionOf('answer_correctness', null)).toBe('same');
+  });
+});
+
+describe('readMetrics', () => {
+  it('keeps finite numbers only', () => {
+    expect(readMetrics({ a: 1, b: 'x', c: null, d: Number.NaN, cost_known: true })).toEqual({ a: 1 });
+    expect(readMetrics([1, 2])).toEqual({});
+  });
+});
+
+describe('groupedBarData', () => {
+  it('puts none first and fills missing metrics with 0', () => {
+    const data = groupedBarData([retry, ambiguous, none]);
+    expect(data.map((d) => d.setting)).toEqual(['none', 'ambiguous_tool_desc', 'naive_retry']);
+    expect(data[2]).toMatchObject({ tool_selection_accuracy: 0.95, answer_correctness: 0 });
+  });
+});
+
+describe('deltaRows', () => {
+  it('measures every setting against none with a direction', () => {
+    const rows = deltaRows([none, ambiguous, retry], ['tool_selection_accuracy', 'loop_rate', 'mean_input_tokens']);
+    expect(rows[0]!.cells.every((c) => c.delta === null)).toBe(true);
+    expect(rows[1]!.cells).toEqual([
+      { metric: 'tool_selection_accuracy', value: 0.66, delta: -0.34, direction: 'worse' },
+      { metric: 'loop_rate', value: 0, delta: 0, direction: 'same' },
+      { metric: 'mean_input_tokens', value: 1990, delta: -10, direction: 'better' },
+    ]);
+    expect(rows[2]!.cells[2]).toEqual({ metric: 'mean_input_tokens', value: null, delta: null, direction: 'same' });
+  });
+});
+
+describe('categoryRows', () => {
+  it('lists each category once with its per-setting change from none', () => {
+    const rows = categoryRows([
+      { setting: 'none', byCategory: { search: { cases: 4, tool_selection_accuracy: 1, answer_correctness: 1, termination_match_rate: 1 } } },
+      { setting: 'ambiguous_tool_desc', byCategory: { search: { cases: 4, tool_selection_accuracy: 0.5, answer_correctness: 0.75, termination_match_rate: 1 } } },
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.cases).toBe(4);
+    expect(rows[0]!.settings[1]!.cells[0]).toEqual({ metric: 'tool_selection_accuracy', value: 0.5, delta: -0.5, direction: 'worse' });
+  });
+});
+
+describe('caseScoreKey', () => {
+  it('maps suite metrics onto the case score that explains them', () => {
+    expect(caseScoreKey('tool_selection_accuracy')).toBe('toolSelection');
+    expect(caseScoreKey('must_not_call_ok_rate')).toBe('mustNotCallOk');
+    expect(caseScoreKey('total_cost_usd')).toBeNull();
+  });
+});
+
+describe('compareMatrixRuns', () => {
+  it('reports b minus a for settings present in either run', () => {
+    const rows = compareMatrixRuns([none], [{ ...none, metrics: { ...none.metrics, tool_selection_accuracy: 0.9 } }, retry], ['tool_selection_accuracy']);
+    expect(rows.map((r) => r.setting)).toEqual(['none', 'naive_retry']);
+    expect(rows[0]!.cells[0]).toMatchObject({ a: 1, b: 0.9, delta: -0.1, direction: 'worse' });
+    expect(rows[1]!.cells[0]).toMatchObject({ a: null, b: 0.95, delta: null });
+  });
+});
+
+describe('formatDelta', () => {
+  it('signs changes and shows no change as ±0', () => {
+    expect(formatDelta(0.123)).toBe('+0.12');
+    expect(formatDelta(-0.34)).toBe('−0.34');
+    expect(formatDelta(0.001)).toBe('±0');
+    expect(formatDelta(null)).toBe('');
+  });
+});

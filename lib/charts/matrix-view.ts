@@ -1,0 +1,217 @@
+/**
+ * The weakness matrix shaped for the page: grouped-bar data of the gate metrics per setting, the
+ * delta table against `none` with the direction of each change, the per-category breakdown, and a
+ * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
+ */
+import { MATRIX_SETTINGS } from '../eval/matrix';
+import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
+import { round4 } from '../eval/numbers';
+
+export const BASE_SETTING = 'none';
+
+/** The gate metrics drawn as bars (all rates in [0, 1], so they share an axis). */
+export const CHART_METRICS = [
+  'tool_selection_accuracy',
+  'answer_correctness',
+  'termination_match_rate',
+  'must_not_call_ok_rate',
+  'loop_rate',
+] as const;
+
+/** The columns of the delta table: the published table's metrics. */
+export const TABLE_METRICS: readonly string[] = MATRIX_TABLE_METRICS;
+
+/** Metrics where a fall is an improvement. */
+const LOWER_IS_BETTER = new Set([
+  'loop_rate',
+  'invalid_call_rate',
+  'blocked_call_rate',
+  'compaction_rate',
+  'mean_model_calls',
+  'mean_input_tokens',
+  'mean_output_tokens',
+  'total_cost_usd',
+]);
+
+/** Human labels for metric keys. */
+export const METRIC_LABELS: Record<string, string> = {
+  tool_selection_accuracy: 'Tool selection',
+  argument_correctness: 'Arguments',
+  trajectory_match_rate: 'Trajectory match',
+  answer_correctness: 'Answer correct',
+  termination_match_rate: 'Termination match',
+  must_not_call_ok_rate: 'Must-not-call OK',
+  loop_rate: 'Loop rate',
+  mean_input_tokens: 'Mean input tokens',
+};
+
+export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replaceAll('_', ' ');
+
+export type Direction = 'better' | 'worse' | 'same';
+
+/** Whether a change of `delta` in `metric` is good news, bad news or none (4 dp). */
+export function directionOf(metric: string, delta: number | null): Direction {
+  if (delta === null || round4(delta) === 0) return 'same';
+  const up = delta > 0;
+  return up !== LOWER_IS_BETTER.has(metric) ? 'better' : 'worse';
+}
+
+export type Metrics = Record<string, number>;
+
+/** Numeric entries of a stored metrics object (anything else is ignored). */
+export function readMetrics(value: unknown): Metrics {
+  const out: Metrics = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const [k, v] of Object.entries(value)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  return out;
+}
+
+/** Settings in matrix order (`none` first, then the flags), unknown ones after, alphabetically. */
+export function orderSettings<T extends { setting: string }>(rows: readonly T[]): T[] {
+  const rank = (s: string) => {
+    const i = (MATRIX_SETTINGS as readonly string[]).indexOf(s);
+    return i === -1 ? MATRIX_SETTINGS.length : i;
+  };
+  return [...rows].sort((a, b) => rank(a.setting) - rank(b.setting) || a.setting.localeCompare(b.setting));
+}
+
+export interface SettingMetrics {
+  setting: string;
+  metrics: unknown;
+}
+
+/** One bar group per setting, one bar per chart metric (missing values are 0 so the group keeps its shape). */
+export function groupedBarData(settings: readonly SettingMetrics[]): Array<Record<string, string | number>> {
+  return orderSettings(settings).map((s) => {
+    const m = readMetrics(s.metrics);
+    const row: Record<string, string | number> = { setting: s.setting };
+    for (const key of CHART_METRICS) row[key] = m[key] ?? 0;
+    return row;
+  });
+}
+
+export interface DeltaCell {
+  metric: string;
+  value: number | null;
+  delta: number | null;
+  direction: Direction;
+}
+
+export interface DeltaRow {
+  setting: string;
+  cells: DeltaCell[];
+}
+
+/** Each setting's value and change from `none` for every table metric. */
+export function deltaRows(settings: readonly SettingMetrics[], metrics: readonly string[] = TABLE_METRICS): DeltaRow[] {
+  const base = readMetrics(settings.find((s) => s.setting === BASE_SETTING)?.metrics);
+  return orderSettings(settings).map((s) => {
+    const m = readMetrics(s.metrics);
+    return {
+      setting: s.setting,
+      cells: metrics.map((metric) => {
+        const value = m[metric] ?? null;
+        const b = base[metric];
+        const delta = value === null || b === undefined || s.setting === BASE_SETTING ? null : round4(value - b);
+        return { metric, value, delta, direction: directionOf(metric, delta) };
+      }),
+    };
+  });
+}
+
+/** The per-category metrics a report keeps. */
+export const CATEGORY_METRICS = ['tool_selection_accuracy', 'answer_correctness', 'termination_match_rate'] as const;
+
+export interface CategoryRow {
+  category: string;
+  cases: number;
+  /** Per setting, per category metric: value and change from `none`. */
+  settings: Array<{ setting: string; cells: DeltaCell[] }>;
+}
+
+/** One row per category across settings, each cell with its change from `none`. */
+export function categoryRows(settings: ReadonlyArray<{ setting: string; byCategory: unknown }>): CategoryRow[] {
+  const parsed = orderSettings(settings).map((s) => {
+    const by = s.byCategory !== null && typeof s.byCategory === 'object' && !Array.isArray(s.byCategory) ? s.byCategory : {};
+    return { setting: s.setting, by: Object.fromEntries(Object.entries(by).map(([c, v]) => [c, readMetrics(v)])) };
+  });
+  const base = parsed.find((p) => p.setting === BASE_SETTING)?.by ?? {};
+  const categories = [...new Set(parsed.flatMap((p) => Object.keys(p.by)))].sort();
+  return categories.map((category) => ({
+    category,
+    cases: Math.max(0, ...parsed.map((p) => p.by[category]?.cases ?? 0)),
+    settings: parsed.map((p) => ({
+      setting: p.setting,
+      cells: CATEGORY_METRICS.map((metric) => {
+        const value = p.by[category]?.[metric] ?? null;
+        const b = base[category]?.[metric];
+        const delta = value === null || b === undefined || p.setting === BASE_SETTING ? null : round4(value - b);
+        return { metric, value, delta, direction: directionOf(metric, delta) };
+      }),
+    })),
+  }));
+}
+
+/**
+ * The per-case score behind a suite metric, for "which cases moved" (case scores are camelCase;
+ * suite metrics are the reference's snake_case names). Null when no single case score explains it.
+ */
+export function caseScoreKey(metric: string): string | null {
+  const map: Record<string, string> = {
+    tool_selection_accuracy: 'toolSelection',
+    argument_correctness: 'argumentCorrectness',
+    trajectory_match_rate: 'trajectoryMatch',
+    answer_correctness: 'answerCorrectnessDeterministic',
+    answer_correctness_deterministic: 'answerCorrectnessDeterministic',
+    termination_match_rate: 'terminationMatch',
+    must_not_call_ok_rate: 'mustNotCallOk',
+    step_count_ok_rate: 'stepCountOk',
+    loop_rate: 'loopFindings',
+    invalid_call_rate: 'invalidCalls',
+    blocked_call_rate: 'blockedCalls',
+    compaction_rate: 'compactions',
+    mean_model_calls: 'modelCalls',
+    mean_input_tokens: 'inputTokens',
+    mean_output_tokens: 'outputTokens',
+  };
+  return map[metric] ?? null;
+}
+
+export interface RunComparisonCell {
+  metric: string;
+  a: number | null;
+  b: number | null;
+  /** b − a (4 dp). */
+  delta: number | null;
+  direction: Direction;
+}
+
+/** Two matrix runs side by side: per setting present in either, per table metric, b − a. */
+export function compareMatrixRuns(
+  a: readonly SettingMetrics[],
+  b: readonly SettingMetrics[],
+  metrics: readonly string[] = TABLE_METRICS,
+): Array<{ setting: string; cells: RunComparisonCell[] }> {
+  const settings = orderSettings([...new Set([...a, ...b].map((s) => s.setting))].map((setting) => ({ setting })));
+  return settings.map(({ setting }) => {
+    const ma = readMetrics(a.find((s) => s.setting === setting)?.metrics);
+    const mb = readMetrics(b.find((s) => s.setting === setting)?.metrics);
+    return {
+      setting,
+      cells: metrics.map((metric) => {
+        const va = ma[metric] ?? null;
+        const vb = mb[metric] ?? null;
+        const delta = va === null || vb === null ? null : round4(vb - va);
+        return { metric, a: va, b: vb, delta, direction: directionOf(metric, delta) };
+      }),
+    };
+  });
+}
+
+/** `+0.12`, `-0.34`, `±0` at the given decimals. */
+export function formatDelta(delta: number | null, decimals = 2): string {
+  if (delta === null) return '';
+  const text = Math.abs(delta).toFixed(decimals);
+  if (Number(text) === 0) return '±0';
+  return `${delta > 0 ? '+' : '−'}${text}`;
+}
