@@ -34,6 +34,7 @@ export function toolRecord(
     quarantinedLines: extra.quarantinedLines ?? 0,
     quarantinedText: [],
     rewrittenBy: [],
+    policy: null,
   };
 }
 
@@ -94,6 +95,8 @@ export function makeRun(fixture: RunFixture = {}): RunResult {
     systemPrompt: 'system',
     toolSpecs: [],
     modelInputs: [],
+    status: 'finished',
+    checkpoint: null,
   };
 }
 
