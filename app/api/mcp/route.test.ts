@@ -1,0 +1,88 @@
+/** The dashboard's /api/mcp route handler, called with web Requests (no Next server needed). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpConnection } from '@/lib/mcp/connections';
+import { McpToolExecutor } from '@/lib/mcp/mcp-executor';
+import { hasShared, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';
+import { DELETE, GET, POST } from './route';
+
+const URL_BASE = 'http://127.0.0.1:3000/api/mcp';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'route-test', version: '1' } },
+};
+
+describe.skipIf(!hasShared)('POST /api/mcp', () => {
+  const before = process.env.STOCKROOM_DATASET;
+  beforeAll(() => {
+    process.env.STOCKROOM_DATASET = SHARED_DATASET_DIR;
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.STOCKROOM_DATASET;
+    else process.env.STOCKROOM_DATASET = before;
+  });
+
+  /** An MCP client whose fetch calls the route handler directly. */
+  const connect = (query = '') =>
+    McpToolExecutor.connect(
+      httpConnection(`${URL_BASE}${query}`, (input, init) => POST(new Request(input instanceof Request ? input : String(input), init))),
+    );
+
+  it('answers initialize statelessly (no session id)', async () => {
+    const res = await POST(new Request(URL_BASE, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(await res.json()).toMatchObject({ result: { serverInfo: { name: 'stockroom-inventory' } } });
+  });
+
+  it('serves the tools, with the weakness flags of the query string', async () => {
+    const plain = await connect();
+    const ambiguous = await connect('?weaknesses=ambiguous_tool_desc');
+    try {
+      const [a] = await plain.listSpecs();
+      const [b] = await ambiguous.listSpecs();
+      expect(a?.description).toMatch(/^Search the product catalogue/);
+      expect(b?.description).toMatch(/^Look up products/);
+    } finally {
+      await plain.close();
+      await ambiguous.close();
+    }
+  });
+
+  it('keeps per-run state between requests and resets it through the hidden tool', async () => {
+    const executor = await connect('?weaknesses=naive_retry');
+    try {
+      await executor.reset();
+      const first = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
+      const second = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
+      await executor.reset();
+      const third = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
+      expect((first.content as { request_id: string }).request_id).toBe('RSR-0001');
+      expect(second.errorCode).toBe('invalid_request');
+      expect((third.content as { request_id: string }).request_id).toBe('RSR-0001');
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it('refuses an unknown weakness with 400 naming the parameter and the allowed values', async () => {
+    const res = await POST(
+      new Request(`${URL_BASE}?weaknesses=naive_retry,telepathy`, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }),
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { parameter: string; message: string; allowed: string[] };
+    expect(body.parameter).toBe('weaknesses');
+    expect(body.message).toContain('telepathy');
+    expect(body.allowed).toEqual(['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded']);
+  });
+});
+
+describe('GET and DELETE /api/mcp', () => {
+  it('are 405 on a stateless endpoint', () => {
+    expect(GET().status).toBe(405);
+    expect(DELETE().status).toBe(405);
+    expect(GET().headers.get('allow')).toBe('POST');
+  });
+});
