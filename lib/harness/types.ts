@@ -110,6 +110,16 @@ export const ToolRecordSchema = z.object({
   quarantinedText: z.array(z.string()),
   /** Names of payload wrappers that rewrote the result after the tool ran. */
   rewrittenBy: z.array(z.string()),
+  /** The call policy's decision, when a policy is attached to the run (governance). */
+  policy: z
+    .object({
+      decision: z.enum(['allow', 'deny', 'approval_required']),
+      rule: z.string(),
+      policyVersion: z.string(),
+      /** How an approval request for this call was resolved, when one was needed. */
+      resolution: z.enum(['approved', 'denied', 'expired', 'stale']).nullable(),
+    })
+    .nullable(),
 });
 export type ToolRecord = z.infer<typeof ToolRecordSchema>;
 
@@ -199,8 +209,40 @@ export const RunResultSchema = z.object({
   systemPrompt: z.string(),
   toolSpecs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: jsonValue })),
   modelInputs: z.array(ModelInputSchema),
+  /** `paused` when a call waits for approval; the checkpoint then holds everything needed to resume. */
+  status: z.enum(['finished', 'paused']),
+  checkpoint: z.lazy(() => CheckpointSchema).nullable(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
+
+/**
+ * A paused run, exactly as the loop left it in EXECUTE_TOOLS: resuming it continues as if the loop
+ * had never stopped. `stateVersion` advances on every pause and resume (compare-and-set in storage).
+ */
+export const CheckpointSchema = z.object({
+  version: z.literal(1),
+  stateVersion: z.number().int(),
+  step: z.number().int(),
+  messages: z.array(jsonValue),
+  /** The tool calls of the current step that have not run yet; the first one awaits approval. */
+  pendingCalls: z.array(z.object({ toolUseId: z.string(), name: z.string(), arguments: jsonValue })),
+  /** Result blocks already produced in this step, in order. */
+  stepBlocks: z.array(jsonValue),
+  /** How many records of this step are already in the trajectory. */
+  stepRecords: z.number().int(),
+  invalidCount: z.number().int(),
+  /** Wall-clock time the run had used when it paused (waiting for a reviewer does not count). */
+  elapsedMs: z.number(),
+  awaiting: z.object({
+    toolUseId: z.string(),
+    name: z.string(),
+    arguments: jsonValue,
+    rule: z.string(),
+    policyVersion: z.string(),
+    message: z.string(),
+  }),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 /** Narrowing helpers over a run's trajectory. */
 export const isToolRecord = (s: TrajectoryStep): s is ToolRecord => s.kind === 'tool_call';

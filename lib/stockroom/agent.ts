@@ -8,7 +8,8 @@ import type { HarnessConfig } from '../harness/config';
 import type { PayloadWrapper, ToolExecutor } from '../harness/executor';
 import { createGroundedWriteGuard } from '../harness/guards/grounded-write';
 import type { RunGuard } from '../harness/guards/run-guard';
-import { runHarness } from '../harness/loop/run';
+import { resumeHarness, runHarness, type HarnessOptions } from '../harness/loop/run';
+import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
 import { FakeModelClient, type ScriptTurn } from '../harness/model/fake/fake-client';
 import { HeuristicPlanner } from '../harness/model/fake/planner';
 import { buildProductVocabulary } from '../harness/model/fake/vocabulary';
@@ -24,6 +25,8 @@ export interface StockroomAgent {
   readonly dataset: Dataset;
   readonly executor: ToolExecutor;
   run(query: string, caseId?: string | null, options?: AgentRunOptions): Promise<RunResult>;
+  /** Continues a run paused for approval, with the reviewer's (re-validated) resolution. */
+  resume(paused: RunResult, resolution: ApprovalResolution, options?: AgentRunOptions): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,8 @@ export interface CreateAgentOptions {
   config: HarnessConfig;
   /** Defaults to the in-process executor over this dataset with the config's weakness flags. */
   executor?: ToolExecutor;
+  /** Governance: a call policy attached to every run of this agent (none: the curriculum as is). */
+  policy?: CallPolicy;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -83,31 +88,33 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
   const runGuards = buildRunGuards(config);
   const payloadWrappers = buildPayloadWrappers(config);
 
+  const modelFor = (caseId: string | null, runOptions: AgentRunOptions): ModelClient => {
+    const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
+    return (
+      runOptions.model ??
+      new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys })
+    );
+  };
+  const harnessOptions = (caseId: string | null, runOptions: AgentRunOptions): HarnessOptions => ({
+    config,
+    executor,
+    model: modelFor(caseId, runOptions),
+    systemPrompt: dataset.systemPrompt,
+    floatKeys: dataset.floatKeys,
+    runGuards,
+    payloadWrappers,
+    policy: options.policy,
+    runId: runOptions.runId,
+    clock: runOptions.clock,
+    operationKey: runOptions.operationKey,
+  });
+
   return {
     config,
     dataset,
     executor,
-    async run(query, caseId = null, runOptions = {}) {
-      const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
-      const model =
-        runOptions.model ??
-        new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys });
-      return runHarness(
-        { query, caseId },
-        {
-          config,
-          executor,
-          model,
-          systemPrompt: dataset.systemPrompt,
-          floatKeys: dataset.floatKeys,
-          runGuards,
-          payloadWrappers,
-          runId: runOptions.runId,
-          clock: runOptions.clock,
-          operationKey: runOptions.operationKey,
-        },
-      );
-    },
+    run: (query, caseId = null, runOptions = {}) => runHarness({ query, caseId }, harnessOptions(caseId, runOptions)),
+    resume: (paused, resolution, runOptions = {}) => resumeHarness(paused, resolution, harnessOptions(paused.caseId, runOptions)),
     close: () => executor.close(),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { HarnessConfig } from '../config';
 import type { PayloadWrapper, ToolExecutor, ToolResult } from '../executor';
+import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
 import type { JsonObject } from '../json';
 import { pyJson } from '../pyjson';
@@ -16,6 +17,8 @@ export interface CallOutcome {
   record: ToolRecord;
   /** Set when a run guard halted the run on this call. */
   halt?: { guard: string; reason: TerminationReason; detail: string };
+  /** Set when the call policy wants a reviewer's approval before the call may run. */
+  awaitApproval?: { rule: string; policyVersion: string; message: string };
 }
 
 export interface CallEnvironment {
@@ -28,6 +31,9 @@ export interface CallEnvironment {
   records: readonly ToolRecord[];
   now: () => number;
   operationKey?: (call: ToolCallRequest) => string | undefined;
+  policy?: CallPolicy;
+  /** A reviewer's resolution for this very call (resuming a paused run); skips the policy. */
+  resolution?: ApprovalResolution & { rule: string; policyVersion: string };
 }
 
 export function callSignature(name: string, args: unknown): string {
@@ -54,6 +60,7 @@ function baseRecord(step: number, call: ToolCallRequest): ToolRecord {
     quarantinedLines: 0,
     quarantinedText: [],
     rewrittenBy: [],
+    policy: null,
   };
 }
 
@@ -106,6 +113,26 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
     }
   }
 
+  let policy: ToolRecord['policy'] = null;
+  if (env.resolution) {
+    const { outcome, rule, policyVersion } = env.resolution;
+    policy = { decision: 'approval_required', rule, policyVersion, resolution: outcome };
+    if (env.resolution.outcome !== 'approved') {
+      const content: JsonObject = { error: `approval_${env.resolution.outcome}`, rule, message: env.resolution.message };
+      return { record: { ...record, resultContent: content, isError: true, errorCode: `approval_${env.resolution.outcome}`, blockedBy: 'policy', policy } };
+    }
+  } else if (env.policy) {
+    const d = env.policy.decide(call, spec, { query: env.query, step, records: env.records });
+    policy = { decision: d.decision, rule: d.rule, policyVersion: d.policyVersion, resolution: null };
+    if (d.decision === 'deny') {
+      const content: JsonObject = { error: 'denied_by_policy', rule: d.rule, message: d.message };
+      return { record: { ...record, resultContent: content, isError: true, errorCode: 'denied_by_policy', blockedBy: 'policy', policy } };
+    }
+    if (d.decision === 'approval_required') {
+      return { record: { ...record, policy }, awaitApproval: { rule: d.rule, policyVersion: d.policyVersion, message: d.message } };
+    }
+  }
+
   const started = env.now();
   let result: ToolResult = await env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call) });
   const rewrittenBy: string[] = [];
@@ -138,6 +165,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       quarantinedLines,
       quarantinedText,
       rewrittenBy,
+      policy,
     },
   };
 }

@@ -6,7 +6,7 @@ import type { RunGuard } from '../guards/run-guard';
 import { isGuardEvent, isToolRecord, RunResultSchema, type RunResult } from '../types';
 import { failingModel, repeatingModel, scriptedModel, type TurnSpec } from '../testing/scripted-model';
 import type { ModelClient } from '../model/client';
-import { runHarness } from './run';
+import { resumeHarness, runHarness } from './run';
 import { clearDatasetCache, loadDataset } from '../../stockroom/dataset/load-dataset';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { StockroomEnvironment } from '../../stockroom/environment';
@@ -178,5 +178,95 @@ describe('the harness loop', () => {
       ids.push((r.trajectory.find(isToolRecord)!.resultContent as { request_id: string }).request_id);
     }
     expect(ids).toEqual(['RSR-0001', 'RSR-0001']);
+  });
+});
+
+describe('pausing for approval and resuming', () => {
+  const policy: import('../guards/call-policy').CallPolicy = {
+    decide(call) {
+      const q = (call.arguments as { quantity?: number }).quantity ?? 0;
+      if (call.name === 'create_restock_request' && q > 100) {
+        return { decision: 'approval_required', rule: 'restock-above-100', policyVersion: 'v-test', message: 'needs a manager' };
+      }
+      if (call.name === 'get_order_status') return { decision: 'deny', rule: 'no-orders', policyVersion: 'v-test', message: 'orders are off limits' };
+      return { decision: 'allow', rule: 'default', policyVersion: 'v-test' };
+    },
+  };
+  const turns: TurnSpec[] = [
+    { calls: [['get_stock_level', { sku: 'SKU-2003' }], ['create_restock_request', { sku: 'SKU-2003', quantity: 300 }], ['get_stock_level', { sku: 'SKU-2001' }]] },
+    { text: 'finished' },
+  ];
+  const options = (env: StockroomEnvironment, clock = new FakeClock()) => ({
+    config: resolveConfig({}),
+    executor: new LocalToolExecutor(env),
+    model: scriptedModel(turns),
+    systemPrompt: dataset.systemPrompt,
+    floatKeys: dataset.floatKeys,
+    policy,
+    clock,
+  });
+
+  it('pauses in EXECUTE_TOOLS with a checkpoint; nothing past the awaited call has run', async () => {
+    const env = new StockroomEnvironment(dataset, []);
+    const paused = await runHarness({ query: 'restock SKU-2003' }, options(env));
+    expect(paused.status).toBe('paused');
+    expect(paused.checkpoint).toMatchObject({
+      stateVersion: 1,
+      step: 1,
+      stepRecords: 1,
+      awaiting: { name: 'create_restock_request', rule: 'restock-above-100', policyVersion: 'v-test' },
+    });
+    expect(paused.checkpoint!.pendingCalls.map((c) => c.name)).toEqual(['create_restock_request', 'get_stock_level']);
+    expect(paused.trajectory.filter(isToolRecord).map((t) => t.name)).toEqual(['get_stock_level']);
+    expect(paused.transitions.at(-1)).toMatchObject({ from: 'EXECUTE_TOOLS', to: 'EXECUTE_TOOLS' });
+    expect(env.ledger.records()).toHaveLength(0);
+  });
+
+  it('resumes from a stored checkpoint after approval and completes as if it had never stopped', async () => {
+    const env = new StockroomEnvironment(dataset, []);
+    const paused = await runHarness({ query: 'restock SKU-2003' }, options(env));
+    const stored = RunResultSchema.parse(JSON.parse(JSON.stringify(paused)));
+    const done = await resumeHarness(stored, { outcome: 'approved' }, options(env));
+    expect(done.status).toBe('finished');
+    expect(done.terminationReason).toBe('COMPLETED');
+    expect(done.finalAnswer).toBe('finished');
+    const recs = done.trajectory.filter(isToolRecord);
+    expect(recs.map((t) => [t.name, t.executed])).toEqual([
+      ['get_stock_level', true],
+      ['create_restock_request', true],
+      ['get_stock_level', true],
+    ]);
+    expect(recs[1]!.policy).toEqual({ decision: 'approval_required', rule: 'restock-above-100', policyVersion: 'v-test', resolution: 'approved' });
+    expect(env.ledger.records()).toHaveLength(1);
+    // The model saw all three results in one message, in call order.
+    const seen = done.modelInputs.at(-1)!.messages.at(-1) as { content: { toolResult: { toolUseId: string } }[] };
+    expect(seen.content.map((b) => b.toolResult.toolUseId)).toEqual(recs.map((r) => r.toolUseId));
+  });
+
+  it('turns a denial into a structured refusal the model reads, and denies by policy without pausing', async () => {
+    const env = new StockroomEnvironment(dataset, []);
+    const paused = await runHarness({ query: 'restock SKU-2003' }, options(env));
+    const done = await resumeHarness(paused, { outcome: 'denied', message: 'not this month' }, options(env));
+    const refused = done.trajectory.filter(isToolRecord)[1]!;
+    expect(refused).toMatchObject({ executed: false, blockedBy: 'policy', errorCode: 'approval_denied', resultContent: { error: 'approval_denied', message: 'not this month' } });
+    expect(env.ledger.records()).toHaveLength(0);
+    const lastInput = JSON.stringify(done.modelInputs.at(-1)!.messages);
+    expect(lastInput).toContain('approval_denied');
+
+    const denied = await runHarness(
+      { query: 'where is ORD-3001' },
+      { ...options(env), model: scriptedModel([{ calls: [['get_order_status', { order_id: 'ORD-3001' }]] }, { text: 'ok' }]) },
+    );
+    expect(denied.status).toBe('finished');
+    expect(denied.trajectory.filter(isToolRecord)[0]).toMatchObject({ errorCode: 'denied_by_policy', blockedBy: 'policy', executed: false });
+  });
+
+  it('does not count the time spent waiting for a reviewer against the wall clock', async () => {
+    const env = new StockroomEnvironment(dataset, []);
+    const clock = new FakeClock();
+    const paused = await runHarness({ query: 'restock SKU-2003' }, options(env, clock));
+    clock.advance(3_600_000);
+    const done = await resumeHarness(paused, { outcome: 'approved' }, options(env, clock));
+    expect(done.terminationReason).toBe('COMPLETED');
   });
 });

@@ -1,20 +1,25 @@
 /**
  * The harness loop: an explicit state machine PLAN → CALL_MODEL → EXECUTE_TOOLS → OBSERVE → … →
  * DONE | FAILED around a Converse-shaped model client (SPEC.md §11.4). Guards return verdicts; a
- * trip is a normal outcome, recorded as a guard event, never an exception.
+ * trip is a normal outcome, recorded as a guard event, never an exception. A call that needs a
+ * reviewer's approval pauses the run with a checkpoint; `resumeHarness` continues it later, in any
+ * process, as if the loop had never stopped.
  */
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
 import type { HarnessConfig } from '../config';
 import type { PayloadWrapper, ToolExecutor } from '../executor';
+import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-call';
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { RunGuard } from '../guards/run-guard';
 import type { GuardVerdict } from '../guards/verdict';
+import type { JsonValue } from '../json';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
 import type {
+  Checkpoint,
   HarnessState,
   Message,
   ModelResponse,
@@ -29,7 +34,7 @@ import type {
   Usage,
 } from '../types';
 import { compactMessages } from './compaction';
-import { callSignature, executeCall } from './execute-call';
+import { callSignature, executeCall, type CallEnvironment } from './execute-call';
 import { MessageSizer } from './message-size';
 import { assistantMessage, stripPrivateKeys, toolResultBlock, userMessage } from './messages';
 
@@ -47,6 +52,8 @@ export interface HarnessOptions {
   clock?: Clock;
   runGuards?: readonly RunGuard[];
   payloadWrappers?: readonly PayloadWrapper[];
+  /** Governance: decides allow / deny / approval_required for each proposed call. */
+  policy?: CallPolicy;
   runId?: string;
   /** Supplies an idempotency key for a call (governance); none by default. */
   operationKey?: (call: ToolCallRequest) => string | undefined;
@@ -62,14 +69,15 @@ class RunState {
   state: HarnessState = 'PLAN';
   step = 0;
   messages: Message[];
-  readonly trajectory: TrajectoryStep[] = [];
-  readonly records: ToolRecord[] = [];
-  readonly transitions: Transition[] = [];
-  readonly usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
-  readonly modelInputs: { step: number; messages: Message[] }[] = [];
+  trajectory: TrajectoryStep[] = [];
+  records: ToolRecord[] = [];
+  transitions: Transition[] = [];
+  usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
+  modelInputs: { step: number; messages: Message[] }[] = [];
   termination: TerminationReason = 'COMPLETED';
   finalAnswer = '';
   invalidCount = 0;
+  checkpoint: Checkpoint | null = null;
 
   constructor(query: string) {
     this.messages = [userMessage(query)];
@@ -89,155 +97,210 @@ class RunState {
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */
-  stopWith(v: Extract<GuardVerdict, { stop: true }>, transitionReason = `guard:${v.guard}`): void {
+  stopWith(v: Extract<GuardVerdict, { stop: true }>): void {
     this.trajectory.push({ kind: 'guard', step: this.step, guard: v.guard, reason: v.reason, detail: v.detail });
     this.termination = v.reason;
     this.finalAnswer = `I had to stop before finishing (${v.reason}): ${v.detail}.`;
-    this.move('FAILED', transitionReason);
+    this.move('FAILED', `guard:${v.guard}`);
   }
 }
 
-export async function runHarness(input: RunInput, options: HarnessOptions): Promise<RunResult> {
-  const { config, executor, model, systemPrompt, floatKeys } = options;
+/** What one run needs besides its state: resolved once, shared by every iteration. */
+interface Driver {
+  options: HarnessOptions;
+  input: RunInput;
+  clock: Clock;
+  started: number;
+  specList: ToolSpec[];
+  specs: Map<string, ToolSpec>;
+  sizer: MessageSizer;
+  systemChars: number;
+}
+
+type StepOutcome = { kind: 'done' } | { kind: 'stopped' } | { kind: 'paused' };
+
+async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): Promise<Driver> {
   const clock = options.clock ?? systemClock;
-  const started = clock.now();
-  const startedAt = clock.isoNow();
-  const run = new RunState(input.query);
+  const specList: ToolSpec[] = await options.executor.listSpecs();
+  return {
+    options,
+    input,
+    clock,
+    started: clock.now() - elapsedMs,
+    specList,
+    specs: new Map(specList.map((s) => [s.name, s])),
+    sizer: new MessageSizer(options.floatKeys),
+    systemChars: pyLen(options.systemPrompt),
+  };
+}
 
-  await executor.reset();
-  const specList: ToolSpec[] = await executor.listSpecs();
-  const specs = new Map(specList.map((s) => [s.name, s]));
-  const sizer = new MessageSizer(floatKeys);
-  const systemChars = pyLen(systemPrompt);
-  const contextEstimate = () =>
-    Math.max(1, Math.floor((systemChars + sizer.messagesChars(run.messages) + sizer.specsChars(specList)) / 4));
+function contextEstimate(d: Driver, run: RunState): number {
+  return Math.max(1, Math.floor((d.systemChars + d.sizer.messagesChars(run.messages) + d.sizer.specsChars(d.specList)) / 4));
+}
 
-  run.move('CALL_MODEL', 'start');
-  while (run.state === 'CALL_MODEL') {
-    run.step += 1;
-
-    const early = wallClockGuard(clock.now() - started, config.wallClockTimeoutS);
-    const preVerdict = early.stop ? early : maxStepsGuard(run.usage.modelCalls, config.maxSteps);
-    if (preVerdict.stop) {
-      run.stopWith(preVerdict);
-      break;
-    }
-
-    let ctx = contextEstimate();
-    if (ctx > config.compactionTokenThreshold) {
-      const compacted = compactMessages(run.messages, config.compactionKeepTurns, floatKeys);
-      if (compacted.summarised > 0) {
-        run.messages = compacted.messages;
-        const after = contextEstimate();
-        run.trajectory.push({ kind: 'compaction', step: run.step, tokensBefore: ctx, tokensAfter: after, resultsSummarised: compacted.summarised });
-        ctx = after;
+/**
+ * Runs the calls of one step from `calls[0]` on. A resolution applies to the first call (the one a
+ * paused run was waiting on). Returns `paused` with the checkpoint set, or `stopped` on a halt.
+ */
+async function executeCalls(
+  d: Driver,
+  run: RunState,
+  calls: readonly ToolCallRequest[],
+  blocks: ToolResultBlock[],
+  stepRecords: ToolRecord[],
+  resolution: (ApprovalResolution & { rule: string; policyVersion: string }) | null,
+  stateVersion: number,
+): Promise<StepOutcome> {
+  const { config } = d.options;
+  for (const [index, call] of calls.entries()) {
+    const resolving = index === 0 && resolution !== null;
+    if (!resolving && !config.weaknesses.includes('naive_retry')) {
+      const repeat = repeatedCallGuard(call.name, callSignature(call.name, call.arguments), run.records, config.repeatCallWindow);
+      if (repeat.stop) {
+        run.stopWith(repeat);
+        return { kind: 'stopped' };
       }
     }
-    const budget = tokenBudgetGuard(run.usage.inputTokens + run.usage.outputTokens, ctx, config.maxTokens, config.tokenBudget);
-    if (budget.stop) {
-      run.stopWith(budget);
-      break;
-    }
-
-    const visible = stripPrivateKeys(run.messages);
-    run.modelInputs.push({ step: run.step, messages: visible });
-    let response: ModelResponse;
+    const env: CallEnvironment = {
+      config,
+      executor: d.options.executor,
+      specs: d.specs,
+      runGuards: d.options.runGuards ?? [],
+      payloadWrappers: d.options.payloadWrappers ?? [],
+      query: d.input.query,
+      records: run.records,
+      now: () => d.clock.now(),
+      operationKey: d.options.operationKey,
+      policy: d.options.policy,
+      resolution: resolving ? resolution : undefined,
+    };
+    let outcome;
     try {
-      response = await model.converse({ system: systemPrompt, messages: visible, tools: specList, maxTokens: config.maxTokens });
+      outcome = await executeCall(env, call, run.step);
     } catch (err) {
-      const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
-      const message = err instanceof Error ? err.message : String(err);
-      run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: message });
-      run.termination = 'MODEL_ERROR';
-      run.finalAnswer = `The model call failed (${kind}): ${message}`;
-      run.move('FAILED', 'model_error');
-      break;
+      // The executor itself failed (a transport down, not a tool refusal): nothing more can run.
+      run.stopWith({ stop: true, guard: 'tool', reason: 'TOOL_ERROR', detail: err instanceof Error ? err.message : String(err) });
+      return { kind: 'stopped' };
     }
-    run.addResponse(response);
-    run.trajectory.push({
-      kind: 'model_turn',
-      step: run.step,
-      text: response.text,
-      toolCalls: response.toolCalls.map((c) => ({ toolUseId: c.toolUseId, name: c.name, arguments: c.arguments })),
-      stopReason: response.stopReason,
-      inputTokens: response.inputTokens,
-      outputTokens: response.outputTokens,
-      latencyMs: response.latencyMs,
-      contextTokensEstimate: ctx,
-    });
-    const assistant = assistantMessage(response.text, response.toolCalls);
-    if (assistant) run.messages = [...run.messages, assistant];
-
-    if (response.toolCalls.length === 0) {
-      const text = (response.text ?? '').trim();
-      run.finalAnswer = text || NO_TEXT_ANSWER;
-      run.move('DONE', `stop_reason:${response.stopReason}`);
-      break;
+    if (outcome.awaitApproval) {
+      const { rule, policyVersion, message } = outcome.awaitApproval;
+      run.checkpoint = {
+        version: 1,
+        stateVersion: stateVersion + 1,
+        step: run.step,
+        messages: run.messages as unknown as JsonValue[],
+        pendingCalls: calls.slice(index).map((c) => ({ toolUseId: c.toolUseId, name: c.name, arguments: c.arguments })),
+        stepBlocks: blocks as unknown as JsonValue[],
+        stepRecords: stepRecords.length,
+        invalidCount: run.invalidCount,
+        elapsedMs: d.clock.now() - d.started,
+        awaiting: { toolUseId: call.toolUseId, name: call.name, arguments: call.arguments, rule, policyVersion, message },
+      };
+      run.move('EXECUTE_TOOLS', `awaiting approval: ${call.name} (${rule})`);
+      return { kind: 'paused' };
     }
-
-    run.move('EXECUTE_TOOLS', `${response.toolCalls.length} tool call(s)`);
-    const blocks: ToolResultBlock[] = [];
-    const stepRecords: ToolRecord[] = [];
-    let halted: Extract<GuardVerdict, { stop: true }> | null = null;
-    for (const call of response.toolCalls) {
-      if (!config.weaknesses.includes('naive_retry')) {
-        const repeat = repeatedCallGuard(call.name, callSignature(call.name, call.arguments), run.records, config.repeatCallWindow);
-        if (repeat.stop) {
-          halted = repeat;
-          break;
-        }
-      }
-      let outcome;
-      try {
-        outcome = await executeCall(
-          {
-            config,
-            executor,
-            specs,
-            runGuards: options.runGuards ?? [],
-            payloadWrappers: options.payloadWrappers ?? [],
-            query: input.query,
-            records: run.records,
-            now: () => clock.now(),
-            operationKey: options.operationKey,
-          },
-          call,
-          run.step,
-        );
-      } catch (err) {
-        // The executor itself failed (a transport down, not a tool refusal): nothing more can run.
-        halted = { stop: true, guard: 'tool', reason: 'TOOL_ERROR', detail: err instanceof Error ? err.message : String(err) };
-        break;
-      }
-      const { record } = outcome;
-      run.records.push(record);
-      run.trajectory.push(record);
-      stepRecords.push(record);
-      if (record.validationError !== null) run.invalidCount += 1;
-      if (outcome.halt) {
-        halted = { stop: true, ...outcome.halt };
-        break;
-      }
-      blocks.push(toolResultBlock(record.toolUseId, record.resultContent, record.isError || record.validationError !== null));
+    const { record } = outcome;
+    run.records.push(record);
+    run.trajectory.push(record);
+    stepRecords.push(record);
+    if (record.validationError !== null) run.invalidCount += 1;
+    if (outcome.halt) {
+      run.stopWith({ stop: true, ...outcome.halt });
+      return { kind: 'stopped' };
     }
-    if (halted) {
-      run.stopWith(halted);
-      break;
-    }
-
-    run.messages = [...run.messages, { role: 'user', content: blocks }];
-    run.move('OBSERVE', 'tool results appended');
-    if (stepRecords.length > 0 && stepRecords.every((r) => r.validationError !== null) && run.invalidCount >= config.maxSteps) {
-      run.stopWith({ stop: true, guard: 'invalid_calls', reason: 'INVALID_TOOL_CALLS', detail: 'the model kept sending invalid tool arguments' });
-      break;
-    }
-    run.move('CALL_MODEL', 'observe → call model');
+    blocks.push(toolResultBlock(record.toolUseId, record.resultContent, record.isError || record.validationError !== null));
   }
 
+  run.messages = [...run.messages, { role: 'user', content: blocks }];
+  run.move('OBSERVE', 'tool results appended');
+  if (stepRecords.length > 0 && stepRecords.every((r) => r.validationError !== null) && run.invalidCount >= config.maxSteps) {
+    run.stopWith({ stop: true, guard: 'invalid_calls', reason: 'INVALID_TOOL_CALLS', detail: 'the model kept sending invalid tool arguments' });
+    return { kind: 'stopped' };
+  }
+  run.move('CALL_MODEL', 'observe → call model');
+  return { kind: 'done' };
+}
+
+/** One model turn and its tool calls. */
+async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<StepOutcome> {
+  const { config, model, systemPrompt, floatKeys } = d.options;
+  run.step += 1;
+
+  const early = wallClockGuard(d.clock.now() - d.started, config.wallClockTimeoutS);
+  const preVerdict = early.stop ? early : maxStepsGuard(run.usage.modelCalls, config.maxSteps);
+  if (preVerdict.stop) {
+    run.stopWith(preVerdict);
+    return { kind: 'stopped' };
+  }
+
+  let ctx = contextEstimate(d, run);
+  if (ctx > config.compactionTokenThreshold) {
+    const compacted = compactMessages(run.messages, config.compactionKeepTurns, floatKeys);
+    if (compacted.summarised > 0) {
+      run.messages = compacted.messages;
+      const after = contextEstimate(d, run);
+      run.trajectory.push({ kind: 'compaction', step: run.step, tokensBefore: ctx, tokensAfter: after, resultsSummarised: compacted.summarised });
+      ctx = after;
+    }
+  }
+  const budget = tokenBudgetGuard(run.usage.inputTokens + run.usage.outputTokens, ctx, config.maxTokens, config.tokenBudget);
+  if (budget.stop) {
+    run.stopWith(budget);
+    return { kind: 'stopped' };
+  }
+
+  const visible = stripPrivateKeys(run.messages);
+  run.modelInputs.push({ step: run.step, messages: visible });
+  let response: ModelResponse;
+  try {
+    response = await model.converse({ system: systemPrompt, messages: visible, tools: d.specList, maxTokens: config.maxTokens });
+  } catch (err) {
+    const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
+    const message = err instanceof Error ? err.message : String(err);
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: message });
+    run.termination = 'MODEL_ERROR';
+    run.finalAnswer = `The model call failed (${kind}): ${message}`;
+    run.move('FAILED', 'model_error');
+    return { kind: 'stopped' };
+  }
+  run.addResponse(response);
+  run.trajectory.push({
+    kind: 'model_turn',
+    step: run.step,
+    text: response.text,
+    toolCalls: response.toolCalls.map((c) => ({ toolUseId: c.toolUseId, name: c.name, arguments: c.arguments })),
+    stopReason: response.stopReason,
+    inputTokens: response.inputTokens,
+    outputTokens: response.outputTokens,
+    latencyMs: response.latencyMs,
+    contextTokensEstimate: ctx,
+  });
+  const assistant = assistantMessage(response.text, response.toolCalls);
+  if (assistant) run.messages = [...run.messages, assistant];
+
+  if (response.toolCalls.length === 0) {
+    run.finalAnswer = (response.text ?? '').trim() || NO_TEXT_ANSWER;
+    run.move('DONE', `stop_reason:${response.stopReason}`);
+    return { kind: 'stopped' };
+  }
+  run.move('EXECUTE_TOOLS', `${response.toolCalls.length} tool call(s)`);
+  return executeCalls(d, run, response.toolCalls, [], [], null, stateVersion);
+}
+
+async function loop(d: Driver, run: RunState, stateVersion: number): Promise<void> {
+  while (run.state === 'CALL_MODEL') {
+    const outcome = await iterate(d, run, stateVersion);
+    if (outcome.kind !== 'done') return;
+  }
+}
+
+function result(d: Driver, run: RunState, runId: string, startedAt: string): RunResult {
+  const { config, model, systemPrompt } = d.options;
+  const paused = run.checkpoint !== null;
   return {
-    runId: options.runId ?? randomUUID(),
-    caseId: input.caseId ?? null,
-    query: input.query,
+    runId,
+    caseId: d.input.caseId ?? null,
+    query: d.input.query,
     finalAnswer: run.finalAnswer,
     terminationReason: run.termination,
     trajectory: run.trajectory,
@@ -246,12 +309,58 @@ export async function runHarness(input: RunInput, options: HarnessOptions): Prom
     costEstimate: config.mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated' },
     steps: run.step,
     startedAt,
-    durationMs: Math.round((clock.now() - started) * 1000) / 1000,
+    durationMs: Math.round((d.clock.now() - d.started) * 1000) / 1000,
     mode: config.mode,
     modelId: model.modelId,
     weaknesses: [...config.weaknesses].sort(),
     systemPrompt,
-    toolSpecs: specList,
-    modelInputs: run.modelInputs,
+    toolSpecs: d.specList,
+    modelInputs: run.modelInputs as unknown as RunResult['modelInputs'],
+    status: paused ? 'paused' : 'finished',
+    checkpoint: run.checkpoint,
   };
+}
+
+/** Runs the agent loop on one query from a clean executor. */
+export async function runHarness(input: RunInput, options: HarnessOptions): Promise<RunResult> {
+  await options.executor.reset();
+  const d = await driver(input, options);
+  const startedAt = d.clock.isoNow();
+  const run = new RunState(input.query);
+  run.move('CALL_MODEL', 'start');
+  await loop(d, run, 0);
+  return result(d, run, options.runId ?? randomUUID(), startedAt);
+}
+
+/**
+ * Continues a paused run from its checkpoint with a reviewer's resolution of the awaited call
+ * (already re-validated by the caller). The executor is not reset: the run is the same run.
+ */
+export async function resumeHarness(paused: RunResult, resolution: ApprovalResolution, options: HarnessOptions): Promise<RunResult> {
+  const cp = paused.checkpoint;
+  if (paused.status !== 'paused' || cp === null) throw new Error(`run ${paused.runId} is not paused`);
+  const d = await driver({ query: paused.query, caseId: paused.caseId }, options, cp.elapsedMs);
+  const run = new RunState(paused.query);
+  run.state = 'EXECUTE_TOOLS';
+  run.step = cp.step;
+  run.messages = cp.messages as unknown as Message[];
+  run.trajectory = [...paused.trajectory];
+  run.records = run.trajectory.filter((s): s is ToolRecord => s.kind === 'tool_call');
+  run.transitions = [...paused.transitions];
+  run.usage = { ...paused.usage, perCall: [...paused.usage.perCall] };
+  run.modelInputs = [...(paused.modelInputs as unknown as RunState['modelInputs'])];
+  run.invalidCount = cp.invalidCount;
+  const stepRecords = run.records.slice(run.records.length - cp.stepRecords);
+  run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
+  const outcome = await executeCalls(
+    d,
+    run,
+    cp.pendingCalls,
+    [...(cp.stepBlocks as unknown as ToolResultBlock[])],
+    stepRecords,
+    { ...resolution, rule: cp.awaiting.rule, policyVersion: cp.awaiting.policyVersion },
+    cp.stateVersion,
+  );
+  if (outcome.kind === 'done') await loop(d, run, cp.stateVersion);
+  return result(d, run, paused.runId, paused.startedAt);
 }

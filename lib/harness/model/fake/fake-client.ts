@@ -37,7 +37,6 @@ function publicArguments(input: JsonValue): JsonValue {
 
 export class FakeModelClient implements ModelClient {
   readonly modelId = FAKE_MODEL_ID;
-  private callCounter = 0;
   private readonly sizer: MessageSizer;
 
   constructor(private readonly options: FakeModelOptions) {
@@ -63,8 +62,11 @@ export class FakeModelClient implements ModelClient {
       rawCalls = turn.calls;
     }
 
+    // Ids continue from the calls already in the conversation, so a run resumed by a new client
+    // (after a pause for approval) never reuses one.
+    let next = request.messages.reduce((n, m) => n + m.content.filter((b) => 'toolUse' in b).length, 0);
     const toolCalls: ToolCallRequest[] = rawCalls.map((c) => ({
-      toolUseId: 'tooluse_' + (this.callCounter++).toString(16).padStart(12, '0'),
+      toolUseId: 'tooluse_' + (next++).toString(16).padStart(12, '0'),
       name: c.name,
       arguments: publicArguments(c.input),
     }));
