@@ -3,7 +3,7 @@
  * 1 when any check fails, naming the metric and by how much it missed.
  */
 import { writeFileSync } from 'node:fs';
-import { baselineFromReport, readBaselineMetrics, writeBaseline } from '../../lib/eval/baseline';
+import { baselineFromReport, baselineMismatches, readBaseline, writeBaseline } from '../../lib/eval/baseline';
 import { evaluateGate, loadThresholds } from '../../lib/eval/gate';
 import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
 import { readReport } from '../../lib/eval/report';
@@ -32,9 +32,12 @@ export const command: CliCommand = {
     // Read every input before writing anything, so a bad file leaves no partial output.
     const report = readReport(reportPath);
     const thresholds = thresholdsPath ? loadThresholds(thresholdsPath) : loadThresholds();
-    const baseline = baselinePath ? readBaselineMetrics(baselinePath) : null;
+    const baseline = baselinePath ? readBaseline(baselinePath) : null;
 
-    const result = evaluateGate({ metrics: report.metrics, thresholds, baseline });
+    for (const mismatch of baseline ? baselineMismatches(baseline.source, report) : []) {
+      process.stderr.write(`warning: the baseline was measured on different inputs: ${mismatch}\n`);
+    }
+    const result = evaluateGate({ metrics: report.metrics, thresholds, baseline: baseline?.metrics ?? null });
     for (const check of result.checks) {
       process.stdout.write(`${check.passed ? 'pass' : 'FAIL'}  ${check.message}\n`);
     }

@@ -38,27 +38,49 @@ export function baselineFromReport(report: EvalReport, now: () => Date = () => n
   };
 }
 
+/** Baseline metrics and, when known, what they were measured on. */
+export interface BaselineMetrics {
+  metrics: AggregateMetrics;
+  source: Baseline['source'] | null;
+}
+
 /** Parses a baseline file, or a whole report used as one. */
-export function parseBaselineMetrics(text: string, file: string): AggregateMetrics {
+export function parseBaseline(text: string, file: string): BaselineMetrics {
   const json = safeJsonParse(text);
   if (!json.ok) throw new EvalFileError(file, `not valid JSON (${json.error})`);
   const baseline = BaselineSchema.safeParse(json.value);
-  if (baseline.success) return baseline.data.metrics;
+  if (baseline.success) return { metrics: baseline.data.metrics, source: baseline.data.source };
   const report = EvalReportSchema.safeParse(json.value);
-  if (report.success) return report.data.metrics;
+  if (report.success) return { metrics: report.data.metrics, source: baselineFromReport(report.data).source };
   const issue = baseline.error.issues[0]!;
   throw new EvalFileError(file, `neither a baseline nor a report: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
 }
 
-/** Reads the metrics of a baseline (or report) file. */
-export function readBaselineMetrics(file: string): AggregateMetrics {
+/** Reads a baseline (or report) file. */
+export function readBaseline(file: string): BaselineMetrics {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new EvalFileError(file, 'cannot read the baseline', { cause: err });
   }
-  return parseBaselineMetrics(text, file);
+  return parseBaseline(text, file);
+}
+
+/**
+ * Why a baseline may not be comparable with a report (other dataset, golden file or weaknesses);
+ * empty when it is. The gate still runs: this is a warning for the person reading it.
+ */
+export function baselineMismatches(source: Baseline['source'] | null, report: EvalReport): string[] {
+  if (!source) return [];
+  const now = baselineFromReport(report).source;
+  const out: string[] = [];
+  if (source.datasetHash !== now.datasetHash) out.push(`dataset ${source.datasetName} (${source.datasetHash.slice(0, 12)}) vs ${now.datasetName} (${now.datasetHash.slice(0, 12)})`);
+  if (source.goldenSha256 !== now.goldenSha256) out.push(`golden file ${source.goldenSha256.slice(0, 12)} vs ${now.goldenSha256.slice(0, 12)}`);
+  if (source.weaknesses.join(',') !== now.weaknesses.join(',')) {
+    out.push(`weaknesses [${source.weaknesses.join(',')}] vs [${now.weaknesses.join(',')}]`);
+  }
+  return out;
 }
 
 /** Writes a baseline file (pretty JSON, trailing newline). */

@@ -88,6 +88,7 @@ describe('parseGoldenText', () => {
       [7, 'id'],
     ]);
     expect(issues.every((i) => i.file === 'g.jsonl')).toBe(true);
+    expect(issues[2]?.message).toBe('required field is missing');
     expect(issues[3]?.message).toBe('unknown field');
     expect(issues[5]?.message).toContain('duplicate id T1 (first on line 1)');
   });

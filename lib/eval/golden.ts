@@ -94,7 +94,17 @@ export interface GoldenFile {
   cases: GoldenCase[];
 }
 
-function issuesOf(error: z.ZodError, file: string, line: number): GoldenIssue[] {
+/** The value at a zod issue path inside the parsed line (undefined when absent). */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+function issuesOf(error: z.ZodError, input: unknown, file: string, line: number): GoldenIssue[] {
   return error.issues.flatMap((issue): GoldenIssue[] => {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -105,7 +115,8 @@ function issuesOf(error: z.ZodError, file: string, line: number): GoldenIssue[] 
         message: 'unknown field',
       }));
     }
-    return [{ file, line, field: base || null, message: issue.message }];
+    const missing = issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+    return [{ file, line, field: base || null, message: missing ? 'required field is missing' : issue.message }];
   });
 }
 
@@ -129,7 +140,7 @@ export function parseGoldenText(text: string, file: string): GoldenCase[] {
     }
     const parsed = GoldenCaseRecordSchema.safeParse(json.value);
     if (!parsed.success) {
-      issues.push(...issuesOf(parsed.error, file, line));
+      issues.push(...issuesOf(parsed.error, json.value, file, line));
       return;
     }
     const earlier = firstLineOfId.get(parsed.data.id);

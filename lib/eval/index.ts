@@ -44,4 +44,13 @@ export {
   type GateThresholds,
 } from './gate';
 export { formatGateMarkdown } from './gate-markdown';
-export { BaselineSchema, baselineFromReport, readBaselineMetrics, writeBaseline, type Baseline } from './baseline';
+export {
+  BaselineSchema,
+  baselineFromReport,
+  baselineMismatches,
+  parseBaseline,
+  readBaseline,
+  writeBaseline,
+  type Baseline,
+  type BaselineMetrics,
+} from './baseline';

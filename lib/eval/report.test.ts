@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baselineFromReport, parseBaselineMetrics, readBaselineMetrics, writeBaseline } from './baseline';
+import { baselineFromReport, baselineMismatches, parseBaseline, readBaseline, writeBaseline } from './baseline';
 import { EvalFileError } from './errors';
 import { buildReport, parseReport, readReport } from './report';
 import { runSuite, type SuiteAgent } from './suite';
@@ -73,8 +73,17 @@ describe('buildReport / parseReport', () => {
     const report = buildReport({ suite, config: DEFAULT_CONFIG, dataset: { name: 'd', hash: 'h' }, golden: { path: 'g', sha256: 's' } });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'baseline-')), 'baseline.json');
     writeBaseline(file, baselineFromReport(report));
-    expect(readBaselineMetrics(file)).toEqual(report.metrics);
-    expect(parseBaselineMetrics(JSON.stringify(report), 'r.json')).toEqual(report.metrics);
-    expect(() => parseBaselineMetrics('{"metrics": 1}', 'b.json')).toThrow(/neither a baseline nor a report/);
+    const baseline = readBaseline(file);
+    expect(baseline.metrics).toEqual(report.metrics);
+    expect(baselineMismatches(baseline.source, report)).toEqual([]);
+    expect(parseBaseline(JSON.stringify(report), 'r.json').metrics).toEqual(report.metrics);
+    expect(() => parseBaseline('{"metrics": 1}', 'b.json')).toThrow(/neither a baseline nor a report/);
+  });
+
+  it('says when a baseline was measured on other data or flags', async () => {
+    const suite = await runSuite({ agent: tableAgent({}), cases });
+    const report = buildReport({ suite, config: DEFAULT_CONFIG, dataset: { name: 'd', hash: 'h1' }, golden: { path: 'g', sha256: 's1' } });
+    const source = { datasetName: 'old', datasetHash: 'h0', goldenSha256: 's1', weaknesses: ['naive_retry'] };
+    expect(baselineMismatches(source, report)).toEqual(['dataset old (h0) vs d (h1)', 'weaknesses [naive_retry] vs []']);
   });
 });
