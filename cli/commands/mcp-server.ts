@@ -1,6 +1,8 @@
 /**
  * `stockroom mcp-server --transport stdio|http`: serves the Stockroom inventory tools over MCP until
- * stopped. Over stdio every log line goes to stderr (stdout carries the protocol).
+ * stopped. Over stdio every log line goes to stderr (stdout carries the protocol). An MCP client
+ * should launch it as `npx tsx cli/stockroom.ts mcp-server` or `npm run -s stockroom -- mcp-server`:
+ * without -s, npm prints its script banner on stdout, which is not JSON-RPC.
  */
 import type { CliCommand } from '../command';
 import { runMcpServer } from '../../lib/mcp/serve';

@@ -22,7 +22,7 @@ const EXTRA_INHERITED_ENV = ['TMPDIR', 'LANG', 'LC_ALL'] as const;
  */
 export function childEnvironment(
   weaknesses: readonly WeaknessFlag[],
-  parent: NodeJS.ProcessEnv = process.env,
+  parent: Readonly<Record<string, string | undefined>> = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of [...DEFAULT_INHERITED_ENV_VARS, ...EXTRA_INHERITED_ENV]) {
