@@ -52,9 +52,20 @@ async function matrixInProcess(repeat: number): Promise<Figure[]> {
   return figures;
 }
 
+async function mcpTransports(repeat: number): Promise<Figure[]> {
+  const { benchMcpMatrix } = await import('../lib/mcp/bench-mcp');
+  const dir = existsSync(path.join(SHARED_DATASET_DIR, 'catalogue.json')) ? SHARED_DATASET_DIR : defaultDatasetDir();
+  const figures = await benchMcpMatrix(loadDataset(dir), { repetitions: repeat });
+  return figures.map((f) => ({
+    name: `matrix over ${f.transport} (${f.runs} runs)`,
+    value: round(f.medianMs / 1000, 3),
+    unit: 's',
+    target: `≤ ${f.targetMs / 1000} s`,
+  }));
+}
+
 /** Sections other areas contribute, loaded only when present so a partial checkout still benches. */
 const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
-  mcp: { module: '../lib/mcp/bench-mcp', export: 'benchMcp' },
   db: { module: '../lib/db/bench-db', export: 'benchDb' },
 };
 
@@ -67,7 +78,7 @@ async function main(): Promise<void> {
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer; got '${stringFlag(args, 'repeat')}'`);
   const only = stringFlag(args, 'only')?.split(',').map((s) => s.trim());
-  const sections: Record<string, Section> = { matrix: matrixInProcess };
+  const sections: Record<string, Section> = { matrix: matrixInProcess, mcp: mcpTransports };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
     sections[name] = async (n) => {
       const mod = (await import(module).catch(() => null)) as Record<string, Section> | null;
