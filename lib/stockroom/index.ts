@@ -81,3 +81,10 @@ export {
 
 export { StockroomEnvironment } from './environment';
 export { LocalToolExecutor } from './executor/local-executor';
+export {
+  createStockroomAgent,
+  productVocabulary,
+  type AgentRunOptions,
+  type CreateAgentOptions,
+  type StockroomAgent,
+} from './agent';

@@ -1,0 +1,51 @@
+/**
+ * The harness library: a state machine around a Converse-shaped model client, with guards that
+ * return verdicts, validation of every tool call, compaction, quarantine, run guards, a call-policy
+ * seam for approvals, and a deterministic fake model. It knows nothing of Next.js or storage.
+ */
+export { runHarness, resumeHarness, MOCK_COST_NOTE, NO_TEXT_ANSWER, type HarnessOptions, type RunInput } from './loop/run';
+export {
+  DEFAULT_CONFIG,
+  HarnessConfigSchema,
+  PAYLOAD_WRAPPER_NAMES,
+  RUN_GUARD_NAMES,
+  TRANSPORTS,
+  WEAKNESS_FLAGS,
+  configFromEnv,
+  parseOverrides,
+  parseWeaknesses,
+  resolveConfig,
+  type HarnessConfig,
+  type PayloadWrapperName,
+  type RunGuardName,
+  type Transport,
+  type WeaknessFlag,
+} from './config';
+export { ConfigError, DatasetError, ExecutorError, HarnessError, ModelCallError } from './errors';
+export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolResult } from './executor';
+export type { ConverseRequest, ModelClient } from './model/client';
+export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
+export { HeuristicPlanner } from './model/fake/planner';
+export type { RunGuard, RunGuardContext, RunGuardVerdict } from './guards/run-guard';
+export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision } from './guards/call-policy';
+export { createGroundedWriteGuard } from './guards/grounded-write';
+export { createPayloadCap, DEFAULT_PAYLOAD_CAP_CHARS } from './payload/cap-payload';
+export { systemClock, FakeClock, type Clock } from './clock';
+export { pyJson, type FloatKeys } from './pyjson';
+export {
+  CheckpointSchema,
+  HARNESS_STATES,
+  RunResultSchema,
+  TERMINATION_REASONS,
+  isCompactionEvent,
+  isGuardEvent,
+  isModelTurn,
+  isToolRecord,
+  type Checkpoint,
+  type HarnessState,
+  type RunResult,
+  type TerminationReason,
+  type ToolRecord,
+  type TrajectoryStep,
+  type Transition,
+} from './types';
