@@ -1,0 +1,49 @@
+import 'server-only';
+/**
+ * The Prisma client, picked at run time from DATABASE_URL: the SQLite client over better-sqlite3 or
+ * the PostgreSQL client over pg, so one build serves both. Both generated clients come from schemas
+ * with identical models, so the data layer is typed against the SQLite one and uses either.
+ */
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as PostgresClient } from './generated/postgres/client';
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
+
+/** The Prisma client type the data layer is written against (models are identical across providers). */
+export type Prisma = SqliteClient;
+
+/** A connected database: its Prisma client and which provider it speaks. */
+export interface Database {
+  readonly prisma: Prisma;
+  readonly provider: Provider;
+  /** Releases the connection (tests, CLI, bench; the app's singleton lives for the process). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a database for a URL (or DATABASE_URL). The schema must already be migrated
+ * (scripts/db-migrate.mjs). Tests, the CLI and the bench use this; the app uses `getDb()`.
+ */
+export function openDatabase(url: string | undefined = process.env.DATABASE_URL): Database {
+  const target: DatabaseTarget = resolveDatabaseUrl(url);
+  if (target.provider === 'sqlite') {
+    const prisma = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.file }) });
+    return { prisma, provider: 'sqlite', close: () => prisma.$disconnect() };
+  }
+  const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url }) });
+  // Same models, same generated API; only the provider-specific query options differ (see runs-list).
+  const prisma = client as unknown as Prisma;
+  return { prisma, provider: 'postgres', close: () => client.$disconnect() };
+}
+
+const cache = globalThis as unknown as { __stockroomDb?: Database };
+
+/**
+ * The process-wide database. Cached on globalThis so Next's dev-mode module reloading does not open
+ * a new connection pool on every edit.
+ */
+export function getDb(): Database {
+  cache.__stockroomDb ??= openDatabase();
+  return cache.__stockroomDb;
+}

@@ -1,0 +1,231 @@
+/**
+ * Turns one RunResult into the rows that store it (pure; no database access). Tool results,
+ * prompts, tool specs and message skeletons go to the shared BlobSet, so a payload repeated across
+ * steps, model calls or runs is one blob. Each model call's message list is stored as ranges over
+ * the run's message log, where every distinct message appears once: consecutive calls that repeat
+ * the conversation add only their new messages.
+ */
+import type { Prisma } from './generated/sqlite/client';
+import { RunResultSchema, type RunResult } from '../harness/types';
+import { BlobSet, encodeMessage } from './blobs';
+import { InvalidInputError } from './errors';
+import type { SaveRunMeta } from './types';
+
+/** Characters of a tool result's JSON kept inline for replay lists. */
+export const RESULT_PREVIEW_CHARS = 400;
+
+export interface RunRows {
+  run: Prisma.RunCreateManyInput;
+  flags: Prisma.RunFlagCreateManyInput[];
+  transitions: Prisma.TransitionCreateManyInput[];
+  modelTurns: Prisma.ModelTurnCreateManyInput[];
+  toolCalls: Prisma.ToolCallCreateManyInput[];
+  guards: Prisma.GuardEventCreateManyInput[];
+  compactions: Prisma.CompactionEventCreateManyInput[];
+  modelCalls: Prisma.ModelCallCreateManyInput[];
+  messages: Prisma.RunMessageCreateManyInput[];
+  blobRefs: Prisma.RunBlobRefCreateManyInput[];
+}
+
+/** The canonical setting label of a set of weakness flags: `none`, or sorted flags joined by `+`. */
+export function settingOf(weaknesses: readonly string[]): string {
+  const flags = [...new Set(weaknesses)].sort();
+  return flags.length === 0 ? 'none' : flags.join('+');
+}
+
+/** Run-length encodes message-log positions into `[start, end)` ranges. */
+export function toRanges(seqs: readonly number[]): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const seq of seqs) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === seq) last[1] = seq + 1;
+    else ranges.push([seq, seq + 1]);
+  }
+  return ranges;
+}
+
+/** Expands ranges back into message-log positions, in order. */
+export function fromRanges(ranges: ReadonlyArray<readonly [number, number]>): number[] {
+  const out: number[] = [];
+  for (const [start, end] of ranges) for (let s = start; s < end; s++) out.push(s);
+  return out;
+}
+
+function parseStartedAt(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new InvalidInputError('startedAt', `run startedAt is not a date: '${value}'`);
+  return date;
+}
+
+/** Builds the rows of one run. Validates the RunResult first (a bad run fails before any write). */
+export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, blobs: BlobSet): RunRows {
+  // Validate the shape without walking every JSON payload (tool results, messages, checkpoint):
+  // those are re-walked when serialised, and a run's conversation repeats them on every call.
+  const parsed = RunResultSchema.safeParse({
+    ...input,
+    trajectory: input.trajectory.map((s) => (s.kind === 'tool_call' ? { ...s, resultContent: null } : s)),
+    modelInputs: input.modelInputs.map((m) => ({ step: m.step, messages: Array.isArray(m.messages) ? [] : m.messages })),
+    checkpoint: input.checkpoint ? { ...input.checkpoint, messages: [], stepBlocks: [] } : input.checkpoint,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(`run.${issue?.path.join('.') ?? ''}`, `RunResult is invalid: ${issue?.message ?? 'unknown'}`);
+  }
+  const run = input;
+  const used = new Set<string>();
+  const use = (hash: string) => (used.add(hash), hash);
+
+  const rows: RunRows = {
+    run: undefined as unknown as Prisma.RunCreateManyInput,
+    flags: [...new Set(run.weaknesses)].sort().map((flag) => ({ runId: id, flag })),
+    transitions: run.transitions.map((t, idx) => ({
+      runId: id,
+      idx,
+      step: t.step,
+      fromState: t.from,
+      toState: t.to,
+      reason: t.reason,
+    })),
+    modelTurns: [],
+    toolCalls: [],
+    guards: [],
+    compactions: [],
+    modelCalls: [],
+    messages: [],
+    blobRefs: [],
+  };
+
+  let toolErrorCount = 0;
+  let blockedCount = 0;
+  run.trajectory.forEach((s, idx) => {
+    switch (s.kind) {
+      case 'model_turn':
+        rows.modelTurns.push({
+          runId: id,
+          idx,
+          step: s.step,
+          text: s.text,
+          toolCalls: JSON.stringify(s.toolCalls),
+          stopReason: s.stopReason,
+          inputTokens: s.inputTokens,
+          outputTokens: s.outputTokens,
+          latencyMs: s.latencyMs,
+          contextTokensEstimate: s.contextTokensEstimate,
+        });
+        break;
+      case 'tool_call': {
+        const result = blobs.addJson(s.resultContent);
+        if (s.isError) toolErrorCount++;
+        if (s.blockedBy !== null) blockedCount++;
+        rows.toolCalls.push({
+          runId: id,
+          idx,
+          step: s.step,
+          toolUseId: s.toolUseId,
+          name: s.name,
+          arguments: JSON.stringify(s.arguments),
+          signature: s.signature,
+          resultHash: use(result.hash),
+          resultPreview: blobs.rows.get(result.hash)!.text.slice(0, RESULT_PREVIEW_CHARS),
+          isError: s.isError,
+          errorCode: s.errorCode,
+          validationError: s.validationError,
+          blockedBy: s.blockedBy,
+          executed: s.executed,
+          payloadChars: s.payloadChars,
+          latencyMs: s.latencyMs,
+          sanitized: s.sanitized,
+          quarantinedLines: s.quarantinedLines,
+          quarantinedText: JSON.stringify(s.quarantinedText),
+          rewrittenBy: JSON.stringify(s.rewrittenBy),
+          policy: s.policy ? JSON.stringify(s.policy) : null,
+        });
+        break;
+      }
+      case 'guard':
+        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail });
+        break;
+      case 'compaction':
+        rows.compactions.push({
+          runId: id,
+          idx,
+          step: s.step,
+          tokensBefore: s.tokensBefore,
+          tokensAfter: s.tokensAfter,
+          resultsSummarised: s.resultsSummarised,
+        });
+        break;
+    }
+  });
+
+  // Message log: each distinct message skeleton gets one position, reused by every call that saw it.
+  const seqOf = new Map<string, number>();
+  const calls = Math.max(run.modelInputs.length, run.usage.perCall.length);
+  for (let callIndex = 0; callIndex < calls; callIndex++) {
+    const input = run.modelInputs[callIndex];
+    const usage = run.usage.perCall[callIndex];
+    const seqs = (input?.messages ?? []).map((message) => {
+      const encoded = encodeMessage(message, blobs);
+      for (const ref of encoded.refs) used.add(ref);
+      const hash = use(encoded.hash);
+      let seq = seqOf.get(hash);
+      if (seq === undefined) {
+        seq = seqOf.size;
+        seqOf.set(hash, seq);
+        rows.messages.push({ runId: id, seq, hash });
+      }
+      return seq;
+    });
+    rows.modelCalls.push({
+      runId: id,
+      callIndex,
+      step: input?.step ?? null,
+      inputTokens: usage?.inputTokens ?? null,
+      outputTokens: usage?.outputTokens ?? null,
+      messageCount: seqs.length,
+      messageRanges: JSON.stringify(input ? toRanges(seqs) : null),
+    });
+  }
+
+  const weaknesses = [...run.weaknesses];
+  rows.run = {
+    id,
+    harnessRunId: run.runId,
+    suiteRunId: meta.suiteRunId ?? null,
+    caseId: run.caseId,
+    category: meta.category ?? null,
+    query: run.query,
+    datasetName: meta.datasetName,
+    datasetHash: meta.datasetHash,
+    transport: meta.transport,
+    setting: settingOf(weaknesses),
+    weaknesses: JSON.stringify(weaknesses),
+    config: JSON.stringify(meta.config),
+    mode: run.mode,
+    modelId: run.modelId,
+    terminationReason: run.terminationReason,
+    status: run.status,
+    checkpointHash: run.checkpoint ? use(blobs.addJson(run.checkpoint).hash) : null,
+    finalAnswer: run.finalAnswer,
+    steps: run.steps,
+    trajectoryLength: run.trajectory.length,
+    toolCallCount: rows.toolCalls.length,
+    toolErrorCount,
+    blockedCount,
+    guardCount: rows.guards.length,
+    compactionCount: rows.compactions.length,
+    modelCallCount: run.usage.modelCalls,
+    inputTokens: run.usage.inputTokens,
+    outputTokens: run.usage.outputTokens,
+    totalTokens: run.usage.totalTokens,
+    costUsd: run.costEstimate.usd,
+    costNote: run.costEstimate.note,
+    startedAt: parseStartedAt(run.startedAt),
+    durationMs: run.durationMs,
+    systemPromptHash: use(blobs.add(run.systemPrompt)),
+    toolSpecsHash: use(blobs.addJson(run.toolSpecs).hash),
+    createdAt: new Date(),
+  };
+  rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));
+  return rows;
+}

@@ -1,0 +1,150 @@
+import 'server-only';
+/**
+ * The runs table: filters, sort and keyset (cursor) pagination. A page is "rows after (value, id)"
+ * on an index of (sort column, id), so page 1,000 costs what page 1 costs with 100,000 runs.
+ */
+import { z } from 'zod';
+import type { Prisma as P } from './generated/sqlite/client';
+import { getDb, type Database } from './client';
+import { InvalidInputError } from './errors';
+import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
+import type { RunListItem } from './types';
+
+export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
+export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
+
+/** Largest page `listRuns` returns. */
+export const MAX_RUN_PAGE = 200;
+/** `countRuns` stops counting here and reports a lower bound: counting is O(rows). */
+export const COUNT_CAP = 10_000;
+
+export const RunFiltersSchema = z.object({
+  datasetName: z.string().optional(),
+  /** Exact setting: `none` or sorted flags joined with `+`. */
+  setting: z.string().optional(),
+  /** Runs that have every one of these weakness flags (and maybe others). */
+  flags: z.array(z.string()).optional(),
+  category: z.string().optional(),
+  terminationReason: z.string().optional(),
+  caseId: z.string().optional(),
+  suiteRunId: z.string().optional(),
+  transport: z.string().optional(),
+  status: z.string().optional(),
+  /** Case-insensitive substring of the query. */
+  text: z.string().optional(),
+});
+export type RunFilters = z.infer<typeof RunFiltersSchema>;
+
+export interface RunSort {
+  key: RunSortKey;
+  dir: 'asc' | 'desc';
+}
+
+export const DEFAULT_RUN_SORT: RunSort = { key: 'startedAt', dir: 'desc' };
+
+export interface ListRunsOptions {
+  filters?: RunFilters;
+  sort?: RunSort;
+  /** The `nextCursor` of the previous page; it is only valid with the same sort. */
+  cursor?: string | null;
+  limit?: number;
+}
+
+export interface RunPage {
+  items: RunListItem[];
+  nextCursor: string | null;
+}
+
+const CursorSchema = z.object({ k: z.enum(RUN_SORT_KEYS), d: z.enum(['asc', 'desc']), v: z.union([z.string(), z.number()]), id: z.string() });
+
+function encodeCursor(sort: RunSort, value: unknown, id: string): string {
+  const v = value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : (value as number);
+  return Buffer.from(JSON.stringify({ k: sort.key, d: sort.dir, v, id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | bigint; id: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    raw = null;
+  }
+  const parsed = CursorSchema.safeParse(raw);
+  if (!parsed.success || parsed.data.k !== sort.key || parsed.data.d !== sort.dir)
+    throw new InvalidInputError('cursor', 'cursor is malformed or belongs to another sort order');
+  const { v, id } = parsed.data;
+  if (sort.key === 'startedAt') {
+    const date = new Date(String(v));
+    if (Number.isNaN(date.getTime())) throw new InvalidInputError('cursor', 'cursor date is invalid');
+    return { value: date, id };
+  }
+  if (sort.key === 'totalTokens') {
+    if (!/^-?\d+$/.test(String(v))) throw new InvalidInputError('cursor', 'cursor value is invalid');
+    return { value: BigInt(String(v)), id };
+  }
+  if (typeof v !== 'number') throw new InvalidInputError('cursor', 'cursor value is invalid');
+  return { value: v, id };
+}
+
+/** The Prisma `where` of a filter set (shared by list and count). */
+export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
+  const f = RunFiltersSchema.parse(filters);
+  const and: P.RunWhereInput[] = [];
+  if (f.datasetName) and.push({ datasetName: f.datasetName });
+  if (f.setting) and.push({ setting: f.setting });
+  if (f.category) and.push({ category: f.category });
+  if (f.terminationReason) and.push({ terminationReason: f.terminationReason });
+  if (f.caseId) and.push({ caseId: f.caseId });
+  if (f.suiteRunId) and.push({ suiteRunId: f.suiteRunId });
+  if (f.transport) and.push({ transport: f.transport });
+  if (f.status) and.push({ status: f.status });
+  for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
+  const text = f.text?.trim();
+  if (text) {
+    // SQLite's LIKE is already case-insensitive (ASCII); PostgreSQL needs ILIKE, which Prisma's
+    // SQLite-typed API does not know, hence the cast.
+    const contains = db.provider === 'postgres' ? ({ contains: text, mode: 'insensitive' } as P.StringFilter) : { contains: text };
+    and.push({ query: contains });
+  }
+  return and.length ? { AND: and } : {};
+}
+
+/** One page of runs, newest first by default; `nextCursor` is null on the last page. */
+export async function listRuns(options: ListRunsOptions = {}, db: Database = getDb()): Promise<RunPage> {
+  const sort = options.sort ?? DEFAULT_RUN_SORT;
+  if (!RUN_SORT_KEYS.includes(sort.key)) throw new InvalidInputError('sort', `unknown sort key '${String(sort.key)}'`);
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_RUN_PAGE);
+  const where = runWhere(options.filters ?? {}, db);
+  const and: P.RunWhereInput[] = [where];
+  if (options.cursor) {
+    const { value, id } = decodeCursor(options.cursor, sort);
+    const op = sort.dir === 'desc' ? 'lt' : 'gt';
+    and.push({ OR: [{ [sort.key]: { [op]: value } }, { [sort.key]: value, id: { [op]: id } }] });
+  }
+  const rows = await db.prisma.run.findMany({
+    where: { AND: and },
+    orderBy: [{ [sort.key]: sort.dir }, { id: sort.dir }],
+    take: limit + 1,
+    select: RUN_LIST_SELECT,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toRunListItem),
+    nextCursor: rows.length > limit && last ? encodeCursor(sort, last[sort.key], last.id) : null,
+  };
+}
+
+/**
+ * How many runs match. Counting stops at `cap` (default COUNT_CAP): past it the UI shows "10,000+"
+ * instead of paying a full scan on every page view.
+ */
+export async function countRuns(
+  filters: RunFilters = {},
+  options: { cap?: number } = {},
+  db: Database = getDb(),
+): Promise<{ count: number; exact: boolean }> {
+  const cap = options.cap ?? COUNT_CAP;
+  const count = await db.prisma.run.count({ where: runWhere(filters, db), take: cap + 1 });
+  return count > cap ? { count: cap, exact: false } : { count, exact: true };
+}

@@ -1,0 +1,310 @@
+import 'server-only';
+/**
+ * Reading one run: its summary, a page of its trajectory, what one model call saw, and the whole
+ * run rebuilt for export. Replay pages through steps by range, so a 20,000-step run never loads at
+ * once; large tool results are previews until asked for.
+ */
+import type { JsonValue } from '../harness/json';
+import type { Checkpoint, ModelInput, RunResult, ToolRecord, TrajectoryStep } from '../harness/types';
+import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
+import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
+import { getDb, type Database } from './client';
+import { InvalidInputError, NotFoundError } from './errors';
+import { fromRanges } from './run-rows';
+import { json, stringList, toRunListItem } from './run-dto';
+import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
+
+/** Most trajectory entries one `getRunSteps` call returns. */
+export const MAX_STEP_PAGE = 500;
+
+/** The run's header, or null when there is no such run. */
+export async function getRunSummary(id: string, db: Database = getDb()): Promise<RunSummary | null> {
+  const row = await db.prisma.run.findUnique({ where: { id } });
+  if (!row) return null;
+  const blobs = await db.prisma.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash] } } });
+  const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
+  return {
+    ...toRunListItem(row),
+    datasetHash: row.datasetHash,
+    finalAnswer: row.finalAnswer,
+    config: json(row.config, 'config'),
+    inputTokens: Number(row.inputTokens),
+    outputTokens: Number(row.outputTokens),
+    modelCallCount: row.modelCallCount,
+    compactionCount: row.compactionCount,
+    trajectoryLength: row.trajectoryLength,
+    costNote: row.costNote,
+    systemPrompt: text(row.systemPromptHash),
+    toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs'),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The run's header; throws NotFoundError when there is no such run. */
+export async function getRunSummaryOrThrow(id: string, db: Database = getDb()): Promise<RunSummary> {
+  const summary = await getRunSummary(id, db);
+  if (!summary) throw new NotFoundError('run', id);
+  return summary;
+}
+
+function modelTurnStep(r: ModelTurn): TrajectoryStep {
+  const toolCalls = parseStoredJson(r.toolCalls, 'model turn tool calls');
+  return {
+    kind: 'model_turn',
+    step: r.step,
+    text: r.text,
+    toolCalls: (Array.isArray(toolCalls) ? toolCalls : []) as Extract<TrajectoryStep, { kind: 'model_turn' }>['toolCalls'],
+    stopReason: r.stopReason,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    latencyMs: r.latencyMs,
+    contextTokensEstimate: r.contextTokensEstimate,
+  };
+}
+
+function toolFields(r: ToolCall) {
+  return {
+    kind: 'tool_call' as const,
+    step: r.step,
+    toolUseId: r.toolUseId,
+    name: r.name,
+    arguments: json(r.arguments, 'tool arguments'),
+    signature: r.signature,
+  };
+}
+
+function toolTail(r: ToolCall) {
+  return {
+    isError: r.isError,
+    errorCode: r.errorCode,
+    validationError: r.validationError,
+    blockedBy: r.blockedBy,
+    executed: r.executed,
+    payloadChars: r.payloadChars,
+    latencyMs: r.latencyMs,
+    sanitized: r.sanitized,
+    quarantinedLines: r.quarantinedLines,
+    quarantinedText: stringList(r.quarantinedText, 'quarantined text'),
+    rewrittenBy: stringList(r.rewrittenBy, 'rewritten by'),
+    policy: r.policy === null ? null : (json(r.policy, 'tool policy') as ToolRecord['policy']),
+  };
+}
+
+const guardStep = (r: GuardEvent): TrajectoryStep => ({
+  kind: 'guard',
+  step: r.step,
+  guard: r.guard,
+  reason: r.reason as Extract<TrajectoryStep, { kind: 'guard' }>['reason'],
+  detail: r.detail,
+});
+
+const compactionStep = (r: CompactionEvent): TrajectoryStep => ({
+  kind: 'compaction',
+  step: r.step,
+  tokensBefore: r.tokensBefore,
+  tokensAfter: r.tokensAfter,
+  resultsSummarised: r.resultsSummarised,
+});
+
+function validateRange(range: StepRange): { field: 'idx' | 'step'; gte: number; lte: number } {
+  const [field, from, to, inclusive] =
+    'fromIndex' in range ? (['idx', range.fromIndex, range.toIndex, false] as const) : (['step', range.fromStep, range.toStep, true] as const);
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from)
+    throw new InvalidInputError('range', `step range must be non-negative integers with from <= to, got ${from}..${to}`);
+  return { field, gte: from, lte: inclusive ? to : to - 1 };
+}
+
+/**
+ * A page of the run's trajectory: entries by position `[fromIndex, toIndex)` or by harness step
+ * (inclusive), at most MAX_STEP_PAGE of them (`nextIndex` says where a capped page stops), plus
+ * the transitions within the page's steps. Tool results come as previews (`getToolResultAt`).
+ */
+export async function getRunSteps(id: string, range: StepRange, db: Database = getDb()): Promise<StepPage> {
+  const { field, gte, lte } = validateRange(range);
+  const where = { runId: id, [field]: { gte, lte } };
+  const page = { where, orderBy: { idx: 'asc' as const }, take: MAX_STEP_PAGE + 1 };
+  const p = db.prisma;
+  const [turns, tools, guards, compactions] = await Promise.all([
+    p.modelTurn.findMany(page),
+    p.toolCall.findMany({ ...page, include: { result: { select: { chars: true } } } }),
+    p.guardEvent.findMany(page),
+    p.compactionEvent.findMany(page),
+  ]);
+  const merged: StepDto[] = [
+    ...turns.map((r) => ({ index: r.idx, ...modelTurnStep(r) }) as StepDto),
+    ...tools.map(
+      (r): StepDto => ({
+        index: r.idx,
+        ...toolFields(r),
+        result: { hash: r.resultHash, chars: r.result.chars, preview: r.resultPreview, truncated: r.resultPreview.length < r.result.chars },
+        ...toolTail(r),
+      }),
+    ),
+    ...guards.map((r) => ({ index: r.idx, ...guardStep(r) }) as StepDto),
+    ...compactions.map((r) => ({ index: r.idx, ...compactionStep(r) }) as StepDto),
+  ].sort((a, b) => a.index - b.index);
+  if (merged.length === 0 && !(await p.run.findUnique({ where: { id }, select: { id: true } }))) throw new NotFoundError('run', id);
+  const items = merged.slice(0, MAX_STEP_PAGE);
+  const nextIndex = merged.length > MAX_STEP_PAGE ? merged[MAX_STEP_PAGE]!.index : null;
+  let transitions: TransitionDto[] = [];
+  if (items.length > 0) {
+    const rows = await p.transition.findMany({
+      where: { runId: id, step: { gte: items[0]!.step, lte: items[items.length - 1]!.step } },
+      orderBy: { idx: 'asc' },
+    });
+    transitions = rows.map((t) => ({ index: t.idx, step: t.step, from: t.fromState, to: t.toState, reason: t.reason }));
+  }
+  return { items, transitions, nextIndex };
+}
+
+/** The full result of the tool call at trajectory position `index`. */
+export async function getToolResultAt(id: string, index: number, db: Database = getDb()): Promise<JsonValue> {
+  const row = await db.prisma.toolCall.findUnique({ where: { runId_idx: { runId: id, idx: index } }, include: { result: true } });
+  if (!row) throw new NotFoundError('tool call', `${id}#${index}`);
+  return json(row.result.text, 'tool result');
+}
+
+/** The text of a stored blob by hash. */
+export async function getBlobTextOrThrow(hash: string, db: Database = getDb()): Promise<string> {
+  const row = await db.prisma.blob.findUnique({ where: { hash } });
+  if (!row) throw new NotFoundError('blob', hash);
+  return row.text;
+}
+
+function parseRanges(text: string): Array<[number, number]> | null {
+  const value = parseStoredJson(text, 'message ranges');
+  if (value === null) return null;
+  return (Array.isArray(value) ? value : []).filter(
+    (r): r is [number, number] => Array.isArray(r) && typeof r[0] === 'number' && typeof r[1] === 'number',
+  );
+}
+
+/** Fetches message skeletons by log position and the part blobs they refer to; returns a resolver. */
+async function loadMessages(db: Database, runId: string, seqs: number[]): Promise<(seq: number) => JsonValue> {
+  const distinct = [...new Set(seqs)];
+  const skeletons = new Map<number, JsonValue>();
+  const CHUNK = 5000;
+  for (let i = 0; i < distinct.length; i += CHUNK) {
+    const rows = await db.prisma.runMessage.findMany({
+      where: { runId, seq: { in: distinct.slice(i, i + CHUNK) } },
+      include: { blob: { select: { text: true } } },
+    });
+    for (const r of rows) skeletons.set(r.seq, parseStoredJson(r.blob.text, 'message'));
+  }
+  const refs = [...new Set([...skeletons.values()].flatMap(skeletonRefs))];
+  const parts = new Map<string, string>();
+  for (let i = 0; i < refs.length; i += CHUNK) {
+    const rows = await db.prisma.blob.findMany({ where: { hash: { in: refs.slice(i, i + CHUNK) } } });
+    for (const r of rows) parts.set(r.hash, r.text);
+  }
+  return (seq) => {
+    const skeleton = skeletons.get(seq);
+    if (skeleton === undefined) throw new NotFoundError('message', `${runId}@${seq}`);
+    return decodeMessage(skeleton, (hash) => {
+      const text = parts.get(hash);
+      if (text === undefined) throw new NotFoundError('blob', hash);
+      return text;
+    });
+  };
+}
+
+/** What model call `callIndex` of the run saw, messages rebuilt from blobs. */
+export async function getModelInputAt(id: string, callIndex: number, db: Database = getDb()): Promise<ModelInputDto> {
+  const row = await db.prisma.modelCall.findUnique({ where: { runId_callIndex: { runId: id, callIndex } } });
+  if (!row) throw new NotFoundError('model call', `${id}#${callIndex}`);
+  const seqs = fromRanges(parseRanges(row.messageRanges) ?? []);
+  const resolve = await loadMessages(db, id, seqs);
+  return {
+    callIndex,
+    step: row.step,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    messages: seqs.map(resolve),
+  };
+}
+
+/** The whole run rebuilt exactly as saved (export, tests). Loads everything: not for replay pages. */
+export async function getRunOrThrow(id: string, db: Database = getDb()): Promise<StoredRun> {
+  const p = db.prisma;
+  const row = await p.run.findUnique({ where: { id } });
+  if (!row) throw new NotFoundError('run', id);
+  const byIdx = { where: { runId: id }, orderBy: { idx: 'asc' as const } };
+  const [turns, tools, guards, compactions, transitions, calls, blobs] = await Promise.all([
+    p.modelTurn.findMany(byIdx),
+    p.toolCall.findMany({ ...byIdx, include: { result: { select: { text: true } } } }),
+    p.guardEvent.findMany(byIdx),
+    p.compactionEvent.findMany(byIdx),
+    p.transition.findMany(byIdx),
+    p.modelCall.findMany({ where: { runId: id }, orderBy: { callIndex: 'asc' } }),
+    p.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.checkpointHash ? [row.checkpointHash] : [])] } } }),
+  ]);
+  const trajectory = [
+    ...turns.map((r) => [r.idx, modelTurnStep(r)] as const),
+    ...tools.map(
+      (r) =>
+        [r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r) } as TrajectoryStep] as const,
+    ),
+    ...guards.map((r) => [r.idx, guardStep(r)] as const),
+    ...compactions.map((r) => [r.idx, compactionStep(r)] as const),
+  ]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, step]) => step);
+
+  const callRanges = calls.map((c) => parseRanges(c.messageRanges));
+  const resolve = await loadMessages(db, id, callRanges.flatMap((r) => (r ? fromRanges(r) : [])));
+  const modelInputs: ModelInput[] = [];
+  calls.forEach((c, i) => {
+    const ranges = callRanges[i];
+    if (ranges && c.step !== null) modelInputs.push({ step: c.step, messages: fromRanges(ranges).map(resolve) });
+  });
+  const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
+  const weaknesses = stringList(row.weaknesses, 'weaknesses');
+  const run: RunResult = {
+    runId: row.harnessRunId,
+    caseId: row.caseId,
+    query: row.query,
+    finalAnswer: row.finalAnswer,
+    terminationReason: row.terminationReason as RunResult['terminationReason'],
+    trajectory,
+    transitions: transitions.map((t) => ({
+      step: t.step,
+      from: t.fromState as RunResult['transitions'][number]['from'],
+      to: t.toState as RunResult['transitions'][number]['to'],
+      reason: t.reason,
+    })),
+    usage: {
+      modelCalls: row.modelCallCount,
+      inputTokens: Number(row.inputTokens),
+      outputTokens: Number(row.outputTokens),
+      totalTokens: Number(row.totalTokens),
+      perCall: calls
+        .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
+        .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
+    },
+    costEstimate: { usd: row.costUsd, note: row.costNote },
+    steps: row.steps,
+    startedAt: row.startedAt.toISOString(),
+    durationMs: row.durationMs,
+    mode: row.mode as RunResult['mode'],
+    modelId: row.modelId,
+    weaknesses,
+    systemPrompt: text(row.systemPromptHash),
+    toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs') as RunResult['toolSpecs'],
+    modelInputs,
+    status: row.status as RunResult['status'],
+    checkpoint: row.checkpointHash ? (json(text(row.checkpointHash), 'checkpoint') as Checkpoint) : null,
+  };
+  return {
+    id: row.id,
+    meta: {
+      datasetName: row.datasetName,
+      datasetHash: row.datasetHash,
+      transport: row.transport,
+      category: row.category,
+      suiteRunId: row.suiteRunId,
+      config: json(row.config, 'config'),
+      setting: row.setting,
+    },
+    run,
+  };
+}

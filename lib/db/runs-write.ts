@@ -1,0 +1,100 @@
+import 'server-only';
+/**
+ * Writing runs. One run is one transaction; a suite's runs go in batched transactions of many runs
+ * each, every table written with one multi-row statement per batch (never a round trip per row).
+ */
+import type { RunResult } from '../harness/types';
+import { BlobSet, type BlobRow } from './blobs';
+import { insertRows } from './bulk-insert';
+import { getDb, type Database } from './client';
+import { newId } from './ids';
+import { buildRunRows, type RunRows } from './run-rows';
+import type { SaveRunInput, SaveRunMeta } from './types';
+
+/** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */
+export const RUNS_PER_TX = 100;
+/** Child rows per transaction before a batch is split, to keep statements and memory bounded. */
+export const MAX_ROWS_PER_TX = 50_000;
+/** Hashes per `IN (…)` list when pruning blobs. */
+const HASHES_PER_STATEMENT = 1000;
+
+/** The statements that write a batch, in foreign-key order; run inside one transaction. */
+function writeStatements(db: Database, blobs: BlobRow[], batch: RunRows[]) {
+  const all = <T>(pick: (r: RunRows) => T[]): T[] => batch.flatMap(pick);
+  return [
+    // A blob another run already stored is reused (content-addressed).
+    ...insertRows(db, 'Blob', blobs, 'hash'),
+    ...insertRows(db, 'Run', batch.map((r) => r.run)),
+    ...insertRows(db, 'RunFlag', all((r) => r.flags)),
+    ...insertRows(db, 'Transition', all((r) => r.transitions)),
+    ...insertRows(db, 'ModelTurn', all((r) => r.modelTurns)),
+    ...insertRows(db, 'ToolCall', all((r) => r.toolCalls)),
+    ...insertRows(db, 'GuardEvent', all((r) => r.guards)),
+    ...insertRows(db, 'CompactionEvent', all((r) => r.compactions)),
+    ...insertRows(db, 'ModelCall', all((r) => r.modelCalls)),
+    ...insertRows(db, 'RunMessage', all((r) => r.messages)),
+    ...insertRows(db, 'RunBlobRef', all((r) => r.blobRefs)),
+  ];
+}
+
+async function writeBatch(db: Database, inputs: SaveRunInput[], ids: string[]): Promise<void> {
+  const blobs = new BlobSet();
+  const batch = inputs.map((input, i) => buildRunRows(input.run, input.meta, ids[i]!, blobs));
+  await db.prisma.$transaction(writeStatements(db, [...blobs.rows.values()], batch));
+}
+
+/**
+ * Stores one run and everything it references in a single transaction: a failure anywhere leaves
+ * nothing behind. Returns the stored run's id.
+ */
+export async function saveRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb()): Promise<string> {
+  const id = meta.id ?? newId();
+  await writeBatch(db, [{ run, meta }], [id]);
+  return id;
+}
+
+/**
+ * Stores many runs (a suite) in batched transactions of up to RUNS_PER_TX runs. Each batch is
+ * atomic; batches already committed stay if a later one fails. Returns ids in input order.
+ */
+export async function saveRuns(inputs: readonly SaveRunInput[], db: Database = getDb()): Promise<string[]> {
+  const ids = inputs.map((input) => input.meta.id ?? newId());
+  let start = 0;
+  while (start < inputs.length) {
+    // Validate and size the batch first: building rows is cheap next to writing them.
+    let end = start;
+    let rows = 0;
+    while (end < inputs.length && end - start < RUNS_PER_TX) {
+      const size = estimateRows(inputs[end]!.run);
+      if (end > start && rows + size > MAX_ROWS_PER_TX) break;
+      rows += size;
+      end++;
+    }
+    await writeBatch(db, inputs.slice(start, end), ids.slice(start, end));
+    start = end;
+  }
+  return ids;
+}
+
+function estimateRows(run: RunResult): number {
+  const messages = run.modelInputs.reduce((n, m) => Math.max(n, m.messages.length), 0);
+  return 1 + run.trajectory.length * 2 + run.transitions.length + run.modelInputs.length + messages;
+}
+
+/**
+ * Deletes a run with its trajectory (foreign keys cascade), then the blobs no other run uses — in
+ * one transaction. Returns false when there was no such run.
+ */
+export async function deleteRun(id: string, db: Database = getDb()): Promise<boolean> {
+  return db.prisma.$transaction(async (tx) => {
+    const refs = await tx.runBlobRef.findMany({ where: { runId: id }, select: { hash: true } });
+    const deleted = await tx.run.deleteMany({ where: { id } });
+    if (deleted.count === 0) return false;
+    const hashes = refs.map((r) => r.hash);
+    for (let i = 0; i < hashes.length; i += HASHES_PER_STATEMENT) {
+      const chunk = hashes.slice(i, i + HASHES_PER_STATEMENT);
+      await tx.blob.deleteMany({ where: { hash: { in: chunk }, refs: { none: {} } } });
+    }
+    return true;
+  });
+}

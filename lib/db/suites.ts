@@ -1,0 +1,237 @@
+import 'server-only';
+/**
+ * Suite runs: an eval (one setting) or a matrix (one report per setting). A suite row is created
+ * queued, its progress counters are bumped while runs are stored (the UI polls them), and each
+ * setting's aggregate metrics and per-case scores are stored in one transaction per setting.
+ */
+import type { JsonValue } from '../harness/json';
+import type { SuiteRun, SuiteSetting } from './generated/sqlite/client';
+import { getDb, type Database } from './client';
+import { InvalidInputError, NotFoundError } from './errors';
+import { newId } from './ids';
+import { json } from './run-dto';
+import type {
+  CreateSuiteInput,
+  MovedCase,
+  SaveSuiteInput,
+  SaveSuiteSettingInput,
+  SuiteCaseDto,
+  SuiteKind,
+  SuiteRunDto,
+  SuiteRunListItem,
+  SuiteStatus,
+} from './types';
+
+/** The setting a matrix compares every other setting with. */
+export const BASELINE_SETTING = 'none';
+
+function toSettingDto(s: SuiteSetting) {
+  return {
+    setting: s.setting,
+    metrics: json(s.metrics, 'suite metrics'),
+    byCategory: json(s.byCategory, 'suite metrics by category'),
+    reportedAt: s.reportedAt?.toISOString() ?? null,
+  };
+}
+
+function toListItem(row: SuiteRun & { settings: { setting: string }[] }): SuiteRunListItem {
+  return {
+    id: row.id,
+    kind: row.kind as SuiteKind,
+    status: row.status as SuiteStatus,
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    datasetName: row.datasetName,
+    datasetHash: row.datasetHash,
+    goldenSha256: row.goldenSha256,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    settings: row.settings.map((s) => s.setting),
+  };
+}
+
+/** Creates a queued suite run and returns its id. */
+export async function createSuiteRun(input: CreateSuiteInput, db: Database = getDb()): Promise<string> {
+  if (input.kind !== 'eval' && input.kind !== 'matrix') throw new InvalidInputError('kind', `suite kind must be eval or matrix`);
+  if (!Number.isInteger(input.total) || input.total < 0) throw new InvalidInputError('total', 'total must be an integer >= 0');
+  const id = input.id ?? newId();
+  await db.prisma.suiteRun.create({
+    data: {
+      id,
+      kind: input.kind,
+      status: 'queued',
+      total: input.total,
+      config: JSON.stringify(input.config),
+      datasetName: input.datasetName,
+      datasetHash: input.datasetHash,
+      goldenSha256: input.goldenSha256 ?? null,
+    },
+  });
+  return id;
+}
+
+/**
+ * Moves progress forward: `completed`/`failed` are increments (atomic in the database, so parallel
+ * workers may report), `status` moves a queued suite to running.
+ */
+export async function updateSuiteProgress(
+  id: string,
+  progress: { completed?: number; failed?: number; total?: number; status?: 'running' },
+  db: Database = getDb(),
+): Promise<void> {
+  const { count } = await db.prisma.suiteRun.updateMany({
+    where: { id },
+    data: {
+      ...(progress.status ? { status: progress.status } : {}),
+      ...(progress.total !== undefined ? { total: progress.total } : {}),
+      ...(progress.completed ? { completed: { increment: progress.completed } } : {}),
+      ...(progress.failed ? { failed: { increment: progress.failed } } : {}),
+    },
+  });
+  if (count === 0) throw new NotFoundError('suite run', id);
+}
+
+/** Stores (or replaces) one setting's metrics and case scores, in one transaction. */
+export async function saveSuiteSetting(suiteRunId: string, input: SaveSuiteSettingInput, db: Database = getDb()): Promise<void> {
+  const p = db.prisma;
+  await p.$transaction([
+    p.suiteCase.deleteMany({ where: { suiteRunId, setting: input.setting } }),
+    p.suiteSetting.deleteMany({ where: { suiteRunId, setting: input.setting } }),
+    p.suiteSetting.create({
+      data: {
+        suiteRunId,
+        setting: input.setting,
+        metrics: JSON.stringify(input.metrics),
+        byCategory: JSON.stringify(input.byCategory),
+        reportedAt: input.reportedAt ? new Date(input.reportedAt) : null,
+      },
+    }),
+    p.suiteCase.createMany({
+      data: input.cases.map((c) => ({
+        suiteRunId,
+        setting: input.setting,
+        caseId: c.caseId,
+        category: c.category ?? null,
+        runId: c.runId ?? null,
+        scores: JSON.stringify(c.scores),
+      })),
+    }),
+  ]);
+}
+
+/** Stores every setting of the report and marks the suite done. */
+export async function completeSuiteRun(id: string, report: SaveSuiteInput, db: Database = getDb()): Promise<void> {
+  for (const setting of report.settings) await saveSuiteSetting(id, setting, db);
+  const { count } = await db.prisma.suiteRun.updateMany({
+    where: { id },
+    data: {
+      status: 'done',
+      finishedAt: new Date(),
+      ...(report.goldenSha256 !== undefined ? { goldenSha256: report.goldenSha256 } : {}),
+    },
+  });
+  if (count === 0) throw new NotFoundError('suite run', id);
+}
+
+/** Marks the suite failed with a message for the UI. */
+export async function failSuiteRun(id: string, error: string, db: Database = getDb()): Promise<void> {
+  const { count } = await db.prisma.suiteRun.updateMany({ where: { id }, data: { status: 'failed', error, finishedAt: new Date() } });
+  if (count === 0) throw new NotFoundError('suite run', id);
+}
+
+/** A suite run with its per-setting metrics, or null. */
+export async function getSuiteRun(id: string, db: Database = getDb()): Promise<SuiteRunDto | null> {
+  const row = await db.prisma.suiteRun.findUnique({ where: { id }, include: { settings: { orderBy: { setting: 'asc' } } } });
+  if (!row) return null;
+  return { ...toListItem(row), config: json(row.config, 'suite config'), settings: row.settings.map(toSettingDto) };
+}
+
+export async function getSuiteRunOrThrow(id: string, db: Database = getDb()): Promise<SuiteRunDto> {
+  const suite = await getSuiteRun(id, db);
+  if (!suite) throw new NotFoundError('suite run', id);
+  return suite;
+}
+
+/** Suite runs newest first, keyset-paginated by (createdAt, id). */
+export async function listSuiteRuns(
+  options: { kind?: SuiteKind; limit?: number; cursor?: string | null } = {},
+  db: Database = getDb(),
+): Promise<{ items: SuiteRunListItem[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 20), 1), 100);
+  let after = {};
+  if (options.cursor) {
+    const [ms, id] = options.cursor.split('_');
+    const date = new Date(Number(ms));
+    if (!id || Number.isNaN(date.getTime())) throw new InvalidInputError('cursor', 'suite cursor is malformed');
+    after = { OR: [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }] };
+  }
+  const rows = await db.prisma.suiteRun.findMany({
+    where: { AND: [options.kind ? { kind: options.kind } : {}, after] },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+    include: { settings: { select: { setting: true }, orderBy: { setting: 'asc' } } },
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toListItem), nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}_${last.id}` : null };
+}
+
+/** The per-case scores of a suite (optionally one setting), by case id. */
+export async function getSuiteCases(suiteRunId: string, setting?: string, db: Database = getDb()): Promise<SuiteCaseDto[]> {
+  const rows = await db.prisma.suiteCase.findMany({
+    where: { suiteRunId, ...(setting ? { setting } : {}) },
+    orderBy: [{ setting: 'asc' }, { caseId: 'asc' }],
+  });
+  return rows.map((r) => ({ setting: r.setting, caseId: r.caseId, category: r.category, runId: r.runId, scores: json(r.scores, 'case scores') }));
+}
+
+function numeric(v: JsonValue | undefined): number | null {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return null;
+}
+
+function scoreOf(scores: JsonValue, metric: string): JsonValue {
+  return scores !== null && typeof scores === 'object' && !Array.isArray(scores) ? (scores[metric] ?? null) : null;
+}
+
+/**
+ * The cases whose `metric` score under `setting` differs from the baseline setting's (`none`):
+ * what a weakness flag moved, with both runs linked for side-by-side replay.
+ */
+export async function getMatrixCasesThatMoved(
+  suiteRunId: string,
+  setting: string,
+  metric: string,
+  db: Database = getDb(),
+  baseline: string = BASELINE_SETTING,
+): Promise<MovedCase[]> {
+  const rows = await db.prisma.suiteCase.findMany({
+    where: { suiteRunId, setting: { in: [baseline, setting] } },
+    orderBy: { caseId: 'asc' },
+  });
+  const base = new Map(rows.filter((r) => r.setting === baseline).map((r) => [r.caseId, r]));
+  const moved: MovedCase[] = [];
+  for (const r of rows) {
+    if (r.setting !== setting || setting === baseline) continue;
+    const b = base.get(r.caseId);
+    const before = b ? scoreOf(json(b.scores, 'case scores'), metric) : null;
+    const after = scoreOf(json(r.scores, 'case scores'), metric);
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    const nb = numeric(before);
+    const na = numeric(after);
+    moved.push({
+      caseId: r.caseId,
+      category: r.category,
+      baseline: before,
+      value: after,
+      delta: nb !== null && na !== null ? na - nb : null,
+      baselineRunId: b?.runId ?? null,
+      runId: r.runId,
+    });
+  }
+  return moved;
+}

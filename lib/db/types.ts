@@ -1,0 +1,197 @@
+/**
+ * The data layer's inputs and DTOs. Pages and actions see these small shapes, never Prisma rows.
+ */
+import type { JsonValue } from '../harness/json';
+import type { RunResult, TrajectoryStep } from '../harness/types';
+
+/** What a run is stored with besides its RunResult. */
+export interface SaveRunMeta {
+  datasetName: string;
+  datasetHash: string;
+  /** `local`, `mcp-stdio`, … (the executor's label). */
+  transport: string;
+  /** The case's category in the dataset, when the run answered a dataset case. */
+  category?: string | null;
+  /** The resolved harness configuration (stored as JSON). */
+  config: JsonValue | Record<string, unknown>;
+  suiteRunId?: string | null;
+  /** A chosen id (tests, imports); by default a new time-ordered id. */
+  id?: string;
+}
+
+/** One run of a batch for `saveRuns`. */
+export interface SaveRunInput {
+  run: RunResult;
+  meta: SaveRunMeta;
+}
+
+/** A row of the runs table page. */
+export interface RunListItem {
+  id: string;
+  harnessRunId: string;
+  suiteRunId: string | null;
+  caseId: string | null;
+  category: string | null;
+  query: string;
+  datasetName: string;
+  /** `none` or the sorted weakness flags joined with `+`. */
+  setting: string;
+  weaknesses: string[];
+  transport: string;
+  mode: string;
+  modelId: string;
+  terminationReason: string;
+  /** `finished`, or `paused` while a call awaits approval. */
+  status: string;
+  steps: number;
+  toolCallCount: number;
+  toolErrorCount: number;
+  blockedCount: number;
+  guardCount: number;
+  totalTokens: number;
+  costUsd: number;
+  durationMs: number;
+  startedAt: string;
+}
+
+/** The header of one run: everything but its trajectory and model inputs. */
+export interface RunSummary extends RunListItem {
+  datasetHash: string;
+  finalAnswer: string;
+  config: JsonValue;
+  inputTokens: number;
+  outputTokens: number;
+  modelCallCount: number;
+  compactionCount: number;
+  /** Number of trajectory entries; replay pages through `getRunSteps` by index below this. */
+  trajectoryLength: number;
+  costNote: string;
+  systemPrompt: string;
+  toolSpecs: JsonValue;
+  createdAt: string;
+}
+
+/** A whole stored run, rebuilt exactly as it was saved. */
+export interface StoredRun {
+  id: string;
+  meta: Omit<SaveRunMeta, 'id' | 'config'> & { config: JsonValue; setting: string };
+  run: RunResult;
+}
+
+/** A tool result as replay lists it: a preview, the full text is fetched on demand. */
+export interface ToolResultRef {
+  hash: string;
+  chars: number;
+  preview: string;
+  truncated: boolean;
+}
+
+type ToolStepDto = Omit<Extract<TrajectoryStep, { kind: 'tool_call' }>, 'resultContent'> & { result: ToolResultRef };
+
+/** One trajectory entry on a replay page; `index` is its position in the trajectory. */
+export type StepDto = { index: number } & (Exclude<TrajectoryStep, { kind: 'tool_call' }> | ToolStepDto);
+
+export interface TransitionDto {
+  index: number;
+  step: number;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+/** A range of trajectory entries: by position `[fromIndex, toIndex)`, or by harness step (inclusive). */
+export type StepRange = { fromIndex: number; toIndex: number } | { fromStep: number; toStep: number };
+
+export interface StepPage {
+  items: StepDto[];
+  /** Transitions whose step lies within the page's steps. */
+  transitions: TransitionDto[];
+  /** Index of the first entry not returned because the page was capped, or null. */
+  nextIndex: number | null;
+}
+
+/** What one model call saw, rehydrated from blobs. */
+export interface ModelInputDto {
+  callIndex: number;
+  step: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  messages: JsonValue[];
+}
+
+export type SuiteKind = 'eval' | 'matrix';
+export type SuiteStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface CreateSuiteInput {
+  kind: SuiteKind;
+  config: JsonValue | Record<string, unknown>;
+  datasetName: string;
+  datasetHash: string;
+  goldenSha256?: string | null;
+  /** Planned number of runs (cases × settings), for progress. */
+  total: number;
+  id?: string;
+}
+
+/** One setting's report: aggregate metrics and per-case scores linked to stored runs. */
+export interface SaveSuiteSettingInput {
+  /** `none` or a weakness flag (matrix), or the eval's setting. */
+  setting: string;
+  metrics: JsonValue | Record<string, unknown>;
+  byCategory: JsonValue | Record<string, unknown>;
+  reportedAt?: string | null;
+  cases: Array<{ caseId: string; category?: string | null; scores: Record<string, unknown>; runId?: string | null }>;
+}
+
+/** A whole suite report (an eval = one setting, a matrix = one per setting). */
+export interface SaveSuiteInput {
+  goldenSha256?: string | null;
+  settings: SaveSuiteSettingInput[];
+}
+
+export interface SuiteSettingDto {
+  setting: string;
+  metrics: JsonValue;
+  byCategory: JsonValue;
+  reportedAt: string | null;
+}
+
+export interface SuiteRunDto {
+  id: string;
+  kind: SuiteKind;
+  status: SuiteStatus;
+  total: number;
+  completed: number;
+  failed: number;
+  config: JsonValue;
+  datasetName: string;
+  datasetHash: string;
+  goldenSha256: string | null;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+  settings: SuiteSettingDto[];
+}
+
+export type SuiteRunListItem = Omit<SuiteRunDto, 'settings' | 'config'> & { settings: string[] };
+
+export interface SuiteCaseDto {
+  setting: string;
+  caseId: string;
+  category: string | null;
+  runId: string | null;
+  scores: JsonValue;
+}
+
+/** A case whose score on `metric` differs between the baseline setting and another setting. */
+export interface MovedCase {
+  caseId: string;
+  category: string | null;
+  baseline: JsonValue;
+  value: JsonValue;
+  /** value − baseline when both are numbers (booleans count as 0/1), else null. */
+  delta: number | null;
+  baselineRunId: string | null;
+  runId: string | null;
+}
