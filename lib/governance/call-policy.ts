@@ -1,0 +1,79 @@
+/**
+ * The harness's CallPolicy backed by the governance policy file and the run's capability pin. It
+ * refuses drifted and unpinned tools before the policy rules run, and keeps every decision (with its
+ * proposal) so the caller can write evidence after the loop returns — decide() must stay synchronous.
+ */
+import type { CallPolicy, PolicyDecision } from '../harness/guards/call-policy';
+import type { JsonValue } from '../harness/json';
+import type { ToolSpec } from '../harness/types';
+import { canonicalDigest } from './canonical-json';
+import { checkDrift, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
+import { BUILTIN_RULES, evaluatePolicy, type GovernanceDecision } from './policy-engine';
+import type { LoadedPolicy } from './policy-file';
+import type { Principal } from './principal';
+
+/** A decision together with the proposal it was made on. */
+export interface DecisionRecord {
+  step: number;
+  callId: string;
+  tool: string;
+  toolVersion: string;
+  schemaDigest: string;
+  argumentsDigest: string;
+  decision: GovernanceDecision;
+}
+
+export interface GovernedPolicyOptions {
+  policy: LoadedPolicy;
+  pin: CapabilityPin;
+  principal: Principal;
+  runTenant: string;
+}
+
+export class GovernedCallPolicy implements CallPolicy {
+  /** Every decision made so far, in order (drained by the governance service). */
+  readonly decisions: DecisionRecord[] = [];
+
+  constructor(readonly options: GovernedPolicyOptions) {}
+
+  /** Decides a call in full (drift, then the policy), with the approval terms. */
+  evaluate(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec): { decision: GovernanceDecision; toolVersion: string; schemaDigest: string } {
+    const { policy, pin, principal, runTenant } = this.options;
+    const drift = checkDrift(pin, spec);
+    const toolVersion = drift.ok ? drift.pinned.version : (policy.document.tools[call.name]?.version ?? UNLISTED_TOOL_VERSION);
+    if (!drift.ok) {
+      const decision: GovernanceDecision =
+        drift.reason === 'drift'
+          ? {
+              decision: 'deny',
+              rule: BUILTIN_RULES.schemaDrift,
+              policyVersion: policy.version,
+              message: `the schema of ${call.name} changed after the run started (pinned ${drift.pinned.schemaDigest.slice(0, 12)}, now ${drift.current.slice(0, 12)})`,
+            }
+          : { decision: 'deny', rule: BUILTIN_RULES.unpinnedTool, policyVersion: policy.version, message: `${call.name} was not available when the run started` };
+      return { decision, toolVersion, schemaDigest: drift.current };
+    }
+    const decision = evaluatePolicy(policy, { tool: call.name, arguments: call.arguments, principal, runTenant });
+    return { decision, toolVersion, schemaDigest: drift.pinned.schemaDigest };
+  }
+
+  decide(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec, context: { step: number }): PolicyDecision {
+    const { decision, toolVersion, schemaDigest } = this.evaluate(call, spec);
+    this.decisions.push({
+      step: context.step,
+      callId: call.toolUseId,
+      tool: call.name,
+      toolVersion,
+      schemaDigest,
+      argumentsDigest: canonicalDigest(call.arguments),
+      decision,
+    });
+    if (decision.decision === 'allow') return decision;
+    return { decision: decision.decision, rule: decision.rule, policyVersion: decision.policyVersion, message: decision.message };
+  }
+
+  /** Removes and returns the decisions recorded since the last drain. */
+  drain(): DecisionRecord[] {
+    return this.decisions.splice(0, this.decisions.length);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Evaluates the policy for one proposed call: unknown tools are denied, a principal without the
+ * tool's scope is denied, then the tool's rules run in order and the first match decides; with no
+ * match the call is allowed. Every decision names the rule that made it and the policy version.
+ */
+import type { JsonValue } from '../harness/json';
+import { isJsonObject } from '../harness/json';
+import type { PolicyCondition, PolicyRule, LoadedPolicy } from './policy-file';
+import type { Principal } from './principal';
+
+/** Rule ids the engine itself uses (the policy file's own rules use their `id`). */
+export const BUILTIN_RULES = {
+  unknownTool: 'unknown-tool',
+  missingScope: 'missing-scope',
+  schemaDrift: 'schema-drift',
+  unpinnedTool: 'unpinned-tool',
+  defaultAllow: 'default-allow',
+} as const;
+
+export interface ApprovalTerms {
+  approverRole: 'reviewer' | 'admin';
+  quorum: number;
+  ttlSeconds: number;
+}
+
+export type GovernanceDecision =
+  | { decision: 'allow'; rule: string; policyVersion: string }
+  | { decision: 'deny'; rule: string; policyVersion: string; message: string }
+  | { decision: 'approval_required'; rule: string; policyVersion: string; message: string; approval: ApprovalTerms };
+
+export interface EvaluationInput {
+  tool: string;
+  arguments: JsonValue;
+  principal: Principal;
+  /** The tenant whose data the run acts on. */
+  runTenant: string;
+}
+
+function matches(when: PolicyCondition, input: EvaluationInput): boolean {
+  if ('crossTenant' in when) return input.runTenant !== input.principal.tenant;
+  const value = isJsonObject(input.arguments) ? input.arguments[when.argument] : undefined;
+  if (value === undefined) return false;
+  if (when.eq !== undefined && value !== when.eq) return false;
+  const numeric = ['gt', 'gte', 'lt', 'lte'].some((k) => k in when);
+  if (numeric && typeof value !== 'number') return false;
+  const n = value as number;
+  if (when.gt !== undefined && !(n > when.gt)) return false;
+  if (when.gte !== undefined && !(n >= when.gte)) return false;
+  if (when.lt !== undefined && !(n < when.lt)) return false;
+  if (when.lte !== undefined && !(n <= when.lte)) return false;
+  return true;
+}
+
+function fromRule(rule: PolicyRule, policy: LoadedPolicy): GovernanceDecision {
+  const policyVersion = policy.version;
+  switch (rule.effect) {
+    case 'allow':
+      return { decision: 'allow', rule: rule.id, policyVersion };
+    case 'deny':
+      return { decision: 'deny', rule: rule.id, policyVersion, message: rule.message };
+    case 'approval_required':
+      return {
+        decision: 'approval_required',
+        rule: rule.id,
+        policyVersion,
+        message: rule.message,
+        approval: { approverRole: rule.approverRole, quorum: rule.quorum, ttlSeconds: rule.ttlSeconds ?? policy.document.approvalTtlSeconds },
+      };
+  }
+}
+
+/** Decides one call against a loaded policy. Pure; never throws. */
+export function evaluatePolicy(policy: LoadedPolicy, input: EvaluationInput): GovernanceDecision {
+  const policyVersion = policy.version;
+  const tool = policy.document.tools[input.tool];
+  if (!tool) return { decision: 'deny', rule: BUILTIN_RULES.unknownTool, policyVersion, message: `tool ${input.tool} is not in the policy` };
+  if (!input.principal.scopes.includes(tool.scope)) {
+    return {
+      decision: 'deny',
+      rule: BUILTIN_RULES.missingScope,
+      policyVersion,
+      message: `${input.principal.subject} lacks the scope ${tool.scope} that ${input.tool} requires`,
+    };
+  }
+  for (const rule of tool.rules) {
+    if (matches(rule.when, input)) return fromRule(rule, policy);
+  }
+  return { decision: 'allow', rule: `${BUILTIN_RULES.defaultAllow}:${tool.risk}`, policyVersion };
+}
+
+/** The risk class of a tool, or null when the policy does not list it. */
+export function riskOf(policy: LoadedPolicy, tool: string): 'read' | 'write' | null {
+  return policy.document.tools[tool]?.risk ?? null;
+}

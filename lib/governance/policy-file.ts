@@ -1,0 +1,93 @@
+/**
+ * The governance policy file (config/policy.json): each tool's version, risk class, required scope
+ * and ordered rules. Its version is the SHA-256 of the file's bytes, so any edit — even whitespace —
+ * is a new version and invalidates approvals bound to the old one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { safeJsonParse } from '../harness/json';
+import { sha256Hex } from './canonical-json';
+import { PolicyFileError } from './errors';
+
+/** Where the repository keeps its policy (relative to the repository root). */
+export const DEFAULT_POLICY_FILE = path.join('config', 'policy.json');
+
+const ConditionSchema = z.union([
+  z.strictObject({ crossTenant: z.literal(true) }),
+  z
+    .strictObject({
+      argument: z.string().min(1),
+      gt: z.number().optional(),
+      gte: z.number().optional(),
+      lt: z.number().optional(),
+      lte: z.number().optional(),
+      eq: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    })
+    .refine((c) => ['gt', 'gte', 'lt', 'lte', 'eq'].some((k) => k in c), { message: 'an argument condition needs gt, gte, lt, lte or eq' }),
+]);
+export type PolicyCondition = z.infer<typeof ConditionSchema>;
+
+const RuleSchema = z.discriminatedUnion('effect', [
+  z.strictObject({ id: z.string().min(1), when: ConditionSchema, effect: z.literal('allow'), message: z.string().optional() }),
+  z.strictObject({ id: z.string().min(1), when: ConditionSchema, effect: z.literal('deny'), message: z.string().min(1) }),
+  z.strictObject({
+    id: z.string().min(1),
+    when: ConditionSchema,
+    effect: z.literal('approval_required'),
+    message: z.string().min(1),
+    /** The role a reviewer needs in the run's tenant. */
+    approverRole: z.enum(['reviewer', 'admin']).default('reviewer'),
+    /** Distinct approvers needed. */
+    quorum: z.number().int().min(1).max(10).default(1),
+    ttlSeconds: z.number().int().min(1).optional(),
+  }),
+]);
+export type PolicyRule = z.infer<typeof RuleSchema>;
+
+const ToolPolicySchema = z.strictObject({
+  version: z.string().min(1),
+  risk: z.enum(['read', 'write']),
+  scope: z.string().min(1),
+  rules: z.array(RuleSchema).default([]),
+});
+export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
+
+export const PolicyDocumentSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  description: z.string().optional(),
+  /** How long an approval request stays open when its rule names no TTL. */
+  approvalTtlSeconds: z.number().int().min(1),
+  tools: z.record(z.string().min(1), ToolPolicySchema),
+});
+export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
+
+/** A parsed policy and its version (SHA-256 hex of the exact bytes it was parsed from). */
+export interface LoadedPolicy {
+  document: PolicyDocument;
+  version: string;
+  source: string;
+}
+
+/** Parses policy text; `source` names it in errors. */
+export function parsePolicy(text: string, source = '<policy>'): LoadedPolicy {
+  const json = safeJsonParse(text);
+  if (!json.ok) throw new PolicyFileError(source, `not valid JSON (${json.error})`);
+  const parsed = PolicyDocumentSchema.safeParse(json.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new PolicyFileError(source, `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  }
+  return { document: parsed.data, version: sha256Hex(text), source };
+}
+
+/** Reads and parses a policy file (default: config/policy.json under `root`). */
+export function loadPolicyFile(file: string = path.resolve(DEFAULT_POLICY_FILE)): LoadedPolicy {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new PolicyFileError(file, 'cannot be read', { cause: err });
+  }
+  return parsePolicy(text, file);
+}
