@@ -1,0 +1,11 @@
+/** GET the messages one model call of a run saw. */
+import { safeRoute } from '@/lib/actions/safe-route';
+import { getModelInputAt } from '@/lib/db/runs-read';
+import { ModelInputQuerySchema } from '@/lib/schemas/api-queries';
+
+export const GET = safeRoute({
+  name: 'modelInput',
+  schema: ModelInputQuerySchema,
+  role: 'viewer',
+  handler: ({ id, call }) => getModelInputAt(id, call),
+});

@@ -1,0 +1,11 @@
+/** GET the full result of one tool call (replay lists previews; this loads the whole payload on demand). */
+import { safeRoute } from '@/lib/actions/safe-route';
+import { getToolResultAt } from '@/lib/db/runs-read';
+import { ToolResultQuerySchema } from '@/lib/schemas/api-queries';
+
+export const GET = safeRoute({
+  name: 'toolResult',
+  schema: ToolResultQuerySchema,
+  role: 'viewer',
+  handler: async ({ id, index }) => ({ result: await getToolResultAt(id, index) }),
+});

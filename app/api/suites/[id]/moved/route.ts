@@ -1,0 +1,17 @@
+/** GET the cases whose score on a metric moved between `none` and a setting of a matrix run. */
+import { safeRoute } from '@/lib/actions/safe-route';
+import { ActionError } from '@/lib/actions/errors';
+import { getMatrixCasesThatMoved } from '@/lib/db/suites';
+import { caseScoreKey } from '@/lib/charts/matrix-view';
+import { MovedCasesQuerySchema } from '@/lib/schemas/api-queries';
+
+export const GET = safeRoute({
+  name: 'movedCases',
+  schema: MovedCasesQuerySchema,
+  role: 'viewer',
+  handler: async ({ id, setting, metric }) => {
+    const key = caseScoreKey(metric);
+    if (!key) throw new ActionError('invalid_input', `No per-case score explains ${metric}.`);
+    return { metric, scoreKey: key, cases: await getMatrixCasesThatMoved(id, setting, key) };
+  },
+});

@@ -1,0 +1,130 @@
+'use client';
+/**
+ * The step player: a slider and previous/next (arrow keys too) over the transition log; at each
+ * frame the state diagram, what the model saw, the step's tool calls and guard events, and the
+ * token chart with the current call marked.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { buildFrames, callIndexForStep, clampFrame, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
+import { stateDiagramSource } from '@/lib/charts/state-diagram';
+import { MermaidDiagram } from '@/components/mermaid-diagram';
+import type { Timeline } from '../load-timeline';
+import { EventList } from './event-list';
+import { ModelMessages } from './model-messages';
+import { StepEntries, stepsQuery } from './step-entries';
+import { TokenChart } from './token-chart';
+import { TransitionLog } from './transition-log';
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && (el as HTMLInputElement).type !== 'range') || el.isContentEditable;
+}
+
+export function Replay({ runId, timeline, budget, terminationReason }: { runId: string; timeline: Timeline; budget: number | null; terminationReason: string }) {
+  const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
+  const series = useMemo(() => tokenSeries(timeline.calls, budget), [timeline.calls, budget]);
+  const [frame, setFrameRaw] = useState(0);
+  const setFrame = useCallback((f: number) => setFrameRaw(clampFrame(f, frames.length)), [frames.length]);
+  const current = frames[frame];
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+      // The slider handles its own arrows; everything else on the page steps through the log.
+      if ((e.target as HTMLElement | null)?.getAttribute?.('type') === 'range') return;
+      if (e.key === 'ArrowRight') setFrameRaw((f) => clampFrame(f + 1, frames.length));
+      else if (e.key === 'ArrowLeft') setFrameRaw((f) => clampFrame(f - 1, frames.length));
+      else if (e.key === 'Home') setFrameRaw(0);
+      else if (e.key === 'End') setFrameRaw(clampFrame(frames.length - 1, frames.length));
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [frames.length]);
+
+  // Prefetch the neighbouring steps so stepping feels instant.
+  useEffect(() => {
+    if (!current) return;
+    for (const s of [current.step - 1, current.step + 1]) if (s >= 0) void queryClient.prefetchQuery(stepsQuery(runId, s));
+  }, [current, queryClient, runId]);
+
+  const taken = useMemo(() => frames.slice(0, frame + 1).map((f) => f.transition), [frames, frame]);
+  const diagram = useMemo(
+    () => stateDiagramSource({ current: current?.state ?? null, taken, last: current?.transition ?? null }),
+    [current, taken],
+  );
+
+  if (!current) return <p className="panel">This run has no recorded transitions to replay.</p>;
+  const modelStep = modelStepForFrame(current);
+  const callIndex = callIndexForStep(modelStep);
+  const callNumber = callIndex !== null && callIndex < series.length ? callIndex + 1 : null;
+
+  return (
+    <section aria-label="Replay" data-testid="replay">
+      <div className="panel">
+        <div className="slider-row">
+          <button type="button" onClick={() => setFrame(frame - 1)} disabled={frame === 0} aria-label="Previous step">
+            ← Prev
+          </button>
+          <input
+            type="range"
+            min={0}
+            max={Math.max(0, frames.length - 1)}
+            value={frame}
+            onChange={(e) => setFrame(Number(e.target.value))}
+            aria-label="Replay position"
+            aria-valuetext={`transition ${frame + 1} of ${frames.length}, step ${current.step}, ${current.state}`}
+          />
+          <button type="button" onClick={() => setFrame(frame + 1)} disabled={frame >= frames.length - 1} aria-label="Next step">
+            Next →
+          </button>
+        </div>
+        <p className="small" style={{ marginBottom: 0 }} data-testid="replay-position">
+          Transition <strong>{frame + 1}</strong> of {frames.length} · step <strong>{current.step}</strong> ·{' '}
+          <span className="mono">
+            {current.transition.from} → {current.transition.to}
+          </span>{' '}
+          <span className="muted">({current.transition.reason})</span>
+          {frame === frames.length - 1 ? <> · ended with {terminationReason}</> : null}
+          <span className="muted"> · ← → keys step through</span>
+        </p>
+      </div>
+
+      <div className="replay-grid">
+        <div>
+          <div className="panel">
+            <h2>State machine</h2>
+            <MermaidDiagram source={diagram} label={`Harness state diagram, current state ${current.state}`} />
+          </div>
+          <div className="panel">
+            <h2>Step {current.step}: tool calls and events</h2>
+            <StepEntries runId={runId} step={current.step} />
+          </div>
+          <div className="panel">
+            <h2>Input tokens per model call</h2>
+            <TokenChart series={series} budget={budget} currentCall={callNumber} />
+          </div>
+        </div>
+        <div>
+          <div className="panel">
+            <h2>What the model saw{callIndex !== null ? ` (call ${callIndex + 1}, step ${modelStep})` : ''}</h2>
+            <ModelMessages runId={runId} callIndex={callIndex} />
+          </div>
+          <div className="panel">
+            <h2>Guard and compaction events</h2>
+            <EventList events={timeline.events} currentStep={current.step} onJump={(step) => setFrame(frames.findIndex((f) => f.step >= step))} />
+          </div>
+          <div className="panel">
+            <h2>Transition log</h2>
+            <TransitionLog frames={frames} current={frame} onSelect={setFrame} />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

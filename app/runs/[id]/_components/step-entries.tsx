@@ -1,0 +1,134 @@
+'use client';
+/** The trajectory entries of one harness step: model turn, tool calls (arguments, result, outcome), guard and compaction events. */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { StepDto, StepPage } from '@/lib/db/types';
+import { displayJson } from '@/lib/charts/message-view';
+import { fetchJson } from '@/components/fetch-json';
+
+/** The react-query options for one step's entries (shared with the prefetch). */
+export function stepsQuery(runId: string, step: number) {
+  return {
+    queryKey: ['run-steps', runId, step],
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      fetchJson<StepPage>(`/api/runs/${encodeURIComponent(runId)}/steps?fromStep=${step}&toStep=${step}`, signal),
+    staleTime: Infinity,
+  };
+}
+
+function FullResult({ runId, index }: { runId: string; index: number }) {
+  const q = useQuery({
+    queryKey: ['tool-result', runId, index],
+    queryFn: ({ signal }) => fetchJson<{ result: unknown }>(`/api/runs/${encodeURIComponent(runId)}/tool-result?index=${index}`, signal),
+    staleTime: Infinity,
+  });
+  if (q.isPending) return <p className="muted small">Loading the full result…</p>;
+  if (q.isError) return <p className="field-error">{q.error.message}</p>;
+  return <pre>{displayJson(q.data.result)}</pre>;
+}
+
+function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { kind: 'tool_call' }> }) {
+  const [full, setFull] = useState(false);
+  const outcome = item.validationError
+    ? { tone: 'bad', text: 'invalid arguments (not executed)' }
+    : item.blockedBy
+      ? { tone: 'bad', text: `blocked by ${item.blockedBy}` }
+      : item.isError
+        ? { tone: 'warn', text: `error: ${item.errorCode ?? 'unknown'}` }
+        : { tone: 'good', text: 'ok' };
+  return (
+    <div className="entry tool" data-testid="tool-entry">
+      <div className="row">
+        <strong className="mono">{item.name}</strong>
+        <span className={`badge ${outcome.tone}`}>{outcome.text}</span>
+        {item.quarantinedLines > 0 ? <span className="badge warn">{item.quarantinedLines} line(s) quarantined</span> : null}
+        {item.rewrittenBy.length ? <span className="badge info">rewritten by {item.rewrittenBy.join(', ')}</span> : null}
+        <span className="muted small">
+          {item.payloadChars.toLocaleString('en')} chars · {item.latencyMs} ms
+        </span>
+      </div>
+      <h3 className="small">Arguments</h3>
+      <pre>{displayJson(item.arguments)}</pre>
+      {item.validationError ? (
+        <>
+          <h3 className="small">Validation error</h3>
+          <pre className="field-error">{item.validationError}</pre>
+        </>
+      ) : null}
+      <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
+      {full ? <FullResult runId={runId} index={item.index} /> : <pre data-testid="tool-result">{item.result.preview}</pre>}
+      {item.result.truncated && !full ? (
+        <button type="button" className="small" onClick={() => setFull(true)}>
+          Show the full result ({item.result.chars.toLocaleString('en')} chars)
+        </button>
+      ) : null}
+      {item.quarantinedText.length > 0 ? (
+        <details>
+          <summary className="note">Quarantined text (removed before the model saw it)</summary>
+          <p className="small muted">
+            The harness treats tool output as data. These paragraphs read like instructions to the assistant, so they were replaced by a
+            marker; they are shown here only for inspection.
+          </p>
+          {item.quarantinedText.map((t, i) => (
+            <pre key={i} className="entry">
+              {t}
+            </pre>
+          ))}
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function Entry({ runId, item }: { runId: string; item: StepDto }) {
+  switch (item.kind) {
+    case 'model_turn':
+      return (
+        <div className="entry model">
+          <div className="row small">
+            <strong>Model turn</strong>
+            <span className="muted">
+              stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out · context ≈ {item.contextTokensEstimate}
+            </span>
+          </div>
+          {item.text ? <pre>{item.text}</pre> : null}
+          {item.toolCalls.length ? <p className="small muted">asked for {item.toolCalls.map((c) => c.name).join(', ')}</p> : null}
+        </div>
+      );
+    case 'tool_call':
+      return <ToolEntry runId={runId} item={item} />;
+    case 'guard':
+      return (
+        <div className="entry guard" data-testid="guard-entry">
+          <div className="row">
+            <strong>Guard: {item.guard}</strong>
+            <span className="badge bad">{item.reason}</span>
+          </div>
+          <pre>{item.detail}</pre>
+        </div>
+      );
+    case 'compaction':
+      return (
+        <div className="entry compaction">
+          <strong>Compaction</strong>{' '}
+          <span className="small">
+            summarised {item.resultsSummarised} old tool result(s): context {item.tokensBefore} → {item.tokensAfter} tokens
+          </span>
+        </div>
+      );
+  }
+}
+
+export function StepEntries({ runId, step }: { runId: string; step: number }) {
+  const q = useQuery(stepsQuery(runId, step));
+  if (q.isPending) return <p className="muted small">Loading step {step}…</p>;
+  if (q.isError) return <p className="field-error">{q.error.message}</p>;
+  if (q.data.items.length === 0) return <p className="muted small">Nothing recorded at step {step} (the run is starting).</p>;
+  return (
+    <div data-testid="step-entries">
+      {q.data.items.map((item) => (
+        <Entry key={item.index} runId={runId} item={item} />
+      ))}
+    </div>
+  );
+}

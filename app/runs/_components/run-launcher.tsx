@@ -1,0 +1,82 @@
+'use client';
+/** Runs one golden case or a free query under chosen settings, then opens its replay. */
+import { useRouter } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { runOneAction } from '@/lib/actions/run-one';
+import type { DatasetOption } from '@/lib/actions/support/datasets';
+import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/components/run-settings-fields';
+
+export function RunLauncher({ datasets, defaultOpen = false }: { datasets: DatasetOption[]; defaultOpen?: boolean }) {
+  const router = useRouter();
+  const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
+  const [mode, setMode] = useState<'case' | 'query'>('case');
+  const dataset = datasets.find((d) => d.id === settings.datasetId);
+  const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
+  const [pending, start] = useTransition();
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    start(async () => {
+      const res = await runOneAction({
+        ...settings,
+        ...(mode === 'case' ? { caseId } : { query }),
+      });
+      if (res.ok) router.push(`/runs/${res.data.runId}`);
+      else setError(res);
+    });
+  };
+
+  return (
+    <details className="panel" open={defaultOpen}>
+      <summary>
+        <strong>Run a case or a query</strong>
+      </summary>
+      <form onSubmit={submit} className="stack" style={{ marginTop: '0.75rem' }} aria-label="Run a case or a query">
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} fieldErrors={error?.fieldErrors} />
+        <div className="row" role="radiogroup" aria-label="What to run">
+          <label className="check">
+            <input type="radio" name="mode" checked={mode === 'case'} onChange={() => setMode('case')} /> Golden case
+          </label>
+          <label className="check">
+            <input type="radio" name="mode" checked={mode === 'query'} onChange={() => setMode('query')} /> My own query
+          </label>
+        </div>
+        {mode === 'case' ? (
+          <div className="field">
+            <label htmlFor="case">Golden case</label>
+            <select id="case" value={caseId} onChange={(e) => setCaseId(e.target.value)}>
+              {(dataset?.cases ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id} · {c.category} · {c.query.slice(0, 80)}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="query">Query</label>
+            <input id="query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Do you sell ratchet lashing straps?" maxLength={2000} />
+          </div>
+        )}
+        {error ? (
+          <div className="alert error" role="alert">
+            {error.error}
+            {Object.entries(error.fieldErrors ?? {}).map(([k, v]) => (
+              <div key={k} className="small">
+                {k}: {v.join('; ')}
+              </div>
+            ))}
+          </div>
+        ) : null}
+        <div>
+          <button type="submit" className="primary" disabled={pending}>
+            {pending ? 'Running…' : 'Run and replay'}
+          </button>
+        </div>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * The runs table: every stored run, filtered, sorted and paged by keyset cursor (constant cost per
+ * page however many runs there are), with a launcher to run a golden case or a query.
+ */
+import Link from 'next/link';
+import { countRuns, listRuns, type RunFilters } from '@/lib/db/runs-list';
+import { InvalidInputError } from '@/lib/db/errors';
+import type { RunListItem } from '@/lib/db/types';
+import { datasetOptions } from '@/lib/actions/support/datasets';
+import { WEAKNESS_FLAGS } from '@/lib/harness/config';
+import { TERMINATION_REASONS } from '@/lib/harness/types';
+import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { TerminationBadge } from '@/components/termination-badge';
+import { RunLauncher } from './_components/run-launcher';
+import { DeleteRunButton } from './_components/delete-run-button';
+
+export const dynamic = 'force-dynamic';
+
+const SORTABLE: Array<{ key: RunsQuery['sort']; label: string }> = [
+  { key: 'startedAt', label: 'Started' },
+  { key: 'steps', label: 'Steps' },
+  { key: 'totalTokens', label: 'Tokens' },
+  { key: 'durationMs', label: 'Duration' },
+];
+
+function filtersOf(q: RunsQuery): RunFilters {
+  return {
+    datasetName: q.dataset,
+    setting: q.setting,
+    flags: q.flag ? [q.flag] : undefined,
+    category: q.category,
+    terminationReason: q.termination,
+    caseId: q.caseId,
+    suiteRunId: q.suite,
+    text: q.q,
+  };
+}
+
+function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: RunsQuery['sort']; label: string }) {
+  const active = query.sort === sortKey;
+  const dir = active && query.dir === 'desc' ? 'asc' : 'desc';
+  return (
+    <th className="num" aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <Link href={runsHref(query, { sort: sortKey, dir, cursor: undefined })}>
+        {label}
+        {active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+      </Link>
+    </th>
+  );
+}
+
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = RunsQuerySchema.parse(await searchParams);
+  const datasets = datasetOptions();
+  const filters = filtersOf(query);
+  let items: RunListItem[] = [];
+  let nextCursor: string | null = null;
+  let cursorError: string | null = null;
+  try {
+    ({ items, nextCursor } = await listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size }));
+  } catch (err) {
+    if (!(err instanceof InvalidInputError)) throw err;
+    cursorError = err.message;
+  }
+  const total = await countRuns(filters);
+  const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
+
+  return (
+    <main className="page">
+      <h1>Runs</h1>
+      <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
+      <RunLauncher datasets={datasets} />
+
+      <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
+        <div className="field">
+          <label htmlFor="f-q">Query contains</label>
+          <input id="f-q" name="q" defaultValue={query.q ?? ''} placeholder="e.g. goggles" />
+        </div>
+        <div className="field">
+          <label htmlFor="f-dataset">Dataset</label>
+          <select id="f-dataset" name="dataset" defaultValue={query.dataset ?? ''}>
+            <option value="">any</option>
+            {[...new Set(datasets.map((d) => d.name))].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-flag">Flag</label>
+          <select id="f-flag" name="flag" defaultValue={query.flag ?? ''}>
+            <option value="">any</option>
+            {WEAKNESS_FLAGS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-setting">Exact setting</label>
+          <input id="f-setting" name="setting" defaultValue={query.setting ?? ''} placeholder="none" size={12} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-category">Category</label>
+          <select id="f-category" name="category" defaultValue={query.category ?? ''}>
+            <option value="">any</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-termination">Termination</label>
+          <select id="f-termination" name="termination" defaultValue={query.termination ?? ''}>
+            <option value="">any</option>
+            {TERMINATION_REASONS.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-case">Case id</label>
+          <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-size">Per page</label>
+          <select id="f-size" name="size" defaultValue={String(query.size)}>
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        {query.suite ? <input type="hidden" name="suite" value={query.suite} /> : null}
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+        <button type="submit" className="primary">
+          Apply
+        </button>
+        {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
+      </form>
+
+      <p className="muted small" data-testid="runs-count">
+        {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
+        {query.suite ? ` in suite ${query.suite}` : ''}
+      </p>
+
+      {cursorError ? (
+        <p className="alert error">
+          This page link is out of date ({cursorError}). <Link href={runsHref(query, { cursor: undefined })}>Go to the first page</Link>.
+        </p>
+      ) : items.length === 0 ? (
+        <p className="panel">{hasFilters(query) ? 'No runs match these filters.' : 'No runs yet: run a case above, or run the matrix.'}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="runs-table">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Case</th>
+                <th>Query</th>
+                <th>Setting</th>
+                <th>Termination</th>
+                <SortHeader query={query} sortKey="steps" label="Steps" />
+                <th className="num">Tools</th>
+                <SortHeader query={query} sortKey="totalTokens" label="Tokens" />
+                <SortHeader query={query} sortKey="durationMs" label="Duration" />
+                <SortHeader query={query} sortKey="startedAt" label="Started" />
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((r) => (
+                <tr key={r.id}>
+                  <td className="mono">
+                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link>
+                  </td>
+                  <td>
+                    {r.caseId ?? <span className="muted">—</span>}
+                    {r.category ? <div className="muted small">{r.category}</div> : null}
+                  </td>
+                  <td className="truncate" title={r.query}>
+                    {r.query}
+                  </td>
+                  <td>
+                    <span className="badge">{r.setting}</span>
+                    <div className="muted small">{r.datasetName}</div>
+                  </td>
+                  <td>
+                    <TerminationBadge reason={r.terminationReason} />
+                  </td>
+                  <td className="num">{r.steps}</td>
+                  <td className="num">
+                    {r.toolCallCount}
+                    {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
+                  </td>
+                  <td className="num">{r.totalTokens.toLocaleString('en')}</td>
+                  <td className="num">{Math.round(r.durationMs)} ms</td>
+                  <td className="nowrap small">{r.startedAt.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="nowrap">
+                    <Link href={`/compare?a=${r.id}`} className="small">
+                      compare
+                    </Link>{' '}
+                    <DeleteRunButton runId={r.id} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="row" aria-label="Pagination" style={{ marginTop: '0.75rem' }}>
+        {query.cursor ? <Link href={runsHref(query, { cursor: undefined })}>« First page</Link> : null}
+        {nextCursor ? (
+          <Link className="button" href={runsHref(query, { cursor: nextCursor })} rel="next">
+            Next page »
+          </Link>
+        ) : items.length > 0 ? (
+          <span className="muted small">Last page</span>
+        ) : null}
+      </nav>
+    </main>
+  );
+}

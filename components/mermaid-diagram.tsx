@@ -1,0 +1,50 @@
+'use client';
+/**
+ * Renders mermaid source to SVG. mermaid is loaded only in the browser and runs with
+ * securityLevel 'strict'; its SVG output is the one place the app sets inner HTML, and the source
+ * it draws is generated from fixed state names (lib/charts/state-diagram.ts), never run text.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+
+let initialised: Promise<typeof import('mermaid').default> | null = null;
+
+function loadMermaid() {
+  initialised ??= import('mermaid').then(({ default: mermaid }) => {
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral', flowchart: { htmlLabels: false } });
+    return mermaid;
+  });
+  return initialised;
+}
+
+export function MermaidDiagram({ source, label }: { source: string; label: string }) {
+  const id = `m${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  const ref = useRef<HTMLDivElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const renderCount = useRef(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    const n = ++renderCount.current;
+    loadMermaid()
+      .then((mermaid) => mermaid.render(`${id}-${n}`, source))
+      .then(({ svg }) => {
+        if (!cancelled && ref.current) {
+          ref.current.innerHTML = svg;
+          setError(null);
+        }
+      })
+      .catch((err: unknown) => {
+        if (!cancelled) setError(err instanceof Error ? err.message : 'diagram failed to render');
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [id, source]);
+
+  return (
+    <figure className="diagram" aria-label={label} style={{ margin: 0 }}>
+      <div ref={ref} data-testid="state-diagram" />
+      {error ? <p className="field-error">Diagram error: {error}</p> : null}
+    </figure>
+  );
+}

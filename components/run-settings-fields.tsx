@@ -1,0 +1,102 @@
+'use client';
+/** Dataset, weakness flags, run guard, payload wrapper and transport pickers (a controlled group). */
+import {
+  PAYLOAD_WRAPPER_NAMES,
+  RUN_GUARD_NAMES,
+  TRANSPORTS,
+  WEAKNESS_FLAGS,
+  type PayloadWrapperName,
+  type RunGuardName,
+  type Transport,
+  type WeaknessFlag,
+} from '@/lib/harness/config';
+import type { DatasetOption } from '@/lib/actions/support/datasets';
+
+export interface SettingsValue {
+  datasetId: string;
+  weaknesses: WeaknessFlag[];
+  guards: RunGuardName[];
+  payloadWrappers: PayloadWrapperName[];
+  transport: Transport;
+}
+
+export const DEFAULT_SETTINGS: SettingsValue = { datasetId: 'bundled', weaknesses: [], guards: [], payloadWrappers: [], transport: 'local' };
+
+const toggle = <T extends string>(list: T[], item: T): T[] => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item].sort());
+
+export function RunSettingsFields({
+  value,
+  onChange,
+  datasets,
+  showWeaknesses = true,
+  fieldErrors,
+}: {
+  value: SettingsValue;
+  onChange: (v: SettingsValue) => void;
+  datasets: DatasetOption[];
+  showWeaknesses?: boolean;
+  fieldErrors?: Record<string, string[]>;
+}) {
+  return (
+    <div className="row" style={{ alignItems: 'flex-start' }}>
+      <div className="field">
+        <label htmlFor="dataset">Dataset</label>
+        <select id="dataset" value={value.datasetId} onChange={(e) => onChange({ ...value, datasetId: e.target.value })}>
+          {datasets.map((d) => (
+            <option key={d.id} value={d.id} disabled={d.problem !== null}>
+              {d.name}
+              {d.problem ? ' (unavailable)' : ` (${d.cases.length} cases)`}
+            </option>
+          ))}
+        </select>
+        {fieldErrors?.datasetId?.map((m) => (
+          <span key={m} className="field-error">
+            {m}
+          </span>
+        ))}
+      </div>
+      {showWeaknesses ? (
+        <fieldset>
+          <legend>Weakness flags</legend>
+          {WEAKNESS_FLAGS.map((f) => (
+            <label key={f} className="check">
+              <input type="checkbox" name="weakness" value={f} checked={value.weaknesses.includes(f)} onChange={() => onChange({ ...value, weaknesses: toggle(value.weaknesses, f) })} />
+              {f}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <fieldset>
+        <legend>Guards and wrappers</legend>
+        {RUN_GUARD_NAMES.map((g) => (
+          <label key={g} className="check">
+            <input type="checkbox" name="guard" value={g} checked={value.guards.includes(g)} onChange={() => onChange({ ...value, guards: toggle(value.guards, g) })} />
+            {g}
+          </label>
+        ))}
+        {PAYLOAD_WRAPPER_NAMES.map((w) => (
+          <label key={w} className="check">
+            <input
+              type="checkbox"
+              name="wrapper"
+              value={w}
+              checked={value.payloadWrappers.includes(w)}
+              onChange={() => onChange({ ...value, payloadWrappers: toggle(value.payloadWrappers, w) })}
+            />
+            {w}
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor="transport">Tool transport</label>
+        <select id="transport" value={value.transport} onChange={(e) => onChange({ ...value, transport: e.target.value as Transport })}>
+          {TRANSPORTS.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

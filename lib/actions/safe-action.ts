@@ -1,0 +1,43 @@
+import 'server-only';
+/**
+ * The one wrapper every server action goes through: parse the input with its zod schema, authorise
+ * the caller for the action's role, run it, and return a typed result. Errors are caught into
+ * `{ ok: false }` by the shared policy (to-failure.ts), so no action can leak a stack or skip auth.
+ */
+import type { z } from 'zod';
+import { authorize, type Principal, type Role } from './authorize';
+import type { ActionResult } from './result';
+import { toFailure } from './to-failure';
+
+export interface SafeActionDefinition<S extends z.ZodType, T> {
+  /** For logs. */
+  name: string;
+  schema: S;
+  role: Role;
+  handler: (input: z.output<S>, ctx: { principal: Principal }) => Promise<T>;
+}
+
+/** zod issues as `{ field: [messages] }` (root issues under `_`). */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Builds an action: `(input: unknown) => Promise<ActionResult<T>>`. Treat it as a public endpoint. */
+export function safeAction<S extends z.ZodType, T>(def: SafeActionDefinition<S, T>): (input: z.input<S>) => Promise<ActionResult<T>> {
+  return async (raw: unknown) => {
+    const parsed = def.schema.safeParse(raw);
+    if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', fieldErrors: fieldErrorsOf(parsed.error) };
+    try {
+      const principal = await authorize(def.role);
+      return { ok: true, data: await def.handler(parsed.data, { principal }) };
+    } catch (err) {
+      const f = toFailure(err, def.name);
+      return f.fieldErrors ? { ok: false, error: f.error, fieldErrors: f.fieldErrors } : { ok: false, error: f.error };
+    }
+  };
+}

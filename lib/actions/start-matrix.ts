@@ -1,0 +1,12 @@
+'use server';
+/** Queues the weakness matrix on a dataset; the page polls the returned suite id. */
+import { RunMatrixInputSchema } from '../schemas/run-settings';
+import { safeAction } from './safe-action';
+import { startMatrix } from './support/runner';
+
+export const startMatrixAction = safeAction({
+  name: 'startMatrix',
+  schema: RunMatrixInputSchema,
+  role: 'operator',
+  handler: (input) => startMatrix(input),
+});

@@ -1,0 +1,160 @@
+import 'server-only';
+/**
+ * Runs the harness in-process for the actions and stores everything: one run, a golden suite
+ * under one setting, or the weakness matrix. Suites and matrices are queued as background jobs
+ * (jobs.ts) and report progress through their suite row.
+ */
+import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
+import type { ToolExecutor } from '../../harness/executor';
+import type { RunResult } from '../../harness/types';
+import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
+import { buildReport } from '../../eval/report';
+import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
+import type { GoldenFile } from '../../eval/golden';
+import { createExecutor } from '../../mcp/create-executor';
+import { createStockroomAgent } from '../../stockroom/agent';
+import type { Dataset } from '../../stockroom/dataset/types';
+import { saveRun, saveRuns } from '../../db/runs-write';
+import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
+import type { RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
+import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
+import { enqueueJob, yieldToEventLoop } from './jobs';
+
+/** `none`, or the sorted flags joined with `+` (the data layer's setting label). */
+export function settingLabel(weaknesses: readonly string[]): string {
+  return weaknesses.length === 0 ? 'none' : [...weaknesses].sort().join('+');
+}
+
+function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'>, weaknesses: readonly WeaknessFlag[]): HarnessConfig {
+  return resolveConfig({
+    weaknesses: [...weaknesses],
+    guards: settings.guards,
+    payloadWrappers: settings.payloadWrappers,
+    transport: settings.transport,
+  });
+}
+
+async function executorFor(config: HarnessConfig, dataset: Dataset): Promise<ToolExecutor | undefined> {
+  if (config.transport === 'local') return undefined; // the agent builds its own in-process executor
+  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
+}
+
+async function withAgent<T>(dataset: Dataset, config: HarnessConfig, use: (agent: SuiteAgent) => Promise<T>): Promise<T> {
+  const agent = await createStockroomAgent({ dataset, config, executor: await executorFor(config, dataset) });
+  try {
+    return await use(agent);
+  } finally {
+    await agent.close();
+  }
+}
+
+function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null) {
+  return {
+    datasetName: dataset.name,
+    datasetHash: dataset.hash,
+    transport: config.transport,
+    category,
+    config: config as unknown as Record<string, unknown>,
+    suiteRunId,
+  };
+}
+
+/** Runs one golden case or free query and stores it; returns the stored run's id. */
+export async function runOne(input: RunOneInput): Promise<{ runId: string; terminationReason: string }> {
+  const dataset = resolveDataset(input.datasetId);
+  const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
+  const config = configOf(input, input.weaknesses);
+  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
+  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null));
+  return { runId, terminationReason: run.terminationReason };
+}
+
+/**
+ * One setting of a suite: every golden case through a fresh agent (yielding between cases and
+ * bumping the suite's progress), the runs stored, the setting's report stored with each case's run id.
+ */
+async function runSetting(suiteRunId: string, dataset: Dataset, golden: GoldenFile, config: HarnessConfig, setting: string): Promise<void> {
+  let progress: Promise<void> = Promise.resolve();
+  const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
+    runSuite({
+      agent: {
+        dataset: agent.dataset,
+        async run(query, caseId) {
+          await yieldToEventLoop();
+          await progress; // keep at most one progress write in flight
+          return agent.run(query, caseId);
+        },
+      },
+      cases: golden.cases,
+      onProgress: () => {
+        progress = progress.then(() => updateSuiteProgress(suiteRunId, { completed: 1 }));
+      },
+    }),
+  );
+  await progress;
+  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId) })));
+  const report = buildReport({ suite, config, dataset, golden });
+  await saveSuiteSetting(suiteRunId, {
+    setting,
+    metrics: report.metrics,
+    byCategory: report.by_category,
+    reportedAt: report.generatedAt,
+    cases: suite.results.map((r, i) => ({ caseId: r.golden.id, category: r.golden.category, scores: r.scores, runId: ids[i] ?? null })),
+  });
+}
+
+async function runSuiteJob(suiteRunId: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await updateSuiteProgress(suiteRunId, { status: 'running' });
+    await work();
+    await completeSuiteRun(suiteRunId, { settings: [] });
+  } catch (err) {
+    console.error(`[suite ${suiteRunId}] failed`, err);
+    const message = err instanceof Error ? err.message : String(err);
+    await failSuiteRun(suiteRunId, message.slice(0, 500)).catch((e: unknown) => console.error('could not mark the suite failed', e));
+  }
+}
+
+/** Queues the golden suite under one setting; returns at once with the suite id to poll. */
+export async function startSuite(input: RunSettings): Promise<{ suiteRunId: string; total: number }> {
+  const dataset = resolveDataset(input.datasetId);
+  const golden = goldenOf(dataset);
+  const config = configOf(input, input.weaknesses);
+  const total = golden.cases.length;
+  const suiteRunId = await createSuiteRun({
+    kind: 'eval',
+    config: config as unknown as Record<string, unknown>,
+    datasetName: dataset.name,
+    datasetHash: dataset.hash,
+    goldenSha256: golden.sha256,
+    total,
+  });
+  enqueueJob(`suite ${suiteRunId}`, () =>
+    runSuiteJob(suiteRunId, () => runSetting(suiteRunId, dataset, golden, config, settingLabel(config.weaknesses))),
+  );
+  return { suiteRunId, total };
+}
+
+/** Queues the weakness matrix (every setting of MATRIX_SETTINGS); returns at once with the suite id. */
+export async function startMatrix(input: RunMatrixInput): Promise<{ suiteRunId: string; total: number }> {
+  const dataset = resolveDataset(input.datasetId);
+  const golden = goldenOf(dataset);
+  const base = configOf(input, []);
+  const total = golden.cases.length * MATRIX_SETTINGS.length;
+  const suiteRunId = await createSuiteRun({
+    kind: 'matrix',
+    config: base as unknown as Record<string, unknown>,
+    datasetName: dataset.name,
+    datasetHash: dataset.hash,
+    goldenSha256: golden.sha256,
+    total,
+  });
+  enqueueJob(`matrix ${suiteRunId}`, () =>
+    runSuiteJob(suiteRunId, async () => {
+      for (const setting of MATRIX_SETTINGS) {
+        await runSetting(suiteRunId, dataset, golden, configOf(input, settingWeaknesses(setting)), setting);
+      }
+    }),
+  );
+  return { suiteRunId, total };
+}

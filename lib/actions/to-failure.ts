@@ -1,0 +1,31 @@
+import 'server-only';
+/**
+ * The one error policy of actions and routes: known user-facing errors keep their message,
+ * everything else becomes a generic message with a reference that is logged with the real error.
+ */
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, InvalidInputError } from '../db/errors';
+import { ConfigError, DatasetError, ExecutorError } from '../harness/errors';
+import { ActionError } from './errors';
+
+export interface Failure {
+  status: number;
+  error: string;
+  fieldErrors?: Record<string, string[]>;
+}
+
+/** Maps a thrown value to what the browser may see. */
+export function toFailure(err: unknown, context: string): Failure {
+  if (err instanceof ActionError) {
+    const status = err.code === 'forbidden' ? 403 : err.code === 'not_found' ? 404 : 400;
+    return { status, error: err.message, fieldErrors: err.fieldErrors };
+  }
+  if (err instanceof NotFoundError) return { status: 404, error: `That ${err.entity} does not exist (it may have been deleted).` };
+  if (err instanceof InvalidInputError) return { status: 400, error: err.message, fieldErrors: { [err.field]: [err.message] } };
+  if (err instanceof ConfigError) return { status: 400, error: err.message };
+  if (err instanceof ExecutorError) return { status: 502, error: `The tool transport failed: ${err.message}` };
+  if (err instanceof DatasetError) return { status: 400, error: `The dataset could not be loaded: ${err.message}` };
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[${context}] failed (ref ${ref})`, err);
+  return { status: 500, error: `Something went wrong on the server (ref ${ref}).` };
+}

@@ -1,0 +1,21 @@
+/** Query and path parameters of the dashboard's read endpoints (app/api/runs, app/api/suites). */
+import { z } from 'zod';
+import { StoredIdSchema } from './run-id';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const RunStepsQuerySchema = z
+  .object({ id: StoredIdSchema, fromStep: int(0, 10_000_000), toStep: int(0, 10_000_000) })
+  .refine((q) => q.toStep >= q.fromStep && q.toStep - q.fromStep <= 1000, { message: 'at most 1000 steps per request', path: ['toStep'] });
+
+export const ModelInputQuerySchema = z.object({ id: StoredIdSchema, call: int(0, 10_000_000) });
+
+export const ToolResultQuerySchema = z.object({ id: StoredIdSchema, index: int(0, 100_000_000) });
+
+export const SuiteQuerySchema = z.object({ id: StoredIdSchema });
+
+export const MovedCasesQuerySchema = z.object({
+  id: StoredIdSchema,
+  setting: z.string().regex(/^[a-z_+]{1,200}$/),
+  metric: z.string().regex(/^[a-z_]{1,64}$/),
+});

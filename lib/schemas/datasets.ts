@@ -1,0 +1,62 @@
+/**
+ * The datasets the UI may run against: the bundled one and the directories listed in
+ * STOCKROOM_EXTRA_DATASETS. The browser only ever names a dataset by id; ids are derived here, so a
+ * path from a request can never reach the file system.
+ */
+import { z } from 'zod';
+
+/** The bundled dataset's id. */
+export const BUNDLED_DATASET_ID = 'bundled';
+
+/** A dataset id as the browser sends it. */
+export const DatasetIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'choose a dataset')
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'not a dataset id');
+
+/** One allowed dataset: its id and where it lives (the directory never leaves the server). */
+export interface DatasetEntry {
+  id: string;
+  dir: string;
+}
+
+const ExtraListSchema = z
+  .string()
+  .optional()
+  .transform((raw) =>
+    (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().refine((p) => p.startsWith('/'), 'STOCKROOM_EXTRA_DATASETS entries must be absolute paths')));
+
+function slug(dir: string): string {
+  const base = dir.replace(/\/+$/, '').split('/').pop() ?? '';
+  const s = base
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48);
+  return s || 'dataset';
+}
+
+/**
+ * The allow-list: `bundled` → `bundledDir`, then each extra directory under the slug of its folder
+ * name (`extra-` prefixed, numbered on collision). Throws naming STOCKROOM_EXTRA_DATASETS when an
+ * entry is not an absolute path.
+ */
+export function datasetAllowList(bundledDir: string, extraRaw: string | undefined): DatasetEntry[] {
+  const parsed = ExtraListSchema.safeParse(extraRaw);
+  if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'STOCKROOM_EXTRA_DATASETS is invalid');
+  const entries: DatasetEntry[] = [{ id: BUNDLED_DATASET_ID, dir: bundledDir }];
+  for (const dir of parsed.data) {
+    if (entries.some((e) => e.dir === dir)) continue;
+    let id = `extra-${slug(dir)}`;
+    for (let n = 2; entries.some((e) => e.id === id); n++) id = `extra-${slug(dir)}-${n}`;
+    entries.push({ id, dir });
+  }
+  return entries;
+}

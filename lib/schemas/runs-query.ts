@@ -1,0 +1,61 @@
+/**
+ * The runs page's URL: filters, sort and cursor, parsed leniently (an unknown value is dropped
+ * rather than failing the page) and written back for links.
+ */
+import { z } from 'zod';
+import { TERMINATION_REASONS } from '../harness/types';
+import { WEAKNESS_FLAGS } from '../harness/config';
+
+export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
+export const PAGE_SIZES = [25, 50, 100] as const;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .catch(undefined)
+    .transform((v) => (v === '' ? undefined : v));
+
+const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+export const RunsQuerySchema = z.object({
+  dataset: z.preprocess(one, optionalText(128)),
+  /** Exact setting (`none` or flags joined by `+`). */
+  setting: z.preprocess(one, optionalText(256)),
+  flag: z.preprocess(one, z.enum(WEAKNESS_FLAGS).optional().catch(undefined)),
+  category: z.preprocess(one, optionalText(128)),
+  termination: z.preprocess(one, z.enum(TERMINATION_REASONS).optional().catch(undefined)),
+  caseId: z.preprocess(one, optionalText(64)),
+  suite: z.preprocess(one, optionalText(64)),
+  q: z.preprocess(one, optionalText(200)),
+  sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
+  dir: z.preprocess(one, z.enum(['asc', 'desc']).catch('desc').default('desc')),
+  cursor: z.preprocess(one, optionalText(512)),
+  size: z.preprocess((v) => Number(one(v) ?? 50), z.union(PAGE_SIZES.map((n) => z.literal(n))).catch(50)),
+});
+export type RunsQuery = z.output<typeof RunsQuerySchema>;
+
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q'] as const;
+
+/** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
+export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
+  const merged: Record<string, string | number | undefined> = { ...query, ...overrides };
+  const params = new URLSearchParams();
+  for (const key of [...FILTER_KEYS, 'sort', 'dir', 'size', 'cursor'] as const) {
+    const v = merged[key];
+    if (v === undefined || v === '') continue;
+    if (key === 'sort' && v === 'startedAt') continue;
+    if (key === 'dir' && v === 'desc') continue;
+    if (key === 'size' && Number(v) === 50) continue;
+    params.set(key, String(v));
+  }
+  const s = params.toString();
+  return s ? `/runs?${s}` : '/runs';
+}
+
+/** Whether any filter is set (the empty state says "no runs match" rather than "no runs yet"). */
+export function hasFilters(query: RunsQuery): boolean {
+  return FILTER_KEYS.some((k) => query[k] !== undefined);
+}
