@@ -33,6 +33,8 @@ export interface FixtureOptions {
   payload?: JsonValue;
   totalTokens?: number;
   costUsd?: number;
+  /** Record model inputs (default true); off for very long runs, whose inputs grow quadratically. */
+  recordInputs?: boolean;
   /** Stores the run as paused on an approval, with a checkpoint. */
   paused?: boolean;
 }
@@ -50,7 +52,7 @@ export function makeRun(o: FixtureOptions = {}): RunResult {
 
   for (let step = 1; step <= rounds; step++) {
     // Like the loop, each call's input shares the message objects recorded before it.
-    modelInputs.push({ step, messages: [...messages] });
+    if (o.recordInputs !== false) modelInputs.push({ step, messages: [...messages] });
     perCall.push({ inputTokens: 100 * step, outputTokens: 20 });
     const toolUseId = `tu_${step}`;
     const isCatalogue = step % 2 === 1;
@@ -100,7 +102,7 @@ export function makeRun(o: FixtureOptions = {}): RunResult {
     }
   }
   const final = rounds + 1;
-  modelInputs.push({ step: final, messages: [...messages] });
+  if (o.recordInputs !== false) modelInputs.push({ step: final, messages: [...messages] });
   perCall.push({ inputTokens: 100 * final, outputTokens: 30 });
   trajectory.push({
     kind: 'model_turn',

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: everything a fresh clone needs after `npm ci`, then the production server.
+ *   1. generate the Prisma clients if missing or stale (lib/db/generated is git-ignored),
+ *   2. migrate the database (.data/stockroom.db by default, or DATABASE_URL),
+ *   3. `next build` when .next/BUILD_ID is missing or older than the sources,
+ *   4. `next start -H 127.0.0.1 -p ${PORT:-3000}`.
+ * Plain Node ESM, so it runs before anything is compiled.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { generate } from './db-generate.mjs';
+import { migrate } from './db-migrate.mjs';
+import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
+
+/** Sources whose change makes the production build stale. */
+const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'config', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
+
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
+    if (SKIP_DIRS.has(entry.name)) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+function buildIsStale() {
+  let built;
+  try {
+    built = fs.statSync(path.join(REPO_ROOT, '.next', 'BUILD_ID')).mtimeMs;
+  } catch {
+    return true;
+  }
+  return BUILD_INPUTS.some((input) => newestMtime(path.join(REPO_ROOT, input)) > built);
+}
+
+function fail(message) {
+  console.error(`start: ${message}`);
+  process.exit(1);
+}
+
+async function main() {
+  process.chdir(REPO_ROOT);
+  let target;
+  try {
+    target = resolveDatabaseUrl(process.env.DATABASE_URL);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  const env = {
+    ...process.env,
+    // The app reads the resolved URL, so it opens exactly the database migrated here.
+    DATABASE_URL: target.url,
+    NEXT_TELEMETRY_DISABLED: '1',
+    CHECKPOINT_DISABLE: '1',
+  };
+
+  const generated = generate({ quiet: true });
+  if (generated.length) console.log(`start: generated Prisma clients (${generated.join(', ')})`);
+  const { applied } = await migrate({ url: target.url });
+  const where = target.provider === 'sqlite' ? path.relative(REPO_ROOT, target.file) || target.file : 'PostgreSQL';
+  console.log(`start: database ${where} ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
+
+  const require = createRequire(import.meta.url);
+  const next = path.join(path.dirname(require.resolve('next/package.json')), 'dist', 'bin', 'next');
+  if (buildIsStale()) {
+    console.log('start: building (next build)…');
+    const build = spawnSync(process.execPath, [next, 'build'], { stdio: 'inherit', env });
+    if (build.status !== 0) fail(`next build failed (exit ${build.status})`);
+  }
+
+  const port = process.env.PORT || '3000';
+  if (!/^\d+$/.test(port)) fail(`PORT must be a number, got '${port}'`);
+  console.log(`start: serving on http://127.0.0.1:${port}`);
+  const server = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', port], { stdio: 'inherit', env });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+main().catch((err) => fail(err instanceof Error ? err.message : String(err)));
