@@ -52,6 +52,8 @@ function fail(message) {
 
 async function main() {
   process.chdir(REPO_ROOT);
+  const port = process.env.PORT || '3000';
+  if (!/^\d+$/.test(port)) fail(`PORT must be a number, got '${port}'`);
   let target;
   try {
     target = resolveDatabaseUrl(process.env.DATABASE_URL);
@@ -80,8 +82,6 @@ async function main() {
     if (build.status !== 0) fail(`next build failed (exit ${build.status})`);
   }
 
-  const port = process.env.PORT || '3000';
-  if (!/^\d+$/.test(port)) fail(`PORT must be a number, got '${port}'`);
   console.log(`start: serving on http://127.0.0.1:${port}`);
   const server = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', port], { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

@@ -1,0 +1,66 @@
+import 'server-only';
+/**
+ * Thin mapping from lib/eval's results to the data layer: a setting's runs are stored in batched
+ * transactions, then its report's metrics and per-case scores, linked to those runs.
+ */
+import type { EvalReport } from '../eval/report';
+import type { MatrixResult } from '../eval/matrix';
+import type { SuiteResult } from '../eval/suite';
+import { getDb, type Database } from './client';
+import { InvalidInputError } from './errors';
+import { saveRuns } from './runs-write';
+import { completeSuiteRun, saveSuiteSetting, updateSuiteProgress } from './suites';
+
+/**
+ * Stores one setting of a suite: every case's run, then the report's metrics and case scores.
+ * Returns the stored run ids in case order.
+ */
+export async function saveEvalSetting(
+  suiteRunId: string,
+  setting: string,
+  suite: SuiteResult,
+  report: EvalReport,
+  db: Database = getDb(),
+): Promise<string[]> {
+  if (report.cases.length !== suite.results.length)
+    throw new InvalidInputError('report', `report has ${report.cases.length} cases but the suite ran ${suite.results.length}`);
+  report.cases.forEach((c, i) => {
+    const ranFor = suite.results[i]!.golden.id;
+    if (c.id !== ranFor) throw new InvalidInputError('report', `report case ${i} is ${c.id} but the suite ran ${ranFor}`);
+  });
+  const ids = await saveRuns(
+    suite.results.map((r) => ({
+      run: r.run,
+      meta: {
+        datasetName: report.dataset.name,
+        datasetHash: report.dataset.hash,
+        transport: report.config.transport,
+        category: r.golden.category,
+        config: report.config,
+        suiteRunId,
+      },
+    })),
+    db,
+  );
+  await saveSuiteSetting(
+    suiteRunId,
+    {
+      setting,
+      metrics: report.metrics,
+      byCategory: report.by_category,
+      reportedAt: report.generatedAt,
+      cases: report.cases.map((c, i) => ({ caseId: c.id, category: c.category, scores: c.scores, runId: ids[i] ?? null })),
+    },
+    db,
+  );
+  return ids;
+}
+
+/** Stores a whole matrix (one setting after another, progress advanced per setting) and marks it done. */
+export async function saveMatrixResult(suiteRunId: string, matrix: MatrixResult, db: Database = getDb()): Promise<void> {
+  for (const row of matrix.rows) {
+    await saveEvalSetting(suiteRunId, row.setting, row.suite, row.report, db);
+    await updateSuiteProgress(suiteRunId, { status: 'running', completed: row.suite.results.length }, db);
+  }
+  await completeSuiteRun(suiteRunId, { goldenSha256: matrix.golden.sha256, settings: [] }, db);
+}
