@@ -89,3 +89,11 @@ describe('formatDelta', () => {
     expect(formatDelta(null)).toBe('');
   });
 });
+
+describe('MATRIX_SETTINGS', () => {
+  it('matches the evaluation library order', async () => {
+    const { MATRIX_SETTINGS: evalOrder } = await import('../eval/matrix');
+    const { MATRIX_SETTINGS: viewOrder } = await import('./matrix-view');
+    expect(viewOrder).toEqual(evalOrder);
+  });
+});

@@ -3,11 +3,14 @@
  * delta table against `none` with the direction of each change, the per-category breakdown, and a
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
-import { MATRIX_SETTINGS } from '../eval/matrix';
+import { WEAKNESS_FLAGS } from '../harness/config';
 import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
 import { round4 } from '../eval/numbers';
 
 export const BASE_SETTING = 'none';
+
+/** The matrix rows in published order (lib/eval/matrix's MATRIX_SETTINGS, which reads files, so not imported into the browser). */
+export const MATRIX_SETTINGS: readonly string[] = [BASE_SETTING, ...WEAKNESS_FLAGS];
 
 /** The gate metrics drawn as bars (all rates in [0, 1], so they share an axis). */
 export const CHART_METRICS = [
@@ -69,7 +72,7 @@ export function readMetrics(value: unknown): Metrics {
 /** Settings in matrix order (`none` first, then the flags), unknown ones after, alphabetically. */
 export function orderSettings<T extends { setting: string }>(rows: readonly T[]): T[] {
   const rank = (s: string) => {
-    const i = (MATRIX_SETTINGS as readonly string[]).indexOf(s);
+    const i = MATRIX_SETTINGS.indexOf(s);
     return i === -1 ? MATRIX_SETTINGS.length : i;
   };
   return [...rows].sort((a, b) => rank(a.setting) - rank(b.setting) || a.setting.localeCompare(b.setting));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetFromConfig, buildFrames, callIndexForStep, clampFrame, frameForStep, tokenSeries } from './replay-timeline';
+import { budgetFromConfig, buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenSeries } from './replay-timeline';
 
 const t = (index: number, step: number, from: string, to: string) => ({ index, step, from, to, reason: 'r' });
 
@@ -59,5 +59,14 @@ describe('budgetFromConfig', () => {
     expect(budgetFromConfig({ tokenBudget: 20000 })).toBe(20000);
     expect(budgetFromConfig({ tokenBudget: '1' })).toBeNull();
     expect(budgetFromConfig(null)).toBeNull();
+  });
+});
+
+describe('modelStepForFrame', () => {
+  it('looks ahead to the next call while about to call the model, and at this step otherwise', () => {
+    expect(modelStepForFrame({ state: 'CALL_MODEL', step: 0 })).toBe(1);
+    expect(modelStepForFrame({ state: 'CALL_MODEL', step: 3 })).toBe(4);
+    expect(modelStepForFrame({ state: 'EXECUTE_TOOLS', step: 3 })).toBe(3);
+    expect(modelStepForFrame({ state: 'DONE', step: 5 })).toBe(5);
   });
 });

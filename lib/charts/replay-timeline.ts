@@ -57,6 +57,15 @@ export function callIndexForStep(step: number): number | null {
   return Number.isInteger(step) && step >= 1 ? step - 1 : null;
 }
 
+/**
+ * The harness step whose model call a frame is about: in CALL_MODEL the machine is about to make
+ * the next step's call (the loop counts the step when it enters the call), in every other state
+ * it has just made this step's call.
+ */
+export function modelStepForFrame(frame: Pick<ReplayFrame, 'state' | 'step'>): number {
+  return frame.state === 'CALL_MODEL' ? frame.step + 1 : frame.step;
+}
+
 /** A point of the token chart. */
 export interface TokenPoint {
   /** 1-based model call number (the x axis). */

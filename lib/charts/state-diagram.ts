@@ -19,7 +19,7 @@ export const STATE_EDGES: ReadonlyArray<readonly [HarnessState, HarnessState]> =
 
 export interface StateDiagramInput {
   /** The state the replay is at (highlighted); null draws the plain machine. */
-  current: HarnessState | null;
+  current: string | null;
   /** Transitions taken so far, as `from→to` pairs (edges taken are drawn thick). */
   taken?: ReadonlyArray<{ from: string; to: string }>;
   /** The transition that led to `current` (drawn in the accent colour). */

@@ -1,0 +1,118 @@
+'use client';
+/** Starting a matrix run, following its progress, and showing (or comparing) finished ones. */
+import { useRouter } from 'next/navigation';
+import { useEffect, useState, useTransition } from 'react';
+import { startMatrixAction } from '@/lib/actions/start-matrix';
+import type { DatasetOption } from '@/lib/actions/support/datasets';
+import type { SuiteRunListItem } from '@/lib/db/types';
+import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/components/run-settings-fields';
+import { SuiteProgress } from '@/components/suite-progress';
+import { useSuiteRun } from '@/components/use-suite-run';
+import { MatrixResults } from './matrix-results';
+import { MatrixComparison } from './matrix-comparison';
+
+const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${s.status}`;
+
+export function MatrixClient({
+  datasets,
+  suites,
+  selectedId,
+  compareId,
+}: {
+  datasets: DatasetOption[];
+  suites: SuiteRunListItem[];
+  selectedId: string | null;
+  compareId: string | null;
+}) {
+  const router = useRouter();
+  const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const poll = useSuiteRun(selectedId);
+  const suite = poll.data?.suite;
+  const listedStatus = suites.find((s) => s.id === selectedId)?.status;
+  // The picker's list was rendered by the server; refresh it once the run it shows has finished.
+  useEffect(() => {
+    if (suite && suite.status !== listedStatus && (suite.status === 'done' || suite.status === 'failed')) router.refresh();
+  }, [suite, listedStatus, router]);
+
+  const run = () => {
+    setError(null);
+    start(async () => {
+      const { weaknesses: _ignored, ...rest } = settings;
+      const res = await startMatrixAction(rest);
+      if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
+      else setError(res.error);
+    });
+  };
+
+  const go = (suiteId: string, other: string | null) =>
+    router.push(`/matrix?suite=${encodeURIComponent(suiteId)}${other ? `&compare=${encodeURIComponent(other)}` : ''}`);
+
+  return (
+    <>
+      <section className="panel" aria-label="Run the matrix">
+        <h2>Run the matrix</h2>
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} />
+        <div className="row" style={{ marginTop: '0.75rem' }}>
+          <button type="button" className="primary" onClick={run} disabled={pending} data-testid="run-matrix">
+            {pending ? 'Starting…' : 'Run the matrix'}
+          </button>
+          <span className="muted small">
+            {(datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0) * 5} runs: every golden case under 5 settings.
+          </span>
+        </div>
+        {error ? <p className="alert error">{error}</p> : null}
+      </section>
+
+      {suites.length > 0 ? (
+        <section className="panel row" aria-label="Pick a matrix run">
+          <div className="field">
+            <label htmlFor="pick-suite">Matrix run</label>
+            <select id="pick-suite" value={selectedId ?? ''} onChange={(e) => go(e.target.value, compareId)}>
+              {selectedId && !suites.some((s) => s.id === selectedId) ? <option value={selectedId}>{selectedId}</option> : null}
+              {suites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {label(s)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="pick-compare">Compare with an earlier run</label>
+            <select id="pick-compare" value={compareId ?? ''} onChange={(e) => selectedId && go(selectedId, e.target.value || null)}>
+              <option value="">(no comparison)</option>
+              {suites
+                .filter((s) => s.id !== selectedId && s.status === 'done')
+                .map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {label(s)}
+                  </option>
+                ))}
+            </select>
+          </div>
+        </section>
+      ) : null}
+
+      {selectedId === null ? (
+        <p className="panel">No matrix has been run yet. Press “Run the matrix” above: it takes a few seconds on the bundled dataset.</p>
+      ) : poll.isError ? (
+        <p className="alert error">{poll.error.message}</p>
+      ) : !suite ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <>
+          {suite.status !== 'done' ? (
+            <section className="panel" aria-label="Progress">
+              <h2>Progress</h2>
+              <SuiteProgress suite={suite} />
+              {(poll.data?.pendingJobs ?? 0) > 1 ? <p className="muted small">{(poll.data?.pendingJobs ?? 1) - 1} other job(s) queued.</p> : null}
+            </section>
+          ) : null}
+          {suite.settings.length > 0 ? <MatrixResults suite={suite} /> : null}
+          {compareId && suite.status === 'done' ? <MatrixComparison current={suite} otherId={compareId} /> : null}
+        </>
+      )}
+    </>
+  );
+}

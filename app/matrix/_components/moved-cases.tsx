@@ -1,0 +1,78 @@
+'use client';
+/** The cases whose score on one metric differs between none and a setting, with links to both runs. */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { MovedCase } from '@/lib/db/types';
+import { metricLabel } from '@/lib/charts/matrix-view';
+import { displayJson } from '@/lib/charts/message-view';
+import { fetchJson } from '@/components/fetch-json';
+
+export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: string; setting: string; metric: string; onClose: () => void }) {
+  const q = useQuery({
+    queryKey: ['moved', suiteId, setting, metric],
+    queryFn: ({ signal }) =>
+      fetchJson<{ scoreKey: string; cases: MovedCase[] }>(
+        `/api/suites/${encodeURIComponent(suiteId)}/moved?setting=${encodeURIComponent(setting)}&metric=${encodeURIComponent(metric)}`,
+        signal,
+      ),
+    staleTime: Infinity,
+  });
+  return (
+    <div className="panel" style={{ marginTop: '1rem', borderColor: '#93b4ff' }} data-testid="moved-cases">
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h3 style={{ margin: 0 }}>
+          Cases where {metricLabel(metric)} moved under {setting}
+        </h3>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {q.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : q.isError ? (
+        <p className="field-error">{q.error.message}</p>
+      ) : q.data.cases.length === 0 ? (
+        <p className="muted">No single case moved (the change comes from rounding or from a metric no case score explains).</p>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Case</th>
+              <th>Category</th>
+              <th>
+                none → {setting} ({q.data.scoreKey})
+              </th>
+              <th>Runs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.cases.map((c) => (
+              <tr key={c.caseId}>
+                <td className="mono">{c.caseId}</td>
+                <td>{c.category ?? '—'}</td>
+                <td className="mono">
+                  {displayJson(c.baseline)} → {displayJson(c.value)}
+                </td>
+                <td className="nowrap">
+                  {c.baselineRunId ? <Link href={`/runs/${c.baselineRunId}`}>none</Link> : null}
+                  {c.runId ? (
+                    <>
+                      {' · '}
+                      <Link href={`/runs/${c.runId}`}>{setting}</Link>
+                    </>
+                  ) : null}
+                  {c.baselineRunId && c.runId ? (
+                    <>
+                      {' · '}
+                      <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare</Link>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

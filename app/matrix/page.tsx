@@ -1,0 +1,28 @@
+/** The weakness matrix: run it on a dataset, see each flag's effect on the gate metrics, drill into the cases that moved. */
+import { listSuiteRuns } from '@/lib/db/suites';
+import { datasetOptions } from '@/lib/actions/support/datasets';
+import { StoredIdSchema } from '@/lib/schemas/run-id';
+import { MatrixClient } from './_components/matrix-client';
+
+export const dynamic = 'force-dynamic';
+
+const idOrNull = (v: unknown) => {
+  const parsed = StoredIdSchema.safeParse(Array.isArray(v) ? v[0] : v);
+  return parsed.success ? parsed.data : null;
+};
+
+export default async function MatrixPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50 }), Promise.resolve(datasetOptions())]);
+  const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
+  return (
+    <main className="page">
+      <h1>Weakness matrix</h1>
+      <p className="lede">
+        The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
+        shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
+      </p>
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} />
+    </main>
+  );
+}
