@@ -1,0 +1,155 @@
+import 'server-only';
+/**
+ * Approval requests and reviewer decisions. A decision is a compare-and-set on the request's state
+ * version inside one transaction with the decision row, so of any number of concurrent deciders
+ * exactly one moves a quorum-1 request and the others get a clear "already decided".
+ */
+import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest, type ApprovalStatus, type ReviewRefusal } from '../governance/approval';
+import { BoundProposalSchema } from '../governance/proposal';
+import type { ReviewerIdentity } from '../governance/principal';
+import { safeJsonParse } from '../harness/json';
+import type { Prisma } from './client';
+import { DbError, NotFoundError } from './errors';
+
+/** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */
+const DECIDE_ATTEMPTS = 8;
+/** Interactive transactions queue for a pooled connection; 50 concurrent deciders must not time out. */
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
+
+type Row = Awaited<ReturnType<Prisma['approvalRequest']['findUniqueOrThrow']>> & {
+  decisions: { reviewerId: string; verdict: string; reason: string; createdAt: Date }[];
+};
+
+function toRequest(r: Row): ApprovalRequest {
+  const proposal = safeJsonParse(r.proposal);
+  if (!proposal.ok) throw new DbError('corrupt', `approval ${r.id} has an unreadable proposal`);
+  return ApprovalRequestSchema.parse({
+    id: r.id,
+    runId: r.runId,
+    callId: r.callId,
+    step: r.step,
+    rule: r.rule,
+    message: r.message,
+    approverRole: r.approverRole,
+    quorum: r.quorum,
+    proposal: BoundProposalSchema.parse(proposal.value),
+    digest: r.digest,
+    status: r.status,
+    stateVersion: r.stateVersion,
+    createdAt: r.createdAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    outcomeDetail: r.outcomeDetail,
+    decisions: r.decisions
+      .slice()
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((d) => ({ reviewerId: d.reviewerId, verdict: d.verdict as 'approve' | 'deny', reason: d.reason, at: d.createdAt.toISOString() })),
+  });
+}
+
+/** Stores a new pending request. */
+export async function createApprovalRequest(prisma: Prisma, req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest> {
+  const r = await prisma.approvalRequest.create({
+    data: {
+      id: req.id,
+      runId: req.runId,
+      callId: req.callId,
+      step: req.step,
+      rule: req.rule,
+      message: req.message,
+      approverRole: req.approverRole,
+      quorum: req.quorum,
+      actor: req.proposal.actor,
+      tenant: req.proposal.tenant,
+      tool: req.proposal.tool,
+      proposal: JSON.stringify(req.proposal),
+      digest: req.digest,
+      status: 'pending',
+      stateVersion: 0,
+      expiresAt: new Date(req.proposal.expiresAt),
+      createdAt: now,
+    },
+    include: { decisions: true },
+  });
+  return toRequest(r);
+}
+
+export async function getApprovalOrThrow(prisma: Prisma, id: string): Promise<ApprovalRequest> {
+  const r = await prisma.approvalRequest.findUnique({ where: { id }, include: { decisions: true } });
+  if (!r) throw new NotFoundError('approval request', id);
+  return toRequest(r);
+}
+
+export async function findApprovalForCall(prisma: Prisma, runId: string, callId: string): Promise<ApprovalRequest | null> {
+  const r = await prisma.approvalRequest.findUnique({ where: { runId_callId: { runId, callId } }, include: { decisions: true } });
+  return r ? toRequest(r) : null;
+}
+
+/**
+ * The queue for one tab. `expired` also lists pending requests whose time ran out, and `pending`
+ * leaves them out, so the tabs are right before anyone touched the request.
+ */
+export async function listApprovals(prisma: Prisma, status: ApprovalStatus, now: Date, tenants?: readonly string[]): Promise<ApprovalRequest[]> {
+  const tenant = tenants ? { in: [...tenants] } : undefined;
+  const where =
+    status === 'pending'
+      ? { status: 'pending', expiresAt: { gt: now }, tenant }
+      : status === 'expired'
+        ? { OR: [{ status: 'expired' }, { status: 'pending', expiresAt: { lte: now } }], tenant }
+        : { status, tenant };
+  const rows = await prisma.approvalRequest.findMany({ where, include: { decisions: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: 200 });
+  return rows.map(toRequest);
+}
+
+export type DecideOutcome =
+  | { ok: true; status: ApprovalStatus; request: ApprovalRequest }
+  | { ok: false; refusal: ReviewRefusal | 'conflict'; status: ApprovalStatus; message: string };
+
+const MESSAGES: Record<ReviewRefusal | 'conflict', string> = {
+  self_approval: 'You cannot review a call the agent made on your own behalf.',
+  not_reviewer_for_tenant: 'You are not a reviewer for this tenant.',
+  expired: 'This approval request has expired.',
+  already_decided: 'This request has already been decided.',
+  already_voted: 'You have already decided on this request.',
+  conflict: 'Others were deciding this request at the same time; try again.',
+};
+
+/** Records one reviewer's verdict (with the checks of approval.ts), compare-and-set on the state version. */
+export async function decideApproval(
+  prisma: Prisma,
+  input: { id: string; reviewer: ReviewerIdentity; verdict: 'approve' | 'deny'; reason: string; now: Date },
+): Promise<DecideOutcome> {
+  for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
+    const req = await getApprovalOrThrow(prisma, input.id);
+    const refusal = reviewRefusal(req, input.reviewer, input.now);
+    if (refusal) {
+      if (refusal === 'expired') await setApprovalOutcome(prisma, req.id, req.stateVersion, 'expired', `expired at ${req.proposal.expiresAt}`, input.now);
+      const status = refusal === 'expired' ? 'expired' : req.status;
+      const detail = refusal === 'already_decided' ? `${MESSAGES.already_decided} It is ${req.status}.` : MESSAGES[refusal];
+      return { ok: false, refusal, status, message: detail };
+    }
+    const next = statusAfter(req, input.verdict, input.reviewer.id);
+    const won = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.approvalRequest.updateMany({
+        where: { id: req.id, status: 'pending', stateVersion: req.stateVersion },
+        data: { status: next, stateVersion: req.stateVersion + 1, decidedAt: next === 'pending' ? null : input.now },
+      });
+      if (count !== 1) return false;
+      await tx.approvalDecision.create({
+        data: { requestId: req.id, reviewerId: input.reviewer.id, verdict: input.verdict, reason: input.reason, createdAt: input.now },
+      });
+      return true;
+    }, TX_OPTIONS);
+    if (won) return { ok: true, status: next, request: await getApprovalOrThrow(prisma, req.id) };
+  }
+  const req = await getApprovalOrThrow(prisma, input.id);
+  return { ok: false, refusal: 'conflict', status: req.status, message: MESSAGES.conflict };
+}
+
+/** Moves a request to a final resume-time outcome (expired / stale), compare-and-set. */
+export async function setApprovalOutcome(prisma: Prisma, id: string, expectedVersion: number, status: ApprovalStatus, detail: string, now: Date): Promise<boolean> {
+  const { count } = await prisma.approvalRequest.updateMany({
+    where: { id, stateVersion: expectedVersion },
+    data: { status, outcomeDetail: detail, stateVersion: expectedVersion + 1, decidedAt: now },
+  });
+  return count === 1;
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+/** The effect journal in the database: a JournalStore whose transitions are compare-and-set on status. */
+import type { EffectStatus, JournalEntry, JournalStore } from '../governance/effect-journal';
+import { assertTransition } from '../governance/effect-journal';
+import { safeJsonParse, type JsonValue } from '../harness/json';
+import type { Prisma } from './client';
+
+type Row = Awaited<ReturnType<Prisma['effectJournalEntry']['findUniqueOrThrow']>>;
+
+function toEntry(r: Row): JournalEntry {
+  const parsed = r.result === null ? null : safeJsonParse(r.result);
+  return {
+    operationKey: r.operationKey,
+    runId: r.runId,
+    callId: r.callId,
+    tool: r.tool,
+    toolVersion: r.toolVersion,
+    status: r.status as EffectStatus,
+    argumentsDigest: r.argumentsDigest,
+    result: parsed && parsed.ok ? parsed.value : null,
+    resultDigest: r.resultDigest,
+    error: r.error,
+    attempts: r.attempts,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+
+export class PrismaJournalStore implements JournalStore {
+  constructor(private readonly prisma: Prisma) {}
+
+  async get(key: string): Promise<JournalEntry | null> {
+    const r = await this.prisma.effectJournalEntry.findUnique({ where: { operationKey: key } });
+    return r ? toEntry(r) : null;
+  }
+
+  async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string): Promise<JournalEntry> {
+    try {
+      const r = await this.prisma.effectJournalEntry.create({
+        data: { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) },
+      });
+      return toEntry(r);
+    } catch (err) {
+      // Two workers prepared the same key: the first insert wins, both continue from the stored entry.
+      if (!isUniqueViolation(err)) throw err;
+      return toEntry(await this.prisma.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: entry.operationKey } }));
+    }
+  }
+
+  async transition(key: string, from: EffectStatus, to: EffectStatus, patch: Parameters<JournalStore['transition']>[3], at: string): Promise<JournalEntry | null> {
+    assertTransition(key, from, to);
+    const data: Record<string, unknown> = { status: to, updatedAt: new Date(at) };
+    if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(patch.result as JsonValue);
+    if (patch.resultDigest !== undefined) data.resultDigest = patch.resultDigest;
+    if (patch.error !== undefined) data.error = patch.error;
+    if (patch.attempts !== undefined) data.attempts = patch.attempts;
+    const { count } = await this.prisma.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });
+    return count === 1 ? this.get(key) : null;
+  }
+
+  async list(filter: { status?: EffectStatus; runId?: string; tool?: string } = {}): Promise<JournalEntry[]> {
+    const rows = await this.prisma.effectJournalEntry.findMany({
+      where: { status: filter.status, runId: filter.runId, tool: filter.tool },
+      orderBy: [{ updatedAt: 'desc' }, { operationKey: 'asc' }],
+      take: 500,
+    });
+    return rows.map(toEntry);
+  }
+}

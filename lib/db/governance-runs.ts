@@ -1,0 +1,98 @@
+import 'server-only';
+/**
+ * Governed runs: the principal, capability pin and latest RunResult (with its checkpoint while
+ * paused). Every change is a compare-and-set on `stateVersion`, so two workers resuming the same
+ * run give exactly one winner.
+ */
+import { z } from 'zod';
+import { CapabilityPinSchema, type CapabilityPin } from '../governance/capability-registry';
+import { PrincipalSchema, type Principal } from '../governance/principal';
+import { safeJsonParse, type JsonValue } from '../harness/json';
+import { RunResultSchema, type RunResult } from '../harness/types';
+import type { Prisma } from './client';
+import { DbError, NotFoundError } from './errors';
+
+export const GOVERNED_RUN_STATUSES = ['running', 'paused', 'resuming', 'finished'] as const;
+export type GovernedRunStatus = (typeof GOVERNED_RUN_STATUSES)[number];
+
+export interface GovernedRunRow {
+  runId: string;
+  status: GovernedRunStatus;
+  stateVersion: number;
+  principal: Principal;
+  pin: CapabilityPin;
+  policyVersion: string;
+  spec: JsonValue;
+  result: RunResult;
+  updatedAt: string;
+}
+
+function parse<T>(text: string, schema: z.ZodType<T>, what: string): T {
+  const j = safeJsonParse(text);
+  const r = j.ok ? schema.safeParse(j.value) : null;
+  if (!r?.success) throw new DbError('corrupt', `governed run ${what} is unreadable`);
+  return r.data;
+}
+
+type Row = Awaited<ReturnType<Prisma['governedRun']['findUniqueOrThrow']>>;
+function toRow(r: Row): GovernedRunRow {
+  return {
+    runId: r.runId,
+    status: r.status as GovernedRunStatus,
+    stateVersion: r.stateVersion,
+    principal: parse(r.principal, PrincipalSchema, 'principal'),
+    pin: parse(r.pin, CapabilityPinSchema, 'pin'),
+    policyVersion: r.policyVersion,
+    spec: parse(r.spec, z.json() as unknown as z.ZodType<JsonValue>, 'spec'),
+    result: parse(r.result, RunResultSchema, 'result'),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export async function createGovernedRun(prisma: Prisma, row: Omit<GovernedRunRow, 'stateVersion' | 'updatedAt'>): Promise<void> {
+  await prisma.governedRun.create({
+    data: {
+      runId: row.runId,
+      status: row.status,
+      stateVersion: 1,
+      actor: row.principal.subject,
+      tenant: row.principal.tenant,
+      principal: JSON.stringify(row.principal),
+      pin: JSON.stringify(row.pin),
+      policyVersion: row.policyVersion,
+      spec: JSON.stringify(row.spec),
+      result: JSON.stringify(row.result),
+    },
+  });
+}
+
+export async function getGovernedRunOrThrow(prisma: Prisma, runId: string): Promise<GovernedRunRow> {
+  const r = await prisma.governedRun.findUnique({ where: { runId } });
+  if (!r) throw new NotFoundError('governed run', runId);
+  return toRow(r);
+}
+
+/** Compare-and-set: applies the change only when the run is still at `expectedVersion`. */
+export async function updateGovernedRun(
+  prisma: Prisma,
+  runId: string,
+  expectedVersion: number,
+  change: { status: GovernedRunStatus; result?: RunResult; expectedStatus?: GovernedRunStatus },
+): Promise<boolean> {
+  const { count } = await prisma.governedRun.updateMany({
+    where: { runId, stateVersion: expectedVersion, status: change.expectedStatus },
+    data: { status: change.status, stateVersion: expectedVersion + 1, result: change.result ? JSON.stringify(change.result) : undefined },
+  });
+  return count === 1;
+}
+
+/** Runs by status (the dashboard's "waiting for approval" list). */
+export async function listGovernedRuns(prisma: Prisma, status?: GovernedRunStatus): Promise<{ runId: string; status: string; actor: string; tenant: string; updatedAt: string }[]> {
+  const rows = await prisma.governedRun.findMany({
+    where: { status },
+    select: { runId: true, status: true, actor: true, tenant: true, updatedAt: true },
+    orderBy: [{ updatedAt: 'desc' }],
+    take: 200,
+  });
+  return rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() }));
+}

@@ -1,0 +1,23 @@
+import 'server-only';
+/** The governance service's storage over Prisma (one object per database handle). */
+import type { GovernanceStore } from '../governance/governance-store';
+import type { Prisma } from './client';
+import { createApprovalRequest, findApprovalForCall, setApprovalOutcome } from './governance-approvals';
+import { PrismaEvidenceSink } from './governance-evidence';
+import { PrismaJournalStore } from './governance-journal';
+import { getIdentity } from './governance-members';
+import { createGovernedRun, getGovernedRunOrThrow, updateGovernedRun } from './governance-runs';
+
+export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
+  return {
+    journal: new PrismaJournalStore(prisma),
+    evidence: new PrismaEvidenceSink(prisma),
+    createRun: (row) => createGovernedRun(prisma, row),
+    getRun: (runId) => getGovernedRunOrThrow(prisma, runId),
+    updateRun: (runId, v, change) => updateGovernedRun(prisma, runId, v, change),
+    createApproval: (req, now) => createApprovalRequest(prisma, req, now),
+    findApproval: (runId, callId) => findApprovalForCall(prisma, runId, callId),
+    setApprovalOutcome: (id, v, status, detail, now) => setApprovalOutcome(prisma, id, v, status, detail, now),
+    identity: (userId) => getIdentity(prisma, userId),
+  };
+}

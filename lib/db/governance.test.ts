@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStockroomAgent } from '../stockroom/agent';
+import { resolveConfig } from '../harness/config';
+import type { ToolExecutor } from '../harness/executor';
+import { scriptedModel, type TurnSpec } from '../harness/testing/scripted-model';
+import { isToolRecord } from '../harness/types';
+import { clearDatasetCache, loadDataset } from '../stockroom/dataset/load-dataset';
+import type { Dataset } from '../stockroom/dataset/types';
+import { StockroomEnvironment } from '../stockroom/environment';
+import { LocalToolExecutor } from '../stockroom/executor/local-executor';
+import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
+import { ConflictError } from '../governance/errors';
+import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext } from '../governance/governed-run';
+import { loadPolicyFile, parsePolicy, type LoadedPolicy } from '../governance/policy-file';
+import { OPERATOR_SCOPES, type Principal } from '../governance/principal';
+import { openDatabase, type Database } from './client';
+import { decideApproval, getApprovalOrThrow } from './governance-approvals';
+import { listEvidence, verifyStoredChain } from './governance-evidence';
+import { addMembership, getIdentity } from './governance-members';
+import { prismaGovernanceStore } from './governance-store';
+import { testProviders, type TestDatabase } from './testing/test-databases';
+
+const providers = await testProviders();
+const policyFile = path.resolve('config/policy.json');
+let dir: string;
+let dataset: Dataset;
+beforeAll(() => {
+  dir = writeFixtureDataset();
+  dataset = loadDataset(dir);
+});
+afterAll(() => {
+  clearDatasetCache();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const RESTOCK = { sku: 'SKU-2003', quantity: 900 };
+const turns: TurnSpec[] = [{ calls: [['create_restock_request', RESTOCK]] }, { text: 'done' }];
+const alice: Principal = { subject: 'alice', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] };
+
+function driver(): AgentDriver {
+  const agent = async (executor: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) =>
+    createStockroomAgent({ dataset, config: resolveConfig({}), executor, policy });
+  return {
+    run: async (ex, policy, operationKey, runId) => (await agent(ex, policy)).run('restock SKU-2003', null, { runId, operationKey, model: scriptedModel(turns) }),
+    resume: async (ex, policy, operationKey, paused, resolution) => (await agent(ex, policy)).resume(paused, resolution, { operationKey, model: scriptedModel(turns) }),
+  };
+}
+
+/** A "process": its own database handle, environment and executor. */
+function processOn(url: string, options: { policy?: LoadedPolicy; executor?: (env: StockroomEnvironment) => ToolExecutor; now?: () => Date } = {}) {
+  const db = openDatabase(url);
+  const env = new StockroomEnvironment(dataset, []);
+  const executor = options.executor?.(env) ?? new LocalToolExecutor(env);
+  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy: options.policy ?? loadPolicyFile(policyFile), executor, driver: driver(), now: options.now };
+  return { db, env, ctx };
+}
+
+async function seedUsers(db: Database) {
+  for (const id of ['alice', 'bob', 'erin', 'carol', 'vic']) {
+    await db.prisma.user.create({ data: { id, name: id, email: `${id}@example.test` } });
+  }
+  await addMembership(db.prisma, 'alice', 'kittiwake', 'admin');
+  await addMembership(db.prisma, 'bob', 'kittiwake', 'reviewer');
+  await addMembership(db.prisma, 'erin', 'kittiwake', 'reviewer');
+  await addMembership(db.prisma, 'carol', 'other-depot', 'reviewer');
+  await addMembership(db.prisma, 'vic', 'kittiwake', 'viewer');
+}
+
+describe.each(providers)('governed runs on $name', (provider) => {
+  const test = provider.skipReason ? it.skip : it;
+  let t: TestDatabase;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    t = await provider.create();
+    await seedUsers(t.db);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function pausedRun() {
+    const p = processOn(t.url);
+    const out = await startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock SKU-2003' } });
+    await p.db.close();
+    expect(out.result.status).toBe('paused');
+    return out;
+  }
+  const approve = async (id: string, reviewer: string, verdict: 'approve' | 'deny' = 'approve', now = new Date()) =>
+    decideApproval(t.db.prisma, { id, reviewer: (await getIdentity(t.db.prisma, reviewer))!, verdict, reason: `${reviewer} says ${verdict}`, now });
+
+  test('pauses, survives a restart, resumes once after approval, and the restock is created once', async () => {
+    const started = await pausedRun();
+    expect(started.approval).toMatchObject({ status: 'pending', rule: 'restock-above-auto-approve', proposal: { actor: 'alice', tenant: 'kittiwake', arguments: RESTOCK } });
+    expect(await approve(started.approval!.id, 'bob')).toMatchObject({ ok: true, status: 'approved' });
+
+    // A fresh process: new database handle, new environment, nothing in memory from the first.
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.result).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED', finalAnswer: 'done' });
+    const rec = done.result.trajectory.filter(isToolRecord)[0]!;
+    expect(rec).toMatchObject({ executed: true, policy: { resolution: 'approved' } });
+    expect(p.env.ledger.records()).toHaveLength(1);
+
+    // A second worker resuming the same run loses the compare-and-set.
+    await expect(resumeGovernedRun(processOn(t.url).ctx, started.runId)).rejects.toThrow(ConflictError);
+
+    // Duplicate delivery of the approved call: the journal answers, no second restock.
+    const journal = await p.ctx.store.journal.list({ runId: started.runId });
+    expect(journal).toHaveLength(1);
+    expect(journal[0]).toMatchObject({ status: 'committed' });
+    const again = await p.ctx.executor.call('create_restock_request', RESTOCK, { operationKey: journal[0]!.operationKey });
+    expect(again.content).toEqual(rec.resultContent);
+    expect(p.env.ledger.records()).toHaveLength(1);
+    await p.db.close();
+  });
+
+  test('a denial reaches the model as a structured refusal and nothing is written', async () => {
+    const started = await pausedRun();
+    expect(await approve(started.approval!.id, 'bob', 'deny')).toMatchObject({ ok: true, status: 'denied' });
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.revalidation).toMatchObject({ status: 'denied' });
+    expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ executed: false, errorCode: 'approval_denied', blockedBy: 'policy' });
+    expect(JSON.stringify(done.result.modelInputs.at(-1))).toContain('approval_denied');
+    expect(p.env.ledger.records()).toHaveLength(0);
+    await p.db.close();
+  });
+
+  test('refuses self-approval, a reviewer of another tenant, a viewer, and a second vote', async () => {
+    const started = await pausedRun();
+    const id = started.approval!.id;
+    expect(await approve(id, 'alice')).toMatchObject({ ok: false, refusal: 'self_approval' });
+    expect(await approve(id, 'carol')).toMatchObject({ ok: false, refusal: 'not_reviewer_for_tenant' });
+    expect(await approve(id, 'vic')).toMatchObject({ ok: false, refusal: 'not_reviewer_for_tenant' });
+    expect(await approve(id, 'bob')).toMatchObject({ ok: true });
+    expect(await approve(id, 'erin')).toMatchObject({ ok: false, refusal: 'already_decided' });
+    expect((await getApprovalOrThrow(t.db.prisma, id)).decisions).toHaveLength(1);
+  });
+
+  test.each([
+    ['arguments', 'the stored proposal was edited', 'digest'],
+    ['policyVersion', 'the policy file changed', 'policyVersion'],
+    ['schemaDigest', 'the tool schema changed', 'schemaDigest'],
+  ])('refuses a stale approval (%s: %s) and names the field', async (_what, _why, field) => {
+    const started = await pausedRun();
+    await approve(started.approval!.id, 'bob');
+    let options: Parameters<typeof processOn>[1] = {};
+    if (field === 'digest') {
+      const row = await t.db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: started.approval!.id } });
+      await t.db.prisma.approvalRequest.update({ where: { id: row.id }, data: { proposal: row.proposal.replace('900', '9000') } });
+    }
+    if (field === 'policyVersion') options = { policy: parsePolicy(`${fs.readFileSync(policyFile, 'utf8')}\n`) };
+    if (field === 'schemaDigest') {
+      options = {
+        executor: (env) => {
+          const inner = new LocalToolExecutor(env);
+          return Object.assign(Object.create(inner) as LocalToolExecutor, {
+            listSpecs: async () => (await inner.listSpecs()).map((s) => (s.name === 'create_restock_request' ? { ...s, description: `${s.description} (v2)` } : s)),
+          });
+        },
+      };
+    }
+    const p = processOn(t.url, options);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.revalidation).toMatchObject({ status: 'stale', field });
+    expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ executed: false, errorCode: 'approval_stale' });
+    expect(p.env.ledger.records()).toHaveLength(0);
+    expect((await getApprovalOrThrow(t.db.prisma, started.approval!.id)).status).toBe('stale');
+    await p.db.close();
+  });
+
+  test('an approval that expired before resume is refused as expired, and an expired request cannot be approved', async () => {
+    const started = await pausedRun();
+    await approve(started.approval!.id, 'bob');
+    const later = new Date(Date.parse(started.approval!.proposal.expiresAt) + 1000);
+    const p = processOn(t.url, { now: () => later });
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.revalidation).toMatchObject({ status: 'expired' });
+    expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ errorCode: 'approval_expired' });
+    await p.db.close();
+
+    const other = await pausedRun();
+    expect(await approve(other.approval!.id, 'bob', 'approve', new Date(Date.parse(other.approval!.proposal.expiresAt) + 1))).toMatchObject({ ok: false, refusal: 'expired', status: 'expired' });
+  });
+
+  test('50 concurrent approvals of one request record exactly one decision', async () => {
+    const started = await pausedRun();
+    const id = started.approval!.id;
+    const reviewers = ['bob', 'erin'];
+    // PostgreSQL: 50 calls over 5 separate connection pools at once; SQLite serialises the same calls.
+    // SQLite has one writer: the same 50 calls contend one after another through one handle.
+    const handles = Array.from({ length: provider.name === 'postgres' ? 5 : 1 }, () => openDatabase(t.url));
+    const one = async (i: number) => {
+      const h = handles[i % handles.length]!;
+      const reviewer = (await getIdentity(h.prisma, reviewers[i % 2]!))!;
+      return decideApproval(h.prisma, { id, reviewer, verdict: 'approve', reason: `call ${i}`, now: new Date() });
+    };
+    try {
+      const calls = Array.from({ length: 50 }, (_, i) => i);
+      const outcomes = [];
+      if (provider.name === 'postgres') outcomes.push(...(await Promise.all(calls.map(one))));
+      else for (const i of calls) outcomes.push(await one(i));
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      const losers = outcomes.filter((o) => !o.ok);
+      expect(losers).toHaveLength(49);
+      for (const l of losers) expect(l).toMatchObject({ ok: false, refusal: expect.stringMatching(/already_decided|already_voted/) });
+      const req = await getApprovalOrThrow(t.db.prisma, id);
+      expect(req.status).toBe('approved');
+      expect(req.decisions).toHaveLength(1);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
+  });
+
+  test('the stored evidence chain verifies, and detects an edited event', async () => {
+    const before = await verifyStoredChain(t.db.prisma);
+    expect(before.ok).toBe(true);
+    const events = await listEvidence(t.db.prisma);
+    expect(events.some((e) => e.body.kind === 'policy_decision')).toBe(true);
+    expect(events.some((e) => e.body.kind === 'effect' && e.body.effectStatus === 'committed')).toBe(true);
+    expect(JSON.stringify(events)).not.toContain('SKU-2003');
+    const victim = events.find((e) => e.body.kind === 'policy_decision')!;
+    await t.db.prisma.evidenceEvent.update({ where: { seq: victim.seq }, data: { body: JSON.stringify({ ...victim.body, decision: 'allow' }) } });
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, seq: victim.seq });
+  });
+});

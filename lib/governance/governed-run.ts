@@ -1,0 +1,226 @@
+/**
+ * The governance service: starts a run under a policy, persists it when it pauses for approval,
+ * and resumes it — in any process — after re-validating every bound field. The loop itself is the
+ * harness's; this only wires the policy, the capability pin, the journal and the evidence around it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ToolExecutor } from '../harness/executor';
+import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
+import type { JsonValue } from '../harness/json';
+import type { RunResult, ToolCallRequest } from '../harness/types';
+import type { ApprovalRequest } from './approval';
+import { GovernedCallPolicy, type DecisionRecord } from './call-policy';
+import { pinCapabilities, pinnedTool, schemaDigest, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
+import { ConflictError, GovernanceError } from './errors';
+import { evidenceBody } from './evidence';
+import type { GovernanceStore } from './governance-store';
+import { JournaledExecutor } from './journaled-executor';
+import { riskOf } from './policy-engine';
+import type { LoadedPolicy } from './policy-file';
+import type { Principal, ReviewerIdentity } from './principal';
+import { proposalDigest, type BoundProposal } from './proposal';
+import { redact } from './redact';
+import { revalidate, type Revalidation } from './revalidate';
+
+/** Runs the agent: given the (journaled) executor and the policy, runs or resumes. */
+export interface AgentDriver {
+  run(executor: ToolExecutor, policy: CallPolicy, operationKey: (c: ToolCallRequest) => string | undefined, runId: string): Promise<RunResult>;
+  resume(executor: ToolExecutor, policy: CallPolicy, operationKey: (c: ToolCallRequest) => string | undefined, paused: RunResult, resolution: ApprovalResolution): Promise<RunResult>;
+}
+
+export interface GovernedContext {
+  store: GovernanceStore;
+  policy: LoadedPolicy;
+  /** The downstream tools (local or MCP), before journaling. */
+  executor: ToolExecutor;
+  driver: AgentDriver;
+  now?: () => Date;
+}
+
+export interface GovernedOutcome {
+  runId: string;
+  result: RunResult;
+  approval: ApprovalRequest | null;
+  revalidation?: Revalidation;
+}
+
+function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal: Principal, runTenant: string) {
+  const policy = new GovernedCallPolicy({ policy: ctx.policy, pin, principal, runTenant });
+  const journaled = new JournaledExecutor(ctx.executor, {
+    store: ctx.store.journal,
+    runId,
+    isWrite: (t) => riskOf(ctx.policy, t) !== 'read',
+    toolVersion: (t) => pinnedTool(pin, t)?.version ?? UNLISTED_TOOL_VERSION,
+    evidence: ctx.store.evidence,
+    policyVersion: ctx.policy.version,
+    now: ctx.now,
+  });
+  return { policy, journaled, operationKey: (c: ToolCallRequest) => journaled.operationKey(c) };
+}
+
+async function recordDecisions(ctx: GovernedContext, runId: string, decisions: DecisionRecord[], actor: string, args: Map<string, JsonValue>): Promise<void> {
+  for (const d of decisions) {
+    await ctx.store.evidence.append(
+      evidenceBody({
+        kind: 'policy_decision',
+        at: (ctx.now?.() ?? new Date()).toISOString(),
+        runId,
+        step: d.step,
+        callId: d.callId,
+        tool: d.tool,
+        toolVersion: d.toolVersion,
+        policyVersion: d.decision.policyVersion,
+        decision: d.decision.decision,
+        rule: d.decision.rule,
+        argumentsDigest: d.argumentsDigest,
+        redactions: redact(args.get(d.callId) ?? null).redactions,
+        actor,
+      }),
+    );
+  }
+}
+
+function callArguments(result: RunResult): Map<string, JsonValue> {
+  const m = new Map<string, JsonValue>();
+  for (const s of result.trajectory) if (s.kind === 'model_turn') for (const c of s.toolCalls) m.set(c.toolUseId, c.arguments);
+  return m;
+}
+
+/** After a run segment: evidence for its decisions, and an approval request when it paused. */
+async function settle(ctx: GovernedContext, runId: string, principal: Principal, runTenant: string, pin: CapabilityPin, policy: GovernedCallPolicy, result: RunResult): Promise<ApprovalRequest | null> {
+  const decisions = policy.drain();
+  await recordDecisions(ctx, runId, decisions, principal.subject, callArguments(result));
+  const cp = result.checkpoint;
+  if (result.status !== 'paused' || !cp) return null;
+  const now = ctx.now?.() ?? new Date();
+  const decided = decisions.findLast((d) => d.callId === cp.awaiting.toolUseId);
+  const terms = decided?.decision.decision === 'approval_required' ? decided.decision.approval : null;
+  if (!terms) throw new GovernanceError('no_terms', `run ${runId} paused on ${cp.awaiting.name} without approval terms`);
+  const pinned = pinnedTool(pin, cp.awaiting.name);
+  const proposal: BoundProposal = {
+    actor: principal.subject,
+    tenant: runTenant,
+    tool: cp.awaiting.name,
+    toolVersion: pinned?.version ?? UNLISTED_TOOL_VERSION,
+    schemaDigest: pinned?.schemaDigest ?? '',
+    arguments: cp.awaiting.arguments,
+    policyVersion: cp.awaiting.policyVersion,
+    expiresAt: new Date(now.getTime() + terms.ttlSeconds * 1000).toISOString(),
+  };
+  const approval = await ctx.store.createApproval(
+    {
+      id: `apr_${randomUUID()}`,
+      runId,
+      callId: cp.awaiting.toolUseId,
+      step: cp.step,
+      rule: cp.awaiting.rule,
+      message: cp.awaiting.message,
+      approverRole: terms.approverRole,
+      quorum: terms.quorum,
+      proposal,
+      digest: proposalDigest(proposal),
+    },
+    now,
+  );
+  await ctx.store.evidence.append(
+    evidenceBody({
+      kind: 'approval_requested',
+      at: now.toISOString(),
+      runId,
+      step: cp.step,
+      callId: cp.awaiting.toolUseId,
+      tool: proposal.tool,
+      toolVersion: proposal.toolVersion,
+      policyVersion: proposal.policyVersion,
+      decision: 'approval_required',
+      rule: cp.awaiting.rule,
+      argumentsDigest: decided?.argumentsDigest ?? null,
+      actor: principal.subject,
+      detail: `digest ${approval.digest}`,
+    }),
+  );
+  return approval;
+}
+
+/** Starts a run under the policy, for `principal`, on `runTenant`'s data. */
+export async function startGovernedRun(
+  ctx: GovernedContext,
+  input: { principal: Principal; runTenant: string; spec: JsonValue; runId?: string },
+): Promise<GovernedOutcome> {
+  const runId = input.runId ?? randomUUID();
+  const now = ctx.now?.() ?? new Date();
+  const pin = pinCapabilities(await ctx.executor.listSpecs(), ctx.policy, now.toISOString());
+  const { policy, journaled, operationKey } = wire(ctx, runId, pin, input.principal, input.runTenant);
+  await ctx.store.evidence.append(evidenceBody({ kind: 'run_started', at: now.toISOString(), runId, policyVersion: ctx.policy.version, actor: input.principal.subject }));
+  const result = await ctx.driver.run(journaled, policy, operationKey, runId);
+  const approval = await settle(ctx, runId, input.principal, input.runTenant, pin, policy, result);
+  await ctx.store.createRun({ runId, status: approval ? 'paused' : 'finished', principal: input.principal, pin, policyVersion: ctx.policy.version, spec: input.spec, result });
+  return { runId, result, approval };
+}
+
+/** The proposal as it would be bound now: today's policy version and tool schema. */
+async function currentProposal(ctx: GovernedContext, req: ApprovalRequest, awaitingArgs: JsonValue): Promise<Omit<BoundProposal, 'expiresAt'>> {
+  const spec = (await ctx.executor.listSpecs()).find((s) => s.name === req.proposal.tool);
+  return {
+    actor: req.proposal.actor,
+    tenant: req.proposal.tenant,
+    tool: req.proposal.tool,
+    toolVersion: ctx.policy.document.tools[req.proposal.tool]?.version ?? UNLISTED_TOOL_VERSION,
+    schemaDigest: spec ? schemaDigest(spec) : '(tool no longer listed)',
+    arguments: awaitingArgs,
+    policyVersion: ctx.policy.version,
+  };
+}
+
+/**
+ * Resumes a paused run once its request is decided (or expired). Claims the run by compare-and-set
+ * first: a second worker gets ConflictError. Re-validates, records the outcome, and continues the loop.
+ */
+export async function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
+  const stored = await ctx.store.getRun(runId);
+  const cp = stored.result.checkpoint;
+  if (stored.status !== 'paused' || !cp) throw new ConflictError('run', runId, `run ${runId} is ${stored.status}, not paused`);
+  const req = await ctx.store.findApproval(runId, cp.awaiting.toolUseId);
+  if (!req) throw new GovernanceError('no_request', `run ${runId} has no approval request for ${cp.awaiting.toolUseId}`);
+  const now = ctx.now?.() ?? new Date();
+  const expiredPending = req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt);
+  if (req.status === 'pending' && !expiredPending) throw new GovernanceError('still_pending', `the approval request for run ${runId} is still pending`);
+
+  if (!(await ctx.store.updateRun(runId, stored.stateVersion, { status: 'resuming', expectedStatus: 'paused' }))) {
+    throw new ConflictError('run', runId, `run ${runId} was already resumed by another worker`);
+  }
+  const approvers = new Map<string, ReviewerIdentity>();
+  for (const d of req.decisions) {
+    const who = await ctx.store.identity(d.reviewerId);
+    if (who) approvers.set(d.reviewerId, who);
+  }
+  const checked = revalidate(expiredPending ? { ...req, status: 'expired' } : req, {
+    current: await currentProposal(ctx, req, cp.awaiting.arguments),
+    now,
+    approvers,
+  });
+  if (checked.status !== req.status) await ctx.store.setApprovalOutcome(req.id, req.stateVersion, checked.status, checked.resolution.outcome === 'approved' ? 'approved' : checked.resolution.message, now);
+  await ctx.store.evidence.append(
+    evidenceBody({
+      kind: 'revalidated',
+      at: now.toISOString(),
+      runId,
+      step: cp.step,
+      callId: req.callId,
+      tool: req.proposal.tool,
+      toolVersion: req.proposal.toolVersion,
+      policyVersion: ctx.policy.version,
+      decision: checked.status,
+      rule: req.rule,
+      detail: checked.field ? `changed: ${checked.field}` : null,
+    }),
+  );
+
+  const { policy, journaled, operationKey } = wire(ctx, runId, stored.pin, stored.principal, req.proposal.tenant);
+  const result = await ctx.driver.resume(journaled, policy, operationKey, stored.result, checked.resolution);
+  const approval = await settle(ctx, runId, stored.principal, req.proposal.tenant, stored.pin, policy, result);
+  const saved = await ctx.store.updateRun(runId, stored.stateVersion + 1, { status: approval ? 'paused' : 'finished', result, expectedStatus: 'resuming' });
+  if (!saved) throw new ConflictError('run', runId, `run ${runId} changed while it was being resumed`);
+  if (!approval) await ctx.store.evidence.append(evidenceBody({ kind: 'run_finished', at: (ctx.now?.() ?? new Date()).toISOString(), runId, decision: result.terminationReason }));
+  return { runId, result, approval, revalidation: checked };
+}
