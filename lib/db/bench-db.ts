@@ -188,12 +188,43 @@ export async function benchReplayPage(
   });
 }
 
-/** Runs all three on one provider and returns the figures (for bench/bench.ts). */
-export async function benchDatabase(provider: BenchProvider = 'sqlite') {
-  return {
-    persist: await benchPersistRuns({ provider }),
-    runsPage: await benchRunsPage({ provider }),
-    replayPage: await benchReplayPage({ provider }),
-  };
+/** A printed benchmark figure (the shape bench/bench.ts prints). */
+export interface DbFigure {
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  detail?: string;
 }
 
+/**
+ * The `db` section of `npm run bench`: the three figures on SQLite, plus PostgreSQL when
+ * `BENCH_DB_POSTGRES=1`. Persisting is repeated `repeat` times (median reported).
+ */
+export async function benchDb(repeat = 5): Promise<DbFigure[]> {
+  const providers: BenchProvider[] = process.env.BENCH_DB_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
+  const figures: DbFigure[] = [];
+  for (const provider of providers) {
+    const persists: number[] = [];
+    for (let i = 0; i < repeat; i++) persists.push((await benchPersistRuns({ provider })).ms);
+    const median = [...persists].sort((a, b) => a - b)[Math.floor(persists.length / 2)] ?? 0;
+    figures.push({ name: `matrix persisted, 250 runs (${provider})`, value: median / 1000, unit: 's', target: '≤ 1 s', detail: `runs: ${persists.join(', ')} ms` });
+    const runs = await benchRunsPage({ provider });
+    figures.push({
+      name: `runs page, ${runs.seeded.toLocaleString('en')} runs, p95 (${provider})`,
+      value: runs.page.p95,
+      unit: 'ms',
+      target: '≤ 150 ms',
+      detail: `p50 ${runs.page.p50} ms, seeded in ${runs.seedMs} ms`,
+    });
+    const replay = await benchReplayPage({ provider });
+    figures.push({
+      name: `replay page, ${replay.steps.toLocaleString('en')}-step run, p95 (${provider})`,
+      value: replay.page.p95,
+      unit: 'ms',
+      target: '≤ 300 ms',
+      detail: `p50 ${replay.page.p50} ms, run stored in ${replay.saveMs} ms`,
+    });
+  }
+  return figures;
+}

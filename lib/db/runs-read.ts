@@ -115,9 +115,25 @@ function validateRange(range: StepRange): { field: 'idx' | 'step'; gte: number; 
 }
 
 /**
+ * The steps whose transitions belong on a page. By step range: the range (cut at the last entry
+ * when the page was capped). By index: the entries' steps, widened to the start of the run on its
+ * first page (PLAN → CALL_MODEL has step 0, before any entry) and to the end on its last, so
+ * paging through a run yields every transition; a step split across pages repeats on both.
+ */
+function transitionSteps(range: StepRange, items: StepDto[], fetched: number, nextIndex: number | null): { gte?: number; lte?: number } {
+  const first = items[0];
+  const last = items[items.length - 1];
+  if ('fromStep' in range) return { gte: range.fromStep, lte: nextIndex !== null && last ? last.step : range.toStep };
+  if (!first || !last) return range.fromIndex === 0 ? {} : { gte: 1, lte: 0 };
+  const reachedEnd = nextIndex === null && fetched < range.toIndex - range.fromIndex;
+  return { ...(range.fromIndex === 0 ? {} : { gte: first.step }), ...(reachedEnd ? {} : { lte: last.step }) };
+}
+
+/**
  * A page of the run's trajectory: entries by position `[fromIndex, toIndex)` or by harness step
  * (inclusive), at most MAX_STEP_PAGE of them (`nextIndex` says where a capped page stops), plus
- * the transitions within the page's steps. Tool results come as previews (`getToolResultAt`).
+ * the transitions of the page's steps (see transitionSteps). Tool results come as previews
+ * (`getToolResultAt`).
  */
 export async function getRunSteps(id: string, range: StepRange, db: Database = getDb()): Promise<StepPage> {
   const { field, gte, lte } = validateRange(range);
@@ -146,14 +162,8 @@ export async function getRunSteps(id: string, range: StepRange, db: Database = g
   if (merged.length === 0 && !(await p.run.findUnique({ where: { id }, select: { id: true } }))) throw new NotFoundError('run', id);
   const items = merged.slice(0, MAX_STEP_PAGE);
   const nextIndex = merged.length > MAX_STEP_PAGE ? merged[MAX_STEP_PAGE]!.index : null;
-  let transitions: TransitionDto[] = [];
-  if (items.length > 0) {
-    const rows = await p.transition.findMany({
-      where: { runId: id, step: { gte: items[0]!.step, lte: items[items.length - 1]!.step } },
-      orderBy: { idx: 'asc' },
-    });
-    transitions = rows.map((t) => ({ index: t.idx, step: t.step, from: t.fromState, to: t.toState, reason: t.reason }));
-  }
+  const rows = await p.transition.findMany({ where: { runId: id, step: transitionSteps(range, items, merged.length, nextIndex) }, orderBy: { idx: 'asc' } });
+  const transitions: TransitionDto[] = rows.map((t) => ({ index: t.idx, step: t.step, from: t.fromState, to: t.toState, reason: t.reason }));
   return { items, transitions, nextIndex };
 }
 

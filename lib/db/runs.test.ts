@@ -64,6 +64,19 @@ describe.each(providers)('runs on $name', (provider) => {
     ]);
   });
 
+  test('yields every transition exactly once when paging through a run by index', async () => {
+    const run = makeRun({ rounds: 6, terminationReason: 'MAX_STEPS' });
+    const id = await saveRun(run, makeMeta(), db);
+    const seen = new Map<number, string>();
+    for (let from = 0; from < run.trajectory.length; from += 4) {
+      const page = await getRunSteps(id, { fromIndex: from, toIndex: from + 4 }, db);
+      for (const t of page.transitions) seen.set(t.index, `${t.step}:${t.from}>${t.to}`);
+    }
+    expect([...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v)).toEqual(run.transitions.map((t) => `${t.step}:${t.from}>${t.to}`));
+    const first = await getRunSteps(id, { fromIndex: 0, toIndex: 1 }, db);
+    expect(first.transitions[0]).toMatchObject({ index: 0, step: 0, from: 'PLAN', to: 'CALL_MODEL' });
+  });
+
   test('lists tool results as previews and returns the full result on demand', async () => {
     const run = makeRun({ rounds: 1 });
     const id = await saveRun(run, makeMeta(), db);

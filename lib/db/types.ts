@@ -104,7 +104,10 @@ export type StepRange = { fromIndex: number; toIndex: number } | { fromStep: num
 
 export interface StepPage {
   items: StepDto[];
-  /** Transitions whose step lies within the page's steps. */
+  /**
+   * Transitions of the page's steps; the run's first page also has those before its first entry
+   * and its last page those after its last entry.
+   */
   transitions: TransitionDto[];
   /** Index of the first entry not returned because the page was capped, or null. */
   nextIndex: number | null;
