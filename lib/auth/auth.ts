@@ -1,0 +1,43 @@
+import 'server-only';
+/**
+ * Dashboard sign-in through better-auth (email + password; better-auth hashes passwords and issues
+ * session tokens — nothing here is hand-rolled). Users, sessions and accounts live in the app's own
+ * database through the Prisma adapter, whichever provider DATABASE_URL names.
+ */
+import { betterAuth } from 'better-auth';
+import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { nextCookies } from 'better-auth/next-js';
+import { getDb, type Database } from '../db/client';
+
+/** Minimum password length for dashboard users. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** BETTER_AUTH_SECRET signs cookies; a fixed development value is used only outside production. */
+function secret(): string {
+  const value = process.env.BETTER_AUTH_SECRET;
+  if (value && value.length >= 32) return value;
+  if (process.env.NODE_ENV === 'production' && process.env.STOCKROOM_ALLOW_DEV_SECRET !== '1') {
+    throw new Error('BETTER_AUTH_SECRET must be set to at least 32 characters in production');
+  }
+  return 'stockroom-development-secret-not-for-production-use';
+}
+
+export function createAuth(db: Database) {
+  return betterAuth({
+    secret: secret(),
+    baseURL: process.env.BETTER_AUTH_URL ?? 'http://127.0.0.1:3000',
+    database: prismaAdapter(db.prisma, { provider: db.provider === 'postgres' ? 'postgresql' : 'sqlite' }),
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, disableSignUp: true },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const cache = globalThis as unknown as { __stockroomAuth?: Auth };
+
+/** The process-wide auth instance over the process-wide database. */
+export function getAuth(): Auth {
+  cache.__stockroomAuth ??= createAuth(getDb());
+  return cache.__stockroomAuth;
+}
