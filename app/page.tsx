@@ -1,11 +1,64 @@
-export default function HomePage() {
+/** Home: what this is, and a one-click first demo. */
+import Link from 'next/link';
+import { countRuns } from '@/lib/db/runs-list';
+import { StartDemoButton } from './_components/start-demo-button';
+
+export const dynamic = 'force-dynamic';
+
+export default async function HomePage() {
+  const runs = await countRuns({}, { cap: 1000 });
   return (
     <main className="page">
-      <h1>Stockroom Harness Dashboard</h1>
-      <p>
-        An agent harness with a deterministic model, a warehouse environment with four switchable weaknesses, and the
-        tools to see what each run did and why it stopped.
-      </p>
+      <section className="hero">
+        <h1>Stockroom Harness Dashboard</h1>
+        <p className="lede" style={{ fontSize: '1.1rem' }}>
+          An agent answers warehouse questions through five tools, inside a harness that limits its steps, tokens and repeated calls.
+          This dashboard shows what the agent did, why the harness stopped it, and how each of four switchable harness weaknesses moves
+          the evaluation metrics. Everything runs locally with a deterministic model: no API keys, no network.
+        </p>
+      </section>
+      <div className="grid-2">
+        <section className="panel">
+          <h2>First demo: the weakness matrix</h2>
+          <p>
+            Run the 61-case golden suite on the bundled dataset five times — once clean and once with each weakness — and see which
+            metrics fall. It takes a few seconds.
+          </p>
+          <StartDemoButton />
+        </section>
+        <section className="panel">
+          <h2>Then</h2>
+          <ol className="steps-list">
+            <li>
+              In the matrix, click a red cell to list the cases that moved, and open one to <strong>replay</strong> it step by step (← →
+              keys).
+            </li>
+            <li>
+              <Link href="/compare">Compare</Link> a case with and without a weakness, aligned by step.
+            </li>
+            <li>
+              <Link href="/instructor">Instructor mode</Link>: flip one switch and show a class what changes.
+            </li>
+            <li>
+              <Link href="/runs">Runs</Link>: every stored run ({runs.exact ? runs.count : `${runs.count}+`} so far), filterable; run your
+              own query there.
+            </li>
+          </ol>
+        </section>
+      </div>
+      <section className="panel">
+        <h2>The four weaknesses</h2>
+        <dl className="kv">
+          <dt className="mono">ambiguous_tool_desc</dt>
+          <dd>The search tool is described so broadly that the model picks it for stock and order questions.</dd>
+          <dt className="mono">oversized_payload</dt>
+          <dd>Tools return whole records, so the context fills up and compaction kicks in.</dd>
+          <dt className="mono">naive_retry</dt>
+          <dd>The repeated-call guard is off, so a flaky tool is retried in a loop.</dd>
+          <dt className="mono">injection_unguarded</dt>
+          <dd>Instruction-like text in tool output is not quarantined, so a planted notice can steer the model.</dd>
+        </dl>
+      </section>
     </main>
   );
 }

@@ -6,7 +6,9 @@ import 'server-only';
  */
 import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
 import type { ToolExecutor } from '../../harness/executor';
-import type { RunResult } from '../../harness/types';
+import { isToolRecord, type RunResult } from '../../harness/types';
+import { evaluateCase, type CaseScores } from '../../eval/case-scores';
+import { callStatus } from '../../eval/run-summary';
 import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
 import { buildReport } from '../../eval/report';
 import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
@@ -59,14 +61,39 @@ function metaFor(dataset: Dataset, config: HarnessConfig, category: string | nul
   };
 }
 
-/** Runs one golden case or free query and stores it; returns the stored run's id. */
-export async function runOne(input: RunOneInput): Promise<{ runId: string; terminationReason: string }> {
+/** What the UI shows of a run it just made (the rest is a replay away). */
+export interface RunOneResult {
+  runId: string;
+  terminationReason: string;
+  finalAnswer: string;
+  steps: number;
+  toolCalls: Array<{ name: string; status: string }>;
+  /** The golden case's scores for this run, when a golden case was run. */
+  scores: Pick<CaseScores, 'toolSelection' | 'argumentCorrectness' | 'answerCorrectnessDeterministic' | 'terminationMatch' | 'mustNotCallOk'> | null;
+}
+
+/** Runs one golden case or free query and stores it; returns the stored run's id and a short summary. */
+export async function runOne(input: RunOneInput): Promise<RunOneResult> {
   const dataset = resolveDataset(input.datasetId);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const config = configOf(input, input.weaknesses);
   const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
   const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null));
-  return { runId, terminationReason: run.terminationReason };
+  const scores = golden ? evaluateCase(golden, run, { floatKeys: dataset.floatKeys }) : null;
+  return {
+    runId,
+    terminationReason: run.terminationReason,
+    finalAnswer: run.finalAnswer,
+    steps: run.steps,
+    toolCalls: run.trajectory.filter(isToolRecord).map((r) => ({ name: r.name, status: callStatus(r) })),
+    scores: scores && {
+      toolSelection: scores.toolSelection,
+      argumentCorrectness: scores.argumentCorrectness,
+      answerCorrectnessDeterministic: scores.answerCorrectnessDeterministic,
+      terminationMatch: scores.terminationMatch,
+      mustNotCallOk: scores.mustNotCallOk,
+    },
+  };
 }
 
 /**

@@ -1,0 +1,74 @@
+'use client';
+/** One case under no weakness and under the chosen switches: the scores that moved, the tools called, the answers. */
+import Link from 'next/link';
+import type { RunOneResult } from '@/lib/actions/support/runner';
+import { TerminationBadge } from '@/components/termination-badge';
+
+const SCORE_LABELS: Record<string, string> = {
+  toolSelection: 'Tool selection',
+  argumentCorrectness: 'Arguments',
+  answerCorrectnessDeterministic: 'Answer correct',
+  terminationMatch: 'Termination as expected',
+  mustNotCallOk: 'No forbidden tool',
+};
+
+const show = (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : v === true ? 'yes' : v === false ? 'no' : '—');
+
+function Column({ title, run }: { title: string; run: RunOneResult }) {
+  return (
+    <div className="panel">
+      <h3 style={{ marginTop: 0 }}>{title}</h3>
+      <div className="row">
+        <TerminationBadge reason={run.terminationReason} /> <span className="muted">{run.steps} steps</span>
+        <Link href={`/runs/${run.runId}`}>replay step by step</Link>
+      </div>
+      <p>
+        Tools called:{' '}
+        {run.toolCalls.length === 0
+          ? 'none'
+          : run.toolCalls.map((c, i) => (
+              <span key={i} className={`badge ${c.status === 'ok' ? 'good' : 'bad'}`} style={{ marginRight: 4 }}>
+                {c.name}
+                {c.status === 'ok' ? '' : ` (${c.status})`}
+              </span>
+            ))}
+      </p>
+      <pre>{run.finalAnswer}</pre>
+    </div>
+  );
+}
+
+export function CaseResult({ baseline, current, label }: { baseline: RunOneResult; current: RunOneResult; label: string }) {
+  const keys = Object.keys(SCORE_LABELS);
+  return (
+    <section aria-label="Case result" data-testid="instructor-case-result">
+      <h2>3. What moved</h2>
+      {baseline.scores && current.scores ? (
+        <div className="metric-cards">
+          {keys.map((k) => {
+            const b = (baseline.scores as Record<string, unknown>)[k];
+            const c = (current.scores as Record<string, unknown>)[k];
+            const moved = JSON.stringify(b) !== JSON.stringify(c);
+            const worse = moved && (typeof c === 'number' && typeof b === 'number' ? c < b : c === false);
+            return (
+              <div key={k} className={`metric-card ${moved ? `delta ${worse ? 'worse' : 'better'}` : ''}`} data-score={k}>
+                <div className="label">{SCORE_LABELS[k]}</div>
+                <div className="big-number">{show(c)}</div>
+                <div className="small">{moved ? `was ${show(b)} with no weakness` : 'unchanged'}</div>
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+      <div className="grid-2" style={{ marginTop: '1rem' }}>
+        <Column title="No weakness" run={baseline} />
+        <Column title={label} run={current} />
+      </div>
+      <p>
+        <Link className="button" href={`/compare?a=${baseline.runId}&b=${current.runId}`}>
+          Compare the two trajectories step by step
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+'use client';
+/** Toggles, one-case and whole-suite runs against a clean baseline, and the metric that moved with the cases that show why. */
+import { useState, useTransition } from 'react';
+import { runOneAction } from '@/lib/actions/run-one';
+import { startSuiteAction } from '@/lib/actions/start-suite';
+import type { DatasetOption } from '@/lib/actions/support/datasets';
+import type { RunOneResult } from '@/lib/actions/support/runner';
+import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { CaseResult } from './case-result';
+import { SuiteResult } from './suite-result';
+
+const FLAG_HELP: Record<WeaknessFlag, string> = {
+  ambiguous_tool_desc: 'search tool described vaguely',
+  oversized_payload: 'tools return whole records',
+  naive_retry: 'no repeated-call guard',
+  injection_unguarded: 'no quarantine of tool text',
+};
+
+export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
+  const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
+  const dataset = datasets.find((d) => d.id === datasetId);
+  const [flags, setFlags] = useState<WeaknessFlag[]>([]);
+  const [guard, setGuard] = useState(false);
+  const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
+  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult } | null>(null);
+  const [suites, setSuites] = useState<{ baseline: string; current: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
+  const label = flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness';
+
+  const toggleFlag = (f: WeaknessFlag) => setFlags((xs) => (xs.includes(f) ? xs.filter((x) => x !== f) : [...xs, f].sort()));
+
+  const runCase = () =>
+    start(async () => {
+      setError(null);
+      setSuites(null);
+      const [baseline, current] = await Promise.all([
+        runOneAction({ datasetId, caseId }),
+        runOneAction({ datasetId, caseId, weaknesses: flags, guards }),
+      ]);
+      if (!baseline.ok) return setError(baseline.error);
+      if (!current.ok) return setError(current.error);
+      setCaseRuns({ baseline: baseline.data, current: current.data });
+    });
+
+  const runSuite = () =>
+    start(async () => {
+      setError(null);
+      setCaseRuns(null);
+      const baseline = await startSuiteAction({ datasetId });
+      if (!baseline.ok) return setError(baseline.error);
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards });
+      if (!current.ok) return setError(current.error);
+      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId });
+    });
+
+  return (
+    <>
+      <section className="panel" aria-label="Harness switches">
+        <h2>1. Choose the harness</h2>
+        <div className="row">
+          {WEAKNESS_FLAGS.map((f) => (
+            <button key={f} type="button" className="toggle" aria-pressed={flags.includes(f)} onClick={() => toggleFlag(f)} data-flag={f}>
+              {f} <span className="small">({FLAG_HELP[f]})</span>
+            </button>
+          ))}
+          <button type="button" className="toggle" aria-pressed={guard} onClick={() => setGuard((g) => !g)} data-flag="grounded_write">
+            grounded_write guard <span className="small">(blocks ungrounded restocks)</span>
+          </button>
+        </div>
+      </section>
+      <section className="panel" aria-label="What to run">
+        <h2>2. Run it</h2>
+        <div className="row" style={{ alignItems: 'flex-end' }}>
+          {datasets.length > 1 ? (
+            <div className="field">
+              <label htmlFor="i-dataset">Dataset</label>
+              <select id="i-dataset" value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
+                {datasets.map((d) => (
+                  <option key={d.id} value={d.id} disabled={d.problem !== null}>
+                    {d.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          <div className="field" style={{ flex: 1, minWidth: '18rem' }}>
+            <label htmlFor="i-case">Golden case</label>
+            <select id="i-case" value={caseId} onChange={(e) => setCaseId(e.target.value)}>
+              {(dataset?.cases ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id} · {c.category} · {c.query.slice(0, 70)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId} data-testid="instructor-run-case">
+            Run this case
+          </button>
+          <button type="button" className="primary" onClick={runSuite} disabled={pending} data-testid="instructor-run-suite">
+            Run the whole suite
+          </button>
+        </div>
+        <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch you chose: {label}.</p>
+        {error ? <p className="alert error">{error}</p> : null}
+      </section>
+      {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={label} /> : null}
+      {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={label} /> : null}
+    </>
+  );
+}

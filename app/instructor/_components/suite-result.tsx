@@ -1,0 +1,83 @@
+'use client';
+/** The suite under no weakness and under the chosen switches: progress, the metrics that moved, and the cases behind the biggest move. */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { SuiteCaseDto } from '@/lib/db/types';
+import { caseScoreKey, CHART_METRICS, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
+import { biggestMove, casesMovedBetween, metricMoves } from '@/lib/charts/suite-diff';
+import { fetchJson } from '@/components/fetch-json';
+import { SuiteProgress } from '@/components/suite-progress';
+import { isFinished, useSuiteRun } from '@/components/use-suite-run';
+
+const cases = (id: string) => ({
+  queryKey: ['suite-cases', id],
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<{ cases: SuiteCaseDto[] }>(`/api/suites/${encodeURIComponent(id)}/cases`, signal),
+  staleTime: Infinity,
+});
+
+export function SuiteResult({ baselineId, currentId, label }: { baselineId: string; currentId: string; label: string }) {
+  const base = useSuiteRun(baselineId);
+  const cur = useSuiteRun(currentId);
+  const done = base.data?.suite.status === 'done' && cur.data?.suite.status === 'done';
+  const baseCases = useQuery({ ...cases(baselineId), enabled: done });
+  const curCases = useQuery({ ...cases(currentId), enabled: done });
+
+  if (!base.data || !cur.data) return <p className="muted">Starting…</p>;
+  if (!isFinished(base.data.suite) || !isFinished(cur.data.suite) || !done) {
+    return (
+      <section className="panel" aria-label="Suite progress">
+        <h2>Running the suite twice</h2>
+        <p className="small">No weakness</p>
+        <SuiteProgress suite={base.data.suite} />
+        <p className="small">{label}</p>
+        <SuiteProgress suite={cur.data.suite} />
+      </section>
+    );
+  }
+  const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, [...CHART_METRICS, 'argument_correctness']);
+  const top = biggestMove(moves);
+  const key = top ? caseScoreKey(top.metric) : null;
+  const moved = key && baseCases.data && curCases.data ? casesMovedBetween(baseCases.data.cases, curCases.data.cases, key) : [];
+
+  return (
+    <section aria-label="Suite result" data-testid="instructor-suite-result">
+      <h2>3. What moved</h2>
+      <div className="metric-cards">
+        {moves.map((m) => (
+          <div key={m.metric} className={`metric-card ${m.direction !== 'same' ? `delta ${m.direction}` : ''}`} data-metric={m.metric}>
+            <div className="label">{metricLabel(m.metric)}</div>
+            <div className="big-number">{m.value === null ? '—' : m.value.toFixed(2)}</div>
+            <div className="small">{m.direction === 'same' ? 'unchanged' : `${formatDelta(m.delta)} from ${m.baseline?.toFixed(2)}`}</div>
+          </div>
+        ))}
+      </div>
+      {top ? (
+        <div className="panel" style={{ marginTop: '1rem' }}>
+          <h3 style={{ marginTop: 0 }}>
+            Biggest move: {metricLabel(top.metric)} {formatDelta(top.delta)} — the cases that show why
+          </h3>
+          {moved.length === 0 ? (
+            <p className="muted">Loading cases…</p>
+          ) : (
+            <ul className="steps-list">
+              {moved.map((c) => (
+                <li key={c.caseId}>
+                  <strong className="mono">{c.caseId}</strong> <span className="muted">{c.category}</span>:{' '}
+                  {c.baselineRunId && c.runId ? <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare trajectories</Link> : null}
+                  {c.runId ? (
+                    <>
+                      {' · '}
+                      <Link href={`/runs/${c.runId}`}>replay</Link>
+                    </>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <p className="panel">No gate metric moved: this switch makes no difference on this suite.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+/** Instructor mode: flip one weakness or the run guard, run a case or the suite, see what moved and why. Built for a projector. */
+import { datasetOptions } from '@/lib/actions/support/datasets';
+import { Instructor } from './_components/instructor';
+
+export const dynamic = 'force-dynamic';
+
+export default function InstructorPage() {
+  return (
+    <main className="page instructor">
+      <h1>Instructor mode</h1>
+      <p className="lede">
+        Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
+        (top right) when projecting.
+      </p>
+      <Instructor datasets={datasetOptions()} />
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { biggestMove, casesMovedBetween, metricMoves } from './suite-diff';
+
+describe('metricMoves and biggestMove', () => {
+  it('measures each metric against the baseline and picks the largest move', () => {
+    const moves = metricMoves(
+      { tool_selection_accuracy: 1, answer_correctness: 1, loop_rate: 0 },
+      { tool_selection_accuracy: 0.66, answer_correctness: 0.75, loop_rate: 0 },
+      ['tool_selection_accuracy', 'answer_correctness', 'loop_rate'],
+    );
+    expect(moves.map((m) => m.direction)).toEqual(['worse', 'worse', 'same']);
+    expect(biggestMove(moves)?.metric).toBe('tool_selection_accuracy');
+  });
+
+  it('finds no biggest move when nothing moved', () => {
+    expect(biggestMove(metricMoves({ a: 1 }, { a: 1 }, ['a']))).toBeNull();
+  });
+});
+
+describe('casesMovedBetween', () => {
+  it('lists cases whose score differs, with both run ids', () => {
+    const moved = casesMovedBetween(
+      [
+        { caseId: 'S1', category: 'x', runId: 'r1', scores: { toolSelection: 1 } },
+        { caseId: 'S2', category: 'x', runId: 'r2', scores: { toolSelection: 1 } },
+      ],
+      [
+        { caseId: 'S1', category: 'x', runId: 'q1', scores: { toolSelection: 0 } },
+        { caseId: 'S2', category: 'x', runId: 'q2', scores: { toolSelection: 1 } },
+        { caseId: 'S3', category: 'x', runId: 'q3', scores: { toolSelection: 0 } },
+      ],
+      'toolSelection',
+    );
+    expect(moved).toEqual([{ caseId: 'S1', category: 'x', before: 1, after: 0, baselineRunId: 'r1', runId: 'q1' }]);
+  });
+});

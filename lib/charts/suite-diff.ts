@@ -1,0 +1,65 @@
+/**
+ * Instructor mode's comparison of two suite runs (a baseline and the chosen setting): each metric's
+ * change, the metric that moved most, and the cases whose score on it moved, with both run ids.
+ */
+import { directionOf, readMetrics, type Direction } from './matrix-view';
+
+export interface MetricMove {
+  metric: string;
+  baseline: number | null;
+  value: number | null;
+  delta: number | null;
+  direction: Direction;
+}
+
+/** Changes of the given metrics, biggest absolute move first among those that moved. */
+export function metricMoves(baseline: unknown, current: unknown, metrics: readonly string[]): MetricMove[] {
+  const b = readMetrics(baseline);
+  const c = readMetrics(current);
+  return metrics.map((metric) => {
+    const bv = b[metric] ?? null;
+    const cv = c[metric] ?? null;
+    const delta = bv === null || cv === null ? null : Math.round((cv - bv) * 10_000) / 10_000;
+    return { metric, baseline: bv, value: cv, delta, direction: directionOf(metric, delta) };
+  });
+}
+
+/** The metric that moved most (by absolute change), or null when none moved. */
+export function biggestMove(moves: readonly MetricMove[]): MetricMove | null {
+  const moved = moves.filter((m) => m.direction !== 'same' && m.delta !== null);
+  return moved.sort((x, y) => Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
+}
+
+export interface SuiteCaseLike {
+  caseId: string;
+  category: string | null;
+  runId: string | null;
+  scores: unknown;
+}
+
+export interface MovedBetween {
+  caseId: string;
+  category: string | null;
+  before: unknown;
+  after: unknown;
+  baselineRunId: string | null;
+  runId: string | null;
+}
+
+const scoreOf = (scores: unknown, key: string): unknown =>
+  scores !== null && typeof scores === 'object' && !Array.isArray(scores) ? ((scores as Record<string, unknown>)[key] ?? null) : null;
+
+/** Cases (by id) whose `scoreKey` differs between the baseline suite and the other. */
+export function casesMovedBetween(baseline: readonly SuiteCaseLike[], current: readonly SuiteCaseLike[], scoreKey: string): MovedBetween[] {
+  const base = new Map(baseline.map((c) => [c.caseId, c]));
+  const out: MovedBetween[] = [];
+  for (const c of current) {
+    const b = base.get(c.caseId);
+    if (!b) continue;
+    const before = scoreOf(b.scores, scoreKey);
+    const after = scoreOf(c.scores, scoreKey);
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      out.push({ caseId: c.caseId, category: c.category, before, after, baselineRunId: b.runId, runId: c.runId });
+  }
+  return out;
+}
