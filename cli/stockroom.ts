@@ -12,6 +12,8 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
+  admin: () => import('./commands/admin'),
+  audit: () => import('./commands/audit'),
 };
 
 async function help(): Promise<string> {

@@ -3,7 +3,7 @@
  * creates a dashboard user (better-auth password hash) with roles in a tenant. The first admin is
  * made this way; public sign-up is disabled.
  */
-import { openDatabase } from '../../lib/db/client';
+import { openMigratedDatabase } from '../database';
 import { upsertUser } from '../../lib/auth/users';
 import { DEFAULT_TENANT, RoleSchema, type Role } from '../../lib/governance/principal';
 import { parseArgs, stringFlag } from '../args';
@@ -33,7 +33,7 @@ export const command: CliCommand = {
       if (!parsed.success) throw new CliUsageError(`unknown role '${r}' (viewer, operator, reviewer, admin)`);
       roles.push(parsed.data);
     }
-    const db = openDatabase();
+    const db = await openMigratedDatabase();
     try {
       const id = await upsertUser(db, { email, password, name: stringFlag(args, 'name'), roles, tenant: stringFlag(args, 'tenant') });
       process.stdout.write(`admin: ${email} (${id}) has ${roles.join(', ')} in ${stringFlag(args, 'tenant') ?? DEFAULT_TENANT}\n`);

@@ -2,7 +2,7 @@
  * `stockroom audit verify`: recomputes every evidence event's hash and link; exits 1 naming the
  * first event that was edited, removed or relinked.
  */
-import { openDatabase } from '../../lib/db/client';
+import { openMigratedDatabase } from '../database';
 import { verifyStoredChain } from '../../lib/db/governance-evidence';
 import { parseArgs } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
@@ -14,7 +14,7 @@ export const command: CliCommand = {
   async run(argv) {
     const args = parseArgs(argv, {} as const);
     if (args.positionals[0] !== 'verify' || args.positionals.length !== 1) throw new CliUsageError("expected 'audit verify'");
-    const db = openDatabase();
+    const db = await openMigratedDatabase();
     try {
       const r = await verifyStoredChain(db.prisma);
       if (r.ok) {
