@@ -1,0 +1,20 @@
+import { expect, test } from '@playwright/test';
+import { saveArtifact } from '../support/helpers';
+
+test('toggling ambiguous_tool_desc makes tool selection fall and lists the cases that show why', async ({ page }) => {
+  await page.goto('/instructor');
+  const toggle = page.locator('[data-flag=ambiguous_tool_desc]');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('instructor-run-suite').click();
+
+  const result = page.getByTestId('instructor-suite-result');
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  const card = result.locator('[data-metric=tool_selection_accuracy]');
+  await expect(card).toHaveClass(/worse/);
+  const value = Number(await card.locator('.big-number').textContent());
+  expect(value).toBeLessThan(1);
+  await expect(result).toContainText('Biggest move: Tool selection');
+  await expect(result.getByRole('link', { name: 'compare trajectories' }).first()).toBeVisible();
+  await saveArtifact(page, 'instructor');
+});

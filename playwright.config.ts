@@ -1,0 +1,43 @@
+/**
+ * Browser tests: Debian's Chromium against a production build (`next build` + scripts/start.mjs) on
+ * port 3100 with a fresh temporary SQLite database, one worker (the machine has two cores and the
+ * specs share one server).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 3100;
+// Evaluated once by the runner (which starts the web server) and again in each worker (which never
+// uses it), so a per-run name is enough to keep every test run's database fresh.
+const DB_FILE = process.env.E2E_DB_FILE ?? path.join(os.tmpdir(), `stockroom-e2e-${Date.now()}-${process.pid}.db`);
+process.env.E2E_DB_FILE = DB_FILE;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1400, height: 1000 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'npm run build && node scripts/start.mjs',
+    url: `http://127.0.0.1:${PORT}/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: { PORT: String(PORT), DATABASE_URL: `file:${DB_FILE}`, NEXT_TELEMETRY_DISABLED: '1', CHECKPOINT_DISABLE: '1' },
+  },
+});
