@@ -34,6 +34,11 @@ describe('alignRuns', () => {
     expect(result.steps[0]!.difference).toBe('different_outcome');
   });
 
+  it('reports a different final answer on a step without tool calls', () => {
+    const result = alignRuns(side([turn(2, 'SKU-2027: 230 units')]), side([turn(2, 'I found 5 products')]));
+    expect(result.steps[0]!.difference).toBe('different_answer');
+  });
+
   it('marks steps only one run reached and a different termination', () => {
     const result = alignRuns(side([turn(1), turn(2)], 'COMPLETED'), side([turn(1)], 'MAX_STEPS', 'y'));
     expect(result.steps[1]).toMatchObject({ step: 2, difference: 'only_a', b: null });

@@ -17,7 +17,14 @@ export interface AlignSide {
   finalAnswer: string;
 }
 
-export type StepDifference = 'same' | 'different_tool' | 'different_arguments' | 'different_outcome' | 'only_a' | 'only_b';
+export type StepDifference =
+  | 'same'
+  | 'different_tool'
+  | 'different_arguments'
+  | 'different_outcome'
+  | 'different_answer'
+  | 'only_a'
+  | 'only_b';
 
 export interface AlignedCall {
   name: string;
@@ -71,6 +78,7 @@ function classify(a: AlignedStep['a'], b: AlignedStep['b']): StepDifference {
   if (a.calls.map((c) => c.args).join('\n') !== b.calls.map((c) => c.args).join('\n')) return 'different_arguments';
   if (a.calls.map((c) => c.status).join('\n') !== b.calls.map((c) => c.status).join('\n') || a.guards.join('\n') !== b.guards.join('\n'))
     return 'different_outcome';
+  if (a.calls.length === 0 && b.calls.length === 0 && a.text !== b.text) return 'different_answer';
   return 'same';
 }
 
@@ -96,6 +104,7 @@ export const DIFFERENCE_LABELS: Record<StepDifference, string> = {
   different_tool: 'different tool',
   different_arguments: 'different arguments',
   different_outcome: 'different outcome',
+  different_answer: 'different answer',
   only_a: 'only in A',
   only_b: 'only in B',
 };
