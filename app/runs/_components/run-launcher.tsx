@@ -58,7 +58,7 @@ export function RunLauncher({ datasets, defaultOpen = false }: { datasets: Datas
         ) : (
           <div className="field">
             <label htmlFor="query">Query</label>
-            <input id="query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Do you sell ratchet lashing straps?" maxLength={2000} />
+            <input id="query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. Is SKU-2005 running low?" maxLength={2000} />
           </div>
         )}
         {error ? (
