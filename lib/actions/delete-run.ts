@@ -1,16 +1,27 @@
 'use server';
-/** Deletes a stored run and the blobs only it used. */
+/**
+ * Deletes a stored run and the blobs only it used. Operators may delete runs they started (the
+ * governed run's actor); admins may delete any run. Runs started without a policy record no owner,
+ * so only an admin deletes those.
+ */
 import { revalidatePath } from 'next/cache';
+import { getDb } from '../db/client';
+import { runOwner } from '../db/governance-runs';
 import { deleteRun } from '../db/runs-write';
 import { DeleteRunInputSchema } from '../schemas/run-id';
-import { ActionError } from './errors';
+import { holdsRole } from './authorize';
+import { ActionError, ForbiddenError } from './errors';
 import { safeAction } from './safe-action';
 
 export const deleteRunAction = safeAction({
   name: 'deleteRun',
   schema: DeleteRunInputSchema,
   role: 'operator',
-  handler: async ({ runId }) => {
+  handler: async ({ runId }, { principal }) => {
+    if (!holdsRole(principal.memberships, 'admin')) {
+      const owner = await runOwner(getDb().prisma, runId);
+      if (owner !== principal.id) throw new ForbiddenError('Operators may delete only runs they started; ask an admin to delete this one.');
+    }
     if (!(await deleteRun(runId))) throw new ActionError('not_found', 'That run does not exist (it may already be deleted).');
     revalidatePath('/runs');
     return { runId };

@@ -13,10 +13,17 @@ export class ActionError extends Error {
   }
 }
 
-/** The caller may not do this (the governance issue's roles will raise it). */
+/** The caller is signed in but lacks the role (or tenant) this needs. */
 export class ForbiddenError extends ActionError {
   constructor(message = 'You are not allowed to do this.') {
     super('forbidden', message);
+  }
+}
+
+/** There is no valid session: the caller must sign in first. */
+export class UnauthenticatedError extends ActionError {
+  constructor(message = 'Sign in to do this.') {
+    super('unauthenticated', message);
   }
 }
 

@@ -1,8 +1,9 @@
 import 'server-only';
 /**
- * The one wrapper every server action goes through: parse the input with its zod schema, authorise
- * the caller for the action's role, run it, and return a typed result. Errors are caught into
- * `{ ok: false }` by the shared policy (to-failure.ts), so no action can leak a stack or skip auth.
+ * The one wrapper every server action goes through: authorise the caller for the action's role
+ * (first, so an anonymous caller learns nothing about the input schema), parse the input with its
+ * zod schema, run it, and return a typed result. Errors are caught into `{ ok: false }` by the
+ * shared policy (to-failure.ts), so no action can leak a stack or skip auth.
  */
 import type { z } from 'zod';
 import { authorize, type Principal, type Role } from './authorize';
@@ -30,14 +31,14 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
 /** Builds an action: `(input: unknown) => Promise<ActionResult<T>>`. Treat it as a public endpoint. */
 export function safeAction<S extends z.ZodType, T>(def: SafeActionDefinition<S, T>): (input: z.input<S>) => Promise<ActionResult<T>> {
   return async (raw: unknown) => {
-    const parsed = def.schema.safeParse(raw);
-    if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', fieldErrors: fieldErrorsOf(parsed.error) };
     try {
       const principal = await authorize(def.role);
+      const parsed = def.schema.safeParse(raw);
+      if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', code: 'invalid_input', fieldErrors: fieldErrorsOf(parsed.error) };
       return { ok: true, data: await def.handler(parsed.data, { principal }) };
     } catch (err) {
       const f = toFailure(err, def.name);
-      return f.fieldErrors ? { ok: false, error: f.error, fieldErrors: f.fieldErrors } : { ok: false, error: f.error };
+      return f.fieldErrors ? { ok: false, error: f.error, code: f.code, fieldErrors: f.fieldErrors } : { ok: false, error: f.error, code: f.code };
     }
   };
 }

@@ -23,18 +23,19 @@ export interface SafeRouteDefinition<S extends z.ZodType, T> {
 /** A GET/POST handler for `app/api/.../route.ts`. */
 export function safeRoute<S extends z.ZodType, T>(def: SafeRouteDefinition<S, T>) {
   return async (request: Request, context: RouteContext): Promise<NextResponse> => {
-    const url = new URL(request.url);
-    const raw: Record<string, unknown> = Object.fromEntries(url.searchParams.entries());
-    Object.assign(raw, await context.params);
-    const parsed = def.schema.safeParse(raw);
-    if (!parsed.success) return NextResponse.json({ error: 'Invalid request.', fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
     try {
-      const principal = await authorize(def.role);
+      // Authorise first: an anonymous caller gets 401 whatever it sent.
+      const principal = await authorize(def.role, request.headers);
+      const url = new URL(request.url);
+      const raw: Record<string, unknown> = Object.fromEntries(url.searchParams.entries());
+      Object.assign(raw, await context.params);
+      const parsed = def.schema.safeParse(raw);
+      if (!parsed.success) return NextResponse.json({ error: 'Invalid request.', fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
       const data = await def.handler(parsed.data, { principal, request });
       return NextResponse.json(data, { headers: { 'cache-control': 'no-store' } });
     } catch (err) {
       const f = toFailure(err, def.name);
-      return NextResponse.json({ error: f.error, fieldErrors: f.fieldErrors }, { status: f.status });
+      return NextResponse.json({ error: f.error, code: f.code, fieldErrors: f.fieldErrors }, { status: f.status });
     }
   };
 }

@@ -11,21 +11,23 @@ import { ActionError } from './errors';
 export interface Failure {
   status: number;
   error: string;
+  /** The ActionError's code; `internal` for anything unexpected. */
+  code: string;
   fieldErrors?: Record<string, string[]>;
 }
 
 /** Maps a thrown value to what the browser may see. */
 export function toFailure(err: unknown, context: string): Failure {
   if (err instanceof ActionError) {
-    const status = err.code === 'forbidden' ? 403 : err.code === 'not_found' ? 404 : 400;
-    return { status, error: err.message, fieldErrors: err.fieldErrors };
+    const status = err.code === 'unauthenticated' ? 401 : err.code === 'forbidden' ? 403 : err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 400;
+    return { status, error: err.message, code: err.code, fieldErrors: err.fieldErrors };
   }
-  if (err instanceof NotFoundError) return { status: 404, error: `That ${err.entity} does not exist (it may have been deleted).` };
-  if (err instanceof InvalidInputError) return { status: 400, error: err.message, fieldErrors: { [err.field]: [err.message] } };
-  if (err instanceof ConfigError) return { status: 400, error: err.message };
-  if (err instanceof ExecutorError) return { status: 502, error: `The tool transport failed: ${err.message}` };
-  if (err instanceof DatasetError) return { status: 400, error: `The dataset could not be loaded: ${err.message}` };
+  if (err instanceof NotFoundError) return { status: 404, code: 'not_found', error: `That ${err.entity} does not exist (it may have been deleted).` };
+  if (err instanceof InvalidInputError) return { status: 400, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
+  if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: err.message };
+  if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
+  if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${err.message}` };
   const ref = randomUUID().slice(0, 8);
   console.error(`[${context}] failed (ref ${ref})`, err);
-  return { status: 500, error: `Something went wrong on the server (ref ${ref}).` };
+  return { status: 500, code: 'internal', error: `Something went wrong on the server (ref ${ref}).` };
 }

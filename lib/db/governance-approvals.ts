@@ -153,3 +153,16 @@ export async function setApprovalOutcome(prisma: Prisma, id: string, expectedVer
   });
   return count === 1;
 }
+
+/** Every request of the given runs, newest first per run (runs list and replay link to the latest). */
+export async function approvalsForRuns(prisma: Prisma, runIds: readonly string[]): Promise<Map<string, ApprovalRequest[]>> {
+  const out = new Map<string, ApprovalRequest[]>();
+  if (runIds.length === 0) return out;
+  const rows = await prisma.approvalRequest.findMany({ where: { runId: { in: [...runIds] } }, include: { decisions: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+  for (const r of rows) {
+    const list = out.get(r.runId) ?? [];
+    list.push(toRequest(r));
+    out.set(r.runId, list);
+  }
+  return out;
+}

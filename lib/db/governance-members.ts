@@ -20,3 +20,15 @@ export async function addMembership(prisma: Prisma, userId: string, tenant: stri
 export async function removeMembership(prisma: Prisma, userId: string, tenant: string, role: Role): Promise<void> {
   await prisma.membership.deleteMany({ where: { userId, tenant, role } });
 }
+
+/** Display labels (email) of users by id; unknown ids are left out. */
+export async function userLabels(prisma: Prisma, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prisma.user.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, email: true } });
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+/** Whether any dashboard user exists (npm start prints how to create the first admin when not). */
+export async function countUsers(prisma: Prisma): Promise<number> {
+  return prisma.user.count();
+}

@@ -96,3 +96,15 @@ export async function listGovernedRuns(prisma: Prisma, status?: GovernedRunStatu
   });
   return rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() }));
 }
+
+/** The governed run, or null when the run was not started under a policy. */
+export async function findGovernedRun(prisma: Prisma, runId: string): Promise<GovernedRunRow | null> {
+  const r = await prisma.governedRun.findUnique({ where: { runId } });
+  return r ? toRow(r) : null;
+}
+
+/** Who started a run under a policy (its actor's user id), or null for a run without a policy. */
+export async function runOwner(prisma: Prisma, runId: string): Promise<string | null> {
+  const r = await prisma.governedRun.findUnique({ where: { runId }, select: { actor: true } });
+  return r?.actor ?? null;
+}

@@ -12,7 +12,7 @@ import { callStatus } from '../../eval/run-summary';
 import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
 import { buildReport } from '../../eval/report';
 import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
-import type { GoldenFile } from '../../eval/golden';
+import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
@@ -27,7 +27,8 @@ export function settingLabel(weaknesses: readonly string[]): string {
   return weaknesses.length === 0 ? 'none' : [...weaknesses].sort().join('+');
 }
 
-function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'>, weaknesses: readonly WeaknessFlag[]): HarnessConfig {
+/** The resolved harness configuration of UI settings under `weaknesses`. */
+export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'>, weaknesses: readonly WeaknessFlag[]): HarnessConfig {
   return resolveConfig({
     weaknesses: [...weaknesses],
     guards: settings.guards,
@@ -50,7 +51,8 @@ async function withAgent<T>(dataset: Dataset, config: HarnessConfig, use: (agent
   }
 }
 
-function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null) {
+/** What a run is stored with besides its RunResult. */
+export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null) {
   return {
     datasetName: dataset.name,
     datasetHash: dataset.hash,
@@ -72,13 +74,8 @@ export interface RunOneResult {
   scores: Pick<CaseScores, 'toolSelection' | 'argumentCorrectness' | 'answerCorrectnessDeterministic' | 'terminationMatch' | 'mustNotCallOk'> | null;
 }
 
-/** Runs one golden case or free query and stores it; returns the stored run's id and a short summary. */
-export async function runOne(input: RunOneInput): Promise<RunOneResult> {
-  const dataset = resolveDataset(input.datasetId);
-  const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
-  const config = configOf(input, input.weaknesses);
-  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
-  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null));
+/** The short summary the UI shows of a run it just made. */
+export function summariseRun(runId: string, run: RunResult, golden: GoldenCase | null, dataset: Dataset): RunOneResult {
   const scores = golden ? evaluateCase(golden, run, { floatKeys: dataset.floatKeys }) : null;
   return {
     runId,
@@ -94,6 +91,16 @@ export async function runOne(input: RunOneInput): Promise<RunOneResult> {
       mustNotCallOk: scores.mustNotCallOk,
     },
   };
+}
+
+/** Runs one golden case or free query and stores it; returns the stored run's id and a short summary. */
+export async function runOne(input: RunOneInput): Promise<RunOneResult> {
+  const dataset = resolveDataset(input.datasetId);
+  const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
+  const config = configOf(input, input.weaknesses);
+  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
+  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null));
+  return summariseRun(runId, run, golden, dataset);
 }
 
 /**

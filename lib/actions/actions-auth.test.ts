@@ -1,0 +1,227 @@
+/**
+ * Every server action and every mutating route refuses a caller without a session and a caller
+ * whose role is too low, and writes nothing when it does. Actions are discovered from the
+ * `'use server'` files of lib/actions and routes from app/api, so a new one is covered (or this
+ * test fails until it is listed as public with a reason).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
+
+vi.mock('next/headers', () => nextHeadersMock());
+vi.mock('next/cache', () => nextCacheMock());
+
+const ACTIONS_DIR = path.resolve('lib/actions');
+const API_DIR = path.resolve('app/api');
+
+/** Actions a caller without a session must be able to use, and why. */
+const PUBLIC_ACTIONS: Record<string, string> = {
+  signInAction: 'signing in is how a caller gets a session',
+  signOutAction: 'it only ends the caller’s own session',
+};
+/** Route handlers that do not take a dashboard session, and why. */
+const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
+  'auth/[...all] POST': 'better-auth’s own sign-in/sign-out endpoints (sign-up is disabled)',
+  'mcp POST': 'the MCP tool server for MCP clients; its writes go to an in-memory demo ledger, never the database',
+  'mcp DELETE': 'answers 405 (stateless MCP endpoint)',
+};
+
+type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string }>;
+
+function discoverActions(): { file: string; name: string }[] {
+  const out: { file: string; name: string }[] = [];
+  for (const file of fs.readdirSync(ACTIONS_DIR).sort()) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+    const text = fs.readFileSync(path.join(ACTIONS_DIR, file), 'utf8');
+    if (!/^\s*['"]use server['"]/.test(text)) continue;
+    for (const m of text.matchAll(/^export (?:const|async function|function) (\w+)/gm)) out.push({ file, name: m[1]! });
+  }
+  return out;
+}
+
+function discoverRoutes(dir = API_DIR): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return discoverRoutes(p);
+    return e.name === 'route.ts' ? [path.relative(API_DIR, path.dirname(p))] : [];
+  });
+}
+
+const actions = discoverActions();
+const routes = discoverRoutes();
+
+let env: ActionEnv;
+/** Valid input for each action (so a skipped check would reach the handler and write). */
+let inputs: Record<string, unknown> = {};
+let snapshot: () => Promise<string>;
+
+beforeAll(async () => {
+  env = await setUpActionEnv();
+  const { getDb } = await import('../db/client');
+  const { PrismaJournalStore } = await import('../db/governance-journal');
+  const { runGovernedAction } = await import('./run-governed');
+  const { runOneAction } = await import('./run-one');
+  const prisma = getDb().prisma;
+
+  env.as('admin');
+  const paused = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+  if (!paused.ok || !paused.data.approvalId) throw new Error(`setup: the governed S024 run did not pause: ${JSON.stringify(paused)}`);
+  const plain = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+  if (!plain.ok) throw new Error('setup: plain run failed');
+  const journal = new PrismaJournalStore(prisma);
+  const key = `op:${paused.data.runId}:manual:create_restock_request@1`;
+  await journal.prepare({ operationKey: key, runId: paused.data.runId, callId: 'manual', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'x' }, new Date().toISOString());
+  await journal.transition(key, 'prepared', 'dispatched', { attempts: 1 }, new Date().toISOString());
+  await journal.transition(key, 'dispatched', 'unknown', { error: 'simulated crash' }, new Date().toISOString());
+  env.as(null);
+
+  inputs = {
+    runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+    runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
+    startSuiteAction: { datasetId: 'bundled' },
+    startMatrixAction: { datasetId: 'bundled' },
+    deleteRunAction: { runId: plain.data.runId },
+    decideApprovalAction: { id: paused.data.approvalId, verdict: 'approve', reason: 'within budget' },
+    reconcileEffectAction: { operationKey: key },
+  };
+
+  // Everything an action could write, as one string: counts, statuses and versions.
+  snapshot = async () =>
+    JSON.stringify({
+      runs: await prisma.run.findMany({ select: { id: true, status: true }, orderBy: { id: 'asc' } }),
+      suites: await prisma.suiteRun.count(),
+      governed: await prisma.governedRun.findMany({ select: { runId: true, status: true, stateVersion: true } }),
+      approvals: await prisma.approvalRequest.findMany({ select: { id: true, status: true, stateVersion: true } }),
+      decisions: await prisma.approvalDecision.count(),
+      journal: await prisma.effectJournalEntry.findMany({ select: { operationKey: true, status: true } }),
+      evidence: await prisma.evidenceEvent.count(),
+      users: await prisma.user.count(),
+      memberships: await prisma.membership.count(),
+    });
+});
+afterAll(async () => {
+  await env?.cleanup();
+});
+
+describe('server actions', () => {
+  it('finds the actions in lib/actions', () => {
+    expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(['runOneAction', 'runGovernedAction', 'decideApprovalAction', 'reconcileEffectAction', 'deleteRunAction']));
+  });
+
+  const guarded = actions.filter((a) => !(a.name in PUBLIC_ACTIONS));
+  describe.each(guarded)('$name ($file)', ({ file, name }) => {
+    const load = async () => (await import(/* @vite-ignore */ `./${file.replace(/\.ts$/, '')}`))[name] as Action;
+
+    it('has a valid sample input in this test, so a skipped check would reach the handler', () => {
+      expect(inputs, `add a valid input for ${name} to this test`).toHaveProperty(name);
+    });
+
+    it('refuses a caller without a session and writes nothing', async () => {
+      const action = await load();
+      env.as(null);
+      const before = await snapshot();
+      for (const input of [inputs[name], {}, null]) {
+        const res = await action(input);
+        expect(res).toMatchObject({ ok: false, code: 'unauthenticated' });
+      }
+      expect(await snapshot()).toBe(before);
+    });
+
+    it('refuses a viewer and writes nothing', async () => {
+      const action = await load();
+      env.as('viewer');
+      const before = await snapshot();
+      const res = await action(inputs[name]);
+      expect(res).toMatchObject({ ok: false, code: 'forbidden' });
+      expect(res.error).toMatch(/needs the (operator|reviewer|admin) role/);
+      expect(await snapshot()).toBe(before);
+    });
+  });
+
+  it('refuses a forged or expired session cookie like no session', async () => {
+    const { runOneAction } = await import('./run-one');
+    env.as(null);
+    const headers = await import('next/headers');
+    const spy = vi.spyOn(headers, 'headers').mockResolvedValue(new Headers({ cookie: 'better-auth.session_token=forged.value' }) as never);
+    expect(await runOneAction(inputs.runOneAction as never)).toMatchObject({ ok: false, code: 'unauthenticated' });
+    spy.mockRestore();
+  });
+
+  it('refuses roles that do not fit: a reviewer cannot start runs, an operator cannot review', async () => {
+    const { runOneAction } = await import('./run-one');
+    const { decideApprovalAction } = await import('./decide-approval');
+    const before = await snapshot();
+    env.as('reviewer');
+    expect(await runOneAction(inputs.runOneAction as never)).toMatchObject({ ok: false, code: 'forbidden' });
+    env.as('operator');
+    expect(await decideApprovalAction(inputs.decideApprovalAction as never)).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('lets an operator delete only runs they started, and an admin any run', async () => {
+    const { deleteRunAction } = await import('./delete-run');
+    env.as('operator');
+    expect(await deleteRunAction(inputs.deleteRunAction as never)).toMatchObject({ ok: false, code: 'forbidden' });
+    const { runGovernedAction } = await import('./run-governed');
+    const own = await runGovernedAction({ datasetId: 'bundled', caseId: 'S001' });
+    expect(own).toMatchObject({ ok: true, data: { status: 'finished' } });
+    expect(await deleteRunAction({ runId: (own as { data: { runId: string } }).data.runId })).toMatchObject({ ok: true });
+    env.as('admin');
+    expect(await deleteRunAction(inputs.deleteRunAction as never)).toMatchObject({ ok: true });
+  });
+
+  describe('sign-in (public)', () => {
+    it('answers a wrong password and an unknown email the same way, creating no session', async () => {
+      const { signInAction } = await import('./sign-in');
+      const { getDb } = await import('../db/client');
+      const sessions = await getDb().prisma.session.count();
+      const wrong = await signInAction({ email: TEST_USERS.viewer.email, password: 'not the password at all' });
+      const unknown = await signInAction({ email: 'nobody@example.test', password: TEST_PASSWORD });
+      expect(wrong).toEqual({ ok: false, code: 'invalid_credentials', error: 'That email and password do not match a dashboard user.' });
+      expect(unknown).toEqual(wrong);
+      expect(await getDb().prisma.session.count()).toBe(sessions);
+    });
+
+    it('creates a session for the right password and only follows local next paths', async () => {
+      const { signInAction } = await import('./sign-in');
+      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '/approvals?tab=stale' })).toEqual({ ok: true, data: { next: '/approvals?tab=stale' } });
+      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '//evil.example/x' })).toEqual({ ok: true, data: { next: '/' } });
+      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: 'https://evil.example/' })).toEqual({ ok: true, data: { next: '/' } });
+    });
+  });
+});
+
+describe('route handlers', () => {
+  type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> | Response;
+  const load = async (route: string) => (await import(/* @vite-ignore */ `../../app/api/${route}/route`)) as Record<string, Handler>;
+
+  it('has no mutating route handler that skips the session check, except the listed public ones', async () => {
+    const mutating: string[] = [];
+    for (const route of routes) {
+      const mod = await load(route);
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) if (typeof mod[method] === 'function') mutating.push(`${route} ${method}`);
+    }
+    // A new mutating route must use safeRoute (and be tested below) or be listed with a reason.
+    const unguarded = mutating.filter((m) => !(m in PUBLIC_MUTATING_ROUTES));
+    for (const m of unguarded) {
+      const [route, method] = m.split(' ') as [string, string];
+      const mod = await load(route);
+      env.as(null);
+      const res = await mod[method]!(new Request(`http://127.0.0.1/api/${route}`, { method }), { params: Promise.resolve({ id: 'x' }) });
+      expect(res.status, `${m} without a session`).toBe(401);
+      env.as('viewer');
+      const res2 = await mod[method]!(new Request(`http://127.0.0.1/api/${route}`, { method }), { params: Promise.resolve({ id: 'x' }) });
+      expect(res2.status, `${m} as a viewer`).toBe(403);
+    }
+    expect(mutating.filter((m) => m in PUBLIC_MUTATING_ROUTES).sort()).toEqual(Object.keys(PUBLIC_MUTATING_ROUTES).sort());
+  });
+
+  it.each(routes.filter((r) => !r.startsWith('auth') && r !== 'mcp'))('GET /api/%s answers 401 without a session', async (route) => {
+    const mod = await load(route);
+    env.as(null);
+    const res = await mod.GET!(new Request(`http://127.0.0.1/api/${route.replace('[id]', 'abc')}?index=0&fromStep=0&toStep=0`), { params: Promise.resolve({ id: 'abc' }) });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+});

@@ -1,0 +1,103 @@
+'use server';
+/**
+ * A reviewer approves or denies a pending request, with a reason. The decision is a compare-and-set
+ * in the data layer; once the request is decided the paused run is resumed (re-validating every
+ * bound field) and continues to its end. Each refusal comes back with its own code and a message
+ * that says what happened: someone else decided first, the request expired, it went stale (naming
+ * the changed field), self-approval, or a reviewer of another tenant.
+ */
+import { revalidatePath } from 'next/cache';
+import { getDb } from '../db/client';
+import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
+import { userLabels } from '../db/governance-members';
+import type { ApprovalRequest } from '../governance/approval';
+import { ConflictError, GovernanceError } from '../governance/errors';
+import { DecideApprovalInputSchema } from '../schemas/governance';
+import { holdsRole } from './authorize';
+import { ActionError } from './errors';
+import { safeAction } from './safe-action';
+import { resumeAfterDecision } from './support/governed';
+
+/** What the reviewer sees after deciding. */
+export interface DecideApprovalResult {
+  status: ApprovalRequest['status'];
+  /** The run after resuming: finished, paused again (another approval), or null while more approvals are needed. */
+  run: { status: string; terminationReason: string } | null;
+  /** How re-validation at dispatch resolved the call (approved, denied, expired, stale + field). */
+  dispatch: { status: string; field: string | null; message: string } | null;
+  message: string;
+}
+
+async function whoDecided(req: ApprovalRequest): Promise<string> {
+  const labels = await userLabels(getDb().prisma, req.decisions.map((d) => d.reviewerId));
+  const last = req.decisions.at(-1);
+  if (!last) return `It is ${req.status}${req.outcomeDetail ? ` (${req.outcomeDetail})` : ''}.`;
+  const verb = last.verdict === 'approve' ? 'approved' : 'denied';
+  return `${labels.get(last.reviewerId) ?? last.reviewerId} ${verb} it at ${last.at.slice(0, 19).replace('T', ' ')} UTC ("${last.reason}"); it is now ${req.status}.`;
+}
+
+async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'>> {
+  try {
+    const out = await resumeAfterDecision(runId);
+    const r = out.revalidation;
+    return {
+      run: { status: out.result.status, terminationReason: out.result.terminationReason },
+      dispatch: r ? { status: r.status, field: r.field, message: r.resolution.outcome === 'approved' ? 'the call was dispatched' : r.resolution.message } : null,
+    };
+  } catch (err) {
+    // Another worker resumed it first: the run goes on there, nothing to do here.
+    if (err instanceof ConflictError) return { run: null, dispatch: null };
+    throw err;
+  }
+}
+
+export const decideApprovalAction = safeAction({
+  name: 'decideApproval',
+  schema: DecideApprovalInputSchema,
+  role: 'reviewer',
+  handler: async ({ id, verdict, reason }, { principal }): Promise<DecideApprovalResult> => {
+    const prisma = getDb().prisma;
+    const req = await getApprovalOrThrow(prisma, id);
+    // A reviewer of another tenant learns nothing about the request, not even its state.
+    if (!holdsRole(principal.memberships, req.approverRole, req.proposal.tenant)) {
+      throw new ActionError('not_reviewer_for_tenant', `You are not a ${req.approverRole} for tenant ${req.proposal.tenant}.`);
+    }
+    const out = await decideApproval(prisma, { id, reviewer: { id: principal.id, memberships: principal.memberships }, verdict, reason, now: new Date() });
+    revalidatePath('/approvals');
+    revalidatePath(`/approvals/${id}`);
+    if (!out.ok) {
+      if (out.refusal === 'expired') {
+        // The run learns that its approval expired and finishes; the reviewer is told plainly.
+        await resume(req.runId).catch((err: unknown) => {
+          if (!(err instanceof GovernanceError)) throw err;
+        });
+        throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided. The run was told and finished without the call.`);
+      }
+      if (out.refusal === 'already_decided') {
+        const now = await getApprovalOrThrow(prisma, id);
+        throw new ActionError('already_decided', `Someone else decided first. ${await whoDecided(now)}`);
+      }
+      if (out.refusal === 'self_approval') {
+        throw new ActionError('self_approval', 'You started this run, so you cannot review its call: another reviewer must decide.');
+      }
+      throw new ActionError(out.refusal, out.message);
+    }
+    if (out.status === 'pending') {
+      const approvals = out.request.decisions.filter((d) => d.verdict === 'approve').length;
+      return { status: out.status, run: null, dispatch: null, message: `Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.` };
+    }
+    const resumed = await resume(req.runId);
+    revalidatePath('/runs');
+    revalidatePath(`/runs/${req.runId}`);
+    const after = await getApprovalOrThrow(prisma, id);
+    const message =
+      resumed.dispatch?.status === 'stale'
+        ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the call was refused at dispatch: the approval is stale (${resumed.dispatch.field} changed). ${resumed.dispatch.message}`
+        : resumed.dispatch?.status === 'expired'
+          ? `Recorded, but the approval expired before the call could be dispatched.`
+          : verdict === 'approve'
+            ? `Approved. ${resumed.run ? `The run resumed and ${resumed.run.status === 'paused' ? 'paused again for another approval' : `finished (${resumed.run.terminationReason})`}.` : 'The run is being resumed elsewhere.'}`
+            : `Denied. ${resumed.run ? `The run was told and finished (${resumed.run.terminationReason}).` : 'The run is being resumed elsewhere.'}`;
+    return { status: after.status, ...resumed, message };
+  },
+});

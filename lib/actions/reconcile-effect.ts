@@ -1,0 +1,36 @@
+'use server';
+/**
+ * Reconciles one `unknown` effect-journal entry: asks the downstream system (the run's Stockroom
+ * ledger) whether the write happened, and records what it found. Nothing is re-sent.
+ */
+import { revalidatePath } from 'next/cache';
+import { getDb } from '../db/client';
+import { PrismaEvidenceSink } from '../db/governance-evidence';
+import { PrismaJournalStore } from '../db/governance-journal';
+import { GovernanceError } from '../governance/errors';
+import { reconcileEntry } from '../governance/reconcile';
+import { ReconcileInputSchema } from '../schemas/governance';
+import { ActionError } from './errors';
+import { safeAction } from './safe-action';
+import { reconcilerFor } from './support/environments';
+
+export const reconcileEffectAction = safeAction({
+  name: 'reconcileEffect',
+  schema: ReconcileInputSchema,
+  role: 'operator',
+  handler: async ({ operationKey }, { principal }) => {
+    const prisma = getDb().prisma;
+    const journal = new PrismaJournalStore(prisma);
+    const entry = await journal.get(operationKey);
+    if (!entry) throw new ActionError('not_found', 'That journal entry does not exist.');
+    try {
+      const moved = await reconcileEntry(journal, reconcilerFor(entry.runId), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
+      revalidatePath('/effects');
+      return { operationKey, status: moved.status };
+    } catch (err) {
+      if (err instanceof GovernanceError && err.code === 'not_unknown') throw new ActionError('not_unknown', `Only unknown entries are reconciled; this one is ${entry.status}.`);
+      if (err instanceof GovernanceError && err.code === 'conflict') throw new ActionError('conflict', 'Someone else reconciled this entry first.');
+      throw err;
+    }
+  },
+});

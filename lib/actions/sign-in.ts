@@ -1,0 +1,28 @@
+'use server';
+/**
+ * Signs a dashboard user in with email and password through better-auth (which checks the hash and
+ * sets the session cookie via its nextCookies plugin). The one public action: it is how a caller
+ * gets a session. A wrong email and a wrong password get the same answer.
+ */
+import { headers } from 'next/headers';
+import { getAuth } from '../auth/auth';
+import { fieldErrorsOf } from './safe-action';
+import { SignInInputSchema } from '../schemas/governance';
+import type { ActionResult } from './result';
+import { toFailure } from './to-failure';
+
+export async function signInAction(raw: { email: string; password: string; next?: string }): Promise<ActionResult<{ next: string }>> {
+  const parsed = SignInInputSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', code: 'invalid_input', fieldErrors: fieldErrorsOf(parsed.error) };
+  try {
+    await getAuth().api.signInEmail({ body: { email: parsed.data.email, password: parsed.data.password }, headers: await headers() });
+  } catch (err) {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 401 || status === 400 || status === 403) {
+      return { ok: false, code: 'invalid_credentials', error: 'That email and password do not match a dashboard user.' };
+    }
+    const f = toFailure(err, 'signIn');
+    return { ok: false, error: f.error, code: f.code };
+  }
+  return { ok: true, data: { next: parsed.data.next ?? '/' } };
+}

@@ -1,0 +1,57 @@
+/** Inputs of sign-in and of the governance actions and pages (approvals, effects, governed runs). */
+import { z } from 'zod';
+import { APPROVAL_STATUSES } from '../governance/approval';
+import { EFFECT_STATUSES } from '../governance/effect-journal';
+
+/** Where to go after signing in: a same-site path only (never `//host` or a full URL). */
+export const NextPathSchema = z
+  .string()
+  .max(500)
+  .regex(/^\/(?![/\\])[^\s]*$/, 'not a local path')
+  .catch('/');
+
+export const SignInInputSchema = z.object({
+  email: z.string().trim().toLowerCase().email('enter an email address').max(320),
+  password: z.string().min(1, 'enter your password').max(500),
+  next: NextPathSchema.optional(),
+});
+export type SignInInput = z.output<typeof SignInInputSchema>;
+
+export const ApprovalIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not an approval id');
+
+/** Longest reason a reviewer may give. */
+export const MAX_REASON_CHARS = 1000;
+
+export const DecideApprovalInputSchema = z.object({
+  id: ApprovalIdSchema,
+  verdict: z.enum(['approve', 'deny']),
+  reason: z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS),
+});
+export type DecideApprovalInput = z.output<typeof DecideApprovalInputSchema>;
+
+export const ApprovalTabSchema = z.enum(APPROVAL_STATUSES).catch('pending');
+
+export const OperationKeySchema = z.string().min(1).max(400).regex(/^op:[^\s]+$/, 'not an operation key');
+
+export const ReconcileInputSchema = z.object({ operationKey: OperationKeySchema });
+export type ReconcileInput = z.output<typeof ReconcileInputSchema>;
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** The effects page's filters (query string). */
+export const EffectsQuerySchema = z.object({
+  status: z.enum(EFFECT_STATUSES).optional().catch(undefined),
+  runId: optionalText.catch(undefined),
+  tool: optionalText.catch(undefined),
+});
+export type EffectsQuery = z.output<typeof EffectsQuerySchema>;
