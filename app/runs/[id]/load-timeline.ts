@@ -54,8 +54,5 @@ export async function loadTimeline(runId: string, trajectoryLength: number): Pro
     if (next <= from) break;
     from = next;
   }
-  // getRunSteps returns the transitions of its items' steps, and no entry has step 0, so the loop's
-  // first transition (PLAN → CALL_MODEL, always log index 0) is restored here. Reported to lib/db.
-  if (!transitions.has(0) && transitions.size > 0) transitions.set(0, { index: 0, step: 0, from: 'PLAN', to: 'CALL_MODEL', reason: 'start' });
   return { transitions: [...transitions.values()].sort((a, b) => a.index - b.index), calls, events, toolCallsPerStep };
 }
