@@ -1,0 +1,167 @@
+/**
+ * The approvals flow through the server actions, on SQLite: an operator's governed run pauses on a
+ * restock above the auto-approve limit, a reviewer decides, and the run resumes. Each refusal a
+ * reviewer can meet comes back with its own code and a message that says what happened.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
+
+vi.mock('next/headers', () => nextHeadersMock());
+vi.mock('next/cache', () => nextCacheMock());
+
+let env: ActionEnv;
+let policyFile: string;
+const mod = async () => ({
+  ...(await import('./run-governed')),
+  ...(await import('./decide-approval')),
+  ...(await import('./reconcile-effect')),
+  db: (await import('../db/client')).getDb().prisma,
+  approvals: await import('../db/governance-approvals'),
+  runs: await import('../db/runs-read'),
+});
+
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-policy-'));
+  policyFile = path.join(dir, 'policy.json');
+  fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+  process.env.STOCKROOM_POLICY_FILE = policyFile;
+  env = await setUpActionEnv();
+});
+afterAll(async () => {
+  delete process.env.STOCKROOM_POLICY_FILE;
+  await env?.cleanup();
+  fs.rmSync(path.dirname(policyFile), { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+});
+
+/** The operator runs S024 (750 units) under the policy; it pauses. */
+async function pausedRun(): Promise<{ runId: string; approvalId: string }> {
+  const { runGovernedAction } = await mod();
+  env.as('operator');
+  const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+  if (!res.ok) throw new Error(res.error);
+  expect(res.data).toMatchObject({ status: 'paused', approvalId: expect.stringMatching(/^apr_/) });
+  return { runId: res.data.runId, approvalId: res.data.approvalId! };
+}
+
+describe('deciding an approval request', () => {
+  it('shows the paused run as waiting, and an approval resumes it to completion with one committed write', async () => {
+    const { decideApprovalAction, db, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'paused' });
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'the supplier confirmed the lead time' });
+    expect(res).toMatchObject({ ok: true, data: { status: 'approved', run: { status: 'finished', terminationReason: 'COMPLETED' }, dispatch: { status: 'approved' } } });
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true, tool: true } })).toEqual([{ status: 'committed', tool: 'create_restock_request' }]);
+  });
+
+  it('a denial finishes the run without the write, and the reason is kept', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'we are overstocked' });
+    expect(res).toMatchObject({ ok: true, data: { status: 'denied', dispatch: { status: 'denied' }, run: { status: 'finished' } } });
+    expect((await approvals.getApprovalOrThrow(db, approvalId)).decisions).toMatchObject([{ verdict: 'deny', reason: 'we are overstocked' }]);
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+  });
+
+  it('refuses self-approval: the operator who started the run cannot review it, even as an admin', async () => {
+    const { decideApprovalAction, runGovernedAction, db, approvals } = await mod();
+    env.as('admin');
+    const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+    const id = (res as { data: { approvalId: string } }).data.approvalId;
+    const out = await decideApprovalAction({ id, verdict: 'approve', reason: 'my own call' });
+    expect(out).toMatchObject({ ok: false, code: 'self_approval', error: expect.stringMatching(/You started this run/) });
+    expect(await approvals.getApprovalOrThrow(db, id)).toMatchObject({ status: 'pending', decisions: [] });
+  });
+
+  it('refuses a reviewer of another tenant without telling them the request’s state', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { approvalId } = await pausedRun();
+    env.as('outsider');
+    expect(await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'looks fine' })).toEqual({
+      ok: false,
+      code: 'not_reviewer_for_tenant',
+      error: 'You are not a reviewer for tenant kittiwake.',
+    });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'pending', decisions: [] });
+  });
+
+  it('of two reviewers deciding at once, one wins and the other is told who decided first', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { approvalId } = await pausedRun();
+    env.as('reviewer');
+    const first = decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
+    env.as('reviewer2');
+    const second = decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'not now' });
+    const results = await Promise.all([first, second]);
+    const winners = results.filter((r) => r.ok);
+    const losers = results.filter((r) => !r.ok);
+    expect(winners).toHaveLength(1);
+    expect(losers).toEqual([expect.objectContaining({ code: 'already_decided', error: expect.stringMatching(/^Someone else decided first\. reviewer2?@example\.test (approved|denied) it at .* UTC/) })]);
+    expect((await approvals.getApprovalOrThrow(db, approvalId)).decisions).toHaveLength(1);
+  });
+
+  it('refuses an expired request, marks it expired, and lets the run finish without the write', async () => {
+    const { decideApprovalAction, db, approvals, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000); // the policy's TTL is one day
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'sorry, late' });
+    expect(res).toMatchObject({ ok: false, code: 'expired', error: expect.stringMatching(/^This request expired at .* UTC; it can no longer be decided/) });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'expired', decisions: [] });
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished' });
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+  });
+
+  it('records an approval whose policy changed since the request, then refuses the call as stale naming policyVersion', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    fs.appendFileSync(policyFile, '\n'); // any byte changes the policy version
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
+    expect(res).toMatchObject({ ok: true, data: { status: 'stale', dispatch: { status: 'stale', field: 'policyVersion' } } });
+    expect((res as { data: { message: string } }).data.message).toMatch(/stale \(policyVersion changed\)/);
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'stale', outcomeDetail: expect.stringMatching(/policyVersion changed/) });
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+  });
+
+  it('refuses a second decision on a decided request', async () => {
+    const { decideApprovalAction } = await mod();
+    const { approvalId } = await pausedRun();
+    env.as('reviewer');
+    await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine' });
+    expect(await decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'changed my mind' })).toMatchObject({ ok: false, code: 'already_decided' });
+  });
+
+  it('answers an unknown request id with not found', async () => {
+    const { decideApprovalAction } = await mod();
+    env.as('reviewer');
+    expect(await decideApprovalAction({ id: 'apr_nope', verdict: 'approve', reason: 'fine' })).toMatchObject({ ok: false, code: 'not_found' });
+  });
+});
+
+describe('reconciling the effect journal', () => {
+  it('moves an unknown write to reconciled_absent once, and refuses entries that are not unknown', async () => {
+    const { reconcileEffectAction, db } = await mod();
+    const { PrismaJournalStore } = await import('../db/governance-journal');
+    const journal = new PrismaJournalStore(db);
+    const at = new Date().toISOString();
+    const key = 'op:run-x:call-1:create_restock_request@1';
+    await journal.prepare({ operationKey: key, runId: 'run-x', callId: 'call-1', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'd' }, at);
+    await journal.transition(key, 'prepared', 'dispatched', { attempts: 1 }, at);
+    await journal.transition(key, 'dispatched', 'unknown', { error: 'crash' }, at);
+    env.as('operator');
+    expect(await reconcileEffectAction({ operationKey: key })).toEqual({ ok: true, data: { operationKey: key, status: 'reconciled_absent' } });
+    expect(await reconcileEffectAction({ operationKey: key })).toMatchObject({ ok: false, code: 'not_unknown', error: 'Only unknown entries are reconciled; this one is reconciled_absent.' });
+    expect(await db.evidenceEvent.count({ where: { runId: 'run-x' } })).toBe(1);
+  });
+});
