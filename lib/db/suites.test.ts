@@ -5,7 +5,9 @@ import { saveRuns } from './runs-write';
 import {
   completeSuiteRun,
   createSuiteRun,
+  failInterruptedSuites,
   failSuiteRun,
+  INTERRUPTED_SUITE_ERROR,
   getMatrixCasesThatMoved,
   getSuiteCases,
   getSuiteRunOrThrow,
@@ -31,6 +33,25 @@ describe.each(providers)('suite runs on $name', (provider) => {
   });
 
   const suiteInput = { kind: 'matrix' as const, config: { maxSteps: 12 }, datasetName: 'stockroom-v1', datasetHash: 'h1', total: 6 };
+
+  test('fails queued and running suites left behind by a stopped server, and leaves live and finished ones alone', async () => {
+    const queued = await createSuiteRun(suiteInput, db);
+    const running = await createSuiteRun(suiteInput, db);
+    await updateSuiteProgress(running, { status: 'running', completed: 1 }, db);
+    const done = await createSuiteRun(suiteInput, db);
+    await completeSuiteRun(done, { settings: [] }, db);
+    const cutoff = new Date(Date.now() + 1000);
+    const live = await createSuiteRun({ ...suiteInput }, db);
+    await db.prisma.suiteRun.update({ where: { id: live }, data: { updatedAt: new Date(cutoff.getTime() + 60_000) } });
+
+    expect(await failInterruptedSuites(cutoff, db)).toBe(2);
+    for (const id of [queued, running]) {
+      expect(await getSuiteRunOrThrow(id, db)).toMatchObject({ status: 'failed', error: INTERRUPTED_SUITE_ERROR });
+    }
+    expect((await getSuiteRunOrThrow(done, db)).status).toBe('done');
+    expect((await getSuiteRunOrThrow(live, db)).status).toBe('queued');
+    await db.prisma.suiteRun.deleteMany({ where: { id: { in: [queued, running, done, live] } } });
+  });
 
   test('tracks a matrix from queued through progress to done, with metrics per setting', async () => {
     const id = await createSuiteRun(suiteInput, db);

@@ -142,6 +142,23 @@ export async function failSuiteRun(id: string, error: string, db: Database = get
   if (count === 0) throw new NotFoundError('suite run', id);
 }
 
+/** What an interrupted suite says about itself in the UI. */
+export const INTERRUPTED_SUITE_ERROR = 'interrupted: the server stopped before this suite finished';
+
+/**
+ * Marks suites that can no longer finish as failed: queued or running, and not touched since
+ * `staleBefore` (progress touches a running suite after every case, and the job queue lives in the
+ * server process, so a server start finds its predecessor's unfinished suites this way).
+ * Returns how many were marked.
+ */
+export async function failInterruptedSuites(staleBefore: Date, db: Database = getDb()): Promise<number> {
+  const { count } = await db.prisma.suiteRun.updateMany({
+    where: { status: { in: ['queued', 'running'] }, updatedAt: { lt: staleBefore } },
+    data: { status: 'failed', error: INTERRUPTED_SUITE_ERROR, finishedAt: new Date() },
+  });
+  return count;
+}
+
 /** A suite run with its per-setting metrics, or null. */
 export async function getSuiteRun(id: string, db: Database = getDb()): Promise<SuiteRunDto | null> {
   const row = await db.prisma.suiteRun.findUnique({ where: { id }, include: { settings: { orderBy: { setting: 'asc' } } } });
