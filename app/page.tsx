@@ -1,4 +1,5 @@
 /** Home: what this is, and a one-click first demo. */
+import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { countRuns } from '@/lib/db/runs-list';
 import { StartDemoButton } from './_components/start-demo-button';
@@ -6,6 +7,7 @@ import { StartDemoButton } from './_components/start-demo-button';
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage() {
+  await requireUser();
   const runs = await countRuns({}, { cap: 1000 });
   return (
     <main className="page">

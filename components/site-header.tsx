@@ -1,20 +1,39 @@
-/** The top navigation. */
+/** The top navigation, with who is signed in (and their roles) and a sign-out button. */
 import Link from 'next/link';
+import { currentPrincipal } from '@/lib/actions/authorize';
+import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
 
-export function SiteHeader() {
+export async function SiteHeader() {
+  const user = await currentPrincipal();
   return (
     <header className="site-header">
       <nav aria-label="Main">
         <Link href="/" className="brand">
           Stockroom Harness
         </Link>
-        <Link href="/runs">Runs</Link>
-        <Link href="/matrix">Weakness matrix</Link>
-        <Link href="/instructor">Instructor mode</Link>
-        <Link href="/compare">Compare</Link>
+        {user ? (
+          <>
+            <Link href="/runs">Runs</Link>
+            <Link href="/matrix">Weakness matrix</Link>
+            <Link href="/instructor">Instructor mode</Link>
+            <Link href="/compare">Compare</Link>
+            <Link href="/approvals">Approvals</Link>
+            <Link href="/effects">Effects</Link>
+          </>
+        ) : null}
         <span className="spacer" />
         <LargeTypeToggle />
+        {user ? (
+          <form action={signOutAction} className="row" style={{ gap: '0.5rem' }}>
+            <span className="small" data-testid="signed-in-as">
+              {user.email} · {user.roles.join(', ') || 'no role'} · {user.tenant}
+            </span>
+            <button type="submit" className="small">
+              Sign out
+            </button>
+          </form>
+        ) : null}
       </nav>
     </header>
   );

@@ -3,8 +3,10 @@
  * `npm start`: everything a fresh clone needs after `npm ci`, then the production server.
  *   1. generate the Prisma clients if missing or stale (lib/db/generated is git-ignored),
  *   2. migrate the database (.data/stockroom.db by default, or DATABASE_URL),
- *   3. `next build` when .next/BUILD_ID is missing or older than the sources,
- *   4. `next start -H 127.0.0.1 -p ${PORT:-3000}`.
+ *   3. sign-in: a session secret (BETTER_AUTH_SECRET, or one generated into .data/auth-secret), and
+ *      when no user exists, how to create the first admin,
+ *   4. `next build` when .next/BUILD_ID is missing or older than the sources,
+ *   5. `next start -H 127.0.0.1 -p ${PORT:-3000}`.
  * Plain Node ESM, so it runs before anything is compiled.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { generate } from './db-generate.mjs';
 import { migrate } from './db-migrate.mjs';
+import { countUsers, ensureAuthSecret, firstAdminHint } from './auth-setup.mjs';
 import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
 
 /** Sources whose change makes the production build stale. */
@@ -73,6 +76,19 @@ async function main() {
   const { applied } = await migrate({ url: target.url });
   const where = target.provider === 'sqlite' ? path.relative(REPO_ROOT, target.file) || target.file : 'PostgreSQL';
   console.log(`start: database ${where} ${applied.length ? `migrated (${applied.join(', ')})` : 'up to date'}`);
+
+  let auth;
+  try {
+    auth = ensureAuthSecret(process.env);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  const baseUrl = process.env.BETTER_AUTH_URL || `http://127.0.0.1:${port}`;
+  env.BETTER_AUTH_SECRET = auth.secret;
+  env.BETTER_AUTH_URL = baseUrl;
+  console.log(`start: session secret from ${auth.source}`);
+  if ((await countUsers(target)) === 0) console.log(firstAdminHint(baseUrl));
+  else console.log(`start: sign in at ${baseUrl}/sign-in`);
 
   const require = createRequire(import.meta.url);
   const next = path.join(path.dirname(require.resolve('next/package.json')), 'dist', 'bin', 'next');

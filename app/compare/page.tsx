@@ -1,4 +1,5 @@
 /** Two runs side by side, aligned by harness step, with every difference highlighted. Server-rendered: nothing here is interactive. */
+import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { getRunOrThrow } from '@/lib/db/runs-read';
 import { listRuns } from '@/lib/db/runs-list';
@@ -136,6 +137,7 @@ async function Picker({ a, b, problem }: { a: string | null; b: string | null; p
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireUser();
   const params = await searchParams;
   const aId = idOf(params.a);
   const bId = idOf(params.b);

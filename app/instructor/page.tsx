@@ -1,10 +1,12 @@
 /** Instructor mode: flip one weakness or the run guard, run a case or the suite, see what moved and why. Built for a projector. */
+import { requireUser } from '@/lib/auth/page-guard';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { Instructor } from './_components/instructor';
 
 export const dynamic = 'force-dynamic';
 
-export default function InstructorPage() {
+export default async function InstructorPage() {
+  await requireUser();
   return (
     <main className="page instructor">
       <h1>Instructor mode</h1>

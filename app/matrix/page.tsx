@@ -1,4 +1,5 @@
 /** The weakness matrix: run it on a dataset, see each flag's effect on the gate metrics, drill into the cases that moved. */
+import { requireUser } from '@/lib/auth/page-guard';
 import { listSuiteRuns } from '@/lib/db/suites';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
@@ -12,6 +13,7 @@ const idOrNull = (v: unknown) => {
 };
 
 export default async function MatrixPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireUser();
   const params = await searchParams;
   const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50 }), Promise.resolve(datasetOptions())]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;

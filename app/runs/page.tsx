@@ -2,6 +2,7 @@
  * The runs table: every stored run, filtered, sorted and paged by keyset cursor (constant cost per
  * page however many runs there are), with a launcher to run a golden case or a query.
  */
+import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { countRuns, listRuns, type RunFilters } from '@/lib/db/runs-list';
 import { InvalidInputError } from '@/lib/db/errors';
@@ -11,6 +12,8 @@ import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
 import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
+import { getDb } from '@/lib/db/client';
+import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
 import { DeleteRunButton } from './_components/delete-run-button';
 
@@ -50,6 +53,7 @@ function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: Runs
 }
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireUser();
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions();
   const filters = filtersOf(query);
@@ -63,6 +67,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     cursorError = err.message;
   }
   const total = await countRuns(filters);
+  // Paused runs link to the request they wait for.
+  const waiting = await approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id));
   const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
 
   return (
@@ -194,7 +200,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     <div className="muted small">{r.datasetName}</div>
                   </td>
                   <td>
-                    <TerminationBadge reason={r.terminationReason} />
+                    {r.status === 'paused' ? (
+                      <Link href={waiting.get(r.id)?.[0] ? `/approvals/${waiting.get(r.id)![0]!.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
+                        waiting for approval
+                      </Link>
+                    ) : (
+                      <TerminationBadge reason={r.terminationReason} />
+                    )}
                   </td>
                   <td className="num">{r.steps}</td>
                   <td className="num">

@@ -1,4 +1,5 @@
 /** Replay of one stored run: header from the server, the step-by-step player on the client. */
+import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getRunSummary } from '@/lib/db/runs-read';
@@ -8,16 +9,25 @@ import { TerminationBadge } from '@/components/termination-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { Replay } from './_components/replay';
+import { GovernancePanel } from './_components/governance-panel';
+import { getDb } from '@/lib/db/client';
+import { approvalsForRuns } from '@/lib/db/governance-approvals';
+import { findGovernedRun } from '@/lib/db/governance-runs';
+import { currentBinding } from '@/lib/actions/support/governed';
 
 export const dynamic = 'force-dynamic';
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
   const run = await getRunSummary(parsed.data);
   if (!run) notFound();
   const timeline = await loadTimeline(run.id, run.trajectoryLength);
   const budget = budgetFromConfig(run.config);
+  const governed = await findGovernedRun(getDb().prisma, run.id);
+  const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
+  const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
 
   return (
     <main className="page">
@@ -37,7 +47,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           {run.query}
         </p>
         <div className="row small">
-          <TerminationBadge reason={run.terminationReason} />
+          {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
@@ -50,6 +60,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <h3>Final answer</h3>
         <pre data-testid="final-answer">{run.finalAnswer}</pre>
       </section>
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
       <Replay runId={run.id} timeline={timeline} budget={budget} terminationReason={run.terminationReason} />
     </main>
   );

@@ -1,8 +1,12 @@
 'use client';
-/** Runs one golden case or a free query under chosen settings, then opens its replay. */
+/**
+ * Runs one golden case or a free query under chosen settings, then opens its replay. With the
+ * policy attached the run is governed (it runs as the signed-in operator and may pause for approval).
+ */
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { runOneAction } from '@/lib/actions/run-one';
+import { runGovernedAction } from '@/lib/actions/run-governed';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/components/run-settings-fields';
 
@@ -13,6 +17,7 @@ export function RunLauncher({ datasets, defaultOpen = false }: { datasets: Datas
   const dataset = datasets.find((d) => d.id === settings.datasetId);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   const [query, setQuery] = useState('');
+  const [governed, setGoverned] = useState(false);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
 
@@ -20,10 +25,8 @@ export function RunLauncher({ datasets, defaultOpen = false }: { datasets: Datas
     e.preventDefault();
     setError(null);
     start(async () => {
-      const res = await runOneAction({
-        ...settings,
-        ...(mode === 'case' ? { caseId } : { query }),
-      });
+      const input = { ...settings, ...(mode === 'case' ? { caseId } : { query }) };
+      const res = governed ? await runGovernedAction(input) : await runOneAction(input);
       if (res.ok) router.push(`/runs/${res.data.runId}`);
       else setError(res);
     });
@@ -61,6 +64,10 @@ export function RunLauncher({ datasets, defaultOpen = false }: { datasets: Datas
             <input id="query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. Is SKU-2005 running low?" maxLength={2000} />
           </div>
         )}
+        <label className="check">
+          <input type="checkbox" name="governed" checked={governed} onChange={(e) => setGoverned(e.target.checked)} /> Attach the governance
+          policy (config/policy.json): runs as you, writes are journaled, and a restock above the auto-approve limit waits for a reviewer
+        </label>
         {error ? (
           <div className="alert error" role="alert">
             {error.error}

@@ -12,6 +12,7 @@ import type { ToolExecutor } from '../../harness/executor';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../../harness/config';
 import type { RunResult } from '../../harness/types';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext, type GovernedOutcome } from '../../governance/governed-run';
+import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
 import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../governance/policy-file';
 import { OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
@@ -21,7 +22,7 @@ import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
 import { getDb } from '../../db/client';
 import { prismaGovernanceStore } from '../../db/governance-store';
-import { getGovernedRunOrThrow } from '../../db/governance-runs';
+import { findGovernedRun, getGovernedRunOrThrow } from '../../db/governance-runs';
 import { newId } from '../../db/ids';
 import { deleteRun, saveRun } from '../../db/runs-write';
 import type { RunOneInput } from '../../schemas/run-settings';
@@ -132,4 +133,39 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
   await deleteRun(runId);
   await saveRun(out.result, metaOf(spec.data, dataset, runId));
   return out;
+}
+
+/** What a bound field would be if the request were bound now (the request page's "now" column). */
+export interface CurrentBinding {
+  policyVersion: string;
+  toolVersion: string;
+  schemaDigest: string;
+  /** Tools whose schema differs from the run's pin (calls to them are refused as drift). */
+  drifted: { name: string; pinned: string; current: string }[];
+}
+
+/**
+ * The policy version, tool version and schema digest as they are now for a governed run's tool.
+ * Specs come from the in-process executor over the run's dataset and weakness flags (the MCP
+ * transports serve the same specs); null when the run is not governed or its dataset is gone.
+ */
+export async function currentBinding(runId: string, tool: string): Promise<CurrentBinding | null> {
+  const stored = await findGovernedRun(getDb().prisma, runId);
+  const spec = stored ? GovernedSpecSchema.safeParse(stored.spec) : null;
+  if (!stored || !spec?.success) return null;
+  let specs;
+  try {
+    const dataset = resolveDataset(spec.data.datasetId);
+    specs = await new LocalToolExecutor(new StockroomEnvironment(dataset, [...spec.data.weaknesses])).listSpecs();
+  } catch {
+    return null;
+  }
+  const policy = currentPolicy();
+  const found = specs.find((s) => s.name === tool);
+  return {
+    policyVersion: policy.version,
+    toolVersion: policy.document.tools[tool]?.version ?? UNLISTED_TOOL_VERSION,
+    schemaDigest: found ? schemaDigest(found) : '(tool no longer listed)',
+    drifted: driftedTools(stored.pin, specs),
+  };
 }

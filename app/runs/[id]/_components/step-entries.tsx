@@ -43,6 +43,13 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
         <span className={`badge ${outcome.tone}`}>{outcome.text}</span>
         {item.quarantinedLines > 0 ? <span className="badge warn">{item.quarantinedLines} line(s) quarantined</span> : null}
         {item.rewrittenBy.length ? <span className="badge info">rewritten by {item.rewrittenBy.join(', ')}</span> : null}
+        {item.policy ? (
+          <span className={`badge ${item.policy.rule === 'schema-drift' ? 'bad' : item.policy.decision === 'allow' ? 'good' : 'warn'}`} data-testid="policy-badge">
+            {item.policy.rule === 'schema-drift'
+              ? 'refused: tool schema drift'
+              : `policy ${item.policy.decision}${item.policy.resolution ? ` → ${item.policy.resolution}` : ''} (${item.policy.rule})`}
+          </span>
+        ) : null}
         <span className="muted small">
           {item.payloadChars.toLocaleString('en')} chars · {item.latencyMs} ms
         </span>

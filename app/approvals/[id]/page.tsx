@@ -1,0 +1,235 @@
+/**
+ * One approval request: the proposed call, every field the digest binds (with its value now, so a
+ * change that would make the approval stale shows before anyone decides), the digest, the policy
+ * rule, the run's trajectory up to the pause (linked to replay), the decisions so far, and the
+ * approve / deny form for reviewers of the request's tenant.
+ */
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { holdsRole } from '@/lib/actions/authorize';
+import { currentBinding } from '@/lib/actions/support/governed';
+import { requireUser } from '@/lib/auth/page-guard';
+import { displayJson } from '@/lib/charts/message-view';
+import { getDb } from '@/lib/db/client';
+import { getApprovalOrThrow } from '@/lib/db/governance-approvals';
+import { userLabels } from '@/lib/db/governance-members';
+import { findGovernedRun } from '@/lib/db/governance-runs';
+import { NotFoundError } from '@/lib/db/errors';
+import type { ApprovalRequest } from '@/lib/governance/approval';
+import { BOUND_FIELDS, proposalDigest, type BoundField } from '@/lib/governance/proposal';
+import { isModelTurn, isToolRecord, type TrajectoryStep } from '@/lib/harness/types';
+import { ApprovalIdSchema } from '@/lib/schemas/governance';
+import { ApprovalStatusBadge, effectiveStatus } from '../_components/status-badge';
+import { DecideForm } from './_components/decide-form';
+
+export const dynamic = 'force-dynamic';
+
+const FIELD_NOTES: Record<BoundField, string> = {
+  actor: 'who the agent acts for',
+  tenant: 'whose inventory it writes',
+  tool: 'the tool to call',
+  toolVersion: 'the tool’s version in the policy',
+  schemaDigest: 'SHA-256 of the tool’s name, description and input schema',
+  arguments: 'the exact arguments',
+  policyVersion: 'SHA-256 of the policy file',
+  expiresAt: 'after this the approval cannot be used',
+};
+
+async function load(id: string): Promise<ApprovalRequest | null> {
+  try {
+    return await getApprovalOrThrow(getDb().prisma, id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+function StepLine({ s }: { s: TrajectoryStep }) {
+  if (isModelTurn(s)) {
+    return (
+      <li>
+        <span className="badge">step {s.step}</span> model: {s.text ? <span>{s.text.slice(0, 200)}</span> : null}
+        {s.toolCalls.map((c) => (
+          <span key={c.toolUseId} className="mono small">
+            {' '}
+            → {c.name}({JSON.stringify(c.arguments)})
+          </span>
+        ))}
+      </li>
+    );
+  }
+  if (isToolRecord(s)) {
+    return (
+      <li>
+        <span className="badge">step {s.step}</span> <strong className="mono">{s.name}</strong>{' '}
+        <span className="small muted">{s.blockedBy ? `blocked by ${s.blockedBy}` : s.isError ? `error ${s.errorCode ?? ''}` : 'ok'}</span>
+        {s.policy ? (
+          <span className="small muted">
+            {' '}
+            · policy {s.policy.decision} ({s.policy.rule})
+          </span>
+        ) : null}
+      </li>
+    );
+  }
+  return (
+    <li>
+      <span className="badge">step {s.step}</span> {s.kind}
+    </li>
+  );
+}
+
+export default async function ApprovalPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireUser();
+  const parsed = ApprovalIdSchema.safeParse((await params).id);
+  if (!parsed.success) notFound();
+  const req = await load(parsed.data);
+  // Someone without a role in the request's tenant does not learn that it exists.
+  if (!req || !user.memberships.some((m) => m.tenant === req.proposal.tenant)) notFound();
+
+  const prisma = getDb().prisma;
+  const now = new Date();
+  const status = effectiveStatus(req, now);
+  const labels = await userLabels(prisma, [req.proposal.actor, ...req.decisions.map((d) => d.reviewerId)]);
+  const governed = await findGovernedRun(prisma, req.runId);
+  const binding = await currentBinding(req.runId, req.proposal.tool);
+  const digestOk = proposalDigest(req.proposal) === req.digest;
+  const nowValue: Partial<Record<BoundField, string>> = binding
+    ? { policyVersion: binding.policyVersion, toolVersion: binding.toolVersion, schemaDigest: binding.schemaDigest }
+    : {};
+  const changed = (Object.keys(nowValue) as BoundField[]).filter((f) => nowValue[f] !== req.proposal[f]);
+  const upToPause = (governed?.result.trajectory ?? []).filter((s) => s.step < req.step || (s.step === req.step && s.kind === 'model_turn'));
+  const isReviewer = holdsRole(user.memberships, req.approverRole, req.proposal.tenant);
+  const isActor = user.id === req.proposal.actor;
+  const open = status === 'pending';
+
+  return (
+    <main className="page">
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h1>
+          Approval request <span className="mono">{req.id.slice(-8)}</span>
+        </h1>
+        <ApprovalStatusBadge status={status} />
+      </div>
+
+      <section className="panel" aria-label="Proposed call">
+        <h2>
+          <span className="mono">{req.proposal.tool}</span> for {labels.get(req.proposal.actor) ?? req.proposal.actor}
+        </h2>
+        <pre data-testid="proposal-arguments">{displayJson(req.proposal.arguments)}</pre>
+        <p>
+          <strong>Policy rule</strong> <span className="mono" data-testid="policy-rule">{req.rule}</span>: {req.message}. Needs {req.quorum}{' '}
+          {req.approverRole}
+          {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.
+        </p>
+        {req.outcomeDetail ? (
+          <p className="alert info" data-testid="outcome-detail">
+            Outcome: {req.outcomeDetail}
+          </p>
+        ) : null}
+        <p className="small">
+          Run{' '}
+          <Link href={`/runs/${req.runId}`} data-testid="replay-link">
+            {req.runId.slice(-8)} (replay)
+          </Link>{' '}
+          · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC
+        </p>
+      </section>
+
+      <section className="panel" aria-label="Bound fields">
+        <h2>What an approval binds</h2>
+        <p className="small muted">
+          Digest (SHA-256 of the canonical JSON of these fields):{' '}
+          <code data-testid="digest" style={{ wordBreak: 'break-all' }}>
+            {req.digest}
+          </code>{' '}
+          {digestOk ? <span className="badge good">recomputed: matches</span> : <span className="badge bad">recomputed: does not match</span>}
+        </p>
+        {changed.length > 0 && open ? (
+          <p className="alert error" role="alert" data-testid="binding-changed">
+            Changed since the request: {changed.join(', ')}. An approval will be refused as stale when the run resumes.
+          </p>
+        ) : null}
+        <div className="table-wrap">
+          <table className="data" data-testid="bound-fields">
+            <thead>
+              <tr>
+                <th>Field</th>
+                <th>Bound value</th>
+                <th>Now</th>
+              </tr>
+            </thead>
+            <tbody>
+              {BOUND_FIELDS.map((f) => (
+                <tr key={f}>
+                  <td>
+                    <strong className="mono">{f}</strong>
+                    <div className="muted small">{FIELD_NOTES[f]}</div>
+                  </td>
+                  <td className="mono small" style={{ wordBreak: 'break-all' }}>
+                    {f === 'actor' ? `${labels.get(req.proposal.actor) ?? '?'} (${req.proposal.actor})` : displayJson(req.proposal[f])}
+                  </td>
+                  <td className="small">
+                    {nowValue[f] === undefined ? (
+                      <span className="muted">—</span>
+                    ) : nowValue[f] === req.proposal[f] ? (
+                      <span className="badge good">unchanged</span>
+                    ) : (
+                      <span className="badge bad" title={nowValue[f]}>
+                        changed: {nowValue[f]!.slice(0, 16)}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {binding && binding.drifted.length > 0 ? (
+          <div className="alert error" data-testid="drift">
+            Tool schema drift since the run started (calls to these tools are refused):
+            <ul>
+              {binding.drifted.map((d) => (
+                <li key={d.name} className="mono small">
+                  {d.name}: pinned {d.pinned.slice(0, 12)}, now {d.current.slice(0, 12)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="panel" aria-label="Trajectory up to the pause">
+        <h2>The run up to the pause</h2>
+        {upToPause.length === 0 ? <p className="muted">No steps recorded before the pause.</p> : <ol className="stack small">{upToPause.map((s, i) => <StepLine key={i} s={s} />)}</ol>}
+        <p className="small">
+          <Link href={`/runs/${req.runId}`}>Open the full replay</Link>
+        </p>
+      </section>
+
+      <section className="panel" aria-label="Decisions">
+        <h2>Decisions</h2>
+        {req.decisions.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <ul data-testid="decisions">
+            {req.decisions.map((d) => (
+              <li key={d.reviewerId}>
+                <strong>{labels.get(d.reviewerId) ?? d.reviewerId}</strong> {d.verdict === 'approve' ? 'approved' : 'denied'} at{' '}
+                {d.at.replace('T', ' ').slice(0, 19)} UTC: “{d.reason}”
+              </li>
+            ))}
+          </ul>
+        )}
+        {isReviewer ? (
+          // Stays mounted after deciding, so the outcome message survives the refresh.
+          <DecideForm id={req.id} open={open} self={isActor} />
+        ) : open ? (
+          <p className="alert info" data-testid="not-reviewer">
+            Only a {req.approverRole} of tenant {req.proposal.tenant} can approve or deny this request.
+          </p>
+        ) : null}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The approval queue: requests of the caller's tenants by tab (pending, approved, denied, expired,
+ * stale). Anyone with a role in a tenant sees its queue; only its reviewers can decide.
+ */
+import Link from 'next/link';
+import { requireUser } from '@/lib/auth/page-guard';
+import { getDb } from '@/lib/db/client';
+import { listApprovals } from '@/lib/db/governance-approvals';
+import { userLabels } from '@/lib/db/governance-members';
+import { APPROVAL_STATUSES } from '@/lib/governance/approval';
+import { ApprovalTabSchema } from '@/lib/schemas/governance';
+import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';
+
+export const dynamic = 'force-dynamic';
+
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireUser();
+  const tab = ApprovalTabSchema.parse((await searchParams).tab);
+  const tenants = [...new Set(user.memberships.map((m) => m.tenant))];
+  const now = new Date();
+  const prisma = getDb().prisma;
+  const requests = await listApprovals(prisma, tab, now, tenants);
+  const labels = await userLabels(prisma, requests.map((r) => r.proposal.actor));
+
+  return (
+    <main className="page">
+      <h1>Approvals</h1>
+      <p className="lede">
+        Calls a governed run may not make without a reviewer: each request binds the exact call (tool, arguments, tool schema, policy
+        version, tenant, actor, expiry) by a digest. Tenants: {tenants.join(', ')}.
+      </p>
+      <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
+        {APPROVAL_STATUSES.map((s) => (
+          <Link key={s} href={`/approvals?tab=${s}`} role="tab" aria-selected={s === tab} className={`button${s === tab ? ' primary' : ''}`}>
+            {s}
+          </Link>
+        ))}
+      </nav>
+      {requests.length === 0 ? (
+        <p className="panel" data-testid="approvals-empty">
+          No {tab} requests.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="approvals-table">
+            <thead>
+              <tr>
+                <th>Request</th>
+                <th>Call</th>
+                <th>Rule</th>
+                <th>Requested by</th>
+                <th>Tenant</th>
+                <th>Status</th>
+                <th>Created</th>
+                <th>Expires</th>
+              </tr>
+            </thead>
+            <tbody>
+              {requests.map((r) => (
+                <tr key={r.id}>
+                  <td className="mono">
+                    <Link href={`/approvals/${r.id}`}>{r.id.slice(-8)}</Link>
+                  </td>
+                  <td>
+                    <strong className="mono">{r.proposal.tool}</strong>
+                    <div className="mono small truncate">{JSON.stringify(r.proposal.arguments)}</div>
+                  </td>
+                  <td className="small">{r.rule}</td>
+                  <td className="small">{labels.get(r.proposal.actor) ?? r.proposal.actor}</td>
+                  <td className="small">{r.proposal.tenant}</td>
+                  <td>
+                    <ApprovalStatusBadge status={effectiveStatus(r, now)} />
+                  </td>
+                  <td className="nowrap small">{r.createdAt.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="nowrap small">{r.proposal.expiresAt.replace('T', ' ').slice(0, 19)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * For a run started under the policy: whether it waits for approval (with a link to the request),
+ * its approval requests and their outcomes, and any tool whose schema drifted since the run's pin.
+ */
+import Link from 'next/link';
+import type { ApprovalRequest } from '@/lib/governance/approval';
+import type { CurrentBinding } from '@/lib/actions/support/governed';
+
+export function GovernancePanel({ paused, requests, binding, policyVersion }: { paused: boolean; requests: ApprovalRequest[]; binding: CurrentBinding | null; policyVersion: string }) {
+  const waitingFor = paused ? requests.find((r) => r.status === 'pending') : undefined;
+  return (
+    <section className="panel" aria-label="Governance" data-testid="governance-panel">
+      <h2>Governance</h2>
+      {paused ? (
+        <p className="alert info" data-testid="waiting-banner">
+          This run is <strong>waiting for approval</strong>
+          {waitingFor ? (
+            <>
+              {' '}
+              of <span className="mono">{waitingFor.proposal.tool}</span> {JSON.stringify(waitingFor.proposal.arguments)} (rule {waitingFor.rule}).{' '}
+              <Link href={`/approvals/${waitingFor.id}`}>Open the approval request</Link>
+            </>
+          ) : (
+            '.'
+          )}
+        </p>
+      ) : null}
+      <p className="small muted">
+        Run under policy <span className="mono">{policyVersion.slice(0, 12)}</span>
+        {binding && binding.policyVersion !== policyVersion ? ' (the policy file has changed since)' : ''}.
+      </p>
+      {binding && binding.drifted.length > 0 ? (
+        <div className="alert error" data-testid="drift">
+          Tool schema drift since this run pinned its tools — calls to these tools are refused:
+          <ul>
+            {binding.drifted.map((d) => (
+              <li key={d.name} className="mono small">
+                {d.name}: pinned {d.pinned.slice(0, 12)}, now {d.current.slice(0, 12)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {requests.length > 0 ? (
+        <ul className="small">
+          {requests.map((r) => (
+            <li key={r.id}>
+              <Link href={`/approvals/${r.id}`}>{r.proposal.tool}</Link> at step {r.step}: <span className="badge">{r.status}</span>
+              {r.outcomeDetail ? <span className="muted"> — {r.outcomeDetail}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
