@@ -1,11 +1,13 @@
 /**
  * Browser tests: Debian's Chromium against a production build (`next build` + scripts/start.mjs) on
  * port 3100 with a fresh temporary SQLite database, one worker (the machine has two cores and the
- * specs share one server).
+ * specs share one server). Global setup creates the e2e users and signs them in; every spec starts
+ * signed in as the admin (admin, operator, reviewer) unless it picks another user's state.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { storageStateOf } from './e2e/support/users';
 
 const PORT = 3100;
 // Evaluated once by the runner (which starts the web server) and again in each worker (which never
@@ -22,10 +24,12 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 30_000 },
   reporter: [['list']],
+  globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1400, height: 1000 },
     trace: 'retain-on-failure',
+    storageState: storageStateOf('admin'),
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -38,6 +42,13 @@ export default defineConfig({
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(PORT), DATABASE_URL: `file:${DB_FILE}`, NEXT_TELEMETRY_DISABLED: '1', CHECKPOINT_DISABLE: '1' },
+    env: {
+      PORT: String(PORT),
+      DATABASE_URL: `file:${DB_FILE}`,
+      NEXT_TELEMETRY_DISABLED: '1',
+      CHECKPOINT_DISABLE: '1',
+      BETTER_AUTH_SECRET: 'e2e-session-secret-not-for-production-0123456789',
+      BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
+    },
   },
 });

@@ -16,8 +16,8 @@ export function failOnDialog(page: Page): { dialogs: string[] } {
   return seen;
 }
 
-/** Runs a golden case (or a query) from the runs page launcher and waits for its replay. */
-export async function runFromLauncher(page: Page, what: { caseId?: string; query?: string; weaknesses?: string[] }): Promise<string> {
+/** Runs a golden case (or a query) from the runs page launcher and waits for its replay; `governed` attaches the policy. */
+export async function runFromLauncher(page: Page, what: { caseId?: string; query?: string; weaknesses?: string[]; governed?: boolean }): Promise<string> {
   await page.goto('/runs');
   await page.getByText('Run a case or a query').click();
   for (const flag of what.weaknesses ?? []) await page.locator(`input[name=weakness][value=${flag}]`).check();
@@ -27,6 +27,7 @@ export async function runFromLauncher(page: Page, what: { caseId?: string; query
   } else if (what.caseId) {
     await page.locator('#case').selectOption(what.caseId);
   }
+  if (what.governed) await page.getByLabel(/Attach the governance policy/).check();
   await page.getByRole('button', { name: 'Run and replay' }).click();
   await page.waitForURL(/\/runs\/[0-9a-f]+$/);
   await expect(page.getByTestId('replay')).toBeVisible();

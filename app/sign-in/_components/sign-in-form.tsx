@@ -1,11 +1,9 @@
 'use client';
 /** The sign-in form: calls the sign-in action, then opens the page the user came for. */
-import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { signInAction } from '@/lib/actions/sign-in';
 
 export function SignInForm({ next }: { next: string }) {
-  const router = useRouter();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -16,10 +14,9 @@ export function SignInForm({ next }: { next: string }) {
     setError(null);
     start(async () => {
       const res = await signInAction({ email, password, next });
-      if (res.ok) {
-        router.replace(res.data.next);
-        router.refresh();
-      } else setError(res.fieldErrors ? Object.values(res.fieldErrors).flat().join(' ') : res.error);
+      // A full load, so the header (in the root layout) renders with the new session.
+      if (res.ok) window.location.assign(res.data.next);
+      else setError(res.fieldErrors ? Object.values(res.fieldErrors).flat().join(' ') : res.error);
     });
   };
 

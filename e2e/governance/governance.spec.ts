@@ -1,0 +1,74 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { runFromLauncher, saveArtifact } from '../support/helpers';
+import { E2E_PASSWORD, E2E_USERS, storageStateOf, type E2eUser } from '../support/users';
+
+const signedInAs = async (browser: Browser, user: E2eUser) => (await browser.newContext({ storageState: storageStateOf(user) })).newPage();
+
+test('a browser without a session is sent to sign in, and a wrong password is refused', async ({ browser }) => {
+  const page = await (await browser.newContext({ storageState: { cookies: [], origins: [] } })).newPage();
+  await page.goto('/runs');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fruns$/);
+  await page.getByLabel('Email').fill(E2E_USERS.viewer.email);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('p[role=alert]')).toHaveText('That email and password do not match a dashboard user.');
+  // The API answers 401 rather than redirecting.
+  expect((await page.request.get('/api/suites/abc')).status()).toBe(401);
+  await page.context().close();
+});
+
+test('a reviewer signs in, approves a pending restock, and the run completes; a viewer cannot approve', async ({ browser }) => {
+  // The operator runs S024 (750 units, above the auto-approve limit) with the policy attached: it pauses.
+  const operator = await signedInAs(browser, 'operator');
+  const runId = await runFromLauncher(operator, { caseId: 'S024', governed: true });
+  await expect(operator.getByTestId('waiting-banner')).toContainText('waiting for approval');
+  await expect(operator.getByTestId('waiting-banner')).toContainText('create_restock_request');
+  await operator.goto('/runs');
+  await expect(operator.getByTestId('waiting-for-approval').first()).toBeVisible();
+  await operator.context().close();
+
+  // A viewer sees the request but gets no way to decide it.
+  const viewer = await signedInAs(browser, 'viewer');
+  await viewer.goto('/approvals');
+  await viewer.getByTestId('approvals-table').getByRole('link').first().click();
+  await expect(viewer.getByTestId('not-reviewer')).toHaveText('Only a reviewer of tenant kittiwake can approve or deny this request.');
+  await expect(viewer.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await viewer.context().close();
+
+  // The reviewer signs in through the form and lands on the queue they asked for.
+  const reviewer = await (await browser.newContext({ storageState: { cookies: [], origins: [] } })).newPage();
+  await reviewer.goto('/approvals');
+  await expect(reviewer).toHaveURL(/\/sign-in/);
+  await reviewer.getByLabel('Email').fill(E2E_USERS.reviewer.email);
+  await reviewer.getByLabel('Password').fill(E2E_PASSWORD);
+  await reviewer.getByRole('button', { name: 'Sign in' }).click();
+  await expect(reviewer).toHaveURL(/\/approvals$/);
+  await expect(reviewer.getByTestId('signed-in-as')).toContainText('reviewer@e2e.test · reviewer · kittiwake');
+  await saveArtifact(reviewer, 'approvals');
+
+  await reviewer.getByTestId('approvals-table').getByRole('link').first().click();
+  await expect(reviewer.getByTestId('proposal-arguments')).toContainText('"quantity": 750');
+  await expect(reviewer.getByTestId('policy-rule')).toHaveText('restock-above-auto-approve');
+  await expect(reviewer.getByTestId('digest')).toHaveText(/^[0-9a-f]{64}$/);
+  for (const field of ['actor', 'tenant', 'tool', 'toolVersion', 'schemaDigest', 'arguments', 'policyVersion', 'expiresAt']) {
+    await expect(reviewer.getByTestId('bound-fields')).toContainText(field);
+  }
+  await expect(reviewer.getByTestId('replay-link')).toHaveAttribute('href', `/runs/${runId}`);
+  await saveArtifact(reviewer, 'approval-request');
+
+  await reviewer.getByLabel(/Reason/).fill('Supplier confirmed; within this quarter’s budget.');
+  await reviewer.getByRole('button', { name: 'Approve' }).click();
+  await expect(reviewer.getByTestId('decide-outcome')).toHaveText('Approved. The run resumed and finished (COMPLETED).');
+  await expect(reviewer.getByTestId('approval-status')).toHaveText('approved');
+  await expect(reviewer.getByTestId('decisions')).toContainText('reviewer@e2e.test approved');
+
+  // The run finished, with the restock written once and journaled.
+  await reviewer.getByTestId('replay-link').click();
+  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}$`));
+  await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
+  await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
+  await reviewer.goto(`/effects?runId=${runId}`);
+  await expect(reviewer.getByTestId('effects-table')).toContainText('committed');
+  await saveArtifact(reviewer, 'effects');
+  await reviewer.context().close();
+});

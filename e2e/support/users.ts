@@ -1,0 +1,18 @@
+/** The dashboard users the browser tests sign in as (created by e2e/global-setup.ts). */
+import path from 'node:path';
+
+export const E2E_PASSWORD = 'e2e-password-not-secret';
+
+export const E2E_USERS = {
+  /** The default signed-in user of every spec: may start runs, review and delete. */
+  admin: { email: 'admin@e2e.test', roles: 'admin,operator,reviewer' },
+  operator: { email: 'operator@e2e.test', roles: 'operator' },
+  reviewer: { email: 'reviewer@e2e.test', roles: 'reviewer' },
+  viewer: { email: 'viewer@e2e.test', roles: 'viewer' },
+} as const;
+export type E2eUser = keyof typeof E2E_USERS;
+
+/** Saved browser state (session cookie) of a signed-in user; git-ignored with test-results/. */
+export function storageStateOf(user: E2eUser): string {
+  return path.resolve('test-results', '.auth', `${user}.json`);
+}
