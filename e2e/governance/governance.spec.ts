@@ -4,7 +4,7 @@ import { E2E_PASSWORD, E2E_USERS, storageStateOf, type E2eUser } from '../suppor
 
 const signedInAs = async (browser: Browser, user: E2eUser) => (await browser.newContext({ storageState: storageStateOf(user) })).newPage();
 
-test('a browser without a session is sent to sign in, and a wrong password is refused', async ({ browser }) => {
+test('a browser without a session is sent to sign in, a wrong password is refused, and signing out ends the session', async ({ browser }) => {
   const page = await (await browser.newContext({ storageState: { cookies: [], origins: [] } })).newPage();
   await page.goto('/runs');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fruns$/);
@@ -14,6 +14,15 @@ test('a browser without a session is sent to sign in, and a wrong password is re
   await expect(page.locator('p[role=alert]')).toHaveText('That email and password do not match a dashboard user.');
   // The API answers 401 rather than redirecting.
   expect((await page.request.get('/api/suites/abc')).status()).toBe(401);
+
+  await page.getByLabel('Password').fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByTestId('signed-in-as')).toHaveText('viewer@e2e.test · viewer · kittiwake');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto('/approvals');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fapprovals$/);
   await page.context().close();
 });
 
