@@ -72,13 +72,17 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer; got '${stringFlag(args, 'repeat')}'`);
   const only = stringFlag(args, 'only')?.split(',').map((s) => s.trim());
-  const sections: Record<string, Section> = { matrix: matrixInProcess, mcp: mcpTransports };
+  const sections: Record<string, Section> = {
+    matrix: matrixInProcess,
+    mcp: mcpTransports,
+    http: async (n) => (await import('./http-pages')).benchHttpPages(n),
+  };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
     sections[name] = async (n) => {
       const mod = (await import(module).catch(() => null)) as Record<string, Section> | null;

@@ -8,6 +8,7 @@ import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
+import { packTimeline } from '@/lib/charts/timeline-codec';
 import { Replay } from './_components/replay';
 import { GovernancePanel } from './_components/governance-panel';
 import { getDb } from '@/lib/db/client';
@@ -23,7 +24,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   if (!parsed.success) notFound();
   const run = await getRunSummary(parsed.data);
   if (!run) notFound();
-  const timeline = await loadTimeline(run.id, run.trajectoryLength);
+  const timeline = await loadTimeline(run.id);
   const budget = budgetFromConfig(run.config);
   const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
@@ -61,7 +62,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <pre data-testid="final-answer">{run.finalAnswer}</pre>
       </section>
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
-      <Replay runId={run.id} timeline={timeline} budget={budget} terminationReason={run.terminationReason} />
+      <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} />
     </main>
   );
 }

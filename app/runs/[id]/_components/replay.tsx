@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { buildFrames, callIndexForStep, clampFrame, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
 import { stateDiagramSource } from '@/lib/charts/state-diagram';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
-import type { Timeline } from '../load-timeline';
+import { unpackTimeline, type PackedTimeline } from '@/lib/charts/timeline-codec';
 import { EventList } from './event-list';
 import { ModelMessages } from './model-messages';
 import { StepEntries, stepsQuery } from './step-entries';
@@ -23,7 +23,8 @@ function isTyping(target: EventTarget | null): boolean {
   return tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && (el as HTMLInputElement).type !== 'range') || el.isContentEditable;
 }
 
-export function Replay({ runId, timeline, budget, terminationReason }: { runId: string; timeline: Timeline; budget: number | null; terminationReason: string }) {
+export function Replay({ runId, packed, budget, terminationReason }: { runId: string; packed: PackedTimeline; budget: number | null; terminationReason: string }) {
+  const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
   const series = useMemo(() => tokenSeries(timeline.calls, budget), [timeline.calls, budget]);
   const [frame, setFrameRaw] = useState(0);

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { packTimeline, unpackTimeline } from './timeline-codec';
+import type { TimelineDto } from '../db/run-timeline';
+
+const timeline: TimelineDto = {
+  transitions: [
+    { index: 0, step: 0, from: 'PLAN', to: 'CALL_MODEL', reason: 'start' },
+    { index: 1, step: 1, from: 'CALL_MODEL', to: 'EXECUTE_TOOLS', reason: '1 tool call(s)' },
+    { index: 2, step: 1, from: 'EXECUTE_TOOLS', to: 'OBSERVE', reason: 'tool results appended' },
+    { index: 3, step: 1, from: 'OBSERVE', to: 'CALL_MODEL', reason: 'observe → call model' },
+    { index: 4, step: 2, from: 'CALL_MODEL', to: 'FAILED', reason: 'guard:max_steps' },
+  ],
+  calls: [
+    { step: 1, inputTokens: 840, outputTokens: 8 },
+    { step: 2, inputTokens: 953, outputTokens: 19 },
+  ],
+  events: [{ kind: 'guard', index: 3, step: 2, guard: 'max_steps', reason: 'MAX_STEPS', detail: 'reached the limit' }],
+};
+
+describe('timeline codec', () => {
+  it('round-trips a timeline exactly', () => {
+    expect(unpackTimeline(packTimeline(timeline))).toEqual(timeline);
+  });
+
+  it('stores each state and reason once, however often it repeats', () => {
+    const long: TimelineDto = {
+      ...timeline,
+      transitions: Array.from({ length: 3000 }, (_, i) => ({ index: i, step: i, from: 'OBSERVE', to: 'CALL_MODEL', reason: 'observe → call model' })),
+    };
+    const packed = packTimeline(long);
+    expect(packed.strings).toEqual(['OBSERVE', 'CALL_MODEL', 'observe → call model']);
+    expect(packed.transitions).toHaveLength(15_000);
+    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(long).length / 3);
+    expect(unpackTimeline(packed)).toEqual(long);
+  });
+});
