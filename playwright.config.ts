@@ -8,12 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { storageStateOf } from './e2e/support/users';
+import { writeHostileDataset } from './e2e/support/hostile-dataset';
 
 const PORT = 3100;
 // Evaluated once by the runner (which starts the web server) and again in each worker (which never
 // uses it), so a per-run name is enough to keep every test run's database fresh.
 const DB_FILE = process.env.E2E_DB_FILE ?? path.join(os.tmpdir(), `stockroom-e2e-${Date.now()}-${process.pid}.db`);
 process.env.E2E_DB_FILE = DB_FILE;
+// A dataset whose tool output carries markup, for the security spec (written once per test run).
+const HOSTILE_DIR = process.env.E2E_HOSTILE_DATASET ?? writeHostileDataset();
+process.env.E2E_HOSTILE_DATASET = HOSTILE_DIR;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -49,6 +53,7 @@ export default defineConfig({
       CHECKPOINT_DISABLE: '1',
       BETTER_AUTH_SECRET: 'e2e-session-secret-not-for-production-0123456789',
       BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
+      STOCKROOM_EXTRA_DATASETS: HOSTILE_DIR,
     },
   },
 });
