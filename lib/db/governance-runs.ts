@@ -5,25 +5,19 @@ import 'server-only';
  * run give exactly one winner.
  */
 import { z } from 'zod';
-import { CapabilityPinSchema, type CapabilityPin } from '../governance/capability-registry';
-import { PrincipalSchema, type Principal } from '../governance/principal';
+import { CapabilityPinSchema } from '../governance/capability-registry';
+import type { StoredGovernedRun, StoredRunStatus } from '../governance/governance-store';
+import { PrincipalSchema } from '../governance/principal';
 import { safeJsonParse, type JsonValue } from '../harness/json';
 import { RunResultSchema, type RunResult } from '../harness/types';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
 
-export const GOVERNED_RUN_STATUSES = ['running', 'paused', 'resuming', 'finished'] as const;
-export type GovernedRunStatus = (typeof GOVERNED_RUN_STATUSES)[number];
+export { GOVERNED_RUN_STATUSES } from '../governance/governance-store';
+export type GovernedRunStatus = StoredRunStatus;
 
-export interface GovernedRunRow {
-  runId: string;
-  status: GovernedRunStatus;
-  stateVersion: number;
-  principal: Principal;
-  pin: CapabilityPin;
-  policyVersion: string;
-  spec: JsonValue;
-  result: RunResult;
+/** A stored governed run, as the governance service sees it, plus when it last changed. */
+export interface GovernedRunRow extends StoredGovernedRun {
   updatedAt: string;
 }
 

@@ -10,7 +10,9 @@ import type { JournalStore } from './effect-journal';
 import type { EvidenceSink } from './evidence';
 import type { Principal, ReviewerIdentity } from './principal';
 
-export type StoredRunStatus = 'running' | 'paused' | 'resuming' | 'finished';
+/** A governed run's life: running → paused (waiting for approval) → resuming → finished. */
+export const GOVERNED_RUN_STATUSES = ['running', 'paused', 'resuming', 'finished'] as const;
+export type StoredRunStatus = (typeof GOVERNED_RUN_STATUSES)[number];
 
 export interface StoredGovernedRun {
   runId: string;

@@ -21,6 +21,7 @@ import { isModelTurn, isToolRecord, type TrajectoryStep } from '@/lib/harness/ty
 import { ApprovalIdSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from '../_components/status-badge';
 import { DecideForm } from './_components/decide-form';
+import { DriftAlert } from '@/components/drift-alert';
 
 export const dynamic = 'force-dynamic';
 
@@ -185,18 +186,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             </tbody>
           </table>
         </div>
-        {binding && binding.drifted.length > 0 ? (
-          <div className="alert error" data-testid="drift">
-            Tool schema drift since the run started (calls to these tools are refused):
-            <ul>
-              {binding.drifted.map((d) => (
-                <li key={d.name} className="mono small">
-                  {d.name}: pinned {d.pinned.slice(0, 12)}, now {d.current.slice(0, 12)}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        {binding ? <DriftAlert drifted={binding.drifted} lead="Tool schema drift since the run started (calls to these tools are refused):" /> : null}
       </section>
 
       <section className="panel" aria-label="Trajectory up to the pause">

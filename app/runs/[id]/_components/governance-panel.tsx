@@ -5,6 +5,7 @@
 import Link from 'next/link';
 import type { ApprovalRequest } from '@/lib/governance/approval';
 import type { CurrentBinding } from '@/lib/actions/support/governed';
+import { DriftAlert } from '@/components/drift-alert';
 
 export function GovernancePanel({ paused, requests, binding, policyVersion }: { paused: boolean; requests: ApprovalRequest[]; binding: CurrentBinding | null; policyVersion: string }) {
   const waitingFor = paused ? requests.find((r) => r.status === 'pending') : undefined;
@@ -29,18 +30,7 @@ export function GovernancePanel({ paused, requests, binding, policyVersion }: { 
         Run under policy <span className="mono">{policyVersion.slice(0, 12)}</span>
         {binding && binding.policyVersion !== policyVersion ? ' (the policy file has changed since)' : ''}.
       </p>
-      {binding && binding.drifted.length > 0 ? (
-        <div className="alert error" data-testid="drift">
-          Tool schema drift since this run pinned its tools — calls to these tools are refused:
-          <ul>
-            {binding.drifted.map((d) => (
-              <li key={d.name} className="mono small">
-                {d.name}: pinned {d.pinned.slice(0, 12)}, now {d.current.slice(0, 12)}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {binding ? <DriftAlert drifted={binding.drifted} lead="Tool schema drift since this run pinned its tools — calls to these tools are refused:" /> : null}
       {requests.length > 0 ? (
         <ul className="small">
           {requests.map((r) => (
