@@ -98,3 +98,21 @@ export async function deleteRun(id: string, db: Database = getDb()): Promise<boo
     return true;
   });
 }
+
+/**
+ * Replaces a stored run with a newer RunResult under the same id (a governed run that resumed after
+ * a decision) in one transaction: the old rows go and the new ones arrive together, or neither does.
+ * Blobs only the old version used are pruned in the same transaction.
+ */
+export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<void> {
+  const p = db.prisma;
+  const old = await p.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
+  const blobs = new BlobSet();
+  const rows = buildRunRows(run, meta, meta.id, blobs);
+  const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
+  const prune = [];
+  for (let i = 0; i < stale.length; i += HASHES_PER_STATEMENT) {
+    prune.push(p.blob.deleteMany({ where: { hash: { in: stale.slice(i, i + HASHES_PER_STATEMENT) }, refs: { none: {} } } }));
+  }
+  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...writeStatements(db, [...blobs.rows.values()], [rows]), ...prune]);
+}

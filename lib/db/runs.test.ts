@@ -3,7 +3,7 @@ import type { Database } from './client';
 import { NotFoundError } from './errors';
 import { getModelInputAt, getRunOrThrow, getRunSteps, getRunSummaryOrThrow, getToolResultAt, MAX_STEP_PAGE } from './runs-read';
 import { countRuns } from './runs-list';
-import { deleteRun, saveRun, saveRuns } from './runs-write';
+import { deleteRun, replaceRun, saveRun, saveRuns } from './runs-write';
 import { createSuiteRun, saveSuiteSetting, getSuiteCases } from './suites';
 import { cataloguePayload, makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -179,5 +179,22 @@ describe.each(providers)('runs on $name', (provider) => {
     expect((await getRunOrThrow(keep, db)).run.trajectory[1]).toMatchObject({ resultContent: shared });
     expect((await getSuiteCases(suiteRunId, 'none', db))[0]?.runId).toBeNull();
     await expect(getRunOrThrow(gone, db)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('replaces a stored run under the same id in one transaction, pruning blobs only the old version used', async () => {
+    const first = makeRun({ rounds: 2, payload: { version: 'first version '.repeat(40) } });
+    const id = await saveRun(first, makeMeta(), db);
+    const second = makeRun({ rounds: 4, payload: { version: 'second version '.repeat(40) } });
+    await replaceRun(second, { ...makeMeta(), id }, db);
+    const stored = await getRunOrThrow(id, db);
+    expect(stored.run.trajectory).toEqual(second.trajectory);
+    expect(await db.prisma.blob.count({ where: { text: { contains: 'first version' } } })).toBe(0);
+    expect(await db.prisma.blob.count({ where: { text: { contains: 'second version' } } })).toBe(1);
+
+    // A replacement that fails (its suite does not exist) leaves the stored run exactly as it was.
+    const third = makeRun({ rounds: 1, payload: { version: 'third version '.repeat(40) } });
+    await expect(replaceRun(third, { ...makeMeta({ suiteRunId: 'missing-suite' }), id }, db)).rejects.toThrow();
+    expect((await getRunOrThrow(id, db)).run.trajectory).toEqual(second.trajectory);
+    expect(await db.prisma.blob.count({ where: { text: { contains: 'third version' } } })).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ import { getDb } from '../../db/client';
 import { prismaGovernanceStore } from '../../db/governance-store';
 import { findGovernedRun, getGovernedRunOrThrow } from '../../db/governance-runs';
 import { newId } from '../../db/ids';
-import { deleteRun, saveRun } from '../../db/runs-write';
+import { replaceRun, saveRun } from '../../db/runs-write';
 import type { RunOneInput } from '../../schemas/run-settings';
 import type { Principal } from '../authorize';
 import { goldenCaseOf, resolveDataset } from './datasets';
@@ -129,9 +129,7 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
   if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
   const dataset = resolveDataset(spec.data.datasetId);
   const out = await withContext(runId, spec.data, dataset, (ctx) => resumeGovernedRun(ctx, runId));
-  // Replace the stored run: the data layer stores runs whole, so delete then save under the same id.
-  await deleteRun(runId);
-  await saveRun(out.result, metaOf(spec.data, dataset, runId));
+  await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId), id: runId });
   return out;
 }
 
