@@ -167,6 +167,14 @@ describe('server actions', () => {
     const own = await runGovernedAction({ datasetId: 'bundled', caseId: 'S001' });
     expect(own).toMatchObject({ ok: true, data: { status: 'finished' } });
     expect(await deleteRunAction({ runId: (own as { data: { runId: string } }).data.runId })).toMatchObject({ ok: true });
+    // A plain (ungoverned) run records its starter too: the operator may delete it, a reviewer may not.
+    const { runOneAction } = await import('./run-one');
+    const plain = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+    const plainId = (plain as { data: { runId: string } }).data.runId;
+    env.as('reviewer');
+    expect(await deleteRunAction({ runId: plainId })).toMatchObject({ ok: false, code: 'forbidden' });
+    env.as('operator');
+    expect(await deleteRunAction({ runId: plainId })).toMatchObject({ ok: true });
     env.as('admin');
     expect(await deleteRunAction(inputs.deleteRunAction as never)).toMatchObject({ ok: true });
   });

@@ -1,8 +1,7 @@
 'use server';
 /**
- * Deletes a stored run and the blobs only it used. Operators may delete runs they started (the
- * governed run's actor); admins may delete any run. Runs started without a policy record no owner,
- * so only an admin deletes those.
+ * Deletes a stored run and the blobs only it used. Operators may delete runs they started from the
+ * dashboard; admins may delete any run (including runs stored by the CLI, which have no owner).
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';

@@ -8,5 +8,5 @@ export const runOneAction = safeAction({
   name: 'runOne',
   schema: RunOneInputSchema,
   role: 'operator',
-  handler: (input) => runOne(input),
+  handler: (input, { principal }) => runOne(input, principal.id),
 });

@@ -8,5 +8,5 @@ export const startMatrixAction = safeAction({
   name: 'startMatrix',
   schema: RunMatrixInputSchema,
   role: 'operator',
-  handler: (input) => startMatrix(input),
+  handler: (input, { principal }) => startMatrix(input, principal.id),
 });

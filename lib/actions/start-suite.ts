@@ -8,5 +8,5 @@ export const startSuiteAction = safeAction({
   name: 'startSuite',
   schema: RunSuiteInputSchema,
   role: 'operator',
-  handler: (input) => startSuite(input),
+  handler: (input, { principal }) => startSuite(input, principal.id),
 });

@@ -99,6 +99,8 @@ export async function findGovernedRun(prisma: Prisma, runId: string): Promise<Go
 
 /** Who started a run under a policy (its actor's user id), or null for a run without a policy. */
 export async function runOwner(prisma: Prisma, runId: string): Promise<string | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { createdBy: true } });
+  if (run?.createdBy) return run.createdBy;
   const r = await prisma.governedRun.findUnique({ where: { runId }, select: { actor: true } });
   return r?.actor ?? null;
 }

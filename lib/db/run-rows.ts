@@ -192,6 +192,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     id,
     harnessRunId: run.runId,
     suiteRunId: meta.suiteRunId ?? null,
+    createdBy: meta.createdBy ?? null,
     caseId: run.caseId,
     category: meta.category ?? null,
     query: run.query,

@@ -15,6 +15,8 @@ export interface SaveRunMeta {
   /** The resolved harness configuration (stored as JSON). */
   config: JsonValue | Record<string, unknown>;
   suiteRunId?: string | null;
+  /** The dashboard user who started the run. */
+  createdBy?: string | null;
   /** A chosen id (tests, imports); by default a new time-ordered id. */
   id?: string;
 }

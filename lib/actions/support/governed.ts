@@ -88,8 +88,8 @@ async function withContext<T>(runId: string, spec: GovernedSpec, dataset: Datase
   }
 }
 
-function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string) {
-  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null), id: runId };
+function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: string) {
+  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, createdBy), id: runId };
 }
 
 /** Starts one case or query under the policy as `principal` (in their operating tenant) and stores it. */
@@ -115,7 +115,7 @@ export async function startGovernedOne(input: RunOneInput, principal: Principal)
       runId,
     }),
   );
-  await saveRun(out.result, metaOf(spec, dataset, runId));
+  await saveRun(out.result, metaOf(spec, dataset, runId, principal.id));
   return { ...summariseRun(runId, out.result, golden, dataset), status: out.result.status, approvalId: out.approval?.id ?? null };
 }
 
@@ -129,7 +129,7 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
   if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
   const dataset = resolveDataset(spec.data.datasetId);
   const out = await withContext(runId, spec.data, dataset, (ctx) => resumeGovernedRun(ctx, runId));
-  await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId), id: runId });
+  await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
   return out;
 }
 

@@ -52,8 +52,9 @@ async function withAgent<T>(dataset: Dataset, config: HarnessConfig, use: (agent
 }
 
 /** What a run is stored with besides its RunResult. */
-export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null) {
+export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null, createdBy: string | null) {
   return {
+    createdBy,
     datasetName: dataset.name,
     datasetHash: dataset.hash,
     transport: config.transport,
@@ -94,12 +95,12 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
 }
 
 /** Runs one golden case or free query and stores it; returns the stored run's id and a short summary. */
-export async function runOne(input: RunOneInput): Promise<RunOneResult> {
+export async function runOne(input: RunOneInput, createdBy: string): Promise<RunOneResult> {
   const dataset = resolveDataset(input.datasetId);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const config = configOf(input, input.weaknesses);
   const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
-  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null));
+  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null, createdBy));
   return summariseRun(runId, run, golden, dataset);
 }
 
@@ -107,7 +108,14 @@ export async function runOne(input: RunOneInput): Promise<RunOneResult> {
  * One setting of a suite: every golden case through a fresh agent (yielding between cases and
  * bumping the suite's progress), the runs stored, the setting's report stored with each case's run id.
  */
-async function runSetting(suiteRunId: string, dataset: Dataset, golden: GoldenFile, config: HarnessConfig, setting: string): Promise<void> {
+async function runSetting(
+  suiteRunId: string,
+  dataset: Dataset,
+  golden: GoldenFile,
+  config: HarnessConfig,
+  setting: string,
+  createdBy: string,
+): Promise<void> {
   let progress: Promise<void> = Promise.resolve();
   const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
     runSuite({
@@ -126,7 +134,7 @@ async function runSetting(suiteRunId: string, dataset: Dataset, golden: GoldenFi
     }),
   );
   await progress;
-  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId) })));
+  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, createdBy) })));
   const report = buildReport({ suite, config, dataset, golden });
   await saveSuiteSetting(suiteRunId, {
     setting,
@@ -150,7 +158,7 @@ async function runSuiteJob(suiteRunId: string, work: () => Promise<void>): Promi
 }
 
 /** Queues the golden suite under one setting; returns at once with the suite id to poll. */
-export async function startSuite(input: RunSettings): Promise<{ suiteRunId: string; total: number }> {
+export async function startSuite(input: RunSettings, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
   const dataset = resolveDataset(input.datasetId);
   const golden = goldenOf(dataset);
   const config = configOf(input, input.weaknesses);
@@ -164,13 +172,13 @@ export async function startSuite(input: RunSettings): Promise<{ suiteRunId: stri
     total,
   });
   enqueueJob(`suite ${suiteRunId}`, () =>
-    runSuiteJob(suiteRunId, () => runSetting(suiteRunId, dataset, golden, config, settingLabel(config.weaknesses))),
+    runSuiteJob(suiteRunId, () => runSetting(suiteRunId, dataset, golden, config, settingLabel(config.weaknesses), createdBy)),
   );
   return { suiteRunId, total };
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS); returns at once with the suite id. */
-export async function startMatrix(input: RunMatrixInput): Promise<{ suiteRunId: string; total: number }> {
+export async function startMatrix(input: RunMatrixInput, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
   const dataset = resolveDataset(input.datasetId);
   const golden = goldenOf(dataset);
   const base = configOf(input, []);
@@ -186,7 +194,7 @@ export async function startMatrix(input: RunMatrixInput): Promise<{ suiteRunId: 
   enqueueJob(`matrix ${suiteRunId}`, () =>
     runSuiteJob(suiteRunId, async () => {
       for (const setting of MATRIX_SETTINGS) {
-        await runSetting(suiteRunId, dataset, golden, configOf(input, settingWeaknesses(setting)), setting);
+        await runSetting(suiteRunId, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, createdBy);
       }
     }),
   );
