@@ -13,30 +13,24 @@ import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-call';
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { RunGuard } from '../guards/run-guard';
-import type { GuardVerdict } from '../guards/verdict';
 import type { JsonValue } from '../json';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
 import type {
-  Checkpoint,
-  HarnessState,
   Message,
   ModelResponse,
   RunResult,
-  TerminationReason,
   ToolCallRequest,
   ToolRecord,
   ToolResultBlock,
   ToolSpec,
-  TrajectoryStep,
-  Transition,
-  Usage,
 } from '../types';
 import { compactMessages } from './compaction';
 import { callSignature, executeCall, type CallEnvironment } from './execute-call';
 import { MessageSizer } from './message-size';
-import { assistantMessage, stripPrivateKeys, toolResultBlock, userMessage } from './messages';
+import { assistantMessage, stripPrivateKeys, toolResultBlock } from './messages';
+import { RunState } from './run-state';
 
 export const MOCK_COST_NOTE = 'mock mode: no model calls were billed';
 export const NO_TEXT_ANSWER = '(the model returned no text)';
@@ -62,47 +56,6 @@ export interface HarnessOptions {
 export interface RunInput {
   query: string;
   caseId?: string | null;
-}
-
-/** Mutable bookkeeping of one run; everything in it ends up in the RunResult. */
-class RunState {
-  state: HarnessState = 'PLAN';
-  step = 0;
-  messages: Message[];
-  trajectory: TrajectoryStep[] = [];
-  records: ToolRecord[] = [];
-  transitions: Transition[] = [];
-  usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
-  modelInputs: { step: number; messages: Message[] }[] = [];
-  termination: TerminationReason = 'COMPLETED';
-  finalAnswer = '';
-  invalidCount = 0;
-  checkpoint: Checkpoint | null = null;
-
-  constructor(query: string) {
-    this.messages = [userMessage(query)];
-  }
-
-  move(to: HarnessState, reason: string): void {
-    this.transitions.push({ step: this.step, from: this.state, to, reason });
-    this.state = to;
-  }
-
-  addResponse(r: ModelResponse): void {
-    this.usage.modelCalls += 1;
-    this.usage.inputTokens += r.inputTokens;
-    this.usage.outputTokens += r.outputTokens;
-    this.usage.totalTokens = this.usage.inputTokens + this.usage.outputTokens;
-    this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
-  }
-
-  /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */
-  stopWith(v: Extract<GuardVerdict, { stop: true }>): void {
-    this.trajectory.push({ kind: 'guard', step: this.step, guard: v.guard, reason: v.reason, detail: v.detail });
-    this.termination = v.reason;
-    this.finalAnswer = `I had to stop before finishing (${v.reason}): ${v.detail}.`;
-    this.move('FAILED', `guard:${v.guard}`);
-  }
 }
 
 /** What one run needs besides its state: resolved once, shared by every iteration. */
