@@ -16,10 +16,8 @@ import { DbError, NotFoundError } from './errors';
 export { GOVERNED_RUN_STATUSES } from '../governance/governance-store';
 export type GovernedRunStatus = StoredRunStatus;
 
-/** A stored governed run, as the governance service sees it, plus when it last changed. */
-export interface GovernedRunRow extends StoredGovernedRun {
-  updatedAt: string;
-}
+/** A stored governed run, as the governance service sees it. */
+export type GovernedRunRow = StoredGovernedRun;
 
 function parse<T>(text: string, schema: z.ZodType<T>, what: string): T {
   const j = safeJsonParse(text);

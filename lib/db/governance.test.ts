@@ -12,6 +12,7 @@ import { StockroomEnvironment } from '../stockroom/environment';
 import { LocalToolExecutor } from '../stockroom/executor/local-executor';
 import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
 import { ConflictError } from '../governance/errors';
+import { RESUME_LEASE_MS } from '../governance/governed-run';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext } from '../governance/governed-run';
 import { loadPolicyFile, parsePolicy, type LoadedPolicy } from '../governance/policy-file';
 import { OPERATOR_SCOPES, type Principal } from '../governance/principal';
@@ -114,6 +115,42 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect(again.content).toEqual(rec.resultContent);
     expect(p.env.ledger.records()).toHaveLength(1);
     await p.db.close();
+  });
+
+  test('a resume whose worker died is taken over after its lease, once, and its write is not repeated', async () => {
+    const started = await pausedRun();
+    expect(await approve(started.approval!.id, 'bob')).toMatchObject({ ok: true });
+    // Worker 1 claims the run and dispatches the approved write, then dies before saving the result.
+    const dying = processOn(t.url);
+    const stored = await dying.ctx.store.getRun(started.runId);
+    expect(await dying.ctx.store.updateRun(started.runId, stored.stateVersion, { status: 'resuming', expectedStatus: 'paused' })).toBe(true);
+    const journal = await dying.ctx.store.journal.list({ runId: started.runId });
+    expect(journal).toHaveLength(0);
+    await dying.db.close();
+
+    // Within the lease nobody may take it over.
+    const early = processOn(t.url);
+    await expect(resumeGovernedRun(early.ctx, started.runId)).rejects.toThrow(ConflictError);
+    await early.db.close();
+
+    // After the lease one worker takes it over and completes it; a second loses the compare-and-set.
+    const later = () => new Date(Date.now() + RESUME_LEASE_MS + 60_000);
+    const a = processOn(t.url, { now: later });
+    const b = processOn(t.url, { now: later });
+    // Truly at once on PostgreSQL; one after the other on SQLite, whose single writer would make the
+    // loser wait on the file lock rather than lose the compare-and-set.
+    const both = [() => resumeGovernedRun(a.ctx, started.runId), () => resumeGovernedRun(b.ctx, started.runId)];
+    const outcomes =
+      provider.name === 'postgres'
+        ? await Promise.allSettled(both.map((f) => f()))
+        : [...(await Promise.allSettled([both[0]!()])), ...(await Promise.allSettled([both[1]!()]))];
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect((won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof resumeGovernedRun>>>).value.result).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual([expect.any(ConflictError)]);
+    expect(a.env.ledger.records().length + b.env.ledger.records().length).toBe(1);
+    await a.db.close();
+    await b.db.close();
   });
 
   test('a denial reaches the model as a structured refusal and nothing is written', async () => {

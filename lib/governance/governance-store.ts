@@ -23,12 +23,14 @@ export interface StoredGovernedRun {
   policyVersion: string;
   spec: JsonValue;
   result: RunResult;
+  /** When the stored run last changed (ISO-8601): a resume that stopped changing has lost its worker. */
+  updatedAt: string;
 }
 
 export interface GovernanceStore {
   journal: JournalStore;
   evidence: EvidenceSink;
-  createRun(row: Omit<StoredGovernedRun, 'stateVersion'>): Promise<void>;
+  createRun(row: Omit<StoredGovernedRun, 'stateVersion' | 'updatedAt'>): Promise<void>;
   getRun(runId: string): Promise<StoredGovernedRun>;
   /** Compare-and-set on the run's state version (and status, when given). */
   updateRun(runId: string, expectedVersion: number, change: { status: StoredRunStatus; result?: RunResult; expectedStatus?: StoredRunStatus }): Promise<boolean>;

@@ -20,6 +20,9 @@ import type { LoadedPolicy } from './policy-file';
 import type { Principal, ReviewerIdentity } from './principal';
 import { proposalDigest, type BoundProposal } from './proposal';
 import { redact } from './redact';
+
+/** How long a resume may go without progress before another worker may take the run over. */
+export const RESUME_LEASE_MS = 5 * 60_000;
 import { revalidate, type Revalidation } from './revalidate';
 
 /** Runs the agent: given the (journaled) executor and the policy, runs or resumes. */
@@ -179,14 +182,20 @@ async function currentProposal(ctx: GovernedContext, req: ApprovalRequest, await
 export async function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
   const stored = await ctx.store.getRun(runId);
   const cp = stored.result.checkpoint;
-  if (stored.status !== 'paused' || !cp) throw new ConflictError('run', runId, `run ${runId} is ${stored.status}, not paused`);
+  const clock = ctx.now?.() ?? new Date();
+  // A resume whose worker died leaves the run `resuming`; once its lease has run out another worker
+  // may take it over. Re-running the awaited call is safe: the effect journal answers for it.
+  const abandoned = stored.status === 'resuming' && clock.getTime() - Date.parse(stored.updatedAt) > RESUME_LEASE_MS;
+  if ((stored.status !== 'paused' && !abandoned) || !cp) {
+    throw new ConflictError('run', runId, `run ${runId} is ${stored.status}, not paused`);
+  }
   const req = await ctx.store.findApproval(runId, cp.awaiting.toolUseId);
   if (!req) throw new GovernanceError('no_request', `run ${runId} has no approval request for ${cp.awaiting.toolUseId}`);
   const now = ctx.now?.() ?? new Date();
   const expiredPending = req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt);
   if (req.status === 'pending' && !expiredPending) throw new GovernanceError('still_pending', `the approval request for run ${runId} is still pending`);
 
-  if (!(await ctx.store.updateRun(runId, stored.stateVersion, { status: 'resuming', expectedStatus: 'paused' }))) {
+  if (!(await ctx.store.updateRun(runId, stored.stateVersion, { status: 'resuming', expectedStatus: stored.status }))) {
     throw new ConflictError('run', runId, `run ${runId} was already resumed by another worker`);
   }
   const approvers = new Map<string, ReviewerIdentity>();
