@@ -40,21 +40,24 @@ const RESTOCK = { sku: 'SKU-2003', quantity: 900 };
 const turns: TurnSpec[] = [{ calls: [['create_restock_request', RESTOCK]] }, { text: 'done' }];
 const alice: Principal = { subject: 'alice', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] };
 
-function driver(): AgentDriver {
+function driver(script: TurnSpec[] = turns): AgentDriver {
   const agent = async (executor: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) =>
     createStockroomAgent({ dataset, config: resolveConfig({}), executor, policy });
   return {
-    run: async (ex, policy, operationKey, runId) => (await agent(ex, policy)).run('restock SKU-2003', null, { runId, operationKey, model: scriptedModel(turns) }),
-    resume: async (ex, policy, operationKey, paused, resolution) => (await agent(ex, policy)).resume(paused, resolution, { operationKey, model: scriptedModel(turns) }),
+    run: async (ex, policy, operationKey, runId) => (await agent(ex, policy)).run('restock SKU-2003', null, { runId, operationKey, model: scriptedModel(script) }),
+    resume: async (ex, policy, operationKey, paused, resolution) => (await agent(ex, policy)).resume(paused, resolution, { operationKey, model: scriptedModel(script) }),
   };
 }
 
 /** A "process": its own database handle, environment and executor. */
-function processOn(url: string, options: { policy?: LoadedPolicy; executor?: (env: StockroomEnvironment) => ToolExecutor; now?: () => Date } = {}) {
+function processOn(
+  url: string,
+  options: { policy?: LoadedPolicy; executor?: (env: StockroomEnvironment) => ToolExecutor; now?: () => Date; script?: TurnSpec[] } = {},
+) {
   const db = openDatabase(url);
   const env = new StockroomEnvironment(dataset, []);
   const executor = options.executor?.(env) ?? new LocalToolExecutor(env);
-  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy: options.policy ?? loadPolicyFile(policyFile), executor, driver: driver(), now: options.now };
+  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy: options.policy ?? loadPolicyFile(policyFile), executor, driver: driver(options.script), now: options.now };
   return { db, env, ctx };
 }
 
@@ -151,6 +154,19 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect(a.env.ledger.records().length + b.env.ledger.records().length).toBe(1);
     await a.db.close();
     await b.db.close();
+  });
+
+  test('a run the policy never pauses is journaled and its evidence runs from start to finish', async () => {
+    const small: TurnSpec[] = [{ calls: [['create_restock_request', { sku: 'SKU-2003', quantity: 20 }]] }, { text: 'ok' }];
+    const p = processOn(t.url, { script: small });
+    const out = await startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock SKU-2003' } });
+    expect(out.result).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(out.approval).toBeNull();
+    const kinds = (await listEvidence(p.db.prisma, { runId: out.runId })).map((e) => e.body.kind);
+    expect(kinds[0]).toBe('run_started');
+    expect(kinds.at(-1)).toBe('run_finished');
+    expect(await p.ctx.store.journal.list({ runId: out.runId })).toMatchObject([{ status: 'committed' }]);
+    await p.db.close();
   });
 
   test('a denial reaches the model as a structured refusal and nothing is written', async () => {

@@ -158,6 +158,7 @@ export async function startGovernedRun(
   const result = await ctx.driver.run(journaled, policy, operationKey, runId);
   const approval = await settle(ctx, runId, input.principal, input.runTenant, pin, policy, result);
   await ctx.store.createRun({ runId, status: approval ? 'paused' : 'finished', principal: input.principal, pin, policyVersion: ctx.policy.version, spec: input.spec, result });
+  if (!approval) await ctx.store.evidence.append(evidenceBody({ kind: 'run_finished', at: (ctx.now?.() ?? new Date()).toISOString(), runId, decision: result.terminationReason }));
   return { runId, result, approval };
 }
 
