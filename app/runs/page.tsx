@@ -19,13 +19,6 @@ import { DeleteRunButton } from './_components/delete-run-button';
 
 export const dynamic = 'force-dynamic';
 
-const SORTABLE: Array<{ key: RunsQuery['sort']; label: string }> = [
-  { key: 'startedAt', label: 'Started' },
-  { key: 'steps', label: 'Steps' },
-  { key: 'totalTokens', label: 'Tokens' },
-  { key: 'durationMs', label: 'Duration' },
-];
-
 function filtersOf(q: RunsQuery): RunFilters {
   return {
     datasetName: q.dataset,

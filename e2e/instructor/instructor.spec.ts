@@ -18,3 +18,16 @@ test('toggling ambiguous_tool_desc makes tool selection fall and lists the cases
   await expect(result.getByRole('link', { name: 'compare trajectories' }).first()).toBeVisible();
   await saveArtifact(page, 'instructor');
 });
+
+test('the large-type switch scales the page for projecting and is remembered across reloads', async ({ page }) => {
+  await page.goto('/instructor');
+  const html = page.locator('html');
+  await expect(html).not.toHaveClass(/large-type/);
+  await page.getByRole('button', { name: 'Large type' }).click();
+  await expect(html).toHaveClass(/large-type/);
+  await page.reload();
+  await expect(html).toHaveClass(/large-type/);
+  await expect(page.getByRole('button', { name: 'Normal type' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Normal type' }).click();
+  await expect(html).not.toHaveClass(/large-type/);
+});

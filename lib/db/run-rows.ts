@@ -73,7 +73,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
   }
   const run = input;
   const used = new Set<string>();
-  const use = (hash: string) => (used.add(hash), hash);
+  const referenced = (hash: string) => (used.add(hash), hash);
 
   const rows: RunRows = {
     run: undefined as unknown as Prisma.RunCreateManyInput,
@@ -125,7 +125,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           name: s.name,
           arguments: JSON.stringify(s.arguments),
           signature: s.signature,
-          resultHash: use(result.hash),
+          resultHash: referenced(result.hash),
           resultPreview: blobs.rows.get(result.hash)!.text.slice(0, RESULT_PREVIEW_CHARS),
           isError: s.isError,
           errorCode: s.errorCode,
@@ -167,7 +167,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     const seqs = (input?.messages ?? []).map((message) => {
       const encoded = encodeMessage(message, blobs);
       for (const ref of encoded.refs) used.add(ref);
-      const hash = use(encoded.hash);
+      const hash = referenced(encoded.hash);
       let seq = seqOf.get(hash);
       if (seq === undefined) {
         seq = seqOf.size;
@@ -206,7 +206,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     modelId: run.modelId,
     terminationReason: run.terminationReason,
     status: run.status,
-    checkpointHash: run.checkpoint ? use(blobs.addJson(run.checkpoint).hash) : null,
+    checkpointHash: run.checkpoint ? referenced(blobs.addJson(run.checkpoint).hash) : null,
     finalAnswer: run.finalAnswer,
     steps: run.steps,
     trajectoryLength: run.trajectory.length,
@@ -223,8 +223,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     costNote: run.costEstimate.note,
     startedAt: parseStartedAt(run.startedAt),
     durationMs: run.durationMs,
-    systemPromptHash: use(blobs.add(run.systemPrompt)),
-    toolSpecsHash: use(blobs.addJson(run.toolSpecs).hash),
+    systemPromptHash: referenced(blobs.add(run.systemPrompt)),
+    toolSpecsHash: referenced(blobs.addJson(run.toolSpecs).hash),
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));

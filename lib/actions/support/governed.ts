@@ -79,10 +79,10 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): 
   return { store: prismaGovernanceStore(getDb().prisma), policy: currentPolicy(), executor, driver };
 }
 
-async function withContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, use: (ctx: GovernedContext) => Promise<T>): Promise<T> {
+async function withContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, work: (ctx: GovernedContext) => Promise<T>): Promise<T> {
   const ctx = await contextFor(runId, spec, dataset);
   try {
-    return await use(ctx);
+    return await work(ctx);
   } finally {
     await ctx.executor.close();
   }

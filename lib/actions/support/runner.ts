@@ -42,10 +42,10 @@ async function executorFor(config: HarnessConfig, dataset: Dataset): Promise<Too
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
 }
 
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, use: (agent: SuiteAgent) => Promise<T>): Promise<T> {
+async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>): Promise<T> {
   const agent = await createStockroomAgent({ dataset, config, executor: await executorFor(config, dataset) });
   try {
-    return await use(agent);
+    return await work(agent);
   } finally {
     await agent.close();
   }
