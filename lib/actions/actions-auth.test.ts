@@ -23,7 +23,6 @@ const PUBLIC_ACTIONS: Record<string, string> = {
 /** Route handlers that do not take a dashboard session, and why. */
 const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
   'auth/[...all] POST': 'better-auth’s own sign-in/sign-out endpoints (sign-up is disabled)',
-  'mcp POST': 'the MCP tool server for MCP clients; its writes go to an in-memory demo ledger, never the database',
   'mcp DELETE': 'answers 405 (stateless MCP endpoint)',
 };
 
@@ -215,14 +214,29 @@ describe('route handlers', () => {
     for (const m of unguarded) {
       const [route, method] = m.split(' ') as [string, string];
       const mod = await load(route);
+      // The request carries the chosen session's cookie, as a browser's would.
+      const { headers } = await import('next/headers');
+      const request = async () => new Request(`http://127.0.0.1/api/${route}`, { method, headers: await headers(), body: method === 'POST' ? '{}' : undefined });
       env.as(null);
-      const res = await mod[method]!(new Request(`http://127.0.0.1/api/${route}`, { method }), { params: Promise.resolve({ id: 'x' }) });
+      const res = await mod[method]!(await request(), { params: Promise.resolve({ id: 'x' }) });
       expect(res.status, `${m} without a session`).toBe(401);
       env.as('viewer');
-      const res2 = await mod[method]!(new Request(`http://127.0.0.1/api/${route}`, { method }), { params: Promise.resolve({ id: 'x' }) });
+      const res2 = await mod[method]!(await request(), { params: Promise.resolve({ id: 'x' }) });
       expect(res2.status, `${m} as a viewer`).toBe(403);
     }
     expect(mutating.filter((m) => m in PUBLIC_MUTATING_ROUTES).sort()).toEqual(Object.keys(PUBLIC_MUTATING_ROUTES).sort());
+  });
+
+  it('lets a signed-in operator call the MCP endpoint, as an MCP client with the token may', async () => {
+    const { POST } = await import('../../app/api/mcp/route');
+    const { headers } = await import('next/headers');
+    env.as('operator');
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const h = new Headers(await headers());
+    h.set('content-type', 'application/json');
+    h.set('accept', 'application/json, text/event-stream');
+    const res = await POST(new Request('http://127.0.0.1/api/mcp', { method: 'POST', headers: h, body: JSON.stringify(init) }));
+    expect(res.status).toBe(200);
   });
 
   it.each(routes.filter((r) => !r.startsWith('auth') && r !== 'mcp'))('GET /api/%s answers 401 without a session', async (route) => {

@@ -6,7 +6,8 @@ import { hasShared, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';
 import { DELETE, GET, POST } from './route';
 
 const URL_BASE = 'http://127.0.0.1:3000/api/mcp';
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const TOKEN = 'route-test-token-0123456789';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -16,19 +17,37 @@ const INITIALIZE = {
 
 describe.skipIf(!hasShared)('POST /api/mcp', () => {
   const before = process.env.STOCKROOM_DATASET;
+  const tokenBefore = process.env.STOCKROOM_MCP_TOKEN;
   beforeAll(() => {
     process.env.STOCKROOM_DATASET = SHARED_DATASET_DIR;
+    process.env.STOCKROOM_MCP_TOKEN = TOKEN;
   });
   afterAll(() => {
     if (before === undefined) delete process.env.STOCKROOM_DATASET;
     else process.env.STOCKROOM_DATASET = before;
+    if (tokenBefore === undefined) delete process.env.STOCKROOM_MCP_TOKEN;
+    else process.env.STOCKROOM_MCP_TOKEN = tokenBefore;
   });
 
   /** An MCP client whose fetch calls the route handler directly. */
   const connect = (query = '') =>
     McpToolExecutor.connect(
-      httpConnection(`${URL_BASE}${query}`, (input, init) => POST(new Request(input instanceof Request ? input : String(input), init))),
+      httpConnection(`${URL_BASE}${query}`, (input, init) => {
+        const request = new Request(input instanceof Request ? input : String(input), init);
+        request.headers.set('authorization', `Bearer ${TOKEN}`);
+        return POST(request);
+      }),
     );
+
+  it('refuses a caller without a token or session, and a wrong token, with 401 and a Bearer challenge', async () => {
+    const { authorization: _omitted, ...anonymous } = HEADERS;
+    for (const headers of [anonymous, { ...anonymous, authorization: 'Bearer not-the-token' }, { ...anonymous, authorization: 'Basic abc' }]) {
+      const res = await POST(new Request(URL_BASE, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) }));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain('Bearer');
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^Unauthorized: /);
+    }
+  });
 
   it('answers initialize statelessly (no session id)', async () => {
     const res = await POST(new Request(URL_BASE, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }));
