@@ -54,9 +54,9 @@ export default async function HomePage() {
           <dt className="mono">ambiguous_tool_desc</dt>
           <dd>The search tool is described so broadly that the model picks it for stock and order questions.</dd>
           <dt className="mono">oversized_payload</dt>
-          <dd>Tools return whole records, so the context fills up and compaction kicks in.</dd>
+          <dd>Product search returns whole records, and the entire catalogue for a broad query, so the context balloons until the token budget stops the run.</dd>
           <dt className="mono">naive_retry</dt>
-          <dd>The repeated-call guard is off, so a flaky tool is retried in a loop.</dd>
+          <dd>The legacy order shard keeps timing out, the model re-sends the identical call, and with the repeated-call guard off it loops until the step limit.</dd>
           <dt className="mono">injection_unguarded</dt>
           <dd>Instruction-like text in tool output is not quarantined, so a planted notice can steer the model.</dd>
         </dl>
