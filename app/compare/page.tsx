@@ -35,7 +35,8 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
 async function load(id: string | null): Promise<StoredRun | 'missing' | null> {
   if (!id) return null;
   try {
-    return await getRunOrThrow(id);
+    // Compare aligns trajectories; the messages each call saw are not needed and dominate long runs.
+    return await getRunOrThrow(id, undefined, { modelInputs: false });
   } catch (err) {
     if (err instanceof NotFoundError) return 'missing';
     throw err;

@@ -233,8 +233,11 @@ export async function getModelInputAt(id: string, callIndex: number, db: Databas
   };
 }
 
-/** The whole run rebuilt exactly as saved (export, tests). Loads everything: not for replay pages. */
-export async function getRunOrThrow(id: string, db: Database = getDb()): Promise<StoredRun> {
+/**
+ * The whole run rebuilt exactly as saved (export, tests). Loads everything: not for replay pages.
+ * `modelInputs: false` skips the messages each call saw (the bulk of a long run), leaving it empty.
+ */
+export async function getRunOrThrow(id: string, db: Database = getDb(), options: { modelInputs?: boolean } = {}): Promise<StoredRun> {
   const p = db.prisma;
   const row = await p.run.findUnique({ where: { id } });
   if (!row) throw new NotFoundError('run', id);
@@ -260,13 +263,15 @@ export async function getRunOrThrow(id: string, db: Database = getDb()): Promise
     .sort((a, b) => a[0] - b[0])
     .map(([, step]) => step);
 
-  const callRanges = calls.map((c) => parseRanges(c.messageRanges));
-  const resolve = await loadMessages(db, id, callRanges.flatMap((r) => (r ? fromRanges(r) : [])));
   const modelInputs: ModelInput[] = [];
-  calls.forEach((c, i) => {
-    const ranges = callRanges[i];
-    if (ranges && c.step !== null) modelInputs.push({ step: c.step, messages: fromRanges(ranges).map(resolve) });
-  });
+  if (options.modelInputs !== false) {
+    const callRanges = calls.map((c) => parseRanges(c.messageRanges));
+    const resolve = await loadMessages(db, id, callRanges.flatMap((r) => (r ? fromRanges(r) : [])));
+    calls.forEach((c, i) => {
+      const ranges = callRanges[i];
+      if (ranges && c.step !== null) modelInputs.push({ step: c.step, messages: fromRanges(ranges).map(resolve) });
+    });
+  }
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
   const weaknesses = stringList(row.weaknesses, 'weaknesses');
   const run: RunResult = {

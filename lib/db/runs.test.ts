@@ -32,6 +32,14 @@ describe.each(providers)('runs on $name', (provider) => {
     expect(stored.meta.config).toEqual({ mode: 'mock', maxSteps: 12, weaknesses: [] });
   });
 
+  test('can rebuild a run without the messages each call saw, everything else intact', async () => {
+    const run = makeRun({ rounds: 4 });
+    const id = await saveRun(run, makeMeta(), db);
+    const lean = await getRunOrThrow(id, db, { modelInputs: false });
+    expect(lean.run.modelInputs).toEqual([]);
+    expect({ ...lean.run, modelInputs: run.modelInputs }).toEqual((await getRunOrThrow(id, db)).run);
+  });
+
   test('rebuilds a paused run with its checkpoint', async () => {
     const run = makeRun({ runId: 'paused-1', paused: true });
     const id = await saveRun(run, makeMeta(), db);
