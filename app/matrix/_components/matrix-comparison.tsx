@@ -1,8 +1,9 @@
 'use client';
 /** Two matrix runs side by side: each setting's metrics in both and the change from the earlier one. */
 import type { SuiteRunDto } from '@/lib/db/types';
-import { compareMatrixRuns, formatDelta, metricLabel, TABLE_METRICS } from '@/lib/charts/matrix-view';
+import { compareMatrixRuns, formatDelta } from '@/lib/charts/matrix-view';
 import { useSuiteRun } from '@/components/use-suite-run';
+import { MetricTableHead } from './metric-table-head';
 
 const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 
@@ -20,16 +21,7 @@ export function MatrixComparison({ current, otherId }: { current: SuiteRunDto; o
       </p>
       <div className="table-wrap">
         <table className="data" data-testid="matrix-comparison">
-          <thead>
-            <tr>
-              <th>Setting</th>
-              {TABLE_METRICS.map((m) => (
-                <th key={m} className="num">
-                  {metricLabel(m)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <MetricTableHead />
           <tbody>
             {rows.map((r) => (
               <tr key={r.setting}>

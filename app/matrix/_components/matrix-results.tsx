@@ -2,8 +2,9 @@
 /** A matrix run's grouped bar chart, delta table (each changed cell opens the cases that moved) and per-category breakdown. */
 import { useState } from 'react';
 import type { SuiteRunDto } from '@/lib/db/types';
-import { categoryRows, deltaRows, formatDelta, metricLabel, TABLE_METRICS } from '@/lib/charts/matrix-view';
+import { categoryRows, deltaRows, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
 import { MatrixBarChart } from './matrix-bar-chart';
+import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
 
 const fmt = (metric: string, v: number | null) => (v === null ? '—' : metric.startsWith('mean_') ? v.toFixed(1) : v.toFixed(2));
@@ -26,16 +27,7 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
         </p>
         <div className="table-wrap">
           <table className="data" data-testid="delta-table">
-            <thead>
-              <tr>
-                <th>Setting</th>
-                {TABLE_METRICS.map((m) => (
-                  <th key={m} className="num">
-                    {metricLabel(m)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <MetricTableHead />
             <tbody>
               {rows.map((r) => (
                 <tr key={r.setting} data-setting={r.setting}>
