@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvalFileError } from './errors';
-import { DEFAULT_THRESHOLDS_PATH, evaluateGate, loadThresholds, parseThresholds, type GateThresholds } from './gate';
+import { DEFAULT_THRESHOLDS_PATH, evaluateGate, loadThresholds, movedGateMetrics, parseThresholds, type GateThresholds } from './gate';
 import { formatGateMarkdown } from './gate-markdown';
 
 const thresholds: GateThresholds = loadThresholds(DEFAULT_THRESHOLDS_PATH);
@@ -110,5 +110,17 @@ describe('formatGateMarkdown', () => {
     expect(md).toContain('- answer_correctness 0.78 is below the minimum 0.85 by 0.07');
     expect(md).toContain('drop checks were not run');
     expect(formatGateMarkdown(evaluateGate({ metrics: passing, thresholds }))).toContain('## Evaluation gate: PASSED');
+  });
+});
+
+describe('movedGateMetrics', () => {
+  it('lists the gate-bounded metrics whose values differ, and ignores metrics the gate does not bound', () => {
+    const thresholds = parseThresholds(
+      JSON.stringify({ version: 1, min: { tool_selection_accuracy: 0.85, answer_correctness: 0.85 }, max: { loop_rate: 0.1 } }),
+      'inline',
+    );
+    const base = { cases: 2, tool_selection_accuracy: 1, answer_correctness: 1, loop_rate: 0, mean_input_tokens: 100 };
+    expect(movedGateMetrics(thresholds, base, { ...base, mean_input_tokens: 900 })).toEqual([]);
+    expect(movedGateMetrics(thresholds, base, { ...base, answer_correctness: 0.5, loop_rate: 0.5 })).toEqual(['answer_correctness', 'loop_rate']);
   });
 });

@@ -110,6 +110,16 @@ function dropCheck(metric: MetricKey, threshold: number, value: number | undefin
   return { metric, kind: 'max_drop', value, threshold, baseline, passed, margin, message };
 }
 
+/** The metrics the gate bounds (its `min` and `max` checks), each once. */
+export function gateMetrics(thresholds: GateThresholds): MetricKey[] {
+  return [...new Set([...Object.keys(thresholds.min), ...Object.keys(thresholds.max)])] as MetricKey[];
+}
+
+/** The gate metrics whose value differs between two runs of the suite (e.g. a weakness against `none`). */
+export function movedGateMetrics(thresholds: GateThresholds, base: AggregateMetrics, other: AggregateMetrics): MetricKey[] {
+  return gateMetrics(thresholds).filter((m) => other[m] !== base[m]);
+}
+
 export interface EvaluateGateOptions {
   metrics: AggregateMetrics;
   thresholds: GateThresholds;

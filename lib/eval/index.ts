@@ -37,6 +37,8 @@ export {
   DEFAULT_THRESHOLDS_PATH,
   GateThresholdsSchema,
   evaluateGate,
+  gateMetrics,
+  movedGateMetrics,
   loadThresholds,
   parseThresholds,
   type GateCheck,
