@@ -157,46 +157,44 @@ async function runSuiteJob(suiteRunId: string, work: () => Promise<void>): Promi
   }
 }
 
-/** Queues the golden suite under one setting; returns at once with the suite id to poll. */
-export async function startSuite(input: RunSettings, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
-  const dataset = resolveDataset(input.datasetId);
-  const golden = goldenOf(dataset);
-  const config = configOf(input, input.weaknesses);
-  const total = golden.cases.length;
+/** Records a queued suite run and hands its work to the job queue; returns at once with its id. */
+async function queueSuite(
+  kind: 'eval' | 'matrix',
+  dataset: Dataset,
+  golden: GoldenFile,
+  config: HarnessConfig,
+  total: number,
+  work: (suiteRunId: string) => Promise<void>,
+): Promise<{ suiteRunId: string; total: number }> {
   const suiteRunId = await createSuiteRun({
-    kind: 'eval',
+    kind,
     config: config as unknown as Record<string, unknown>,
     datasetName: dataset.name,
     datasetHash: dataset.hash,
     goldenSha256: golden.sha256,
     total,
   });
-  enqueueJob(`suite ${suiteRunId}`, () =>
-    runSuiteJob(suiteRunId, () => runSetting(suiteRunId, dataset, golden, config, settingLabel(config.weaknesses), createdBy)),
-  );
+  enqueueJob(`${kind === 'eval' ? 'suite' : 'matrix'} ${suiteRunId}`, () => runSuiteJob(suiteRunId, () => work(suiteRunId)));
   return { suiteRunId, total };
+}
+
+/** Queues the golden suite under one setting; returns at once with the suite id to poll. */
+export async function startSuite(input: RunSettings, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
+  const dataset = resolveDataset(input.datasetId);
+  const golden = goldenOf(dataset);
+  const config = configOf(input, input.weaknesses);
+  return queueSuite('eval', dataset, golden, config, golden.cases.length, (id) =>
+    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), createdBy),
+  );
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS); returns at once with the suite id. */
 export async function startMatrix(input: RunMatrixInput, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
   const dataset = resolveDataset(input.datasetId);
   const golden = goldenOf(dataset);
-  const base = configOf(input, []);
-  const total = golden.cases.length * MATRIX_SETTINGS.length;
-  const suiteRunId = await createSuiteRun({
-    kind: 'matrix',
-    config: base as unknown as Record<string, unknown>,
-    datasetName: dataset.name,
-    datasetHash: dataset.hash,
-    goldenSha256: golden.sha256,
-    total,
+  return queueSuite('matrix', dataset, golden, configOf(input, []), golden.cases.length * MATRIX_SETTINGS.length, async (id) => {
+    for (const setting of MATRIX_SETTINGS) {
+      await runSetting(id, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, createdBy);
+    }
   });
-  enqueueJob(`matrix ${suiteRunId}`, () =>
-    runSuiteJob(suiteRunId, async () => {
-      for (const setting of MATRIX_SETTINGS) {
-        await runSetting(suiteRunId, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, createdBy);
-      }
-    }),
-  );
-  return { suiteRunId, total };
 }
