@@ -1,6 +1,6 @@
 /**
  * Browser tests: Debian's Chromium against a production build (`next build` + scripts/start.mjs) on
- * port 3100 with a fresh temporary SQLite database, one worker (the machine has two cores and the
+ * port 3100 (E2E_PORT) with a fresh temporary SQLite database, one worker (the machine has two cores and the
  * specs share one server). Global setup creates the e2e users and signs them in; every spec starts
  * signed in as the admin (admin, operator, reviewer) unless it picks another user's state.
  */
@@ -10,7 +10,8 @@ import { defineConfig } from '@playwright/test';
 import { storageStateOf } from './e2e/support/users';
 import { writeHostileDataset } from './e2e/support/hostile-dataset';
 
-const PORT = 3100;
+// E2E_PORT lets several checkouts run their browser suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 // Evaluated once by the runner (which starts the web server) and again in each worker (which never
 // uses it), so a per-run name is enough to keep every test run's database fresh.
 const DB_FILE = process.env.E2E_DB_FILE ?? path.join(os.tmpdir(), `stockroom-e2e-${Date.now()}-${process.pid}.db`);
