@@ -225,6 +225,24 @@ describe.each(providers)('governed runs on $name', (provider) => {
     await p.db.close();
   });
 
+  test('dispatches exactly the approved call: a checkpoint whose pending call was edited is refused as stale, naming the field', async () => {
+    const started = await pausedRun();
+    await approve(started.approval!.id, 'bob');
+    // Edit the stored checkpoint: `awaiting` still matches the approval, the call to be sent does not.
+    const row = await t.db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
+    const result = JSON.parse(row.result) as { checkpoint: { pendingCalls: { arguments: unknown }[] } };
+    result.checkpoint.pendingCalls[0]!.arguments = { sku: 'SKU-2003', quantity: 450, priority: 'urgent' };
+    await t.db.prisma.governedRun.update({ where: { runId: started.runId }, data: { result: JSON.stringify(result) } });
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.revalidation).toMatchObject({ status: 'stale', field: 'arguments' });
+    expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ executed: false, errorCode: 'approval_stale', policy: { resolution: 'stale' } });
+    expect(p.env.ledger.records()).toHaveLength(0);
+    expect(await p.ctx.store.journal.list({ runId: started.runId })).toHaveLength(0);
+    expect(await getApprovalOrThrow(t.db.prisma, started.approval!.id)).toMatchObject({ status: 'stale', outcomeDetail: 'at dispatch: arguments changed' });
+    await p.db.close();
+  });
+
   test('an approval that expired before resume is refused as expired, and an expired request cannot be approved', async () => {
     const started = await pausedRun();
     await approve(started.approval!.id, 'bob');
