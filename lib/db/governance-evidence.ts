@@ -20,7 +20,7 @@ const MAX_APPEND_ATTEMPTS = 5;
 /** Appends wait for a pooled connection under load instead of failing. */
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
-type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
 async function lockHead(tx: Tx, chain: string): Promise<{ seq: number; hash: string; anchorSeq: number } | null> {
@@ -46,37 +46,49 @@ async function registerChain(tx: Tx, key: EvidenceKey, chain: string): Promise<n
   return next.count;
 }
 
+/**
+ * Appends inside a caller's transaction (so evidence commits with the change it records). The
+ * caller retries the transaction on a unique violation (two first appends of one chain).
+ */
+export async function appendEvidenceIn(tx: Tx, key: EvidenceKey, body: EvidenceBody): Promise<EvidenceEvent> {
+  const chain = chainOf(body);
+  let head = await lockHead(tx, chain);
+  if (!head) {
+    const anchorSeq = await registerChain(tx, key, chain);
+    await tx.evidenceChain.create({ data: { chain, anchorSeq, seq: 1, hash: GENESIS_HASH, signature: '' } });
+    head = { seq: 0, hash: GENESIS_HASH, anchorSeq };
+  }
+  const event = chainNext(key, head.seq === 0 ? null : head, body);
+  await tx.evidenceEvent.create({
+    data: { chain, seq: event.seq, prevHash: event.prevHash, hash: event.hash, signature: event.signature, body: canonicalJson(event.body), runId: body.runId },
+  });
+  const signed = signHead(key, { chain, anchorSeq: head.anchorSeq, seq: event.seq, hash: event.hash });
+  await tx.evidenceChain.update({ where: { chain }, data: { hash: signed.hash, signature: signed.signature } });
+  return event;
+}
+
+/** Runs `work` in a transaction, again when a first append of a chain lost a race. */
+export async function withEvidenceTx<T>(prisma: Prisma, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await prisma.$transaction(work, TX_OPTIONS);
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= MAX_APPEND_ATTEMPTS) {
+        if (isUniqueViolation(err)) throw new DbError('evidence_contention', `could not start an evidence chain after ${MAX_APPEND_ATTEMPTS} attempts`);
+        throw err;
+      }
+    }
+  }
+}
+
 export class PrismaEvidenceSink implements EvidenceSink {
   constructor(
     private readonly prisma: Prisma,
     private readonly key: EvidenceKey = evidenceKey(),
   ) {}
 
-  async append(body: EvidenceBody): Promise<EvidenceEvent> {
-    const chain = chainOf(body);
-    for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt += 1) {
-      try {
-        return await this.prisma.$transaction(async (tx) => {
-          let head = await lockHead(tx, chain);
-          if (!head) {
-            const anchorSeq = await registerChain(tx, this.key, chain);
-            await tx.evidenceChain.create({ data: { chain, anchorSeq, seq: 1, hash: GENESIS_HASH, signature: '' } });
-            head = { seq: 0, hash: GENESIS_HASH, anchorSeq };
-          }
-          const event = chainNext(this.key, head.seq === 0 ? null : head, body);
-          await tx.evidenceEvent.create({
-            data: { chain, seq: event.seq, prevHash: event.prevHash, hash: event.hash, signature: event.signature, body: canonicalJson(event.body), runId: body.runId },
-          });
-          const signed = signHead(this.key, { chain, anchorSeq: head.anchorSeq, seq: event.seq, hash: event.hash });
-          await tx.evidenceChain.update({ where: { chain }, data: { hash: signed.hash, signature: signed.signature } });
-          return event;
-        }, TX_OPTIONS);
-      } catch (err) {
-        // Two first appends of one chain (or of the anchor): the loser tries again on the winner's rows.
-        if (!isUniqueViolation(err)) throw err;
-      }
-    }
-    throw new DbError('evidence_contention', `could not start evidence chain ${chain} after ${MAX_APPEND_ATTEMPTS} attempts`);
+  append(body: EvidenceBody): Promise<EvidenceEvent> {
+    return withEvidenceTx(this.prisma, (tx) => appendEvidenceIn(tx, this.key, body));
   }
 }
 

@@ -193,6 +193,22 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect((await getApprovalOrThrow(t.db.prisma, id)).decisions).toHaveLength(1);
   });
 
+  test('records who approved or denied what and why, and every refused decision, in the run\'s evidence chain', async () => {
+    const started = await pausedRun();
+    const id = started.approval!.id;
+    expect(await approve(id, 'alice')).toMatchObject({ ok: false, refusal: 'self_approval' });
+    expect(await approve(id, 'bob')).toMatchObject({ ok: true });
+    expect(await approve(id, 'erin', 'deny')).toMatchObject({ ok: false, refusal: 'already_decided' });
+    const events = (await listEvidence(t.db.prisma, { runId: started.runId })).map((e) => e.body);
+    const decided = events.filter((e) => e.kind === 'approval_decided');
+    expect(decided).toEqual([expect.objectContaining({ actor: 'bob', decision: 'approve', callId: started.approval!.callId, tool: 'create_restock_request', detail: expect.stringContaining('reason: bob says approve') })]);
+    expect(events.filter((e) => e.kind === 'approval_refused').map((e) => [e.actor, e.decision])).toEqual([
+      ['alice', 'self_approval'],
+      ['erin', 'already_decided'],
+    ]);
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+  });
+
   test.each([
     ['arguments', 'the stored proposal was edited', 'digest'],
     ['policyVersion', 'the policy file changed', 'policyVersion'],
