@@ -2,10 +2,11 @@
 /**
  * Deletes a stored run and the blobs only it used. Operators may delete runs they started from the
  * dashboard; admins may delete any run (including runs stored by the CLI, which have no owner).
+ * Deleting a governed run that waits for approval cancels its request.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
-import { runOwner } from '../db/governance-runs';
+import { cancelGovernedRun, runOwner } from '../db/governance-runs';
 import { deleteRun } from '../db/runs-write';
 import { DeleteRunInputSchema } from '../schemas/run-id';
 import { holdsRole } from './authorize';
@@ -21,6 +22,8 @@ export const deleteRunAction = safeAction({
       const owner = await runOwner(getDb().prisma, runId);
       if (owner !== principal.id) throw new ForbiddenError('Operators may delete only runs they started; ask an admin to delete this one.');
     }
+    // A paused governed run: cancel it and its approval first, so approving later cannot bring it back.
+    await cancelGovernedRun(getDb().prisma, runId, principal.id);
     if (!(await deleteRun(runId))) throw new ActionError('not_found', 'That run does not exist (it may already be deleted).');
     revalidatePath('/runs');
     return { runId };
