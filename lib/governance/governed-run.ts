@@ -20,6 +20,8 @@ import type { LoadedPolicy } from './policy-file';
 import type { Principal, ReviewerIdentity } from './principal';
 import { firstChangedField, proposalDigest, type BoundProposal } from './proposal';
 import { redact } from './redact';
+import { hasOperationLookup } from '../stockroom/ledger/durable-ledger-executor';
+import { operationReconciler } from './stockroom-reconciler';
 
 /** How long a resume may go without progress before another worker may take the run over. */
 export const RESUME_LEASE_MS = 5 * 60_000;
@@ -57,6 +59,7 @@ function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal
     evidence: ctx.store.evidence,
     policyVersion: ctx.policy.version,
     now: ctx.now,
+    reconciler: hasOperationLookup(ctx.executor) ? operationReconciler(ctx.executor) : undefined,
   });
   return { policy, journaled, operationKey: (c: ToolCallRequest) => journaled.operationKey(c) };
 }

@@ -28,7 +28,7 @@ import { replaceRun, saveRun } from '../../db/runs-write';
 import type { RunOneInput } from '../../schemas/run-settings';
 import type { Principal } from '../authorize';
 import { goldenCaseOf, resolveDataset } from './datasets';
-import { keepEnvironment } from './environments';
+import { withDurableLedger } from './environments';
 import { configOf, metaFor, summariseRun, type RunOneResult } from './runner';
 import { DbError } from '../../db/errors';
 
@@ -63,14 +63,8 @@ export interface GovernedRunResult extends RunOneResult {
 
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
-  let executor: ToolExecutor;
-  if (config.transport === 'local') {
-    const env = new StockroomEnvironment(dataset, [...config.weaknesses]);
-    keepEnvironment(runId, env);
-    executor = new LocalToolExecutor(env);
-  } else {
-    executor = await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
-  }
+  // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
+  const executor: ToolExecutor = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
   const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
