@@ -124,3 +124,24 @@ export async function cancelGovernedRun(prisma: Prisma, runId: string, actor: st
     return true;
   });
 }
+
+/** Shows why a governed run's start or resume failed, on the run and on its open request. */
+export async function recordGovernedFailure(prisma: Prisma, runId: string, message: string): Promise<void> {
+  await prisma.governedRun.updateMany({ where: { runId }, data: { lastError: message } });
+  await prisma.approvalRequest.updateMany({ where: { runId, status: { in: ['pending', 'approved', 'denied'] } }, data: { resumeError: message } });
+}
+
+/** A resume went through: the failure notes go. */
+export async function clearGovernedFailure(prisma: Prisma, runId: string): Promise<void> {
+  await prisma.governedRun.updateMany({ where: { runId, lastError: { not: null } }, data: { lastError: null } });
+  await prisma.approvalRequest.updateMany({ where: { runId, resumeError: { not: null } }, data: { resumeError: null } });
+}
+
+/** The writes of a run the downstream applied (or may have): what a failure report must mention. */
+export async function appliedWrites(prisma: Prisma, runId: string): Promise<{ operationKey: string; tool: string; status: string }[]> {
+  return prisma.effectJournalEntry.findMany({
+    where: { runId, status: { in: ['committed', 'reconciled_committed', 'unknown', 'dispatched'] } },
+    select: { operationKey: true, tool: true, status: true },
+    orderBy: { createdAt: 'asc' },
+  });
+}
