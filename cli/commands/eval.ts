@@ -11,6 +11,7 @@ import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
+import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
 
 const FLAGS = {
@@ -76,9 +77,12 @@ export const command: CliCommand = {
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
     'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const out = stringFlag(args, 'out');
+    if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
@@ -98,7 +102,6 @@ export const command: CliCommand = {
     } finally {
       await agent.close();
     }
-    const out = stringFlag(args, 'out');
     if (out) writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
     if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
     else process.stdout.write(formatEvalSummary(report) + (out ? `\n\nreport written to ${out}` : '') + '\n');

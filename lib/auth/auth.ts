@@ -9,8 +9,9 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { getDb, type Database } from '../db/client';
 
-/** Minimum password length for dashboard users. */
-export const MIN_PASSWORD_LENGTH = 12;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules';
+
+export { MIN_PASSWORD_LENGTH } from './password-rules';
 
 /** BETTER_AUTH_SECRET signs cookies; a fixed development value is used only outside production. */
 function secret(): string {
@@ -27,7 +28,7 @@ export function createAuth(db: Database) {
     secret: secret(),
     baseURL: process.env.BETTER_AUTH_URL ?? 'http://127.0.0.1:3000',
     database: prismaAdapter(db.prisma, { provider: db.provider === 'postgres' ? 'postgresql' : 'sqlite' }),
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, disableSignUp: true },
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH, disableSignUp: true },
     plugins: [nextCookies()],
   });
 }
