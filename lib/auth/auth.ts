@@ -5,9 +5,11 @@ import 'server-only';
  * database through the Prisma adapter, whichever provider DATABASE_URL names.
  */
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { getDb, type Database } from '../db/client';
+import { limitSignIn } from './sign-in-limit';
 
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules';
 
@@ -30,6 +32,16 @@ export function createAuth(db: Database) {
     database: prismaAdapter(db.prisma, { provider: db.provider === 'postgres' ? 'postgresql' : 'sqlite' }),
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH, disableSignUp: true },
     plugins: [nextCookies()],
+    // One limiter for every sign-in path (./sign-in-limit.ts): before hooks run for HTTP requests and
+    // for direct auth.api calls alike. better-auth's own limiter is off: it keys on address and path
+    // only (not the account), keeps counts in process memory, and skips direct api calls.
+    rateLimit: { enabled: false },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (!ctx.path.startsWith('/sign-in')) return;
+        await limitSignIn(db.prisma, { email: (ctx.body as { email?: unknown } | undefined)?.email, headers: ctx.headers });
+      }),
+    },
   });
 }
 
