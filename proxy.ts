@@ -1,5 +1,6 @@
 /**
- * Runs before every page: sets a Content-Security-Policy with a fresh nonce (lib/security/headers.ts;
+ * Runs before every page: refuses a server-action body over 1 MB with a clear 413
+ * (lib/security/action-body-limit.ts), sets a Content-Security-Policy with a fresh nonce (lib/security/headers.ts;
  * Next.js puts the nonce on its scripts while rendering) and sends a browser without a session cookie
  * to /sign-in. The session check is only the fast, optimistic one (the cookie's presence); every page,
  * action and route checks the session itself against the database, so a forged or expired cookie gets
@@ -7,14 +8,20 @@
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
+import { actionBodyTooLarge, actionBodyTooLargeResponse, isActionRequest } from './lib/security/action-body-limit';
 import { newNonce, NONCE_HEADER, pageCsp } from './lib/security/headers';
 
 /** Pages anyone may open without a session. */
 const PUBLIC_PAGES = ['/sign-in'];
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const nonce = newNonce();
   const csp = pageCsp(nonce, { dev: process.env.NODE_ENV === 'development' });
+  if (isActionRequest(request) && (await actionBodyTooLarge(request))) {
+    const refused = actionBodyTooLargeResponse();
+    refused.headers.set('Content-Security-Policy', csp);
+    return refused;
+  }
   const path = request.nextUrl.pathname;
   let response: NextResponse;
   if (getSessionCookie(request) || PUBLIC_PAGES.some((p) => path === p || path.startsWith(`${p}/`))) {
