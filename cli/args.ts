@@ -4,10 +4,10 @@
  */
 import { CliUsageError } from './command';
 
-export type FlagSpec = Record<string, { type: 'string' | 'boolean'; description: string; values?: readonly string[] }>;
+export type FlagSpec = Record<string, { type: 'string' | 'boolean'; description: string; values?: readonly string[]; multiple?: boolean }>;
 
 export interface ParsedArgs {
-  flags: Record<string, string | boolean | undefined>;
+  flags: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 
@@ -41,9 +41,20 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     if (def.values && !def.values.includes(value)) {
       throw new CliUsageError(`--${name} must be one of ${def.values.join(', ')}; got '${value}'`);
     }
-    flags[name] = value;
+    if (def.multiple) {
+      const seen = flags[name];
+      flags[name] = [...(Array.isArray(seen) ? seen : []), value];
+    } else {
+      flags[name] = value;
+    }
   }
   return { flags, positionals };
+}
+
+/** Every value of a repeatable flag, in order (none: an empty list). */
+export function stringListFlag(args: ParsedArgs, name: string): string[] {
+  const v = args.flags[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
+  tools: () => import('./commands/tools'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
 };

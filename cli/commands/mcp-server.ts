@@ -9,8 +9,9 @@ import { runMcpServer } from '../../lib/mcp/serve';
 
 export const command: CliCommand = {
   name: 'mcp-server',
-  summary: 'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP).',
+  summary:
+    'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence. --session-weaknesses lets HTTP clients pick their flags with ?weaknesses=; idle HTTP sessions are closed after --session-idle-minutes (5).',
   usage:
-    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
   run: (argv) => runMcpServer(argv),
 };
