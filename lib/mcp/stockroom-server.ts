@@ -74,7 +74,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
   const server = new Server(STOCKROOM_SERVER_INFO, {
-    capabilities: { tools: {}, experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
+    capabilities: { tools: {}, logging: {}, experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
