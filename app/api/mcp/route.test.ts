@@ -103,7 +103,7 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
   });
 
   it('refuses a foreign Host or Origin with 403 even with the right token', async () => {
-    for (const extra of [{ host: 'attacker.example' }, { origin: 'http://attacker.example' }]) {
+    for (const extra of [{ host: 'attacker.example' }, { origin: 'http://attacker.example' }] as Record<string, string>[]) {
       const res = await POST(new Request(URL_BASE, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(INITIALIZE) }));
       expect(res.status).toBe(403);
       expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not allowed/);
