@@ -2,9 +2,9 @@
  * Streamable HTTP serving of the Stockroom server from a plain node:http server: one MCP session per
  * client (its own server and environment, so per-run state never mixes between clients), JSON
  * responses, Host/Origin checks against DNS rebinding, and a close() that ends every session.
- * Idle sessions are reaped on a timer, one client address holds at most a few sessions (its oldest
- * is closed to make room), and a full server closes its least recently used session rather than
- * lock new clients out.
+ * Idle sessions are reaped on a timer, and a full server closes its least recently used session
+ * rather than lock new clients out, so clients that never close cannot exhaust it (memory is
+ * bounded by the cap; a session costs little once its requests are answered).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,9 +26,7 @@ import type { WriteGate } from './write-gate';
 /** Largest request body accepted (a tools/call is a few hundred bytes). */
 export const MAX_BODY_BYTES = 1_000_000;
 /** Open sessions at once; beyond it the least recently used session is closed. */
-export const MAX_SESSIONS = 64;
-/** Open sessions per client address; beyond it that client's own oldest session is closed. */
-export const MAX_SESSIONS_PER_CLIENT = 16;
+export const MAX_SESSIONS = 256;
 /** A session unused this long is closed by the reaper (clients such as the Inspector never DELETE). */
 export const SESSION_IDLE_MS = 5 * 60_000;
 /** How often the reaper looks for idle sessions, at most (a shorter idle limit checks more often). */
@@ -72,7 +70,6 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  client: string;
   lastUsed: number;
 }
 
@@ -145,20 +142,15 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     return found?.[0];
   };
 
-  /** Makes room for a new session of `client`: its own oldest past its share, else the oldest overall. */
-  const makeRoom = (client: string): void => {
-    const own = [...sessions].filter(([, s]) => s.client === client);
-    if (own.length >= MAX_SESSIONS_PER_CLIENT) {
-      const id = oldest(own);
-      if (id) closeSession(id);
-    }
+  /** Makes room for a new session: a full server closes its least recently used one. */
+  const makeRoom = (): void => {
     if (sessions.size >= MAX_SESSIONS) {
       const id = oldest(sessions);
       if (id) closeSession(id);
     }
   };
 
-  const openSession = async (client: string, weaknesses: readonly WeaknessFlag[]): Promise<StreamableHTTPServerTransport> => {
+  const openSession = async (weaknesses: readonly WeaknessFlag[]): Promise<StreamableHTTPServerTransport> => {
     const id = randomUUID();
     const server = createStockroomServer({
       dataset: options.dataset,
@@ -172,7 +164,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, server, client, lastUsed: Date.now() });
+        sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
       onsessionclosed: () => {
         sessions.delete(id);
@@ -230,10 +222,9 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       }
       const chosen = sessionWeaknesses(url);
       if (!chosen.ok) return sendJsonRpcError(res, 400, -32602, `Invalid params: ${chosen.message}`);
-      const client = req.socket.remoteAddress ?? 'unknown';
       reapIdleSessions();
-      makeRoom(client);
-      const transport = await openSession(client, chosen.weaknesses);
+      makeRoom();
+      const transport = await openSession(chosen.weaknesses);
       await transport.handleRequest(req, res, parsed.value);
       releaseSettledJsonStreams(transport);
       return;
