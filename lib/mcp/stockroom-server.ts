@@ -25,6 +25,7 @@ import {
   STOCKROOM_SERVER_INFO,
   weaknessCapability,
 } from './protocol';
+import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup';
 import { annotationsOf, TOOL_METADATA } from './tool-metadata';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
 import { OPEN_WRITES, type WriteGate } from './write-gate';
@@ -89,6 +90,8 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
         };
       }),
       ...(options.offerReset ? [RESET_TOOL] : []),
+      // Read-only and limited to this caller's own environment, so every client may reconcile with it.
+      LOOKUP_TOOL,
     ],
   }));
 
@@ -99,6 +102,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       environment.reset();
       return encodeToolValue({ reset: true }, false);
     }
+    if (name === LOOKUP_TOOL_NAME) return answerLookup(environment, args);
     if (isToolName(name)) {
       const parsed = schemas[name].safeParse(args);
       if (!parsed.success) {

@@ -5,7 +5,9 @@
  * must name this deployment. Each caller has an environment of their own, and writes go through
  * the governance policy, the effect journal and the evidence chain (see lib/mcp/write-gate.ts).
  */
+import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
+import { allowedDatasets } from '@/lib/actions/support/datasets';
 import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
 import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/mcp/route-auth';
 import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
@@ -30,8 +32,8 @@ export async function POST(request: Request): Promise<Response> {
   const writes = new GovernedWrites({
     policy: currentPolicy(),
     principal: { subject: caller.subject, tenant: caller.tenant, scopes: [...OPERATOR_SCOPES] },
-    // The bundled dataset's tenant (issue 9 §1 moves datasets to their own tenants).
-    runTenant: DEFAULT_TENANT,
+    // The served dataset's tenant: a caller of another tenant is refused by the policy's cross-tenant rule.
+    runTenant: allowedDatasets().find((d) => path.resolve(d.dir) === path.resolve(defaultDatasetDir()))?.tenant ?? DEFAULT_TENANT,
     journal: store.journal,
     evidence: store.evidence,
     runId: `mcp:${caller.subject}`,
