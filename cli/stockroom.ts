@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
   user: () => import('./commands/user'),
+  tools: () => import('./commands/tools'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
 };
