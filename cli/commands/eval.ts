@@ -11,7 +11,7 @@ import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -75,15 +75,16 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--json]',
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const config = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
     const json = args.flags.json === true;
     const showProgress = !json && process.stderr.isTTY === true;
     let report: EvalReport;

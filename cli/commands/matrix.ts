@@ -7,7 +7,7 @@ import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
@@ -21,11 +21,12 @@ const FLAGS = {
 export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
-  usage: 'matrix [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--json]',
+  usage: 'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--json]',
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const baseConfig = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(baseConfig);
     const dataset = datasetFromArgs(args);
     const json = args.flags.json === true;
     const showProgress = !json && process.stderr.isTTY === true;
@@ -33,6 +34,7 @@ export const command: CliCommand = {
       dataset,
       baseConfig,
       goldenPath: stringFlag(args, 'golden'),
+      liveModel,
       createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
       onProgress: showProgress
         ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)

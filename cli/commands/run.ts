@@ -1,7 +1,7 @@
 /** `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON. */
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { formatRun } from '../format-run';
 
@@ -14,15 +14,16 @@ const FLAGS = {
 export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
-  usage: 'run "<query>" [--case ID] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--json]',
+  usage: 'run "<query>" [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--json]',
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const query = args.positionals[0];
     if (query === undefined || args.positionals.length > 1) throw new CliUsageError('run needs exactly one query (quote it)');
     const config = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const executor = await createExecutorFromArgs(args, config, dataset);
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
     try {
       const result = await agent.run(query, stringFlag(args, 'case') ?? null);
       if (args.flags.json) {

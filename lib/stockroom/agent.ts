@@ -45,6 +45,8 @@ export interface CreateAgentOptions {
   executor?: ToolExecutor;
   /** Governance: a call policy attached to every run of this agent (none: the curriculum as is). */
   policy?: CallPolicy;
+  /** A live model (lib/models): builds the client for each run, given its case id. None: the fake model. */
+  liveModel?: ((caseId: string | null) => ModelClient) | null;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -92,6 +94,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
     return (
       runOptions.model ??
+      options.liveModel?.(caseId) ??
       new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys })
     );
   };
