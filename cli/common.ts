@@ -57,3 +57,18 @@ export async function liveModelFromConfig(config: HarnessConfig) {
   const { liveModelFactory } = await import('../lib/models/create-model-client');
   return liveModelFactory(config);
 }
+
+/**
+ * Ctrl-C cancels the work in flight: the model call is aborted and the command ends cleanly
+ * (exit 130) instead of dying mid-write. A second Ctrl-C exits at once.
+ */
+export function cancelOnSigint(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
+    controller.abort(new DOMException('cancelled by Ctrl-C', 'AbortError'));
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}

@@ -48,6 +48,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stockroom ${name}: ${err.message}\nusage: npm run stockroom -- ${command.usage}\n`);
       return 2;
     }
+    if (err instanceof Error && err.name === 'AbortError') {
+      process.stderr.write(`stockroom ${name}: cancelled\n`);
+      return 130;
+    }
     if (err instanceof HarnessError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\n`);
       return 2;

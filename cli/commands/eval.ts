@@ -11,7 +11,7 @@ import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -88,15 +88,18 @@ export const command: CliCommand = {
     const json = args.flags.json === true;
     const showProgress = !json && process.stderr.isTTY === true;
     let report: EvalReport;
+    const cancel = cancelOnSigint();
     try {
       const suite = await runSuite({
         agent,
         cases: golden.cases,
+        signal: cancel.signal,
         onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
       });
       if (showProgress) process.stderr.write('\n');
       report = buildReport({ suite, config, dataset, golden });
     } finally {
+      cancel.dispose();
       await agent.close();
     }
     const out = stringFlag(args, 'out');

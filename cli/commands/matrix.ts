@@ -7,7 +7,7 @@ import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
@@ -30,16 +30,18 @@ export const command: CliCommand = {
     const dataset = datasetFromArgs(args);
     const json = args.flags.json === true;
     const showProgress = !json && process.stderr.isTTY === true;
+    const cancel = cancelOnSigint();
     const matrix = await runMatrix({
       dataset,
       baseConfig,
       goldenPath: stringFlag(args, 'golden'),
       liveModel,
+      signal: cancel.signal,
       createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
       onProgress: showProgress
         ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)
         : undefined,
-    });
+    }).finally(cancel.dispose);
     if (showProgress) process.stderr.write('\n');
     if (json) {
       const bySetting = Object.fromEntries(

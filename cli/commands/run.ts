@@ -1,7 +1,7 @@
 /** `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON. */
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { formatRun } from '../format-run';
 
@@ -24,16 +24,18 @@ export const command: CliCommand = {
     const dataset = datasetFromArgs(args);
     const executor = await createExecutorFromArgs(args, config, dataset);
     const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
+    const cancel = cancelOnSigint();
     try {
-      const result = await agent.run(query, stringFlag(args, 'case') ?? null);
+      const result = await agent.run(query, stringFlag(args, 'case') ?? null, { signal: cancel.signal });
       if (args.flags.json) {
         const { modelInputs: _omitted, ...rest } = result;
         process.stdout.write(JSON.stringify(rest, null, 2) + '\n');
       } else {
         process.stdout.write(formatRun(result) + '\n');
       }
-      return 0;
+      return cancel.signal.aborted ? 130 : 0;
     } finally {
+      cancel.dispose();
       await agent.close();
     }
   },

@@ -34,6 +34,8 @@ export interface RunMatrixOptions {
   judge?: Judge | null;
   /** A live model for every row (lib/models); the fake model otherwise. */
   liveModel?: CreateAgentOptions['liveModel'];
+  /** Cancels the matrix (Ctrl-C): the run in flight is aborted and an AbortError is thrown. */
+  signal?: AbortSignal;
   onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
   now?: () => Date;
 }
@@ -75,6 +77,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
         agent,
         cases: golden.cases,
         judge: options.judge,
+        signal: options.signal,
         onProgress: options.onProgress && ((p) => options.onProgress?.(setting, p)),
       });
       const report = buildReport({ suite, config, dataset, golden, now: options.now });

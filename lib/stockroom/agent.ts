@@ -36,6 +36,8 @@ export interface AgentRunOptions {
   /** Replaces the fake model (a live client, or a test double from lib/harness/testing). */
   model?: ModelClient;
   operationKey?: (call: ToolCallRequest) => string | undefined;
+  /** Cancels the run (Ctrl-C, a stop button): the call in flight is aborted. */
+  signal?: AbortSignal;
 }
 
 export interface CreateAgentOptions {
@@ -110,6 +112,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     runId: runOptions.runId,
     clock: runOptions.clock,
     operationKey: runOptions.operationKey,
+    signal: runOptions.signal,
   });
 
   return {

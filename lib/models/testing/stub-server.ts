@@ -4,7 +4,7 @@
  * Converse — from a queue of scripted replies, and records every request it saw. Provider clients
  * are tested against these, never by mocking the SDK. Reusable by any test that needs a live model.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '../../harness/json';
 import { formatAnthropic, formatBedrock, formatOpenAI, type StubTurn } from './wire-formats';
@@ -38,15 +38,15 @@ export class ProviderStub {
 
   /** Starts a stub for `provider` on 127.0.0.1 with an ephemeral port. */
   static async start(provider: StubProvider): Promise<ProviderStub> {
-    let stub: ProviderStub | undefined;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void stub!.answer(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
-    });
+    const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    stub = new ProviderStub(provider, server, `http://127.0.0.1:${port}`);
+    const stub = new ProviderStub(provider, server, `http://127.0.0.1:${port}`);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => stub.answer(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+    });
     return stub;
   }
 
@@ -61,13 +61,19 @@ export class ProviderStub {
     return this;
   }
 
+  /** Forgets queued replies and recorded requests (between tests sharing one stub). */
+  reset(): void {
+    this.queue.length = 0;
+    this.requests.length = 0;
+  }
+
   async close(): Promise<void> {
     for (const release of this.hanging) release();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private answer(method: string, path: string, headers: IncomingHttpHeaders, text: string, res: import('node:http').ServerResponse): void {
+  private answer(method: string, path: string, headers: IncomingHttpHeaders, text: string, res: ServerResponse): void {
     let body: JsonValue = null;
     try {
       body = text === '' ? null : (JSON.parse(text) as JsonValue);
