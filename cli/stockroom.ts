@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
+  'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
 };

@@ -5,6 +5,7 @@
  */
 import { parseModelName, type HarnessConfig } from '../harness/config';
 import type { ModelClient } from '../harness/model/client';
+import type { LiveModelContext } from '../stockroom/agent';
 import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
 import { requireCredentials, type Env } from './credentials';
@@ -16,10 +17,22 @@ export interface LiveModelOptions {
   resilience?: Partial<ResilienceOptions>;
 }
 
-/** Builds a client for one run; `caseId` travels as request metadata where the API allows it. */
-export type LiveModelFactory = (caseId: string | null) => ModelClient;
+/** Builds a client for one run. */
+export type LiveModelFactory = (run: LiveModelContext) => ModelClient;
 
-function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, caseId: string | null, timeoutMs: number | undefined): ModelClient {
+/**
+ * Request metadata for OpenAI-compatible servers: the golden case id and the run's weakness flags.
+ * The offline model server (model-server) selects a case's scripted turns by the id and gives its
+ * simulated model the same dispositions the fake model has under those flags; other servers ignore it.
+ */
+export function runMetadata(run: LiveModelContext): Record<string, string> {
+  return {
+    ...(run.caseId ? { stockroom_case_id: run.caseId } : {}),
+    stockroom_weaknesses: [...run.weaknesses].sort().join(','),
+  };
+}
+
+function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext, timeoutMs: number | undefined): ModelClient {
   const name = parseModelName(config.model);
   if (!name) throw new Error('the fake model has no provider client');
   const baseURL = config.modelBaseUrl ?? undefined;
@@ -34,7 +47,7 @@ function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, e
         apiKey: env.OPENAI_COMPATIBLE_API_KEY?.trim() || 'not-needed',
         baseURL,
         timeoutMs,
-        metadata: caseId ? { stockroom_case_id: caseId } : undefined,
+        metadata: runMetadata(run),
       });
     case 'anthropic':
       return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL, timeoutMs });
@@ -62,5 +75,5 @@ export function liveModelFactory(config: Pick<HarnessConfig, 'model' | 'modelBas
   if (!name) return null;
   const env = options.env ?? process.env;
   requireCredentials(name.provider, env);
-  return (caseId) => new ResilientModelClient(providerClient(config, env, caseId, options.resilience?.timeoutMs), options.resilience);
+  return (run) => new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience);
 }

@@ -40,6 +40,12 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
 }
 
+/** What a live model client may carry as request metadata (the offline model server simulates the fake model with it). */
+export interface LiveModelContext {
+  caseId: string | null;
+  weaknesses: readonly string[];
+}
+
 export interface CreateAgentOptions {
   dataset: Dataset;
   config: HarnessConfig;
@@ -47,8 +53,8 @@ export interface CreateAgentOptions {
   executor?: ToolExecutor;
   /** Governance: a call policy attached to every run of this agent (none: the curriculum as is). */
   policy?: CallPolicy;
-  /** A live model (lib/models): builds the client for each run, given its case id. None: the fake model. */
-  liveModel?: ((caseId: string | null) => ModelClient) | null;
+  /** A live model (lib/models): builds the client for each run. None: the fake model. */
+  liveModel?: ((run: LiveModelContext) => ModelClient) | null;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -96,7 +102,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
     return (
       runOptions.model ??
-      options.liveModel?.(caseId) ??
+      options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ??
       new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys })
     );
   };
