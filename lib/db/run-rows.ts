@@ -11,6 +11,7 @@ import { BlobSet, encodeMessage } from './blobs';
 import { MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
+import { DEFAULT_TENANT } from '../governance/principal';
 
 /** Characters of a tool result's JSON kept inline for replay lists. */
 export const RESULT_PREVIEW_CHARS = 400;
@@ -198,6 +199,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     harnessRunId: run.runId,
     suiteRunId: meta.suiteRunId ?? null,
     createdBy: meta.createdBy ?? null,
+    tenant: meta.tenant ?? DEFAULT_TENANT,
+    governed: meta.governed ?? false,
     caseId: run.caseId,
     category: meta.category ?? null,
     query: run.query,
