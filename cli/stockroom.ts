@@ -56,12 +56,20 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`stockroom: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+/** Sends queued OpenTelemetry spans before the process exits (a no-op without an endpoint). */
+async function flushTraces(): Promise<void> {
+  const { flushRunTraces } = await import('../lib/otel/run-exporter');
+  await flushRunTraces();
+}
+
+main(process.argv.slice(2))
+  .finally(flushTraces)
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`stockroom: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );

@@ -4,6 +4,7 @@ import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { formatRun } from '../format-run';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -22,7 +23,7 @@ export const command: CliCommand = {
     const config = configFromArgs(args);
     const dataset = datasetFromArgs(args);
     const executor = await createExecutorFromArgs(args, config, dataset);
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    const agent = await createStockroomAgent({ dataset, config, executor, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
     try {
       const result = await agent.run(query, stringFlag(args, 'case') ?? null);
       if (args.flags.json) {

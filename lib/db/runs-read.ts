@@ -11,7 +11,7 @@ import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
-import { json, stringList, toRunListItem } from './run-dto';
+import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
 /** Most trajectory entries one `getRunSteps` call returns. */
@@ -319,6 +319,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       suiteRunId: row.suiteRunId,
       config: json(row.config, 'config'),
       setting: row.setting,
+      source: sourceOf(row.source),
     },
     run,
   };

@@ -4,6 +4,7 @@
  */
 import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness/config';
 import type { ToolExecutor } from '../harness/executor';
+import type { RunResult } from '../harness/types';
 import type { Dataset } from '../stockroom/dataset/types';
 import { createStockroomAgent } from '../stockroom/agent';
 import { EvalFileError } from './errors';
@@ -34,6 +35,8 @@ export interface RunMatrixOptions {
   judge?: Judge | null;
   onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
   now?: () => Date;
+  /** Told of every finished run (the OpenTelemetry export seam). */
+  onRunFinished?: (run: RunResult) => void;
 }
 
 export interface MatrixRow {
@@ -67,7 +70,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
     const executor = options.createExecutor ? await options.createExecutor(config) : undefined;
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    const agent = await createStockroomAgent({ dataset, config, executor, onRunFinished: options.onRunFinished });
     try {
       const suite = await runSuite({
         agent,
