@@ -12,6 +12,11 @@ syntax = "proto3";
 package otlp;
 
 message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message ExportTraceServiceResponse { ExportTracePartialSuccess partial_success = 1; }
+message ExportTracePartialSuccess {
+  int64 rejected_spans = 1;
+  string error_message = 2;
+}
 
 message ResourceSpans {
   Resource resource = 1;
@@ -102,10 +107,11 @@ message KeyValue {
 }
 `;
 
-let requestType: protobuf.Type | undefined;
+let root: protobuf.Root | undefined;
+const lookup = (name: string) => (root ??= protobuf.parse(OTLP_TRACE_PROTO, { keepCase: false }).root).lookupType(name);
 
-/** The ExportTraceServiceRequest type (parsed once). */
-export function exportTraceRequestType(): protobuf.Type {
-  requestType ??= protobuf.parse(OTLP_TRACE_PROTO, { keepCase: false }).root.lookupType('otlp.ExportTraceServiceRequest');
-  return requestType;
-}
+/** The ExportTraceServiceRequest type (schema parsed once). */
+export const exportTraceRequestType = (): protobuf.Type => lookup('otlp.ExportTraceServiceRequest');
+
+/** The ExportTraceServiceResponse type (the receiver's protobuf answer). */
+export const exportTraceResponseType = (): protobuf.Type => lookup('otlp.ExportTraceServiceResponse');
