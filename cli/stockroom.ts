@@ -14,6 +14,9 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   'mcp-server': () => import('./commands/mcp-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
+  import: () => import('./commands/import'),
+  export: () => import('./commands/export'),
+  'otlp-token': () => import('./commands/otlp-token'),
 };
 
 async function help(): Promise<string> {

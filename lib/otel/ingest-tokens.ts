@@ -9,7 +9,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigError } from '../harness/errors';
 
 export const OTLP_TOKENS_VAR = 'STOCKROOM_OTLP_TOKENS';
-const TENANT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** What a tenant name may look like (the same rule for tokens and `import --tenant`). */
+export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export interface IngestToken {
   tenant: string;
@@ -20,7 +21,7 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 
 /** A new random token and the line that configures it. */
 export function newIngestToken(tenant: string): { token: string; entry: string } {
-  if (!TENANT.test(tenant)) throw new ConfigError('tenant', `--tenant must be letters, digits, '.', '_' or '-' (at most 64); got '${tenant}'`);
+  if (!TENANT_PATTERN.test(tenant)) throw new ConfigError('tenant', `--tenant must be letters, digits, '.', '_' or '-' (at most 64); got '${tenant}'`);
   const token = `sotlp_${randomBytes(24).toString('base64url')}`;
   return { token, entry: `${tenant}:${hashToken(token)}` };
 }
@@ -30,7 +31,7 @@ export function ingestTokensFromEnv(raw = process.env[OTLP_TOKENS_VAR]): IngestT
   const tokens: IngestToken[] = [];
   for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
     const [tenant, hash, ...rest] = entry.split(':');
-    if (rest.length > 0 || !tenant || !TENANT.test(tenant) || !hash || !/^[0-9a-f]{64}$/i.test(hash)) {
+    if (rest.length > 0 || !tenant || !TENANT_PATTERN.test(tenant) || !hash || !/^[0-9a-f]{64}$/i.test(hash)) {
       throw new ConfigError(OTLP_TOKENS_VAR, `${OTLP_TOKENS_VAR} entries must be tenant:sha256-hex-of-token; '${entry.slice(0, 24)}…' is not`);
     }
     tokens.push({ tenant, sha256: Buffer.from(hash, 'hex') });
