@@ -6,6 +6,7 @@ import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -40,6 +41,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
+          <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
+            Download JSON
+          </a>
           <DeleteRunButton runId={run.id} after="/runs" />
         </div>
       </div>
@@ -49,6 +53,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         </p>
         <div className="row small">
           {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
+          <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
