@@ -240,9 +240,11 @@ function compareKeys(a: [number, bigint, number], b: [number, bigint, number]): 
 export function deriveTransitions(trajectory: TrajectoryStep[], termination: TerminationReason): Transition[] {
   const transitions: Transition[] = [{ step: 0, from: 'PLAN', to: 'CALL_MODEL', reason: 'start' }];
   const turns = trajectory.filter((s): s is ModelTurn => s.kind === 'model_turn');
+  const toolsPerStep = new Map<number, number>();
+  for (const s of trajectory) if (s.kind === 'tool_call') toolsPerStep.set(s.step, (toolsPerStep.get(s.step) ?? 0) + 1);
   let state = 'CALL_MODEL' as Transition['from'];
   turns.forEach((turn, i) => {
-    const tools = trajectory.filter((s) => s.kind === 'tool_call' && s.step === turn.step).length;
+    const tools = toolsPerStep.get(turn.step) ?? 0;
     if (tools === 0 && turn.toolCalls.length === 0) {
       if (termination === 'COMPLETED') transitions.push({ step: turn.step, from: 'CALL_MODEL', to: 'DONE', reason: `stop_reason:${turn.stopReason}` });
       state = 'DONE';
