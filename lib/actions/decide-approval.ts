@@ -4,17 +4,18 @@
  * in the data layer; once the request is decided the paused run is resumed (re-validating every
  * bound field) and continues to its end. Each refusal comes back with its own code and a message
  * that says what happened: someone else decided first, the request expired, it went stale (naming
- * the changed field), self-approval, or a reviewer of another tenant.
+ * the changed field) or self-approval. A request of another tenant is answered as not found.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
 import { userLabels } from '../db/governance-members';
+import { approvalInTenant } from '../db/tenant-scope';
 import type { ApprovalRequest } from '../governance/approval';
 import { ConflictError, GovernanceError } from '../governance/errors';
 import { DecideApprovalInputSchema } from '../schemas/governance';
 import { holdsRole } from './authorize';
-import { ActionError } from './errors';
+import { ActionError, ForbiddenError } from './errors';
 import { safeAction } from './safe-action';
 import { resumeAfterDecision } from './support/governed';
 
@@ -62,10 +63,10 @@ export const decideApprovalAction = safeAction({
   role: 'reviewer',
   handler: async ({ id, verdict, reason }, { principal }): Promise<DecideApprovalResult> => {
     const prisma = getDb().prisma;
-    const req = await getApprovalOrThrow(prisma, id);
-    // A reviewer of another tenant learns nothing about the request, not even its state.
+    // A reviewer of another tenant learns nothing about the request, not even that it exists.
+    const req = await approvalInTenant(id, principal.tenant);
     if (!holdsRole(principal.memberships, req.approverRole, req.proposal.tenant)) {
-      throw new ActionError('not_reviewer_for_tenant', `You are not a ${req.approverRole} for tenant ${req.proposal.tenant}.`);
+      throw new ForbiddenError(`This request needs the ${req.approverRole} role.`);
     }
     const out = await decideApproval(prisma, { id, reviewer: { id: principal.id, memberships: principal.memberships }, verdict, reason, now: new Date() });
     revalidatePath('/approvals');

@@ -7,6 +7,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { PrismaEvidenceSink } from '../db/governance-evidence';
 import { PrismaJournalStore } from '../db/governance-journal';
+import { journalEntryInTenant } from '../db/tenant-scope';
 import { GovernanceError } from '../governance/errors';
 import { reconcileEntry } from '../governance/reconcile';
 import { ReconcileInputSchema } from '../schemas/governance';
@@ -21,8 +22,8 @@ export const reconcileEffectAction = safeAction({
   handler: async ({ operationKey }, { principal }) => {
     const prisma = getDb().prisma;
     const journal = new PrismaJournalStore(prisma);
-    const entry = await journal.get(operationKey);
-    if (!entry) throw new ActionError('not_found', 'That journal entry does not exist.');
+    // Another tenant's entry is answered like a missing one (NotFoundError → not_found).
+    const entry = await journalEntryInTenant(operationKey, principal.tenant);
     try {
       const moved = await reconcileEntry(journal, reconcilerFor(), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
       revalidatePath('/effects');

@@ -56,3 +56,8 @@ export const EffectsQuerySchema = z.object({
   tool: optionalText.catch(undefined),
 });
 export type EffectsQuery = z.output<typeof EffectsQuerySchema>;
+
+/** The tenant switcher's input: one of the caller's tenants (checked against their memberships on the server). */
+export const ChooseTenantInputSchema = z.object({
+  tenant: z.string().trim().min(1, 'choose a tenant').max(64),
+});

@@ -14,9 +14,10 @@ import type { RunResult } from '../../harness/types';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext, type GovernedOutcome } from '../../governance/governed-run';
 import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
 import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../governance/policy-file';
-import { OPERATOR_SCOPES } from '../../governance/principal';
+import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
+import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
@@ -47,6 +48,8 @@ export function currentPolicy(): LoadedPolicy {
 /** What a governed run needs to be rebuilt in another process (stored with the run). */
 const GovernedSpecSchema = z.object({
   datasetId: z.string(),
+  /** The tenant the run (its dataset) belongs to; specs from before tenancy were the default tenant's. */
+  tenant: z.string().default(DEFAULT_TENANT),
   caseId: z.string().nullable(),
   query: z.string(),
   category: z.string().nullable(),
@@ -67,7 +70,7 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): 
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
   const executor: ToolExecutor = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
-  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy });
+  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
     resume: async (ex, policy, operationKey, paused, resolution) => (await agentFor(ex, policy)).resume(paused, resolution, { operationKey }),
@@ -85,15 +88,21 @@ async function withContext<T>(runId: string, spec: GovernedSpec, dataset: Datase
 }
 
 function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: string) {
-  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, createdBy), id: runId };
+  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
 }
 
-/** Starts one case or query under the policy as `principal` (in their operating tenant) and stores it. */
+/**
+ * Starts one case or query under the policy as `principal` and stores it. The run belongs to its
+ * dataset's tenant (only that tenant's datasets resolve for the caller), so its approvals go to that
+ * tenant's reviewers; the principal acts for the tenant the caller works in, which the policy's
+ * cross-tenant rule compares with the run's tenant.
+ */
 export async function startGovernedOne(input: RunOneInput, principal: Principal): Promise<GovernedRunResult> {
-  const dataset = resolveDataset(input.datasetId);
+  const { dataset, tenant } = resolveDataset(input.datasetId, principal.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const spec: GovernedSpec = {
     datasetId: input.datasetId,
+    tenant,
     caseId: golden?.id ?? null,
     query: golden ? golden.query : input.query!,
     category: golden?.category ?? null,
@@ -107,7 +116,7 @@ export async function startGovernedOne(input: RunOneInput, principal: Principal)
     const started = await withContext(runId, spec, dataset, (ctx) =>
       startGovernedRun(ctx, {
         principal: { subject: principal.id, tenant: principal.tenant, scopes: [...OPERATOR_SCOPES] },
-        runTenant: principal.tenant,
+        runTenant: tenant,
         spec: spec as unknown as Parameters<typeof startGovernedRun>[1]['spec'],
         runId,
       }),
@@ -127,7 +136,7 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
   const spec = GovernedSpecSchema.safeParse(stored.spec);
   if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
   return truthfully(runId, 'resume', async () => {
-    const dataset = resolveDataset(spec.data.datasetId);
+    const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
     const out = await withContext(runId, spec.data, dataset, (ctx) => resumeGovernedRun(ctx, runId));
     await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
     await clearGovernedFailure(getDb().prisma, runId);
@@ -187,7 +196,7 @@ export async function currentBinding(runId: string, tool: string): Promise<Curre
   if (!stored || !spec?.success) return null;
   let specs;
   try {
-    const dataset = resolveDataset(spec.data.datasetId);
+    const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
     specs = await new LocalToolExecutor(new StockroomEnvironment(dataset, [...spec.data.weaknesses])).listSpecs();
   } catch {
     return null;

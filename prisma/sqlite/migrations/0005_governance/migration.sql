@@ -7,7 +7,7 @@ ALTER TABLE "ApprovalRequest" ADD COLUMN "resumeError" TEXT;
 -- CreateTable
 CREATE TABLE "EvidenceChain" (
     "chain" TEXT NOT NULL PRIMARY KEY,
-    "anchorSeq" INTEGER,
+    "anchorSeq" INTEGER NOT NULL,
     "seq" INTEGER NOT NULL,
     "hash" TEXT NOT NULL,
     "signature" TEXT NOT NULL,

@@ -20,7 +20,7 @@ ALTER TABLE "EvidenceEvent" ALTER COLUMN "chain" DROP DEFAULT, ALTER COLUMN "sig
 -- CreateTable
 CREATE TABLE "EvidenceChain" (
     "chain" TEXT NOT NULL,
-    "anchorSeq" INTEGER,
+    "anchorSeq" INTEGER NOT NULL,
     "seq" INTEGER NOT NULL,
     "hash" TEXT NOT NULL,
     "signature" TEXT NOT NULL,
