@@ -136,5 +136,11 @@ describe('governed input and outcomes that are true', () => {
     } finally {
       spy.mockRestore();
     }
+    // The sweeper stores the finished run the failure left behind; nothing is dispatched again.
+    const { sweepGovernedRuns, runs } = await mod();
+    expect((await sweepGovernedRuns()).resumed).toContain(runId);
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
   });
 });

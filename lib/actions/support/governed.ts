@@ -145,6 +145,20 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
 }
 
 /**
+ * Stores the run a governed run finished with when storing it failed after the governed run moved
+ * on (its writes were already committed): the runs list and replay then show what happened.
+ */
+export async function repairStoredRun(runId: string): Promise<void> {
+  const prisma = getDb().prisma;
+  const stored = await getGovernedRunOrThrow(prisma, runId);
+  const spec = GovernedSpecSchema.safeParse(stored.spec);
+  if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
+  const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
+  await replaceRun(stored.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
+  await clearGovernedFailure(prisma, runId);
+}
+
+/**
  * Runs a governed start or resume and, when it fails, tells the truth about what was written: the
  * failure is kept on the run and its request (the sweeper retries a resume), and when the
  * downstream already applied a write the user is told so (retrying by hand would write twice).
