@@ -26,6 +26,8 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
 const TENANTLESS_ROUTES: Record<string, string> = {
   'auth/[...all]': 'better-auth’s own endpoints',
   mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
+  'otlp/v1/traces': 'POST only: a tenant’s bearer token imports into that tenant alone (app/api/otlp/v1/traces/route.test.ts)',
+  'runs/export': 'a listing, not one object: its tenant filter is tested below (the CSV of another tenant’s user holds none of kittiwake’s runs)',
 };
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string; data?: unknown }>;
@@ -158,6 +160,24 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
         expect(foreign.body).toContain('not_found');
         expect(foreign.body).not.toMatch(/kittiwake/i);
       }
+    });
+
+    it.each(PUFFIN_USERS)("gives %s a runs CSV without any of kittiwake's runs, while kittiwake's reviewer gets them", async (user) => {
+      const { headers } = await import('next/headers');
+      const csv = async () => {
+        const res = await (await loadRoute('runs/export')).GET!(new Request('http://127.0.0.1/api/runs/export', { headers: await headers() }), {
+          params: Promise.resolve({}),
+        });
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      env.as('reviewer');
+      const own = await csv();
+      expect(own).toContain(k.governedRun);
+      env.as(user);
+      const foreign = await csv();
+      expect(foreign).not.toContain(k.governedRun);
+      expect(foreign).not.toContain(k.plainRun);
     });
 
     it('ignores a forged tenant cookie naming a tenant the caller does not belong to', async () => {
