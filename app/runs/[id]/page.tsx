@@ -71,7 +71,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <h3>Final answer</h3>
         <pre data-testid="final-answer">{run.finalAnswer}</pre>
       </section>
-      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} />
     </main>
   );
