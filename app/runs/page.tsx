@@ -16,6 +16,7 @@ import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
 import { DeleteRunButton } from './_components/delete-run-button';
+import { formatDuration } from '@/lib/format/units';
 
 export const dynamic = 'force-dynamic';
 
@@ -198,7 +199,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         waiting for approval
                       </Link>
                     ) : (
-                      <TerminationBadge reason={r.terminationReason} />
+                      <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}
                   </td>
                   <td className="num">{r.steps}</td>
@@ -207,7 +208,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
-                  <td className="num">{Math.round(r.durationMs)} ms</td>
+                  <td className="num">{formatDuration(r.durationMs)}</td>
                   <td className="nowrap small">{r.startedAt.replace('T', ' ').slice(0, 19)}</td>
                   <td className="nowrap">
                     <Link href={`/compare?a=${r.id}`} className="small">

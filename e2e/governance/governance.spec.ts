@@ -32,6 +32,8 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   const runId = await runFromLauncher(operator, { caseId: 'S024', governed: true });
   await expect(operator.getByTestId('waiting-banner')).toContainText('waiting for approval');
   await expect(operator.getByTestId('waiting-banner')).toContainText('create_restock_request');
+  // A paused run has no answer yet, and says so rather than showing an empty "Final answer".
+  await expect(operator.getByTestId('final-answer')).toHaveText(/^No answer yet: the run is paused until a reviewer decides on create_restock_request/);
   await operator.goto('/runs');
   await expect(operator.getByTestId('waiting-for-approval').first()).toBeVisible();
   await operator.context().close();
@@ -73,7 +75,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
 
   // The run finished, with the restock written once and journaled.
   await reviewer.getByTestId('replay-link').click();
-  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}$`));
+  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?step=\\d+)?$`));
   await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
   await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
   await reviewer.goto(`/effects?runId=${runId}`);

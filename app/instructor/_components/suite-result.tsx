@@ -41,7 +41,9 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
 
   return (
     <section aria-label="Suite result" data-testid="instructor-suite-result">
-      <h2>3. What moved</h2>
+      <h2>
+        3. What moved under <span data-testid="result-label">{label}</span>
+      </h2>
       <div className="metric-cards">
         {moves.map((m) => (
           <div key={m.metric} className={`metric-card ${m.direction !== 'same' ? `delta ${m.direction}` : ''}`} data-metric={m.metric}>
