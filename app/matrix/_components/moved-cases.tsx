@@ -40,7 +40,7 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
               <th>Case</th>
               <th>Category</th>
               <th>
-                none → {setting} ({q.data.scoreKey})
+                {metricLabel(metric)}: no weakness → {setting}
               </th>
               <th>Runs</th>
             </tr>
@@ -64,7 +64,13 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
                   {c.baselineRunId && c.runId ? (
                     <>
                       {' · '}
-                      <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare</Link>
+                      <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare with no weakness</Link>
+                    </>
+                  ) : null}
+                  {c.runId ? (
+                    <>
+                      {' · '}
+                      <Link href={`/compare?a=${c.runId}`}>compare under another setting…</Link>
                     </>
                   ) : null}
                 </td>

@@ -42,6 +42,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           Run <span className="mono">{run.id.slice(-8)}</span>
         </h1>
         <div className="row">
+          {run.caseId && run.setting !== 'none' ? (
+            <Link className="button" href={`/compare?a=${run.id}&with=none`} data-testid="compare-no-weakness">
+              Compare with this case under no weakness
+            </Link>
+          ) : null}
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
