@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { currentPrincipal } from '@/lib/actions/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
+import { NavLinks } from './nav-links';
 
 export async function SiteHeader() {
   const user = await currentPrincipal();
@@ -12,16 +13,7 @@ export async function SiteHeader() {
         <Link href="/" className="brand">
           Stockroom Harness
         </Link>
-        {user ? (
-          <>
-            <Link href="/runs">Runs</Link>
-            <Link href="/matrix">Weakness matrix</Link>
-            <Link href="/instructor">Instructor mode</Link>
-            <Link href="/compare">Compare</Link>
-            <Link href="/approvals">Approvals</Link>
-            <Link href="/effects">Effects</Link>
-          </>
-        ) : null}
+        {user ? <NavLinks /> : null}
         <span className="spacer" />
         <LargeTypeToggle />
         {user ? (

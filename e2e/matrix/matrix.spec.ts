@@ -22,4 +22,9 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   await expect(moved.locator('tbody tr').first()).toBeVisible();
   await expect(moved.getByRole('link', { name: 'compare' }).first()).toHaveAttribute('href', /\/compare\?a=.+&b=.+/);
   await saveArtifact(page, 'matrix');
+
+  // On a phone the finished matrix (chart, deltas, moved cases) fits the screen: nothing scrolls the page sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('delta-table')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

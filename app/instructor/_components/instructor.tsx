@@ -8,6 +8,7 @@ import type { RunOneResult } from '@/lib/actions/support/runner';
 import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
+import { RoleNote } from '@/components/role-note';
 
 const FLAG_HELP: Record<WeaknessFlag, string> = {
   ambiguous_tool_desc: 'search tool described vaguely',
@@ -16,7 +17,8 @@ const FLAG_HELP: Record<WeaknessFlag, string> = {
   injection_unguarded: 'no quarantine of tool text',
 };
 
-export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
+/** `runBlocked` says why the caller cannot run anything (a missing role), or is null. */
+export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetOption[]; runBlocked?: string | null }) {
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
@@ -101,14 +103,15 @@ export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
               ))}
             </select>
           </div>
-          <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId} data-testid="instructor-run-case">
+          <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-case">
             Run this case
           </button>
-          <button type="button" className="primary" onClick={runSuite} disabled={pending} data-testid="instructor-run-suite">
+          <button type="button" className="primary" onClick={runSuite} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-suite">
             Run the whole suite
           </button>
         </div>
         <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch. The next run uses: {label}.</p>
+        {runBlocked ? <RoleNote id="instructor-role-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
       {shown && shown.label !== label ? (

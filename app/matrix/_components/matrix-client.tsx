@@ -1,5 +1,6 @@
 'use client';
 /** Starting a matrix run, following its progress, and showing (or comparing) finished ones. */
+import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
@@ -18,11 +19,14 @@ export function MatrixClient({
   suites,
   selectedId,
   compareId,
+  runBlocked = null,
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
   selectedId: string | null;
   compareId: string | null;
+  /** Why the caller cannot run the matrix (a missing role), or null. */
+  runBlocked?: string | null;
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
@@ -55,13 +59,14 @@ export function MatrixClient({
         <h2>Run the matrix</h2>
         <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
-          <button type="button" className="primary" onClick={run} disabled={pending} data-testid="run-matrix">
+          <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}
           </button>
           <span className="muted small">
             {(datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0) * 5} runs: every golden case under 5 settings.
           </span>
         </div>
+        {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
 

@@ -16,11 +16,12 @@ import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { findGovernedRun } from '@/lib/db/governance-runs';
 import { currentBinding } from '@/lib/actions/support/governed';
 import { countOf, formatDuration } from '@/lib/format/units';
+import { holdsRole } from '@/lib/actions/authorize';
 
 export const dynamic = 'force-dynamic';
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[] }> }) {
-  await requireUser();
+  const user = await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
   const run = await getRunSummary(parsed.data);
@@ -50,7 +51,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
-          <DeleteRunButton runId={run.id} after="/runs" />
+          {holdsRole(user.memberships, 'operator') ? <DeleteRunButton runId={run.id} after="/runs" /> : null}
         </div>
       </div>
       <section className="panel" aria-label="Run summary">
