@@ -4,6 +4,9 @@ import { listSuiteRuns } from '@/lib/db/suites';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
+import { parseCell } from '@/lib/charts/matrix-view';
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
 import { holdsRole } from '@/lib/actions/authorize';
 import { roleNote } from '@/components/role-note';
 
@@ -27,7 +30,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
-      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} runBlocked={runBlocked} />
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} />
     </main>
   );
 }

@@ -52,3 +52,18 @@ export async function expectRowsApart(page: Page, rowSelector: string): Promise<
   for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.top, `row ${i + 1} starts inside row ${i}`).toBeGreaterThanOrEqual(boxes[i - 1]!.bottom - 0.5);
   return boxes.length;
 }
+
+/** Fails when the page scrolls sideways at its viewport width, naming the widest elements that stick out. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const report = await page.evaluate(() => {
+    const width = window.innerWidth;
+    if (document.documentElement.scrollWidth <= width + 1) return null;
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > width + 1 && r.width > 0) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${Math.round(r.right)}px`);
+    }
+    return `${document.documentElement.scrollWidth}px wide; sticking out: ${out.slice(0, 8).join(', ')}`;
+  });
+  expect(report, `${what} scrolls sideways`).toBeNull();
+}

@@ -10,21 +10,25 @@ import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/compo
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
+import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 
-const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${s.status}`;
+const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
 export function MatrixClient({
   datasets,
   suites,
   selectedId,
   compareId,
+  initialCell = null,
   runBlocked = null,
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
   selectedId: string | null;
   compareId: string | null;
+  /** The cell whose moved cases the page opens with (`?cell=`). */
+  initialCell?: MatrixCell | null;
   /** Why the caller cannot run the matrix (a missing role), or null. */
   runBlocked?: string | null;
 }) {
@@ -114,8 +118,16 @@ export function MatrixClient({
               {(poll.data?.pendingJobs ?? 0) > 1 ? <p className="muted small">{(poll.data?.pendingJobs ?? 1) - 1} other job(s) queued.</p> : null}
             </section>
           ) : null}
-          {suite.settings.length > 0 ? <MatrixResults suite={suite} /> : null}
+          {/* The comparison asked for comes first, not below a page of charts. */}
           {compareId && suite.status === 'done' ? <MatrixComparison current={suite} otherId={compareId} /> : null}
+          {suite.settings.length > 0 ? (
+            <>
+              <p className="small muted" data-testid="matrix-harness">
+                Run on {suite.datasetName} · {harnessSummary(suite.config)}
+              </p>
+              <MatrixResults suite={suite} initialCell={initialCell} />
+            </>
+          ) : null}
         </>
       )}
     </>
