@@ -11,7 +11,8 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // next-themes sets the theme class on <html> before React hydrates (its one inline script).
+    <html lang="en" suppressHydrationWarning>
       <body>
         <Providers>
           <SiteHeader />

@@ -4,6 +4,7 @@ import { currentPrincipal } from '@/lib/actions/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
 import { NavLinks } from './nav-links';
+import { ThemeToggle } from './theme-toggle';
 
 export async function SiteHeader() {
   const user = await currentPrincipal();
@@ -15,6 +16,7 @@ export async function SiteHeader() {
         </Link>
         {user ? <NavLinks /> : null}
         <span className="spacer" />
+        <ThemeToggle />
         <LargeTypeToggle />
         {user ? (
           <form action={signOutAction} className="row" style={{ gap: '0.5rem' }}>

@@ -17,7 +17,7 @@ test('runs a golden case from the UI and replays it step by step', async ({ page
   // The step's tool call with its arguments and result.
   const tool = page.getByTestId('tool-entry').first();
   await expect(tool).toContainText('search_products');
-  await expect(tool).toContainText('"query": "ratchet lashing straps"');
+  await expect(tool.getByRole('tree', { name: 'Arguments of search_products' })).toContainText('query:"ratchet lashing straps"');
   await expect(tool.getByTestId('tool-result')).toContainText('SKU-2011');
   // What the model saw at this step.
   await expect(page.getByTestId('model-messages')).toContainText('Do you sell ratchet lashing straps?');
@@ -91,4 +91,34 @@ test('the address follows the replay position, opening it lands there, and copy 
   await page.goto(`/runs/${runId}?step=2`);
   await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
   await expect(page.getByTestId('replay-position')).toContainText('CALL_MODEL → EXECUTE_TOOLS');
+});
+
+test('answers read as text, tool JSON folds, and the theme follows the system with a toggle that sticks', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const runId = await runFromLauncher(page, { caseId: 'S001' });
+  // The answer is rendered (proportional type), not dumped in a monospace block.
+  const answer = page.getByTestId('final-answer');
+  expect(await answer.evaluate((el) => el.tagName)).toBe('DIV');
+  expect(await answer.evaluate((el) => getComputedStyle(el).fontFamily)).not.toMatch(/mono/i);
+
+  // A tool result is a tree whose branches fold.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  const result = page.getByTestId('tool-entry').first().getByRole('tree', { name: 'Result of search_products' });
+  await expect(result).toContainText('SKU-2011');
+  const toggle = result.getByRole('button', { name: /(collapse|expand) JSON/ }).first();
+  const before = await toggle.getAttribute('aria-expanded');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', before === 'true' ? 'false' : 'true');
+
+  // Dark because the system is; the toggle moves to light and the choice survives a reload.
+  const html = page.locator('html');
+  await expect(html).toHaveClass(/dark/);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: system');
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/light/);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(bg);
+  await page.goto(`/runs/${runId}`);
+  await expect(html).toHaveClass(/light/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light');
 });

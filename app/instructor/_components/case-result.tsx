@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { RunOneResult } from '@/lib/actions/support/runner';
 import { TerminationBadge } from '@/components/termination-badge';
 import { countOf } from '@/lib/format/units';
+import { MarkdownText } from '@/components/markdown-text';
 
 const SCORE_LABELS: Record<string, string> = {
   toolSelection: 'Tool selection',
@@ -35,7 +36,7 @@ function Column({ title, run }: { title: string; run: RunOneResult }) {
               </span>
             ))}
       </p>
-      <pre>{run.finalAnswer}</pre>
+      <MarkdownText text={run.finalAnswer} />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { findGovernedRun } from '@/lib/db/governance-runs';
 import { currentBinding } from '@/lib/actions/support/governed';
 import { countOf, formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
+import { MarkdownText } from '@/components/markdown-text';
 
 export const dynamic = 'force-dynamic';
 
@@ -82,7 +83,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             . It answers once the approval is decided.
           </p>
         ) : (
-          <pre data-testid="final-answer">{run.finalAnswer}</pre>
+          <MarkdownText text={run.finalAnswer} testId="final-answer" />
         )}
       </section>
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}

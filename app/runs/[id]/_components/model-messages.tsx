@@ -24,7 +24,7 @@ function Item({ item }: { item: MessageItem }) {
         </p>
       ) : null}
       {item.kind === 'tool_result' && item.quarantined > 0 ? (
-        <p className="note" style={{ margin: '0.2rem 0', color: '#6b21a8' }}>
+        <p className="note" style={{ margin: '0.2rem 0', color: 'var(--quarantine-text)' }}>
           Quarantined: {item.quarantined} instruction-like paragraph(s) were replaced by a marker before the model saw this result.
         </p>
       ) : null}
