@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 export default async function HomePage() {
   const user = await requireUser();
   const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running the matrix', 'operator', user.roles);
-  const runs = await countRuns({}, { cap: 1000 });
+  const runs = await countRuns({ tenant: user.tenant }, { cap: 1000 });
   return (
     <main className="page">
       <section className="hero">

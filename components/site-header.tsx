@@ -1,10 +1,11 @@
-/** The top navigation, with who is signed in (and their roles) and a sign-out button. */
+/** The top navigation, with who is signed in (their roles in the tenant they work in), the tenant switcher and a sign-out button. */
 import Link from 'next/link';
 import { currentPrincipal } from '@/lib/actions/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
 import { NavLinks } from './nav-links';
 import { ThemeToggle } from './theme-toggle';
+import { TenantSwitcher } from './tenant-switcher';
 
 export async function SiteHeader() {
   const user = await currentPrincipal();
@@ -18,6 +19,7 @@ export async function SiteHeader() {
         <span className="spacer" />
         <ThemeToggle />
         <LargeTypeToggle />
+        {user && user.tenants.length > 1 ? <TenantSwitcher tenant={user.tenant} tenants={user.tenants} /> : null}
         {user ? (
           <form action={signOutAction} className="row" style={{ gap: '0.5rem' }}>
             <span className="small" data-testid="signed-in-as">

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { getRunOrThrow } from '@/lib/db/runs-read';
 import { listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError, NotFoundError } from '@/lib/db/errors';
+import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { findSameCaseRun, resolveRunId } from '@/lib/db/run-lookup';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { WEAKNESS_FLAGS, type WeaknessFlag } from '@/lib/harness/config';
@@ -16,6 +17,7 @@ import { callStatus } from '@/lib/eval/run-summary';
 import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,10 +33,10 @@ const SETTINGS = ['none', ...WEAKNESS_FLAGS] as const;
 const settingOf = (v: string | null) => (v && (SETTINGS as readonly string[]).includes(v) ? v : null);
 
 /** A full run id from a full id or the short id the pages show; a message naming the side when it cannot be one. */
-async function resolve(id: string | null, side: 'A' | 'B'): Promise<{ id: string | null; problem: string | null }> {
+async function resolve(id: string | null, side: 'A' | 'B', tenant: string): Promise<{ id: string | null; problem: string | null }> {
   if (!id) return { id: null, problem: null };
   try {
-    const full = await resolveRunId(id, side);
+    const full = await resolveRunId(id, side, tenant);
     return full ? { id: full, problem: null } : { id: null, problem: `Run ${side} (${id}) does not exist.` };
   } catch (err) {
     if (err instanceof InvalidInputError) return { id: null, problem: `Run ${side}: ${err.message}.` };
@@ -53,13 +55,17 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
         return { kind: 'guard', step: e.step, guard: e.guard, reason: e.reason, detail: e.detail };
       case 'compaction':
         return { kind: 'compaction', step: e.step };
+      case 'model_retry':
+        return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
     }
   });
 }
 
-async function load(id: string | null): Promise<StoredRun | 'missing' | null> {
+async function load(id: string | null, tenant: string): Promise<StoredRun | 'missing' | null> {
   if (!id) return null;
   try {
+    // Another tenant's run is answered exactly like a missing one.
+    await requireRunInTenant(id, tenant);
     // Compare aligns trajectories; the messages each call saw are not needed and dominate long runs.
     return await getRunOrThrow(id, undefined, { modelInputs: false });
   } catch (err) {
@@ -97,6 +103,7 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
       <p style={{ marginTop: 0 }}>{stored.run.query}</p>
       <div className="row small">
         <TerminationBadge reason={stored.run.terminationReason} />
+        <UngovernedBadge governed={stored.meta.governed ?? false} />
         <span className="badge">setting: {stored.meta.setting}</span>
         {stored.run.caseId ? <span className="badge info">case {stored.run.caseId}</span> : null}
         <span className="muted">
@@ -107,8 +114,8 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
   );
 }
 
-async function Picker({ a, b, q, problem }: { a: string | null; b: string | null; q: string | null; problem: string | null }) {
-  const { items } = await listRuns({ filters: q ? { text: q } : {}, limit: 20 });
+async function Picker({ a, b, q, problem, tenant }: { a: string | null; b: string | null; q: string | null; problem: string | null; tenant: string }) {
+  const { items } = await listRuns({ filters: q ? { tenant, text: q } : { tenant }, limit: 20 });
   return (
     <>
       {problem ? (
@@ -180,22 +187,22 @@ async function Picker({ a, b, q, problem }: { a: string | null; b: string | null
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireUser();
+  const user = await requireUser();
   const params = await searchParams;
-  const [ra, rb] = await Promise.all([resolve(idOf(params.a), 'A'), resolve(idOf(params.b), 'B')]);
+  const [ra, rb] = await Promise.all([resolve(idOf(params.a), 'A', user.tenant), resolve(idOf(params.b), 'B', user.tenant)]);
   const withSetting = settingOf(first(params.with));
   const q = first(params.q);
 
   // "Compare with this case under <setting>": the newest stored run of A's case under that setting.
   let missingSameCase: { caseId: string; datasetId: string | null; transport: string } | null = null;
   if (ra.id && !rb.id && withSetting) {
-    const other = await findSameCaseRun(ra.id, withSetting);
+    const other = await findSameCaseRun(ra.id, withSetting, user.tenant);
     if (other) redirect(`/compare?a=${ra.id}&b=${other}`);
   }
-  const [a, b] = await Promise.all([load(ra.id), load(rb.id)]);
+  const [a, b] = await Promise.all([load(ra.id, user.tenant), load(rb.id, user.tenant)]);
   const problem = ra.problem ?? rb.problem ?? (a === 'missing' ? 'Run A does not exist.' : b === 'missing' ? 'Run B does not exist.' : null);
   if (a && a !== 'missing' && !b && withSetting && a.run.caseId) {
-    const datasetId = datasetOptions().find((d) => d.name === a.meta.datasetName)?.id ?? null;
+    const datasetId = datasetOptions(user.tenant).find((d) => d.name === a.meta.datasetName)?.id ?? null;
     missingSameCase = { caseId: a.run.caseId, datasetId, transport: a.meta.transport };
   }
 
@@ -238,7 +245,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             ) : null}
           </section>
         ) : null}
-        <Picker a={a && a !== 'missing' ? a.id : ra.id} b={rb.id} q={q} problem={problem} />
+        <Picker a={a && a !== 'missing' ? a.id : ra.id} b={rb.id} q={q} problem={problem} tenant={user.tenant} />
       </main>
     );
   }

@@ -17,7 +17,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasetOptions()} runBlocked={runBlocked} />
+      <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} />
     </main>
   );
 }

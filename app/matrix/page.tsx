@@ -21,7 +21,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
   const user = await requireUser();
   const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running the matrix', 'operator', user.roles);
   const params = await searchParams;
-  const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50 }), Promise.resolve(datasetOptions())]);
+  const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50, tenant: user.tenant }), Promise.resolve(datasetOptions(user.tenant))]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
   return (
     <main className="page">

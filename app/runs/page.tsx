@@ -1,17 +1,19 @@
 /**
- * The runs table: every stored run, filtered, sorted and paged by keyset cursor (constant cost per
+ * The runs table: every stored run of the caller's tenant, filtered, sorted and paged by keyset cursor (constant cost per
  * page however many runs there are), with a launcher to run a golden case or a query.
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { countRuns, listRuns, type RunFilters } from '@/lib/db/runs-list';
+import { countRuns, listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError } from '@/lib/db/errors';
 import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
-import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
+import { ImportedBadge } from '@/components/imported-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
@@ -22,18 +24,6 @@ import { RoleNote, roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
-function filtersOf(q: RunsQuery): RunFilters {
-  return {
-    datasetName: q.dataset,
-    setting: q.setting,
-    flags: q.flag ? [q.flag] : undefined,
-    category: q.category,
-    terminationReason: q.termination,
-    caseId: q.caseId,
-    suiteRunId: q.suite,
-    text: q.q,
-  };
-}
 
 function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: RunsQuery['sort']; label: string }) {
   const active = query.sort === sortKey;
@@ -52,8 +42,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const user = await requireUser();
   const canRun = holdsRole(user.memberships, 'operator');
   const query = RunsQuerySchema.parse(await searchParams);
-  const datasets = datasetOptions();
-  const filters = filtersOf(query);
+  const datasets = datasetOptions(user.tenant);
+  const filters = runFiltersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
@@ -132,6 +122,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
         </div>
         <div className="field">
+          <label htmlFor="f-source">Source</label>
+          <select id="f-source" name="source" defaultValue={query.source ?? ''}>
+            <option value="">any</option>
+            <option value="harness">run here</option>
+            <option value="imported">imported</option>
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="f-size">Per page</label>
           <select id="f-size" name="size" defaultValue={String(query.size)}>
             {PAGE_SIZES.map((n) => (
@@ -153,6 +151,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
+        {' · '}
+        <a href={runsCsvHref(query)} download data-testid="runs-csv">
+          Download CSV
+        </a>
       </p>
 
       {cursorError ? (
@@ -183,7 +185,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
               {items.map((r) => (
                 <tr key={r.id}>
                   <td className="mono">
-                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link>
+                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link> <ImportedBadge source={r.source} />
                   </td>
                   <td>
                     {r.caseId ?? <span className="muted">—</span>}
@@ -203,7 +205,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       </Link>
                     ) : (
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
-                    )}
+                    )}{' '}
+                    <UngovernedBadge governed={r.governed} />
                   </td>
                   <td className="num">{r.steps}</td>
                   <td className="num">

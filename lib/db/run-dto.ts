@@ -5,7 +5,7 @@
 import type { JsonValue } from '../harness/json';
 import type { Run } from './generated/sqlite/client';
 import { parseStoredJson } from './blobs';
-import type { RunListItem } from './types';
+import type { RunListItem, RunSource } from './types';
 
 /** The Run columns a list row needs (the page selects only these). */
 export const RUN_LIST_SELECT = {
@@ -19,10 +19,12 @@ export const RUN_LIST_SELECT = {
   setting: true,
   weaknesses: true,
   transport: true,
+  source: true,
   mode: true,
   modelId: true,
   terminationReason: true,
   status: true,
+  governed: true,
   steps: true,
   toolCallCount: true,
   toolErrorCount: true,
@@ -42,6 +44,9 @@ export function stringList(text: string, what: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The stored source label (`harness` for anything unknown). */
+export const sourceOf = (value: string): RunSource => (value === 'imported' ? 'imported' : 'harness');
+
 export function toRunListItem(row: ListRow): RunListItem {
   return {
     id: row.id,
@@ -54,10 +59,12 @@ export function toRunListItem(row: ListRow): RunListItem {
     setting: row.setting,
     weaknesses: stringList(row.weaknesses, 'weaknesses'),
     transport: row.transport,
+    source: sourceOf(row.source),
     mode: row.mode,
     modelId: row.modelId,
     terminationReason: row.terminationReason,
     status: row.status,
+    governed: row.governed,
     steps: row.steps,
     toolCallCount: row.toolCallCount,
     toolErrorCount: row.toolErrorCount,

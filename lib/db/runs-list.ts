@@ -19,6 +19,8 @@ export const MAX_RUN_PAGE = 200;
 export const COUNT_CAP = 10_000;
 
 export const RunFiltersSchema = z.object({
+  /** The tenant whose runs to list (pages always set it to the caller's tenant). */
+  tenant: z.string().optional(),
   datasetName: z.string().optional(),
   /** Exact setting: `none` or sorted flags joined with `+`. */
   setting: z.string().optional(),
@@ -30,6 +32,8 @@ export const RunFiltersSchema = z.object({
   suiteRunId: z.string().optional(),
   transport: z.string().optional(),
   status: z.string().optional(),
+  /** `harness` or `imported`. */
+  source: z.string().optional(),
   /** Case-insensitive substring of the query. */
   text: z.string().optional(),
 });
@@ -90,6 +94,7 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
 export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
   const f = RunFiltersSchema.parse(filters);
   const and: P.RunWhereInput[] = [];
+  if (f.tenant !== undefined) and.push({ tenant: f.tenant });
   if (f.datasetName) and.push({ datasetName: f.datasetName });
   if (f.setting) and.push({ setting: f.setting });
   if (f.category) and.push({ category: f.category });
@@ -98,6 +103,7 @@ export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
   if (f.suiteRunId) and.push({ suiteRunId: f.suiteRunId });
   if (f.transport) and.push({ transport: f.transport });
   if (f.status) and.push({ status: f.status });
+  if (f.source) and.push({ source: f.source });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
   const text = f.text?.trim();
   if (text) {

@@ -17,9 +17,18 @@ export interface SaveRunMeta {
   suiteRunId?: string | null;
   /** The dashboard user who started the run. */
   createdBy?: string | null;
+  /** The tenant the run belongs to (its dataset's tenant); DEFAULT_TENANT when not given. */
+  tenant?: string;
+  /** Whether the run ran under the governance policy. */
+  governed?: boolean;
   /** A chosen id (tests, imports); by default a new time-ordered id. */
   id?: string;
+  /** `harness` (default: run here) or `imported` (an OTLP trace or a run file read back). */
+  source?: RunSource;
 }
+
+export const RUN_SOURCES = ['harness', 'imported'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** One run of a batch for `saveRuns`. */
 export interface SaveRunInput {
@@ -40,11 +49,15 @@ export interface RunListItem {
   setting: string;
   weaknesses: string[];
   transport: string;
+  /** `harness`, or `imported` for a run read from a trace or a run file. */
+  source: RunSource;
   mode: string;
   modelId: string;
   terminationReason: string;
   /** `finished`, or `paused` while a call awaits approval. */
   status: string;
+  /** Whether the run ran under the governance policy (false: shown as "ungoverned"). */
+  governed: boolean;
   steps: number;
   toolCallCount: number;
   toolErrorCount: number;
@@ -76,7 +89,7 @@ export interface RunSummary extends RunListItem {
 /** A whole stored run, rebuilt exactly as it was saved. */
 export interface StoredRun {
   id: string;
-  meta: Omit<SaveRunMeta, 'id' | 'config'> & { config: JsonValue; setting: string };
+  meta: Omit<SaveRunMeta, 'id' | 'config'> & { config: JsonValue; setting: string; source: RunSource };
   run: RunResult;
 }
 
@@ -135,6 +148,10 @@ export interface CreateSuiteInput {
   goldenSha256?: string | null;
   /** Planned number of runs (cases × settings), for progress. */
   total: number;
+  /** The tenant the suite belongs to (its dataset's tenant); DEFAULT_TENANT when not given. */
+  tenant?: string;
+  /** The user who started it. */
+  createdBy?: string | null;
   id?: string;
 }
 

@@ -6,6 +6,9 @@ import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
+import { runTenant } from '@/lib/db/tenant-scope';
+import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -25,6 +28,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const user = await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
+  // Another tenant's run is answered exactly like a missing one.
+  if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const run = await getRunSummary(parsed.data);
   if (!run) notFound();
   const timeline = await loadTimeline(run.id);
@@ -52,6 +57,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
+          <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
+            Download JSON
+          </a>
           {holdsRole(user.memberships, 'operator') ? <DeleteRunButton runId={run.id} after="/runs" /> : null}
         </div>
       </div>
@@ -61,6 +69,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         </p>
         <div className="row small">
           {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />}
+          <UngovernedBadge governed={run.governed} />
+          <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
