@@ -24,7 +24,8 @@ import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
 import { getDb } from '../../db/client';
 import { prismaGovernanceStore } from '../../db/governance-store';
 import { appliedWrites, clearGovernedFailure, findGovernedRun, getGovernedRunOrThrow, recordGovernedFailure } from '../../db/governance-runs';
-import { ConflictError } from '../../governance/errors';
+import { ConflictError, GovernanceError } from '../../governance/errors';
+import { HarnessError } from '../../harness/errors';
 import { ActionError } from '../errors';
 import { newId } from '../../db/ids';
 import { replaceRun, saveRun } from '../../db/runs-write';
@@ -170,7 +171,11 @@ async function truthfully<T>(runId: string, what: 'start' | 'resume', work: () =
   } catch (err) {
     if (err instanceof ConflictError) throw err;
     const prisma = getDb().prisma;
-    const reason = err instanceof Error ? err.message : String(err);
+    // Governance and harness errors say what is wrong in words a user can act on; anything else
+    // (database, driver) stays in the server log, never on the page.
+    const known = err instanceof GovernanceError || err instanceof HarnessError;
+    if (!known) console.error(`[governed ${what}] run ${runId} failed`, err);
+    const reason = known ? (err as Error).message : 'an unexpected server error (see the server log)';
     await recordGovernedFailure(prisma, runId, `${what} failed: ${reason}`.slice(0, MAX_FAILURE_CHARS)).catch(() => undefined);
     const writes = await appliedWrites(prisma, runId).catch(() => null);
     if (writes === null || writes.length > 0) {
