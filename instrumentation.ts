@@ -1,46 +1,11 @@
 /**
- * Runs once when the Next.js server starts. Suites are worked on by a queue inside the server
- * process, so suites its predecessor left queued or running can never finish: mark them failed so
- * the pages stop polling them and say why.
+ * Runs once when the Next.js server starts. Everything it does needs Node.js (the database, the
+ * governed-run sweeper), so it lives in instrumentation-node.ts, imported only under the Node.js
+ * runtime: the branch is what keeps the Edge instrumentation bundle from tracing it.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { failInterruptedSuites } = await import('./lib/db/suites');
-  // A little before boot: another server sharing PostgreSQL touches its live suites after every case.
-  const staleBefore = new Date(Date.now() - STALE_GRACE_MS);
-  try {
-    const n = await failInterruptedSuites(staleBefore);
-    if (n > 0) console.log(`stockroom: marked ${n} interrupted suite run(s) as failed`);
-  } catch (err) {
-    console.error('stockroom: could not check for interrupted suite runs', err);
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { registerNode } = await import('./instrumentation-node');
+    await registerNode();
   }
-  await startGovernedSweeper();
 }
-
-/**
- * Governed runs move on without anyone opening them: expired approvals finish their run, decided
- * requests whose resume failed and runs stuck resuming past the lease are resumed (now, then
- * every SWEEP_INTERVAL_MS).
- */
-async function startGovernedSweeper(): Promise<void> {
-  const { sweepGovernedRuns, SWEEP_INTERVAL_MS } = await import('./lib/actions/support/sweeper');
-  let running = false;
-  const sweep = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const r = await sweepGovernedRuns();
-      if (r.resumed.length > 0) console.log(`stockroom: resumed ${r.resumed.length} governed run(s)`);
-      for (const f of r.failed) console.error(`stockroom: resuming governed run ${f.runId} failed: ${f.error}`);
-    } catch (err) {
-      console.error('stockroom: the governed-run sweep failed', err);
-    } finally {
-      running = false;
-    }
-  };
-  await sweep();
-  setInterval(() => void sweep(), SWEEP_INTERVAL_MS).unref();
-}
-
-/** Suites touched this recently are assumed alive in another server process. */
-const STALE_GRACE_MS = 10_000;

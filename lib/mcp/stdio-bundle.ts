@@ -44,7 +44,9 @@ let building: Promise<string | null> | null = null;
 async function build(): Promise<string | null> {
   let esbuild: typeof import('esbuild');
   try {
-    esbuild = await import('esbuild');
+    // Left unbundled and untraced: Turbopack's tracing of an external package reads esbuild's native
+    // binary as source and fails the build once a route handler reaches this file.
+    esbuild = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'esbuild');
   } catch {
     return null;
   }
