@@ -14,8 +14,9 @@ export const command: CliCommand = {
   name: 'audit',
   summary: 'verify the governance evidence chain (audit verify)',
   usage: 'audit verify   (DATABASE_URL, or .data/stockroom.db)',
+  flags: {},
   async run(argv) {
-    const args = parseArgs(argv, {} as const);
+    const args = parseArgs(argv, {});
     if (args.positionals[0] !== 'verify' || args.positionals.length !== 1) throw new CliUsageError("expected 'audit verify'");
     let key;
     try {

@@ -4,14 +4,30 @@
  * should launch it as `npx tsx cli/stockroom.ts mcp-server` or `npm run -s stockroom -- mcp-server`:
  * without -s, npm prints its script banner on stdout, which is not JSON-RPC.
  */
+import type { FlagSpec } from '../args';
 import type { CliCommand } from '../command';
 import { runMcpServer } from '../../lib/mcp/serve';
+
+/** For `--help`; the flags themselves are parsed and validated by lib/mcp/server-options. */
+const FLAGS: FlagSpec = {
+  transport: { type: 'string', description: 'stdio (default) or http', values: ['stdio', 'http'] },
+  dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
+  weaknesses: { type: 'string', description: 'comma-separated weakness flags' },
+  port: { type: 'string', description: 'HTTP port (default 8765; 0 picks a free one)' },
+  host: { type: 'string', description: 'HTTP bind address (default 127.0.0.1)' },
+  'allowed-hosts': { type: 'string', description: 'comma-separated Host names the HTTP server accepts' },
+};
 
 export const command: CliCommand = {
   name: 'mcp-server',
   summary:
     'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence. --session-weaknesses lets HTTP clients pick their flags with ?weaknesses=; idle HTTP sessions are closed after --session-idle-minutes (5).',
   usage:
+<<<<<<< HEAD
     'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+=======
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+  flags: FLAGS,
+>>>>>>> main
   run: (argv) => runMcpServer(argv),
 };

@@ -23,6 +23,7 @@ export const command: CliCommand = {
   summary: 'run the agent on one query and print its trajectory',
   usage:
     'run "<query>" [--case ID] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const query = args.positionals[0];
