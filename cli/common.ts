@@ -5,7 +5,7 @@
 import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
-import { stringFlag, stringListFlag, type FlagSpec, type ParsedArgs } from './args';
+import { stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliUsageError } from './command';
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 
@@ -56,7 +56,7 @@ export async function toolServerFromArgs(
   const id = stringFlag(args, 'mcp-server');
   const url = stringFlag(args, 'mcp-url');
   const command = stringFlag(args, 'mcp-command');
-  const headers = stringListFlag(args, 'mcp-header');
+  const headers = stringsFlag(args, 'mcp-header');
   const given = [id !== undefined && '--mcp-server', url !== undefined && '--mcp-url', command !== undefined && '--mcp-command'].filter(Boolean);
   if (given.length > 1) throw new CliUsageError(`give one tool server: ${given.join(' or ')}`);
   if (headers.length > 0 && url === undefined) throw new CliUsageError('--mcp-header needs --mcp-url');
