@@ -21,6 +21,7 @@ export async function SiteHeader() {
             <Link href="/compare">Compare</Link>
             <Link href="/approvals">Approvals</Link>
             <Link href="/effects">Effects</Link>
+            <Link href="/tools">Tools</Link>
           </>
         ) : null}
         <span className="spacer" />
