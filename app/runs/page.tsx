@@ -16,6 +16,7 @@ import { UngovernedBadge } from '@/components/governance-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
+import { loadMcpServers } from '@/lib/mcp/server-config';
 import { DeleteRunButton } from './_components/delete-run-button';
 
 export const dynamic = 'force-dynamic';
@@ -51,6 +52,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const user = await requireUser();
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions(user.tenant);
+  // Ids and titles only: commands, URLs and headers stay on the server.
+  const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
   const filters = filtersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
@@ -70,7 +73,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      <RunLauncher datasets={datasets} />
+      <RunLauncher datasets={datasets} toolServers={toolServers} />
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">

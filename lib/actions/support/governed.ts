@@ -31,7 +31,7 @@ import type { RunOneInput } from '../../schemas/run-settings';
 import type { Principal } from '../authorize';
 import { goldenCaseOf, resolveDataset } from './datasets';
 import { withDurableLedger } from './environments';
-import { configOf, metaFor, summariseRun, type RunOneResult } from './runner';
+import { configOf, metaFor, refuseToolServer, summariseRun, type RunOneResult } from './runner';
 import { DbError } from '../../db/errors';
 
 /** The policy file governed runs use: STOCKROOM_POLICY_FILE, or config/policy.json. */
@@ -97,6 +97,7 @@ function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: 
  * cross-tenant rule compares with the run's tenant.
  */
 export async function startGovernedOne(input: RunOneInput, principal: Principal): Promise<GovernedRunResult> {
+  refuseToolServer(input.toolServer);
   const { dataset, tenant } = resolveDataset(input.datasetId, principal.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const spec: GovernedSpec = {
