@@ -2,7 +2,7 @@
  * Flags shared by the commands that run the harness, and how they become a validated
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
-import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { configFromEnv, FAKE_MODEL, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
@@ -22,6 +22,8 @@ export const HARNESS_FLAGS: FlagSpec = {
   'max-steps': { type: 'string', description: 'max model calls per run' },
   'token-budget': { type: 'string', description: 'per-run token budget' },
   'max-tokens': { type: 'string', description: 'per-call output cap' },
+  model: { type: 'string', description: 'fake (default), bedrock:ID, openai:MODEL, openai-compatible:MODEL or anthropic:MODEL' },
+  'model-base-url': { type: 'string', description: 'endpoint for openai-compatible (required) or to override a provider' },
 };
 
 export function configFromArgs(args: ParsedArgs): HarnessConfig {
@@ -35,6 +37,8 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       maxSteps: stringFlag(args, 'max-steps'),
       tokenBudget: stringFlag(args, 'token-budget'),
       maxTokens: stringFlag(args, 'max-tokens'),
+      model: stringFlag(args, 'model'),
+      modelBaseUrl: stringFlag(args, 'model-base-url'),
     }),
   );
 }
@@ -78,4 +82,29 @@ export function datasetFromArgs(args: ParsedArgs): Dataset {
 export async function createExecutorFromArgs(args: ParsedArgs, config: HarnessConfig, dataset: Dataset) {
   const { createExecutor } = await import('../lib/mcp/create-executor');
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses, ...(await toolServerFromArgs(args)) });
+}
+
+/**
+ * The live model the configuration names, its credentials checked (null for the fake model).
+ * Refuses before anything runs, naming a missing variable.
+ */
+export async function liveModelFromConfig(config: HarnessConfig) {
+  if (config.model === FAKE_MODEL) return null; // no provider SDK is loaded for the fake model
+  const { liveModelFactory } = await import('../lib/models/create-model-client');
+  return liveModelFactory(config);
+}
+
+/**
+ * Ctrl-C cancels the work in flight: the model call is aborted and the command ends cleanly
+ * (exit 130) instead of dying mid-write. A second Ctrl-C exits at once.
+ */
+export function cancelOnSigint(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
+    controller.abort(new DOMException('cancelled by Ctrl-C', 'AbortError'));
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }

@@ -17,10 +17,14 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
-  tools: () => import('./commands/tools'),
   user: () => import('./commands/user'),
+  tools: () => import('./commands/tools'),
+  'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
+  import: () => import('./commands/import'),
+  export: () => import('./commands/export'),
+  'otlp-token': () => import('./commands/otlp-token'),
 };
 
 async function help(): Promise<string> {
@@ -64,6 +68,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stockroom ${name}: ${err.message}\nusage: npm run stockroom -- ${command.usage}\n`);
       return 2;
     }
+    if (err instanceof Error && err.name === 'AbortError') {
+      process.stderr.write(`stockroom ${name}: cancelled\n`);
+      return 130;
+    }
     if (err instanceof HarnessError || err instanceof InvalidInputError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\n`);
       return 2;
@@ -72,16 +80,24 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Sends queued OpenTelemetry spans before the process exits (a no-op without an endpoint). */
+async function flushTraces(): Promise<void> {
+  const { flushRunTraces } = await import('../lib/otel/run-exporter');
+  await flushRunTraces();
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      const debug = process.env.STOCKROOM_DEBUG === '1';
-      const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-      process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
-      process.exitCode = 1;
-    },
-  );
+  main(process.argv.slice(2))
+    .finally(flushTraces)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        const debug = process.env.STOCKROOM_DEBUG === '1';
+        const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+        process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
+        process.exitCode = 1;
+      },
+    );
 }

@@ -9,10 +9,11 @@ import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
@@ -82,7 +83,16 @@ export function formatEvalSummary(report: EvalReport): string {
 async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string> }> {
   const { db, owner } = target;
   const suiteId = await createSuiteRun(
-    { kind: 'eval', tenant: owner.tenant, createdBy: owner.createdBy, config: report.config as unknown as Record<string, unknown>, datasetName: report.dataset.name, datasetHash: report.dataset.hash, goldenSha256: report.golden.sha256, total: suite.results.length },
+    {
+      kind: 'eval',
+      tenant: owner.tenant,
+      createdBy: owner.createdBy,
+      config: report.config as unknown as Record<string, unknown>,
+      datasetName: report.dataset.name,
+      datasetHash: report.dataset.hash,
+      goldenSha256: report.golden.sha256,
+      total: suite.results.length,
+    },
     db,
   );
   try {
@@ -99,7 +109,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -107,12 +117,13 @@ export const command: CliCommand = {
     const out = stringFlag(args, 'out');
     if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target);
+      return await evaluate(args, config, dataset, golden, target, liveModel);
     } finally {
       await target?.close();
     }
@@ -125,22 +136,26 @@ async function evaluate(
   dataset: ReturnType<typeof datasetFromArgs>,
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
+  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor });
+  const agent = await createStockroomAgent({ dataset, config, executor, liveModel, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;
   let suite: SuiteResult;
+  const cancel = cancelOnSigint();
   try {
     suite = await runSuite({
       agent,
       cases: golden.cases,
+      signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
     });
     if (showProgress) process.stderr.write('\n');
     report = buildReport({ suite, config, dataset, golden });
   } finally {
+    cancel.dispose();
     await agent.close();
   }
   const out = stringFlag(args, 'out');

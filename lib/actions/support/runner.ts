@@ -17,6 +17,7 @@ import { createExecutor } from '../../mcp/create-executor';
 import { loadMcpServers, resolveServer } from '../../mcp/server-config';
 import { InputError } from '../errors';
 import { createStockroomAgent } from '../../stockroom/agent';
+import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { saveRun, saveRuns } from '../../db/runs-write';
 import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
@@ -63,7 +64,12 @@ async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?:
 }
 
 async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>, toolServer?: string): Promise<T> {
-  const agent = await createStockroomAgent({ dataset, config, executor: await executorFor(config, dataset, toolServer) });
+  const agent = await createStockroomAgent({
+    dataset,
+    config,
+    executor: await executorFor(config, dataset, toolServer),
+    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
+  });
   try {
     return await work(agent);
   } finally {
