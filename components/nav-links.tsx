@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/compare', label: 'Compare' },
   { href: '/approvals', label: 'Approvals' },
   { href: '/effects', label: 'Effects' },
+  { href: '/tools', label: 'Tools' },
 ] as const;
 
 export function NavLinks() {

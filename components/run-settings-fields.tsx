@@ -18,6 +18,14 @@ export interface SettingsValue {
   guards: RunGuardName[];
   payloadWrappers: PayloadWrapperName[];
   transport: Transport;
+  /** A configured tool server's id (the server decides the transport); empty for the Stockroom tools. */
+  toolServer?: string;
+}
+
+/** A configured tool server as the form shows it: an id and a title, never its command or URL. */
+export interface ToolServerOption {
+  id: string;
+  title: string;
 }
 
 export const DEFAULT_SETTINGS: SettingsValue = { datasetId: 'bundled', weaknesses: [], guards: [], payloadWrappers: [], transport: 'local' };
@@ -30,12 +38,15 @@ export function RunSettingsFields({
   datasets,
   showWeaknesses = true,
   fieldErrors,
+  toolServers = [],
 }: {
   value: SettingsValue;
   onChange: (v: SettingsValue) => void;
   datasets: DatasetOption[];
   showWeaknesses?: boolean;
   fieldErrors?: Record<string, string[]>;
+  /** Configured tool servers to offer; none: the picker is not shown. */
+  toolServers?: ToolServerOption[];
 }) {
   return (
     <div className="row" style={{ alignItems: 'flex-start' }}>
@@ -97,6 +108,24 @@ export function RunSettingsFields({
           ))}
         </select>
       </div>
+      {toolServers.length > 0 ? (
+        <div className="field">
+          <label htmlFor="tool-server">Tool server</label>
+          <select id="tool-server" value={value.toolServer ?? ''} onChange={(e) => onChange({ ...value, toolServer: e.target.value || undefined })}>
+            <option value="">Stockroom tools (transport above)</option>
+            {toolServers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+          {fieldErrors?.toolServer?.map((m) => (
+            <span key={m} className="field-error">
+              {m}
+            </span>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

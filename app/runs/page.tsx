@@ -17,6 +17,7 @@ import { ImportedBadge } from '@/components/imported-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
+import { loadMcpServers } from '@/lib/mcp/server-config';
 import { DeleteRunButton } from './_components/delete-run-button';
 import { formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
@@ -43,6 +44,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const canRun = holdsRole(user.memberships, 'operator');
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions(user.tenant);
+  // Ids and titles only: commands, URLs and headers stay on the server.
+  const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
   const filters = runFiltersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
@@ -62,7 +65,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      {canRun ? <RunLauncher datasets={datasets} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
+      {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">

@@ -16,9 +16,9 @@ const FLAGS: FlagSpec = {
   port: { type: 'string', description: 'HTTP port (default 8765; 0 picks a free one)' },
   host: { type: 'string', description: 'HTTP bind address (default 127.0.0.1)' },
   'allowed-hosts': { type: 'string', description: 'comma-separated Host names the HTTP server accepts' },
-  policy: { type: 'string', description: 'policy file every write goes through (without it, writes are refused)' },
-  'session-weaknesses': { type: 'boolean', description: 'let HTTP clients choose their weakness flags per session (?weaknesses=)' },
-  'session-idle-minutes': { type: 'string', description: 'close HTTP sessions idle this long (default 5)' },
+  policy: { type: 'string', description: 'governance policy file writes go through (without it every write is refused), e.g. config/policy.json' },
+  'session-weaknesses': { type: 'boolean', description: 'let each HTTP client choose its weakness flags with ?weaknesses=' },
+  'session-idle-minutes': { type: 'string', description: 'close an HTTP session unused this long (default 5)' },
 };
 
 export const command: CliCommand = {

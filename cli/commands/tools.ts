@@ -31,6 +31,7 @@ function formatTool(tool: Tool): string {
 export const command: CliCommand = {
   name: 'tools',
   summary: "list a tool server's tools: name, title, description, input schema, annotations",
+  flags: FLAGS,
   usage: 'tools [--mcp-server ID | --mcp-command "CMD ARGS" | --mcp-url URL [--mcp-header "Name: value"]…] [--dataset DIR] [--json]',
   async run(argv) {
     const args = parseArgs(argv, FLAGS);

@@ -44,9 +44,9 @@ let building: Promise<string | null> | null = null;
 async function build(): Promise<string | null> {
   let esbuild: typeof import('esbuild');
   try {
-    // Left unbundled and untraced: Turbopack's tracing of an external package reads esbuild's native
-    // binary as source and fails the build once a route handler reaches this file.
-    esbuild = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'esbuild');
+    // Not traced by Turbopack: following esbuild's native binary into the server bundle fails the
+    // build ("Unknown module type" on @esbuild/linux-x64); node resolves it at run time.
+    esbuild = await import(/* turbopackIgnore: true */ /* webpackIgnore: true */ 'esbuild');
   } catch {
     return null;
   }

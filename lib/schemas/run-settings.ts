@@ -15,6 +15,13 @@ export const RunSettingsSchema = z.object({
   guards: z.array(z.enum(RUN_GUARD_NAMES)).max(RUN_GUARD_NAMES.length).default([]).transform(sortedUnique),
   payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)).max(PAYLOAD_WRAPPER_NAMES.length).default([]).transform(sortedUnique),
   transport: z.enum(TRANSPORTS).default('local'),
+  /** A tool server by id from config/mcp-servers.json; only the id comes from the browser, never a command or URL. */
+  toolServer: z
+    .string()
+    .max(40)
+    .regex(/^([a-z0-9][a-z0-9-]*)?$/, 'not a tool server id')
+    .optional()
+    .transform((v) => (v ? v : undefined)),
 });
 export type RunSettings = z.output<typeof RunSettingsSchema>;
 export type RunSettingsInput = z.input<typeof RunSettingsSchema>;

@@ -8,9 +8,17 @@ import { useState, useTransition } from 'react';
 import { runOneAction } from '@/lib/actions/run-one';
 import { runGovernedAction } from '@/lib/actions/run-governed';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
-import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/components/run-settings-fields';
+import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 
-export function RunLauncher({ datasets, defaultOpen = false }: { datasets: DatasetOption[]; defaultOpen?: boolean }) {
+export function RunLauncher({
+  datasets,
+  defaultOpen = false,
+  toolServers = [],
+}: {
+  datasets: DatasetOption[];
+  defaultOpen?: boolean;
+  toolServers?: ToolServerOption[];
+}) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
   const [mode, setMode] = useState<'case' | 'query'>('case');
@@ -38,7 +46,7 @@ export function RunLauncher({ datasets, defaultOpen = false }: { datasets: Datas
         <strong>Run a case or a query</strong>
       </summary>
       <form onSubmit={submit} className="stack" style={{ marginTop: '0.75rem' }} aria-label="Run a case or a query">
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} fieldErrors={error?.fieldErrors} />
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} fieldErrors={error?.fieldErrors} toolServers={toolServers} />
         <div className="row" role="radiogroup" aria-label="What to run">
           <label className="check">
             <input type="radio" name="mode" checked={mode === 'case'} onChange={() => setMode('case')} /> Golden case

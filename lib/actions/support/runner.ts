@@ -14,6 +14,8 @@ import { buildReport } from '../../eval/report';
 import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
 import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
+import { loadMcpServers, resolveServer } from '../../mcp/server-config';
+import { InputError } from '../errors';
 import { createStockroomAgent } from '../../stockroom/agent';
 import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
@@ -38,16 +40,34 @@ export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers
   });
 }
 
-async function executorFor(config: HarnessConfig, dataset: Dataset): Promise<ToolExecutor | undefined> {
+/** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
+function toolServerOptions(id: string): { transport: 'mcp-stdio' | 'mcp-http'; mcpCommand?: string[]; mcpCwd?: string; mcpUrl?: string; mcpHeaders?: Record<string, string> } {
+  const servers = loadMcpServers();
+  if (!servers.some((s) => s.id === id)) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
+  const server = resolveServer(servers, id);
+  return server.kind === 'stdio'
+    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd }
+    : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers };
+}
+
+/** Suites, matrices and governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */
+export function refuseToolServer(toolServer: string | undefined): void {
+  if (toolServer !== undefined) {
+    throw new InputError('toolServer', 'A tool server can be chosen for a single ungoverned run only; suites, matrices and governed runs use the Stockroom tools.');
+  }
+}
+
+async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?: string): Promise<ToolExecutor | undefined> {
+  if (toolServer !== undefined) return createExecutor({ dataset, weaknesses: config.weaknesses, ...toolServerOptions(toolServer) });
   if (config.transport === 'local') return undefined; // the agent builds its own in-process executor
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
 }
 
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>): Promise<T> {
+async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>, toolServer?: string): Promise<T> {
   const agent = await createStockroomAgent({
     dataset,
     config,
-    executor: await executorFor(config, dataset),
+    executor: await executorFor(config, dataset, toolServer),
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
   });
   try {
@@ -116,9 +136,12 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
 export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
-  const config = configOf(input, input.weaknesses);
-  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
-  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant }));
+  // A configured tool server decides the transport; the stored run names the server it used.
+  const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
+  const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
+  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null), input.toolServer);
+  const meta = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
+  const runId = await saveRun(run, input.toolServer ? { ...meta, config: { ...meta.config, toolServer: input.toolServer } } : meta);
   return summariseRun(runId, run, golden, dataset);
 }
 
@@ -201,6 +224,7 @@ async function queueSuite(
 
 /** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
 export async function startSuite(input: RunSettings, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
+  refuseToolServer(input.toolServer);
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
@@ -212,6 +236,7 @@ export async function startSuite(input: RunSettings, caller: { id: string; tenan
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
 export async function startMatrix(input: RunMatrixInput, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
+  refuseToolServer(input.toolServer);
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);

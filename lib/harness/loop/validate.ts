@@ -22,7 +22,11 @@ function compile(schema: JsonObject): ValidateFunction {
   }
   let fn = compiled.get(key);
   if (!fn) {
-    fn = ajv.compile(schema);
+    // Third-party MCP servers declare their dialect (server-everything: draft-07), which this ajv
+    // instance has no meta-schema for and would refuse to compile; the object keywords tool inputs
+    // use mean the same in 2020-12, so the declaration is dropped rather than failing the run.
+    const { $schema: _dialect, ...rest } = schema;
+    fn = ajv.compile(rest);
     compiled.set(key, fn);
   }
   return fn;
