@@ -103,13 +103,13 @@ export const command: CliCommand = {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const config = configFromArgs(args);
-    const liveModel = await liveModelFromConfig(config);
+    const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target, liveModel);
+      return await evaluate(args, config, dataset, golden, target, live);
     } finally {
       await target?.close();
     }
@@ -122,10 +122,10 @@ async function evaluate(
   dataset: ReturnType<typeof datasetFromArgs>,
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
-  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  live: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
+  const agent = await createStockroomAgent({ dataset, config, executor, ...live });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;

@@ -28,14 +28,14 @@ export const command: CliCommand = {
     const query = args.positionals[0];
     if (query === undefined || args.positionals.length > 1) throw new CliUsageError('run needs exactly one query (quote it)');
     const config = configFromArgs(args);
-    const liveModel = await liveModelFromConfig(config);
+    const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     // Checked before the run: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
+      const agent = await createStockroomAgent({ dataset, config, executor, ...live });
       let result;
       try {
         result = await agent.run(query, stringFlag(args, 'case') ?? null, { signal: cancel.signal });

@@ -113,6 +113,9 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           outputTokens: s.outputTokens,
           latencyMs: s.latencyMs,
           contextTokensEstimate: s.contextTokensEstimate,
+          provider: s.provider ?? null,
+          finishReason: s.finishReason ?? null,
+          cachedTokens: s.cachedTokens ?? null,
         });
         break;
       case 'tool_call': {
@@ -229,6 +232,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     totalTokens: run.usage.totalTokens,
     costUsd: run.costEstimate.usd,
     costNote: run.costEstimate.note,
+    costKnown: run.costEstimate.known !== false,
+    cachedTokens: run.usage.cachedTokens ?? 0,
     startedAt: parseStartedAt(run.startedAt),
     durationMs: run.durationMs,
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),

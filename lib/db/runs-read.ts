@@ -60,6 +60,9 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     outputTokens: r.outputTokens,
     latencyMs: r.latencyMs,
     contextTokensEstimate: r.contextTokensEstimate,
+    ...(r.provider !== null ? { provider: r.provider } : {}),
+    ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),
+    ...(r.cachedTokens !== null ? { cachedTokens: r.cachedTokens } : {}),
   };
 }
 
@@ -296,11 +299,12 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       inputTokens: Number(row.inputTokens),
       outputTokens: Number(row.outputTokens),
       totalTokens: Number(row.totalTokens),
+      ...(row.cachedTokens > 0n ? { cachedTokens: Number(row.cachedTokens) } : {}),
       perCall: calls
         .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
         .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
     },
-    costEstimate: { usd: row.costUsd, note: row.costNote },
+    costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: row.costUsd, note: row.costNote, known: false },
     steps: row.steps,
     startedAt: row.startedAt.toISOString(),
     durationMs: row.durationMs,

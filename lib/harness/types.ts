@@ -19,6 +19,7 @@ export const TERMINATION_REASONS = [
   'MODEL_ERROR',
   'TOOL_ERROR',
   'INVALID_TOOL_CALLS',
+  'COST_BUDGET',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -148,6 +149,7 @@ export const GUARD_NAMES = [
   'token_budget',
   'repeated_call',
   'invalid_calls',
+  'usd_budget',
   'model',
   'run_guard',
 ] as const;
@@ -199,11 +201,14 @@ export const UsageSchema = z.object({
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   totalTokens: z.number().int(),
-  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() })),
+  /** Prompt tokens the provider served from its cache (live models). */
+  cachedTokens: z.number().int().optional(),
+  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedTokens: z.number().int().optional() })),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string() });
+/** `known` is false when the model has no price (then `usd` is 0 and means unknown); absent means known. */
+export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string(), known: z.boolean().optional() });
 export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 /**

@@ -44,7 +44,12 @@ export class RunState {
     this.usage.inputTokens += r.inputTokens;
     this.usage.outputTokens += r.outputTokens;
     this.usage.totalTokens = this.usage.inputTokens + this.usage.outputTokens;
-    this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+    if (r.cachedTokens !== undefined) {
+      this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + r.cachedTokens;
+      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens, cachedTokens: r.cachedTokens });
+    } else {
+      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+    }
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */

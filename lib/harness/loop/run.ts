@@ -14,7 +14,9 @@ import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-c
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { RunGuard } from '../guards/run-guard';
 import type { JsonValue } from '../json';
+import type { CostMeter } from '../cost';
 import { ModelCallError } from '../errors';
+import { usdBudgetGuard } from '../guards/usd-budget';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
@@ -54,6 +56,8 @@ export interface HarnessOptions {
   operationKey?: (call: ToolCallRequest) => string | undefined;
   /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
   signal?: AbortSignal;
+  /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
+  costMeter?: CostMeter;
 }
 
 export interface RunInput {
@@ -204,6 +208,16 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     run.stopWith(budget);
     return { kind: 'stopped' };
   }
+  const meter = d.options.costMeter;
+  if (config.usdBudget !== null && meter) {
+    const spent = meter.usd(usageTokens(run)) ?? 0;
+    const next = meter.usd({ inputTokens: ctx, outputTokens: config.maxTokens, cachedTokens: 0 }) ?? 0;
+    const verdict = usdBudgetGuard(spent, next, config.usdBudget);
+    if (verdict.stop) {
+      run.stopWith(verdict);
+      return { kind: 'stopped' };
+    }
+  }
 
   const visible = stripPrivateKeys(run.messages);
   run.modelInputs.push({ step: run.step, messages: visible });
@@ -261,6 +275,17 @@ async function loop(d: Driver, run: RunState, stateVersion: number): Promise<voi
   }
 }
 
+function usageTokens(run: RunState) {
+  return { inputTokens: run.usage.inputTokens, outputTokens: run.usage.outputTokens, cachedTokens: run.usage.cachedTokens ?? 0 };
+}
+
+function costOf(d: Driver, run: RunState): RunResult['costEstimate'] {
+  const meter = d.options.costMeter;
+  if (!meter) return d.options.config.mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated', known: false };
+  const usd = meter.usd(usageTokens(run));
+  return usd === null ? { usd: 0, note: meter.note, known: false } : { usd, note: meter.note };
+}
+
 function result(d: Driver, run: RunState, runId: string, startedAt: string): RunResult {
   const { config, model, systemPrompt } = d.options;
   const paused = run.checkpoint !== null;
@@ -273,7 +298,7 @@ function result(d: Driver, run: RunState, runId: string, startedAt: string): Run
     trajectory: run.trajectory,
     transitions: run.transitions,
     usage: run.usage,
-    costEstimate: config.mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated' },
+    costEstimate: costOf(d, run),
     steps: run.step,
     startedAt,
     durationMs: Math.round((d.clock.now() - d.started) * 1000) / 1000,
