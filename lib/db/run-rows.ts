@@ -185,9 +185,12 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
       }
       return seq;
     });
+    const exchange = run.exchanges?.find((e) => e.callIndex === callIndex);
     rows.modelCalls.push({
       runId: id,
       callIndex,
+      requestDigest: exchange?.requestDigest ?? null,
+      responseHash: exchange ? referenced(blobs.addJson(exchange.response).hash) : null,
       step: input?.step ?? null,
       inputTokens: usage?.inputTokens ?? null,
       outputTokens: usage?.outputTokens ?? null,

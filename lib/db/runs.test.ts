@@ -33,7 +33,7 @@ describe.each(providers)('runs on $name', (provider) => {
     expect(stored.meta.config).toEqual({ mode: 'mock', maxSteps: 12, weaknesses: [] });
   });
 
-  test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries and an unknown cost', async () => {
+  test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries, recorded exchanges and an unknown cost', async () => {
     const base = makeRun({ runId: 'live-1', rounds: 2 });
     const trajectory = base.trajectory.flatMap((s): TrajectoryStep[] =>
       s.kind === 'model_turn'
@@ -50,6 +50,7 @@ describe.each(providers)('runs on $name', (provider) => {
       trajectory,
       usage: { ...base.usage, cachedTokens: 128 },
       costEstimate: { usd: 0, note: 'no price for openai:gpt-4o-mini', known: false },
+      exchanges: [{ callIndex: 1, step: base.modelInputs[1]!.step, requestDigest: 'ab'.repeat(32), response: { text: 'recorded', toolCalls: [], stopReason: 'end_turn' } }],
     };
     const id = await saveRun(run, makeMeta(), db);
     expect((await getRunOrThrow(id, db)).run).toEqual(run);

@@ -5,6 +5,7 @@
 import type { GuardVerdict } from '../guards/verdict';
 import type {
   Checkpoint,
+  Exchange,
   HarnessState,
   Message,
   ModelResponse,
@@ -25,6 +26,7 @@ export class RunState {
   transitions: Transition[] = [];
   usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
   modelInputs: { step: number; messages: Message[] }[] = [];
+  exchanges: Exchange[] = [];
   termination: TerminationReason = 'COMPLETED';
   finalAnswer = '';
   invalidCount = 0;

@@ -235,6 +235,11 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
   } catch (err) {
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
+    if (kind === 'diverged') {
+      // Replaying a recorded run: the harness now asks something the recording never answered.
+      run.stopWith({ stop: true, guard: 'replay', reason: 'DIVERGED', detail: message });
+      return { kind: 'stopped' };
+    }
     run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind });
     run.termination = 'MODEL_ERROR';
     run.finalAnswer = `The model call failed (${kind}): ${message}`;
@@ -242,6 +247,13 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     return { kind: 'stopped' };
   }
   run.addResponse(response);
+  if (response.diverged) {
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'replay', reason: 'DIVERGED', detail: `continued live: ${response.diverged.detail}` });
+  }
+  if (response.exchange) {
+    const { exchange: _e, diverged: _d, ...recorded } = response;
+    run.exchanges.push({ callIndex: run.modelInputs.length - 1, step: run.step, requestDigest: response.exchange.requestDigest, response: recorded as unknown as JsonValue });
+  }
   run.trajectory.push({
     kind: 'model_turn',
     step: run.step,
@@ -308,6 +320,7 @@ function result(d: Driver, run: RunState, runId: string, startedAt: string): Run
     systemPrompt,
     toolSpecs: d.specList,
     modelInputs: run.modelInputs as unknown as RunResult['modelInputs'],
+    ...(run.exchanges.length > 0 ? { exchanges: run.exchanges } : {}),
     status: paused ? 'paused' : 'finished',
     checkpoint: run.checkpoint,
   };
@@ -341,6 +354,7 @@ export async function resumeHarness(paused: RunResult, resolution: ApprovalResol
   run.transitions = [...paused.transitions];
   run.usage = { ...paused.usage, perCall: [...paused.usage.perCall] };
   run.modelInputs = [...(paused.modelInputs as unknown as RunState['modelInputs'])];
+  run.exchanges = [...(paused.exchanges ?? [])];
   run.invalidCount = cp.invalidCount;
   const stepRecords = run.records.slice(run.records.length - cp.stepRecords);
   run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
