@@ -4,15 +4,16 @@
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { countRuns, listRuns, type RunFilters } from '@/lib/db/runs-list';
+import { countRuns, listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError } from '@/lib/db/errors';
 import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
-import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
+import { ImportedBadge } from '@/components/imported-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
@@ -20,19 +21,6 @@ import { DeleteRunButton } from './_components/delete-run-button';
 
 export const dynamic = 'force-dynamic';
 
-function filtersOf(q: RunsQuery, tenant: string): RunFilters {
-  return {
-    tenant,
-    datasetName: q.dataset,
-    setting: q.setting,
-    flags: q.flag ? [q.flag] : undefined,
-    category: q.category,
-    terminationReason: q.termination,
-    caseId: q.caseId,
-    suiteRunId: q.suite,
-    text: q.q,
-  };
-}
 
 function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: RunsQuery['sort']; label: string }) {
   const active = query.sort === sortKey;
@@ -51,7 +39,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const user = await requireUser();
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions(user.tenant);
-  const filters = filtersOf(query, user.tenant);
+  const filters = runFiltersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
@@ -130,6 +118,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
         </div>
         <div className="field">
+          <label htmlFor="f-source">Source</label>
+          <select id="f-source" name="source" defaultValue={query.source ?? ''}>
+            <option value="">any</option>
+            <option value="harness">run here</option>
+            <option value="imported">imported</option>
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="f-size">Per page</label>
           <select id="f-size" name="size" defaultValue={String(query.size)}>
             {PAGE_SIZES.map((n) => (
@@ -151,6 +147,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
+        {' · '}
+        <a href={runsCsvHref(query)} download data-testid="runs-csv">
+          Download CSV
+        </a>
       </p>
 
       {cursorError ? (
@@ -181,7 +181,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
               {items.map((r) => (
                 <tr key={r.id}>
                   <td className="mono">
-                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link>
+                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link> <ImportedBadge source={r.source} />
                   </td>
                   <td>
                     {r.caseId ?? <span className="muted">—</span>}

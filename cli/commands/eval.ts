@@ -9,8 +9,10 @@ import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
+import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { settingLabel } from '../../lib/actions/support/runner';
@@ -99,9 +101,12 @@ export const command: CliCommand = {
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
     'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const out = stringFlag(args, 'out');
+    if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
@@ -125,7 +130,7 @@ async function evaluate(
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, ...live });
+  const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;

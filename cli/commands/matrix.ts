@@ -5,6 +5,7 @@
  */
 import { formatMatrixTable } from '../../lib/eval/matrix-table';
 import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
@@ -56,6 +57,7 @@ export const command: CliCommand = {
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
     'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -88,6 +90,7 @@ async function runAndPrint(
     goldenPath: stringFlag(args, 'golden'),
     ...live,
     signal: cancel.signal,
+    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
     onProgress: showProgress
       ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)

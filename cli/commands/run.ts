@@ -12,6 +12,7 @@ import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
 import { ReplayModelClient } from '../../lib/models/recording';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -26,6 +27,7 @@ export const command: CliCommand = {
   summary: 'run the agent on one query and print its trajectory',
   usage:
     'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const replaying = stringFlag(args, 'replay-from') !== undefined;
@@ -42,7 +44,7 @@ export const command: CliCommand = {
     const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor, ...live });
+      const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
       let result;
       try {
         // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.

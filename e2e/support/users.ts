@@ -16,3 +16,6 @@ export type E2eUser = keyof typeof E2E_USERS;
 export function storageStateOf(user: E2eUser): string {
   return path.resolve('test-results', '.auth', `${user}.json`);
 }
+
+/** The OTLP receiver's bearer token in the browser tests (its hash is configured for tenant kittiwake). */
+export const E2E_OTLP_TOKEN = 'e2e-otlp-token-not-secret-0123456789';

@@ -142,6 +142,20 @@ describe('deciding an approval request', () => {
     expect(await decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'changed my mind' })).toMatchObject({ ok: false, code: 'already_decided' });
   });
 
+  it('deleting a paused governed run cancels its request: approving afterwards neither recreates the run nor writes', async () => {
+    const { decideApprovalAction, db, approvals, runs } = await mod();
+    const { deleteRunAction } = await import('./delete-run');
+    const { runId, approvalId } = await pausedRun();
+    env.as('operator');
+    expect(await deleteRunAction({ runId })).toEqual({ ok: true, data: { runId } });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'cancelled', outcomeDetail: 'the run was deleted' });
+    env.as('reviewer');
+    expect(await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine' })).toMatchObject({ ok: false, code: 'already_decided' });
+    expect(await runs.getRunSummary(runId)).toBeNull();
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'cancelled' });
+  });
+
   it('answers an unknown request id with not found', async () => {
     const { decideApprovalAction } = await mod();
     env.as('reviewer');

@@ -2,11 +2,12 @@
 /**
  * Deletes a stored run and the blobs only it used. Operators may delete runs they started from the
  * dashboard; admins may delete any run of their tenant (including runs stored by the CLI without an
- * owner). Another tenant's run is answered as not found, whoever asks.
+ * owner). Another tenant's run is answered as not found, whoever asks. Deleting a governed run that
+ * waits for approval cancels its request.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
-import { runOwner } from '../db/governance-runs';
+import { cancelGovernedRun, runOwner } from '../db/governance-runs';
 import { deleteRun } from '../db/runs-write';
 import { requireRunInTenant } from '../db/tenant-scope';
 import { DeleteRunInputSchema } from '../schemas/run-id';
@@ -24,6 +25,8 @@ export const deleteRunAction = safeAction({
       const owner = await runOwner(getDb().prisma, runId);
       if (owner !== principal.id) throw new ForbiddenError('Operators may delete only runs they started; ask an admin to delete this one.');
     }
+    // A paused governed run: cancel it and its approval first, so approving later cannot bring it back.
+    await cancelGovernedRun(getDb().prisma, runId, principal.id);
     if (!(await deleteRun(runId))) throw new ActionError('not_found', 'That run does not exist (it may already be deleted).');
     revalidatePath('/runs');
     return { runId };

@@ -1,7 +1,7 @@
 'use server';
 /**
- * Reconciles one `unknown` effect-journal entry: asks the downstream system (the run's Stockroom
- * ledger) whether the write happened, and records what it found. Nothing is re-sent.
+ * Reconciles one `unknown` effect-journal entry: asks the downstream system (the durable Stockroom
+ * restock ledger, by operation key) whether the write happened, and records what it found. Nothing is re-sent.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
@@ -25,7 +25,7 @@ export const reconcileEffectAction = safeAction({
     // Another tenant's entry is answered like a missing one (NotFoundError → not_found).
     const entry = await journalEntryInTenant(operationKey, principal.tenant);
     try {
-      const moved = await reconcileEntry(journal, reconcilerFor(entry.runId), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
+      const moved = await reconcileEntry(journal, reconcilerFor(), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
       revalidatePath('/effects');
       return { operationKey, status: moved.status };
     } catch (err) {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { APPROVAL_STATUSES } from '../governance/approval';
 import { EFFECT_STATUSES } from '../governance/effect-journal';
+import { storableText } from './text';
 
 /** Where to go after signing in: a same-site path only (never `//host` or a full URL). */
 export const NextPathSchema = z
@@ -30,7 +31,7 @@ export const MAX_REASON_CHARS = 1000;
 export const DecideApprovalInputSchema = z.object({
   id: ApprovalIdSchema,
   verdict: z.enum(['approve', 'deny']),
-  reason: z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS),
+  reason: storableText(z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS)),
 });
 export type DecideApprovalInput = z.output<typeof DecideApprovalInputSchema>;
 

@@ -58,6 +58,11 @@ export interface CreateAgentOptions {
   liveModel?: ((run: LiveModelContext) => ModelClient) | null;
   /** Prices the live model's usage for the run's cost and the USD budget guard. */
   costMeter?: CostMeter | null;
+  /**
+   * Told of every run this agent finishes (not of a pause): the seam the OpenTelemetry export plugs
+   * into. It must not throw; a failure there never fails the run.
+   */
+  onRunFinished?: (run: RunResult) => void;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -125,12 +130,24 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     costMeter: options.costMeter ?? undefined,
   });
 
+  const finished = (run: RunResult): RunResult => {
+    if (run.status === 'finished' && options.onRunFinished) {
+      try {
+        options.onRunFinished(run);
+      } catch {
+        // An observer's failure is its own business; the run stands.
+      }
+    }
+    return run;
+  };
+
   return {
     config,
     dataset,
     executor,
-    run: (query, caseId = null, runOptions = {}) => runHarness({ query, caseId }, harnessOptions(caseId, runOptions)),
-    resume: (paused, resolution, runOptions = {}) => resumeHarness(paused, resolution, harnessOptions(paused.caseId, runOptions)),
+    run: async (query, caseId = null, runOptions = {}) => finished(await runHarness({ query, caseId }, harnessOptions(caseId, runOptions))),
+    resume: async (paused, resolution, runOptions = {}) =>
+      finished(await resumeHarness(paused, resolution, harnessOptions(paused.caseId, runOptions))),
     close: () => executor.close(),
   };
 }

@@ -23,7 +23,10 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
       <section className="panel" aria-label="Change from none">
         <h2>Change from none</h2>
         <p className="muted small" style={{ marginTop: 0 }}>
-          Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.
+          Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.{' '}
+          <a href={`/api/suites/${suite.id}/export`} download data-testid="download-suite">
+            Download the suite (JSONL)
+          </a>
         </p>
         <div className="table-wrap">
           <table className="data" data-testid="delta-table">

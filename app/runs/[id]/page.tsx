@@ -8,6 +8,7 @@ import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
 import { runTenant } from '@/lib/db/tenant-scope';
+import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -44,6 +45,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
+          <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
+            Download JSON
+          </a>
           <DeleteRunButton runId={run.id} after="/runs" />
         </div>
       </div>
@@ -54,6 +58,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <div className="row small">
           {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
           <UngovernedBadge governed={run.governed} />
+          <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>

@@ -1,12 +1,3 @@
--- AlterTable
-ALTER TABLE "ModelTurn" ADD COLUMN "cachedTokens" INTEGER;
-ALTER TABLE "ModelTurn" ADD COLUMN "finishReason" TEXT;
-ALTER TABLE "ModelTurn" ADD COLUMN "provider" TEXT;
-
--- AlterTable
-ALTER TABLE "ModelCall" ADD COLUMN "requestDigest" TEXT;
-ALTER TABLE "ModelCall" ADD COLUMN "responseHash" TEXT;
-
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -45,13 +36,12 @@ CREATE TABLE "new_Run" (
     "totalTokens" BIGINT NOT NULL,
     "costUsd" REAL NOT NULL,
     "costNote" TEXT NOT NULL,
-    "costKnown" BOOLEAN NOT NULL DEFAULT true,
-    "cachedTokens" BIGINT NOT NULL DEFAULT 0,
     "startedAt" DATETIME NOT NULL,
     "durationMs" REAL NOT NULL,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "systemPromptHash" TEXT NOT NULL,
     "toolSpecsHash" TEXT NOT NULL,
+    "source" TEXT NOT NULL DEFAULT 'harness',
     CONSTRAINT "Run_suiteRunId_fkey" FOREIGN KEY ("suiteRunId") REFERENCES "SuiteRun" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
 INSERT INTO "new_Run" ("blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "governed", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "tenant", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses") SELECT "blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "governed", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "tenant", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses" FROM "Run";
@@ -69,5 +59,6 @@ CREATE INDEX "Run_terminationReason_startedAt_id_idx" ON "Run"("terminationReaso
 CREATE INDEX "Run_caseId_startedAt_id_idx" ON "Run"("caseId", "startedAt", "id");
 CREATE INDEX "Run_suiteRunId_idx" ON "Run"("suiteRunId");
 CREATE INDEX "Run_tenant_startedAt_id_idx" ON "Run"("tenant", "startedAt", "id");
+CREATE INDEX "Run_source_startedAt_id_idx" ON "Run"("source", "startedAt", "id");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
