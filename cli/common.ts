@@ -22,6 +22,7 @@ export const HARNESS_FLAGS: FlagSpec = {
   'max-steps': { type: 'string', description: 'max model calls per run' },
   'token-budget': { type: 'string', description: 'per-run token budget' },
   'max-tokens': { type: 'string', description: 'per-call output cap' },
+  'usd-budget': { type: 'string', description: 'per-run spending ceiling in USD (needs a priced model, config/prices.json)' },
   model: { type: 'string', description: 'fake (default), bedrock:ID, openai:MODEL, openai-compatible:MODEL or anthropic:MODEL' },
   'model-base-url': { type: 'string', description: 'endpoint for openai-compatible (required) or to override a provider' },
 };
@@ -39,6 +40,7 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       maxTokens: stringFlag(args, 'max-tokens'),
       model: stringFlag(args, 'model'),
       modelBaseUrl: stringFlag(args, 'model-base-url'),
+      usdBudget: stringFlag(args, 'usd-budget'),
     }),
   );
 }
@@ -89,9 +91,10 @@ export async function createExecutorFromArgs(args: ParsedArgs, config: HarnessCo
  * Refuses before anything runs, naming a missing variable.
  */
 export async function liveModelFromConfig(config: HarnessConfig) {
-  if (config.model === FAKE_MODEL) return null; // no provider SDK is loaded for the fake model
-  const { liveModelFactory } = await import('../lib/models/create-model-client');
-  return liveModelFactory(config);
+  if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null }; // no provider SDK is loaded for the fake model
+  const [{ liveModelFactory }, { costMeterFor }] = await Promise.all([import('../lib/models/create-model-client'), import('../lib/models/prices')]);
+  const costMeter = costMeterFor(config);
+  return { liveModel: liveModelFactory(config), costMeter };
 }
 
 /**

@@ -32,7 +32,7 @@ export interface SaveTarget {
 }
 
 /** The tenant the dataset directory belongs to: as the dashboard assigns it when it is on the allow-list, else its own declaration. */
-function tenantOfDatasetDir(dir: string): string {
+export function tenantOfDatasetDir(dir: string): string {
   const resolved = path.resolve(dir);
   const entry = allowedDatasets().find((e) => path.resolve(e.dir) === resolved);
   return entry?.tenant ?? declaredTenant(resolved) ?? DEFAULT_TENANT;

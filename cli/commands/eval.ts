@@ -117,13 +117,13 @@ export const command: CliCommand = {
     const out = stringFlag(args, 'out');
     if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
-    const liveModel = await liveModelFromConfig(config);
+    const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target, liveModel);
+      return await evaluate(args, config, dataset, golden, target, live);
     } finally {
       await target?.close();
     }
@@ -136,10 +136,10 @@ async function evaluate(
   dataset: ReturnType<typeof datasetFromArgs>,
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
-  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  live: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, liveModel, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+  const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;

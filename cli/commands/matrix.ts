@@ -62,12 +62,12 @@ export const command: CliCommand = {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const baseConfig = configFromArgs(args);
-    const liveModel = await liveModelFromConfig(baseConfig);
+    const live = await liveModelFromConfig(baseConfig);
     const dataset = datasetFromArgs(args);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await runAndPrint(args, baseConfig, dataset, target, liveModel);
+      return await runAndPrint(args, baseConfig, dataset, target, live);
     } finally {
       await target?.close();
     }
@@ -79,7 +79,7 @@ async function runAndPrint(
   baseConfig: ReturnType<typeof configFromArgs>,
   dataset: ReturnType<typeof datasetFromArgs>,
   target: SaveTarget | null,
-  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  live: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
@@ -88,7 +88,7 @@ async function runAndPrint(
     dataset,
     baseConfig,
     goldenPath: stringFlag(args, 'golden'),
-    liveModel,
+    ...live,
     signal: cancel.signal,
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),

@@ -25,6 +25,7 @@ export const command: CliCommand = {
   name: 'model-server',
   summary: 'serve the deterministic fake model as an OpenAI-compatible endpoint (model stockroom-fake)',
   usage: 'model-server --port P [--host 127.0.0.1] [--dataset DIR] [--latency-ms N]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);

@@ -10,11 +10,14 @@ import { saveRun } from '../../lib/db/runs-write';
 import { metaFor } from '../../lib/actions/support/runner';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
+import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
+import { ReplayModelClient } from '../../lib/models/recording';
 import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
   ...SAVE_FLAGS,
+  ...REPLAY_FLAGS,
   case: { type: 'string', description: 'golden case id (replays its mock script when the dataset has one)' },
   json: { type: 'boolean', description: 'print the RunResult as JSON' },
 } as const;
@@ -23,24 +26,32 @@ export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
   usage:
-    'run "<query>" [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
+    'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
-    const query = args.positionals[0];
-    if (query === undefined || args.positionals.length > 1) throw new CliUsageError('run needs exactly one query (quote it)');
+    const replaying = stringFlag(args, 'replay-from') !== undefined;
+    if (args.positionals.length > 1 || (!replaying && args.positionals.length !== 1)) throw new CliUsageError('run needs exactly one query (quote it)');
+    if (replaying && args.positionals.length > 0) throw new CliUsageError('--replay-from re-runs the stored run’s own query; give no query');
     const config = configFromArgs(args);
-    const liveModel = await liveModelFromConfig(config);
+    const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
+    const source = await replaySourceFromArgs(args, dataset.dir);
+    const query = source ? source.run.query : (args.positionals[0] as string);
+    const caseId = source ? source.run.caseId : (stringFlag(args, 'case') ?? null);
     // Checked before the run: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor, liveModel, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+      const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
       let result;
       try {
-        result = await agent.run(query, stringFlag(args, 'case') ?? null, { signal: cancel.signal });
+        // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.
+        const model = source
+          ? new ReplayModelClient(source.run, { live: live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null, recordedMaxTokens: source.maxTokens })
+          : undefined;
+        result = await agent.run(query, caseId, { signal: cancel.signal, model });
       } finally {
         await agent.close();
       }

@@ -113,6 +113,9 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           outputTokens: s.outputTokens,
           latencyMs: s.latencyMs,
           contextTokensEstimate: s.contextTokensEstimate,
+          provider: s.provider ?? null,
+          finishReason: s.finishReason ?? null,
+          cachedTokens: s.cachedTokens ?? null,
         });
         break;
       case 'tool_call': {
@@ -182,9 +185,12 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
       }
       return seq;
     });
+    const exchange = run.exchanges?.find((e) => e.callIndex === callIndex);
     rows.modelCalls.push({
       runId: id,
       callIndex,
+      requestDigest: exchange?.requestDigest ?? null,
+      responseHash: exchange ? referenced(blobs.addJson(exchange.response).hash) : null,
       step: input?.step ?? null,
       inputTokens: usage?.inputTokens ?? null,
       outputTokens: usage?.outputTokens ?? null,
@@ -229,6 +235,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     totalTokens: run.usage.totalTokens,
     costUsd: run.costEstimate.usd,
     costNote: run.costEstimate.note,
+    costKnown: run.costEstimate.known !== false,
+    cachedTokens: run.usage.cachedTokens ?? 0,
     startedAt: parseStartedAt(run.startedAt),
     durationMs: run.durationMs,
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),

@@ -5,7 +5,7 @@ import 'server-only';
  * once; large tool results are previews until asked for.
  */
 import type { JsonValue } from '../harness/json';
-import type { Checkpoint, ModelInput, RunResult, ToolRecord, TrajectoryStep } from '../harness/types';
+import type { Checkpoint, Exchange, ModelInput, RunResult, ToolRecord, TrajectoryStep } from '../harness/types';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
 import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
@@ -60,6 +60,9 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     outputTokens: r.outputTokens,
     latencyMs: r.latencyMs,
     contextTokensEstimate: r.contextTokensEstimate,
+    ...(r.provider !== null ? { provider: r.provider } : {}),
+    ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),
+    ...(r.cachedTokens !== null ? { cachedTokens: r.cachedTokens } : {}),
   };
 }
 
@@ -255,6 +258,16 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     p.modelCall.findMany({ where: { runId: id }, orderBy: { callIndex: 'asc' } }),
     p.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.checkpointHash ? [row.checkpointHash] : [])] } } }),
   ]);
+  const recordedCalls = calls.filter((c) => c.requestDigest !== null && c.responseHash !== null && c.step !== null);
+  const responses = recordedCalls.length
+    ? new Map((await p.blob.findMany({ where: { hash: { in: recordedCalls.map((c) => c.responseHash!) } } })).map((b) => [b.hash, b.text]))
+    : new Map<string, string>();
+  const exchanges: Exchange[] = recordedCalls.map((c) => ({
+    callIndex: c.callIndex,
+    step: c.step!,
+    requestDigest: c.requestDigest!,
+    response: json(responses.get(c.responseHash!) ?? 'null', 'recorded response'),
+  }));
   const trajectory = [
     ...turns.map((r) => [r.idx, modelTurnStep(r)] as const),
     ...tools.map(
@@ -296,11 +309,12 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       inputTokens: Number(row.inputTokens),
       outputTokens: Number(row.outputTokens),
       totalTokens: Number(row.totalTokens),
+      ...(row.cachedTokens > 0n ? { cachedTokens: Number(row.cachedTokens) } : {}),
       perCall: calls
         .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
         .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
     },
-    costEstimate: { usd: row.costUsd, note: row.costNote },
+    costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: row.costUsd, note: row.costNote, known: false },
     steps: row.steps,
     startedAt: row.startedAt.toISOString(),
     durationMs: row.durationMs,
@@ -310,6 +324,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     systemPrompt: text(row.systemPromptHash),
     toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs') as RunResult['toolSpecs'],
     modelInputs,
+    ...(exchanges.length > 0 ? { exchanges } : {}),
     status: row.status as RunResult['status'],
     checkpoint: row.checkpointHash ? (json(text(row.checkpointHash), 'checkpoint') as Checkpoint) : null,
   };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TrajectoryStep } from '../harness/types';
 import type { Database } from './client';
 import { NotFoundError } from './errors';
 import { getModelInputAt, getRunOrThrow, getRunSteps, getRunSummaryOrThrow, getToolResultAt, MAX_STEP_PAGE } from './runs-read';
@@ -30,6 +31,31 @@ describe.each(providers)('runs on $name', (provider) => {
     expect(stored.run).toEqual(run);
     expect(stored.meta).toMatchObject({ datasetName: 'stockroom-v1', category: 'restock', transport: 'local', setting: 'ambiguous_tool_desc+oversized_payload' });
     expect(stored.meta.config).toEqual({ mode: 'mock', maxSteps: 12, weaknesses: [] });
+  });
+
+  test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries, recorded exchanges and an unknown cost', async () => {
+    const base = makeRun({ runId: 'live-1', rounds: 2 });
+    const trajectory = base.trajectory.flatMap((s): TrajectoryStep[] =>
+      s.kind === 'model_turn'
+        ? [
+            { kind: 'model_retry', step: s.step, attempt: 1, reason: 'throttled', delayMs: 1000, detail: 'openai answered HTTP 429: slow down' },
+            { ...s, provider: 'openai', finishReason: 'tool_calls', cachedTokens: 64 },
+          ]
+        : [s],
+    );
+    const run = {
+      ...base,
+      mode: 'live' as const,
+      modelId: 'openai:gpt-4o-mini',
+      trajectory,
+      usage: { ...base.usage, cachedTokens: 128 },
+      costEstimate: { usd: 0, note: 'no price for openai:gpt-4o-mini', known: false },
+      exchanges: [{ callIndex: 1, step: base.modelInputs[1]!.step, requestDigest: 'ab'.repeat(32), response: { text: 'recorded', toolCalls: [], stopReason: 'end_turn' } }],
+    };
+    const id = await saveRun(run, makeMeta(), db);
+    expect((await getRunOrThrow(id, db)).run).toEqual(run);
+    const summary = await getRunSummaryOrThrow(id, db);
+    expect(summary.guardCount).toBe(base.trajectory.filter((s) => s.kind === 'guard').length); // retries are not guard trips
   });
 
   test('can rebuild a run without the messages each call saw, everything else intact', async () => {

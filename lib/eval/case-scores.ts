@@ -130,7 +130,8 @@ export function evaluateCase(golden: GoldenCase, run: RunResult, options: Evalua
     contextGrowthRatio: contextGrowthRatio(run.trajectory.filter(isModelTurn)),
     inputTokens: run.usage.inputTokens,
     outputTokens: run.usage.outputTokens,
-    costUsd: run.costEstimate.usd,
+    // Null when the model has no price: the suite's cost_known then turns false.
+    costUsd: run.costEstimate.known === false ? null : run.costEstimate.usd,
     terminationReason: run.terminationReason,
     toolNames: executedNames,
     finalAnswer: run.finalAnswer,

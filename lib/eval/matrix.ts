@@ -35,6 +35,7 @@ export interface RunMatrixOptions {
   judge?: Judge | null;
   /** A live model for every row (lib/models); the fake model otherwise. */
   liveModel?: CreateAgentOptions['liveModel'];
+  costMeter?: CreateAgentOptions['costMeter'];
   /** Cancels the matrix (Ctrl-C): the run in flight is aborted and an AbortError is thrown. */
   signal?: AbortSignal;
   onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
@@ -74,7 +75,14 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
     const executor = options.createExecutor ? await options.createExecutor(config) : undefined;
-    const agent = await createStockroomAgent({ dataset, config, executor, liveModel: options.liveModel, onRunFinished: options.onRunFinished });
+    const agent = await createStockroomAgent({
+      dataset,
+      config,
+      executor,
+      liveModel: options.liveModel,
+      costMeter: options.costMeter,
+      onRunFinished: options.onRunFinished,
+    });
     try {
       const suite = await runSuite({
         agent,

@@ -50,6 +50,8 @@ export const HarnessConfigSchema = z
     maxSteps: z.number().int().min(1, 'MAX_STEPS must be >= 1'),
     maxTokens: z.number().int().min(1, 'MAX_TOKENS must be >= 1'),
     tokenBudget: z.number().int().min(1),
+    /** Per-run spending ceiling in USD (needs a priced model); null: no cost budget. */
+    usdBudget: z.number().positive('STOCKROOM_USD_BUDGET must be > 0').nullable(),
     wallClockTimeoutS: z.number().positive('WALL_CLOCK_TIMEOUT_S must be > 0'),
     repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2'),
     compactionTokenThreshold: z.number().int().min(1),
@@ -81,6 +83,7 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   maxSteps: T.DEFAULT_MAX_STEPS,
   maxTokens: T.DEFAULT_MAX_TOKENS,
   tokenBudget: T.DEFAULT_TOKEN_BUDGET,
+  usdBudget: null,
   wallClockTimeoutS: T.DEFAULT_WALL_CLOCK_TIMEOUT_S,
   repeatCallWindow: T.DEFAULT_REPEAT_CALL_WINDOW,
   compactionTokenThreshold: T.DEFAULT_COMPACTION_TOKEN_THRESHOLD,
@@ -99,6 +102,7 @@ export const ENV_KEYS = {
   MAX_STEPS: 'maxSteps',
   MAX_TOKENS: 'maxTokens',
   TOKEN_BUDGET: 'tokenBudget',
+  STOCKROOM_USD_BUDGET: 'usdBudget',
   WALL_CLOCK_TIMEOUT_S: 'wallClockTimeoutS',
   REPEAT_CALL_WINDOW: 'repeatCallWindow',
   COMPACTION_TOKEN_THRESHOLD: 'compactionTokenThreshold',
@@ -182,6 +186,9 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
       }
       case 'wallClockTimeoutS':
         out.wallClockTimeoutS = parseFloatValue(env, value);
+        break;
+      case 'usdBudget':
+        out.usdBudget = parseFloatValue(env, value);
         break;
       default:
         (out as Record<string, number>)[key] = parseInteger(env, value);

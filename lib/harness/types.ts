@@ -19,6 +19,8 @@ export const TERMINATION_REASONS = [
   'MODEL_ERROR',
   'TOOL_ERROR',
   'INVALID_TOOL_CALLS',
+  'COST_BUDGET',
+  'DIVERGED',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -76,6 +78,10 @@ export interface ModelResponse {
   finishReason?: string;
   /** Input tokens the provider served from its prompt cache (a subset of `inputTokens`). */
   cachedTokens?: number;
+  /** Set by a recording client: the digest of the request this answers (see RunResult.exchanges). */
+  exchange?: { requestDigest: string };
+  /** Set by a replaying client that continued live after the recorded run and this one parted. */
+  diverged?: { detail: string };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,6 +154,7 @@ export const GUARD_NAMES = [
   'token_budget',
   'repeated_call',
   'invalid_calls',
+  'usd_budget',
   'model',
   'run_guard',
 ] as const;
@@ -199,11 +206,14 @@ export const UsageSchema = z.object({
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   totalTokens: z.number().int(),
-  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() })),
+  /** Prompt tokens the provider served from its cache (live models). */
+  cachedTokens: z.number().int().optional(),
+  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedTokens: z.number().int().optional() })),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string() });
+/** `known` is false when the model has no price (then `usd` is 0 and means unknown); absent means known. */
+export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string(), known: z.boolean().optional() });
 export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 /**
@@ -235,11 +245,22 @@ export const RunResultSchema = z.object({
   systemPrompt: z.string(),
   toolSpecs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: jsonValue })),
   modelInputs: z.array(ModelInputSchema),
+  /** Live model calls as recorded: the request digest and the full (normalised) response, per model call. */
+  exchanges: z.array(z.lazy(() => ExchangeSchema)).optional(),
   /** `paused` when a call waits for approval; the checkpoint then holds everything needed to resume. */
   status: z.enum(['finished', 'paused']),
   checkpoint: z.lazy(() => CheckpointSchema).nullable(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
+
+/** One recorded model call: its position among the run's model calls, the request digest, the response. */
+export const ExchangeSchema = z.object({
+  callIndex: z.number().int(),
+  step: z.number().int(),
+  requestDigest: z.string(),
+  response: jsonValue,
+});
+export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /**
  * A paused run, exactly as the loop left it in EXECUTE_TOOLS: resuming it continues as if the loop

@@ -10,6 +10,7 @@ import { runMatrix } from '../eval/matrix';
 import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
 import { SHARED_DATASET_DIR } from '../stockroom/testing/shared-dataset';
 import { liveModelFactory } from './create-model-client';
+import { costMeterFor } from './prices';
 import { startModelServer } from './model-server/server';
 
 export interface ModelsFigure {
@@ -31,9 +32,10 @@ export async function benchModels(repeat = 5): Promise<ModelsFigure[]> {
   try {
     const base = { model: 'openai-compatible:stockroom-fake', modelBaseUrl: server.url };
     const liveModel = liveModelFactory(resolveConfig(base), { env: {} });
+    const costMeter = costMeterFor(resolveConfig(base));
     const time = async (live: boolean) => {
       const t0 = performance.now();
-      const m = await runMatrix({ dataset, baseConfig: live ? base : {}, liveModel: live ? liveModel : null });
+      const m = await runMatrix({ dataset, baseConfig: live ? base : {}, liveModel: live ? liveModel : null, costMeter: live ? costMeter : null });
       const ms = performance.now() - t0;
       const runs = m.rows.reduce((n, r) => n + r.suite.results.length, 0);
       const calls = m.rows.reduce((n, r) => n + r.suite.results.reduce((k, x) => k + x.run.usage.modelCalls, 0), 0);

@@ -10,6 +10,7 @@ import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
 import { requireCredentials, type Env } from './credentials';
 import { OpenAIModelClient } from './openai-client';
+import { RecordingModelClient } from './recording';
 import { ResilientModelClient, type ResilienceOptions } from './resilience';
 
 export interface LiveModelOptions {
@@ -75,5 +76,6 @@ export function liveModelFactory(config: Pick<HarnessConfig, 'model' | 'modelBas
   if (!name) return null;
   const env = options.env ?? process.env;
   requireCredentials(name.provider, env);
-  return (run) => new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience);
+  // Every live call is recorded (request digest + response) so the run can be replayed against a changed harness.
+  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience));
 }

@@ -68,9 +68,9 @@ describe('a run through a live model (OpenAI stub)', () => {
     expect(calls[1]).toMatchObject({ toolUseId: 'call_2', executed: true, validationError: null });
     // The provider's own counts, not an estimate.
     expect(run.usage.perCall).toEqual([
-      { inputTokens: 500, outputTokens: 12 },
-      { inputTokens: 600, outputTokens: 10 },
-      { inputTokens: 700, outputTokens: 8 },
+      { inputTokens: 500, outputTokens: 12, cachedTokens: 0 },
+      { inputTokens: 600, outputTokens: 10, cachedTokens: 0 },
+      { inputTokens: 700, outputTokens: 8, cachedTokens: 0 },
     ]);
     expect(run.trajectory.filter(isModelTurn)[0]).toMatchObject({ provider: 'openai', finishReason: 'tool_calls' });
     // The second request carried the invalid_arguments result back under the model's own call id.

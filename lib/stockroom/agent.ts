@@ -4,6 +4,7 @@
  * between runs (SPEC.md §1).
  */
 import type { Clock } from '../harness/clock';
+import type { CostMeter } from '../harness/cost';
 import type { HarnessConfig } from '../harness/config';
 import type { PayloadWrapper, ToolExecutor } from '../harness/executor';
 import { createGroundedWriteGuard } from '../harness/guards/grounded-write';
@@ -55,6 +56,8 @@ export interface CreateAgentOptions {
   policy?: CallPolicy;
   /** A live model (lib/models): builds the client for each run. None: the fake model. */
   liveModel?: ((run: LiveModelContext) => ModelClient) | null;
+  /** Prices the live model's usage for the run's cost and the USD budget guard. */
+  costMeter?: CostMeter | null;
   /**
    * Told of every run this agent finishes (not of a pause): the seam the OpenTelemetry export plugs
    * into. It must not throw; a failure there never fails the run.
@@ -124,6 +127,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     clock: runOptions.clock,
     operationKey: runOptions.operationKey,
     signal: runOptions.signal,
+    costMeter: options.costMeter ?? undefined,
   });
 
   const finished = (run: RunResult): RunResult => {

@@ -5,6 +5,7 @@
 import type { GuardVerdict } from '../guards/verdict';
 import type {
   Checkpoint,
+  Exchange,
   HarnessState,
   Message,
   ModelResponse,
@@ -25,6 +26,7 @@ export class RunState {
   transitions: Transition[] = [];
   usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
   modelInputs: { step: number; messages: Message[] }[] = [];
+  exchanges: Exchange[] = [];
   termination: TerminationReason = 'COMPLETED';
   finalAnswer = '';
   invalidCount = 0;
@@ -44,7 +46,12 @@ export class RunState {
     this.usage.inputTokens += r.inputTokens;
     this.usage.outputTokens += r.outputTokens;
     this.usage.totalTokens = this.usage.inputTokens + this.usage.outputTokens;
-    this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+    if (r.cachedTokens !== undefined) {
+      this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + r.cachedTokens;
+      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens, cachedTokens: r.cachedTokens });
+    } else {
+      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+    }
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */

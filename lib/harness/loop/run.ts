@@ -14,7 +14,9 @@ import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-c
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { RunGuard } from '../guards/run-guard';
 import type { JsonValue } from '../json';
+import type { CostMeter } from '../cost';
 import { ModelCallError } from '../errors';
+import { usdBudgetGuard } from '../guards/usd-budget';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
@@ -54,6 +56,8 @@ export interface HarnessOptions {
   operationKey?: (call: ToolCallRequest) => string | undefined;
   /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
   signal?: AbortSignal;
+  /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
+  costMeter?: CostMeter;
 }
 
 export interface RunInput {
@@ -204,6 +208,16 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     run.stopWith(budget);
     return { kind: 'stopped' };
   }
+  const meter = d.options.costMeter;
+  if (config.usdBudget !== null && meter) {
+    const spent = meter.usd(usageTokens(run)) ?? 0;
+    const next = meter.usd({ inputTokens: ctx, outputTokens: config.maxTokens, cachedTokens: 0 }) ?? 0;
+    const verdict = usdBudgetGuard(spent, next, config.usdBudget);
+    if (verdict.stop) {
+      run.stopWith(verdict);
+      return { kind: 'stopped' };
+    }
+  }
 
   const visible = stripPrivateKeys(run.messages);
   run.modelInputs.push({ step: run.step, messages: visible });
@@ -221,6 +235,11 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
   } catch (err) {
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
+    if (kind === 'diverged') {
+      // Replaying a recorded run: the harness now asks something the recording never answered.
+      run.stopWith({ stop: true, guard: 'replay', reason: 'DIVERGED', detail: message });
+      return { kind: 'stopped' };
+    }
     run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind });
     run.termination = 'MODEL_ERROR';
     run.finalAnswer = `The model call failed (${kind}): ${message}`;
@@ -228,6 +247,13 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     return { kind: 'stopped' };
   }
   run.addResponse(response);
+  if (response.diverged) {
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'replay', reason: 'DIVERGED', detail: `continued live: ${response.diverged.detail}` });
+  }
+  if (response.exchange) {
+    const { exchange: _e, diverged: _d, ...recorded } = response;
+    run.exchanges.push({ callIndex: run.modelInputs.length - 1, step: run.step, requestDigest: response.exchange.requestDigest, response: recorded as unknown as JsonValue });
+  }
   run.trajectory.push({
     kind: 'model_turn',
     step: run.step,
@@ -261,6 +287,17 @@ async function loop(d: Driver, run: RunState, stateVersion: number): Promise<voi
   }
 }
 
+function usageTokens(run: RunState) {
+  return { inputTokens: run.usage.inputTokens, outputTokens: run.usage.outputTokens, cachedTokens: run.usage.cachedTokens ?? 0 };
+}
+
+function costOf(d: Driver, run: RunState): RunResult['costEstimate'] {
+  const meter = d.options.costMeter;
+  if (!meter) return d.options.config.mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated', known: false };
+  const usd = meter.usd(usageTokens(run));
+  return usd === null ? { usd: 0, note: meter.note, known: false } : { usd, note: meter.note };
+}
+
 function result(d: Driver, run: RunState, runId: string, startedAt: string): RunResult {
   const { config, model, systemPrompt } = d.options;
   const paused = run.checkpoint !== null;
@@ -273,7 +310,7 @@ function result(d: Driver, run: RunState, runId: string, startedAt: string): Run
     trajectory: run.trajectory,
     transitions: run.transitions,
     usage: run.usage,
-    costEstimate: config.mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated' },
+    costEstimate: costOf(d, run),
     steps: run.step,
     startedAt,
     durationMs: Math.round((d.clock.now() - d.started) * 1000) / 1000,
@@ -283,6 +320,7 @@ function result(d: Driver, run: RunState, runId: string, startedAt: string): Run
     systemPrompt,
     toolSpecs: d.specList,
     modelInputs: run.modelInputs as unknown as RunResult['modelInputs'],
+    ...(run.exchanges.length > 0 ? { exchanges: run.exchanges } : {}),
     status: paused ? 'paused' : 'finished',
     checkpoint: run.checkpoint,
   };
@@ -316,6 +354,7 @@ export async function resumeHarness(paused: RunResult, resolution: ApprovalResol
   run.transitions = [...paused.transitions];
   run.usage = { ...paused.usage, perCall: [...paused.usage.perCall] };
   run.modelInputs = [...(paused.modelInputs as unknown as RunState['modelInputs'])];
+  run.exchanges = [...(paused.exchanges ?? [])];
   run.invalidCount = cp.invalidCount;
   const stepRecords = run.records.slice(run.records.length - cp.stepRecords);
   run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);

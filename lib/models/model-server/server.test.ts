@@ -4,6 +4,7 @@ import { runMatrix, MATRIX_SETTINGS } from '../../eval/matrix';
 import { loadDataset } from '../../stockroom/dataset/load-dataset';
 import { hasSharedDataset, SHARED_DATASET_DIR, warnIfNoSharedDataset } from '../../stockroom/testing/shared-dataset';
 import { liveModelFactory } from '../create-model-client';
+import { costMeterFor } from '../prices';
 import { resetBreakers } from '../resilience';
 import { startModelServer, type ModelServer } from './server';
 
@@ -38,8 +39,9 @@ describe.skipIf(!hasSharedDataset)('the offline model server on stockroom-v1', (
   it('through openai-compatible:stockroom-fake, the matrix gives the course table exactly (tokens are the provider’s usage) and equals the in-process fake model', async () => {
     const base = { model: 'openai-compatible:stockroom-fake', modelBaseUrl: server.url };
     const liveModel = liveModelFactory(resolveConfig(base), { env: {} });
+    const costMeter = costMeterFor(resolveConfig(base));
     const [live, mock] = await Promise.all([
-      runMatrix({ dataset, baseConfig: base, liveModel }),
+      runMatrix({ dataset, baseConfig: base, liveModel, costMeter }),
       runMatrix({ dataset, baseConfig: {} }),
     ]);
     expect(WEAKNESS_FLAGS.length + 1).toBe(MATRIX_SETTINGS.length);

@@ -32,6 +32,8 @@ export interface ModelServer {
   /** The base URL clients use, ending in `/v1`. */
   readonly url: string;
   readonly port: number;
+  /** Completions requests received so far (tests wait on it). */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
@@ -69,7 +71,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   };
   let sequence = 0;
 
+  let received = 0;
   async function completions(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    received += 1;
     const text = await readBody(req);
     if (text === null) return fail(res, 413, 'request body too large');
     const parsed = safeJsonParse(text);
@@ -138,6 +142,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}/v1`,
     port,
+    get requests() {
+      return received;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startModelServer, type ModelServer } from '../lib/models/model-server/server';
+import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+describe('Ctrl-C in the CLI', () => {
+  let server: ModelServer;
+  beforeAll(async () => {
+    // A model that takes a minute to answer: the run is certainly mid-call when Ctrl-C arrives.
+    server = await startModelServer({ dataset: loadDataset(defaultDatasetDir()), latencyMs: 60_000 });
+  });
+  afterAll(() => server.close());
+
+  it('aborts the model call in flight and ends the run cleanly with exit 130', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=react-server', 'cli/stockroom.ts', 'run', 'Where is SKU-2001 stored?', '--model', 'openai-compatible:stockroom-fake', '--model-base-url', server.url],
+      { cwd: ROOT, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await vi.waitFor(() => expect(server.requests).toBe(1), { timeout: 30_000, interval: 50 });
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('cancelling');
+    expect(stdout).toContain('termination: MODEL_ERROR');
+    expect(stdout).toContain('(cancelled)');
+  }, 60_000);
+});
