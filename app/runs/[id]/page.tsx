@@ -96,7 +96,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <MarkdownText text={run.finalAnswer} testId="final-answer" />
         )}
       </section>
-      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} initialFrame={initialFrame} />
     </main>
   );
