@@ -8,7 +8,7 @@ import { countRuns, listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError } from '@/lib/db/errors';
 import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/actions/support/datasets';
-import { WEAKNESS_FLAGS } from '@/lib/harness/config';
+import { WEAKNESS_FLAGS, TRANSPORTS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
 import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
@@ -123,6 +123,24 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <div className="field">
           <label htmlFor="f-case">Case id</label>
           <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-status">Approval</label>
+          <select id="f-status" name="status" defaultValue={query.status ?? ''}>
+            <option value="">any</option>
+            <option value="paused">waiting for approval</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-transport">Transport</label>
+          <select id="f-transport" name="transport" defaultValue={query.transport ?? ''}>
+            <option value="">any</option>
+            {TRANSPORTS.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="field">
           <label htmlFor="f-source">Source</label>

@@ -106,4 +106,13 @@ test('controls a role cannot use are hidden or disabled with the reason, and a r
   // The "now" column says why most fields have no current value.
   await expect(page.getByTestId('now-not-rechecked').first()).toContainText('not re-checked');
   await expect(page.getByTestId('bound-fields').locator('caption')).toContainText('cannot change');
+
+  // The runs table filters to the runs waiting for approval.
+  await page.goto('/runs');
+  await page.getByLabel('Approval').selectOption('paused');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/status=paused/);
+  const rows = page.locator('[data-testid=runs-table] tbody tr');
+  await expect(rows.first()).toBeVisible();
+  for (const text of await rows.allTextContents()) expect(text).toContain('waiting for approval');
 });

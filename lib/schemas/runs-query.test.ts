@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunsQuerySchema, hasFilters, runsHref } from './runs-query';
+import { RunsQuerySchema, hasFilters, runFiltersOf, runsHref } from './runs-query';
 
 describe('RunsQuerySchema', () => {
   it('drops invalid values instead of failing the page', () => {
@@ -19,6 +19,15 @@ describe('runsHref', () => {
   it('encodes text so a query cannot break out of the URL', () => {
     const q = RunsQuerySchema.parse({ q: 'a&b=<x>' });
     expect(runsHref(q)).toBe('/runs?q=a%26b%3D%3Cx%3E');
+  });
+});
+
+describe('waiting-for-approval and transport filters', () => {
+  it('reach the data layer as status and transport, and unknown values are dropped', () => {
+    const q = RunsQuerySchema.parse({ status: 'paused', transport: 'mcp-stdio' });
+    expect(runFiltersOf(q, 'kittiwake')).toMatchObject({ status: 'paused', transport: 'mcp-stdio' });
+    expect(runsHref(q)).toBe('/runs?status=paused&transport=mcp-stdio');
+    expect(RunsQuerySchema.parse({ status: 'finished', transport: 'smtp' })).toMatchObject({ status: undefined, transport: undefined });
   });
 });
 

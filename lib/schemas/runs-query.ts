@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TERMINATION_REASONS } from '../harness/types';
-import { WEAKNESS_FLAGS } from '../harness/config';
+import { WEAKNESS_FLAGS, TRANSPORTS } from '../harness/config';
 import type { RunFilters } from '../db/runs-list';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
@@ -31,6 +31,9 @@ export const RunsQuerySchema = z.object({
   caseId: z.preprocess(one, optionalText(64)),
   suite: z.preprocess(one, optionalText(64)),
   q: z.preprocess(one, optionalText(200)),
+  /** `paused`: only runs waiting for approval. */
+  status: z.preprocess(one, z.enum(['paused']).optional().catch(undefined)),
+  transport: z.preprocess(one, z.enum(TRANSPORTS).optional().catch(undefined)),
   /** `imported` or `harness`: where the runs came from. */
   source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
@@ -40,7 +43,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -71,6 +74,8 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     suiteRunId: q.suite,
     text: q.q,
     source: q.source,
+    status: q.status,
+    transport: q.transport,
   };
 }
 
