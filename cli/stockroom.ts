@@ -1,17 +1,25 @@
 /**
- * `npm run stockroom -- <command> …`: the command-line face of the harness. Errors that come from
- * bad input (flags, configuration, dataset files) print one clear line and exit 2.
+ * `npm run stockroom -- <command> …`: the command-line face of the harness. Every command answers
+ * `--help` / `-h` with its usage and flags (exit 0). Errors that come from bad input (flags,
+ * configuration, dataset files, DATABASE_URL) print one clear line and exit 2; anything unexpected
+ * prints one line too (its stack only with STOCKROOM_DEBUG=1: no stack traces to users).
  */
+import { pathToFileURL } from 'node:url';
+import { InvalidInputError } from '../lib/db/errors';
 import { HarnessError } from '../lib/harness/errors';
+import { formatFlags, wantsHelp } from './args';
 import { CliUsageError, type CliCommand } from './command';
 
-const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
+export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   run: () => import('./commands/run'),
   config: () => import('./commands/config'),
   eval: () => import('./commands/eval'),
   matrix: () => import('./commands/matrix'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
+  user: () => import('./commands/user'),
+  tools: () => import('./commands/tools'),
+  'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
   import: () => import('./commands/import'),
@@ -20,7 +28,7 @@ const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
 };
 
 async function help(): Promise<string> {
-  const lines = ['usage: npm run stockroom -- <command> [flags]', '', 'commands:'];
+  const lines = ['usage: npm run stockroom -- <command> [flags]   (every command answers --help)', '', 'commands:'];
   for (const [name, load] of Object.entries(COMMANDS)) {
     try {
       const { command } = await load();
@@ -32,7 +40,12 @@ async function help(): Promise<string> {
   return lines.join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
+function commandHelp(command: CliCommand): string {
+  return [`usage: npm run stockroom -- ${command.usage}`, '', command.summary, '', 'flags:', formatFlags(command.flags ?? {})].join('\n');
+}
+
+/** Runs one invocation and returns its exit code; unexpected errors are thrown to the caller. */
+export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write((await help()) + '\n');
@@ -44,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { command } = await load();
+  if (wantsHelp(rest)) {
+    process.stdout.write(commandHelp(command) + '\n');
+    return 0;
+  }
   try {
     return await command.run(rest);
   } catch (err) {
@@ -51,7 +68,11 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stockroom ${name}: ${err.message}\nusage: npm run stockroom -- ${command.usage}\n`);
       return 2;
     }
-    if (err instanceof HarnessError) {
+    if (err instanceof Error && err.name === 'AbortError') {
+      process.stderr.write(`stockroom ${name}: cancelled\n`);
+      return 130;
+    }
+    if (err instanceof HarnessError || err instanceof InvalidInputError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\n`);
       return 2;
     }
@@ -65,14 +86,16 @@ async function flushTraces(): Promise<void> {
   await flushRunTraces();
 }
 
-main(process.argv.slice(2))
-  .finally(flushTraces)
-  .then(
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).finally(flushTraces).then(
     (code) => {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`stockroom: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      const debug = process.env.STOCKROOM_DEBUG === '1';
+      const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+      process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
       process.exitCode = 1;
     },
   );
+}

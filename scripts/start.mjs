@@ -6,7 +6,8 @@
  *   3. sign-in: a session secret (BETTER_AUTH_SECRET, or one generated into .data/auth-secret), and
  *      when no user exists, how to create the first admin,
  *   4. `next build` when .next/BUILD_ID is missing or older than the sources,
- *   5. `next start -H 127.0.0.1 -p ${PORT:-3000}`.
+ *   5. the production server, scripts/serve.mjs (Next's handler behind node:http, stamping each request
+ *      with the client address STOCKROOM_TRUST_PROXY says to trust) on 127.0.0.1:${PORT:-3000}.
  * Plain Node ESM, so it runs before anything is compiled.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { generate } from './db-generate.mjs';
 import { migrate } from './db-migrate.mjs';
 import { countUsers, ensureAuthSecret, firstAdminHint } from './auth-setup.mjs';
+import { parseTrustProxy } from './client-address.mjs';
 import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
 
 /** Sources whose change makes the production build stale. */
@@ -57,6 +59,11 @@ async function main() {
   process.chdir(REPO_ROOT);
   const port = process.env.PORT || '3000';
   if (!/^\d+$/.test(port)) fail(`PORT must be a number, got '${port}'`);
+  try {
+    parseTrustProxy(process.env.STOCKROOM_TRUST_PROXY);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
   let target;
   try {
     target = resolveDatabaseUrl(process.env.DATABASE_URL);
@@ -99,7 +106,7 @@ async function main() {
   }
 
   console.log(`start: serving on http://127.0.0.1:${port}`);
-  const server = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', port], { stdio: 'inherit', env });
+  const server = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'serve.mjs')], { stdio: 'inherit', env: { ...env, HOST: '127.0.0.1', PORT: port } });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -1,5 +1,5 @@
 /**
- * The runs table: every stored run, filtered, sorted and paged by keyset cursor (constant cost per
+ * The runs table: every stored run of the caller's tenant, filtered, sorted and paged by keyset cursor (constant cost per
  * page however many runs there are), with a launcher to run a golden case or a query.
  */
 import { requireUser } from '@/lib/auth/page-guard';
@@ -13,6 +13,7 @@ import { TERMINATION_REASONS } from '@/lib/harness/types';
 import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
 import { ImportedBadge } from '@/components/imported-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
@@ -35,10 +36,10 @@ function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: Runs
 }
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireUser();
+  const user = await requireUser();
   const query = RunsQuerySchema.parse(await searchParams);
-  const datasets = datasetOptions();
-  const filters = runFiltersOf(query);
+  const datasets = datasetOptions(user.tenant);
+  const filters = runFiltersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
@@ -200,7 +201,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       </Link>
                     ) : (
                       <TerminationBadge reason={r.terminationReason} />
-                    )}
+                    )}{' '}
+                    <UngovernedBadge governed={r.governed} />
                   </td>
                   <td className="num">{r.steps}</td>
                   <td className="num">

@@ -9,6 +9,7 @@ export const command: CliCommand = {
   name: 'config',
   summary: 'print the effective configuration',
   usage: 'config [same flags as run]',
+  flags: HARNESS_FLAGS,
   async run(argv) {
     const args = parseArgs(argv, HARNESS_FLAGS);
     const config = configFromArgs(args);

@@ -9,6 +9,7 @@ import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
 import { readReport } from '../../lib/eval/report';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
+import { checkOutFile } from '../out-file';
 
 const FLAGS = {
   report: { type: 'string', description: 'report JSON written by `stockroom eval --out`' },
@@ -22,11 +23,16 @@ export const command: CliCommand = {
   name: 'gate',
   summary: 'check a report against the metric thresholds; exit 1 when a check fails',
   usage: 'gate --report FILE [--thresholds FILE] [--baseline FILE] [--write-baseline FILE] [--markdown FILE]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const reportPath = stringFlag(args, 'report');
     if (!reportPath) throw new CliUsageError('--report is required');
+    for (const flag of ['markdown', 'write-baseline']) {
+      const file = stringFlag(args, flag);
+      if (file !== undefined) checkOutFile(flag, file);
+    }
     const thresholdsPath = stringFlag(args, 'thresholds');
     const baselinePath = stringFlag(args, 'baseline');
     // Read every input before writing anything, so a bad file leaves no partial output.

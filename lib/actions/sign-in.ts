@@ -2,7 +2,8 @@
 /**
  * Signs a dashboard user in with email and password through better-auth (which checks the hash and
  * sets the session cookie via its nextCookies plugin). The one public action: it is how a caller
- * gets a session. A wrong email and a wrong password get the same answer.
+ * gets a session. A wrong email and a wrong password get the same answer. Attempts are limited per
+ * account and per client address (lib/auth/sign-in-limit.ts, run by better-auth for this call too).
  */
 import { headers } from 'next/headers';
 import { getAuth } from '../auth/auth';
@@ -18,6 +19,7 @@ export async function signInAction(raw: { email: string; password: string; next?
     await getAuth().api.signInEmail({ body: { email: parsed.data.email, password: parsed.data.password }, headers: await headers() });
   } catch (err) {
     const status = (err as { statusCode?: number }).statusCode;
+    if (status === 429) return { ok: false, code: 'rate_limited', error: (err as Error).message || 'Too many sign-in attempts. Try again later.' };
     if (status === 401 || status === 400 || status === 403) {
       return { ok: false, code: 'invalid_credentials', error: 'That email and password do not match a dashboard user.' };
     }

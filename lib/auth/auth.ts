@@ -5,12 +5,15 @@ import 'server-only';
  * database through the Prisma adapter, whichever provider DATABASE_URL names.
  */
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { getDb, type Database } from '../db/client';
+import { limitSignIn } from './sign-in-limit';
 
-/** Minimum password length for dashboard users. */
-export const MIN_PASSWORD_LENGTH = 12;
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules';
+
+export { MIN_PASSWORD_LENGTH } from './password-rules';
 
 /** BETTER_AUTH_SECRET signs cookies; a fixed development value is used only outside production. */
 function secret(): string {
@@ -27,8 +30,18 @@ export function createAuth(db: Database) {
     secret: secret(),
     baseURL: process.env.BETTER_AUTH_URL ?? 'http://127.0.0.1:3000',
     database: prismaAdapter(db.prisma, { provider: db.provider === 'postgres' ? 'postgresql' : 'sqlite' }),
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, disableSignUp: true },
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH, disableSignUp: true },
     plugins: [nextCookies()],
+    // One limiter for every sign-in path (./sign-in-limit.ts): before hooks run for HTTP requests and
+    // for direct auth.api calls alike. better-auth's own limiter is off: it keys on address and path
+    // only (not the account), keeps counts in process memory, and skips direct api calls.
+    rateLimit: { enabled: false },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (!ctx.path.startsWith('/sign-in')) return;
+        await limitSignIn(db.prisma, { email: (ctx.body as { email?: unknown } | undefined)?.email, headers: ctx.headers });
+      }),
+    },
   });
 }
 

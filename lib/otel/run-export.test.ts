@@ -168,3 +168,28 @@ describe('export settings from the environment', () => {
     expect(() => otelSettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
   });
 });
+
+describe('the onRunFinished seam of the agent', () => {
+  it('is told of every finished run, and an observer that throws does not fail the run', async () => {
+    const { createStockroomAgent } = await import('../stockroom/agent');
+    const { loadDataset, defaultDatasetDir } = await import('../stockroom/dataset/load-dataset');
+    const { resolveConfig } = await import('../harness/config');
+    const seen: string[] = [];
+    const dataset = loadDataset(defaultDatasetDir());
+    const agent = await createStockroomAgent({
+      dataset,
+      config: resolveConfig({}),
+      onRunFinished: (run) => {
+        seen.push(run.runId);
+        throw new Error('observer broke');
+      },
+    });
+    try {
+      const run = await agent.run('Where is SKU-2001 stored?');
+      expect(run.terminationReason).toBe('COMPLETED');
+      expect(seen).toEqual([run.runId]);
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -7,8 +7,8 @@ export const GET = safeRoute({
   name: 'exportRunsCsv',
   schema: RunsQuerySchema,
   role: 'viewer',
-  handler: async (query) =>
-    new Response(linesToStream(runsCsv(runFiltersOf(query), { key: query.sort, dir: query.dir })), {
+  handler: async (query, { principal }) =>
+    new Response(linesToStream(runsCsv(runFiltersOf(query, principal.tenant), { key: query.sort, dir: query.dir })), {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': 'attachment; filename="runs.csv"',

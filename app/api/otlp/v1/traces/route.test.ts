@@ -84,6 +84,7 @@ describe('POST /api/otlp/v1/traces', () => {
     const [id] = await newRunsSince(before);
     const stored = await getRunOrThrow(id!);
     expect(stored.meta.source).toBe('imported');
+    expect(stored.meta.tenant).toBe('globex');
     expect(stored.meta.config).toMatchObject({ tenant: 'globex', format: 'genai', serviceName: 'weather-agent' });
     const run = stored.run;
     expect(run.runId).toBe('conv_5j66UpCpwteGg4YSxUnt7lPY');

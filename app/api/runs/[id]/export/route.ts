@@ -7,8 +7,8 @@ export const GET = safeRoute({
   name: 'exportRun',
   schema: SuiteQuerySchema,
   role: 'viewer',
-  handler: async ({ id }) => {
-    const file = await exportRunFile(id);
+  handler: async ({ id }, { principal }) => {
+    const file = await exportRunFile(id, principal.tenant);
     return new Response(JSON.stringify(file, null, 2) + '\n', {
       headers: {
         'content-type': 'application/json; charset=utf-8',

@@ -7,8 +7,8 @@ export const GET = safeRoute({
   name: 'exportSuite',
   schema: SuiteQuerySchema,
   role: 'viewer',
-  handler: async ({ id }) =>
-    new Response(linesToStream(await suiteJsonl(id)), {
+  handler: async ({ id }, { principal }) =>
+    new Response(linesToStream(await suiteJsonl(id, principal.tenant)), {
       headers: {
         'content-type': 'application/x-ndjson; charset=utf-8',
         'content-disposition': `attachment; filename="suite-${id}.jsonl"`,

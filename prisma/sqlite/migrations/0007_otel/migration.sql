@@ -6,6 +6,8 @@ CREATE TABLE "new_Run" (
     "harnessRunId" TEXT NOT NULL,
     "suiteRunId" TEXT,
     "createdBy" TEXT,
+    "tenant" TEXT NOT NULL DEFAULT 'kittiwake',
+    "governed" BOOLEAN NOT NULL DEFAULT false,
     "caseId" TEXT,
     "category" TEXT,
     "query" TEXT NOT NULL,
@@ -42,7 +44,7 @@ CREATE TABLE "new_Run" (
     "source" TEXT NOT NULL DEFAULT 'harness',
     CONSTRAINT "Run_suiteRunId_fkey" FOREIGN KEY ("suiteRunId") REFERENCES "SuiteRun" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
-INSERT INTO "new_Run" ("blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses") SELECT "blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses" FROM "Run";
+INSERT INTO "new_Run" ("blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "governed", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "tenant", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses") SELECT "blockedCount", "caseId", "category", "checkpointHash", "compactionCount", "config", "costNote", "costUsd", "createdAt", "createdBy", "datasetHash", "datasetName", "durationMs", "finalAnswer", "governed", "guardCount", "harnessRunId", "id", "inputTokens", "mode", "modelCallCount", "modelId", "outputTokens", "query", "setting", "startedAt", "status", "steps", "suiteRunId", "systemPromptHash", "tenant", "terminationReason", "toolCallCount", "toolErrorCount", "toolSpecsHash", "totalTokens", "trajectoryLength", "transport", "weaknesses" FROM "Run";
 DROP TABLE "Run";
 ALTER TABLE "new_Run" RENAME TO "Run";
 CREATE INDEX "Run_startedAt_id_idx" ON "Run"("startedAt", "id");
@@ -56,6 +58,7 @@ CREATE INDEX "Run_category_startedAt_id_idx" ON "Run"("category", "startedAt", "
 CREATE INDEX "Run_terminationReason_startedAt_id_idx" ON "Run"("terminationReason", "startedAt", "id");
 CREATE INDEX "Run_caseId_startedAt_id_idx" ON "Run"("caseId", "startedAt", "id");
 CREATE INDEX "Run_suiteRunId_idx" ON "Run"("suiteRunId");
-CREATE INDEX "Run_source_startedAt_id_idx" ON "Run"("source", "startedAt", "id");
+CREATE INDEX "Run_tenant_startedAt_id_idx" ON "Run"("tenant", "startedAt", "id");
+CREATE INDEX "Run_tenant_source_startedAt_id_idx" ON "Run"("tenant", "source", "startedAt", "id");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
