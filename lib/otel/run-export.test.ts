@@ -136,6 +136,24 @@ describe.each(['http/json', 'http/protobuf'] as const)('exporting a run over %s'
     }
   });
 
+  it('carries a live model’s provider, raw finish reason and cached tokens, and brings them back', async () => {
+    const live: RunResult = {
+      ...runs.mixed,
+      mode: 'live',
+      trajectory: runs.mixed.trajectory.map((s) =>
+        s.kind === 'model_turn' ? { ...s, provider: 'bedrock', finishReason: s.toolCalls.length ? 'tool_use' : 'end_turn', cachedTokens: 7 } : s,
+      ),
+    };
+    const { spans } = await exportAndReceive(receiver, protocol, live);
+    const chat = spans.find((s) => op(s) === 'chat')!;
+    expect(chat.attributes['gen_ai.provider.name']).toBe('aws.bedrock');
+    expect(chat.attributes['gen_ai.response.finish_reasons']).toEqual(['tool_use']);
+    expect(chat.attributes['gen_ai.usage.cache_read.input_tokens']).toBe(7);
+    const liveFields = (r: RunResult) => r.trajectory.flatMap((s) => (s.kind === 'model_turn' ? [[s.provider, s.finishReason, s.cachedTokens]] : []));
+    expect(liveFields(traceToRun(spans)!.run)).toEqual(liveFields(live));
+    expect(liveFields(live)[0]).toEqual(['bedrock', 'tool_use', 7]);
+  });
+
   it('never fails the run when the collector is down, and warns once', async () => {
     const down = await startOtlpTestReceiver();
     down.down();

@@ -197,7 +197,7 @@ describe.each(['http/json', 'http/protobuf'] as const)('round trip through the o
         steps: r.steps,
         transitions: r.transitions,
         modelCalls: r.trajectory.filter((s) => s.kind === 'model_turn').map(({ latencyMs: _l, ...rest }) => rest),
-        toolCalls: r.trajectory.filter((s) => s.kind === 'tool_call').map((s) => [s.step, s.name, s.toolUseId, s.arguments, s.resultContent, s.isError, s.errorCode, s.blockedBy, s.validationError]),
+        toolCalls: r.trajectory.filter((s) => s.kind === 'tool_call').map((s) => [s.step, s.name, s.toolUseId, s.arguments, s.resultContent, s.isError, s.errorCode, s.blockedBy, s.validationError, s.executed, s.sanitized, s.quarantinedLines, s.policy]),
         events: r.trajectory.filter((s) => s.kind === 'guard' || s.kind === 'compaction'),
       });
       expect(essentials(back)).toEqual(essentials(original));
