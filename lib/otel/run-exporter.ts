@@ -19,6 +19,14 @@ import { planRunSpans, type SpanPlan } from './run-spans';
 
 const TRACER_NAME = 'stockroom.harness';
 const TRACER_VERSION = '1';
+/**
+ * Spans per export request. A run's spans are queued together (emit is synchronous), so with a batch
+ * this large a run of up to this many spans reaches the collector in one request, and a receiver
+ * that rebuilds runs per request (ours) sees the whole trace. The SDK default is 512.
+ */
+const MAX_EXPORT_BATCH = 8192;
+/** Spans queued before the processor drops new ones (the SDK default is 2048). */
+const MAX_QUEUE = 65_536;
 
 /** What the caller may add about a run the RunResult does not carry. */
 export interface RunTraceContext {
@@ -83,7 +91,7 @@ export function createRunTraceExporter(settings: OtelExportSettings, report: (me
   const wire = settings.protocol === 'http/json' ? new OtlpJsonExporter(options) : new OtlpProtoExporter(options);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: process.env.npm_package_version ?? '0' }),
-    spanProcessors: [new BatchSpanProcessor(new WarningExporter(wire, settings.tracesUrl, warn))],
+    spanProcessors: [new BatchSpanProcessor(new WarningExporter(wire, settings.tracesUrl, warn), { maxExportBatchSize: MAX_EXPORT_BATCH, maxQueueSize: MAX_QUEUE })],
   });
   const tracer = provider.getTracer(TRACER_NAME, TRACER_VERSION);
   return {
