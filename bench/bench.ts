@@ -72,15 +72,16 @@ async function mcpTransports(repeat: number): Promise<Figure[]> {
 /** Sections other areas contribute, loaded only when present so a partial checkout still benches. */
 const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
   db: { module: '../lib/db/bench-db', export: 'benchDb' },
-  otel: { module: '../lib/otel/bench-otel', export: 'benchOtel' },
   signin: { module: './sign-in', export: 'benchSignIn' },
   models: { module: '../lib/models/bench-models', export: 'benchModels' },
+  otel: { module: '../lib/otel/bench-otel', export: 'benchOtel' },
+  governance: { module: '../lib/db/bench-governance', export: 'benchGovernance' },
 };
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');

@@ -87,15 +87,17 @@ async function flushTraces(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).finally(flushTraces).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      const debug = process.env.STOCKROOM_DEBUG === '1';
-      const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-      process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
-      process.exitCode = 1;
-    },
-  );
+  main(process.argv.slice(2))
+    .finally(flushTraces)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        const debug = process.env.STOCKROOM_DEBUG === '1';
+        const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+        process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
+        process.exitCode = 1;
+      },
+    );
 }

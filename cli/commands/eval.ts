@@ -83,7 +83,16 @@ export function formatEvalSummary(report: EvalReport): string {
 async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string> }> {
   const { db, owner } = target;
   const suiteId = await createSuiteRun(
-    { kind: 'eval', tenant: owner.tenant, createdBy: owner.createdBy, config: report.config as unknown as Record<string, unknown>, datasetName: report.dataset.name, datasetHash: report.dataset.hash, goldenSha256: report.golden.sha256, total: suite.results.length },
+    {
+      kind: 'eval',
+      tenant: owner.tenant,
+      createdBy: owner.createdBy,
+      config: report.config as unknown as Record<string, unknown>,
+      datasetName: report.dataset.name,
+      datasetHash: report.dataset.hash,
+      goldenSha256: report.golden.sha256,
+      total: suite.results.length,
+    },
     db,
   );
   try {

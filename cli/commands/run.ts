@@ -9,8 +9,8 @@ import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { saveRun } from '../../lib/db/runs-write';
 import { metaFor } from '../../lib/actions/support/runner';
 import { formatRun } from '../format-run';
-import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,

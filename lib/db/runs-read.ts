@@ -323,9 +323,9 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       suiteRunId: row.suiteRunId,
       config: json(row.config, 'config'),
       setting: row.setting,
-      source: sourceOf(row.source),
       tenant: row.tenant,
       governed: row.governed,
+      source: sourceOf(row.source),
     },
     run,
   };

@@ -53,13 +53,13 @@ export interface CreateAgentOptions {
   executor?: ToolExecutor;
   /** Governance: a call policy attached to every run of this agent (none: the curriculum as is). */
   policy?: CallPolicy;
+  /** A live model (lib/models): builds the client for each run. None: the fake model. */
+  liveModel?: ((run: LiveModelContext) => ModelClient) | null;
   /**
    * Told of every run this agent finishes (not of a pause): the seam the OpenTelemetry export plugs
    * into. It must not throw; a failure there never fails the run.
    */
   onRunFinished?: (run: RunResult) => void;
-  /** A live model (lib/models): builds the client for each run. None: the fake model. */
-  liveModel?: ((run: LiveModelContext) => ModelClient) | null;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();

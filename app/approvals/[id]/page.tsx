@@ -123,6 +123,11 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
           {req.approverRole}
           {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.
         </p>
+        {req.resumeError ? (
+          <p className="alert error" data-testid="resume-error">
+            Resuming the run after this decision failed: {req.resumeError}. It is retried automatically.
+          </p>
+        ) : null}
         {req.outcomeDetail ? (
           <p className="alert info" data-testid="outcome-detail">
             Outcome: {req.outcomeDetail}

@@ -6,9 +6,9 @@ import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
-import { ImportedBadge } from '@/components/imported-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
 import { runTenant } from '@/lib/db/tenant-scope';
+import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -57,8 +57,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         </p>
         <div className="row small">
           {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
-          <ImportedBadge source={run.source} />
           <UngovernedBadge governed={run.governed} />
+          <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
@@ -71,7 +71,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <h3>Final answer</h3>
         <pre data-testid="final-answer">{run.finalAnswer}</pre>
       </section>
-      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} />
     </main>
   );

@@ -2,4 +2,4 @@
 ALTER TABLE "Run" ADD COLUMN     "source" TEXT NOT NULL DEFAULT 'harness';
 
 -- CreateIndex
-CREATE INDEX "Run_tenant_source_startedAt_id_idx" ON "Run"("tenant", "source", "startedAt", "id");
+CREATE INDEX "Run_source_startedAt_id_idx" ON "Run"("source", "startedAt", "id");

@@ -59,6 +59,6 @@ CREATE INDEX "Run_terminationReason_startedAt_id_idx" ON "Run"("terminationReaso
 CREATE INDEX "Run_caseId_startedAt_id_idx" ON "Run"("caseId", "startedAt", "id");
 CREATE INDEX "Run_suiteRunId_idx" ON "Run"("suiteRunId");
 CREATE INDEX "Run_tenant_startedAt_id_idx" ON "Run"("tenant", "startedAt", "id");
-CREATE INDEX "Run_tenant_source_startedAt_id_idx" ON "Run"("tenant", "source", "startedAt", "id");
+CREATE INDEX "Run_source_startedAt_id_idx" ON "Run"("source", "startedAt", "id");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
