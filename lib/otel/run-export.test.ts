@@ -8,7 +8,7 @@ import { otelSettingsFromEnv, type OtlpProtocol } from './env';
 import { readOtlpJson, readOtlpProtobuf } from './import/read-otlp';
 import type { SpanRecord } from './import/span-record';
 import { traceToRun } from './import/trace-to-run';
-import { createRunTraceExporter } from './run-exporter';
+import { createRunTraceExporter } from './sdk-exporter';
 import { startOtlpTestReceiver, type OtlpTestReceiver } from './testing/otlp-test-receiver';
 import { sampleRuns } from './testing/sample-runs';
 

@@ -15,7 +15,7 @@ import { getRunOrThrow, getRunSteps } from '@/lib/db/runs-read';
 import { countRuns, listRuns } from '@/lib/db/runs-list';
 import type { RunResult } from '@/lib/harness/types';
 import { hashToken } from '@/lib/otel/ingest-tokens';
-import { createRunTraceExporter } from '@/lib/otel/run-exporter';
+import { createRunTraceExporter } from '@/lib/otel/sdk-exporter';
 import { sampleRuns } from '@/lib/otel/testing/sample-runs';
 import { POST } from './route';
 
