@@ -23,6 +23,7 @@ export async function register(): Promise<void> {
  * every SWEEP_INTERVAL_MS).
  */
 async function startGovernedSweeper(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { sweepGovernedRuns, SWEEP_INTERVAL_MS } = await import('./lib/actions/support/sweeper');
   let running = false;
   const sweep = async () => {
