@@ -18,6 +18,9 @@ import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
 import { DeleteRunButton } from './_components/delete-run-button';
+import { formatDuration } from '@/lib/format/units';
+import { holdsRole } from '@/lib/actions/authorize';
+import { RoleNote, roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
@@ -37,6 +40,7 @@ function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: Runs
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  const canRun = holdsRole(user.memberships, 'operator');
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions(user.tenant);
   const filters = runFiltersOf(query, user.tenant);
@@ -58,7 +62,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      <RunLauncher datasets={datasets} />
+      {canRun ? <RunLauncher datasets={datasets} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
@@ -187,11 +191,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.caseId ?? <span className="muted">—</span>}
                     {r.category ? <div className="muted small">{r.category}</div> : null}
                   </td>
-                  <td className="truncate" title={r.query}>
-                    {r.query}
+                  <td title={r.query}>
+                    <div className="clamp-2">{r.query}</div>
                   </td>
                   <td>
-                    <span className="badge">{r.setting}</span>
+                    <span className="badge wraps">{r.setting.replaceAll('+', ' + ')}</span>
                     <div className="muted small">{r.datasetName}</div>
                   </td>
                   <td>
@@ -200,7 +204,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         waiting for approval
                       </Link>
                     ) : (
-                      <TerminationBadge reason={r.terminationReason} />
+                      <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}
                     <UngovernedBadge governed={r.governed} />
                   </td>
@@ -210,13 +214,17 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
-                  <td className="num">{Math.round(r.durationMs)} ms</td>
-                  <td className="nowrap small">{r.startedAt.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="num">{formatDuration(r.durationMs)}</td>
+                  <td className="small">
+                    <time dateTime={r.startedAt}>
+                      {r.startedAt.slice(0, 10)} <span className="nowrap">{r.startedAt.slice(11, 19)}</span>
+                    </time>
+                  </td>
                   <td className="nowrap">
                     <Link href={`/compare?a=${r.id}`} className="small">
                       compare
                     </Link>{' '}
-                    <DeleteRunButton runId={r.id} />
+                    {canRun ? <DeleteRunButton runId={r.id} /> : null}
                   </td>
                 </tr>
               ))}

@@ -196,7 +196,8 @@ export interface SuiteRunDto {
   settings: SuiteSettingDto[];
 }
 
-export type SuiteRunListItem = Omit<SuiteRunDto, 'settings' | 'config'> & { settings: string[] };
+/** A suite in a list: its settings by name, and its configuration (small) so a label can name transport, guards and model. */
+export type SuiteRunListItem = Omit<SuiteRunDto, 'settings'> & { settings: string[] };
 
 export interface SuiteCaseDto {
   setting: string;
