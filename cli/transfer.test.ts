@@ -88,16 +88,20 @@ describe('stockroom import / export', () => {
       db,
     );
     const runFile = path.join(dir, 'run.json');
-    expect(cli(['export', a!, '--out', runFile]).code).toBe(0);
+    expect(cli(['export', a!, '--tenant', 'kittiwake', '--out', runFile]).code).toBe(0);
     const exported = JSON.parse(fs.readFileSync(runFile, 'utf8')) as { schema: string; id: string };
     expect(exported).toMatchObject({ schema: 'stockroom.run/v1', id: a });
     const back = cli(['import', runFile, '--tenant', 'acme', '--json']);
     expect(back.code).toBe(0);
     const [reId] = (JSON.parse(back.stdout) as { ids: string[] }).ids;
     expect((await getRunOrThrow(reId!, db)).run).toEqual((await getRunOrThrow(a!, db)).run);
+    // Another tenant's run answers as not found, and no file is written.
+    const elsewhere = cli(['export', a!, '--tenant', 'globex', '--out', path.join(dir, 'no.json')]);
+    expect(elsewhere.code).toBe(2);
+    expect(fs.existsSync(path.join(dir, 'no.json'))).toBe(false);
 
     const suiteFile = path.join(dir, 'suite.jsonl');
-    expect(cli(['export', '--suite', suiteRunId, '--out', suiteFile]).code).toBe(0);
+    expect(cli(['export', '--suite', suiteRunId, '--tenant', 'kittiwake', '--out', suiteFile]).code).toBe(0);
     const lines = fs.readFileSync(suiteFile, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(JSON.parse(lines[0]!)).toMatchObject({ schema: 'stockroom.suite/v1', runs: 2, suite: { id: suiteRunId } });
@@ -124,6 +128,9 @@ describe('stockroom import / export', () => {
     const noTenant = cli(['import', FIXTURE]);
     expect(noTenant.code).toBe(2);
     expect(noTenant.stderr).toContain('--tenant is required');
+    const stranger = cli(['import', FIXTURE, '--tenant', 'acme', '--as', 'nobody@example.test']);
+    expect(stranger.code).toBe(2);
+    expect(stranger.stderr).toContain('no dashboard user with the operator role in tenant acme; nothing was stored');
     expect((await countRuns({}, {}, db)).count).toBe(before);
   });
 });

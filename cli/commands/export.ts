@@ -10,8 +10,10 @@ import { CliUsageError, type CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { exportRunFile, suiteJsonl } from '../../lib/transfer/export-runs';
 import { NotFoundError } from '../../lib/db/errors';
+import { TenantSchema } from '../../lib/schemas/datasets';
 
 const FLAGS = {
+  tenant: { type: 'string', description: 'the tenant whose run or suite it is (another tenant\'s answers as not found)' },
   suite: { type: 'string', description: 'export this suite (eval or matrix) as JSONL' },
   out: { type: 'string', description: 'write to this file instead of stdout' },
 } as const;
@@ -19,21 +21,23 @@ const FLAGS = {
 export const command: CliCommand = {
   name: 'export',
   summary: 'export a stored run as JSON, or a suite as JSONL',
-  usage: 'export RUN_ID | --suite ID [--out FILE]',
+  usage: 'export RUN_ID | --suite ID --tenant T [--out FILE]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const suite = stringFlag(args, 'suite');
     const runId = args.positionals[0];
     if ((suite === undefined) === (runId === undefined) || args.positionals.length > 1) throw new CliUsageError('give either one RUN_ID or --suite ID');
+    const tenant = TenantSchema.safeParse(stringFlag(args, 'tenant') ?? '');
+    if (!tenant.success) throw new CliUsageError(`--tenant is required: ${tenant.error.issues[0]?.message ?? 'not a tenant name'}`);
     const out = stringFlag(args, 'out');
-    const sink = out ? createWriteStream(out) : process.stdout;
     const db = await openMigratedDatabase();
+    let sink: NodeJS.WritableStream = process.stdout;
     try {
-      if (runId !== undefined) {
-        sink.write(JSON.stringify(await exportRunFile(runId, db), null, 2) + '\n');
-      } else {
-        for await (const line of await suiteJsonl(suite!, db)) if (!sink.write(line)) await once(sink, 'drain');
-      }
+      // Found (and in the tenant) before the output file is created.
+      const lines = runId !== undefined ? [JSON.stringify(await exportRunFile(runId, tenant.data, db), null, 2) + '\n'] : await suiteJsonl(suite!, tenant.data, db);
+      if (out) sink = createWriteStream(out);
+      for await (const line of lines) if (!sink.write(line)) await once(sink, 'drain');
       if (out) {
         (sink as ReturnType<typeof createWriteStream>).end();
         await finished(sink);

@@ -6,27 +6,43 @@ import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { importFile } from '../../lib/transfer/import-file';
-import { TENANT_PATTERN } from '../../lib/otel/ingest-tokens';
+import { getIdentity } from '../../lib/db/governance-members';
+import { hasTenantRole } from '../../lib/governance/principal';
+import { TenantSchema } from '../../lib/schemas/datasets';
 
 const FLAGS = {
   tenant: { type: 'string', description: 'the tenant the imported runs belong to' },
+  as: { type: 'string', description: 'email of the dashboard user the runs are attributed to (needs operator in --tenant)' },
   json: { type: 'boolean', description: 'print the result as JSON' },
 } as const;
 
 export const command: CliCommand = {
   name: 'import',
   summary: 'import an OTLP/JSON trace file, a run JSON or a suite JSONL as imported runs',
-  usage: 'import FILE --tenant T [--json]',
+  usage: 'import FILE --tenant T [--as EMAIL] [--json]',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const file = args.positionals[0];
     if (file === undefined || args.positionals.length > 1) throw new CliUsageError('import needs exactly one FILE');
-    const tenant = stringFlag(args, 'tenant');
-    if (!tenant) throw new CliUsageError('--tenant is required (the tenant the runs belong to)');
-    if (!TENANT_PATTERN.test(tenant)) throw new CliUsageError(`--tenant must be letters, digits, '.', '_' or '-' (at most 64); got '${tenant}'`);
+    const rawTenant = stringFlag(args, 'tenant');
+    if (!rawTenant) throw new CliUsageError('--tenant is required (the tenant the runs belong to)');
+    const parsed = TenantSchema.safeParse(rawTenant);
+    if (!parsed.success) throw new CliUsageError(`--tenant: ${parsed.error.issues[0]?.message ?? 'not a tenant name'}`);
+    const tenant = parsed.data;
     const db = await openMigratedDatabase();
     try {
-      const outcome = await importFile(file, { tenant, createdBy: 'cli-import', db });
+      const email = stringFlag(args, 'as');
+      let createdBy: string | null = null;
+      if (email !== undefined) {
+        const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
+        const identity = user ? await getIdentity(db.prisma, user.id) : null;
+        if (!user || !identity || !hasTenantRole(identity, tenant, 'operator')) {
+          throw new CliUsageError(`--as ${email}: no dashboard user with the operator role in tenant ${tenant}; nothing was stored`);
+        }
+        createdBy = user.id;
+      }
+      const outcome = await importFile(file, { tenant, createdBy, db });
       if (args.flags.json) {
         process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
       } else if (outcome.kind === 'otlp') {

@@ -12,6 +12,7 @@ export const command: CliCommand = {
   name: 'otlp-token',
   summary: 'make a bearer token for the OTLP trace receiver (prints the token and its hashed config entry)',
   usage: 'otlp-token --tenant T',
+  flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const tenant = stringFlag(args, 'tenant');

@@ -21,6 +21,7 @@ export {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   GEN_AI_OPERATION_NAME_VALUE_CHAT,
@@ -47,6 +48,9 @@ export const STOCKROOM = {
   trajectoryIndex: 'stockroom.trajectory.index',
   stopReason: 'stockroom.stop_reason',
   contextTokens: 'stockroom.context_tokens_estimate',
+  /** The model client's own provider name and raw finish reason (lib/models), when a live model answered. */
+  provider: 'stockroom.provider',
+  finishReason: 'stockroom.finish_reason',
   requestedToolNames: 'stockroom.requested_tools.names',
   requestedToolIds: 'stockroom.requested_tools.ids',
   toolExecuted: 'stockroom.tool.executed',
@@ -55,6 +59,7 @@ export const STOCKROOM = {
   toolBlockedBy: 'stockroom.tool.blocked_by',
   toolValidationError: 'stockroom.tool.validation_error',
   toolQuarantinedLines: 'stockroom.tool.quarantined_lines',
+  toolSanitized: 'stockroom.tool.sanitized',
   toolPayloadChars: 'stockroom.tool.payload_chars',
   toolSignature: 'stockroom.tool.signature',
 } as const;

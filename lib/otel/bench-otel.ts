@@ -13,7 +13,7 @@ import { openDatabase } from '../db/client';
 import { createTestDatabaseUrl } from '../db/testing/test-databases';
 import { importSpanRecords } from './import/import-traces';
 import { readOtlpJson } from './import/read-otlp';
-import { createRunTraceExporter } from './run-exporter';
+import { createRunTraceExporter } from './sdk-exporter';
 import { startOtlpTestReceiver } from './testing/otlp-test-receiver';
 import { sampleRuns } from './testing/sample-runs';
 

@@ -8,7 +8,7 @@ import { otelSettingsFromEnv, type OtlpProtocol } from './env';
 import { readOtlpJson, readOtlpProtobuf } from './import/read-otlp';
 import type { SpanRecord } from './import/span-record';
 import { traceToRun } from './import/trace-to-run';
-import { createRunTraceExporter } from './run-exporter';
+import { createRunTraceExporter } from './sdk-exporter';
 import { startOtlpTestReceiver, type OtlpTestReceiver } from './testing/otlp-test-receiver';
 import { sampleRuns } from './testing/sample-runs';
 
@@ -136,6 +136,24 @@ describe.each(['http/json', 'http/protobuf'] as const)('exporting a run over %s'
     }
   });
 
+  it('carries a live model’s provider, raw finish reason and cached tokens, and brings them back', async () => {
+    const live: RunResult = {
+      ...runs.mixed,
+      mode: 'live',
+      trajectory: runs.mixed.trajectory.map((s) =>
+        s.kind === 'model_turn' ? { ...s, provider: 'bedrock', finishReason: s.toolCalls.length ? 'tool_use' : 'end_turn', cachedTokens: 7 } : s,
+      ),
+    };
+    const { spans } = await exportAndReceive(receiver, protocol, live);
+    const chat = spans.find((s) => op(s) === 'chat')!;
+    expect(chat.attributes['gen_ai.provider.name']).toBe('aws.bedrock');
+    expect(chat.attributes['gen_ai.response.finish_reasons']).toEqual(['tool_use']);
+    expect(chat.attributes['gen_ai.usage.cache_read.input_tokens']).toBe(7);
+    const liveFields = (r: RunResult) => r.trajectory.flatMap((s) => (s.kind === 'model_turn' ? [[s.provider, s.finishReason, s.cachedTokens]] : []));
+    expect(liveFields(traceToRun(spans)!.run)).toEqual(liveFields(live));
+    expect(liveFields(live)[0]).toEqual(['bedrock', 'tool_use', 7]);
+  });
+
   it('never fails the run when the collector is down, and warns once', async () => {
     const down = await startOtlpTestReceiver();
     down.down();
@@ -166,5 +184,30 @@ describe('export settings from the environment', () => {
   it('refuses grpc and a bad endpoint, naming the variable', () => {
     expect(() => otelSettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json; got 'grpc'/);
     expect(() => otelSettingsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+  });
+});
+
+describe('the onRunFinished seam of the agent', () => {
+  it('is told of every finished run, and an observer that throws does not fail the run', async () => {
+    const { createStockroomAgent } = await import('../stockroom/agent');
+    const { loadDataset, defaultDatasetDir } = await import('../stockroom/dataset/load-dataset');
+    const { resolveConfig } = await import('../harness/config');
+    const seen: string[] = [];
+    const dataset = loadDataset(defaultDatasetDir());
+    const agent = await createStockroomAgent({
+      dataset,
+      config: resolveConfig({}),
+      onRunFinished: (run) => {
+        seen.push(run.runId);
+        throw new Error('observer broke');
+      },
+    });
+    try {
+      const run = await agent.run('Where is SKU-2001 stored?');
+      expect(run.terminationReason).toBe('COMPLETED');
+      expect(seen).toEqual([run.runId]);
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -24,6 +24,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   EVENTS,
@@ -63,20 +64,19 @@ export interface RunSpanOptions {
   datasetName?: string;
 }
 
-/** Provider and finish reasons a live model client may attach (issue 10); absent on older runs. */
-type ProviderFields = { provider?: string; finishReasons?: string[] };
+/** The model clients' provider names (lib/models) as GenAI `gen_ai.provider.name` values. */
+const GENAI_PROVIDER: Record<string, string> = { bedrock: 'aws.bedrock', fake: 'stockroom.fake' };
 
-/** `gen_ai.provider.name`: what the client reported, else the harness's own deterministic model. */
+/** `gen_ai.provider.name`: what the live client reported, else the harness's own deterministic model. */
 export function providerOf(run: RunResult, turn?: ModelTurn): string {
-  const reported = (turn as ProviderFields | undefined)?.provider ?? (run as ProviderFields).provider;
-  if (reported) return reported;
+  const reported = turn?.provider ?? run.trajectory.find((s): s is ModelTurn => s.kind === 'model_turn' && s.provider !== undefined)?.provider;
+  if (reported) return GENAI_PROVIDER[reported] ?? reported;
   return run.mode === 'mock' ? 'stockroom.fake' : '_OTHER';
 }
 
-/** GenAI finish reasons (`stop`, `tool_call`, `length`) for the loop's stop reason. */
+/** `gen_ai.response.finish_reasons`: the provider's own reason when a live client reported it, else the loop's stop reason as GenAI names it. */
 export function finishReasonsOf(turn: ModelTurn): string[] {
-  const reported = (turn as ProviderFields).finishReasons;
-  if (reported && reported.length > 0) return reported;
+  if (turn.finishReason) return [turn.finishReason];
   switch (turn.stopReason) {
     case 'end_turn':
       return ['stop'];
@@ -121,6 +121,9 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
     [STOCKROOM.trajectoryIndex]: index,
     [STOCKROOM.stopReason]: turn.stopReason,
     [STOCKROOM.contextTokens]: turn.contextTokensEstimate,
+    ...(turn.provider !== undefined ? { [STOCKROOM.provider]: turn.provider } : {}),
+    ...(turn.finishReason !== undefined ? { [STOCKROOM.finishReason]: turn.finishReason } : {}),
+    ...(turn.cachedTokens !== undefined ? { [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: turn.cachedTokens } : {}),
     // Which tools the model asked for (names and ids, not arguments): a call a guard stopped before
     // it ran has no execute_tool span, and the import still needs to know it was asked for.
     [STOCKROOM.requestedToolNames]: turn.toolCalls.map((c) => c.name),
@@ -154,6 +157,7 @@ function toolSpan(record: ToolRecord, index: number, startMs: number, options: R
     [STOCKROOM.toolExecuted]: record.executed,
     [STOCKROOM.toolIsError]: record.isError,
     [STOCKROOM.toolQuarantinedLines]: record.quarantinedLines,
+    [STOCKROOM.toolSanitized]: record.sanitized,
     [STOCKROOM.toolPayloadChars]: record.payloadChars,
   };
   if (record.errorCode !== null) attributes[STOCKROOM.toolErrorCode] = record.errorCode;

@@ -61,7 +61,7 @@ export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQ
   return s ? `/runs?${s}` : '/runs';
 }
 
-/** The data layer's filters for a runs page query (the table and its CSV download). */
+/** The data layer's filters for a runs page query in the caller's tenant (the table and its CSV download). */
 export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
   return {
     tenant,

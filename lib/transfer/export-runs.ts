@@ -8,10 +8,13 @@ import { getRunOrThrow } from '../db/runs-read';
 import { listRuns, MAX_RUN_PAGE, type RunFilters, type RunSort } from '../db/runs-list';
 import { getSuiteRunOrThrow } from '../db/suites';
 import { getDb, type Database } from '../db/client';
+import { requireRunInTenant, requireSuiteInTenant } from '../db/tenant-scope';
 import { csvHeader, csvRow } from './runs-csv';
 import { SUITE_FILE_SCHEMA, toRunFile, type RunFile, type SuiteFileHeader } from './run-file';
 
-export async function exportRunFile(id: string, db: Database = getDb(), now = new Date()): Promise<RunFile> {
+/** One run of `tenant` as a run file; another tenant's run answers as not found. */
+export async function exportRunFile(id: string, tenant: string, db: Database = getDb(), now = new Date()): Promise<RunFile> {
+  await requireRunInTenant(id, tenant, db);
   return toRunFile(await getRunOrThrow(id, db), now);
 }
 
@@ -25,10 +28,11 @@ async function* runIds(filters: RunFilters, db: Database, sort?: RunSort): Async
 }
 
 /** The suite as JSONL lines (header first); throws NotFoundError before the first line for an unknown suite. */
-export async function suiteJsonl(suiteId: string, db: Database = getDb(), now = new Date()): Promise<AsyncGenerator<string>> {
+export async function suiteJsonl(suiteId: string, tenant: string, db: Database = getDb(), now = new Date()): Promise<AsyncGenerator<string>> {
+  await requireSuiteInTenant(suiteId, tenant, db);
   const suite = await getSuiteRunOrThrow(suiteId, db);
   const ids: string[] = [];
-  for await (const id of runIds({ suiteRunId: suiteId }, db, { key: 'startedAt', dir: 'asc' })) ids.push(id);
+  for await (const id of runIds({ suiteRunId: suiteId, tenant }, db, { key: 'startedAt', dir: 'asc' })) ids.push(id);
   const header: SuiteFileHeader = {
     schema: SUITE_FILE_SCHEMA,
     exportedAt: now.toISOString(),
@@ -42,7 +46,7 @@ export async function suiteJsonl(suiteId: string, db: Database = getDb(), now = 
   })();
 }
 
-/** The runs table under `filters` as CSV lines (header first), newest first like the table. */
+/** The runs table under `filters` (which carry the caller's tenant) as CSV lines (header first), newest first like the table. */
 export async function* runsCsv(filters: RunFilters, sort: RunSort | undefined, db: Database = getDb()): AsyncGenerator<string> {
   yield csvHeader();
   let cursor: string | null = null;

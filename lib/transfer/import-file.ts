@@ -56,6 +56,7 @@ export function importedInput(file: RunFile, options: ImportFileOptions): SaveRu
       category: file.meta.category,
       config: { ...config, importedFrom: file.id, tenant: options.tenant },
       createdBy: options.createdBy ?? null,
+      tenant: options.tenant,
       source: 'imported',
     },
   };

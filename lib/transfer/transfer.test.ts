@@ -28,7 +28,8 @@ describe('run transfer files', () => {
   it('writes a run file that parses back to the stored run, with secrets in the config redacted', async () => {
     const run = makeRun({ runId: 'file-1', rounds: 2 });
     const id = await saveRun(run, makeMeta({ config: { maxSteps: 8, apiKey: 'sk-live-0123456789abcdefghij', provider: { api_key: 'x' } } }), db);
-    const file = await exportRunFile(id, db);
+    const file = await exportRunFile(id, 'kittiwake', db);
+    await expect(exportRunFile(id, 'globex', db)).rejects.toThrow(/does not exist|not found|run/);
     expect(file.schema).toBe(RUN_FILE_SCHEMA);
     expect(Object.keys(file)[0]).toBe('schema');
     expect(parseRunFile(JSON.parse(JSON.stringify(file)), '').run).toEqual(run);
@@ -46,14 +47,14 @@ describe('run transfer files', () => {
   it('exports a suite as a header line and one run per line', async () => {
     const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'fixture', datasetHash: 'h', total: 3 }, db);
     await saveRuns([1, 2, 3].map((i) => ({ run: makeRun({ runId: `s-${i}`, startedAt: `2026-01-0${i}T00:00:00.000Z` }), meta: makeMeta({ suiteRunId }) })), db);
-    const lines = (await collect(await suiteJsonl(suiteRunId, db))).trim().split('\n').map((l) => JSON.parse(l) as { schema: string; run?: { runId: string } });
+    const lines = (await collect(await suiteJsonl(suiteRunId, 'kittiwake', db))).trim().split('\n').map((l) => JSON.parse(l) as { schema: string; run?: { runId: string } });
     expect(lines[0]).toMatchObject({ schema: 'stockroom.suite/v1', runs: 3 });
     expect(lines.slice(1).map((l) => l.run?.runId)).toEqual(['s-1', 's-2', 's-3']);
   });
 
   it('downloads the runs table as CSV under the current filters only', async () => {
     await saveRun(makeRun({ runId: 'csv-imported', query: '=HYPERLINK("http://evil")' }), makeMeta({ source: 'imported' }), db);
-    const csv = await collect(runsCsv({ source: 'imported' }, undefined, db));
+    const csv = await collect(runsCsv({ tenant: 'kittiwake', source: 'imported' }, undefined, db));
     const rows = csv.trim().split('\r\n');
     expect(rows[0]).toMatch(/^id,startedAt,source,datasetName,/);
     expect(rows).toHaveLength(2);

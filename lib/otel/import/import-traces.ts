@@ -71,6 +71,7 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
         category: null,
         config: { source: 'otlp', format: imported.format, traceId, serviceName: imported.serviceName, tenant: options.tenant },
         createdBy: options.createdBy ?? null,
+        tenant: options.tenant,
         source: 'imported',
       },
     });

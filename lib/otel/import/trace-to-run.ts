@@ -34,6 +34,9 @@ import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_SYSTEM_OLD,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   EVENTS,
@@ -171,6 +174,22 @@ function modelTurn(span: SpanRecord, step: number, calls: Call[]): ModelTurn {
     outputTokens: Math.trunc(num(a[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]) ?? num(a[OPENINFERENCE.completionTokens]) ?? 0),
     latencyMs: ms(span.endNs - span.startNs),
     contextTokensEstimate: Math.trunc(num(a[STOCKROOM.contextTokens]) ?? inputTokens),
+    ...liveFields(span),
+  };
+}
+
+/** Provider, raw finish reason and cached tokens: our own export's exact values, else the conventions'. */
+function liveFields(span: SpanRecord): Pick<ModelTurn, 'provider' | 'finishReason' | 'cachedTokens'> {
+  const a = span.attributes;
+  const ours = STOCKROOM.step in a;
+  const provider = ours ? str(a[STOCKROOM.provider]) : (str(a[ATTR_GEN_AI_PROVIDER_NAME]) ?? str(a[ATTR_GEN_AI_SYSTEM_OLD]) ?? str(a[OPENINFERENCE.provider]));
+  const reasons = a[ATTR_GEN_AI_RESPONSE_FINISH_REASONS];
+  const finishReason = ours ? str(a[STOCKROOM.finishReason]) : Array.isArray(reasons) ? str(reasons[0]) : str(reasons);
+  const cached = num(a[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]);
+  return {
+    ...(provider !== null ? { provider } : {}),
+    ...(finishReason !== null ? { finishReason } : {}),
+    ...(cached !== null ? { cachedTokens: Math.trunc(cached) } : {}),
   };
 }
 
@@ -202,7 +221,7 @@ function toolRecord(span: SpanRecord, step: number, requested: Call | undefined)
     executed: bool(a[STOCKROOM.toolExecuted]) ?? (blockedBy === null && validationError === null),
     payloadChars: Math.trunc(num(a[STOCKROOM.toolPayloadChars]) ?? (result === null ? 0 : JSON.stringify(result).length)),
     latencyMs: ms(span.endNs - span.startNs),
-    sanitized: quarantinedLines > 0 || errorType === TOOL_ERROR_TYPES.quarantined,
+    sanitized: bool(a[STOCKROOM.toolSanitized]) ?? (quarantinedLines > 0 || errorType === TOOL_ERROR_TYPES.quarantined),
     quarantinedLines,
     quarantinedText: [],
     rewrittenBy: [],

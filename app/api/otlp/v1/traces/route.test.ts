@@ -15,7 +15,7 @@ import { getRunOrThrow, getRunSteps } from '@/lib/db/runs-read';
 import { countRuns, listRuns } from '@/lib/db/runs-list';
 import type { RunResult } from '@/lib/harness/types';
 import { hashToken } from '@/lib/otel/ingest-tokens';
-import { createRunTraceExporter } from '@/lib/otel/run-exporter';
+import { createRunTraceExporter } from '@/lib/otel/sdk-exporter';
 import { sampleRuns } from '@/lib/otel/testing/sample-runs';
 import { POST } from './route';
 
@@ -84,6 +84,7 @@ describe('POST /api/otlp/v1/traces', () => {
     const [id] = await newRunsSince(before);
     const stored = await getRunOrThrow(id!);
     expect(stored.meta.source).toBe('imported');
+    expect(stored.meta.tenant).toBe('globex');
     expect(stored.meta.config).toMatchObject({ tenant: 'globex', format: 'genai', serviceName: 'weather-agent' });
     const run = stored.run;
     expect(run.runId).toBe('conv_5j66UpCpwteGg4YSxUnt7lPY');
@@ -196,7 +197,7 @@ describe.each(['http/json', 'http/protobuf'] as const)('round trip through the o
         steps: r.steps,
         transitions: r.transitions,
         modelCalls: r.trajectory.filter((s) => s.kind === 'model_turn').map(({ latencyMs: _l, ...rest }) => rest),
-        toolCalls: r.trajectory.filter((s) => s.kind === 'tool_call').map((s) => [s.step, s.name, s.toolUseId, s.arguments, s.resultContent, s.isError, s.errorCode, s.blockedBy, s.validationError]),
+        toolCalls: r.trajectory.filter((s) => s.kind === 'tool_call').map((s) => [s.step, s.name, s.toolUseId, s.arguments, s.resultContent, s.isError, s.errorCode, s.blockedBy, s.validationError, s.executed, s.sanitized, s.quarantinedLines, s.policy]),
         events: r.trajectory.filter((s) => s.kind === 'guard' || s.kind === 'compaction'),
       });
       expect(essentials(back)).toEqual(essentials(original));
