@@ -62,7 +62,7 @@ test("kittiwake's admin sees its runs, approval and effects on every page (so th
     for (const url of urlsFor(route)) expect((await page.goto(url))!.status(), url).toBe(200);
   }
   await page.goto(`/effects?runId=${kittiwake.writeRun}`);
-  await expect(page.locator('main')).toContainText(kittiwake.writeRun);
+  await expect(page.locator('main')).toContainText(kittiwake.writeRun.slice(-8));
   await page.goto('/runs');
   await expect(page.locator('main')).toContainText(kittiwake.plainRun.slice(-8));
   await page.context().close();
