@@ -12,7 +12,7 @@ import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
 import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/mcp/route-auth';
 import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
 import { GovernedWrites } from '@/lib/mcp/write-gate';
-import { currentPolicy } from '@/lib/actions/support/governed';
+import { currentPolicy } from '@/lib/actions/support/current-policy';
 import { getDb } from '@/lib/db/client';
 import { prismaGovernanceStore } from '@/lib/db/governance-store';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';

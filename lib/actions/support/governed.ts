@@ -6,14 +6,12 @@ import 'server-only';
  * run (what /runs and replay show) is written when the run pauses and replaced when it resumes.
  * Runs without a policy never come here, so the curriculum's metrics cannot move.
  */
-import path from 'node:path';
 import { z } from 'zod';
 import type { ToolExecutor } from '../../harness/executor';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../../harness/config';
 import type { RunResult } from '../../harness/types';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext, type GovernedOutcome } from '../../governance/governed-run';
 import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
-import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../governance/policy-file';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
@@ -35,15 +33,9 @@ import { withDurableLedger } from './environments';
 import { configOf, metaFor, summariseRun, type RunOneResult } from './runner';
 import { DbError } from '../../db/errors';
 
-/** The policy file governed runs use: STOCKROOM_POLICY_FILE, or config/policy.json. */
-export function policyFilePath(): string {
-  return path.resolve(process.env.STOCKROOM_POLICY_FILE ?? DEFAULT_POLICY_FILE);
-}
+import { currentPolicy } from './current-policy';
 
-/** Read per run, so an edited policy is a new version (and approvals bound to the old one go stale). */
-export function currentPolicy(): LoadedPolicy {
-  return loadPolicyFile(policyFilePath());
-}
+export { currentPolicy, policyFilePath } from './current-policy';
 
 /** What a governed run needs to be rebuilt in another process (stored with the run). */
 const GovernedSpecSchema = z.object({
