@@ -45,7 +45,8 @@ export default defineConfig({
   webServer: {
     command: 'npm run build && node scripts/start.mjs',
     url: `http://127.0.0.1:${PORT}/`,
-    timeout: 240_000,
+    // next build alone takes 2–3 min on two cores, and longer when the machine is busy.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {

@@ -182,3 +182,22 @@ describe('reconciling the effect journal', () => {
     expect(await db.evidenceEvent.count({ where: { runId } })).toBe(eventsBefore + 1);
   });
 });
+
+describe('reconciling a write of an MCP-transport governed run', () => {
+  it('finds the write in the durable ledger by operation key (it used to answer "no record" for every MCP run)', async () => {
+    const { runGovernedAction, decideApprovalAction, reconcileEffectAction, db } = await mod();
+    env.as('operator');
+    const started = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024', transport: 'mcp-memory' });
+    if (!started.ok) throw new Error(started.error);
+    env.as('reviewer');
+    expect(await decideApprovalAction({ id: started.data.approvalId!, verdict: 'approve', reason: 'supplier confirmed' })).toMatchObject({ ok: true, data: { run: { status: 'finished' } } });
+    const [entry] = await db.effectJournalEntry.findMany({ where: { runId: started.data.runId } });
+    expect(entry).toMatchObject({ status: 'committed' });
+    const kept = await db.restockLedgerRecord.findUniqueOrThrow({ where: { operationKey: entry!.operationKey } });
+    expect(kept).toMatchObject({ runId: started.data.runId, requestId: expect.stringMatching(/^RSR-\d{4}$/) });
+    // The answer was lost (as after a crash between dispatch and record): reconciliation asks the ledger.
+    await db.effectJournalEntry.update({ where: { operationKey: entry!.operationKey }, data: { status: 'unknown', result: null, resultDigest: null } });
+    env.as('operator');
+    expect(await reconcileEffectAction({ operationKey: entry!.operationKey })).toEqual({ ok: true, data: { operationKey: entry!.operationKey, status: 'reconciled_committed' } });
+  });
+});

@@ -132,9 +132,16 @@ describe('governed input and outcomes that are true', () => {
       const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
       expect(res).toMatchObject({ ok: false, code: 'failed_after_write', error: expect.stringMatching(/create_restock_request committed .*Do not start it again/) });
       expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
-      expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: expect.stringContaining('the database refused the run row') });
+      // The driver's words stay in the server log; the run says a server error happened.
+      expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: expect.stringContaining('an unexpected server error') });
     } finally {
       spy.mockRestore();
     }
+    // The sweeper stores the finished run the failure left behind; nothing is dispatched again.
+    const { sweepGovernedRuns, runs } = await mod();
+    expect((await sweepGovernedRuns()).resumed).toContain(runId);
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
   });
 });

@@ -18,8 +18,12 @@ import { createStockroomAgent } from '../stockroom/agent';
 import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
 import { StockroomEnvironment } from '../stockroom/environment';
 import { LocalToolExecutor } from '../stockroom/executor/local-executor';
-import { DurableLedgerExecutor } from '../stockroom/ledger/durable-ledger-executor';
-import { openDatabase } from './client';
+import { DurableLedgerExecutor, LEDGER_WRITE_TOOL } from '../stockroom/ledger/durable-ledger-executor';
+import { openDatabase, type Database } from './client';
+import type { GoldenCase } from '../eval/golden';
+import type { HarnessConfig } from '../harness/config';
+import type { LoadedPolicy } from '../governance/policy-file';
+import type { Dataset } from '../stockroom/dataset/types';
 import { prismaGovernanceStore } from './governance-store';
 import { newId } from './ids';
 import { PrismaLedgerStore } from './restock-ledger-store';
@@ -41,6 +45,25 @@ async function rollbacks(url: string): Promise<number> {
   }
 }
 
+/** One governed start as the dashboard makes it (agent under the policy, then the stored run). */
+export async function governedStart(
+  db: Database,
+  input: { dataset: Dataset; config: HarnessConfig; policy: LoadedPolicy; golden: GoldenCase },
+): Promise<void> {
+  const { dataset, config, policy, golden: c } = input;
+  const runId = newId();
+  const executor = new DurableLedgerExecutor(new LocalToolExecutor(new StockroomEnvironment(dataset, [])), new PrismaLedgerStore(db.prisma), runId);
+  const driver: AgentDriver = {
+    run: async (ex, p, operationKey, id) => (await createStockroomAgent({ dataset, config, executor: ex, policy: p })).run(c.query, c.id, { runId: id, operationKey }),
+    resume: async () => {
+      throw new Error('not resumed in this bench');
+    },
+  };
+  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy, executor, driver };
+  const out = await startGovernedRun(ctx, { principal: { subject: 'bench-operator', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] }, runTenant: 'kittiwake', spec: { caseId: c.id }, runId });
+  await saveRun(out.result, { id: runId, createdBy: null, datasetName: dataset.name, datasetHash: dataset.hash, transport: 'local', category: c.category, config: config as unknown as Record<string, unknown>, suiteRunId: null }, db);
+}
+
 export async function benchGovernance(): Promise<{ name: string; value: number; unit: string; target?: string; detail?: string }[]> {
   const { url, drop } = await createTestDatabaseUrl('postgres');
   await migrate({ url });
@@ -51,23 +74,12 @@ export async function benchGovernance(): Promise<{ name: string; value: number; 
     const golden = loadGoldenFile(defaultGoldenPath(dataset));
     const config = resolveConfig({});
     const policy = loadPolicyFile('config/policy.json');
-    // Cases that write (restocks), so starts append decisions, effects and approval requests.
-    const cases = golden.cases.filter((c) => /restock/i.test(c.query)).slice(0, 10);
+    // Cases the dataset expects to write, so starts append decisions, effects and approval requests.
+    const cases = golden.cases.filter((c) => c.expectedTools.some((t) => t.name === LEDGER_WRITE_TOOL)).slice(0, 10);
     const pick = cases.length > 0 ? cases : golden.cases.slice(0, 10);
     const start = async (i: number): Promise<number> => {
-      const c = pick[i % pick.length]!;
-      const runId = newId();
-      const executor = new DurableLedgerExecutor(new LocalToolExecutor(new StockroomEnvironment(dataset, [])), new PrismaLedgerStore(db.prisma), runId);
-      const driver: AgentDriver = {
-        run: async (ex, p, operationKey, id) => (await createStockroomAgent({ dataset, config, executor: ex, policy: p })).run(c.query, c.id, { runId: id, operationKey }),
-        resume: async () => {
-          throw new Error('not resumed in this bench');
-        },
-      };
-      const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy, executor, driver };
       const began = performance.now();
-      const out = await startGovernedRun(ctx, { principal: { subject: 'bench-operator', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] }, runTenant: 'kittiwake', spec: { caseId: c.id }, runId });
-      await saveRun(out.result, { id: runId, createdBy: null, datasetName: dataset.name, datasetHash: dataset.hash, transport: 'local', category: c.category, config: config as unknown as Record<string, unknown>, suiteRunId: null }, db);
+      await governedStart(db, { dataset, config, policy, golden: pick[i % pick.length]! });
       return performance.now() - began;
     };
     await start(0); // warm-up: the query compiler's first calls are not what we measure
@@ -87,3 +99,4 @@ export async function benchGovernance(): Promise<{ name: string; value: number; 
     await drop();
   }
 }
+

@@ -22,7 +22,8 @@ import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
 import { getDb } from '../../db/client';
 import { prismaGovernanceStore } from '../../db/governance-store';
 import { appliedWrites, clearGovernedFailure, findGovernedRun, getGovernedRunOrThrow, recordGovernedFailure } from '../../db/governance-runs';
-import { ConflictError } from '../../governance/errors';
+import { ConflictError, GovernanceError } from '../../governance/errors';
+import { HarnessError } from '../../harness/errors';
 import { ActionError } from '../errors';
 import { newId } from '../../db/ids';
 import { replaceRun, saveRun } from '../../db/runs-write';
@@ -137,6 +138,20 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
 }
 
 /**
+ * Stores the run a governed run finished with when storing it failed after the governed run moved
+ * on (its writes were already committed): the runs list and replay then show what happened.
+ */
+export async function repairStoredRun(runId: string): Promise<void> {
+  const prisma = getDb().prisma;
+  const stored = await getGovernedRunOrThrow(prisma, runId);
+  const spec = GovernedSpecSchema.safeParse(stored.spec);
+  if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
+  const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
+  await replaceRun(stored.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
+  await clearGovernedFailure(prisma, runId);
+}
+
+/**
  * Runs a governed start or resume and, when it fails, tells the truth about what was written: the
  * failure is kept on the run and its request (the sweeper retries a resume), and when the
  * downstream already applied a write the user is told so (retrying by hand would write twice).
@@ -148,7 +163,11 @@ async function truthfully<T>(runId: string, what: 'start' | 'resume', work: () =
   } catch (err) {
     if (err instanceof ConflictError) throw err;
     const prisma = getDb().prisma;
-    const reason = err instanceof Error ? err.message : String(err);
+    // Governance and harness errors say what is wrong in words a user can act on; anything else
+    // (database, driver) stays in the server log, never on the page.
+    const known = err instanceof GovernanceError || err instanceof HarnessError;
+    if (!known) console.error(`[governed ${what}] run ${runId} failed`, err);
+    const reason = known ? (err as Error).message : 'an unexpected server error (see the server log)';
     await recordGovernedFailure(prisma, runId, `${what} failed: ${reason}`.slice(0, MAX_FAILURE_CHARS)).catch(() => undefined);
     const writes = await appliedWrites(prisma, runId).catch(() => null);
     if (writes === null || writes.length > 0) {

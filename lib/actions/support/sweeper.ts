@@ -12,7 +12,7 @@ import { sealEvidenceChains } from '../../db/governance-evidence';
 import { findGovernedRun } from '../../db/governance-runs';
 import { ConflictError, GovernanceError } from '../../governance/errors';
 import { RESUME_LEASE_MS } from '../../governance/governed-run';
-import { resumeAfterDecision } from './governed';
+import { repairStoredRun, resumeAfterDecision } from './governed';
 
 /** How often the server sweeps. */
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -62,6 +62,16 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
       // Another worker took it: it moves on there.
       if (err instanceof ConflictError) continue;
       report.failed.push({ runId, error: err instanceof GovernanceError || err instanceof Error ? err.message : String(err) });
+    }
+  }
+  // Runs that moved on but whose stored run could not be written: store it now.
+  const unstored = await getDb().prisma.governedRun.findMany({ where: { status: 'finished', lastError: { not: null } }, select: { runId: true }, take: SWEEP_BATCH });
+  for (const { runId } of unstored) {
+    try {
+      await repairStoredRun(runId);
+      report.resumed.push(runId);
+    } catch (err) {
+      report.failed.push({ runId, error: err instanceof Error ? err.message : String(err) });
     }
   }
   report.sealed = await sealEvidenceChains(getDb().prisma);
