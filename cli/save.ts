@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { allowedDatasets, declaredTenant } from '../lib/actions/support/datasets';
-import { currentPolicy } from '../lib/actions/support/governed';
+import { currentPolicy } from '../lib/actions/support/current-policy';
 import type { Database } from '../lib/db/client';
 import { getIdentity } from '../lib/db/governance-members';
 import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../lib/governance/policy-file';

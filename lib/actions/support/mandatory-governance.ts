@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../../governance/policy-file';
 import { ActionError } from '../errors';
-import { currentPolicy } from './governed';
+import { currentPolicy } from './current-policy';
 
 /** Throws ActionError `governance_required` when the policy makes governance mandatory for `tenant`. */
 export function refuseUngovernedIfMandatory(tenant: string): void {
