@@ -28,12 +28,17 @@ export async function POST(request: Request): Promise<Response> {
   if (origin) return origin;
   const caller = await authorizeMcpRequest(request);
   if (!caller.ok) return mcpAuthRefusal(caller);
+  const datasetTenant = allowedDatasets().find((d) => path.resolve(d.dir) === path.resolve(defaultDatasetDir()))?.tenant ?? DEFAULT_TENANT;
+  // The served dataset is one tenant's: to anyone working in another tenant the endpoint does not exist.
+  if (caller.tenant !== datasetTenant) {
+    return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Not found: no MCP endpoint here for your tenant' } }, { status: 404 });
+  }
   const store = prismaGovernanceStore(getDb().prisma);
   const writes = new GovernedWrites({
     policy: currentPolicy(),
     principal: { subject: caller.subject, tenant: caller.tenant, scopes: [...OPERATOR_SCOPES] },
-    // The served dataset's tenant: a caller of another tenant is refused by the policy's cross-tenant rule.
-    runTenant: allowedDatasets().find((d) => path.resolve(d.dir) === path.resolve(defaultDatasetDir()))?.tenant ?? DEFAULT_TENANT,
+    // The served dataset's tenant (the caller's own, checked above); the policy's cross-tenant rule backs it up.
+    runTenant: datasetTenant,
     journal: store.journal,
     evidence: store.evidence,
     runId: `mcp:${caller.subject}`,

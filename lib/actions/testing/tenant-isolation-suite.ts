@@ -174,6 +174,25 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
       for (const id of [k.plainRun, k.governedRun]) expect(foreign).not.toContain(id);
     });
 
+    it.each(PUFFIN_USERS)("answers %s at /api/mcp, which serves kittiwake's dataset, as not found, naming no tenant", async (user) => {
+      const { POST } = await import('../../../app/api/mcp/route');
+      const { headers } = await import('next/headers');
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const post = async () => {
+        const h = new Headers(await headers());
+        h.set('content-type', 'application/json');
+        h.set('accept', 'application/json, text/event-stream');
+        return POST(new Request('http://127.0.0.1/api/mcp', { method: 'POST', headers: h, body: JSON.stringify(init) }));
+      };
+      env.as('operator');
+      expect((await post()).status).toBe(200);
+      env.as(user);
+      const res = await post();
+      // An operator of puffin (the admin included) holds the role; the reviewer alone is refused for the role first.
+      expect(res.status).toBe(user === 'puffinReviewer' ? 403 : 404);
+      expect(await res.text()).not.toMatch(/kittiwake/i);
+    });
+
     it('ignores a forged tenant cookie naming a tenant the caller does not belong to', async () => {
       env.as('puffinAdmin', { tenant: 'kittiwake' });
       expect((await get('runs/[id]/steps', k.governedRun)).status).toBe(404);
