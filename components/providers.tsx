@@ -1,5 +1,6 @@
 'use client';
 /** Client-side providers: one react-query client per browser tab. */
+import '@/lib/security/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 
