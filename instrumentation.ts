@@ -14,6 +14,32 @@ export async function register(): Promise<void> {
   } catch (err) {
     console.error('stockroom: could not check for interrupted suite runs', err);
   }
+  await startGovernedSweeper();
+}
+
+/**
+ * Governed runs move on without anyone opening them: expired approvals finish their run, decided
+ * requests whose resume failed and runs stuck resuming past the lease are resumed (now, then
+ * every SWEEP_INTERVAL_MS).
+ */
+async function startGovernedSweeper(): Promise<void> {
+  const { sweepGovernedRuns, SWEEP_INTERVAL_MS } = await import('./lib/actions/support/sweeper');
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const r = await sweepGovernedRuns();
+      if (r.resumed.length > 0) console.log(`stockroom: resumed ${r.resumed.length} governed run(s)`);
+      for (const f of r.failed) console.error(`stockroom: resuming governed run ${f.runId} failed: ${f.error}`);
+    } catch (err) {
+      console.error('stockroom: the governed-run sweep failed', err);
+    } finally {
+      running = false;
+    }
+  };
+  await sweep();
+  setInterval(() => void sweep(), SWEEP_INTERVAL_MS).unref();
 }
 
 /** Suites touched this recently are assumed alive in another server process. */

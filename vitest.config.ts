@@ -16,5 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Evidence is signed with a key kept outside the database; tests sign with this one.
+    env: { STOCKROOM_EVIDENCE_KEY: 'test-evidence-key-0123456789abcdef0123456789' },
   },
 });

@@ -7,8 +7,8 @@ import { StartDemoButton } from './_components/start-demo-button';
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage() {
-  await requireUser();
-  const runs = await countRuns({}, { cap: 1000 });
+  const user = await requireUser();
+  const runs = await countRuns({ tenant: user.tenant }, { cap: 1000 });
   return (
     <main className="page">
       <section className="hero">

@@ -1,8 +1,9 @@
-/** The top navigation, with who is signed in (and their roles) and a sign-out button. */
+/** The top navigation, with who is signed in (their roles in the tenant they work in), the tenant switcher and a sign-out button. */
 import Link from 'next/link';
 import { currentPrincipal } from '@/lib/actions/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
+import { TenantSwitcher } from './tenant-switcher';
 
 export async function SiteHeader() {
   const user = await currentPrincipal();
@@ -24,6 +25,7 @@ export async function SiteHeader() {
         ) : null}
         <span className="spacer" />
         <LargeTypeToggle />
+        {user && user.tenants.length > 1 ? <TenantSwitcher tenant={user.tenant} tenants={user.tenants} /> : null}
         {user ? (
           <form action={signOutAction} className="row" style={{ gap: '0.5rem' }}>
             <span className="small" data-testid="signed-in-as">

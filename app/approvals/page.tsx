@@ -1,6 +1,6 @@
 /**
- * The approval queue: requests of the caller's tenants by tab (pending, approved, denied, expired,
- * stale). Anyone with a role in a tenant sees its queue; only its reviewers can decide.
+ * The approval queue: requests of the tenant the caller works in, by tab (pending, approved, denied,
+ * expired, stale). Anyone with a role in a tenant sees its queue; only its reviewers can decide.
  */
 import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
@@ -16,10 +16,9 @@ export const dynamic = 'force-dynamic';
 export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const tab = ApprovalTabSchema.parse((await searchParams).tab);
-  const tenants = [...new Set(user.memberships.map((m) => m.tenant))];
   const now = new Date();
   const prisma = getDb().prisma;
-  const requests = await listApprovals(prisma, tab, now, tenants);
+  const requests = await listApprovals(prisma, tab, now, [user.tenant]);
   const labels = await userLabels(prisma, requests.map((r) => r.proposal.actor));
 
   return (
@@ -27,7 +26,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       <h1>Approvals</h1>
       <p className="lede">
         Calls a governed run may not make without a reviewer: each request binds the exact call (tool, arguments, tool schema, policy
-        version, tenant, actor, expiry) by a digest. Tenants: {tenants.join(', ')}.
+        version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}.
       </p>
       <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
         {APPROVAL_STATUSES.map((s) => (

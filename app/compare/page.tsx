@@ -4,11 +4,13 @@ import Link from 'next/link';
 import { getRunOrThrow } from '@/lib/db/runs-read';
 import { listRuns } from '@/lib/db/runs-list';
 import { NotFoundError } from '@/lib/db/errors';
+import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import type { StoredRun } from '@/lib/db/types';
 import { callStatus } from '@/lib/eval/run-summary';
 import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,9 +34,11 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
   });
 }
 
-async function load(id: string | null): Promise<StoredRun | 'missing' | null> {
+async function load(id: string | null, tenant: string): Promise<StoredRun | 'missing' | null> {
   if (!id) return null;
   try {
+    // Another tenant's run is answered exactly like a missing one.
+    await requireRunInTenant(id, tenant);
     // Compare aligns trajectories; the messages each call saw are not needed and dominate long runs.
     return await getRunOrThrow(id, undefined, { modelInputs: false });
   } catch (err) {
@@ -72,6 +76,7 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
       <p style={{ marginTop: 0 }}>{stored.run.query}</p>
       <div className="row small">
         <TerminationBadge reason={stored.run.terminationReason} />
+        <UngovernedBadge governed={stored.meta.governed ?? false} />
         <span className="badge">setting: {stored.meta.setting}</span>
         {stored.run.caseId ? <span className="badge info">case {stored.run.caseId}</span> : null}
         <span className="muted">
@@ -84,8 +89,8 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
   );
 }
 
-async function Picker({ a, b, problem }: { a: string | null; b: string | null; problem: string | null }) {
-  const { items } = await listRuns({ limit: 20 });
+async function Picker({ a, b, problem, tenant }: { a: string | null; b: string | null; problem: string | null; tenant: string }) {
+  const { items } = await listRuns({ filters: { tenant }, limit: 20 });
   return (
     <>
       {problem ? <p className="alert error">{problem}</p> : null}
@@ -138,11 +143,11 @@ async function Picker({ a, b, problem }: { a: string | null; b: string | null; p
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireUser();
+  const user = await requireUser();
   const params = await searchParams;
   const aId = idOf(params.a);
   const bId = idOf(params.b);
-  const [a, b] = await Promise.all([load(aId), load(bId)]);
+  const [a, b] = await Promise.all([load(aId, user.tenant), load(bId, user.tenant)]);
   const missing = a === 'missing' ? 'Run A does not exist.' : b === 'missing' ? 'Run B does not exist.' : null;
 
   if (!a || !b || a === 'missing' || b === 'missing') {
@@ -150,7 +155,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <main className="page">
         <h1>Compare two runs</h1>
         <p className="lede">Pick two runs — for example the same golden case with and without a weakness flag — to see where they diverge.</p>
-        <Picker a={aId} b={bId} problem={missing} />
+        <Picker a={aId} b={bId} problem={missing} tenant={user.tenant} />
       </main>
     );
   }

@@ -1,5 +1,5 @@
 /**
- * The effect journal: every write a governed run made, by operation key, with its state
+ * The effect journal: every write a governed run of the caller's tenant made, by operation key, with its state
  * (prepared → dispatched → committed | failed | unknown → reconciled_*). Filters by status, run and
  * tool; an `unknown` entry can be reconciled by an operator or admin (nothing is ever re-sent).
  */
@@ -8,6 +8,7 @@ import { holdsRole } from '@/lib/actions/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { getDb } from '@/lib/db/client';
 import { PrismaJournalStore } from '@/lib/db/governance-journal';
+import { governedRunIdsOfTenant } from '@/lib/db/tenant-scope';
 import { EFFECT_STATUSES } from '@/lib/governance/effect-journal';
 import { EffectsQuerySchema } from '@/lib/schemas/governance';
 import { ReconcileButton } from './_components/reconcile-button';
@@ -19,8 +20,9 @@ const TONE: Record<string, string> = { committed: 'good', reconciled_committed: 
 export default async function EffectsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const query = EffectsQuerySchema.parse(await searchParams);
-  const entries = await new PrismaJournalStore(getDb().prisma).list(query);
-  const canReconcile = holdsRole(user.memberships, 'operator');
+  // Only the journal entries of the caller's tenant's governed runs.
+  const entries = await new PrismaJournalStore(getDb().prisma).list({ ...query, runIds: await governedRunIdsOfTenant(user.tenant) });
+  const canReconcile = holdsRole(user.memberships, 'operator', user.tenant);
 
   return (
     <main className="page">

@@ -6,7 +6,7 @@ import { Instructor } from './_components/instructor';
 export const dynamic = 'force-dynamic';
 
 export default async function InstructorPage() {
-  await requireUser();
+  const user = await requireUser();
   return (
     <main className="page instructor">
       <h1>Instructor mode</h1>
@@ -14,7 +14,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasetOptions()} />
+      <Instructor datasets={datasetOptions(user.tenant)} />
     </main>
   );
 }

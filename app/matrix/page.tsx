@@ -13,9 +13,9 @@ const idOrNull = (v: unknown) => {
 };
 
 export default async function MatrixPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireUser();
+  const user = await requireUser();
   const params = await searchParams;
-  const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50 }), Promise.resolve(datasetOptions())]);
+  const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50, tenant: user.tenant }), Promise.resolve(datasetOptions(user.tenant))]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
   return (
     <main className="page">

@@ -1,5 +1,5 @@
 /**
- * The runs table: every stored run, filtered, sorted and paged by keyset cursor (constant cost per
+ * The runs table: every stored run of the caller's tenant, filtered, sorted and paged by keyset cursor (constant cost per
  * page however many runs there are), with a launcher to run a golden case or a query.
  */
 import { requireUser } from '@/lib/auth/page-guard';
@@ -12,6 +12,7 @@ import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
 import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
@@ -19,8 +20,9 @@ import { DeleteRunButton } from './_components/delete-run-button';
 
 export const dynamic = 'force-dynamic';
 
-function filtersOf(q: RunsQuery): RunFilters {
+function filtersOf(q: RunsQuery, tenant: string): RunFilters {
   return {
+    tenant,
     datasetName: q.dataset,
     setting: q.setting,
     flags: q.flag ? [q.flag] : undefined,
@@ -46,10 +48,10 @@ function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: Runs
 }
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requireUser();
+  const user = await requireUser();
   const query = RunsQuerySchema.parse(await searchParams);
-  const datasets = datasetOptions();
-  const filters = filtersOf(query);
+  const datasets = datasetOptions(user.tenant);
+  const filters = filtersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
@@ -199,7 +201,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       </Link>
                     ) : (
                       <TerminationBadge reason={r.terminationReason} />
-                    )}
+                    )}{' '}
+                    <UngovernedBadge governed={r.governed} />
                   </td>
                   <td className="num">{r.steps}</td>
                   <td className="num">

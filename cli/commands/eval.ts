@@ -13,9 +13,15 @@ import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { settingLabel } from '../../lib/actions/support/runner';
+import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
+import { saveEvalSetting } from '../../lib/db/suite-from-eval';
+import type { SuiteResult } from '../../lib/eval/suite';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
+  ...SAVE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -72,11 +78,28 @@ export function formatEvalSummary(report: EvalReport): string {
   return lines.join('\n');
 }
 
+/** Stores an eval as a suite of the target tenant (the dashboard's storage functions); returns its id and run ids by case. */
+async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string> }> {
+  const { db, owner } = target;
+  const suiteId = await createSuiteRun(
+    { kind: 'eval', tenant: owner.tenant, createdBy: owner.createdBy, config: report.config as unknown as Record<string, unknown>, datasetName: report.dataset.name, datasetHash: report.dataset.hash, goldenSha256: report.golden.sha256, total: suite.results.length },
+    db,
+  );
+  try {
+    const ids = await saveEvalSetting(suiteId, settingLabel(report.config.weaknesses), suite, report, db, owner);
+    await completeSuiteRun(suiteId, { settings: [] }, db);
+    return { suiteId, runIds: Object.fromEntries(report.cases.map((c, i) => [c.id, ids[i]!])) };
+  } catch (err) {
+    await failSuiteRun(suiteId, `the CLI could not store every run: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), db).catch(() => undefined);
+    throw err;
+  }
+}
+
 export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--json]',
+    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -86,25 +109,50 @@ export const command: CliCommand = {
     const config = configFromArgs(args);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
-    const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-    const agent = await createStockroomAgent({ dataset, config, executor });
-    const json = args.flags.json === true;
-    const showProgress = !json && process.stderr.isTTY === true;
-    let report: EvalReport;
+    // Checked before anything runs: a refused --save runs and stores nothing.
+    const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      const suite = await runSuite({
-        agent,
-        cases: golden.cases,
-        onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
-      });
-      if (showProgress) process.stderr.write('\n');
-      report = buildReport({ suite, config, dataset, golden });
+      return await evaluate(args, config, dataset, golden, target);
     } finally {
-      await agent.close();
+      await target?.close();
     }
-    if (out) writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
-    if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-    else process.stdout.write(formatEvalSummary(report) + (out ? `\n\nreport written to ${out}` : '') + '\n');
-    return 0;
   },
 };
+
+async function evaluate(
+  args: ReturnType<typeof parseArgs>,
+  config: ReturnType<typeof configFromArgs>,
+  dataset: ReturnType<typeof datasetFromArgs>,
+  golden: ReturnType<typeof loadGoldenFile>,
+  target: SaveTarget | null,
+): Promise<number> {
+  const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
+  const agent = await createStockroomAgent({ dataset, config, executor });
+  const json = args.flags.json === true;
+  const showProgress = !json && process.stderr.isTTY === true;
+  let report: EvalReport;
+  let suite: SuiteResult;
+  try {
+    suite = await runSuite({
+      agent,
+      cases: golden.cases,
+      onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
+    });
+    if (showProgress) process.stderr.write('\n');
+    report = buildReport({ suite, config, dataset, golden });
+  } finally {
+    await agent.close();
+  }
+  const out = stringFlag(args, 'out');
+  if (out) writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
+  const stored = target ? await storeEval(target, suite, report) : null;
+  if (json) process.stdout.write(JSON.stringify(stored ? { ...stored, ...report } : report, null, 2) + '\n');
+  else
+    process.stdout.write(
+      formatEvalSummary(report) +
+        (out ? `\n\nreport written to ${out}` : '') +
+        (stored ? `\n\nstored as suite ${stored.suiteId} (${Object.keys(stored.runIds).length} runs) in tenant ${target!.owner.tenant}` : '') +
+        '\n',
+    );
+  return 0;
+}

@@ -1,6 +1,7 @@
 /**
  * `stockroom matrix`: the golden set under `none` and each weakness flag alone, printed as the
- * published table with deltas against `none` (or as JSON keyed by setting).
+ * published table with deltas against `none` (or as JSON keyed by setting). With `--save --tenant T
+ * --as EMAIL` the matrix is stored as a suite where the dashboard's matrix page shows it.
  */
 import { formatMatrixTable } from '../../lib/eval/matrix-table';
 import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
@@ -8,51 +9,101 @@ import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
+import { saveMatrixResult } from '../../lib/db/suite-from-eval';
+import type { MatrixResult } from '../../lib/eval/matrix';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
 
 const FLAGS = {
   ...SHARED_FLAGS,
+  ...SAVE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
 
+/** Stores the matrix as a suite of the target tenant; returns its id and run ids by setting and case. */
+async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ suiteId: string; runIds: Record<string, Record<string, string>> }> {
+  const { db, owner } = target;
+  const first = matrix.rows[0]!.report;
+  const suiteId = await createSuiteRun(
+    {
+      kind: 'matrix',
+      tenant: owner.tenant,
+      createdBy: owner.createdBy,
+      config: first.config as unknown as Record<string, unknown>,
+      datasetName: first.dataset.name,
+      datasetHash: first.dataset.hash,
+      goldenSha256: matrix.golden.sha256,
+      total: matrix.rows.reduce((n, r) => n + r.suite.results.length, 0),
+    },
+    db,
+  );
+  try {
+    const ids = await saveMatrixResult(suiteId, matrix, db, owner);
+    const runIds = Object.fromEntries(matrix.rows.map((r) => [r.setting, Object.fromEntries(r.report.cases.map((c, i) => [c.id, ids[r.setting]![i]!]))]));
+    return { suiteId, runIds };
+  } catch (err) {
+    await failSuiteRun(suiteId, `the CLI could not store every run: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), db).catch(() => undefined);
+    throw err;
+  }
+}
+
 export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
-  usage: 'matrix [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--json]',
+  usage: 'matrix [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const baseConfig = configFromArgs(args);
     const dataset = datasetFromArgs(args);
-    const json = args.flags.json === true;
-    const showProgress = !json && process.stderr.isTTY === true;
-    const matrix = await runMatrix({
-      dataset,
-      baseConfig,
-      goldenPath: stringFlag(args, 'golden'),
-      createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
-      onProgress: showProgress
-        ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)
-        : undefined,
-    });
-    if (showProgress) process.stderr.write('\n');
-    if (json) {
-      const bySetting = Object.fromEntries(
-        MATRIX_SETTINGS.map((s) => [
-          s,
-          { metrics: matrix.reports[s].metrics, by_category: matrix.reports[s].by_category, deltas: matrix.deltas[s] },
-        ]),
-      );
-      process.stdout.write(JSON.stringify(bySetting, null, 2) + '\n');
-    } else {
-      const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
-      process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
-      process.stdout.write(formatMatrixTable(metrics) + '\n');
+    // Checked before anything runs: a refused --save runs and stores nothing.
+    const target = await saveTargetFromArgs(args, dataset.dir);
+    try {
+      return await runAndPrint(args, baseConfig, dataset, target);
+    } finally {
+      await target?.close();
     }
-    return 0;
   },
 };
+
+async function runAndPrint(
+  args: ReturnType<typeof parseArgs>,
+  baseConfig: ReturnType<typeof configFromArgs>,
+  dataset: ReturnType<typeof datasetFromArgs>,
+  target: SaveTarget | null,
+): Promise<number> {
+  const json = args.flags.json === true;
+  const showProgress = !json && process.stderr.isTTY === true;
+  const matrix = await runMatrix({
+    dataset,
+    baseConfig,
+    goldenPath: stringFlag(args, 'golden'),
+    createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
+    onProgress: showProgress
+      ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)
+      : undefined,
+  });
+  if (showProgress) process.stderr.write('\n');
+  const stored = target ? await storeMatrix(target, matrix) : null;
+  if (json) {
+    const bySetting = Object.fromEntries(
+      MATRIX_SETTINGS.map((s) => [
+        s,
+        { metrics: matrix.reports[s].metrics, by_category: matrix.reports[s].by_category, deltas: matrix.deltas[s] },
+      ]),
+    );
+    // With --save, `suiteId` and `runIds` (by setting, then case) come first, beside the settings.
+    process.stdout.write(JSON.stringify(stored ? { ...stored, ...bySetting } : bySetting, null, 2) + '\n');
+  } else {
+    const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
+    process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
+    process.stdout.write(formatMatrixTable(metrics) + '\n');
+    if (stored) process.stdout.write(`\nstored as suite ${stored.suiteId} in tenant ${target!.owner.tenant}\n`);
+  }
+  return 0;
+}

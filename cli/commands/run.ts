@@ -1,12 +1,19 @@
-/** `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON. */
+/**
+ * `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON; with
+ * `--save --tenant T --as EMAIL` also stored where the dashboard shows it (its id is printed).
+ */
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { saveRun } from '../../lib/db/runs-write';
+import { metaFor } from '../../lib/actions/support/runner';
 import { formatRun } from '../format-run';
+import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
+  ...SAVE_FLAGS,
   case: { type: 'string', description: 'golden case id (replays its mock script when the dataset has one)' },
   json: { type: 'boolean', description: 'print the RunResult as JSON' },
 } as const;
@@ -14,7 +21,8 @@ const FLAGS = {
 export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
-  usage: 'run "<query>" [--case ID] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--json]',
+  usage:
+    'run "<query>" [--case ID] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -22,19 +30,28 @@ export const command: CliCommand = {
     if (query === undefined || args.positionals.length > 1) throw new CliUsageError('run needs exactly one query (quote it)');
     const config = configFromArgs(args);
     const dataset = datasetFromArgs(args);
-    const executor = await createExecutorFromArgs(args, config, dataset);
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    // Checked before the run: a refused --save runs and stores nothing.
+    const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      const result = await agent.run(query, stringFlag(args, 'case') ?? null);
+      const executor = await createExecutorFromArgs(args, config, dataset);
+      const agent = await createStockroomAgent({ dataset, config, executor });
+      let result;
+      try {
+        result = await agent.run(query, stringFlag(args, 'case') ?? null);
+      } finally {
+        await agent.close();
+      }
+      const runId = target ? await saveRun(result, metaFor(dataset, config, null, null, target.owner), target.db) : null;
       if (args.flags.json) {
         const { modelInputs: _omitted, ...rest } = result;
-        process.stdout.write(JSON.stringify(rest, null, 2) + '\n');
+        // With --save, `runId` is the stored run's id (its /runs/<runId> page); the harness's own id moves to `harnessRunId`.
+        process.stdout.write(JSON.stringify(runId ? { ...rest, runId, harnessRunId: rest.runId } : rest, null, 2) + '\n');
       } else {
-        process.stdout.write(formatRun(result) + '\n');
+        process.stdout.write(formatRun(result) + '\n' + (runId ? `stored as run ${runId} in tenant ${target!.owner.tenant}\n` : ''));
       }
       return 0;
     } finally {
-      await agent.close();
+      await target?.close();
     }
   },
 };

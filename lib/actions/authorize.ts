@@ -2,8 +2,11 @@ import 'server-only';
 /**
  * The authorisation seam every action and mutating route goes through: the caller's better-auth
  * session (from the request headers) and their tenant roles from the database. Roles rank
- * viewer < operator < admin; `reviewer` is a separate per-tenant role (an admin holds it too), and
- * the tenant-specific check for a review happens where the request's tenant is known.
+ * viewer < operator < admin; `reviewer` is a separate per-tenant role (an admin holds it too).
+ *
+ * A caller works in one tenant at a time: the one chosen in the tenant cookie (validated here
+ * against their memberships on every request), else their operator/admin tenant. Roles are checked
+ * in that tenant only, and every read and write is scoped to it (lib/db/tenant-scope.ts).
  */
 import { headers } from 'next/headers';
 import { sessionUser } from '../auth/session';
@@ -20,10 +23,29 @@ export interface Principal {
   name: string;
   email: string;
   memberships: Membership[];
-  /** Distinct roles over all tenants, for display. */
+  /** The caller's roles in `tenant`. */
   roles: Role[];
-  /** The tenant the caller operates in: their operator/admin tenant, preferring the default one. */
+  /** The tenant the caller works in: the chosen one (cookie) when they belong to it, else their operator/admin tenant. */
   tenant: string;
+  /** Every tenant the caller belongs to, sorted (the header's tenant switcher). */
+  tenants: string[];
+}
+
+/** The cookie that holds the tenant a user with several memberships chose to work in. */
+export const TENANT_COOKIE = 'stockroom-tenant';
+
+/** The value of the tenant cookie in a `cookie` header, or null. */
+export function chosenTenant(requestHeaders: Headers): string | null {
+  for (const part of (requestHeaders.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== TENANT_COOKIE) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim()) || null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 /** Roles that satisfy `required` (admin satisfies everything; any membership makes a viewer). */
@@ -47,21 +69,25 @@ function operatingTenant(memberships: readonly Membership[]): string {
 
 /** The signed-in caller as a Principal, or null. Reads the request headers when none are given. */
 export async function currentPrincipal(requestHeaders?: Headers): Promise<Principal | null> {
-  const user = await sessionUser(requestHeaders ?? (await headers()));
+  const h = requestHeaders ?? (await headers());
+  const user = await sessionUser(h);
   if (!user) return null;
-  const roles = ROLES.filter((r) => user.memberships.some((m) => m.role === r));
-  return { ...user, roles, tenant: operatingTenant(user.memberships) };
+  const tenants = [...new Set(user.memberships.map((m) => m.tenant))].sort();
+  const chosen = chosenTenant(h);
+  const tenant = chosen !== null && tenants.includes(chosen) ? chosen : operatingTenant(user.memberships);
+  const roles = ROLES.filter((r) => user.memberships.some((m) => m.tenant === tenant && m.role === r));
+  return { ...user, roles, tenant, tenants };
 }
 
 /**
- * Returns the caller when they hold `required`; throws UnauthenticatedError without a valid session
+ * Returns the caller when they hold `required` in the tenant they work in; throws UnauthenticatedError without a valid session
  * and ForbiddenError when the role is missing. Route handlers pass their request's headers.
  */
 export async function authorize(required: Role, requestHeaders?: Headers): Promise<Principal> {
   const principal = await currentPrincipal(requestHeaders);
   if (!principal) throw new UnauthenticatedError();
-  if (!holdsRole(principal.memberships, required)) {
-    throw new ForbiddenError(`This needs the ${required} role; you have ${principal.roles.join(', ') || 'no role'}.`);
+  if (!holdsRole(principal.memberships, required, principal.tenant)) {
+    throw new ForbiddenError(`This needs the ${required} role in the tenant you are working in; you have ${principal.roles.join(', ') || 'no role'} there.`);
   }
   return principal;
 }

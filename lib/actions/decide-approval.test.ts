@@ -82,15 +82,15 @@ describe('deciding an approval request', () => {
     expect(await approvals.getApprovalOrThrow(db, id)).toMatchObject({ status: 'pending', decisions: [] });
   });
 
-  it('refuses a reviewer of another tenant without telling them the request’s state', async () => {
+  it('answers a reviewer of another tenant exactly as for a request that does not exist, naming no tenant', async () => {
     const { decideApprovalAction, db, approvals } = await mod();
     const { approvalId } = await pausedRun();
     env.as('outsider');
-    expect(await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'looks fine' })).toEqual({
-      ok: false,
-      code: 'not_reviewer_for_tenant',
-      error: 'You are not a reviewer for tenant kittiwake.',
-    });
+    const missing = await decideApprovalAction({ id: 'no-such-request', verdict: 'approve', reason: 'looks fine' });
+    const foreign = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'looks fine' });
+    expect(foreign).toEqual({ ...missing, error: missing.ok ? '' : missing.error.replace('no-such-request', approvalId) });
+    expect(foreign).toMatchObject({ ok: false, code: 'not_found' });
+    expect(JSON.stringify(foreign)).not.toMatch(/kittiwake/);
     expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'pending', decisions: [] });
   });
 
@@ -142,6 +142,20 @@ describe('deciding an approval request', () => {
     expect(await decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'changed my mind' })).toMatchObject({ ok: false, code: 'already_decided' });
   });
 
+  it('deleting a paused governed run cancels its request: approving afterwards neither recreates the run nor writes', async () => {
+    const { decideApprovalAction, db, approvals, runs } = await mod();
+    const { deleteRunAction } = await import('./delete-run');
+    const { runId, approvalId } = await pausedRun();
+    env.as('operator');
+    expect(await deleteRunAction({ runId })).toEqual({ ok: true, data: { runId } });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'cancelled', outcomeDetail: 'the run was deleted' });
+    env.as('reviewer');
+    expect(await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine' })).toMatchObject({ ok: false, code: 'already_decided' });
+    expect(await runs.getRunSummary(runId)).toBeNull();
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'cancelled' });
+  });
+
   it('answers an unknown request id with not found', async () => {
     const { decideApprovalAction } = await mod();
     env.as('reviewer');
@@ -155,13 +169,16 @@ describe('reconciling the effect journal', () => {
     const { PrismaJournalStore } = await import('../db/governance-journal');
     const journal = new PrismaJournalStore(db);
     const at = new Date().toISOString();
-    const key = 'op:run-x:call-1:create_restock_request@1';
-    await journal.prepare({ operationKey: key, runId: 'run-x', callId: 'call-1', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'd' }, at);
+    // The entry belongs to a governed run of the operator's tenant (entries of other tenants answer as not found).
+    const { runId } = await pausedRun();
+    const key = `op:${runId}:call-1:create_restock_request@1`;
+    await journal.prepare({ operationKey: key, runId, callId: 'call-1', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'd' }, at);
     await journal.transition(key, 'prepared', 'dispatched', { attempts: 1 }, at);
     await journal.transition(key, 'dispatched', 'unknown', { error: 'crash' }, at);
     env.as('operator');
+    const eventsBefore = await db.evidenceEvent.count({ where: { runId } });
     expect(await reconcileEffectAction({ operationKey: key })).toEqual({ ok: true, data: { operationKey: key, status: 'reconciled_absent' } });
     expect(await reconcileEffectAction({ operationKey: key })).toMatchObject({ ok: false, code: 'not_unknown', error: 'Only unknown entries are reconciled; this one is reconciled_absent.' });
-    expect(await db.evidenceEvent.count({ where: { runId: 'run-x' } })).toBe(1);
+    expect(await db.evidenceEvent.count({ where: { runId } })).toBe(eventsBefore + 1);
   });
 });

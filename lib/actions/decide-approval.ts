@@ -4,17 +4,18 @@
  * in the data layer; once the request is decided the paused run is resumed (re-validating every
  * bound field) and continues to its end. Each refusal comes back with its own code and a message
  * that says what happened: someone else decided first, the request expired, it went stale (naming
- * the changed field), self-approval, or a reviewer of another tenant.
+ * the changed field) or self-approval. A request of another tenant is answered as not found.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
 import { userLabels } from '../db/governance-members';
+import { approvalInTenant } from '../db/tenant-scope';
 import type { ApprovalRequest } from '../governance/approval';
 import { ConflictError, GovernanceError } from '../governance/errors';
 import { DecideApprovalInputSchema } from '../schemas/governance';
 import { holdsRole } from './authorize';
-import { ActionError } from './errors';
+import { ActionError, ForbiddenError } from './errors';
 import { safeAction } from './safe-action';
 import { resumeAfterDecision } from './support/governed';
 
@@ -36,7 +37,7 @@ async function whoDecided(req: ApprovalRequest): Promise<string> {
   return `${labels.get(last.reviewerId) ?? last.reviewerId} ${verb} it at ${last.at.slice(0, 19).replace('T', ' ')} UTC ("${last.reason}"); it is now ${req.status}.`;
 }
 
-async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'>> {
+async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'> & { failure?: string }> {
   try {
     const out = await resumeAfterDecision(runId);
     const r = out.revalidation;
@@ -47,7 +48,12 @@ async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' |
   } catch (err) {
     // Another worker resumed it first: the run goes on there, nothing to do here.
     if (err instanceof ConflictError) return { run: null, dispatch: null };
-    throw err;
+    // A write already reached the downstream: the user is told exactly that.
+    if (err instanceof ActionError) throw err;
+    // Nothing was written: the decision stands, the failure is on the run, and the sweeper retries.
+    const why = err instanceof GovernanceError ? err.message : 'an unexpected server error (logged)';
+    if (!(err instanceof GovernanceError)) console.error(`[decideApproval] resuming run ${runId} failed`, err);
+    return { run: null, dispatch: null, failure: why };
   }
 }
 
@@ -57,10 +63,10 @@ export const decideApprovalAction = safeAction({
   role: 'reviewer',
   handler: async ({ id, verdict, reason }, { principal }): Promise<DecideApprovalResult> => {
     const prisma = getDb().prisma;
-    const req = await getApprovalOrThrow(prisma, id);
-    // A reviewer of another tenant learns nothing about the request, not even its state.
+    // A reviewer of another tenant learns nothing about the request, not even that it exists.
+    const req = await approvalInTenant(id, principal.tenant);
     if (!holdsRole(principal.memberships, req.approverRole, req.proposal.tenant)) {
-      throw new ActionError('not_reviewer_for_tenant', `You are not a ${req.approverRole} for tenant ${req.proposal.tenant}.`);
+      throw new ForbiddenError(`This request needs the ${req.approverRole} role.`);
     }
     const out = await decideApproval(prisma, { id, reviewer: { id: principal.id, memberships: principal.memberships }, verdict, reason, now: new Date() });
     revalidatePath('/approvals');
@@ -86,12 +92,13 @@ export const decideApprovalAction = safeAction({
       const approvals = out.request.decisions.filter((d) => d.verdict === 'approve').length;
       return { status: out.status, run: null, dispatch: null, message: `Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.` };
     }
-    const resumed = await resume(req.runId);
+    const { failure, ...resumed } = await resume(req.runId);
     revalidatePath('/runs');
     revalidatePath(`/runs/${req.runId}`);
     const after = await getApprovalOrThrow(prisma, id);
-    const message =
-      resumed.dispatch?.status === 'stale'
+    const message = failure
+      ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but resuming the run failed (${failure}). Nothing was written; the run will be resumed automatically once the problem is fixed.`
+      : resumed.dispatch?.status === 'stale'
         ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the call was refused at dispatch: the approval is stale (${resumed.dispatch.field} changed). ${resumed.dispatch.message}`
         : resumed.dispatch?.status === 'expired'
           ? `Recorded, but the approval expired before the call could be dispatched.`

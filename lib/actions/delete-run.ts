@@ -1,12 +1,15 @@
 'use server';
 /**
  * Deletes a stored run and the blobs only it used. Operators may delete runs they started from the
- * dashboard; admins may delete any run (including runs stored by the CLI, which have no owner).
+ * dashboard; admins may delete any run of their tenant (including runs stored by the CLI without an
+ * owner). Another tenant's run is answered as not found, whoever asks. Deleting a governed run that
+ * waits for approval cancels its request.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
-import { runOwner } from '../db/governance-runs';
+import { cancelGovernedRun, runOwner } from '../db/governance-runs';
 import { deleteRun } from '../db/runs-write';
+import { requireRunInTenant } from '../db/tenant-scope';
 import { DeleteRunInputSchema } from '../schemas/run-id';
 import { holdsRole } from './authorize';
 import { ActionError, ForbiddenError } from './errors';
@@ -17,10 +20,13 @@ export const deleteRunAction = safeAction({
   schema: DeleteRunInputSchema,
   role: 'operator',
   handler: async ({ runId }, { principal }) => {
-    if (!holdsRole(principal.memberships, 'admin')) {
+    await requireRunInTenant(runId, principal.tenant);
+    if (!holdsRole(principal.memberships, 'admin', principal.tenant)) {
       const owner = await runOwner(getDb().prisma, runId);
       if (owner !== principal.id) throw new ForbiddenError('Operators may delete only runs they started; ask an admin to delete this one.');
     }
+    // A paused governed run: cancel it and its approval first, so approving later cannot bring it back.
+    await cancelGovernedRun(getDb().prisma, runId, principal.id);
     if (!(await deleteRun(runId))) throw new ActionError('not_found', 'That run does not exist (it may already be deleted).');
     revalidatePath('/runs');
     return { runId };

@@ -1,12 +1,13 @@
 'use server';
 /**
- * Reconciles one `unknown` effect-journal entry: asks the downstream system (the run's Stockroom
- * ledger) whether the write happened, and records what it found. Nothing is re-sent.
+ * Reconciles one `unknown` effect-journal entry: asks the downstream system (the durable Stockroom
+ * restock ledger, by operation key) whether the write happened, and records what it found. Nothing is re-sent.
  */
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { PrismaEvidenceSink } from '../db/governance-evidence';
 import { PrismaJournalStore } from '../db/governance-journal';
+import { journalEntryInTenant } from '../db/tenant-scope';
 import { GovernanceError } from '../governance/errors';
 import { reconcileEntry } from '../governance/reconcile';
 import { ReconcileInputSchema } from '../schemas/governance';
@@ -21,10 +22,10 @@ export const reconcileEffectAction = safeAction({
   handler: async ({ operationKey }, { principal }) => {
     const prisma = getDb().prisma;
     const journal = new PrismaJournalStore(prisma);
-    const entry = await journal.get(operationKey);
-    if (!entry) throw new ActionError('not_found', 'That journal entry does not exist.');
+    // Another tenant's entry is answered like a missing one (NotFoundError → not_found).
+    const entry = await journalEntryInTenant(operationKey, principal.tenant);
     try {
-      const moved = await reconcileEntry(journal, reconcilerFor(entry.runId), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
+      const moved = await reconcileEntry(journal, reconcilerFor(), operationKey, { evidence: new PrismaEvidenceSink(prisma), actor: principal.id });
       revalidatePath('/effects');
       return { operationKey, status: moved.status };
     } catch (err) {

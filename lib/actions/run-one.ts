@@ -1,12 +1,19 @@
 'use server';
-/** Runs one golden case or one free-text query under the chosen settings and stores the run. */
+/**
+ * Runs one golden case or one free-text query under the chosen settings, without the policy, on a
+ * dataset of the caller's tenant, and stores the run there. Refused when the tenant's governance is mandatory.
+ */
 import { RunOneInputSchema } from '../schemas/run-settings';
 import { safeAction } from './safe-action';
+import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
 import { runOne } from './support/runner';
 
 export const runOneAction = safeAction({
   name: 'runOne',
   schema: RunOneInputSchema,
   role: 'operator',
-  handler: (input, { principal }) => runOne(input, principal.id),
+  handler: (input, { principal }) => {
+    refuseUngovernedIfMandatory(principal.tenant);
+    return runOne(input, principal);
+  },
 });

@@ -2,11 +2,16 @@
 /** Queues the weakness matrix on a dataset; the page polls the returned suite id. */
 import { RunMatrixInputSchema } from '../schemas/run-settings';
 import { safeAction } from './safe-action';
+import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
 import { startMatrix } from './support/runner';
 
 export const startMatrixAction = safeAction({
   name: 'startMatrix',
   schema: RunMatrixInputSchema,
   role: 'operator',
-  handler: (input, { principal }) => startMatrix(input, principal.id),
+  handler: (input, { principal }) => {
+    // Suites run without the policy: a tenant whose governance is mandatory cannot start them.
+    refuseUngovernedIfMandatory(principal.tenant);
+    return startMatrix(input, principal);
+  },
 });

@@ -2,11 +2,16 @@
 /** Queues the golden suite under one setting; the page polls the returned suite id. */
 import { RunSuiteInputSchema } from '../schemas/run-settings';
 import { safeAction } from './safe-action';
+import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
 import { startSuite } from './support/runner';
 
 export const startSuiteAction = safeAction({
   name: 'startSuite',
   schema: RunSuiteInputSchema,
   role: 'operator',
-  handler: (input, { principal }) => startSuite(input, principal.id),
+  handler: (input, { principal }) => {
+    // Suites run without the policy: a tenant whose governance is mandatory cannot start them.
+    refuseUngovernedIfMandatory(principal.tenant);
+    return startSuite(input, principal);
+  },
 });

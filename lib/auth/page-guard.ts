@@ -9,6 +9,6 @@ import { currentPrincipal, holdsRole, type Principal } from '../actions/authoriz
 /** The signed-in user, or a redirect to /sign-in (also when they hold no role at all). */
 export async function requireUser(): Promise<Principal> {
   const principal = await currentPrincipal();
-  if (!principal || !holdsRole(principal.memberships, 'viewer')) redirect('/sign-in');
+  if (!principal || !holdsRole(principal.memberships, 'viewer', principal.tenant)) redirect('/sign-in');
   return principal;
 }

@@ -10,11 +10,13 @@ import type { ReviewerIdentity } from '../governance/principal';
 import { safeJsonParse } from '../harness/json';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
+import { canonicalDigest } from '../governance/canonical-json';
+import { evidenceBody, type EvidenceBody } from '../governance/evidence';
+import { evidenceKey } from '../governance/evidence-key';
+import { appendEvidenceIn, PrismaEvidenceSink, withEvidenceTx } from './governance-evidence';
 
 /** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */
 const DECIDE_ATTEMPTS = 8;
-/** Interactive transactions queue for a pooled connection; 50 concurrent deciders must not time out. */
-const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 
 type Row = Awaited<ReturnType<Prisma['approvalRequest']['findUniqueOrThrow']>> & {
   decisions: { reviewerId: string; verdict: string; reason: string; createdAt: Date }[];
@@ -113,6 +115,34 @@ const MESSAGES: Record<ReviewRefusal | 'conflict', string> = {
   conflict: 'Others were deciding this request at the same time; try again.',
 };
 
+/** Longest reviewer reason kept in an evidence event (the full text stays on the decision row). */
+const EVIDENCE_REASON_CHARS = 300;
+
+/** Who decided (or was refused) what, and why: the request's binding, never its arguments. */
+function decisionEvidence(
+  kind: 'approval_decided' | 'approval_refused',
+  req: ApprovalRequest,
+  input: { reviewer: ReviewerIdentity; now: Date },
+  decision: string,
+  detail: string,
+): EvidenceBody {
+  return evidenceBody({
+    kind,
+    at: input.now.toISOString(),
+    runId: req.runId,
+    step: req.step,
+    callId: req.callId,
+    tool: req.proposal.tool,
+    toolVersion: req.proposal.toolVersion,
+    policyVersion: req.proposal.policyVersion,
+    decision,
+    rule: req.rule,
+    argumentsDigest: canonicalDigest(req.proposal.arguments),
+    actor: input.reviewer.id,
+    detail: `approval ${req.id} (digest ${req.digest.slice(0, 16)}…): ${detail}`.slice(0, EVIDENCE_REASON_CHARS),
+  });
+}
+
 /** Records one reviewer's verdict (with the checks of approval.ts), compare-and-set on the state version. */
 export async function decideApproval(
   prisma: Prisma,
@@ -125,10 +155,13 @@ export async function decideApproval(
       if (refusal === 'expired') await setApprovalOutcome(prisma, req.id, req.stateVersion, 'expired', `expired at ${req.proposal.expiresAt}`, input.now);
       const status = refusal === 'expired' ? 'expired' : req.status;
       const detail = refusal === 'already_decided' ? `${MESSAGES.already_decided} It is ${req.status}.` : MESSAGES[refusal];
+      await new PrismaEvidenceSink(prisma).append(decisionEvidence('approval_refused', req, input, refusal, `${input.verdict} refused: ${detail}`));
       return { ok: false, refusal, status, message: detail };
     }
     const next = statusAfter(req, input.verdict, input.reviewer.id);
-    const won = await prisma.$transaction(async (tx) => {
+    const key = evidenceKey();
+    // The decision and its evidence commit together: no decision without a record of who made it.
+    const won = await withEvidenceTx(prisma, async (tx) => {
       const { count } = await tx.approvalRequest.updateMany({
         where: { id: req.id, status: 'pending', stateVersion: req.stateVersion },
         data: { status: next, stateVersion: req.stateVersion + 1, decidedAt: next === 'pending' ? null : input.now },
@@ -137,8 +170,9 @@ export async function decideApproval(
       await tx.approvalDecision.create({
         data: { requestId: req.id, reviewerId: input.reviewer.id, verdict: input.verdict, reason: input.reason, createdAt: input.now },
       });
+      await appendEvidenceIn(tx, key, decisionEvidence('approval_decided', req, input, input.verdict, `request ${next}; reason: ${input.reason}`));
       return true;
-    }, TX_OPTIONS);
+    });
     if (won) return { ok: true, status: next, request: await getApprovalOrThrow(prisma, req.id) };
   }
   const req = await getApprovalOrThrow(prisma, input.id);

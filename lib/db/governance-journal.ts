@@ -60,9 +60,12 @@ export class PrismaJournalStore implements JournalStore {
     return count === 1 ? this.get(key) : null;
   }
 
-  async list(filter: { status?: EffectStatus; runId?: string; tool?: string } = {}): Promise<JournalEntry[]> {
+  /** Entries by filter; `runIds` limits them to those runs (a tenant's governed runs). */
+  async list(filter: { status?: EffectStatus; runId?: string; tool?: string; runIds?: readonly string[] } = {}): Promise<JournalEntry[]> {
+    const runIds = filter.runIds ? [...filter.runIds] : undefined;
+    const runId = filter.runId !== undefined ? (runIds && !runIds.includes(filter.runId) ? { in: [] } : filter.runId) : runIds ? { in: runIds } : undefined;
     const rows = await this.prisma.effectJournalEntry.findMany({
-      where: { status: filter.status, runId: filter.runId, tool: filter.tool },
+      where: { status: filter.status, runId, tool: filter.tool },
       orderBy: [{ updatedAt: 'desc' }, { operationKey: 'asc' }],
       take: 500,
     });

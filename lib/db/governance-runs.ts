@@ -12,6 +12,9 @@ import { safeJsonParse, type JsonValue } from '../harness/json';
 import { RunResultSchema, type RunResult } from '../harness/types';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
+import { evidenceBody } from '../governance/evidence';
+import { evidenceKey } from '../governance/evidence-key';
+import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 
 export { GOVERNED_RUN_STATUSES } from '../governance/governance-store';
 export type GovernedRunStatus = StoredRunStatus;
@@ -101,4 +104,44 @@ export async function runOwner(prisma: Prisma, runId: string): Promise<string | 
   if (run?.createdBy) return run.createdBy;
   const r = await prisma.governedRun.findUnique({ where: { runId }, select: { actor: true } });
   return r?.actor ?? null;
+}
+
+/**
+ * A governed run's stored run is being deleted: the governed run is cancelled and its open approval
+ * requests with it, in one transaction with the evidence, so no later decision can resume (and so
+ * recreate) the run. False when the run is not governed or already finished.
+ */
+export async function cancelGovernedRun(prisma: Prisma, runId: string, actor: string, now: Date = new Date()): Promise<boolean> {
+  const key = evidenceKey();
+  return withEvidenceTx(prisma, async (tx) => {
+    const { count } = await tx.governedRun.updateMany({ where: { runId, status: { in: ['paused', 'running'] } }, data: { status: 'cancelled', lastError: null } });
+    if (count === 0) return false;
+    const open = await tx.approvalRequest.findMany({ where: { runId, status: { in: ['pending', 'approved', 'denied'] } }, select: { id: true, stateVersion: true } });
+    for (const r of open) {
+      await tx.approvalRequest.update({ where: { id: r.id }, data: { status: 'cancelled', outcomeDetail: 'the run was deleted', stateVersion: r.stateVersion + 1, decidedAt: now } });
+    }
+    await appendEvidenceIn(tx, key, evidenceBody({ kind: 'run_finished', at: now.toISOString(), runId, decision: 'cancelled', actor, detail: `run deleted; ${open.length} approval request(s) cancelled` }));
+    return true;
+  });
+}
+
+/** Shows why a governed run's start or resume failed, on the run and on its open request. */
+export async function recordGovernedFailure(prisma: Prisma, runId: string, message: string): Promise<void> {
+  await prisma.governedRun.updateMany({ where: { runId }, data: { lastError: message } });
+  await prisma.approvalRequest.updateMany({ where: { runId, status: { in: ['pending', 'approved', 'denied'] } }, data: { resumeError: message } });
+}
+
+/** A resume went through: the failure notes go. */
+export async function clearGovernedFailure(prisma: Prisma, runId: string): Promise<void> {
+  await prisma.governedRun.updateMany({ where: { runId, lastError: { not: null } }, data: { lastError: null } });
+  await prisma.approvalRequest.updateMany({ where: { runId, resumeError: { not: null } }, data: { resumeError: null } });
+}
+
+/** The writes of a run the downstream applied (or may have): what a failure report must mention. */
+export async function appliedWrites(prisma: Prisma, runId: string): Promise<{ operationKey: string; tool: string; status: string }[]> {
+  return prisma.effectJournalEntry.findMany({
+    where: { runId, status: { in: ['committed', 'reconciled_committed', 'unknown', 'dispatched'] } },
+    select: { operationKey: true, tool: true, status: true },
+    orderBy: { createdAt: 'asc' },
+  });
 }

@@ -18,7 +18,8 @@ import { loadPolicyFile, parsePolicy, type LoadedPolicy } from '../governance/po
 import { OPERATOR_SCOPES, type Principal } from '../governance/principal';
 import { openDatabase, type Database } from './client';
 import { decideApproval, getApprovalOrThrow } from './governance-approvals';
-import { listEvidence, verifyStoredChain } from './governance-evidence';
+import { listEvidence, PrismaEvidenceSink, verifyStoredChain } from './governance-evidence';
+import { evidenceBody, eventHash } from '../governance/evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { prismaGovernanceStore } from './governance-store';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -192,6 +193,22 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect((await getApprovalOrThrow(t.db.prisma, id)).decisions).toHaveLength(1);
   });
 
+  test('records who approved or denied what and why, and every refused decision, in the run\'s evidence chain', async () => {
+    const started = await pausedRun();
+    const id = started.approval!.id;
+    expect(await approve(id, 'alice')).toMatchObject({ ok: false, refusal: 'self_approval' });
+    expect(await approve(id, 'bob')).toMatchObject({ ok: true });
+    expect(await approve(id, 'erin', 'deny')).toMatchObject({ ok: false, refusal: 'already_decided' });
+    const events = (await listEvidence(t.db.prisma, { runId: started.runId })).map((e) => e.body);
+    const decided = events.filter((e) => e.kind === 'approval_decided');
+    expect(decided).toEqual([expect.objectContaining({ actor: 'bob', decision: 'approve', callId: started.approval!.callId, tool: 'create_restock_request', detail: expect.stringContaining('reason: bob says approve') })]);
+    expect(events.filter((e) => e.kind === 'approval_refused').map((e) => [e.actor, e.decision])).toEqual([
+      ['alice', 'self_approval'],
+      ['erin', 'already_decided'],
+    ]);
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+  });
+
   test.each([
     ['arguments', 'the stored proposal was edited', 'digest'],
     ['policyVersion', 'the policy file changed', 'policyVersion'],
@@ -221,6 +238,24 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ executed: false, errorCode: 'approval_stale' });
     expect(p.env.ledger.records()).toHaveLength(0);
     expect((await getApprovalOrThrow(t.db.prisma, started.approval!.id)).status).toBe('stale');
+    await p.db.close();
+  });
+
+  test('dispatches exactly the approved call: a checkpoint whose pending call was edited is refused as stale, naming the field', async () => {
+    const started = await pausedRun();
+    await approve(started.approval!.id, 'bob');
+    // Edit the stored checkpoint: `awaiting` still matches the approval, the call to be sent does not.
+    const row = await t.db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
+    const result = JSON.parse(row.result) as { checkpoint: { pendingCalls: { arguments: unknown }[] } };
+    result.checkpoint.pendingCalls[0]!.arguments = { sku: 'SKU-2003', quantity: 450, priority: 'urgent' };
+    await t.db.prisma.governedRun.update({ where: { runId: started.runId }, data: { result: JSON.stringify(result) } });
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    expect(done.revalidation).toMatchObject({ status: 'stale', field: 'arguments' });
+    expect(done.result.trajectory.filter(isToolRecord)[0]).toMatchObject({ executed: false, errorCode: 'approval_stale', policy: { resolution: 'stale' } });
+    expect(p.env.ledger.records()).toHaveLength(0);
+    expect(await p.ctx.store.journal.list({ runId: started.runId })).toHaveLength(0);
+    expect(await getApprovalOrThrow(t.db.prisma, started.approval!.id)).toMatchObject({ status: 'stale', outcomeDetail: 'at dispatch: arguments changed' });
     await p.db.close();
   });
 
@@ -275,7 +310,87 @@ describe.each(providers)('governed runs on $name', (provider) => {
     expect(events.some((e) => e.body.kind === 'effect' && e.body.effectStatus === 'committed')).toBe(true);
     expect(JSON.stringify(events)).not.toContain('SKU-2003');
     const victim = events.find((e) => e.body.kind === 'policy_decision')!;
-    await t.db.prisma.evidenceEvent.update({ where: { seq: victim.seq }, data: { body: JSON.stringify({ ...victim.body, decision: 'allow' }) } });
-    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, seq: victim.seq });
+    const where = { chain_seq: { chain: victim.chain, seq: victim.seq } };
+    const row = await t.db.prisma.evidenceEvent.findUniqueOrThrow({ where });
+    await t.db.prisma.evidenceEvent.update({ where, data: { body: JSON.stringify({ ...victim.body, decision: 'allow' }) } });
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: victim.chain, seq: victim.seq });
+    await t.db.prisma.evidenceEvent.update({ where, data: { body: row.body } });
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+  });
+
+  describe('tampering that used to verify as intact', () => {
+    /** A fresh run's chain to tamper with, and a way to put the database back. */
+    async function tamperable() {
+      const p = processOn(t.url, { script: [{ calls: [['create_restock_request', { sku: 'SKU-2003', quantity: 20 }]] }, { text: 'ok' }] });
+      const out = await startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock' } });
+      await p.db.close();
+      const rows = await t.db.prisma.evidenceEvent.findMany({ where: { chain: out.runId }, orderBy: { seq: 'asc' } });
+      expect(rows.length).toBeGreaterThan(3);
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+      const restore = async () => {
+        await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: out.runId } });
+        await t.db.prisma.evidenceEvent.createMany({ data: rows });
+        expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+      };
+      return { runId: out.runId, rows, restore };
+    }
+
+    test('deleting the last rows of a chain is detected, naming the first missing event', async () => {
+      const { runId, rows, restore } = await tamperable();
+      const last = rows.at(-1)!.seq;
+      await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: runId, seq: { gte: last - 1 } } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: runId, seq: last - 1, reason: expect.stringContaining('deleted') });
+      await restore();
+    });
+
+    test('a forged event with every later hash recomputed is detected at the forged event', async () => {
+      const { runId, rows, restore } = await tamperable();
+      let prev = rows[0]!.prevHash;
+      for (const r of rows) {
+        const body = JSON.parse(r.body) as Parameters<typeof eventHash>[2];
+        const forgedBody = r.seq === 2 ? { ...body, decision: 'allow', rule: 'forged' } : body;
+        const hash = eventHash(r.seq, prev, forgedBody);
+        await t.db.prisma.evidenceEvent.update({ where: { chain_seq: { chain: runId, seq: r.seq } }, data: { prevHash: prev, hash, body: JSON.stringify(forgedBody) } });
+        prev = hash;
+      }
+      await t.db.prisma.evidenceChain.update({ where: { chain: runId }, data: { hash: prev } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: runId, seq: 2 });
+      await t.db.prisma.evidenceChain.update({ where: { chain: runId }, data: { hash: rows.at(-1)!.hash } });
+      await restore();
+    });
+
+    test('editing the run id column of an event is detected', async () => {
+      const { runId, rows, restore } = await tamperable();
+      await t.db.prisma.evidenceEvent.update({ where: { chain_seq: { chain: runId, seq: 3 } }, data: { runId: 'someone-else' } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: runId, seq: 3, reason: expect.stringContaining('run id column') });
+      expect(rows[2]!.runId).toBe(runId);
+      await restore();
+    });
+
+    test('deleting a whole chain with its head is detected by the anchor', async () => {
+      const { runId, rows, restore } = await tamperable();
+      const head = await t.db.prisma.evidenceChain.findUniqueOrThrow({ where: { chain: runId } });
+      await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: runId } });
+      await t.db.prisma.evidenceChain.delete({ where: { chain: runId } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, reason: expect.stringContaining('deleted') });
+      await t.db.prisma.evidenceChain.create({ data: head });
+      expect(rows.length).toBeGreaterThan(0);
+      await restore();
+    });
+  });
+
+  test('concurrent appends to many runs and to one run keep every chain linear and verifiable', async () => {
+    const handles = Array.from({ length: provider.name === 'postgres' ? 5 : 1 }, () => openDatabase(t.url));
+    try {
+      const appends = Array.from({ length: 60 }, (_, i) =>
+        new PrismaEvidenceSink(handles[i % handles.length]!.prisma).append(evidenceBody({ kind: 'policy_decision', at: new Date().toISOString(), runId: i % 3 === 0 ? 'shared-run' : `run-${i}` })),
+      );
+      const events = await Promise.all(appends);
+      const shared = events.filter((e) => e.chain === 'shared-run').map((e) => e.seq).sort((a, b) => a - b);
+      expect(shared).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
   });
 });

@@ -10,6 +10,7 @@ import { RunResultSchema, type RunResult } from '../harness/types';
 import { BlobSet, encodeMessage } from './blobs';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
+import { DEFAULT_TENANT } from '../governance/principal';
 
 /** Characters of a tool result's JSON kept inline for replay lists. */
 export const RESULT_PREVIEW_CHARS = 400;
@@ -193,6 +194,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     harnessRunId: run.runId,
     suiteRunId: meta.suiteRunId ?? null,
     createdBy: meta.createdBy ?? null,
+    tenant: meta.tenant ?? DEFAULT_TENANT,
+    governed: meta.governed ?? false,
     caseId: run.caseId,
     category: meta.category ?? null,
     query: run.query,

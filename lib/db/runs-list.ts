@@ -19,6 +19,8 @@ export const MAX_RUN_PAGE = 200;
 export const COUNT_CAP = 10_000;
 
 export const RunFiltersSchema = z.object({
+  /** The tenant whose runs to list (pages always set it to the caller's tenant). */
+  tenant: z.string().optional(),
   datasetName: z.string().optional(),
   /** Exact setting: `none` or sorted flags joined with `+`. */
   setting: z.string().optional(),
@@ -90,6 +92,7 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
 export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
   const f = RunFiltersSchema.parse(filters);
   const and: P.RunWhereInput[] = [];
+  if (f.tenant !== undefined) and.push({ tenant: f.tenant });
   if (f.datasetName) and.push({ datasetName: f.datasetName });
   if (f.setting) and.push({ setting: f.setting });
   if (f.category) and.push({ category: f.category });

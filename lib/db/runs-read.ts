@@ -319,6 +319,8 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       suiteRunId: row.suiteRunId,
       config: json(row.config, 'config'),
       setting: row.setting,
+      tenant: row.tenant,
+      governed: row.governed,
     },
     run,
   };

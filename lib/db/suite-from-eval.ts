@@ -11,6 +11,12 @@ import { InvalidInputError } from './errors';
 import { saveRuns } from './runs-write';
 import { completeSuiteRun, saveSuiteSetting, updateSuiteProgress } from './suites';
 
+/** Who the stored runs are attributed to and the tenant they belong to (the CLI's `--as` and `--tenant`). */
+export interface RunOwnership {
+  createdBy: string | null;
+  tenant: string;
+}
+
 /**
  * Stores one setting of a suite: every case's run, then the report's metrics and case scores.
  * Returns the stored run ids in case order.
@@ -21,6 +27,7 @@ export async function saveEvalSetting(
   suite: SuiteResult,
   report: EvalReport,
   db: Database = getDb(),
+  owner?: RunOwnership,
 ): Promise<string[]> {
   if (report.cases.length !== suite.results.length)
     throw new InvalidInputError('report', `report has ${report.cases.length} cases but the suite ran ${suite.results.length}`);
@@ -38,6 +45,7 @@ export async function saveEvalSetting(
         category: r.golden.category,
         config: report.config,
         suiteRunId,
+        ...(owner ? { createdBy: owner.createdBy, tenant: owner.tenant } : {}),
       },
     })),
     db,
@@ -56,11 +64,16 @@ export async function saveEvalSetting(
   return ids;
 }
 
-/** Stores a whole matrix (one setting after another, progress advanced per setting) and marks it done. */
-export async function saveMatrixResult(suiteRunId: string, matrix: MatrixResult, db: Database = getDb()): Promise<void> {
+/**
+ * Stores a whole matrix (one setting after another, progress advanced per setting) and marks it
+ * done. Returns each setting's stored run ids in case order.
+ */
+export async function saveMatrixResult(suiteRunId: string, matrix: MatrixResult, db: Database = getDb(), owner?: RunOwnership): Promise<Record<string, string[]>> {
+  const ids: Record<string, string[]> = {};
   for (const row of matrix.rows) {
-    await saveEvalSetting(suiteRunId, row.setting, row.suite, row.report, db);
+    ids[row.setting] = await saveEvalSetting(suiteRunId, row.setting, row.suite, row.report, db, owner);
     await updateSuiteProgress(suiteRunId, { status: 'running', completed: row.suite.results.length }, db);
   }
   await completeSuiteRun(suiteRunId, { goldenSha256: matrix.golden.sha256, settings: [] }, db);
+  return ids;
 }

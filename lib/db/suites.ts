@@ -10,6 +10,7 @@ import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { newId } from './ids';
 import { json } from './run-dto';
+import { DEFAULT_TENANT } from '../governance/principal';
 import type {
   CreateSuiteInput,
   MovedCase,
@@ -68,6 +69,8 @@ export async function createSuiteRun(input: CreateSuiteInput, db: Database = get
       datasetName: input.datasetName,
       datasetHash: input.datasetHash,
       goldenSha256: input.goldenSha256 ?? null,
+      tenant: input.tenant ?? DEFAULT_TENANT,
+      createdBy: input.createdBy ?? null,
     },
   });
   return id;
@@ -174,7 +177,7 @@ export async function getSuiteRunOrThrow(id: string, db: Database = getDb()): Pr
 
 /** Suite runs newest first, keyset-paginated by (createdAt, id). */
 export async function listSuiteRuns(
-  options: { kind?: SuiteKind; limit?: number; cursor?: string | null } = {},
+  options: { kind?: SuiteKind; limit?: number; cursor?: string | null; tenant?: string } = {},
   db: Database = getDb(),
 ): Promise<{ items: SuiteRunListItem[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 20), 1), 100);
@@ -186,7 +189,7 @@ export async function listSuiteRuns(
     after = { OR: [{ createdAt: { lt: date } }, { createdAt: date, id: { lt: id } }] };
   }
   const rows = await db.prisma.suiteRun.findMany({
-    where: { AND: [options.kind ? { kind: options.kind } : {}, after] },
+    where: { AND: [options.kind ? { kind: options.kind } : {}, options.tenant ? { tenant: options.tenant } : {}, after] },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
     include: { settings: { select: { setting: true }, orderBy: { setting: 'asc' } } },

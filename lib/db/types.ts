@@ -17,6 +17,10 @@ export interface SaveRunMeta {
   suiteRunId?: string | null;
   /** The dashboard user who started the run. */
   createdBy?: string | null;
+  /** The tenant the run belongs to (its dataset's tenant); DEFAULT_TENANT when not given. */
+  tenant?: string;
+  /** Whether the run ran under the governance policy. */
+  governed?: boolean;
   /** A chosen id (tests, imports); by default a new time-ordered id. */
   id?: string;
 }
@@ -45,6 +49,8 @@ export interface RunListItem {
   terminationReason: string;
   /** `finished`, or `paused` while a call awaits approval. */
   status: string;
+  /** Whether the run ran under the governance policy (false: shown as "ungoverned"). */
+  governed: boolean;
   steps: number;
   toolCallCount: number;
   toolErrorCount: number;
@@ -135,6 +141,10 @@ export interface CreateSuiteInput {
   goldenSha256?: string | null;
   /** Planned number of runs (cases × settings), for progress. */
   total: number;
+  /** The tenant the suite belongs to (its dataset's tenant); DEFAULT_TENANT when not given. */
+  tenant?: string;
+  /** The user who started it. */
+  createdBy?: string | null;
   id?: string;
 }
 

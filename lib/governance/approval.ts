@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { BoundProposalSchema } from './proposal';
 import { hasTenantRole, type ReviewerIdentity } from './principal';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired', 'stale'] as const;
+/** `cancelled`: the run was deleted before the request was acted on. */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired', 'stale', 'cancelled'] as const;
 export const ApprovalStatusSchema = z.enum(APPROVAL_STATUSES);
 export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
 

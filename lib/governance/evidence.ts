@@ -4,9 +4,15 @@
  * versions and statuses — never raw arguments, results, secrets or the model's reasoning.
  *
  *   hash(n) = SHA-256( canonicalJson({ seq: n, prevHash: hash(n-1), body }) ),  hash(0) = GENESIS
+ *
+ * There is one chain per run (appends of different runs never contend), each event and each chain's
+ * head is signed with a key kept outside the database (evidence-signing.ts), and every chain is
+ * registered once in a signed anchor: recomputing the hashes after a forgery, deleting a chain's last
+ * events or the whole chain, or editing any column no longer verifies (evidence-verify.ts).
  */
 import { z } from 'zod';
 import { canonicalDigest } from './canonical-json';
+import { anchorNext, signEvent, signHead, TEST_EVIDENCE_KEY, type AnchorHead, type ChainHead, type EvidenceKey, type StoredEvidence } from './evidence-signing';
 
 /** The previous hash of the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -49,8 +55,21 @@ export const EvidenceBodySchema = z.object({
 });
 export type EvidenceBody = z.infer<typeof EvidenceBodySchema>;
 
-export const EvidenceEventSchema = z.object({ seq: z.number().int().min(1), prevHash: z.string(), hash: z.string(), body: EvidenceBodySchema });
+export const EvidenceEventSchema = z.object({
+  chain: z.string(),
+  seq: z.number().int().min(1),
+  prevHash: z.string(),
+  hash: z.string(),
+  signature: z.string(),
+  body: EvidenceBodySchema,
+});
 export type EvidenceEvent = z.infer<typeof EvidenceEventSchema>;
+
+/** The chain an event belongs to: its run's, or `global` for events without a run. */
+export function chainOf(body: Pick<EvidenceBody, 'runId'>): string {
+  return body.runId ?? GLOBAL_CHAIN;
+}
+export const GLOBAL_CHAIN = 'global';
 
 /** A body with every optional field null, for callers that set a few. */
 export function evidenceBody(fields: Partial<EvidenceBody> & Pick<EvidenceBody, 'kind' | 'at'>): EvidenceBody {
@@ -80,41 +99,43 @@ export function eventHash(seq: number, prevHash: string, body: EvidenceBody): st
   return canonicalDigest({ seq, prevHash, body });
 }
 
-/** The event that follows `last` (or starts the chain). */
-export function chainNext(last: Pick<EvidenceEvent, 'seq' | 'hash'> | null, body: EvidenceBody): EvidenceEvent {
+/** The event that follows `last` in `body`'s chain (or starts it), signed with `key`. */
+export function chainNext(key: EvidenceKey, last: Pick<EvidenceEvent, 'seq' | 'hash'> | null, body: EvidenceBody): EvidenceEvent {
   const seq = (last?.seq ?? 0) + 1;
   const prevHash = last?.hash ?? GENESIS_HASH;
-  return { seq, prevHash, hash: eventHash(seq, prevHash, body), body };
+  const hash = eventHash(seq, prevHash, body);
+  const chain = chainOf(body);
+  return { chain, seq, prevHash, hash, signature: signEvent(key, { chain, seq, hash, runId: body.runId }), body };
 }
 
-export type ChainVerification = { ok: true; count: number; head: string } | { ok: false; seq: number; reason: string };
-
-/** Checks a whole chain, in seq order: contiguous numbering, links, and every hash recomputed. */
-export function verifyChain(events: readonly EvidenceEvent[]): ChainVerification {
-  let prev = GENESIS_HASH;
-  for (const [i, e] of events.entries()) {
-    const expectedSeq = i + 1;
-    if (e.seq !== expectedSeq) return { ok: false, seq: expectedSeq, reason: `event ${expectedSeq} is missing (found seq ${e.seq})` };
-    if (e.prevHash !== prev) return { ok: false, seq: e.seq, reason: `event ${e.seq} does not link to the event before it` };
-    const body = EvidenceBodySchema.safeParse(e.body);
-    if (!body.success) return { ok: false, seq: e.seq, reason: `event ${e.seq} has a malformed body` };
-    if (eventHash(e.seq, e.prevHash, body.data) !== e.hash) return { ok: false, seq: e.seq, reason: `event ${e.seq} was edited (its hash does not match its content)` };
-    prev = e.hash;
-  }
-  return { ok: true, count: events.length, head: prev };
-}
-
-/** Where evidence is appended; implementations serialise appends so the chain never forks. */
+/** Where evidence is appended; implementations serialise appends per chain so no chain forks. */
 export interface EvidenceSink {
   append(body: EvidenceBody): Promise<EvidenceEvent>;
 }
 
-/** An in-memory sink (unit tests). */
+/** An in-memory sink (unit tests): the same chains, heads and anchor as the database keeps. */
 export class MemoryEvidenceSink implements EvidenceSink {
   readonly events: EvidenceEvent[] = [];
+  readonly heads = new Map<string, ChainHead>();
+  anchor: AnchorHead | null = null;
+
+  constructor(private readonly key: EvidenceKey = TEST_EVIDENCE_KEY) {}
+
   async append(body: EvidenceBody): Promise<EvidenceEvent> {
-    const e = chainNext(this.events.at(-1) ?? null, body);
+    const chain = chainOf(body);
+    let head = this.heads.get(chain);
+    if (!head) {
+      this.anchor = anchorNext(this.key, this.anchor, chain);
+      head = { chain, anchorSeq: this.anchor.count, seq: 0, hash: GENESIS_HASH, signature: '' };
+    }
+    const e = chainNext(this.key, head.seq === 0 ? null : head, body);
     this.events.push(e);
+    this.heads.set(chain, signHead(this.key, { chain, anchorSeq: head.anchorSeq, seq: e.seq, hash: e.hash }));
     return e;
+  }
+
+  /** What verification reads: events, heads and the anchor. */
+  snapshot(): StoredEvidence {
+    return { events: [...this.events], heads: [...this.heads.values()], anchor: this.anchor };
   }
 }

@@ -10,8 +10,8 @@ import type { JournalStore } from './effect-journal';
 import type { EvidenceSink } from './evidence';
 import type { Principal, ReviewerIdentity } from './principal';
 
-/** A governed run's life: running → paused (waiting for approval) → resuming → finished. */
-export const GOVERNED_RUN_STATUSES = ['running', 'paused', 'resuming', 'finished'] as const;
+/** A governed run's life: running → paused (waiting for approval) → resuming → finished; deleted while paused → cancelled. */
+export const GOVERNED_RUN_STATUSES = ['running', 'paused', 'resuming', 'finished', 'cancelled'] as const;
 export type StoredRunStatus = (typeof GOVERNED_RUN_STATUSES)[number];
 
 export interface StoredGovernedRun {

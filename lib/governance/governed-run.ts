@@ -18,8 +18,10 @@ import { JournaledExecutor } from './journaled-executor';
 import { riskOf } from './policy-engine';
 import type { LoadedPolicy } from './policy-file';
 import type { Principal, ReviewerIdentity } from './principal';
-import { proposalDigest, type BoundProposal } from './proposal';
+import { firstChangedField, proposalDigest, type BoundProposal } from './proposal';
 import { redact } from './redact';
+import { hasOperationLookup } from '../stockroom/ledger/durable-ledger-executor';
+import { operationReconciler } from './stockroom-reconciler';
 
 /** How long a resume may go without progress before another worker may take the run over. */
 export const RESUME_LEASE_MS = 5 * 60_000;
@@ -57,6 +59,7 @@ function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal
     evidence: ctx.store.evidence,
     policyVersion: ctx.policy.version,
     now: ctx.now,
+    reconciler: hasOperationLookup(ctx.executor) ? operationReconciler(ctx.executor) : undefined,
   });
   return { policy, journaled, operationKey: (c: ToolCallRequest) => journaled.operationKey(c) };
 }
@@ -177,6 +180,26 @@ async function currentProposal(ctx: GovernedContext, req: ApprovalRequest, await
 }
 
 /**
+ * The check run immediately before the approved call is dispatched: the call about to be sent
+ * (whatever the stored checkpoint says) must hash, with the rest of the bound proposal, to the
+ * approved digest. A mismatch is refused as stale, naming the first differing field.
+ */
+function dispatchCheck(req: ApprovalRequest): { confirm: (call: { toolUseId: string; name: string; arguments: JsonValue }) => string | null; refused: { field: string; message: string } | null } {
+  const out: ReturnType<typeof dispatchCheck> = {
+    refused: null,
+    confirm: (call) => {
+      const sent: BoundProposal = { ...req.proposal, tool: call.name, arguments: call.arguments };
+      const field = call.toolUseId !== req.callId ? 'callId' : proposalDigest(sent) !== req.digest ? (firstChangedField(req.proposal, sent) ?? 'digest') : null;
+      if (!field) return null;
+      const message = `the approval no longer matches (${field} changed): the call about to be dispatched is not the call that was approved`;
+      out.refused = { field, message };
+      return message;
+    },
+  };
+  return out;
+}
+
+/**
  * Resumes a paused run once its request is decided (or expired). Claims the run by compare-and-set
  * first: a second worker gets ConflictError. Re-validates, records the outcome, and continues the loop.
  */
@@ -204,7 +227,7 @@ export async function resumeGovernedRun(ctx: GovernedContext, runId: string): Pr
     const who = await ctx.store.identity(d.reviewerId);
     if (who) approvers.set(d.reviewerId, who);
   }
-  const checked = revalidate(expiredPending ? { ...req, status: 'expired' } : req, {
+  let checked = revalidate(expiredPending ? { ...req, status: 'expired' } : req, {
     current: await currentProposal(ctx, req, cp.awaiting.arguments),
     now,
     approvers,
@@ -227,7 +250,29 @@ export async function resumeGovernedRun(ctx: GovernedContext, runId: string): Pr
   );
 
   const { policy, journaled, operationKey } = wire(ctx, runId, stored.pin, stored.principal, req.proposal.tenant);
-  const result = await ctx.driver.resume(journaled, policy, operationKey, stored.result, checked.resolution);
+  const atDispatch = dispatchCheck(req);
+  const resolution: ApprovalResolution = checked.resolution.outcome === 'approved' ? { outcome: 'approved', confirm: atDispatch.confirm } : checked.resolution;
+  const result = await ctx.driver.resume(journaled, policy, operationKey, stored.result, resolution);
+  if (atDispatch.refused) {
+    const { field, message } = atDispatch.refused;
+    await ctx.store.setApprovalOutcome(req.id, req.stateVersion, 'stale', `at dispatch: ${field} changed`, now);
+    await ctx.store.evidence.append(
+      evidenceBody({
+        kind: 'revalidated',
+        at: (ctx.now?.() ?? new Date()).toISOString(),
+        runId,
+        step: cp.step,
+        callId: req.callId,
+        tool: req.proposal.tool,
+        toolVersion: req.proposal.toolVersion,
+        policyVersion: ctx.policy.version,
+        decision: 'stale',
+        rule: req.rule,
+        detail: `at dispatch: changed: ${field}`,
+      }),
+    );
+    checked = { status: 'stale', field, resolution: { outcome: 'stale', message } };
+  }
   const approval = await settle(ctx, runId, stored.principal, req.proposal.tenant, stored.pin, policy, result);
   const saved = await ctx.store.updateRun(runId, stored.stateVersion + 1, { status: approval ? 'paused' : 'finished', result, expectedStatus: 'resuming' });
   if (!saved) throw new ConflictError('run', runId, `run ${runId} changed while it was being resumed`);

@@ -7,7 +7,9 @@ import { LocalToolExecutor } from '../stockroom/executor/local-executor';
 import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
 import { canTransition, operationKey } from './effect-journal';
 import { JournalTransitionError } from './errors';
-import { MemoryEvidenceSink, verifyChain } from './evidence';
+import { MemoryEvidenceSink } from './evidence';
+import { TEST_EVIDENCE_KEY } from './evidence-signing';
+import { verifyEvidence } from './evidence-verify';
 import { JournaledExecutor } from './journaled-executor';
 import { MemoryJournalStore } from './memory-journal-store';
 import { reconcileEntry } from './reconcile';
@@ -70,7 +72,8 @@ describe('the journaled executor', () => {
     expect(env.ledger.findByOperationKey(key)).toMatchObject({ sku: 'SKU-2003' });
     expect((await store.get(key))!.status).toBe('committed');
     expect(evidence.events.map((e) => e.body.effectStatus)).toEqual(['prepared', 'dispatched', 'committed', 'committed']);
-    expect(verifyChain(evidence.events).ok).toBe(true);
+    const snap = evidence.snapshot();
+    expect(verifyEvidence(TEST_EVIDENCE_KEY, { ...snap, events: snap.events.map((e) => ({ ...e, runIdColumn: e.body.runId })) }).ok).toBe(true);
   });
 
   it('journals a refused write as failed and passes reads through unjournaled', async () => {

@@ -11,6 +11,7 @@ import type { ToolCallRequest, ToolSpec } from '../harness/types';
 import { canonicalDigest } from './canonical-json';
 import { operationKey, type EffectStatus, type JournalEntry, type JournalStore } from './effect-journal';
 import { evidenceBody, type EvidenceSink } from './evidence';
+import { reconcileEntry, type Reconciler } from './reconcile';
 import { redact } from './redact';
 
 export interface JournaledExecutorOptions {
@@ -21,6 +22,11 @@ export interface JournaledExecutorOptions {
   evidence?: EvidenceSink;
   policyVersion?: string;
   now?: () => Date;
+  /**
+   * Asks the downstream by operation key when a dispatched write's outcome was lost (timeout,
+   * dropped connection): the entry is reconciled at once instead of waiting for an operator.
+   */
+  reconciler?: Reconciler;
 }
 
 function resultOf(content: JsonValue, isError: boolean, errorCode: string | null): ToolResult {
@@ -34,6 +40,10 @@ export function unknownEffectResult(key: string): ToolResult {
     true,
     'effect_unknown',
   );
+}
+
+function absentResult(key: string): ToolResult {
+  return resultOf({ error: 'effect_absent', operation_key: key, message: 'reconciliation found this write was never applied; start a new run to try again' }, true, 'effect_absent');
 }
 
 export class JournaledExecutor implements ToolExecutor {
@@ -93,6 +103,18 @@ export class JournaledExecutor implements ToolExecutor {
     );
   }
 
+  /** Asks the downstream what happened to an unknown write; it stays unknown if that fails. */
+  private async reconcileNow(key: string): Promise<ToolResult> {
+    const { reconciler } = this.options;
+    if (!reconciler) return unknownEffectResult(key);
+    try {
+      const entry = await reconcileEntry(this.options.store, reconciler, key, { evidence: this.options.evidence, now: this.options.now });
+      return entry.status === 'reconciled_committed' ? resultOf(entry.result, false, null) : absentResult(key);
+    } catch {
+      return unknownEffectResult(key);
+    }
+  }
+
   async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
     const key = context?.operationKey;
     if (!this.options.isWrite(name) || key === undefined) return this.inner.call(name, args, context);
@@ -113,7 +135,7 @@ export class JournaledExecutor implements ToolExecutor {
         await this.record(entry, entry.status, 0, 'duplicate delivery: returned the recorded failure');
         return resultOf(entry.result, true, entry.error);
       case 'reconciled_absent':
-        return resultOf({ error: 'effect_absent', operation_key: key, message: 'reconciliation found this write was never applied; start a new run to try again' }, true, 'effect_absent');
+        return absentResult(key);
       case 'unknown':
         return unknownEffectResult(key);
       case 'dispatched': {
@@ -139,7 +161,7 @@ export class JournaledExecutor implements ToolExecutor {
       const message = err instanceof Error ? err.message : String(err);
       const moved = await store.transition(key, 'dispatched', 'unknown', { error: message }, this.at());
       if (moved) await this.record(moved, 'unknown', Date.now() - started, 'the downstream call did not return');
-      return unknownEffectResult(key);
+      return moved ? this.reconcileNow(key) : unknownEffectResult(key);
     }
     const to: EffectStatus = result.isError ? 'failed' : 'committed';
     const done = await store.transition(key, 'dispatched', to, { result: result.content, resultDigest: canonicalDigest(result.content), error: result.errorCode }, this.at());

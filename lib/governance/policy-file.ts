@@ -53,14 +53,31 @@ const ToolPolicySchema = z.strictObject({
 });
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
+/** Per-tenant settings: whether runs of that tenant must run under the policy. */
+const TenantPolicySchema = z.strictObject({
+  /** `mandatory`: runs and suites without the policy are refused for this tenant. */
+  governance: z.enum(['mandatory', 'optional']),
+});
+
 export const PolicyDocumentSchema = z.strictObject({
   schemaVersion: z.literal(1),
   description: z.string().optional(),
   /** How long an approval request stays open when its rule names no TTL. */
   approvalTtlSeconds: z.number().int().min(1),
+  /** Settings by tenant name; a tenant not listed has optional governance. */
+  tenants: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'a tenant name is lower-case letters, digits, - and _'), TenantPolicySchema).default({}),
   tools: z.record(z.string().min(1), ToolPolicySchema),
 });
 export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
+
+/** Whether the policy makes governance mandatory for `tenant` (ungoverned runs and suites are refused). */
+export function governanceMandatory(document: PolicyDocument, tenant: string): boolean {
+  return document.tenants[tenant]?.governance === 'mandatory';
+}
+
+/** The message an ungoverned run or suite of a tenant with mandatory governance is refused with. */
+export const GOVERNANCE_REQUIRED_MESSAGE =
+  'Governance is mandatory in this tenant: ungoverned runs and suites are refused. Start the run with the policy attached (a governed run) instead.';
 
 /** A parsed policy and its version (SHA-256 hex of the exact bytes it was parsed from). */
 export interface LoadedPolicy {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from './canonical-json';
 import { PolicyFileError } from './errors';
 import { evaluatePolicy } from './policy-engine';
-import { loadPolicyFile, parsePolicy } from './policy-file';
+import { governanceMandatory, loadPolicyFile, parsePolicy } from './policy-file';
 import type { Principal } from './principal';
 import { OPERATOR_SCOPES } from './principal';
 import fs from 'node:fs';
@@ -45,5 +45,18 @@ describe('the repository policy file', () => {
       /p\.json: tools\.x\.risk/,
     );
     expect(() => parsePolicy('{nope', 'p.json')).toThrow(PolicyFileError);
+  });
+
+  it('keeps governance optional for the bundled tenant, so the weakness demos run without the policy', () => {
+    expect(governanceMandatory(policy.document, 'kittiwake')).toBe(false);
+  });
+
+  it('makes governance mandatory per tenant, and refuses an unknown setting naming the field', () => {
+    const base = { schemaVersion: 1, approvalTtlSeconds: 10, tools: {} };
+    const mandatory = parsePolicy(JSON.stringify({ ...base, tenants: { puffin: { governance: 'mandatory' } } }));
+    expect(governanceMandatory(mandatory.document, 'puffin')).toBe(true);
+    expect(governanceMandatory(mandatory.document, 'kittiwake')).toBe(false);
+    expect(() => parsePolicy(JSON.stringify({ ...base, tenants: { puffin: { governance: 'always' } } }), 'p.json')).toThrow(/p\.json: tenants\.puffin\.governance/);
+    expect(() => parsePolicy(JSON.stringify({ ...base, tenants: { puffin: { governance: 'mandatory', extra: 1 } } }), 'p.json')).toThrow(/p\.json: tenants\.puffin/);
   });
 });

@@ -20,6 +20,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../harness/json';
 import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
+import { lookupOverMcp } from './operation-lookup';
 import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, RESET_TOOL_NAME } from './protocol';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
@@ -157,12 +158,24 @@ export class McpToolExecutor implements ToolExecutor {
       );
       return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
     } catch (err) {
-      return this.callFailure(name, err);
+      return this.callFailure(name, err, context?.operationKey);
     }
   }
 
-  /** Timeouts are transient tool errors (as on the local path); a lost connection is not a tool result. */
-  private callFailure(name: string, err: unknown): ToolResult {
+  /** Asks the server whether a write was applied under `operationKey` (the hidden lookup tool). */
+  lookupOperation(tool: string, operationKey: string): Promise<JsonValue | null> {
+    return this.request(`lookup_operation ${operationKey}`, () => lookupOverMcp(this.client, tool, operationKey, this.requestTimeoutMs));
+  }
+
+  /**
+   * Timeouts of reads are transient tool errors (as on the local path); a lost connection is not a
+   * tool result. A write sent with an operation key that times out may have been applied: its
+   * outcome is unknown, so it is thrown (the journal records `unknown`), never reported as failed.
+   */
+  private callFailure(name: string, err: unknown, operationKey?: string): ToolResult {
+    if (operationKey !== undefined && err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      throw new ExecutorError(this.transport, `${name} (${operationKey}) was sent over ${this.transport} and timed out after ${this.requestTimeoutMs} ms: its outcome is unknown`, { cause: err });
+    }
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       const content = { error: 'transient', message: `${name} timed out after ${this.requestTimeoutMs} ms over ${this.transport}` };
       return { content, isError: true, errorCode: 'transient', payloadChars: payloadChars(content, true, this.floatKeys) };

@@ -18,6 +18,7 @@ import {
   RESET_TOOL_NAME,
   STOCKROOM_SERVER_INFO,
 } from './protocol';
+import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
 
 export interface StockroomServerOptions {
@@ -59,6 +60,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
         (spec): Tool => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema as Tool['inputSchema'] }),
       ),
       RESET_TOOL,
+      LOOKUP_TOOL,
     ],
   }));
 
@@ -69,6 +71,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       environment.reset();
       return encodeToolValue({ reset: true }, false);
     }
+    if (name === LOOKUP_TOOL_NAME) return answerLookup(environment, args);
     if (isToolName(name)) {
       const parsed = schemas[name].safeParse(args);
       if (!parsed.success) {

@@ -60,3 +60,32 @@ export function datasetAllowList(bundledDir: string, extraRaw: string | undefine
   }
   return entries;
 }
+
+/** A tenant name as deployments and users write it. */
+export const TenantSchema = z
+  .string()
+  .trim()
+  .min(1, 'a tenant name is required')
+  .max(64, 'a tenant name has at most 64 characters')
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'a tenant name is lower-case letters, digits, - and _');
+
+/** What a dataset may declare about itself in `tenant.json` at its root. */
+export const DatasetTenantFileSchema = z.strictObject({ tenant: TenantSchema });
+
+/**
+ * The deployment's dataset → tenant assignments, `STOCKROOM_DATASET_TENANTS="<dataset id>=<tenant>,…"`.
+ * Throws naming the variable and the bad entry.
+ */
+export function parseDatasetTenants(raw: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [id, tenant, ...rest] = entry.split('=').map((s) => s.trim());
+    const parsedId = DatasetIdSchema.safeParse(id);
+    const parsedTenant = TenantSchema.safeParse(tenant);
+    if (rest.length || !parsedId.success || !parsedTenant.success) {
+      throw new Error(`STOCKROOM_DATASET_TENANTS: '${entry}' is not <dataset id>=<tenant> (${parsedTenant.success ? 'bad dataset id' : (parsedTenant.error.issues[0]?.message ?? 'bad tenant')})`);
+    }
+    out.set(parsedId.data, parsedTenant.data);
+  }
+  return out;
+}

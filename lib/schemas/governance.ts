@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { APPROVAL_STATUSES } from '../governance/approval';
 import { EFFECT_STATUSES } from '../governance/effect-journal';
+import { storableText } from './text';
 
 /** Where to go after signing in: a same-site path only (never `//host` or a full URL). */
 export const NextPathSchema = z
@@ -30,7 +31,7 @@ export const MAX_REASON_CHARS = 1000;
 export const DecideApprovalInputSchema = z.object({
   id: ApprovalIdSchema,
   verdict: z.enum(['approve', 'deny']),
-  reason: z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS),
+  reason: storableText(z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS)),
 });
 export type DecideApprovalInput = z.output<typeof DecideApprovalInputSchema>;
 
@@ -55,3 +56,8 @@ export const EffectsQuerySchema = z.object({
   tool: optionalText.catch(undefined),
 });
 export type EffectsQuery = z.output<typeof EffectsQuerySchema>;
+
+/** The tenant switcher's input: one of the caller's tenants (checked against their memberships on the server). */
+export const ChooseTenantInputSchema = z.object({
+  tenant: z.string().trim().min(1, 'choose a tenant').max(64),
+});

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
 import { DatasetIdSchema } from './datasets';
+import { storableText } from './text';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
 
@@ -31,7 +32,7 @@ export const CaseIdSchema = z
 /** One run: a golden case (by id) or a free-text query, never both. */
 export const RunOneInputSchema = RunSettingsSchema.extend({
   caseId: CaseIdSchema.optional(),
-  query: z.string().trim().max(MAX_QUERY_CHARS, `a query is at most ${MAX_QUERY_CHARS} characters`).optional(),
+  query: storableText(z.string().trim().max(MAX_QUERY_CHARS, `a query is at most ${MAX_QUERY_CHARS} characters`)).optional(),
 }).superRefine((v, ctx) => {
   const hasCase = v.caseId !== undefined && v.caseId !== '';
   const hasQuery = v.query !== undefined && v.query !== '';

@@ -85,8 +85,8 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   const parsed = ApprovalIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
   const req = await load(parsed.data);
-  // Someone without a role in the request's tenant does not learn that it exists.
-  if (!req || !user.memberships.some((m) => m.tenant === req.proposal.tenant)) notFound();
+  // Someone working in another tenant does not learn that it exists.
+  if (!req || req.proposal.tenant !== user.tenant) notFound();
 
   const prisma = getDb().prisma;
   const now = new Date();

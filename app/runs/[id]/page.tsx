@@ -6,6 +6,8 @@ import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { UngovernedBadge } from '@/components/governance-badge';
+import { runTenant } from '@/lib/db/tenant-scope';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -19,9 +21,11 @@ import { currentBinding } from '@/lib/actions/support/governed';
 export const dynamic = 'force-dynamic';
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
-  await requireUser();
+  const user = await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
+  // Another tenant's run is answered exactly like a missing one.
+  if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const run = await getRunSummary(parsed.data);
   if (!run) notFound();
   const timeline = await loadTimeline(run.id);
@@ -49,6 +53,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         </p>
         <div className="row small">
           {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
+          <UngovernedBadge governed={run.governed} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>

@@ -1,29 +1,22 @@
 import 'server-only';
 /**
- * The in-process Stockroom environments of recent governed runs (local transport), kept so that
- * reconciliation can ask the ledger that actually received a write. The environment is the
- * downstream system here: when it is gone (evicted, or the server restarted), so is anything
- * written to it, and reconciliation truthfully finds no record.
+ * The downstream the dashboard's governed runs write to: their restock ledger is kept in the
+ * database by operation key (lib/db/restock-ledger-store.ts), so reconciliation asks the same
+ * system of record whichever server process, restart or transport the write went through.
  */
+import { getDb } from '../../db/client';
+import { PrismaLedgerStore } from '../../db/restock-ledger-store';
+import type { ToolExecutor } from '../../harness/executor';
 import type { Reconciler } from '../../governance/reconcile';
-import { ledgerReconciler } from '../../governance/stockroom-reconciler';
-import type { StockroomEnvironment } from '../../stockroom/environment';
+import { ledgerStoreReconciler } from '../../governance/stockroom-reconciler';
+import { DurableLedgerExecutor } from '../../stockroom/ledger/durable-ledger-executor';
 
-/** Environments kept for reconciliation (oldest evicted first). */
-const MAX_KEPT = 100;
-
-const store = globalThis as unknown as { __stockroomGovernedEnvs?: Map<string, StockroomEnvironment> };
-const kept = (store.__stockroomGovernedEnvs ??= new Map());
-
-/** Remembers the environment a governed run's segment wrote to. */
-export function keepEnvironment(runId: string, env: StockroomEnvironment): void {
-  kept.delete(runId);
-  kept.set(runId, env);
-  while (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+/** The run's tools with every restock kept in (and answered from) the durable ledger. */
+export function withDurableLedger(executor: ToolExecutor, runId: string): DurableLedgerExecutor {
+  return new DurableLedgerExecutor(executor, new PrismaLedgerStore(getDb().prisma), runId);
 }
 
-/** A reconciler for a run's writes: its environment's ledger, or "no record" when it is gone. */
-export function reconcilerFor(runId: string): Reconciler {
-  const env = kept.get(runId);
-  return env ? ledgerReconciler(env) : { lookup: async () => null };
+/** A reconciler for a run's writes: the durable ledger, after any restart. */
+export function reconcilerFor(): Reconciler {
+  return ledgerStoreReconciler(new PrismaLedgerStore(getDb().prisma));
 }

@@ -14,7 +14,7 @@ import type { RunResult } from '../../harness/types';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext, type GovernedOutcome } from '../../governance/governed-run';
 import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
 import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../governance/policy-file';
-import { OPERATOR_SCOPES } from '../../governance/principal';
+import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
@@ -22,13 +22,15 @@ import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
 import { getDb } from '../../db/client';
 import { prismaGovernanceStore } from '../../db/governance-store';
-import { findGovernedRun, getGovernedRunOrThrow } from '../../db/governance-runs';
+import { appliedWrites, clearGovernedFailure, findGovernedRun, getGovernedRunOrThrow, recordGovernedFailure } from '../../db/governance-runs';
+import { ConflictError } from '../../governance/errors';
+import { ActionError } from '../errors';
 import { newId } from '../../db/ids';
 import { replaceRun, saveRun } from '../../db/runs-write';
 import type { RunOneInput } from '../../schemas/run-settings';
 import type { Principal } from '../authorize';
 import { goldenCaseOf, resolveDataset } from './datasets';
-import { keepEnvironment } from './environments';
+import { withDurableLedger } from './environments';
 import { configOf, metaFor, summariseRun, type RunOneResult } from './runner';
 import { DbError } from '../../db/errors';
 
@@ -45,6 +47,8 @@ export function currentPolicy(): LoadedPolicy {
 /** What a governed run needs to be rebuilt in another process (stored with the run). */
 const GovernedSpecSchema = z.object({
   datasetId: z.string(),
+  /** The tenant the run (its dataset) belongs to; specs from before tenancy were the default tenant's. */
+  tenant: z.string().default(DEFAULT_TENANT),
   caseId: z.string().nullable(),
   query: z.string(),
   category: z.string().nullable(),
@@ -63,14 +67,8 @@ export interface GovernedRunResult extends RunOneResult {
 
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
-  let executor: ToolExecutor;
-  if (config.transport === 'local') {
-    const env = new StockroomEnvironment(dataset, [...config.weaknesses]);
-    keepEnvironment(runId, env);
-    executor = new LocalToolExecutor(env);
-  } else {
-    executor = await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
-  }
+  // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
+  const executor: ToolExecutor = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
   const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
@@ -89,15 +87,21 @@ async function withContext<T>(runId: string, spec: GovernedSpec, dataset: Datase
 }
 
 function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: string) {
-  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, createdBy), id: runId };
+  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
 }
 
-/** Starts one case or query under the policy as `principal` (in their operating tenant) and stores it. */
+/**
+ * Starts one case or query under the policy as `principal` and stores it. The run belongs to its
+ * dataset's tenant (only that tenant's datasets resolve for the caller), so its approvals go to that
+ * tenant's reviewers; the principal acts for the tenant the caller works in, which the policy's
+ * cross-tenant rule compares with the run's tenant.
+ */
 export async function startGovernedOne(input: RunOneInput, principal: Principal): Promise<GovernedRunResult> {
-  const dataset = resolveDataset(input.datasetId);
+  const { dataset, tenant } = resolveDataset(input.datasetId, principal.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const spec: GovernedSpec = {
     datasetId: input.datasetId,
+    tenant,
     caseId: golden?.id ?? null,
     query: golden ? golden.query : input.query!,
     category: golden?.category ?? null,
@@ -107,15 +111,18 @@ export async function startGovernedOne(input: RunOneInput, principal: Principal)
     transport: input.transport,
   };
   const runId = newId();
-  const out = await withContext(runId, spec, dataset, (ctx) =>
-    startGovernedRun(ctx, {
-      principal: { subject: principal.id, tenant: principal.tenant, scopes: [...OPERATOR_SCOPES] },
-      runTenant: principal.tenant,
-      spec: spec as unknown as Parameters<typeof startGovernedRun>[1]['spec'],
-      runId,
-    }),
-  );
-  await saveRun(out.result, metaOf(spec, dataset, runId, principal.id));
+  const out = await truthfully(runId, 'start', async () => {
+    const started = await withContext(runId, spec, dataset, (ctx) =>
+      startGovernedRun(ctx, {
+        principal: { subject: principal.id, tenant: principal.tenant, scopes: [...OPERATOR_SCOPES] },
+        runTenant: tenant,
+        spec: spec as unknown as Parameters<typeof startGovernedRun>[1]['spec'],
+        runId,
+      }),
+    );
+    await saveRun(started.result, metaOf(spec, dataset, runId, principal.id));
+    return started;
+  });
   return { ...summariseRun(runId, out.result, golden, dataset), status: out.result.status, approvalId: out.approval?.id ?? null };
 }
 
@@ -127,11 +134,46 @@ export async function resumeAfterDecision(runId: string): Promise<GovernedOutcom
   const stored = await getGovernedRunOrThrow(getDb().prisma, runId);
   const spec = GovernedSpecSchema.safeParse(stored.spec);
   if (!spec.success) throw new DbError('corrupt', `governed run ${runId} has an unreadable spec`);
-  const dataset = resolveDataset(spec.data.datasetId);
-  const out = await withContext(runId, spec.data, dataset, (ctx) => resumeGovernedRun(ctx, runId));
-  await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
-  return out;
+  return truthfully(runId, 'resume', async () => {
+    const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
+    const out = await withContext(runId, spec.data, dataset, (ctx) => resumeGovernedRun(ctx, runId));
+    await replaceRun(out.result, { ...metaOf(spec.data, dataset, runId, stored.principal.subject), id: runId });
+    await clearGovernedFailure(getDb().prisma, runId);
+    return out;
+  });
 }
+
+/**
+ * Runs a governed start or resume and, when it fails, tells the truth about what was written: the
+ * failure is kept on the run and its request (the sweeper retries a resume), and when the
+ * downstream already applied a write the user is told so (retrying by hand would write twice).
+ * Another worker winning the run (ConflictError) is not a failure.
+ */
+async function truthfully<T>(runId: string, what: 'start' | 'resume', work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ConflictError) throw err;
+    const prisma = getDb().prisma;
+    const reason = err instanceof Error ? err.message : String(err);
+    await recordGovernedFailure(prisma, runId, `${what} failed: ${reason}`.slice(0, MAX_FAILURE_CHARS)).catch(() => undefined);
+    const writes = await appliedWrites(prisma, runId).catch(() => null);
+    if (writes === null || writes.length > 0) {
+      const list = writes?.map((w) => `${w.tool} ${w.status} (${w.operationKey})`).join(', ') ?? 'unknown: the journal could not be read';
+      throw new ActionError(
+        'failed_after_write',
+        `The run ${what === 'start' ? 'started' : 'resumed'} and then failed after a write reached the downstream system: ${list}. ` +
+          `Do not start it again, that would write twice; the effects page shows the write.` +
+          (what === 'resume' ? ' The run will be resumed again automatically.' : ''),
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}
+
+/** Longest failure note kept on a run (the server log has the rest). */
+const MAX_FAILURE_CHARS = 500;
 
 /** What a bound field would be if the request were bound now (the request page's "now" column). */
 export interface CurrentBinding {
@@ -153,7 +195,7 @@ export async function currentBinding(runId: string, tool: string): Promise<Curre
   if (!stored || !spec?.success) return null;
   let specs;
   try {
-    const dataset = resolveDataset(spec.data.datasetId);
+    const { dataset } = resolveDataset(spec.data.datasetId, spec.data.tenant);
     specs = await new LocalToolExecutor(new StockroomEnvironment(dataset, [...spec.data.weaknesses])).listSpecs();
   } catch {
     return null;

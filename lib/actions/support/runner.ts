@@ -51,10 +51,19 @@ async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agen
   }
 }
 
+/** Who starts a run, and the tenant it belongs to (its dataset's). */
+export interface RunOwner {
+  /** The user id the run is attributed to. */
+  createdBy: string;
+  tenant: string;
+}
+
 /** What a run is stored with besides its RunResult. */
-export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null, createdBy: string | null) {
+export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null, owner: RunOwner, governed = false) {
   return {
-    createdBy,
+    createdBy: owner.createdBy,
+    tenant: owner.tenant,
+    governed,
     datasetName: dataset.name,
     datasetHash: dataset.hash,
     transport: config.transport,
@@ -94,13 +103,16 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
   };
 }
 
-/** Runs one golden case or free query and stores it; returns the stored run's id and a short summary. */
-export async function runOne(input: RunOneInput, createdBy: string): Promise<RunOneResult> {
-  const dataset = resolveDataset(input.datasetId);
+/**
+ * Runs one golden case or free query on `tenant`'s dataset and stores it in that tenant; returns the
+ * stored run's id and a short summary.
+ */
+export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const config = configOf(input, input.weaknesses);
   const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
-  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null, createdBy));
+  const runId = await saveRun(run, metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant }));
   return summariseRun(runId, run, golden, dataset);
 }
 
@@ -114,7 +126,7 @@ async function runSetting(
   golden: GoldenFile,
   config: HarnessConfig,
   setting: string,
-  createdBy: string,
+  owner: RunOwner,
 ): Promise<void> {
   let progress: Promise<void> = Promise.resolve();
   const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
@@ -134,7 +146,7 @@ async function runSetting(
     }),
   );
   await progress;
-  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, createdBy) })));
+  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, owner) })));
   const report = buildReport({ suite, config, dataset, golden });
   await saveSuiteSetting(suiteRunId, {
     setting,
@@ -164,10 +176,13 @@ async function queueSuite(
   golden: GoldenFile,
   config: HarnessConfig,
   total: number,
+  owner: RunOwner,
   work: (suiteRunId: string) => Promise<void>,
 ): Promise<{ suiteRunId: string; total: number }> {
   const suiteRunId = await createSuiteRun({
     kind,
+    tenant: owner.tenant,
+    createdBy: owner.createdBy,
     config: config as unknown as Record<string, unknown>,
     datasetName: dataset.name,
     datasetHash: dataset.hash,
@@ -178,23 +193,25 @@ async function queueSuite(
   return { suiteRunId, total };
 }
 
-/** Queues the golden suite under one setting; returns at once with the suite id to poll. */
-export async function startSuite(input: RunSettings, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
-  const dataset = resolveDataset(input.datasetId);
+/** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
+export async function startSuite(input: RunSettings, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
   const config = configOf(input, input.weaknesses);
-  return queueSuite('eval', dataset, golden, config, golden.cases.length, (id) =>
-    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), createdBy),
+  return queueSuite('eval', dataset, golden, config, golden.cases.length, owner, (id) =>
+    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), owner),
   );
 }
 
-/** Queues the weakness matrix (every setting of MATRIX_SETTINGS); returns at once with the suite id. */
-export async function startMatrix(input: RunMatrixInput, createdBy: string): Promise<{ suiteRunId: string; total: number }> {
-  const dataset = resolveDataset(input.datasetId);
+/** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
+export async function startMatrix(input: RunMatrixInput, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
-  return queueSuite('matrix', dataset, golden, configOf(input, []), golden.cases.length * MATRIX_SETTINGS.length, async (id) => {
+  return queueSuite('matrix', dataset, golden, configOf(input, []), golden.cases.length * MATRIX_SETTINGS.length, owner, async (id) => {
     for (const setting of MATRIX_SETTINGS) {
-      await runSetting(id, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, createdBy);
+      await runSetting(id, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, owner);
     }
   });
 }

@@ -1,6 +1,6 @@
 /**
- * A test harness for server actions outside Next.js: a migrated temporary SQLite database as the
- * process database, real better-auth sessions for seeded users, and a `next/headers` stand-in
+ * A test harness for server actions outside Next.js: a migrated temporary database (SQLite, or
+ * PostgreSQL when asked) as the process database, real better-auth sessions for seeded users, and a `next/headers` stand-in
  * whose cookie is whichever session the test chose. Tests must `vi.mock('next/headers')` and
  * `vi.mock('next/cache')` with the factories below before importing any action.
  */
@@ -9,13 +9,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../../../scripts/db-migrate.mjs';
 import type { Role } from '../../governance/principal';
+import { createTestDatabaseUrl } from '../../db/testing/test-databases';
 
-const state = { cookie: '' };
+/** The session cookie of the chosen user, and other cookies a response set (the tenant choice). */
+const state = { cookie: '', extra: new Map<string, string>() };
 
-/** The `next/headers` stand-in: `headers()` carries the chosen session cookie. */
+function cookieHeader(): string {
+  return [state.cookie, ...[...state.extra].map(([k, v]) => `${k}=${encodeURIComponent(v)}`)].filter(Boolean).join('; ');
+}
+
+/** The `next/headers` stand-in: `headers()` carries the chosen session cookie; `cookies().set` is kept like a browser would. */
 export const nextHeadersMock = () => ({
-  headers: async () => new Headers(state.cookie ? { cookie: state.cookie } : {}),
-  cookies: async () => ({ get: () => undefined, getAll: () => [], set: () => undefined, delete: () => undefined, has: () => false }),
+  headers: async () => new Headers(cookieHeader() ? { cookie: cookieHeader() } : {}),
+  cookies: async () => ({
+    get: (name: string) => (state.extra.has(name) ? { name, value: state.extra.get(name)! } : undefined),
+    getAll: () => [...state.extra].map(([name, value]) => ({ name, value })),
+    set: (name: string, value: string) => void state.extra.set(name, value),
+    delete: (name: string) => void state.extra.delete(name),
+    has: (name: string) => state.extra.has(name),
+  }),
 });
 
 /** The `next/cache` stand-in (revalidation is a no-op outside Next). */
@@ -34,17 +46,25 @@ export type TestUser = keyof typeof TEST_USERS;
 export const TEST_PASSWORD = 'correct horse battery staple';
 
 export interface ActionEnv {
-  /** User ids by test name. */
-  ids: Record<TestUser, string>;
-  /** Makes the following action calls come from `user`'s session, or from nobody. */
-  as(user: TestUser | null): void;
+  /** User ids by test name (the seeded ones and any added with addUser). */
+  ids: Record<string, string>;
+  /**
+   * Makes the following action calls come from `user`'s session, or from nobody; `tenant` also sends
+   * the tenant-choice cookie (otherwise cookies a previous action set are dropped).
+   */
+  as(user: TestUser | (string & {}) | null, options?: { tenant?: string }): void;
+  /** Seeds another user with memberships in several tenants and signs them in. */
+  addUser(name: string, email: string, memberships: { tenant: string; roles: readonly Role[] }[]): Promise<string>;
+  /** The database URL the app was pointed at. */
+  url: string;
   cleanup(): Promise<void>;
 }
 
 /** Creates and migrates the database, points the app at it, seeds users and signs each one in. */
-export async function setUpActionEnv(): Promise<ActionEnv> {
+export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres' } = {}): Promise<ActionEnv> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-actions-'));
-  const url = `file:${path.join(dir, 'test.db')}`;
+  const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres') : null;
+  const url = pg?.url ?? `file:${path.join(dir, 'test.db')}`;
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'test-secret-for-action-tests-0123456789abcdef';
   await migrate({ url });
@@ -52,23 +72,36 @@ export async function setUpActionEnv(): Promise<ActionEnv> {
   const { upsertUser } = await import('../../auth/users');
   const { getAuth } = await import('../../auth/auth');
   const db = getDb();
-  const ids = {} as Record<TestUser, string>;
-  const cookies = {} as Record<TestUser, string>;
-  for (const [name, u] of Object.entries(TEST_USERS) as [TestUser, (typeof TEST_USERS)[TestUser]][]) {
-    ids[name] = await upsertUser(db, { email: u.email, password: TEST_PASSWORD, roles: u.roles, tenant: u.tenant });
-    const res = await getAuth().api.signInEmail({ body: { email: u.email, password: TEST_PASSWORD }, returnHeaders: true });
+  const ids: Record<string, string> = {};
+  const cookies: Record<string, string> = {};
+  const signIn = async (email: string) => {
+    const res = await getAuth().api.signInEmail({ body: { email, password: TEST_PASSWORD }, returnHeaders: true });
     const setCookie = res.headers.get('set-cookie') ?? '';
     const session = /(better-auth\.session_token=[^;]+)/.exec(setCookie)?.[1];
-    if (!session) throw new Error(`no session cookie for ${u.email}`);
-    cookies[name] = session;
+    if (!session) throw new Error(`no session cookie for ${email}`);
+    return session;
+  };
+  for (const [name, u] of Object.entries(TEST_USERS) as [TestUser, (typeof TEST_USERS)[TestUser]][]) {
+    ids[name] = await upsertUser(db, { email: u.email, password: TEST_PASSWORD, roles: u.roles, tenant: u.tenant });
+    cookies[name] = await signIn(u.email);
   }
   return {
     ids,
-    as(user) {
-      state.cookie = user ? cookies[user] : '';
+    url,
+    as(user, opts = {}) {
+      if (user && !cookies[user]) throw new Error(`no test user '${user}'`);
+      state.cookie = user ? cookies[user]! : '';
+      state.extra.clear();
+      if (opts.tenant !== undefined) state.extra.set('stockroom-tenant', opts.tenant);
+    },
+    async addUser(name, email, memberships) {
+      for (const m of memberships) ids[name] = await upsertUser(db, { email, password: TEST_PASSWORD, roles: m.roles, tenant: m.tenant });
+      cookies[name] = await signIn(email);
+      return ids[name]!;
     },
     async cleanup() {
       await db.close();
+      await pg?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -23,5 +23,12 @@ export interface CallPolicy {
 
 /** How a reviewer's decision on a paused call came out, checked by governance before resuming. */
 export type ApprovalResolution =
-  | { outcome: 'approved' }
+  | {
+      outcome: 'approved';
+      /**
+       * Run on the call immediately before it is dispatched: null when it is exactly the approved
+       * call, else why not (the run gets an `approval_stale` refusal and nothing is sent).
+       */
+      confirm?: (call: { toolUseId: string; name: string; arguments: JsonValue }) => string | null;
+    }
   | { outcome: 'denied' | 'expired' | 'stale'; message: string };

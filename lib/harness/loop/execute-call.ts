@@ -115,11 +115,14 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
 
   let policy: ToolRecord['policy'] = null;
   if (env.resolution) {
-    const { outcome, rule, policyVersion } = env.resolution;
-    policy = { decision: 'approval_required', rule, policyVersion, resolution: outcome };
-    if (env.resolution.outcome !== 'approved') {
-      const content: JsonObject = { error: `approval_${env.resolution.outcome}`, rule, message: env.resolution.message };
-      return { record: { ...record, resultContent: content, isError: true, errorCode: `approval_${env.resolution.outcome}`, blockedBy: 'policy', policy } };
+    const { rule, policyVersion } = env.resolution;
+    // Immediately before dispatch: the call about to be sent must be the call that was approved.
+    const mismatch = env.resolution.outcome === 'approved' ? (env.resolution.confirm?.(call) ?? null) : null;
+    const resolution: ApprovalResolution = mismatch ? { outcome: 'stale', message: mismatch } : env.resolution;
+    policy = { decision: 'approval_required', rule, policyVersion, resolution: resolution.outcome };
+    if (resolution.outcome !== 'approved') {
+      const content: JsonObject = { error: `approval_${resolution.outcome}`, rule, message: resolution.message };
+      return { record: { ...record, resultContent: content, isError: true, errorCode: `approval_${resolution.outcome}`, blockedBy: 'policy', policy } };
     }
   } else if (env.policy) {
     const d = env.policy.decide(call, spec, { query: env.query, step, records: env.records });

@@ -17,6 +17,12 @@ export class LocalToolExecutor implements ToolExecutor {
     return this.env.call(name, args, context);
   }
 
+  /** Whether this environment's ledger holds a restock created under `operationKey` (reconciliation). */
+  async lookupOperation(tool: string, operationKey: string): Promise<JsonValue | null> {
+    if (tool !== 'create_restock_request') return null;
+    return (this.env.ledger.findByOperationKey(operationKey) as unknown as JsonValue) ?? null;
+  }
+
   async reset(): Promise<void> {
     this.env.reset();
   }

@@ -1,11 +1,15 @@
 /** GET the messages one model call of a run saw. */
 import { safeRoute } from '@/lib/actions/safe-route';
 import { getModelInputAt } from '@/lib/db/runs-read';
+import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { ModelInputQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({
   name: 'modelInput',
   schema: ModelInputQuerySchema,
   role: 'viewer',
-  handler: ({ id, call }) => getModelInputAt(id, call),
+  handler: async ({ id, call }, { principal }) => {
+    await requireRunInTenant(id, principal.tenant);
+    return getModelInputAt(id, call);
+  },
 });

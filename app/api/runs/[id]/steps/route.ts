@@ -1,11 +1,15 @@
 /** GET a run's trajectory entries for harness steps `fromStep..toStep` (replay loads a step at a time). */
 import { safeRoute } from '@/lib/actions/safe-route';
 import { getRunSteps } from '@/lib/db/runs-read';
+import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { RunStepsQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({
   name: 'runSteps',
   schema: RunStepsQuerySchema,
   role: 'viewer',
-  handler: ({ id, fromStep, toStep }) => getRunSteps(id, { fromStep, toStep }),
+  handler: async ({ id, fromStep, toStep }, { principal }) => {
+    await requireRunInTenant(id, principal.tenant);
+    return getRunSteps(id, { fromStep, toStep });
+  },
 });

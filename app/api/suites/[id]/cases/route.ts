@@ -1,11 +1,15 @@
 /** GET the per-case scores of a suite run (instructor mode compares two suites case by case). */
 import { safeRoute } from '@/lib/actions/safe-route';
 import { getSuiteCases } from '@/lib/db/suites';
+import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({
   name: 'suiteCases',
   schema: SuiteQuerySchema,
   role: 'viewer',
-  handler: async ({ id }) => ({ cases: await getSuiteCases(id) }),
+  handler: async ({ id }, { principal }) => {
+    await requireSuiteInTenant(id, principal.tenant);
+    return { cases: await getSuiteCases(id) };
+  },
 });

@@ -2,6 +2,7 @@
 import { safeRoute } from '@/lib/actions/safe-route';
 import { ActionError } from '@/lib/actions/errors';
 import { getMatrixCasesThatMoved } from '@/lib/db/suites';
+import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { caseScoreKey } from '@/lib/charts/matrix-view';
 import { MovedCasesQuerySchema } from '@/lib/schemas/api-queries';
 
@@ -9,7 +10,8 @@ export const GET = safeRoute({
   name: 'movedCases',
   schema: MovedCasesQuerySchema,
   role: 'viewer',
-  handler: async ({ id, setting, metric }) => {
+  handler: async ({ id, setting, metric }, { principal }) => {
+    await requireSuiteInTenant(id, principal.tenant);
     const key = caseScoreKey(metric);
     if (!key) throw new ActionError('invalid_input', `No per-case score explains ${metric}.`);
     return { metric, scoreKey: key, cases: await getMatrixCasesThatMoved(id, setting, key) };

@@ -1,0 +1,140 @@
+/**
+ * Governed runs move on without anyone opening them (SQLite, through the server actions): an
+ * expired approval finishes its run, a decided request whose resume failed is resumed once the
+ * cause is fixed (the failure visible on the run and the request meanwhile), and a run stuck
+ * resuming past the lease is taken over. Governed input the database cannot store is refused up
+ * front, and a failure after a committed write says so.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RESUME_LEASE_MS } from '../governance/governed-run';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
+
+vi.mock('next/headers', () => nextHeadersMock());
+vi.mock('next/cache', () => nextCacheMock());
+
+let env: ActionEnv;
+let policyFile: string;
+const mod = async () => ({
+  ...(await import('./run-governed')),
+  ...(await import('./decide-approval')),
+  ...(await import('./support/sweeper')),
+  db: (await import('../db/client')).getDb().prisma,
+  approvals: await import('../db/governance-approvals'),
+  runs: await import('../db/runs-read'),
+});
+
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-policy-'));
+  policyFile = path.join(dir, 'policy.json');
+  fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+  process.env.STOCKROOM_POLICY_FILE = policyFile;
+  env = await setUpActionEnv();
+});
+afterAll(async () => {
+  delete process.env.STOCKROOM_POLICY_FILE;
+  await env?.cleanup();
+  fs.rmSync(path.dirname(policyFile), { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+});
+
+async function pausedRun(): Promise<{ runId: string; approvalId: string }> {
+  const { runGovernedAction } = await mod();
+  env.as('operator');
+  const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+  if (!res.ok) throw new Error(res.error);
+  return { runId: res.data.runId, approvalId: res.data.approvalId! };
+}
+
+describe('the governed-run sweeper', () => {
+  it('finishes a run whose approval expired without anyone opening it', async () => {
+    const { sweepGovernedRuns, db, approvals, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000); // the policy's TTL is one day
+    const report = await sweepGovernedRuns();
+    expect(report.resumed).toContain(runId);
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'expired' });
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished' });
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'finished' });
+    expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+  });
+
+  it('a resume that failed (policy file broken) is visible on the run and the request, and is resumed once it is fixed', async () => {
+    const { decideApprovalAction, sweepGovernedRuns, db, approvals, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    fs.writeFileSync(policyFile, '{ not json');
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
+    expect(res).toMatchObject({ ok: true, data: { status: 'approved', run: null, message: expect.stringMatching(/was recorded, but resuming the run failed .*resumed automatically/) } });
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'paused', lastError: expect.stringContaining('resume failed') });
+    expect(await db.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } })).toMatchObject({ status: 'approved', resumeError: expect.stringContaining('resume failed') });
+    // Still broken: the sweep fails again and says so.
+    expect((await sweepGovernedRuns()).failed.map((f) => f.runId)).toContain(runId);
+
+    fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+    expect((await sweepGovernedRuns()).resumed).toContain(runId);
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'finished', lastError: null });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'approved' });
+    expect(await db.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } })).toMatchObject({ resumeError: null });
+  });
+
+  it('takes over a run stuck resuming past the lease, and leaves one within the lease alone', async () => {
+    const { decideApprovalAction, sweepGovernedRuns, db, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    fs.writeFileSync(policyFile, '{ not json');
+    env.as('reviewer');
+    await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
+    fs.copyFileSync(path.resolve('config/policy.json'), policyFile);
+    // A worker claimed the run and died.
+    await db.governedRun.update({ where: { runId }, data: { status: 'resuming', stateVersion: { increment: 1 } } });
+    expect((await sweepGovernedRuns()).resumed).not.toContain(runId);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + RESUME_LEASE_MS + 60_000);
+    expect((await sweepGovernedRuns()).resumed).toContain(runId);
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+  });
+});
+
+describe('governed input and outcomes that are true', () => {
+  it('refuses a query with an unpaired surrogate with a field error before anything is written', async () => {
+    const { runGovernedAction, db } = await mod();
+    env.as('operator');
+    const before = { runs: await db.governedRun.count(), events: await db.evidenceEvent.count(), journal: await db.effectJournalEntry.count() };
+    const res = await runGovernedAction({ datasetId: 'bundled', query: 'restock 750 units of SKU-1001 \ud800 urgently' });
+    expect(res).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { query: [expect.stringContaining('unpaired surrogate')] } });
+    expect({ runs: await db.governedRun.count(), events: await db.evidenceEvent.count(), journal: await db.effectJournalEntry.count() }).toEqual(before);
+  });
+
+  it('refuses a reviewer reason with an unpaired surrogate with a field error, and the request stays pending', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { approvalId } = await pausedRun();
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine \udc00 by me' });
+    expect(res).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { reason: [expect.stringContaining('unpaired surrogate')] } });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'pending' });
+  });
+
+  it('a resume that fails after its write was committed tells the reviewer the write happened', async () => {
+    const { decideApprovalAction, db } = await mod();
+    const runsWrite = await import('../db/runs-write');
+    const { runId, approvalId } = await pausedRun();
+    const spy = vi.spyOn(runsWrite, 'replaceRun').mockRejectedValueOnce(new Error('the database refused the run row'));
+    try {
+      env.as('reviewer');
+      const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine by me' });
+      expect(res).toMatchObject({ ok: false, code: 'failed_after_write', error: expect.stringMatching(/create_restock_request committed .*Do not start it again/) });
+      expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
+      expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: expect.stringContaining('the database refused the run row') });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import 'server-only';
+/**
+ * The governed-run sweeper (at server start, then periodically; instrumentation.ts). Nobody has to
+ * open a run for it to move on: it resumes every paused run whose request was decided but whose
+ * resume failed (a policy file briefly broken), finishes runs whose approval expired, and takes
+ * over runs left `resuming` past the lease by a worker that died. A failure is kept on the run and
+ * its request, and the next sweep tries again.
+ */
+import { getDb } from '../../db/client';
+import { findApprovalForCall } from '../../db/governance-approvals';
+import { findGovernedRun } from '../../db/governance-runs';
+import { ConflictError, GovernanceError } from '../../governance/errors';
+import { RESUME_LEASE_MS } from '../../governance/governed-run';
+import { resumeAfterDecision } from './governed';
+
+/** How often the server sweeps. */
+export const SWEEP_INTERVAL_MS = 30_000;
+/** Most runs looked at per sweep (the next sweep takes the rest). */
+const SWEEP_BATCH = 100;
+
+export interface SweepReport {
+  resumed: string[];
+  failed: { runId: string; error: string }[];
+}
+
+/** Runs that should move on without anyone touching them, as of `now`. */
+export async function runsToSweep(now: Date): Promise<string[]> {
+  const prisma = getDb().prisma;
+  const rows = await prisma.governedRun.findMany({
+    where: { OR: [{ status: 'paused' }, { status: 'resuming', updatedAt: { lt: new Date(now.getTime() - RESUME_LEASE_MS) } }] },
+    select: { runId: true, status: true },
+    orderBy: { updatedAt: 'asc' },
+    take: SWEEP_BATCH,
+  });
+  const due: string[] = [];
+  for (const r of rows) {
+    if (r.status === 'resuming') {
+      due.push(r.runId);
+      continue;
+    }
+    const run = await findGovernedRun(prisma, r.runId).catch(() => null);
+    const callId = run?.result.checkpoint?.awaiting.toolUseId;
+    const req = callId ? await findApprovalForCall(prisma, r.runId, callId) : null;
+    if (!req) continue;
+    const expired = req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt);
+    if (expired || req.status !== 'pending') due.push(r.runId);
+  }
+  return due;
+}
+
+/** One sweep: resumes every due run once. */
+export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepReport> {
+  const report: SweepReport = { resumed: [], failed: [] };
+  for (const runId of await runsToSweep(now)) {
+    try {
+      await resumeAfterDecision(runId);
+      report.resumed.push(runId);
+    } catch (err) {
+      // Another worker took it: it moves on there.
+      if (err instanceof ConflictError) continue;
+      report.failed.push({ runId, error: err instanceof GovernanceError || err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,311 @@
+/**
+ * Tenant isolation, for every read and every write (issue 9 §1), as one suite run on SQLite and on
+ * PostgreSQL. Tenant `kittiwake` owns the bundled dataset and its runs, suite, approval and journal
+ * entry; users of tenant `puffin` (its admin included) must neither read nor change any of them.
+ * Actions are discovered from the `'use server'` files of lib/actions and read routes from app/api,
+ * so a new one is covered (pages are covered by the browser spec e2e/tenancy).
+ *
+ * The calling test file must `vi.mock('next/headers')` and `vi.mock('next/cache')` (action-env.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpActionEnv, type ActionEnv } from './action-env';
+
+const ACTIONS_DIR = path.resolve('lib/actions');
+const API_DIR = path.resolve('app/api');
+
+/** Actions that touch no tenant's objects, and why. */
+const TENANTLESS_ACTIONS: Record<string, string> = {
+  signInAction: 'signing in reads only the caller’s own credentials',
+  signOutAction: 'it only ends the caller’s own session',
+  chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
+};
+/** Routes that serve no tenant's stored objects, and why. */
+const TENANTLESS_ROUTES: Record<string, string> = {
+  'auth/[...all]': 'better-auth’s own endpoints',
+  mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
+};
+
+type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string; data?: unknown }>;
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+function discoverActions(): { file: string; name: string }[] {
+  const out: { file: string; name: string }[] = [];
+  for (const file of fs.readdirSync(ACTIONS_DIR).sort()) {
+    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+    const text = fs.readFileSync(path.join(ACTIONS_DIR, file), 'utf8');
+    if (!/^\s*['"]use server['"]/.test(text)) continue;
+    for (const m of text.matchAll(/^export (?:const|async function|function) (\w+)/gm)) out.push({ file, name: m[1]! });
+  }
+  return out;
+}
+
+function discoverRoutes(dir = API_DIR): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return discoverRoutes(p);
+    return e.name === 'route.ts' ? [path.relative(API_DIR, path.dirname(p))] : [];
+  });
+}
+
+const PUFFIN_USERS = ['puffinAdmin', 'puffinOperator', 'puffinReviewer'] as const;
+
+export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
+  let env: ActionEnv;
+  /** kittiwake's objects. */
+  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0 };
+  let inputs: Record<string, unknown> = {};
+  let snapshot: () => Promise<string>;
+  let tmp: string;
+
+  const load = async (file: string, name: string) => (await import(/* @vite-ignore */ `../${file.replace(/\.ts$/, '')}`))[name] as Action;
+  const loadRoute = async (route: string) => (await import(/* @vite-ignore */ `../../../app/api/${route}/route`)) as Record<string, Handler>;
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-tenancy-'));
+    env = await setUpActionEnv({ provider });
+    await env.addUser('puffinAdmin', 'admin@puffin.test', [{ tenant: 'puffin', roles: ['admin', 'operator', 'reviewer'] }]);
+    await env.addUser('puffinOperator', 'operator@puffin.test', [{ tenant: 'puffin', roles: ['operator'] }]);
+    await env.addUser('puffinReviewer', 'reviewer@puffin.test', [{ tenant: 'puffin', roles: ['reviewer'] }]);
+    await env.addUser('multi', 'multi@example.test', [
+      { tenant: 'kittiwake', roles: ['operator'] },
+      { tenant: 'puffin', roles: ['reviewer'] },
+    ]);
+    const { getDb } = await import('../../db/client');
+    const { PrismaJournalStore } = await import('../../db/governance-journal');
+    const { createSuiteRun } = await import('../../db/suites');
+    const { runGovernedAction } = await import('../run-governed');
+    const { runOneAction } = await import('../run-one');
+    const prisma = getDb().prisma;
+
+    env.as('operator');
+    const paused = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+    if (!paused.ok || !paused.data.approvalId) throw new Error(`setup: the governed S024 run did not pause: ${JSON.stringify(paused)}`);
+    const plain = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+    if (!plain.ok) throw new Error('setup: plain run failed');
+    k.governedRun = paused.data.runId;
+    k.approval = paused.data.approvalId;
+    k.plainRun = plain.data.runId;
+    k.suite = await createSuiteRun({ kind: 'matrix', tenant: 'kittiwake', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
+    k.toolIndex = (await prisma.toolCall.findFirstOrThrow({ where: { runId: k.plainRun }, orderBy: { idx: 'asc' } })).idx;
+    const journal = new PrismaJournalStore(prisma);
+    k.operationKey = `op:${k.governedRun}:manual:create_restock_request@1`;
+    const at = new Date().toISOString();
+    await journal.prepare({ operationKey: k.operationKey, runId: k.governedRun, callId: 'manual', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'x' }, at);
+    await journal.transition(k.operationKey, 'prepared', 'dispatched', { attempts: 1 }, at);
+    await journal.transition(k.operationKey, 'dispatched', 'unknown', { error: 'simulated crash' }, at);
+    env.as(null);
+
+    inputs = {
+      runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+      runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
+      startSuiteAction: { datasetId: 'bundled' },
+      startMatrixAction: { datasetId: 'bundled' },
+      deleteRunAction: { runId: k.plainRun },
+      decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
+      reconcileEffectAction: { operationKey: k.operationKey },
+    };
+    snapshot = async () =>
+      JSON.stringify({
+        runs: await prisma.run.findMany({ select: { id: true, status: true, tenant: true }, orderBy: { id: 'asc' } }),
+        suites: await prisma.suiteRun.findMany({ select: { id: true, status: true }, orderBy: { id: 'asc' } }),
+        governed: await prisma.governedRun.findMany({ select: { runId: true, status: true, stateVersion: true }, orderBy: { runId: 'asc' } }),
+        approvals: await prisma.approvalRequest.findMany({ select: { id: true, status: true, stateVersion: true }, orderBy: { id: 'asc' } }),
+        decisions: await prisma.approvalDecision.count(),
+        journal: await prisma.effectJournalEntry.findMany({ select: { operationKey: true, status: true }, orderBy: { operationKey: 'asc' } }),
+        evidence: await prisma.evidenceEvent.count(),
+      });
+  });
+  afterAll(async () => {
+    await env?.cleanup();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    delete process.env.STOCKROOM_DATASET_TENANTS;
+    delete process.env.STOCKROOM_POLICY_FILE;
+  });
+
+  describe(`read routes (${provider})`, () => {
+    const routes = discoverRoutes().filter((r) => !(r in TENANTLESS_ROUTES));
+    const query = () => `fromStep=0&toStep=1&call=0&index=${k.toolIndex}&setting=none&metric=tool_selection_accuracy`;
+    const idFor = (route: string) => (route.startsWith('suites/') ? k.suite : route.includes('tool-result') ? k.plainRun : k.governedRun);
+    const get = async (route: string, id: string) => {
+      const { headers } = await import('next/headers');
+      const res = await (await loadRoute(route)).GET!(new Request(`http://127.0.0.1/api/${route.replace('[id]', id)}?${query()}`, { headers: await headers() }), {
+        params: Promise.resolve({ id }),
+      });
+      return { status: res.status, body: await res.text() };
+    };
+
+    it('finds the run and suite read routes in app/api', () => {
+      expect(routes).toEqual(expect.arrayContaining(['runs/[id]/steps', 'runs/[id]/model-input', 'runs/[id]/tool-result', 'suites/[id]']));
+      for (const r of discoverRoutes()) expect(r in TENANTLESS_ROUTES || routes.includes(r)).toBe(true);
+    });
+
+    it("serves kittiwake's own reviewer (so a 404 below is the tenant check, not a bad request)", async () => {
+      env.as('reviewer');
+      for (const route of routes) expect((await get(route, idFor(route))).status, route).toBe(200);
+    });
+
+    it.each(PUFFIN_USERS)("answers %s on every route for kittiwake's run or suite exactly like a missing id, naming no tenant", async (user) => {
+      env.as(user);
+      for (const route of routes) {
+        const id = idFor(route);
+        const foreign = await get(route, id);
+        const missing = await get(route, `${id.slice(0, -4)}zzzz`);
+        expect(foreign.status, `${route} as ${user}`).toBe(404);
+        expect(foreign.body.replaceAll(id, '<id>'), route).toBe(missing.body.replaceAll(`${id.slice(0, -4)}zzzz`, '<id>'));
+        expect(foreign.body).toContain('not_found');
+        expect(foreign.body).not.toMatch(/kittiwake/i);
+      }
+    });
+
+    it('ignores a forged tenant cookie naming a tenant the caller does not belong to', async () => {
+      env.as('puffinAdmin', { tenant: 'kittiwake' });
+      expect((await get('runs/[id]/steps', k.governedRun)).status).toBe(404);
+    });
+  });
+
+  describe(`actions (${provider})`, () => {
+    const actions = discoverActions().filter((a) => !(a.name in TENANTLESS_ACTIONS));
+
+    it('has a kittiwake-targeting input for every action that is not listed as tenantless', () => {
+      for (const a of actions) expect(inputs, `add an input for ${a.name}`).toHaveProperty(a.name);
+    });
+
+    it.each(PUFFIN_USERS)("refuses %s every action on kittiwake's objects and dataset, writes nothing, names no tenant", async (user) => {
+      env.as(user);
+      for (const { file, name } of actions) {
+        const before = await snapshot();
+        const res = await (await load(file, name))(inputs[name]);
+        expect(res.ok, `${name} as ${user}`).toBe(false);
+        expect(['not_found', 'invalid_input', 'forbidden'], `${name} as ${user}: ${res.code}`).toContain(res.code);
+        expect(JSON.stringify(res), name).not.toMatch(/kittiwake/i);
+        expect(await snapshot(), `${name} as ${user} wrote something`).toBe(before);
+      }
+    });
+
+    it("answers a puffin admin deleting kittiwake's run as not found, and the run stays", async () => {
+      const { deleteRunAction } = await import('../delete-run');
+      const { getDb } = await import('../../db/client');
+      env.as('puffinAdmin');
+      expect(await deleteRunAction({ runId: k.plainRun })).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await getDb().prisma.run.count({ where: { id: k.plainRun } })).toBe(1);
+    });
+
+    it("answers a puffin operator reconciling kittiwake's journal entry as not found, and records nothing as them", async () => {
+      const { reconcileEffectAction } = await import('../reconcile-effect');
+      const { getDb } = await import('../../db/client');
+      env.as('puffinOperator');
+      expect(await reconcileEffectAction({ operationKey: k.operationKey })).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await getDb().prisma.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: k.operationKey } })).toMatchObject({ status: 'unknown' });
+      expect(await getDb().prisma.evidenceEvent.count({ where: { body: { contains: env.ids.puffinOperator! } } })).toBe(0);
+    });
+
+    it("refuses a puffin operator's governed run on kittiwake's dataset and a puffin reviewer's decision: no restock is committed", async () => {
+      const { runGovernedAction } = await import('../run-governed');
+      const { decideApprovalAction } = await import('../decide-approval');
+      const { getDb } = await import('../../db/client');
+      const prisma = getDb().prisma;
+      env.as('puffinOperator');
+      const run = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+      expect(run).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { datasetId: ["Unknown dataset 'bundled'."] } });
+      env.as('puffinReviewer');
+      const decided = await decideApprovalAction({ id: k.approval, verdict: 'approve', reason: 'within budget' });
+      expect(decided).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id: k.approval } })).toMatchObject({ status: 'pending' });
+      expect(await prisma.effectJournalEntry.count({ where: { status: 'committed' } })).toBe(0);
+    });
+  });
+
+  describe(`datasets belong to a tenant (${provider})`, () => {
+    it("makes a dataset assigned to puffin puffin's: its runs are puffin's, its approvals go to puffin's reviewers only", async () => {
+      const { runGovernedAction } = await import('../run-governed');
+      const { decideApprovalAction } = await import('../decide-approval');
+      const { getDb } = await import('../../db/client');
+      const prisma = getDb().prisma;
+      process.env.STOCKROOM_DATASET_TENANTS = 'bundled=puffin';
+      try {
+        env.as('operator');
+        expect(await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' })).toMatchObject({ ok: false, code: 'invalid_input' });
+        env.as('puffinOperator');
+        const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+        if (!res.ok || !res.data.approvalId) throw new Error(`the puffin run did not pause: ${JSON.stringify(res)}`);
+        expect(await prisma.run.findUniqueOrThrow({ where: { id: res.data.runId } })).toMatchObject({ tenant: 'puffin', governed: true });
+        expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id: res.data.approvalId } })).toMatchObject({ tenant: 'puffin' });
+        env.as('reviewer');
+        expect(await decideApprovalAction({ id: res.data.approvalId, verdict: 'approve', reason: 'within budget' })).toMatchObject({ ok: false, code: 'not_found' });
+        env.as('puffinReviewer');
+        expect(await decideApprovalAction({ id: res.data.approvalId, verdict: 'deny', reason: 'not this week' })).toMatchObject({ ok: true, data: { status: 'denied' } });
+      } finally {
+        delete process.env.STOCKROOM_DATASET_TENANTS;
+      }
+    });
+
+    it('reads a tenant a dataset declares in its tenant.json, and refuses a malformed one naming the file', async () => {
+      const { declaredTenant } = await import('../support/datasets');
+      fs.writeFileSync(path.join(tmp, 'tenant.json'), JSON.stringify({ tenant: 'puffin' }));
+      expect(declaredTenant(tmp)).toBe('puffin');
+      fs.writeFileSync(path.join(tmp, 'tenant.json'), JSON.stringify({ tenant: 'Not A Tenant!' }));
+      expect(() => declaredTenant(tmp)).toThrow(/tenant\.json/);
+      fs.rmSync(path.join(tmp, 'tenant.json'));
+      expect(declaredTenant(tmp)).toBeNull();
+    });
+  });
+
+  describe(`choosing a tenant (${provider})`, () => {
+    it('works in the chosen tenant after switching, and refuses a tenant the user does not belong to', async () => {
+      const { chooseTenantAction } = await import('../choose-tenant');
+      const { runOneAction } = await import('../run-one');
+      const { currentPrincipal } = await import('../authorize');
+      env.as('multi');
+      expect(await currentPrincipal()).toMatchObject({ tenant: 'kittiwake', tenants: ['kittiwake', 'puffin'], roles: ['operator'] });
+      expect(await chooseTenantAction({ tenant: 'other-depot' })).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await chooseTenantAction({ tenant: 'puffin' })).toEqual({ ok: true, data: { tenant: 'puffin' } });
+      expect(await currentPrincipal()).toMatchObject({ tenant: 'puffin', roles: ['reviewer'] });
+      // A reviewer in puffin starts nothing there, and kittiwake's run is not found from puffin.
+      expect(await runOneAction({ datasetId: 'bundled', caseId: 'S001' })).toMatchObject({ ok: false, code: 'forbidden' });
+      const { GET } = await import('../../../app/api/runs/[id]/steps/route');
+      const { headers } = await import('next/headers');
+      const res = await GET(new Request(`http://127.0.0.1/api/runs/${k.plainRun}/steps?fromStep=0&toStep=1`, { headers: await headers() }), { params: Promise.resolve({ id: k.plainRun }) });
+      expect(res.status).toBe(404);
+    });
+  });
+
+  describe(`mandatory governance (${provider})`, () => {
+    it('refuses ungoverned runs, suites and matrices of a tenant whose governance is mandatory, writing nothing', async () => {
+      const policy = JSON.parse(fs.readFileSync(path.resolve('config/policy.json'), 'utf8')) as Record<string, unknown>;
+      const file = path.join(tmp, 'policy.json');
+      fs.writeFileSync(file, JSON.stringify({ ...policy, tenants: { kittiwake: { governance: 'mandatory' } } }));
+      process.env.STOCKROOM_POLICY_FILE = file;
+      try {
+        const { runOneAction } = await import('../run-one');
+        const { startSuiteAction } = await import('../start-suite');
+        const { startMatrixAction } = await import('../start-matrix');
+        const { runGovernedAction } = await import('../run-governed');
+        env.as('admin');
+        const before = await snapshot();
+        for (const res of [
+          await runOneAction({ datasetId: 'bundled', caseId: 'S001' }),
+          await startSuiteAction({ datasetId: 'bundled' }),
+          await startMatrixAction({ datasetId: 'bundled' }),
+        ]) {
+          expect(res).toMatchObject({ ok: false, code: 'governance_required', error: expect.stringMatching(/Governance is mandatory in this tenant/) });
+        }
+        expect(await snapshot()).toBe(before);
+        // A governed run is still allowed.
+        expect(await runGovernedAction({ datasetId: 'bundled', caseId: 'S001' })).toMatchObject({ ok: true });
+      } finally {
+        delete process.env.STOCKROOM_POLICY_FILE;
+      }
+    });
+
+    it('labels each stored run governed or not, so the list, replay and compare can say "ungoverned"', async () => {
+      const { listRuns } = await import('../../db/runs-list');
+      const { items } = await listRuns({ filters: { tenant: 'kittiwake' }, limit: 200 });
+      expect(items.find((r) => r.id === k.governedRun)).toMatchObject({ governed: true });
+      expect(items.find((r) => r.id === k.plainRun)).toMatchObject({ governed: false });
+      expect((await listRuns({ filters: { tenant: 'puffin' }, limit: 200 })).items.map((r) => r.id)).not.toContain(k.plainRun);
+    });
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Where the evidence key comes from — never the database it protects:
+ *   STOCKROOM_EVIDENCE_KEY (at least 32 characters), else the key file (STOCKROOM_EVIDENCE_KEY_FILE,
+ *   default .data/evidence-key next to the generated auth secret), created with mode 0600 on first
+ *   use by the server. `audit verify` only reads it: verifying with a made-up key would prove nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GovernanceError } from './errors';
+import type { EvidenceKey } from './evidence-signing';
+
+const MIN_KEY_CHARS = 32;
+export const DEFAULT_EVIDENCE_KEY_FILE = '.data/evidence-key';
+
+export interface EvidenceKeySource {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Create the key file when it is missing (the server); false for verification. */
+  create?: boolean;
+}
+
+/** Loads the evidence key; throws GovernanceError('evidence_key') naming the variable or file. */
+export function loadEvidenceKey({ env = process.env, create = true }: EvidenceKeySource = {}): EvidenceKey {
+  const given = env.STOCKROOM_EVIDENCE_KEY;
+  if (given !== undefined && given !== '') {
+    if (given.length < MIN_KEY_CHARS) throw new GovernanceError('evidence_key', `STOCKROOM_EVIDENCE_KEY must have at least ${MIN_KEY_CHARS} characters`);
+    return Buffer.from(given, 'utf8');
+  }
+  const file = path.resolve(env.STOCKROOM_EVIDENCE_KEY_FILE || DEFAULT_EVIDENCE_KEY_FILE);
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length >= MIN_KEY_CHARS) return Buffer.from(stored, 'utf8');
+    throw new GovernanceError('evidence_key', `the evidence key file ${file} holds fewer than ${MIN_KEY_CHARS} characters`);
+  } catch (err) {
+    if (err instanceof GovernanceError) throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new GovernanceError('evidence_key', `cannot read the evidence key file ${file}: ${(err as Error).message}`);
+  }
+  if (!create) throw new GovernanceError('evidence_key', `no evidence key: set STOCKROOM_EVIDENCE_KEY or provide ${file} (the key the server signed with)`);
+  const key = randomBytes(32).toString('hex');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process created it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadEvidenceKey({ env, create: false });
+    throw err;
+  }
+  return Buffer.from(key, 'utf8');
+}
+
+const cache = globalThis as unknown as { __stockroomEvidenceKey?: EvidenceKey };
+
+/** The process's evidence key (loaded once). */
+export function evidenceKey(): EvidenceKey {
+  cache.__stockroomEvidenceKey ??= loadEvidenceKey();
+  return cache.__stockroomEvidenceKey;
+}

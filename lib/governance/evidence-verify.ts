@@ -1,0 +1,75 @@
+/**
+ * Verifies stored evidence: every chain (contiguous numbering, links, recomputed hashes, event
+ * signatures, the run id column against the body), every chain's signed head (so deleting a chain's
+ * last events shows), and the signed anchor (so deleting a whole chain with its head shows). Reports
+ * the first bad event, in chain order, with what is wrong.
+ */
+import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEvent } from './evidence';
+import { ANCHOR_GENESIS, anchorHash, sameSignature, signAnchor, signEvent, signHead, type ChainHead, type EvidenceKey, type StoredEvidence } from './evidence-signing';
+
+export type ChainVerification =
+  | { ok: true; events: number; chains: number; head: string }
+  | { ok: false; chain: string; seq: number | null; reason: string };
+
+/** An event as stored: the run id column is kept apart from the body so an edit of it shows. */
+export type StoredEvent = EvidenceEvent & { runIdColumn: string | null };
+
+function verifyOne(key: EvidenceKey, head: ChainHead | undefined, events: readonly StoredEvent[]): ChainVerification | null {
+  const chain = events[0]?.chain ?? head?.chain ?? '';
+  const bad = (seq: number | null, reason: string): ChainVerification => ({ ok: false, chain, seq, reason });
+  let prev = GENESIS_HASH;
+  for (const [i, e] of events.entries()) {
+    const expected = i + 1;
+    if (e.seq !== expected) return bad(expected, `event ${expected} is missing (found event ${e.seq} after event ${expected - 1})`);
+    const body = EvidenceBodySchema.safeParse(e.body);
+    if (!body.success) return bad(e.seq, `event ${e.seq} has a malformed body`);
+    if (e.runIdColumn !== body.data.runId) return bad(e.seq, `event ${e.seq}'s run id column (${e.runIdColumn ?? 'null'}) differs from its signed body (${body.data.runId ?? 'null'})`);
+    if (chainOf(body.data) !== e.chain) return bad(e.seq, `event ${e.seq} was moved into chain ${e.chain} from chain ${chainOf(body.data)}`);
+    if (e.prevHash !== prev) return bad(e.seq, `event ${e.seq} does not link to the event before it`);
+    if (eventHash(e.seq, e.prevHash, body.data) !== e.hash) return bad(e.seq, `event ${e.seq} was edited (its hash does not match its content)`);
+    if (!sameSignature(signEvent(key, { chain: e.chain, seq: e.seq, hash: e.hash, runId: body.data.runId }), e.signature)) {
+      return bad(e.seq, `event ${e.seq} is not signed by the evidence key (forged, or its hashes were recomputed)`);
+    }
+    prev = e.hash;
+  }
+  if (!head) return bad(events[0]?.seq ?? null, `chain ${chain} has events but no signed head`);
+  if (head && !sameSignature(signHead(key, { chain: head.chain, anchorSeq: head.anchorSeq, seq: head.seq, hash: head.hash }).signature, head.signature)) {
+    return bad(null, `the head of chain ${chain} is not signed by the evidence key (edited, or another key)`);
+  }
+  const last = events.at(-1);
+  if ((last?.seq ?? 0) < head.seq) return bad((last?.seq ?? 0) + 1, `events ${(last?.seq ?? 0) + 1}–${head.seq} of chain ${chain} were deleted (the signed head is at event ${head.seq})`);
+  if ((last?.seq ?? 0) > head.seq || last?.hash !== head.hash) return bad(head.seq + 1 <= (last?.seq ?? 0) ? head.seq + 1 : (last?.seq ?? null), `chain ${chain} does not end where its signed head says (event ${head.seq})`);
+  return null;
+}
+
+/** Verifies everything stored; `key` is the evidence key the events were signed with. */
+export function verifyEvidence(key: EvidenceKey, stored: { events: readonly StoredEvent[]; heads: readonly ChainHead[]; anchor: StoredEvidence['anchor'] }): ChainVerification {
+  const byChain = new Map<string, StoredEvent[]>();
+  for (const e of stored.events) {
+    const list = byChain.get(e.chain) ?? [];
+    list.push(e);
+    byChain.set(e.chain, list);
+  }
+  const heads = new Map(stored.heads.map((h) => [h.chain, h]));
+  const ordered = [...stored.heads].sort((a, b) => a.anchorSeq - b.anchorSeq);
+  // Chains in the order they were started; a chain without a head (or events without one) after them.
+  const names = [...ordered.map((h) => h.chain), ...[...byChain.keys()].filter((c) => !heads.has(c)).sort()];
+  for (const name of names) {
+    const events = (byChain.get(name) ?? []).sort((a, b) => a.seq - b.seq);
+    const broken = verifyOne(key, heads.get(name), events);
+    if (broken) return broken;
+  }
+  if (ordered.length > 0 || stored.anchor) {
+    const anchor = stored.anchor;
+    if (!anchor) return { ok: false, chain: ordered[0]!.chain, seq: null, reason: 'the anchor that registers every chain is missing' };
+    if (!sameSignature(signAnchor(key, anchor), anchor.signature)) return { ok: false, chain: '(anchor)', seq: null, reason: 'the anchor is not signed by the evidence key' };
+    let hash = ANCHOR_GENESIS;
+    for (const [i, h] of ordered.entries()) {
+      if (h.anchorSeq !== i + 1) return { ok: false, chain: h.chain, seq: null, reason: `chain number ${i + 1} in the anchor was deleted (found chain ${h.anchorSeq} next)` };
+      hash = anchorHash(hash, h.chain);
+    }
+    if (ordered.length < anchor.count) return { ok: false, chain: '(anchor)', seq: null, reason: `chains ${ordered.length + 1}–${anchor.count} of the anchor were deleted with their events` };
+    if (ordered.length > anchor.count || hash !== anchor.hash) return { ok: false, chain: '(anchor)', seq: null, reason: 'the chains registered in the anchor differ from the stored chains' };
+  }
+  return { ok: true, events: stored.events.length, chains: ordered.length, head: stored.anchor?.hash ?? ANCHOR_GENESIS };
+}
