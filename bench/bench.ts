@@ -56,24 +56,30 @@ async function mcpTransports(repeat: number): Promise<Figure[]> {
   const { benchMcpMatrix } = await import('../lib/mcp/bench-mcp');
   const dir = existsSync(path.join(SHARED_DATASET_DIR, 'catalogue.json')) ? SHARED_DATASET_DIR : defaultDatasetDir();
   const figures = await benchMcpMatrix(loadDataset(dir), { repetitions: repeat });
-  return figures.map((f) => ({
-    name: `matrix over ${f.transport} (${f.runs} runs)`,
-    value: round(f.medianMs / 1000, 3),
-    unit: 's',
-    target: `≤ ${f.targetMs / 1000} s`,
-  }));
+  const { benchMcpMemory } = await import('../lib/mcp/bench-memory');
+  const memory = await benchMcpMemory(dir);
+  return [
+    ...figures.map((f) => ({
+      name: `matrix over ${f.transport} (${f.runs} runs)`,
+      value: round(f.medianMs / 1000, 3),
+      unit: 's',
+      target: `≤ ${f.targetMs / 1000} s`,
+    })),
+    ...memory.map((m) => ({ name: m.name, value: m.mib, unit: 'MiB', target: 'flat' })),
+  ];
 }
 
 /** Sections other areas contribute, loaded only when present so a partial checkout still benches. */
 const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
   db: { module: '../lib/db/bench-db', export: 'benchDb' },
   signin: { module: './sign-in', export: 'benchSignIn' },
+  models: { module: '../lib/models/bench-models', export: 'benchModels' },
 };
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');

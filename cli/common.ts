@@ -2,10 +2,12 @@
  * Flags shared by the commands that run the harness, and how they become a validated
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
-import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { configFromEnv, FAKE_MODEL, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
-import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
+import { stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
+import { CliUsageError } from './command';
+import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 
 export const HARNESS_FLAGS: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
@@ -13,10 +15,15 @@ export const HARNESS_FLAGS: FlagSpec = {
   guards: { type: 'string', description: 'comma-separated run guards (grounded_write)' },
   'payload-wrappers': { type: 'string', description: 'comma-separated payload wrappers (cap_payload)' },
   transport: { type: 'string', description: 'tool transport', values: TRANSPORTS },
-  'mcp-url': { type: 'string', description: 'MCP server URL for --transport mcp-http' },
+  'mcp-url': { type: 'string', description: 'any streamable-HTTP MCP server URL (implies --transport mcp-http)' },
+  'mcp-header': { type: 'string', multiple: true, description: 'header sent to --mcp-url, "Name: value" (repeatable)' },
+  'mcp-command': { type: 'string', description: 'any stdio MCP server, "CMD ARGS" (implies --transport mcp-stdio)' },
+  'mcp-server': { type: 'string', description: 'a tool server by id from config/mcp-servers.json (or STOCKROOM_MCP_SERVERS)' },
   'max-steps': { type: 'string', description: 'max model calls per run' },
   'token-budget': { type: 'string', description: 'per-run token budget' },
   'max-tokens': { type: 'string', description: 'per-call output cap' },
+  model: { type: 'string', description: 'fake (default), bedrock:ID, openai:MODEL, openai-compatible:MODEL or anthropic:MODEL' },
+  'model-base-url': { type: 'string', description: 'endpoint for openai-compatible (required) or to override a provider' },
 };
 
 export function configFromArgs(args: ParsedArgs): HarnessConfig {
@@ -26,12 +33,45 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       weaknesses: stringFlag(args, 'weaknesses'),
       guards: stringFlag(args, 'guards'),
       payloadWrappers: stringFlag(args, 'payload-wrappers'),
-      transport: stringFlag(args, 'transport'),
+      transport: stringFlag(args, 'transport') ?? impliedTransport(args),
       maxSteps: stringFlag(args, 'max-steps'),
       tokenBudget: stringFlag(args, 'token-budget'),
       maxTokens: stringFlag(args, 'max-tokens'),
+      model: stringFlag(args, 'model'),
+      modelBaseUrl: stringFlag(args, 'model-base-url'),
     }),
   );
+}
+
+/** The transport a tool-server flag implies when --transport is not given. */
+function impliedTransport(args: ParsedArgs): string | undefined {
+  const id = stringFlag(args, 'mcp-server');
+  if (id !== undefined) return loadMcpServers().find((s) => s.id === id)?.url !== undefined ? 'mcp-http' : 'mcp-stdio';
+  if (stringFlag(args, 'mcp-command') !== undefined) return 'mcp-stdio';
+  if (stringFlag(args, 'mcp-url') !== undefined) return 'mcp-http';
+  return undefined;
+}
+
+/** The external tool server the flags name (`--mcp-server ID`, `--mcp-command`, or `--mcp-url` + headers), if any. */
+export async function toolServerFromArgs(
+  args: ParsedArgs,
+): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpCommand?: string | string[]; mcpCwd?: string }> {
+  const { parseHeaders } = await import('../lib/mcp/command-line');
+  const id = stringFlag(args, 'mcp-server');
+  const url = stringFlag(args, 'mcp-url');
+  const command = stringFlag(args, 'mcp-command');
+  const headers = stringsFlag(args, 'mcp-header');
+  const given = [id !== undefined && '--mcp-server', url !== undefined && '--mcp-url', command !== undefined && '--mcp-command'].filter(Boolean);
+  if (given.length > 1) throw new CliUsageError(`give one tool server: ${given.join(' or ')}`);
+  if (headers.length > 0 && url === undefined) throw new CliUsageError('--mcp-header needs --mcp-url');
+  if (id !== undefined) {
+    const server = resolveServer(loadMcpServers(), id);
+    return server.kind === 'http' ? { mcpUrl: server.url, mcpHeaders: server.headers } : { mcpCommand: server.command, mcpCwd: server.cwd };
+  }
+  return {
+    ...(url !== undefined ? { mcpUrl: url, mcpHeaders: parseHeaders(headers) } : {}),
+    ...(command !== undefined ? { mcpCommand: command } : {}),
+  };
 }
 
 export function datasetFromArgs(args: ParsedArgs): Dataset {
@@ -41,5 +81,30 @@ export function datasetFromArgs(args: ParsedArgs): Dataset {
 /** The tool executor the flags ask for (in-process by default). */
 export async function createExecutorFromArgs(args: ParsedArgs, config: HarnessConfig, dataset: Dataset) {
   const { createExecutor } = await import('../lib/mcp/create-executor');
-  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses, mcpUrl: stringFlag(args, 'mcp-url') });
+  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses, ...(await toolServerFromArgs(args)) });
+}
+
+/**
+ * The live model the configuration names, its credentials checked (null for the fake model).
+ * Refuses before anything runs, naming a missing variable.
+ */
+export async function liveModelFromConfig(config: HarnessConfig) {
+  if (config.model === FAKE_MODEL) return null; // no provider SDK is loaded for the fake model
+  const { liveModelFactory } = await import('../lib/models/create-model-client');
+  return liveModelFactory(config);
+}
+
+/**
+ * Ctrl-C cancels the work in flight: the model call is aborted and the command ends cleanly
+ * (exit 130) instead of dying mid-write. A second Ctrl-C exits at once.
+ */
+export function cancelOnSigint(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once)\n');
+    controller.abort(new DOMException('cancelled by Ctrl-C', 'AbortError'));
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }

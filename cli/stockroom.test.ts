@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/stockroom.ts', ...args], {
+  const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'cli/stockroom.ts', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...env },

@@ -18,6 +18,8 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
   user: () => import('./commands/user'),
+  tools: () => import('./commands/tools'),
+  'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
 };
@@ -62,6 +64,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CliUsageError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\nusage: npm run stockroom -- ${command.usage}\n`);
       return 2;
+    }
+    if (err instanceof Error && err.name === 'AbortError') {
+      process.stderr.write(`stockroom ${name}: cancelled\n`);
+      return 130;
     }
     if (err instanceof HarnessError || err instanceof InvalidInputError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\n`);

@@ -30,6 +30,8 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
         return { kind: 'guard', step: e.step, guard: e.guard, reason: e.reason, detail: e.detail };
       case 'compaction':
         return { kind: 'compaction', step: e.step };
+      case 'model_retry':
+        return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
     }
   });
 }

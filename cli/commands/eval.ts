@@ -12,7 +12,7 @@ import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
@@ -99,7 +99,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -107,12 +107,13 @@ export const command: CliCommand = {
     const out = stringFlag(args, 'out');
     if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target);
+      return await evaluate(args, config, dataset, golden, target, liveModel);
     } finally {
       await target?.close();
     }
@@ -125,22 +126,26 @@ async function evaluate(
   dataset: ReturnType<typeof datasetFromArgs>,
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
+  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor });
+  const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;
   let suite: SuiteResult;
+  const cancel = cancelOnSigint();
   try {
     suite = await runSuite({
       agent,
       cases: golden.cases,
+      signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
     });
     if (showProgress) process.stderr.write('\n');
     report = buildReport({ suite, config, dataset, golden });
   } finally {
+    cancel.dispose();
     await agent.close();
   }
   const out = stringFlag(args, 'out');

@@ -8,7 +8,7 @@ import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
@@ -54,17 +54,19 @@ async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ 
 export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
-  usage: 'matrix [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
+  usage:
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const baseConfig = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(baseConfig);
     const dataset = datasetFromArgs(args);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await runAndPrint(args, baseConfig, dataset, target);
+      return await runAndPrint(args, baseConfig, dataset, target, liveModel);
     } finally {
       await target?.close();
     }
@@ -76,18 +78,22 @@ async function runAndPrint(
   baseConfig: ReturnType<typeof configFromArgs>,
   dataset: ReturnType<typeof datasetFromArgs>,
   target: SaveTarget | null,
+  liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
+  const cancel = cancelOnSigint();
   const matrix = await runMatrix({
     dataset,
     baseConfig,
     goldenPath: stringFlag(args, 'golden'),
+    liveModel,
+    signal: cancel.signal,
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
     onProgress: showProgress
       ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)
       : undefined,
-  });
+  }).finally(cancel.dispose);
   if (showProgress) process.stderr.write('\n');
   const stored = target ? await storeMatrix(target, matrix) : null;
   if (json) {

@@ -16,13 +16,17 @@ const FLAGS: FlagSpec = {
   port: { type: 'string', description: 'HTTP port (default 8765; 0 picks a free one)' },
   host: { type: 'string', description: 'HTTP bind address (default 127.0.0.1)' },
   'allowed-hosts': { type: 'string', description: 'comma-separated Host names the HTTP server accepts' },
+  policy: { type: 'string', description: 'policy file every write goes through (without it, writes are refused)' },
+  'session-weaknesses': { type: 'boolean', description: 'let HTTP clients choose their weakness flags per session (?weaknesses=)' },
+  'session-idle-minutes': { type: 'string', description: 'close HTTP sessions idle this long (default 5)' },
 };
 
 export const command: CliCommand = {
   name: 'mcp-server',
-  summary: 'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP).',
+  summary:
+    'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence. --session-weaknesses lets HTTP clients pick their flags with ?weaknesses=; idle HTTP sessions are closed after --session-idle-minutes (5).',
   usage:
-    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
   flags: FLAGS,
   run: (argv) => runMcpServer(argv),
 };

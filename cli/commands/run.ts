@@ -4,7 +4,7 @@
  */
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { saveRun } from '../../lib/db/runs-write';
 import { metaFor } from '../../lib/actions/support/runner';
@@ -22,22 +22,24 @@ export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
   usage:
-    'run "<query>" [--case ID] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
+    'run "<query>" [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     const query = args.positionals[0];
     if (query === undefined || args.positionals.length > 1) throw new CliUsageError('run needs exactly one query (quote it)');
     const config = configFromArgs(args);
+    const liveModel = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
     // Checked before the run: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
+    const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor });
+      const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
       let result;
       try {
-        result = await agent.run(query, stringFlag(args, 'case') ?? null);
+        result = await agent.run(query, stringFlag(args, 'case') ?? null, { signal: cancel.signal });
       } finally {
         await agent.close();
       }
@@ -49,8 +51,9 @@ export const command: CliCommand = {
       } else {
         process.stdout.write(formatRun(result) + '\n' + (runId ? `stored as run ${runId} in tenant ${target!.owner.tenant}\n` : ''));
       }
-      return 0;
+      return cancel.signal.aborted ? 130 : 0;
     } finally {
+      cancel.dispose();
       await target?.close();
     }
   },

@@ -11,6 +11,7 @@ import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
+import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
 import { json, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -90,13 +91,16 @@ function toolTail(r: ToolCall) {
   };
 }
 
-const guardStep = (r: GuardEvent): TrajectoryStep => ({
-  kind: 'guard',
-  step: r.step,
-  guard: r.guard,
-  reason: r.reason as Extract<TrajectoryStep, { kind: 'guard' }>['reason'],
-  detail: r.detail,
-});
+const guardStep = (r: GuardEvent): TrajectoryStep =>
+  r.guard === MODEL_RETRY_GUARD
+    ? retryFromRow(r)
+    : {
+        kind: 'guard',
+        step: r.step,
+        guard: r.guard,
+        reason: r.reason as Extract<TrajectoryStep, { kind: 'guard' }>['reason'],
+        detail: r.detail,
+      };
 
 const compactionStep = (r: CompactionEvent): TrajectoryStep => ({
   kind: 'compaction',

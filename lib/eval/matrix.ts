@@ -5,7 +5,7 @@
 import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness/config';
 import type { ToolExecutor } from '../harness/executor';
 import type { Dataset } from '../stockroom/dataset/types';
-import { createStockroomAgent } from '../stockroom/agent';
+import { createStockroomAgent, type CreateAgentOptions } from '../stockroom/agent';
 import { EvalFileError } from './errors';
 import { loadGoldenFile, type GoldenFile } from './golden';
 import type { Judge } from './judge';
@@ -32,6 +32,10 @@ export interface RunMatrixOptions {
   /** A non-default executor per row (e.g. an MCP transport); the agent's own local executor otherwise. */
   createExecutor?: (config: HarnessConfig) => ToolExecutor | Promise<ToolExecutor>;
   judge?: Judge | null;
+  /** A live model for every row (lib/models); the fake model otherwise. */
+  liveModel?: CreateAgentOptions['liveModel'];
+  /** Cancels the matrix (Ctrl-C): the run in flight is aborted and an AbortError is thrown. */
+  signal?: AbortSignal;
   onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
   now?: () => Date;
 }
@@ -67,12 +71,13 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
     const executor = options.createExecutor ? await options.createExecutor(config) : undefined;
-    const agent = await createStockroomAgent({ dataset, config, executor });
+    const agent = await createStockroomAgent({ dataset, config, executor, liveModel: options.liveModel });
     try {
       const suite = await runSuite({
         agent,
         cases: golden.cases,
         judge: options.judge,
+        signal: options.signal,
         onProgress: options.onProgress && ((p) => options.onProgress?.(setting, p)),
       });
       const report = buildReport({ suite, config, dataset, golden, now: options.now });

@@ -10,7 +10,7 @@ import { FakeJudge, type Judge } from './judge';
 
 /** What the suite needs from an agent: one fresh run per case (the Stockroom agent resets itself). */
 export interface SuiteAgent {
-  run(query: string, caseId?: string | null): Promise<RunResult>;
+  run(query: string, caseId?: string | null, options?: { signal?: AbortSignal }): Promise<RunResult>;
   readonly dataset?: { readonly floatKeys?: FloatKeys };
 }
 
@@ -37,6 +37,8 @@ export interface RunSuiteOptions {
   /** Defaults to a FakeJudge with rubric v2, one per suite. */
   judge?: Judge | null;
   onProgress?: (progress: SuiteProgress) => void;
+  /** Cancels the suite: the run in flight is aborted and no further case starts (throws an AbortError). */
+  signal?: AbortSignal;
 }
 
 /** Runs every case in order (never in parallel: cases share the agent's executor) and scores it. */
@@ -45,7 +47,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const floatKeys = options.agent.dataset?.floatKeys;
   const results: SuiteCaseResult[] = [];
   for (const golden of options.cases) {
-    const run = await options.agent.run(golden.query, golden.id);
+    options.signal?.throwIfAborted();
+    const run = await options.agent.run(golden.query, golden.id, options.signal ? { signal: options.signal } : undefined);
+    options.signal?.throwIfAborted();
     results.push({ golden, run, scores: evaluateCase(golden, run, { judge, floatKeys }) });
     options.onProgress?.({ done: results.length, total: options.cases.length, caseId: golden.id });
   }

@@ -61,3 +61,34 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('model selection', () => {
+  const refusal = (f: () => unknown): ConfigError => {
+    try {
+      f();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return err as ConfigError;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('refuses STOCKROOM_MODE=live with no model named (it used to run the fake model and store mode live)', () => {
+    const err = refusal(() => resolveConfig(configFromEnv({ STOCKROOM_MODE: 'live' })));
+    expect(err.key).toBe('STOCKROOM_MODE');
+    expect(err.message).toMatch(/STOCKROOM_MODEL/);
+  });
+
+  it('a live model implies live mode; the fake model stays mock', () => {
+    expect(resolveConfig(configFromEnv({ STOCKROOM_MODEL: 'openai:gpt-4o-mini' }))).toMatchObject({ mode: 'live', model: 'openai:gpt-4o-mini' });
+    expect(resolveConfig(configFromEnv({ STOCKROOM_MODEL: 'fake' }))).toMatchObject({ mode: 'mock', model: 'fake' });
+  });
+
+  it('refuses an unknown provider, a provider without a model, and openai-compatible without a base URL', () => {
+    expect(refusal(() => configFromEnv({ STOCKROOM_MODEL: 'gemini:pro' })).key).toBe('STOCKROOM_MODEL');
+    expect(refusal(() => configFromEnv({ STOCKROOM_MODEL: 'openai:' })).key).toBe('STOCKROOM_MODEL');
+    const err = refusal(() => resolveConfig(configFromEnv({ STOCKROOM_MODEL: 'openai-compatible:llama' })));
+    expect(err.key).toBe('STOCKROOM_MODEL_BASE_URL');
+    expect(refusal(() => resolveConfig(configFromEnv({ STOCKROOM_MODEL: 'openai:x', STOCKROOM_MODEL_BASE_URL: 'ftp://x' }))).key).toBe('STOCKROOM_MODEL_BASE_URL');
+  });
+});

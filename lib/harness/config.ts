@@ -18,9 +18,35 @@ export type PayloadWrapperName = (typeof PAYLOAD_WRAPPER_NAMES)[number];
 export const TRANSPORTS = ['local', 'mcp-memory', 'mcp-stdio', 'mcp-http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
+/** Model providers a run may name as `<provider>:<model id>`; `fake` alone is the deterministic model. */
+export const MODEL_PROVIDERS = ['bedrock', 'openai', 'openai-compatible', 'anthropic'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export const FAKE_MODEL = 'fake';
+
+/** Splits `provider:model`; null for the fake model. Throws ConfigError naming `STOCKROOM_MODEL` when malformed. */
+export function parseModelName(raw: string): { provider: ModelProvider; model: string } | null {
+  const value = raw.trim();
+  if (value === FAKE_MODEL) return null;
+  const colon = value.indexOf(':');
+  const provider = colon === -1 ? value : value.slice(0, colon);
+  const model = colon === -1 ? '' : value.slice(colon + 1).trim();
+  if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ConfigError(
+      'STOCKROOM_MODEL',
+      `STOCKROOM_MODEL must be 'fake' or one of ${MODEL_PROVIDERS.map((p) => `${p}:<model>`).join(', ')}; got '${raw}'`,
+    );
+  }
+  if (model === '') throw new ConfigError('STOCKROOM_MODEL', `STOCKROOM_MODEL '${raw}' names no model after '${provider}:'`);
+  return { provider: provider as ModelProvider, model };
+}
+
 export const HarnessConfigSchema = z
   .object({
     mode: z.enum(['mock', 'live']),
+    /** `fake` (the deterministic model) or `<provider>:<model id>`. */
+    model: z.string().min(1),
+    /** Base URL for `openai-compatible` (required) or an endpoint override for the others. */
+    modelBaseUrl: z.url({ protocol: /^https?$/, error: 'STOCKROOM_MODEL_BASE_URL must be an http(s) URL' }).nullable(),
     maxSteps: z.number().int().min(1, 'MAX_STEPS must be >= 1'),
     maxTokens: z.number().int().min(1, 'MAX_TOKENS must be >= 1'),
     tokenBudget: z.number().int().min(1),
@@ -33,11 +59,25 @@ export const HarnessConfigSchema = z
     payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
     transport: z.enum(TRANSPORTS),
   })
-  .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] });
+  .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] })
+  .refine((c) => c.mode === 'mock' || c.model !== FAKE_MODEL, {
+    message: "STOCKROOM_MODE=live needs a live model: set --model or STOCKROOM_MODEL (e.g. openai:gpt-4o-mini); the fake model is mock mode",
+    path: ['mode'],
+  })
+  .refine((c) => c.mode === 'live' || c.model === FAKE_MODEL, {
+    message: 'STOCKROOM_MODE=mock runs the fake model only; a live model needs STOCKROOM_MODE=live or no mode at all',
+    path: ['mode'],
+  })
+  .refine((c) => !c.model.startsWith('openai-compatible:') || c.modelBaseUrl !== null, {
+    message: 'openai-compatible models need --model-base-url or STOCKROOM_MODEL_BASE_URL (e.g. http://127.0.0.1:8000/v1)',
+    path: ['modelBaseUrl'],
+  });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;
 
 export const DEFAULT_CONFIG: HarnessConfig = {
   mode: 'mock',
+  model: FAKE_MODEL,
+  modelBaseUrl: null,
   maxSteps: T.DEFAULT_MAX_STEPS,
   maxTokens: T.DEFAULT_MAX_TOKENS,
   tokenBudget: T.DEFAULT_TOKEN_BUDGET,
@@ -54,6 +94,8 @@ export const DEFAULT_CONFIG: HarnessConfig = {
 /** Environment variable → config key, for the values SPEC.md §2.1 reads from the environment. */
 export const ENV_KEYS = {
   STOCKROOM_MODE: 'mode',
+  STOCKROOM_MODEL: 'model',
+  STOCKROOM_MODEL_BASE_URL: 'modelBaseUrl',
   MAX_STEPS: 'maxSteps',
   MAX_TOKENS: 'maxTokens',
   TOKEN_BUDGET: 'tokenBudget',
@@ -115,6 +157,13 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
         out.mode = mode;
         break;
       }
+      case 'model':
+        parseModelName(value);
+        out.model = value.trim();
+        break;
+      case 'modelBaseUrl':
+        out.modelBaseUrl = value.trim();
+        break;
       case 'weaknesses':
         out.weaknesses = parseWeaknesses(value);
         break;
@@ -153,7 +202,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
 
 /** Builds and validates a configuration; throws ConfigError naming the first bad value. */
 export function resolveConfig(...layers: Partial<HarnessConfig>[]): HarnessConfig {
-  const merged = Object.assign({}, DEFAULT_CONFIG, ...layers);
+  const merged: HarnessConfig = Object.assign({}, DEFAULT_CONFIG, ...layers);
+  // A live model implies live mode unless a layer set the mode itself (then the schema checks they agree).
+  if (merged.model !== FAKE_MODEL && !layers.some((l) => l.mode !== undefined)) merged.mode = 'live';
   const parsed = HarnessConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

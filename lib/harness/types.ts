@@ -70,6 +70,12 @@ export interface ModelResponse {
   outputTokens: number;
   latencyMs: number;
   modelId: string;
+  /** The provider that answered (`fake`, `openai`, `anthropic`, `bedrock`, `openai-compatible`). */
+  provider?: string;
+  /** The provider's own stop/finish reason, before mapping to `stopReason`. */
+  finishReason?: string;
+  /** Input tokens the provider served from its prompt cache (a subset of `inputTokens`). */
+  cachedTokens?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,6 +91,10 @@ export const ModelTurnSchema = z.object({
   outputTokens: z.number().int(),
   latencyMs: z.number(),
   contextTokensEstimate: z.number().int(),
+  /** Live models: who answered, their raw finish reason, and the prompt tokens served from cache. */
+  provider: z.string().optional(),
+  finishReason: z.string().optional(),
+  cachedTokens: z.number().int().optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
@@ -149,14 +159,30 @@ export const GuardEventSchema = z.object({
   guard: z.string(),
   reason: TerminationReasonSchema,
   detail: z.string(),
+  /** For MODEL_ERROR: the typed reason the model call failed (`throttled`, `auth`, `timeout`, …). */
+  errorKind: z.string().optional(),
 });
 export type GuardEvent = z.infer<typeof GuardEventSchema>;
+
+/** A failed model-call attempt that the client retried (live models): why, and the wait before the next. */
+export const ModelRetryEventSchema = z.object({
+  kind: z.literal('model_retry'),
+  step: z.number().int(),
+  /** The attempt that failed (1 = the first). */
+  attempt: z.number().int(),
+  /** A typed model-error reason: `throttled`, `timeout`, `server_error`, … */
+  reason: z.string(),
+  delayMs: z.number(),
+  detail: z.string(),
+});
+export type ModelRetryEvent = z.infer<typeof ModelRetryEventSchema>;
 
 export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
   ModelTurnSchema,
   ToolRecordSchema,
   CompactionEventSchema,
   GuardEventSchema,
+  ModelRetryEventSchema,
 ]);
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 
@@ -248,4 +274,5 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
 export const isToolRecord = (s: TrajectoryStep): s is ToolRecord => s.kind === 'tool_call';
 export const isModelTurn = (s: TrajectoryStep): s is ModelTurn => s.kind === 'model_turn';
 export const isGuardEvent = (s: TrajectoryStep): s is GuardEvent => s.kind === 'guard';
+export const isModelRetryEvent = (s: TrajectoryStep): s is ModelRetryEvent => s.kind === 'model_retry';
 export const isCompactionEvent = (s: TrajectoryStep): s is CompactionEvent => s.kind === 'compaction';

@@ -9,6 +9,7 @@ import type { WeaknessFlag } from '../harness/config';
 import type { McpConnection } from './mcp-executor';
 import { REPO_ROOT, STDIO_ENTRY } from './paths';
 import { bundledStdioEntry } from './stdio-bundle';
+import { connectGuarded } from './request-guard';
 import { createStockroomServer, type StockroomServerOptions } from './stockroom-server';
 import { STDERR_TAIL_CHARS } from './timeouts';
 
@@ -34,11 +35,21 @@ export function childEnvironment(
   return env;
 }
 
+/**
+ * The environment of a child spawned from a user's `--mcp-command`: the SDK's safe list, a temp dir
+ * and locale, and nothing of ours (no STOCKROOM_* settings, no secrets).
+ */
+export function externalChildEnvironment(parent: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+  const { STOCKROOM_WEAKNESSES: _ours, ...env } = childEnvironment([], parent);
+  return env;
+}
+
 /** An in-process server joined to the client by a linked transport pair (tests, benchmarks). */
 export async function memoryConnection(options: StockroomServerOptions): Promise<McpConnection> {
-  const server = createStockroomServer(options);
+  // The harness's own server: the private reset is offered unless the caller says otherwise.
+  const server = createStockroomServer({ offerReset: true, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
+  await connectGuarded(server, serverSide);
   return {
     transport: clientSide,
     label: 'mcp-memory',
@@ -90,9 +101,15 @@ export async function stockroomStdioCommand(
   };
 }
 
-/** A streamable HTTP session; closing it terminates the session on the server (DELETE). */
-export function httpConnection(url: string, fetchImpl?: typeof fetch): McpConnection {
-  const transport = new StreamableHTTPClientTransport(new URL(url), fetchImpl ? { fetch: fetchImpl } : undefined);
+/**
+ * A streamable HTTP session; closing it terminates the session on the server (DELETE). `headers`
+ * go with every request (an `Authorization: Bearer …`, say) and never appear in the target label.
+ */
+export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpConnection {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ...(Object.keys(headers).length > 0 ? { requestInit: { headers: { ...headers } } } : {}),
+  });
   return {
     transport,
     label: 'mcp-http',

@@ -124,6 +124,9 @@ describe('mcp-server flags', () => {
       port: DEFAULT_HTTP_PORT,
       host: DEFAULT_HTTP_HOST,
       allowedHostnames: undefined,
+      policyFile: undefined,
+      sessionWeaknesses: false,
+      sessionIdleMs: 5 * 60_000,
     });
   });
 

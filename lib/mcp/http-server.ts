@@ -2,6 +2,9 @@
  * Streamable HTTP serving of the Stockroom server from a plain node:http server: one MCP session per
  * client (its own server and environment, so per-run state never mixes between clients), JSON
  * responses, Host/Origin checks against DNS rebinding, and a close() that ends every session.
+ * Idle sessions are reaped on a timer, and a full server closes its least recently used session
+ * rather than lock new clients out, so clients that never close cannot exhaust it (memory is
+ * bounded by the cap; a session costs little once its requests are answered).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,14 +16,21 @@ import type { WeaknessFlag } from '../harness/config';
 import { safeJsonParse } from '../harness/json';
 import type { Dataset } from '../stockroom/dataset/types';
 import { defaultAllowedHostnames, hostRefusal } from './host-validation';
+import { jsonRpcShapeProblem } from './json-rpc-shape';
+import { releaseSettledJsonStreams } from './json-response-leak';
+import { connectGuarded } from './request-guard';
 import { createStockroomServer } from './stockroom-server';
+import { parseWeaknessesParam } from './weaknesses-param';
+import type { WriteGate } from './write-gate';
 
 /** Largest request body accepted (a tools/call is a few hundred bytes). */
 export const MAX_BODY_BYTES = 1_000_000;
-/** Open sessions at once; a client that never closes cannot exhaust memory. */
-export const MAX_SESSIONS = 64;
-/** A session unused this long is closed when a new one opens (clients such as the Inspector never DELETE). */
-export const SESSION_IDLE_MS = 15 * 60_000;
+/** Open sessions at once; beyond it the least recently used session is closed. */
+export const MAX_SESSIONS = 256;
+/** A session unused this long is closed by the reaper (clients such as the Inspector never DELETE). */
+export const SESSION_IDLE_MS = 5 * 60_000;
+/** How often the reaper looks for idle sessions, at most (a shorter idle limit checks more often). */
+export const REAP_INTERVAL_MS = 30_000;
 /** Grace given to in-flight requests at shutdown before connections are cut. */
 export const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -35,6 +45,14 @@ export interface HttpServerOptions {
   path?: string;
   /** Hostnames accepted in Host/Origin; defaults to the loopback names plus the bind address. */
   allowedHostnames?: readonly string[];
+  /** Offer the private reset tool (only the harness's own in-process server does). */
+  offerReset?: boolean;
+  /** The write gate of a new session (a governed gate journals under the session's id). */
+  writesFor?: (sessionId: string) => WriteGate;
+  /** Let a client choose its session's weakness flags with `?weaknesses=` on initialize. */
+  perSessionWeaknesses?: boolean;
+  /** Idle time after which a session is reaped. */
+  sessionIdleMs?: number;
   log?: (message: string) => void;
 }
 
@@ -43,6 +61,8 @@ export interface RunningHttpServer {
   readonly url: string;
   readonly port: number;
   sessionCount(): number;
+  /** Closes sessions idle longer than the limit now (the timer does this on its own). */
+  reapIdleSessions(): number;
   /** Stops accepting, closes every session, and resolves when the socket is closed. */
   close(): Promise<void>;
 }
@@ -53,26 +73,35 @@ interface Session {
   lastUsed: number;
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** The body as text, or null once it passes the limit (the rest is drained, not read). */
 function readBody(req: IncomingMessage): Promise<string | null> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    req.resume();
+    return Promise.resolve(null);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        resolve(null);
-        req.destroy();
+        // Keep reading (and dropping) so the 413 reaches the client instead of a reset connection.
+        over = true;
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -85,32 +114,81 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const sessions = new Map<string, Session>();
 
-  const closeIdleSessions = (): void => {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, session] of sessions) {
-      if (session.lastUsed >= cutoff) continue;
-      sessions.delete(id);
-      void session.transport.close().then(() => session.server.close());
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+
+  const closeSession = (id: string): void => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    void session.transport
+      .close()
+      .then(() => session.server.close())
+      .catch(() => undefined);
+  };
+
+  const reapIdleSessions = (): number => {
+    const cutoff = Date.now() - idleMs;
+    const idle = [...sessions].filter(([, s]) => s.lastUsed < cutoff).map(([id]) => id);
+    idle.forEach(closeSession);
+    return idle.length;
+  };
+  const reaper = setInterval(reapIdleSessions, Math.max(1_000, Math.min(REAP_INTERVAL_MS, idleMs)));
+  reaper.unref();
+
+  /** The least recently used session among `candidates`. */
+  const oldest = (candidates: Iterable<[string, Session]>): string | undefined => {
+    let found: [string, number] | undefined;
+    for (const [id, s] of candidates) if (!found || s.lastUsed < found[1]) found = [id, s.lastUsed];
+    return found?.[0];
+  };
+
+  /** Makes room for a new session: a full server closes its least recently used one. */
+  const makeRoom = (): void => {
+    if (sessions.size >= MAX_SESSIONS) {
+      const id = oldest(sessions);
+      if (id) closeSession(id);
     }
   };
 
-  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const server = createStockroomServer({ dataset: options.dataset, weaknesses: options.weaknesses, log });
+  const openSession = async (weaknesses: readonly WeaknessFlag[]): Promise<StreamableHTTPServerTransport> => {
+    const id = randomUUID();
+    const server = createStockroomServer({
+      dataset: options.dataset,
+      weaknesses,
+      offerReset: options.offerReset === true,
+      perSessionWeaknesses: options.perSessionWeaknesses === true,
+      ...(options.writesFor ? { writes: options.writesFor(id) } : {}),
+      log,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       enableJsonResponse: true,
-      onsessioninitialized: (id) => {
+      onsessioninitialized: () => {
         sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
-      onsessionclosed: (id) => {
+      onsessionclosed: () => {
         sessions.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      sessions.delete(id);
     };
-    await server.connect(transport);
+    await connectGuarded(server, transport);
     return transport;
+  };
+
+  /** The session's weakness flags from `?weaknesses=`, or a refusal when the server's are fixed. */
+  const sessionWeaknesses = (url: URL): { ok: true; weaknesses: readonly WeaknessFlag[] } | { ok: false; message: string } => {
+    if (!url.searchParams.has('weaknesses')) return { ok: true, weaknesses: options.weaknesses };
+    const param = parseWeaknessesParam(url);
+    if (!param.ok) return { ok: false, message: param.message };
+    if (options.perSessionWeaknesses) return { ok: true, weaknesses: param.weaknesses };
+    const fixed = [...options.weaknesses].sort();
+    if (param.weaknesses.join(',') === fixed.join(',')) return { ok: true, weaknesses: fixed };
+    return {
+      ok: false,
+      message: `this server's weakness flags are fixed at [${fixed.join(', ')}] and cannot be [${param.weaknesses.join(', ')}]; start it with --session-weaknesses to let clients choose`,
+    };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -127,17 +205,29 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
 
     if (req.method === 'POST') {
       const text = await readBody(req);
-      if (text === null) return sendJsonRpcError(res, 413, -32600, `Request body over ${MAX_BODY_BYTES} bytes`);
+      if (text === null) {
+        return sendJsonRpcError(res, 413, -32600, `Request body over ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+      }
       const parsed = safeJsonParse(text);
       if (!parsed.ok) return sendJsonRpcError(res, 400, -32700, `Parse error: ${parsed.error}`);
-      if (session) return session.transport.handleRequest(req, res, parsed.value);
+      const shape = jsonRpcShapeProblem(parsed.value);
+      if (shape !== null) return sendJsonRpcError(res, 400, -32600, `Invalid Request: ${shape}`);
+      if (session) {
+        await session.transport.handleRequest(req, res, parsed.value);
+        releaseSettledJsonStreams(session.transport);
+        return;
+      }
       if (!isInitializeRequest(parsed.value)) {
         return sendJsonRpcError(res, 400, -32000, 'Bad Request: no mcp-session-id header; send initialize first');
       }
-      closeIdleSessions();
-      if (sessions.size >= MAX_SESSIONS) return sendJsonRpcError(res, 503, -32000, 'Too many open sessions');
-      const transport = await openSession();
-      return transport.handleRequest(req, res, parsed.value);
+      const chosen = sessionWeaknesses(url);
+      if (!chosen.ok) return sendJsonRpcError(res, 400, -32602, `Invalid params: ${chosen.message}`);
+      reapIdleSessions();
+      makeRoom();
+      const transport = await openSession(chosen.weaknesses);
+      await transport.handleRequest(req, res, parsed.value);
+      releaseSettledJsonStreams(transport);
+      return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!session) return sendJsonRpcError(res, 400, -32000, 'Bad Request: mcp-session-id header required');
@@ -169,8 +259,10 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     url: `http://${urlHost}:${port}${path}`,
     port,
     sessionCount: () => sessions.size,
+    reapIdleSessions,
     close: () => {
       closing ??= (async () => {
+        clearInterval(reaper);
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await Promise.allSettled([...sessions.values()].map(({ transport, server }) => transport.close().then(() => server.close())));
         sessions.clear();

@@ -1,7 +1,9 @@
 /** The MCP area's public surface: the Stockroom server, its transports, and the MCP tool executor. */
 export { createStockroomServer, type StockroomServerOptions } from './stockroom-server';
 export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server';
-export { StatelessMcpEndpoint, parseWeaknessesParam } from './web-endpoint';
+export { StatelessMcpEndpoint, type EndpointCaller } from './web-endpoint';
+export { parseWeaknessesParam } from './weaknesses-param';
+export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './write-gate';
 export { runMcpServer } from './serve';
 export { parseServerFlags, type ServerFlags } from './server-options';
 export { McpToolExecutor, type McpConnection, type McpExecutorOptions } from './mcp-executor';

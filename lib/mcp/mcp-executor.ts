@@ -1,8 +1,8 @@
 /**
- * The MCP tool executor: the harness's ToolExecutor over one MCP client session. The specs the
- * model sees are built from the server's tools/list answer (no local copy of the descriptions), and
- * per-run state is reset through the server's hidden tool, so the harness cannot tell it from the
- * local executor.
+ * The MCP tool executor: the harness's ToolExecutor over one MCP client session, with any MCP
+ * server. The specs the model sees are built from the server's tools/list answer (no local copy of
+ * the descriptions). Per-run state is reset through the server's private reset tool when the server
+ * offers it (the harness's own servers do); with any other server a run starts without a reset.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,7 +21,7 @@ import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
-import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, RESET_TOOL_NAME } from './protocol';
+import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
 /** A client-side transport not yet started, with what is needed to describe and tear it down. */
@@ -73,6 +73,7 @@ export class McpToolExecutor implements ToolExecutor {
   private readonly floatKeys: FloatKeys;
   private readonly requestTimeoutMs: number;
   private specs: Promise<ToolSpec[]> | null = null;
+  private tools: Tool[] = [];
   private closed = false;
 
   private constructor(
@@ -116,6 +117,28 @@ export class McpToolExecutor implements ToolExecutor {
     return this.client.getServerVersion();
   }
 
+  /** The weakness flags the server stated in its initialize result; undefined when it states none. */
+  serverWeaknesses(): WeaknessCapability | undefined {
+    return readWeaknessCapability(this.client.getServerCapabilities());
+  }
+
+  /** What the connection reached (a command line or a URL). */
+  get target(): string {
+    return this.connection.target;
+  }
+
+  /** Every tool the server lists for clients (hidden ones left out), with titles, annotations and schemas. */
+  async listTools(): Promise<Tool[]> {
+    await this.listSpecs();
+    return this.tools.filter((tool) => !isHidden(tool)).map((tool) => structuredClone(tool));
+  }
+
+  /** Whether the server offers the private reset tool (known after the first tools/list). */
+  async offersReset(): Promise<boolean> {
+    await this.listSpecs();
+    return this.tools.some((tool) => tool.name === RESET_TOOL_NAME);
+  }
+
   listSpecs(): Promise<ToolSpec[]> {
     this.specs ??= this.fetchSpecs().catch((err: unknown) => {
       this.specs = null;
@@ -134,6 +157,7 @@ export class McpToolExecutor implements ToolExecutor {
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
+    this.tools = tools;
     return tools
       .filter((tool) => !isHidden(tool))
       .map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonObject }));
@@ -205,7 +229,9 @@ export class McpToolExecutor implements ToolExecutor {
     );
   }
 
+  /** Resets per-run state through the private tool; a no-op with a server that does not offer it. */
   async reset(): Promise<void> {
+    if (!(await this.offersReset())) return;
     const result = await this.request('reset', () =>
       this.client.callTool({ name: RESET_TOOL_NAME, arguments: {} }, CallToolResultSchema, { timeout: this.requestTimeoutMs }),
     );

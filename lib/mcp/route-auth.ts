@@ -6,6 +6,7 @@ import 'server-only';
  */
 import { timingSafeEqual } from 'node:crypto';
 import { currentPrincipal, holdsRole } from '../actions/authorize';
+import { DEFAULT_TENANT } from '../governance/principal';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -13,13 +14,19 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export type McpCaller = { ok: true; via: 'token' | 'session' } | { ok: false; status: 401 | 403; message: string };
+/** An authorized caller: how they proved it, who they are, and the tenant they act in. */
+export type McpCaller =
+  | { ok: true; via: 'token' | 'session'; subject: string; tenant: string }
+  | { ok: false; status: 401 | 403; message: string };
+
+/** Who a token holder acts as (the token is the deployment's, for the bundled tenant). */
+export const TOKEN_SUBJECT = 'mcp-token';
 
 export async function authorizeMcpRequest(request: Request, token = process.env.STOCKROOM_MCP_TOKEN): Promise<McpCaller> {
   const header = request.headers.get('authorization');
   if (header !== null) {
     const given = /^Bearer (.+)$/i.exec(header)?.[1];
-    if (token && given && sameSecret(given, token)) return { ok: true, via: 'token' };
+    if (token && given && sameSecret(given, token)) return { ok: true, via: 'token', subject: TOKEN_SUBJECT, tenant: DEFAULT_TENANT };
     return { ok: false, status: 401, message: 'the bearer token is not valid for this MCP endpoint' };
   }
   // No token: only a dashboard session can authorise, and a request without cookies has none.
@@ -29,7 +36,7 @@ export async function authorizeMcpRequest(request: Request, token = process.env.
   const principal = await currentPrincipal(request.headers);
   if (!principal) return { ok: false, status: 401, message: 'the session is not valid; sign in again' };
   if (!holdsRole(principal.memberships, 'operator')) return { ok: false, status: 403, message: 'calling the tools needs the operator role' };
-  return { ok: true, via: 'session' };
+  return { ok: true, via: 'session', subject: principal.id, tenant: principal.tenant };
 }
 
 /** The refusal as an HTTP answer an MCP client understands. */

@@ -2,13 +2,51 @@
  * Runs the Stockroom MCP server until it is told to stop: over stdio (the parent owns our stdin and
  * stdout; logs go to stderr only) or over streamable HTTP (graceful shutdown on SIGINT/SIGTERM).
  * Shared by the `mcp-server` CLI command and the small stdio entry the executor spawns.
+ *
+ * The stand-alone server is for outside clients: it offers no reset, and it refuses every write
+ * unless started with `--policy FILE`, when writes go through that policy, an effect journal and
+ * an evidence chain (kept in the server's memory). Only the executor's own child (`harnessChild`)
+ * offers the private reset and leaves writes to the harness, which governs its runs itself.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HarnessError } from '../harness/errors';
+import { MemoryEvidenceSink } from '../governance/evidence';
+import { MemoryJournalStore } from '../governance/memory-journal-store';
+import { loadPolicyFile } from '../governance/policy-file';
+import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../governance/principal';
 import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
 import { startStockroomHttpServer } from './http-server';
+import { connectGuarded } from './request-guard';
 import { parseServerFlags, type ServerFlags } from './server-options';
 import { createStockroomServer } from './stockroom-server';
+import { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './write-gate';
+
+/** Why the stand-alone server refuses writes, as its clients read it. */
+export const NO_POLICY_REFUSAL =
+  'writes are refused: this MCP server was started without a governance policy (start it with --policy config/policy.json to let writes through the policy, the journal and the evidence)';
+
+export interface ServeOptions {
+  /** The harness's own stdio child: offers the private reset, writes open (the harness governs). */
+  harnessChild?: boolean;
+}
+
+/** The write gate for one session of a stand-alone server. */
+function writeGateFactory(flags: ServerFlags, options: ServeOptions): (sessionId: string) => WriteGate {
+  if (options.harnessChild) return () => OPEN_WRITES;
+  if (flags.policyFile === undefined) return () => refusingWrites(NO_POLICY_REFUSAL);
+  const policy = loadPolicyFile(flags.policyFile);
+  const journal = new MemoryJournalStore();
+  const evidence = new MemoryEvidenceSink();
+  return (sessionId) =>
+    new GovernedWrites({
+      policy,
+      principal: { subject: `mcp-session:${sessionId}`, tenant: DEFAULT_TENANT, scopes: [...OPERATOR_SCOPES] },
+      runTenant: DEFAULT_TENANT,
+      journal,
+      evidence,
+      runId: `mcp:${sessionId}`,
+    });
+}
 
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`);
@@ -22,25 +60,31 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function serveStdio(flags: ServerFlags, datasetDir: string): Promise<number> {
+async function serveStdio(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
-  const server = createStockroomServer({ dataset, weaknesses: flags.weaknesses, log });
+  const writes = writeGateFactory(flags, options)('stdio');
+  const server = createStockroomServer({ dataset, weaknesses: flags.weaknesses, offerReset: options.harnessChild === true, writes, log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // The parent closing our stdin is the normal end of a stdio session.
     process.stdin.once('end', () => resolve());
   });
-  await server.connect(transport);
-  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}])`);
+  await connectGuarded(server, transport);
+  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}], writes ${writes.mode})`);
   await Promise.race([closed, untilSignal()]);
   await server.close();
   return 0;
 }
 
-async function serveHttp(flags: ServerFlags, datasetDir: string): Promise<number> {
+async function serveHttp(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
+  const writesFor = writeGateFactory(flags, options);
   const running = await startStockroomHttpServer({
+    writesFor,
+    perSessionWeaknesses: flags.sessionWeaknesses,
+    sessionIdleMs: flags.sessionIdleMs,
+    offerReset: options.harnessChild === true,
     dataset,
     weaknesses: flags.weaknesses,
     host: flags.host,
@@ -48,7 +92,9 @@ async function serveHttp(flags: ServerFlags, datasetDir: string): Promise<number
     allowedHostnames: flags.allowedHostnames,
     log,
   });
-  log(`stockroom MCP server on ${running.url} (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}])`);
+  log(
+    `stockroom MCP server on ${running.url} (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}]${flags.sessionWeaknesses ? ', per-session weaknesses allowed' : ''}, writes ${writesFor('-').mode})`,
+  );
   const signal = await untilSignal();
   log(`${signal}: closing ${running.sessionCount()} session(s)`);
   await running.close();
@@ -56,11 +102,11 @@ async function serveHttp(flags: ServerFlags, datasetDir: string): Promise<number
 }
 
 /** Parses `mcp-server` flags and serves until stopped; returns the process exit code. */
-export async function runMcpServer(argv: readonly string[]): Promise<number> {
+export async function runMcpServer(argv: readonly string[], options: ServeOptions = {}): Promise<number> {
   try {
     const flags = parseServerFlags(argv);
     const datasetDir = flags.datasetDir ?? defaultDatasetDir();
-    return flags.transport === 'stdio' ? await serveStdio(flags, datasetDir) : await serveHttp(flags, datasetDir);
+    return flags.transport === 'stdio' ? await serveStdio(flags, datasetDir, options) : await serveHttp(flags, datasetDir, options);
   } catch (err) {
     // Expected refusals (bad flag, bad dataset, port in use) get one line; anything else its stack.
     const known = err instanceof HarnessError || (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE');

@@ -1,6 +1,7 @@
 /**
  * The `mcp-server` flags (`[--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port N]
- * [--host H] [--allowed-hosts a,b]`), parsed and validated with zod before anything starts.
+ * [--host H] [--allowed-hosts a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes N]`),
+ * parsed and validated with zod before anything starts.
  */
 import { z } from 'zod';
 import { parseWeaknesses, type WeaknessFlag } from '../harness/config';
@@ -12,7 +13,12 @@ export const DEFAULT_HTTP_PORT = 8765;
 /** Loopback by default: the server has no authentication. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 
-const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts'] as const;
+/** Minutes an HTTP session may sit unused before it is reaped, when not given. */
+export const DEFAULT_SESSION_IDLE_MINUTES = 5;
+
+const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts', 'policy', 'session-weaknesses', 'session-idle-minutes'] as const;
+/** Flags that take no value. */
+const BOOLEAN_FLAGS: readonly string[] = ['session-weaknesses'];
 
 const ServerFlagsSchema = z.strictObject({
   // stdio when omitted, as MCP servers conventionally are (and the Inspector CLI keeps --transport for itself).
@@ -27,6 +33,14 @@ const ServerFlagsSchema = z.strictObject({
     .optional(),
   host: z.string().min(1, '--host needs an address').optional(),
   'allowed-hosts': z.string().optional(),
+  policy: z.string().min(1, '--policy needs a policy file').optional(),
+  'session-weaknesses': z.literal('true').optional(),
+  'session-idle-minutes': z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, '--session-idle-minutes must be a positive number of minutes')
+    .transform(Number)
+    .refine((n) => n > 0 && n <= 24 * 60, '--session-idle-minutes must be a positive number of minutes, at most 1440')
+    .optional(),
 });
 
 export interface ServerFlags {
@@ -38,9 +52,14 @@ export interface ServerFlags {
   host: string;
   /** Undefined: loopback names plus the bind address. */
   allowedHostnames: string[] | undefined;
+  /** The governance policy file writes go through; undefined: every write is refused. */
+  policyFile: string | undefined;
+  /** Whether a client may pick its session's weakness flags (HTTP `?weaknesses=`). */
+  sessionWeaknesses: boolean;
+  sessionIdleMs: number;
 }
 
-/** Splits `--flag value` and `--flag=value` pairs; every flag takes a value. */
+/** Splits `--flag value` and `--flag=value` pairs; boolean flags stand alone. */
 function collectFlags(argv: readonly string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -50,6 +69,11 @@ function collectFlags(argv: readonly string[]): Record<string, string> {
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     if (!(FLAG_NAMES as readonly string[]).includes(name)) {
       throw new ConfigError(name, `unknown flag --${name}; expected one of ${FLAG_NAMES.map((f) => `--${f}`).join(', ')}`);
+    }
+    if (BOOLEAN_FLAGS.includes(name)) {
+      if (eq !== -1) throw new ConfigError(name, `--${name} takes no value`);
+      flags[name] = 'true';
+      continue;
     }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(name, `--${name} needs a value`);
@@ -80,5 +104,8 @@ export function parseServerFlags(argv: readonly string[]): ServerFlags {
           .map((h) => h.trim())
           .filter(Boolean)
       : undefined,
+    policyFile: f.policy,
+    sessionWeaknesses: f['session-weaknesses'] === 'true',
+    sessionIdleMs: (f['session-idle-minutes'] ?? DEFAULT_SESSION_IDLE_MINUTES) * 60_000,
   };
 }

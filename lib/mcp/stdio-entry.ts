@@ -4,4 +4,5 @@
  */
 import { runMcpServer } from './serve';
 
-process.exit(await runMcpServer(['--transport', 'stdio', ...process.argv.slice(2)]));
+// The executor's own child: it offers the private reset, and the harness governs its writes.
+process.exit(await runMcpServer(['--transport', 'stdio', ...process.argv.slice(2)], { harnessChild: true }));

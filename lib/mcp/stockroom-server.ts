@@ -1,12 +1,18 @@
 /**
- * The Stockroom inventory MCP server: the five tools of one dataset under a set of weakness flags,
- * plus the hidden reset tool. Built on the low-level `Server` rather than `McpServer.registerTool`
- * because McpServer derives each tool's JSON schema from zod in its own way, and the model must see
- * exactly the schemas of SPEC.md §6.3 (token counts are taken over their serialisation).
+ * The Stockroom inventory MCP server: the five tools of one dataset under a set of weakness flags.
+ * Built on the low-level `Server` rather than `McpServer.registerTool` because McpServer derives
+ * each tool's JSON schema from zod in its own way, and the model must see exactly the schemas of
+ * SPEC.md §6.3 (token counts are taken over their serialisation).
+ *
+ * What outside clients get differs from what the harness's own servers get: the private reset tool
+ * is offered only when asked for (`offerReset`), and writes pass a WriteGate (refused, or governed
+ * by the policy file) unless the harness, which governs its own runs, asked for them open. The
+ * server states its active weakness flags in its initialize result so a client can confirm them.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { WeaknessFlag } from '../harness/config';
+import type { ToolResult } from '../harness/executor';
 import type { JsonValue } from '../harness/json';
 import { StockroomEnvironment } from '../stockroom/environment';
 import type { Dataset, ToolName } from '../stockroom/dataset/types';
@@ -17,9 +23,12 @@ import {
   OPERATION_KEY_META_KEY,
   RESET_TOOL_NAME,
   STOCKROOM_SERVER_INFO,
+  weaknessCapability,
 } from './protocol';
 import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup';
+import { annotationsOf, TOOL_METADATA } from './tool-metadata';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
+import { OPEN_WRITES, type WriteGate } from './write-gate';
 
 export interface StockroomServerOptions {
   dataset: Dataset;
@@ -27,17 +36,25 @@ export interface StockroomServerOptions {
   weaknesses: readonly WeaknessFlag[];
   /**
    * An environment to serve instead of a fresh one. A stateless HTTP endpoint builds a server per
-   * request and passes a shared environment so per-run state outlives the request.
+   * request and passes the caller's environment so per-run state outlives the request.
    */
   environment?: StockroomEnvironment;
+  /** Offer the hidden reset tool. Only the harness's own servers do: it wipes the environment. */
+  offerReset?: boolean;
+  /** How writes are let through; open (the harness governs) when omitted. */
+  writes?: WriteGate;
+  /** Whether a client may choose its own weakness flags (advertised; the transport applies them). */
+  perSessionWeaknesses?: boolean;
   /** Where unexpected handler failures are reported (stdio servers must never write to stdout). */
   log?: (message: string) => void;
 }
 
 const RESET_TOOL: Tool = {
   name: RESET_TOOL_NAME,
+  title: 'Reset session state',
   description: 'Clear per-run state (restock ledger, legacy-shard attempt counters). Not for models.',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  annotations: { title: 'Reset session state', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   _meta: { [HIDDEN_META_KEY]: true },
 };
 
@@ -45,29 +62,43 @@ function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
 
+function encodeResult(result: ToolResult): CallToolResult {
+  return encodeToolValue(result.content, result.isError);
+}
+
 /** Builds an unconnected server; connect it to one transport (a Server serves one connection). */
 export function createStockroomServer(options: StockroomServerOptions): Server {
   const weaknesses = [...options.weaknesses].sort();
   const environment = options.environment ?? new StockroomEnvironment(options.dataset, weaknesses);
   const schemas = toolInputSchemas(weaknesses);
+  const writes = options.writes ?? OPEN_WRITES;
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
-  const server = new Server(STOCKROOM_SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new Server(STOCKROOM_SERVER_INFO, {
+    capabilities: { tools: {}, logging: {}, experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
-      ...environment.listSpecs().map(
-        (spec): Tool => ({ name: spec.name, description: spec.description, inputSchema: spec.inputSchema as Tool['inputSchema'] }),
-      ),
-      RESET_TOOL,
+      ...environment.listSpecs().map((spec): Tool => {
+        const meta = isToolName(spec.name) ? TOOL_METADATA[spec.name] : undefined;
+        return {
+          name: spec.name,
+          description: spec.description,
+          inputSchema: spec.inputSchema as Tool['inputSchema'],
+          ...(meta ? { title: meta.title, annotations: annotationsOf(meta), outputSchema: meta.outputSchema } : {}),
+        };
+      }),
+      ...(options.offerReset ? [RESET_TOOL] : []),
+      // Read-only and limited to this caller's own environment, so every client may reconcile with it.
       LOOKUP_TOOL,
     ],
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as JsonValue;
-    if (name === RESET_TOOL_NAME) {
+    if (name === RESET_TOOL_NAME && options.offerReset) {
       environment.reset();
       return encodeToolValue({ reset: true }, false);
     }
@@ -79,10 +110,15 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       }
     }
     // Unknown names go to the environment too, so the refusal reads exactly as on the local path.
-    const operationKey = request.params._meta?.[OPERATION_KEY_META_KEY];
+    const metaKey = request.params._meta?.[OPERATION_KEY_META_KEY];
+    const operationKey = typeof metaKey === 'string' ? metaKey : undefined;
+    const run = async (key: string | undefined): Promise<ToolResult> =>
+      environment.call(name, args, key !== undefined ? { operationKey: key } : undefined);
     try {
-      const result = environment.call(name, args, typeof operationKey === 'string' ? { operationKey } : undefined);
-      return encodeToolValue(result.content, result.isError);
+      if (isToolName(name) && writes.isWrite(name, TOOL_METADATA[name].readOnly)) {
+        return encodeResult(await writes.write({ name, args, ...(operationKey !== undefined ? { operationKey } : {}) }, run));
+      }
+      return encodeResult(await run(operationKey));
     } catch (err) {
       log(`stockroom MCP server: tool ${name} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`);
       return encodeToolValue({ error: 'internal_error', message: `tool ${name} failed unexpectedly` }, true);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REPO_ROOT } from './paths';
 
 /** The read-only reference dataset beside the repository. */
-export const SHARED_DATASET_DIR = path.resolve(REPO_ROOT, '../shared/stockroom-v1');
+export const SHARED_DATASET_DIR = process.env.STOCKROOM_SHARED_DIR ?? path.resolve(REPO_ROOT, '../shared/stockroom-v1');
 export const hasShared = existsSync(path.join(SHARED_DATASET_DIR, 'catalogue.json'));
 
 /** The repository's own dataset. */

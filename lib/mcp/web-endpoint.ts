@@ -1,47 +1,49 @@
 /**
  * The stateless, web-standard MCP endpoint behind the dashboard's /api/mcp route: each POST gets a
- * fresh server and transport (no session survives a request), serving an environment shared per
- * weakness set so a run's state (restock ledger, legacy shard) outlives the request. Clients share
- * that state; per-run isolation comes from the hidden reset tool, as over every transport.
+ * fresh server and transport (no session survives a request). Per-run state (restock ledger,
+ * legacy shard) lives in an environment of the caller's own — keyed by principal and weakness
+ * flags — so no caller sees or wipes another's. The private reset tool is not offered here, and
+ * writes pass the write gate the route hands in (refused, or governed by the policy file).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { z } from 'zod';
 import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness/config';
+import { safeJsonParse } from '../harness/json';
 import type { Dataset } from '../stockroom/dataset/types';
 import { StockroomEnvironment } from '../stockroom/environment';
+import { jsonRpcShapeProblem } from './json-rpc-shape';
+import { connectGuarded } from './request-guard';
 import { createStockroomServer } from './stockroom-server';
+import { parseWeaknessesParam } from './weaknesses-param';
+import type { WriteGate } from './write-gate';
 
-const WeaknessesParamSchema = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.enum(WEAKNESS_FLAGS)));
+/** Callers' environments kept at once; the least recently used is dropped beyond it. */
+export const MAX_CALLER_ENVIRONMENTS = 200;
+/** Largest request body accepted. */
+export const MAX_WEB_BODY_BYTES = 1_000_000;
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-/**
- * Reads the `weaknesses` query parameter (comma-separated; absent or empty means none). A bad value
- * is a 400 response naming the parameter and the allowed values.
- */
-export function parseWeaknessesParam(url: URL): { ok: true; weaknesses: WeaknessFlag[] } | { ok: false; response: Response } {
-  const parsed = WeaknessesParamSchema.safeParse(url.searchParams.get('weaknesses') ?? '');
-  if (parsed.success) return { ok: true, weaknesses: [...new Set(parsed.data)].sort() };
-  const given = url.searchParams.get('weaknesses');
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Reads the `weaknesses` query parameter as a 400 response naming the parameter when it is bad. */
+export function weaknessesOrResponse(url: URL): { ok: true; weaknesses: WeaknessFlag[] } | { ok: false; response: Response } {
+  const parsed = parseWeaknessesParam(url);
+  if (parsed.ok) return parsed;
   return {
     ok: false,
-    response: jsonResponse(400, {
-      error: 'invalid_query_parameter',
-      parameter: 'weaknesses',
-      message: `query parameter 'weaknesses' must be a comma-separated list of ${WEAKNESS_FLAGS.join(', ')}; got '${given}'`,
-      allowed: [...WEAKNESS_FLAGS],
-    }),
+    response: jsonResponse(400, { error: 'invalid_query_parameter', parameter: 'weaknesses', message: parsed.message, allowed: [...WEAKNESS_FLAGS] }),
   };
+}
+
+/** Who is calling, as far as the endpoint cares: a stable key for their state, and their write gate. */
+export interface EndpointCaller {
+  /** Separates callers' environments (a user id, or the token's principal). */
+  key: string;
+  writes: WriteGate;
 }
 
 /** Serves MCP over web Requests for one dataset. */
@@ -50,36 +52,53 @@ export class StatelessMcpEndpoint {
 
   constructor(private readonly loadDataset: () => Dataset) {}
 
-  private environmentFor(dataset: Dataset, weaknesses: WeaknessFlag[]): StockroomEnvironment {
-    const key = `${dataset.dir}\n${weaknesses.join(',')}`;
+  /** The caller's own environment for these flags (least recently used ones are dropped). */
+  environmentFor(dataset: Dataset, weaknesses: readonly WeaknessFlag[], callerKey: string): StockroomEnvironment {
+    const key = `${callerKey}\n${dataset.dir}\n${weaknesses.join(',')}`;
     let environment = this.environments.get(key);
-    if (!environment) {
+    if (environment) {
+      this.environments.delete(key);
+    } else {
       environment = new StockroomEnvironment(dataset, weaknesses);
-      this.environments.set(key, environment);
+      if (this.environments.size >= MAX_CALLER_ENVIRONMENTS) {
+        const first = this.environments.keys().next();
+        if (!first.done) this.environments.delete(first.value);
+      }
     }
+    this.environments.set(key, environment);
     return environment;
   }
 
   /** One JSON-RPC POST: a fresh server and transport, closed once the JSON response is ready. */
-  async post(request: Request): Promise<Response> {
-    const param = parseWeaknessesParam(new URL(request.url));
+  async post(request: Request, caller: EndpointCaller): Promise<Response> {
+    const param = weaknessesOrResponse(new URL(request.url));
     if (!param.ok) return param.response;
+    const declared = Number(request.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > MAX_WEB_BODY_BYTES) return jsonRpcError(413, -32600, `Request body over ${MAX_WEB_BODY_BYTES} bytes`);
+    const text = await request.text();
+    if (Buffer.byteLength(text) > MAX_WEB_BODY_BYTES) return jsonRpcError(413, -32600, `Request body over ${MAX_WEB_BODY_BYTES} bytes`);
+    const body = safeJsonParse(text);
+    if (!body.ok) return jsonRpcError(400, -32700, `Parse error: ${body.error}`);
+    const shape = jsonRpcShapeProblem(body.value);
+    if (shape !== null) return jsonRpcError(400, -32600, `Invalid Request: ${shape}`);
     let dataset: Dataset;
     try {
       dataset = this.loadDataset();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      return jsonResponse(500, { jsonrpc: '2.0', error: { code: -32603, message: `dataset unavailable: ${message}` }, id: null });
+      return jsonRpcError(500, -32603, `dataset unavailable: ${message}`);
     }
     const server = createStockroomServer({
       dataset,
       weaknesses: param.weaknesses,
-      environment: this.environmentFor(dataset, param.weaknesses),
+      environment: this.environmentFor(dataset, param.weaknesses, caller.key),
+      writes: caller.writes,
+      perSessionWeaknesses: true,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
+    await connectGuarded(server, transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, { parsedBody: body.value });
     } finally {
       await transport.close();
       await server.close();

@@ -36,6 +36,14 @@ export interface AgentRunOptions {
   /** Replaces the fake model (a live client, or a test double from lib/harness/testing). */
   model?: ModelClient;
   operationKey?: (call: ToolCallRequest) => string | undefined;
+  /** Cancels the run (Ctrl-C, a stop button): the call in flight is aborted. */
+  signal?: AbortSignal;
+}
+
+/** What a live model client may carry as request metadata (the offline model server simulates the fake model with it). */
+export interface LiveModelContext {
+  caseId: string | null;
+  weaknesses: readonly string[];
 }
 
 export interface CreateAgentOptions {
@@ -45,6 +53,8 @@ export interface CreateAgentOptions {
   executor?: ToolExecutor;
   /** Governance: a call policy attached to every run of this agent (none: the curriculum as is). */
   policy?: CallPolicy;
+  /** A live model (lib/models): builds the client for each run. None: the fake model. */
+  liveModel?: ((run: LiveModelContext) => ModelClient) | null;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -92,6 +102,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
     return (
       runOptions.model ??
+      options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ??
       new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys })
     );
   };
@@ -107,6 +118,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     runId: runOptions.runId,
     clock: runOptions.clock,
     operationKey: runOptions.operationKey,
+    signal: runOptions.signal,
   });
 
   return {

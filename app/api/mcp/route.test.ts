@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpConnection } from '@/lib/mcp/connections';
 import { McpToolExecutor } from '@/lib/mcp/mcp-executor';
 import { hasShared, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';
+import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
+import { migrate } from '@/scripts/db-migrate.mjs';
 import { DELETE, GET, POST } from './route';
 
 const URL_BASE = 'http://127.0.0.1:3000/api/mcp';
@@ -18,11 +20,20 @@ const INITIALIZE = {
 describe.skipIf(!hasShared)('POST /api/mcp', () => {
   const before = process.env.STOCKROOM_DATASET;
   const tokenBefore = process.env.STOCKROOM_MCP_TOKEN;
-  beforeAll(() => {
+  const databaseBefore = process.env.DATABASE_URL;
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  beforeAll(async () => {
     process.env.STOCKROOM_DATASET = SHARED_DATASET_DIR;
     process.env.STOCKROOM_MCP_TOKEN = TOKEN;
+    // Writes over /api/mcp leave evidence: give the route a migrated database of its own.
+    database = await createTestDatabaseUrl('sqlite');
+    await migrate({ url: database.url });
+    process.env.DATABASE_URL = database.url;
   });
-  afterAll(() => {
+  afterAll(async () => {
+    if (databaseBefore === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = databaseBefore;
+    await database?.drop();
     if (before === undefined) delete process.env.STOCKROOM_DATASET;
     else process.env.STOCKROOM_DATASET = before;
     if (tokenBefore === undefined) delete process.env.STOCKROOM_MCP_TOKEN;
@@ -70,19 +81,32 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
     }
   });
 
-  it('keeps per-run state between requests and resets it through the hidden tool', async () => {
-    const executor = await connect('?weaknesses=naive_retry');
+  it('offers no reset to outside clients, and refuses a call to it as an unknown tool', async () => {
+    const executor = await connect();
     try {
-      await executor.reset();
-      const first = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
-      const second = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
-      await executor.reset();
-      const third = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 30 });
-      expect((first.content as { request_id: string }).request_id).toBe('RSR-0001');
-      expect(second.errorCode).toBe('invalid_request');
-      expect((third.content as { request_id: string }).request_id).toBe('RSR-0001');
+      expect(await executor.offersReset()).toBe(false);
+      expect((await executor.call('reset_session_state', {})).errorCode).toBe('unknown_tool');
     } finally {
       await executor.close();
+    }
+  });
+
+  it('sends a 3,000-unit restock through the policy: approval required, nothing applied', async () => {
+    const executor = await connect();
+    try {
+      const result = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 3000 });
+      expect(result.errorCode).toBe('approval_required');
+      expect(result.content).toMatchObject({ rule: 'restock-above-auto-approve', applied: false });
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it('refuses a foreign Host or Origin with 403 even with the right token', async () => {
+    for (const extra of [{ host: 'attacker.example' }, { origin: 'http://attacker.example' }] as Record<string, string>[]) {
+      const res = await POST(new Request(URL_BASE, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(INITIALIZE) }));
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not allowed/);
     }
   });
 

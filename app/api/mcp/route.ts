@@ -1,11 +1,21 @@
 /**
  * The Stockroom inventory MCP server at /api/mcp (streamable HTTP, stateless, JSON responses) over
  * the default dataset. `?weaknesses=a,b` selects the server's weakness flags. Callers present the
- * bearer token STOCKROOM_MCP_TOKEN, or a dashboard session with the operator role.
+ * bearer token STOCKROOM_MCP_TOKEN, or a dashboard session with the operator role; Host and Origin
+ * must name this deployment. Each caller has an environment of their own, and writes go through
+ * the governance policy, the effect journal and the evidence chain (see lib/mcp/write-gate.ts).
  */
+import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
+import { allowedDatasets } from '@/lib/actions/support/datasets';
 import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
 import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/mcp/route-auth';
+import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
+import { GovernedWrites } from '@/lib/mcp/write-gate';
+import { currentPolicy } from '@/lib/actions/support/governed';
+import { getDb } from '@/lib/db/client';
+import { prismaGovernanceStore } from '@/lib/db/governance-store';
+import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -14,9 +24,21 @@ export const dynamic = 'force-dynamic';
 const endpoint = new StatelessMcpEndpoint(() => loadDataset(defaultDatasetDir()));
 
 export async function POST(request: Request): Promise<Response> {
+  const origin = mcpOriginRefusal(request);
+  if (origin) return origin;
   const caller = await authorizeMcpRequest(request);
   if (!caller.ok) return mcpAuthRefusal(caller);
-  return endpoint.post(request);
+  const store = prismaGovernanceStore(getDb().prisma);
+  const writes = new GovernedWrites({
+    policy: currentPolicy(),
+    principal: { subject: caller.subject, tenant: caller.tenant, scopes: [...OPERATOR_SCOPES] },
+    // The served dataset's tenant: a caller of another tenant is refused by the policy's cross-tenant rule.
+    runTenant: allowedDatasets().find((d) => path.resolve(d.dir) === path.resolve(defaultDatasetDir()))?.tenant ?? DEFAULT_TENANT,
+    journal: store.journal,
+    evidence: store.evidence,
+    runId: `mcp:${caller.subject}`,
+  });
+  return endpoint.post(request, { key: `${caller.tenant}\n${caller.subject}`, writes });
 }
 
 export function GET(): Response {

@@ -14,6 +14,7 @@ import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-c
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { RunGuard } from '../guards/run-guard';
 import type { JsonValue } from '../json';
+import { ModelCallError } from '../errors';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
@@ -51,6 +52,8 @@ export interface HarnessOptions {
   runId?: string;
   /** Supplies an idempotency key for a call (governance); none by default. */
   operationKey?: (call: ToolCallRequest) => string | undefined;
+  /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
+  signal?: AbortSignal;
 }
 
 export interface RunInput {
@@ -206,11 +209,19 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
   run.modelInputs.push({ step: run.step, messages: visible });
   let response: ModelResponse;
   try {
-    response = await model.converse({ system: systemPrompt, messages: visible, tools: d.specList, maxTokens: config.maxTokens });
+    if (d.options.signal?.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
+    response = await model.converse({
+      system: systemPrompt,
+      messages: visible,
+      tools: d.specList,
+      maxTokens: config.maxTokens,
+      signal: d.options.signal,
+      onRetry: (r) => run.trajectory.push({ kind: 'model_retry', step: run.step, ...r }),
+    });
   } catch (err) {
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
-    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: message });
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind });
     run.termination = 'MODEL_ERROR';
     run.finalAnswer = `The model call failed (${kind}): ${message}`;
     run.move('FAILED', 'model_error');
@@ -227,6 +238,9 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     outputTokens: response.outputTokens,
     latencyMs: response.latencyMs,
     contextTokensEstimate: ctx,
+    ...(response.provider !== undefined ? { provider: response.provider } : {}),
+    ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
+    ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
   });
   const assistant = assistantMessage(response.text, response.toolCalls);
   if (assistant) run.messages = [...run.messages, assistant];

@@ -10,6 +10,18 @@ export interface ConverseRequest {
   messages: Message[];
   tools: ToolSpec[];
   maxTokens: number;
+  /** Aborts the call (the run was cancelled). */
+  signal?: AbortSignal;
+  /** Told about each retry a resilient client makes, so the loop can record it in the trajectory. */
+  onRetry?: (event: ModelRetryNotice) => void;
+}
+
+/** One retry of a model call: which attempt failed, why, and how long the client waits before the next. */
+export interface ModelRetryNotice {
+  attempt: number;
+  reason: string;
+  detail: string;
+  delayMs: number;
 }
 
 export interface ModelClient {

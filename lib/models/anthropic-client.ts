@@ -1,0 +1,124 @@
+/**
+ * The Anthropic Messages API behind the Converse-shaped ModelClient, through `@anthropic-ai/sdk`.
+ * Converse blocks map one to one (text, tool_use, tool_result); the reply keeps Anthropic's tool-use
+ * ids, its stop reason and its usage (cache reads and writes counted as input, reads also as cached).
+ */
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import type { ContentBlockParam, Message as AnthropicMessage, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { isJsonObject, type JsonValue } from '../harness/json';
+import type { ConverseRequest, ModelClient } from '../harness/model/client';
+import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
+import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { toolResultText } from './openai-client';
+
+export interface AnthropicClientOptions {
+  model: string;
+  apiKey: string;
+  /** Endpoint override (the SDK appends `/v1/messages`). */
+  baseURL?: string;
+  timeoutMs?: number;
+}
+
+export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+  return messages.map((m) => ({
+    role: m.role,
+    content: m.content.map((b): ContentBlockParam => {
+      if ('text' in b) return { type: 'text', text: b.text };
+      if ('toolUse' in b) {
+        const input = isJsonObject(b.toolUse.input) ? b.toolUse.input : { _raw: b.toolUse.input };
+        return { type: 'tool_use', id: b.toolUse.toolUseId, name: b.toolUse.name, input };
+      }
+      return {
+        type: 'tool_result',
+        tool_use_id: b.toolResult.toolUseId,
+        content: toolResultText(b.toolResult.content),
+        is_error: b.toolResult.status === 'error',
+      };
+    }),
+  }));
+}
+
+const STOP_REASONS: Record<string, StopReason> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' };
+
+export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, latencyMs: number): ModelResponse {
+  if (!r || !Array.isArray(r.content)) throw new ProviderCallError('bad_response', 'anthropic answered without content blocks');
+  const texts: string[] = [];
+  const toolCalls: ToolCallRequest[] = [];
+  for (const block of r.content) {
+    if (block.type === 'text') texts.push(block.text);
+    else if (block.type === 'tool_use') toolCalls.push({ toolUseId: block.id, name: block.name, arguments: block.input as JsonValue });
+  }
+  const finish = r.stop_reason ?? 'end_turn';
+  const cacheRead = r.usage?.cache_read_input_tokens ?? 0;
+  const cacheWrite = r.usage?.cache_creation_input_tokens ?? 0;
+  return {
+    text: texts.length > 0 ? texts.join('') : null,
+    toolCalls,
+    stopReason: toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn'),
+    finishReason: finish,
+    // Anthropic's input_tokens excludes cached tokens; the total prompt is the sum.
+    inputTokens: (r.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: r.usage?.output_tokens ?? 0,
+    cachedTokens: cacheRead,
+    latencyMs,
+    modelId,
+    provider: 'anthropic',
+  };
+}
+
+export function classifyAnthropicError(err: unknown): ProviderCallError {
+  if (err instanceof ProviderCallError) return err;
+  if (err instanceof APIUserAbortError) return new ProviderCallError('cancelled', 'anthropic call cancelled', { cause: err });
+  if (err instanceof APIConnectionTimeoutError) return new ProviderCallError('timeout', 'anthropic timed out', { cause: err });
+  if (err instanceof APIConnectionError) return new ProviderCallError('server_error', `anthropic unreachable: ${err.message}`, { cause: err });
+  if (err instanceof APIError && typeof err.status === 'number') {
+    // 529 is Anthropic's "overloaded": a server error that a later attempt may get through.
+    return new ProviderCallError(reasonForStatus(err.status), `anthropic answered HTTP ${err.status}: ${err.message}`, {
+      status: err.status,
+      retryAfterMs: parseRetryAfter(err.headers?.get('retry-after')),
+      cause: err,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProviderCallError('bad_response', `anthropic sent an unreadable response: ${message}`, { cause: err });
+}
+
+export class AnthropicModelClient implements ModelClient {
+  readonly modelId: string;
+  private readonly client: Anthropic;
+
+  constructor(private readonly options: AnthropicClientOptions) {
+    this.modelId = `anthropic:${options.model}`;
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+  }
+
+  async converse(request: ConverseRequest): Promise<ModelResponse> {
+    const tools: Tool[] = request.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema as Tool['input_schema'],
+    }));
+    const started = performance.now();
+    let reply: AnthropicMessage;
+    try {
+      reply = await this.client.messages.create(
+        {
+          model: this.options.model,
+          max_tokens: request.maxTokens,
+          system: request.system,
+          messages: toAnthropicMessages(request.messages),
+          ...(tools.length > 0 ? { tools } : {}),
+        },
+        { signal: request.signal },
+      );
+    } catch (err) {
+      throw classifyAnthropicError(err);
+    }
+    return fromAnthropicMessage(reply, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+  }
+}

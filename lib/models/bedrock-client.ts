@@ -1,0 +1,149 @@
+/**
+ * Amazon Bedrock's Converse API behind the ModelClient, through `@aws-sdk/client-bedrock-runtime`.
+ * Converse is the shape the harness already speaks, so messages pass through; the reply keeps
+ * Bedrock's tool-use ids, stop reason and usage. The HTTP/1.1 handler is explicit: the SDK's default
+ * HTTP/2 handler cannot talk to plain HTTP/1.1 endpoints (live-stack.md §3).
+ */
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ContentBlock as BedrockContentBlock,
+  type ConverseCommandOutput,
+  type Message as BedrockMessage,
+  type Tool,
+  type ToolUseBlock,
+} from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { JsonValue } from '../harness/json';
+import type { ConverseRequest, ModelClient } from '../harness/model/client';
+import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
+import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+
+/** Smithy's JSON document type, as the Converse shapes use it. */
+type DocumentType = NonNullable<ToolUseBlock['input']>;
+
+export interface BedrockClientOptions {
+  model: string;
+  region: string;
+  /** Endpoint override (a local stub, a VPC endpoint). */
+  endpoint?: string;
+  /** Explicit credentials; the standard AWS chain otherwise. */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  timeoutMs?: number;
+}
+
+export function toBedrockMessages(messages: readonly Message[]): BedrockMessage[] {
+  return messages.map((m) => ({
+    role: m.role,
+    content: m.content.map((b): BedrockContentBlock => {
+      if ('text' in b) return { text: b.text };
+      if ('toolUse' in b) return { toolUse: { toolUseId: b.toolUse.toolUseId, name: b.toolUse.name, input: b.toolUse.input as DocumentType } };
+      return {
+        toolResult: {
+          toolUseId: b.toolResult.toolUseId,
+          status: b.toolResult.status,
+          content: b.toolResult.content.map((p) => ('json' in p ? { json: p.json as DocumentType } : { text: p.text })),
+        },
+      };
+    }),
+  }));
+}
+
+const STOP_REASONS: Record<string, StopReason> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' };
+
+export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, latencyMs: number): ModelResponse {
+  const content = r.output?.message?.content;
+  if (!Array.isArray(content)) throw new ProviderCallError('bad_response', 'bedrock answered without an output message');
+  const texts: string[] = [];
+  const toolCalls: ToolCallRequest[] = [];
+  for (const block of content) {
+    if (block.text !== undefined) texts.push(block.text);
+    else if (block.toolUse) {
+      toolCalls.push({ toolUseId: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', arguments: (block.toolUse.input ?? {}) as JsonValue });
+    }
+  }
+  const finish = r.stopReason ?? 'end_turn';
+  return {
+    text: texts.length > 0 ? texts.join('') : null,
+    toolCalls,
+    stopReason: toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn'),
+    finishReason: finish,
+    inputTokens: r.usage?.inputTokens ?? 0,
+    outputTokens: r.usage?.outputTokens ?? 0,
+    cachedTokens: r.usage?.cacheReadInputTokens ?? 0,
+    latencyMs,
+    modelId,
+    provider: 'bedrock',
+  };
+}
+
+const NAMED: Record<string, ModelErrorReason> = {
+  ThrottlingException: 'throttled',
+  ServiceUnavailableException: 'server_error',
+  ModelNotReadyException: 'server_error',
+  InternalServerException: 'server_error',
+  ModelTimeoutException: 'timeout',
+  AccessDeniedException: 'auth',
+  UnrecognizedClientException: 'auth',
+  ExpiredTokenException: 'auth',
+  ValidationException: 'bad_request',
+  ResourceNotFoundException: 'bad_request',
+  AbortError: 'cancelled',
+  TimeoutError: 'timeout',
+};
+
+export function classifyBedrockError(err: unknown): ProviderCallError {
+  if (err instanceof ProviderCallError) return err;
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
+  const status = e?.$metadata?.httpStatusCode;
+  const message = e?.message ?? String(err);
+  const named = e?.name ? NAMED[e.name] : undefined;
+  const kind: ModelErrorReason =
+    named ?? (typeof status === 'number' && status >= 400 ? reasonForStatus(status) : 'bad_response');
+  const detail = kind === 'bad_response' ? `bedrock sent an unreadable response: ${message}` : `bedrock ${e?.name ?? 'error'}${status ? ` (HTTP ${status})` : ''}: ${message}`;
+  return new ProviderCallError(kind, detail, {
+    status: status ?? null,
+    retryAfterMs: parseRetryAfter(e?.$response?.headers?.['retry-after']),
+    cause: err,
+  });
+}
+
+export class BedrockModelClient implements ModelClient {
+  readonly modelId: string;
+  private readonly client: BedrockRuntimeClient;
+
+  constructor(private readonly options: BedrockClientOptions) {
+    this.modelId = `bedrock:${options.model}`;
+    this.client = new BedrockRuntimeClient({
+      region: options.region,
+      endpoint: options.endpoint,
+      credentials: options.credentials,
+      // One attempt: retries belong to the resilience layer.
+      maxAttempts: 1,
+      requestHandler: new NodeHttpHandler({ requestTimeout: options.timeoutMs, throwOnRequestTimeout: true }),
+    });
+  }
+
+  async converse(request: ConverseRequest): Promise<ModelResponse> {
+    const tools: Tool[] = request.tools.map((t) => ({
+      toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as DocumentType } },
+    }));
+    const started = performance.now();
+    let output: ConverseCommandOutput;
+    try {
+      output = await this.client.send(
+        new ConverseCommand({
+          modelId: this.options.model,
+          system: [{ text: request.system }],
+          messages: toBedrockMessages(request.messages),
+          ...(tools.length > 0 ? { toolConfig: { tools } } : {}),
+          inferenceConfig: { maxTokens: request.maxTokens },
+        }),
+        { abortSignal: request.signal },
+      );
+    } catch (err) {
+      throw classifyBedrockError(err);
+    }
+    return fromConverseOutput(output, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The model client a configuration names: null for the fake model (the agent builds it per case),
+ * otherwise a provider client wrapped in the resilience layer. Credentials are checked here, before
+ * any run starts.
+ */
+import { parseModelName, type HarnessConfig } from '../harness/config';
+import type { ModelClient } from '../harness/model/client';
+import type { LiveModelContext } from '../stockroom/agent';
+import { AnthropicModelClient } from './anthropic-client';
+import { BedrockModelClient } from './bedrock-client';
+import { requireCredentials, type Env } from './credentials';
+import { OpenAIModelClient } from './openai-client';
+import { ResilientModelClient, type ResilienceOptions } from './resilience';
+
+export interface LiveModelOptions {
+  env?: Env;
+  resilience?: Partial<ResilienceOptions>;
+}
+
+/** Builds a client for one run. */
+export type LiveModelFactory = (run: LiveModelContext) => ModelClient;
+
+/**
+ * Request metadata for OpenAI-compatible servers: the golden case id and the run's weakness flags.
+ * The offline model server (model-server) selects a case's scripted turns by the id and gives its
+ * simulated model the same dispositions the fake model has under those flags; other servers ignore it.
+ */
+export function runMetadata(run: LiveModelContext): Record<string, string> {
+  return {
+    ...(run.caseId ? { stockroom_case_id: run.caseId } : {}),
+    stockroom_weaknesses: [...run.weaknesses].sort().join(','),
+  };
+}
+
+function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext, timeoutMs: number | undefined): ModelClient {
+  const name = parseModelName(config.model);
+  if (!name) throw new Error('the fake model has no provider client');
+  const baseURL = config.modelBaseUrl ?? undefined;
+  switch (name.provider) {
+    case 'openai':
+      return new OpenAIModelClient({ provider: 'openai', model: name.model, apiKey: env.OPENAI_API_KEY!, baseURL, timeoutMs });
+    case 'openai-compatible':
+      return new OpenAIModelClient({
+        provider: 'openai-compatible',
+        model: name.model,
+        // The SDK insists on a key; local servers ignore it.
+        apiKey: env.OPENAI_COMPATIBLE_API_KEY?.trim() || 'not-needed',
+        baseURL,
+        timeoutMs,
+        metadata: runMetadata(run),
+      });
+    case 'anthropic':
+      return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL, timeoutMs });
+    case 'bedrock':
+      return new BedrockModelClient({
+        model: name.model,
+        region: (env.AWS_REGION || env.AWS_DEFAULT_REGION)!,
+        endpoint: baseURL,
+        timeoutMs,
+        // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).
+        credentials:
+          env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+            ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+            : undefined,
+      });
+  }
+}
+
+/**
+ * Checks credentials and returns a factory of resilient clients, or null when the configuration
+ * names the fake model. Throws ConfigError naming a missing variable.
+ */
+export function liveModelFactory(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, options: LiveModelOptions = {}): LiveModelFactory | null {
+  const name = parseModelName(config.model);
+  if (!name) return null;
+  const env = options.env ?? process.env;
+  requireCredentials(name.provider, env);
+  return (run) => new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience);
+}

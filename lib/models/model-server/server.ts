@@ -1,0 +1,147 @@
+/**
+ * The offline model server: the deterministic fake model behind an OpenAI-compatible endpoint
+ * (`POST /v1/chat/completions`, `GET /v1/models`, model `stockroom-fake`), so the live provider
+ * path runs end to end without a network. Usage is the fake model's own token count of the request
+ * it received. A golden case's scripted turns are chosen by `metadata.stockroom_case_id`, never by
+ * the query text; `metadata.stockroom_weaknesses` gives the simulated model the same dispositions
+ * the fake model has under those flags (following injections, naive retries).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseWeaknesses } from '../../harness/config';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../../harness/json';
+import { FakeModelClient, type ScriptTurn } from '../../harness/model/fake/fake-client';
+import { HeuristicPlanner } from '../../harness/model/fake/planner';
+import { productVocabulary } from '../../stockroom/agent';
+import type { Dataset } from '../../stockroom/dataset/types';
+import { ChatRequestError, fromChatMessages, fromChatTools } from './chat-to-converse';
+
+export const MODEL_SERVER_MODEL = 'stockroom-fake';
+/** Request bodies above this are refused (a long run's prompt is well under it). */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface ModelServerOptions {
+  dataset: Dataset;
+  port?: number;
+  host?: string;
+  /** Added before every completion, so benches and demos behave like a real model. */
+  latencyMs?: number;
+}
+
+export interface ModelServer {
+  /** The base URL clients use, ending in `/v1`. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const FINISH = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;
+
+function send(res: ServerResponse, status: number, body: JsonValue): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function fail(res: ServerResponse, status: number, message: string, param: string | null = null): void {
+  send(res, status, { error: { message, type: 'invalid_request_error', param, code: null } });
+}
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
+  const { dataset } = options;
+  const planners = new Map<string, HeuristicPlanner>();
+  const plannerFor = (weaknesses: string): HeuristicPlanner => {
+    let p = planners.get(weaknesses);
+    if (!p) {
+      p = new HeuristicPlanner({ productVocabulary: productVocabulary(dataset), weaknesses: parseWeaknesses(weaknesses), floatKeys: dataset.floatKeys });
+      planners.set(weaknesses, p);
+    }
+    return p;
+  };
+  let sequence = 0;
+
+  async function completions(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    if (text === null) return fail(res, 413, 'request body too large');
+    const parsed = safeJsonParse(text);
+    if (!parsed.ok || !isJsonObject(parsed.value)) return fail(res, 400, 'the body must be a JSON object');
+    const body = parsed.value;
+    if (body.model !== MODEL_SERVER_MODEL) return send(res, 404, { error: { message: `The model '${String(body.model)}' does not exist; this server has ${MODEL_SERVER_MODEL}`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
+    if (body.stream === true) return fail(res, 400, 'streaming is not supported by the offline model server', 'stream');
+    const metadata = isJsonObject(body.metadata) ? body.metadata : {};
+    const caseId = typeof metadata.stockroom_case_id === 'string' ? metadata.stockroom_case_id : null;
+    const weaknesses = typeof metadata.stockroom_weaknesses === 'string' ? metadata.stockroom_weaknesses : '';
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : 1024;
+    let planner: HeuristicPlanner;
+    let conversation: ReturnType<typeof fromChatMessages>;
+    let tools: ReturnType<typeof fromChatTools>;
+    try {
+      planner = plannerFor(weaknesses);
+      conversation = fromChatMessages(body.messages);
+      tools = fromChatTools(body.tools);
+    } catch (err) {
+      return fail(res, 400, err instanceof Error ? err.message : String(err));
+    }
+    const script = caseId ? (dataset.mockScripts.get(caseId)?.turns as readonly ScriptTurn[] | undefined) : undefined;
+    const model = new FakeModelClient({ planner, script, floatKeys: dataset.floatKeys });
+    const r = await model.converse({ system: conversation.system, messages: conversation.messages, tools, maxTokens });
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+    send(res, 200, {
+      id: `chatcmpl-stockroom-${++sequence}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: MODEL_SERVER_MODEL,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: r.text,
+            refusal: null,
+            ...(r.toolCalls.length > 0
+              ? { tool_calls: r.toolCalls.map((c) => ({ id: c.toolUseId, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+              : {}),
+          },
+          logprobs: null,
+          finish_reason: FINISH[r.stopReason],
+        },
+      ],
+      usage: { prompt_tokens: r.inputTokens, completion_tokens: r.outputTokens, total_tokens: r.inputTokens + r.outputTokens, prompt_tokens_details: { cached_tokens: 0 } },
+    });
+  }
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') {
+      return send(res, 200, { object: 'list', data: [{ id: MODEL_SERVER_MODEL, object: 'model', created: 0, owned_by: 'stockroom' }] });
+    }
+    if (req.method === 'POST' && path === '/v1/chat/completions') {
+      completions(req, res).catch((err: unknown) => fail(res, 500, err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    fail(res, 404, `no route ${req.method} ${path}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}/v1`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

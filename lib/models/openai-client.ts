@@ -1,0 +1,152 @@
+/**
+ * OpenAI Chat Completions (and any OpenAI-compatible server: vLLM, Ollama, LM Studio, llama.cpp)
+ * behind the Converse-shaped ModelClient, through the official `openai` SDK. Converse messages map
+ * to chat messages (tool results become `tool` messages), the reply maps back exactly: text and
+ * parallel tool calls in one turn, the provider's tool-call ids, finish reason and usage.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { safeJsonParse, type JsonValue } from '../harness/json';
+import type { ConverseRequest, ModelClient } from '../harness/model/client';
+import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
+import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+
+export interface OpenAIClientOptions {
+  provider: 'openai' | 'openai-compatible';
+  model: string;
+  apiKey: string;
+  baseURL?: string;
+  /** Sent as request `metadata` (OpenAI-compatible servers only), e.g. the golden case id. */
+  metadata?: Record<string, string>;
+  /** Per-attempt timeout handed to the SDK (the resilience layer has its own). */
+  timeoutMs?: number;
+}
+
+/** The text a tool result carries to a chat model: JSON parts serialised, text parts as they are. */
+export function toolResultText(parts: readonly ToolResultContentPart[]): string {
+  return parts.map((p) => ('json' in p ? JSON.stringify(p.json) : p.text)).join('\n');
+}
+
+export function toChatMessages(system: string, messages: readonly Message[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      const text = m.content.flatMap((b) => ('text' in b ? [b.text] : [])).join('\n');
+      const calls = m.content.flatMap((b) => ('toolUse' in b ? [b.toolUse] : []));
+      out.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        ...(calls.length > 0
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.toolUseId,
+                type: 'function' as const,
+                // A malformed call is echoed back as the model wrote it, so it can see its mistake.
+                function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+              })),
+            }
+          : {}),
+      });
+      continue;
+    }
+    const texts: string[] = [];
+    for (const b of m.content) {
+      if ('toolResult' in b) out.push({ role: 'tool', tool_call_id: b.toolResult.toolUseId, content: toolResultText(b.toolResult.content) });
+      else if ('text' in b) texts.push(b.text);
+    }
+    if (texts.length > 0) out.push({ role: 'user', content: texts.join('\n') });
+  }
+  return out;
+}
+
+const STOP_REASONS: Record<string, StopReason> = { stop: 'end_turn', tool_calls: 'tool_use', function_call: 'tool_use', length: 'max_tokens' };
+
+/**
+ * Tool-call arguments arrive as a JSON string. Unparseable text is kept as the raw string: the
+ * loop's validation then answers with an `invalid_arguments` result the model can correct.
+ */
+export function parseToolArguments(raw: string): JsonValue {
+  const parsed = safeJsonParse(raw === '' ? '{}' : raw);
+  return parsed.ok ? parsed.value : raw;
+}
+
+export function fromChatCompletion(c: ChatCompletion, modelId: string, provider: string, latencyMs: number): ModelResponse {
+  const choice = c?.choices?.[0];
+  if (!choice || typeof choice.message !== 'object' || choice.message === null) {
+    throw new ProviderCallError('bad_response', `${provider} answered without a choice`);
+  }
+  const toolCalls: ToolCallRequest[] = (choice.message.tool_calls ?? []).flatMap((t) =>
+    t.type === 'function' ? [{ toolUseId: t.id, name: t.function.name, arguments: parseToolArguments(t.function.arguments) }] : [],
+  );
+  const finish = choice.finish_reason ?? 'stop';
+  // Some compatible servers say `stop` while returning tool calls: the calls decide.
+  const stopReason: StopReason = toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn');
+  const text = typeof choice.message.content === 'string' && choice.message.content !== '' ? choice.message.content : null;
+  return {
+    text,
+    toolCalls,
+    stopReason,
+    finishReason: finish,
+    inputTokens: c.usage?.prompt_tokens ?? 0,
+    outputTokens: c.usage?.completion_tokens ?? 0,
+    cachedTokens: c.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    latencyMs,
+    modelId,
+    provider,
+  };
+}
+
+/** Maps an SDK error to a typed reason; anything unknown is a bad response. */
+export function classifyOpenAIError(err: unknown, provider: string): ProviderCallError {
+  if (err instanceof ProviderCallError) return err;
+  if (err instanceof OpenAI.APIUserAbortError) return new ProviderCallError('cancelled', `${provider} call cancelled`, { cause: err });
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return new ProviderCallError('timeout', `${provider} timed out`, { cause: err });
+  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    return new ProviderCallError(reasonForStatus(err.status), `${provider} answered HTTP ${err.status}: ${err.message}`, {
+      status: err.status,
+      retryAfterMs: parseRetryAfter(err.headers?.get('retry-after')),
+      cause: err,
+    });
+  }
+  if (err instanceof OpenAI.APIConnectionError) return new ProviderCallError('server_error', `${provider} unreachable: ${err.message}`, { cause: err });
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProviderCallError('bad_response', `${provider} sent an unreadable response: ${message}`, { cause: err });
+}
+
+export class OpenAIModelClient implements ModelClient {
+  readonly modelId: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAIClientOptions) {
+    this.modelId = `${options.provider}:${options.model}`;
+    // Retries belong to the resilience layer: SDK retries would multiply its attempts.
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+  }
+
+  async converse(request: ConverseRequest): Promise<ModelResponse> {
+    const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.inputSchema },
+    }));
+    const compatible = this.options.provider === 'openai-compatible';
+    const started = performance.now();
+    let completion: ChatCompletion;
+    try {
+      completion = await this.client.chat.completions.create(
+        {
+          model: this.options.model,
+          messages: toChatMessages(request.system, request.messages),
+          ...(tools.length > 0 ? { tools } : {}),
+          // OpenAI's current models take max_completion_tokens; compatible servers know max_tokens.
+          ...(compatible ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
+          ...(compatible && this.options.metadata ? { metadata: this.options.metadata } : {}),
+        },
+        { signal: request.signal },
+      );
+    } catch (err) {
+      throw classifyOpenAIError(err, this.options.provider);
+    }
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    return fromChatCompletion(completion, this.modelId, this.options.provider, latencyMs);
+  }
+}

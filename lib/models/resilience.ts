@@ -1,0 +1,125 @@
+/**
+ * Resilience around any provider ModelClient (cockatiel): a per-attempt timeout, retries with
+ * exponential backoff and full jitter that honour Retry-After, and one circuit breaker per
+ * provider and model shared by every run in the process. SDK retries are off, so attempts never
+ * multiply. Each retry is reported through `request.onRetry` for the trajectory; a failure leaves
+ * as a ProviderCallError with a typed reason.
+ */
+import {
+  circuitBreaker,
+  ConsecutiveBreaker,
+  DelegateBackoff,
+  handleWhen,
+  retry,
+  timeout,
+  TimeoutStrategy,
+  wrap,
+  type CircuitBreakerPolicy,
+  type IRetryBackoffContext,
+} from 'cockatiel';
+import type { ConverseRequest, ModelClient } from '../harness/model/client';
+import type { ModelResponse } from '../harness/types';
+import { classifyPolicyError, ProviderCallError } from './errors';
+import * as T from './tunables';
+
+export interface ResilienceOptions {
+  /** Per-attempt timeout, ms. */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  /** First backoff ceiling and the cap, ms (full jitter below the ceiling). */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** Consecutive failed calls that open the circuit, and how long it stays open before a probe. */
+  breakerThreshold: number;
+  halfOpenAfterMs: number;
+  /** Jitter source in [0, 1); tests pass a constant. */
+  random?: () => number;
+}
+
+export const DEFAULT_RESILIENCE: ResilienceOptions = {
+  timeoutMs: T.MODEL_CALL_TIMEOUT_MS,
+  retries: T.MODEL_CALL_RETRIES,
+  initialDelayMs: T.MODEL_RETRY_INITIAL_DELAY_MS,
+  maxDelayMs: T.MODEL_RETRY_MAX_DELAY_MS,
+  breakerThreshold: T.MODEL_BREAKER_THRESHOLD,
+  halfOpenAfterMs: T.MODEL_BREAKER_HALF_OPEN_AFTER_MS,
+};
+
+/** Failures a later attempt may get past. Cancellation and the caller's own mistakes are not retried. */
+function retryable(err: unknown): boolean {
+  const classified = classifyPolicyError(err, '');
+  return classified !== null && classified.retryable;
+}
+
+/** Failures that say the endpoint is unhealthy (and so count towards opening its circuit). */
+function unhealthy(err: unknown): boolean {
+  const classified = classifyPolicyError(err, '');
+  return classified !== null && ['throttled', 'timeout', 'server_error', 'bad_response'].includes(classified.kind);
+}
+
+/** The wait before retry `attempt` (1-based): the provider's Retry-After if it sent one, else jittered exponential. */
+export function retryDelay(err: unknown, attempt: number, o: ResilienceOptions): number {
+  if (err instanceof ProviderCallError && err.retryAfterMs !== null) return Math.min(err.retryAfterMs, T.MODEL_RETRY_AFTER_CAP_MS);
+  const ceiling = Math.min(o.maxDelayMs, o.initialDelayMs * 2 ** (attempt - 1));
+  return Math.round((o.random ?? Math.random)() * ceiling);
+}
+
+const breakers = new Map<string, CircuitBreakerPolicy>();
+
+/** The process-wide breaker for one provider+model (created on first use with these options). */
+export function breakerFor(key: string, o: ResilienceOptions): CircuitBreakerPolicy {
+  let b = breakers.get(key);
+  if (!b) {
+    b = circuitBreaker(handleWhen(unhealthy), { halfOpenAfter: o.halfOpenAfterMs, breaker: new ConsecutiveBreaker(o.breakerThreshold) });
+    breakers.set(key, b);
+  }
+  return b;
+}
+
+/** Forgets every breaker (tests). */
+export function resetBreakers(): void {
+  breakers.clear();
+}
+
+export class ResilientModelClient implements ModelClient {
+  readonly modelId: string;
+  private readonly options: ResilienceOptions;
+
+  constructor(
+    private readonly inner: ModelClient,
+    options: Partial<ResilienceOptions> = {},
+  ) {
+    this.modelId = inner.modelId;
+    this.options = { ...DEFAULT_RESILIENCE, ...options };
+  }
+
+  async converse(request: ConverseRequest): Promise<ModelResponse> {
+    const o = this.options;
+    const retryPolicy = retry(handleWhen(retryable), {
+      maxAttempts: o.retries,
+      backoff: new DelegateBackoff<IRetryBackoffContext<unknown>>((ctx) =>
+        retryDelay('error' in ctx.result ? ctx.result.error : undefined, ctx.attempt, o),
+      ),
+    });
+    const listener = retryPolicy.onRetry((event) => {
+      if (!('error' in event)) return;
+      const failure = classifyPolicyError(event.error, this.modelId);
+      request.onRetry?.({
+        attempt: event.attempt,
+        reason: failure?.kind ?? 'server_error',
+        detail: failure?.message ?? String(event.error),
+        delayMs: event.delay,
+      });
+    });
+    const policy = wrap(breakerFor(this.modelId, o), retryPolicy, timeout(o.timeoutMs, TimeoutStrategy.Aggressive));
+    try {
+      return await policy.execute(({ signal }) => this.inner.converse({ ...request, signal }), request.signal);
+    } catch (err) {
+      if (request.signal?.aborted) throw new ProviderCallError('cancelled', `${this.modelId} call cancelled`, { cause: err });
+      throw classifyPolicyError(err, this.modelId) ?? new ProviderCallError('bad_response', String(err), { cause: err });
+    } finally {
+      listener.dispose();
+    }
+  }
+}
