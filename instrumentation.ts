@@ -23,6 +23,10 @@ export async function register(): Promise<void> {
  * every SWEEP_INTERVAL_MS).
  */
 async function startGovernedSweeper(): Promise<void> {
+  // Repeated here so the Edge compile drops the import below as dead code: Turbopack bundles
+  // instrumentation.ts for the Edge runtime too, and the sweeper's import chain reaches esbuild's
+  // native binary (lib/mcp/stdio-bundle.ts), which failed `next build`.
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { sweepGovernedRuns, SWEEP_INTERVAL_MS } = await import('./lib/actions/support/sweeper');
   let running = false;
   const sweep = async () => {
