@@ -7,7 +7,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { storageStateOf } from './e2e/support/users';
+import { createHash } from 'node:crypto';
+import { E2E_OTLP_TOKEN, storageStateOf } from './e2e/support/users';
 import { writeHostileDataset } from './e2e/support/hostile-dataset';
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
@@ -55,6 +56,8 @@ export default defineConfig({
       BETTER_AUTH_SECRET: 'e2e-session-secret-not-for-production-0123456789',
       BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
       STOCKROOM_EXTRA_DATASETS: HOSTILE_DIR,
+      // The OTLP receiver's tenant token, configured hashed as in production.
+      STOCKROOM_OTLP_TOKENS: `kittiwake:${createHash('sha256').update(E2E_OTLP_TOKEN).digest('hex')}`,
     },
   },
 });

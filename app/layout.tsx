@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { getNonce } from '@/lib/security/nonce';
 import { Providers } from '@/components/providers';
 import { SiteHeader } from '@/components/site-header';
 import './globals.css';
@@ -9,11 +10,14 @@ export const metadata: Metadata = {
   description: 'See what an agent did, why its harness stopped it, and how each weakness moves the metrics.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The CSP nonce proxy.ts made for this response (absent for responses the proxy does not see).
+  const nonce = await getNonce();
   return (
-    <html lang="en">
+    // next-themes sets the theme class on <html> before React hydrates (its one inline script).
+    <html lang="en" suppressHydrationWarning>
       <body>
-        <Providers>
+        <Providers nonce={nonce}>
           <SiteHeader />
           {children}
         </Providers>

@@ -3,11 +3,14 @@ import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { countRuns } from '@/lib/db/runs-list';
 import { StartDemoButton } from './_components/start-demo-button';
+import { holdsRole } from '@/lib/actions/authorize';
+import { roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage() {
   const user = await requireUser();
+  const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running the matrix', 'operator', user.roles);
   const runs = await countRuns({ tenant: user.tenant }, { cap: 1000 });
   return (
     <main className="page">
@@ -26,7 +29,7 @@ export default async function HomePage() {
             Run the 61-case golden suite on the bundled dataset five times — once clean and once with each weakness — and see which
             metrics fall. It takes a few seconds.
           </p>
-          <StartDemoButton />
+          <StartDemoButton runBlocked={runBlocked} />
         </section>
         <section className="panel">
           <h2>Then</h2>

@@ -74,12 +74,14 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
   db: { module: '../lib/db/bench-db', export: 'benchDb' },
   signin: { module: './sign-in', export: 'benchSignIn' },
   models: { module: '../lib/models/bench-models', export: 'benchModels' },
+  otel: { module: '../lib/otel/bench-otel', export: 'benchOtel' },
+  governance: { module: '../lib/db/bench-governance', export: 'benchGovernance' },
 };
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');

@@ -22,6 +22,9 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
+  import: () => import('./commands/import'),
+  export: () => import('./commands/export'),
+  'otlp-token': () => import('./commands/otlp-token'),
 };
 
 async function help(): Promise<string> {
@@ -77,16 +80,24 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Sends queued OpenTelemetry spans before the process exits (a no-op without an endpoint). */
+async function flushTraces(): Promise<void> {
+  const { flushRunTraces } = await import('../lib/otel/run-exporter');
+  await flushRunTraces();
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      const debug = process.env.STOCKROOM_DEBUG === '1';
-      const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
-      process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
-      process.exitCode = 1;
-    },
-  );
+  main(process.argv.slice(2))
+    .finally(flushTraces)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        const debug = process.env.STOCKROOM_DEBUG === '1';
+        const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+        process.stderr.write(`stockroom: ${text}${debug ? '' : '\n(set STOCKROOM_DEBUG=1 for the stack trace)'}\n`);
+        process.exitCode = 1;
+      },
+    );
 }

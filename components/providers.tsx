@@ -1,12 +1,18 @@
 'use client';
-/** Client-side providers: one react-query client per browser tab. */
+/** Client-side providers: one react-query client per browser tab, and the colour theme (the system's unless chosen). */
 import '@/lib/security/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ThemeProvider } from 'next-themes';
 import { useState, type ReactNode } from 'react';
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `nonce` is this response's CSP nonce, for next-themes' one inline script (it sets the theme before first paint). */
+export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange nonce={nonce}>
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    </ThemeProvider>
+  );
 }

@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { currentPrincipal } from '@/lib/actions/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
+import { NavLinks } from './nav-links';
+import { ThemeToggle } from './theme-toggle';
 import { TenantSwitcher } from './tenant-switcher';
 
 export async function SiteHeader() {
@@ -13,17 +15,9 @@ export async function SiteHeader() {
         <Link href="/" className="brand">
           Stockroom Harness
         </Link>
-        {user ? (
-          <>
-            <Link href="/runs">Runs</Link>
-            <Link href="/matrix">Weakness matrix</Link>
-            <Link href="/instructor">Instructor mode</Link>
-            <Link href="/compare">Compare</Link>
-            <Link href="/approvals">Approvals</Link>
-            <Link href="/effects">Effects</Link>
-          </>
-        ) : null}
+        {user ? <NavLinks /> : null}
         <span className="spacer" />
+        <ThemeToggle />
         <LargeTypeToggle />
         {user && user.tenants.length > 1 ? <TenantSwitcher tenant={user.tenant} tenants={user.tenants} /> : null}
         {user ? (

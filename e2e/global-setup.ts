@@ -13,12 +13,14 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   const dbFile = process.env.E2E_DB_FILE;
   if (!dbFile) throw new Error('E2E_DB_FILE is not set (playwright.config.ts sets it)');
   const tsx = path.resolve('node_modules', '.bin', 'tsx');
-  for (const [, u] of Object.entries(E2E_USERS)) {
-    // The same command the README documents (npm run stockroom -- admin create …), without npm's banner.
-    execFileSync(tsx, ['--conditions=react-server', 'cli/stockroom.ts', 'admin', 'create', '--email', u.email, '--password', E2E_PASSWORD, '--role', u.roles, '--tenant', 'kittiwake'], {
-      env: { ...process.env, DATABASE_URL: `file:${dbFile}`, CHECKPOINT_DISABLE: '1' },
-      stdio: 'pipe',
-    });
+  for (const u of Object.values(E2E_USERS) as { email: string; roles: string; tenant?: string; also?: { roles: string; tenant: string } }[]) {
+    for (const m of [{ roles: u.roles, tenant: u.tenant ?? 'kittiwake' }, ...(u.also ? [u.also] : [])]) {
+      // The same command the README documents (npm run stockroom -- admin create …), without npm's banner.
+      execFileSync(tsx, ['--conditions=react-server', 'cli/stockroom.ts', 'admin', 'create', '--email', u.email, '--password', E2E_PASSWORD, '--role', m.roles, '--tenant', m.tenant], {
+        env: { ...process.env, DATABASE_URL: `file:${dbFile}`, CHECKPOINT_DISABLE: '1' },
+        stdio: 'pipe',
+      });
+    }
   }
   const project = config.projects[0]!;
   const browser = await chromium.launch(project.use.launchOptions);

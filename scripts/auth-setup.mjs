@@ -38,6 +38,32 @@ export function ensureAuthSecret(env = process.env, file = SECRET_FILE) {
   return { secret, source: `${path.relative(REPO_ROOT, file)} (generated)` };
 }
 
+/** Where the generated evidence key lives (beside the auth secret; lib/governance/evidence-key.ts reads it). */
+export const EVIDENCE_KEY_FILE = path.join(REPO_ROOT, '.data', 'evidence-key');
+
+/**
+ * The key that signs the governance evidence (kept outside the database it protects):
+ * STOCKROOM_EVIDENCE_KEY when set (at least 32 characters), else .data/evidence-key, created once
+ * (mode 0600) and reused. `audit verify` needs the same key.
+ */
+export function ensureEvidenceKey(env = process.env, file = EVIDENCE_KEY_FILE) {
+  const given = env.STOCKROOM_EVIDENCE_KEY;
+  if (given !== undefined && given !== '') {
+    if (given.length < MIN_SECRET_CHARS) throw new Error(`STOCKROOM_EVIDENCE_KEY must have at least ${MIN_SECRET_CHARS} characters`);
+    return { key: given, source: 'STOCKROOM_EVIDENCE_KEY' };
+  }
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored.length >= MIN_SECRET_CHARS) return { key: stored, source: path.relative(REPO_ROOT, file) };
+  } catch {
+    // not created yet
+  }
+  const key = randomBytes(32).toString('hex');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return { key, source: `${path.relative(REPO_ROOT, file)} (generated)` };
+}
+
 /** Number of dashboard users in a migrated database (`target` from resolveDatabaseUrl). */
 export async function countUsers(target) {
   if (target.provider === 'sqlite') {

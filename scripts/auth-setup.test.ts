@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countUsers, ensureAuthSecret, firstAdminHint } from './auth-setup.mjs';
+import { countUsers, ensureAuthSecret, ensureEvidenceKey, firstAdminHint } from './auth-setup.mjs';
 import { migrate } from './db-migrate.mjs';
 
 const dirs: string[] = [];
@@ -44,5 +44,22 @@ describe('first admin hint', () => {
     expect(hint).toContain('npm run stockroom -- admin create --email you@example.com');
     expect(hint).toContain('--role admin,operator,reviewer --tenant kittiwake');
     expect(hint).toContain('http://127.0.0.1:3000/sign-in');
+  });
+});
+
+describe('ensureEvidenceKey', () => {
+  it('generates the evidence key once beside the auth secret (mode 0600) and reuses it; a short variable is refused', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-evidence-key-'));
+    try {
+      const file = path.join(dir, 'evidence-key');
+      const first = ensureEvidenceKey({}, file);
+      expect(first.key).toHaveLength(64);
+      expect(ensureEvidenceKey({}, file).key).toBe(first.key);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(ensureEvidenceKey({ STOCKROOM_EVIDENCE_KEY: 'k'.repeat(40) }, file)).toEqual({ key: 'k'.repeat(40), source: 'STOCKROOM_EVIDENCE_KEY' });
+      expect(() => ensureEvidenceKey({ STOCKROOM_EVIDENCE_KEY: 'short' }, file)).toThrow(/STOCKROOM_EVIDENCE_KEY must have at least 32/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,8 @@
  *   1. generate the Prisma clients if missing or stale (lib/db/generated is git-ignored),
  *   2. migrate the database (.data/stockroom.db by default, or DATABASE_URL),
  *   3. sign-in: a session secret (BETTER_AUTH_SECRET, or one generated into .data/auth-secret), and
- *      when no user exists, how to create the first admin,
+ *      when no user exists, how to create the first admin; the evidence signing key
+ *      (STOCKROOM_EVIDENCE_KEY, or one generated into .data/evidence-key),
  *   4. `next build` when .next/BUILD_ID is missing or older than the sources,
  *   5. the production server, scripts/serve.mjs (Next's handler behind node:http, stamping each request
  *      with the client address STOCKROOM_TRUST_PROXY says to trust) on 127.0.0.1:${PORT:-3000}.
@@ -16,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { generate } from './db-generate.mjs';
 import { migrate } from './db-migrate.mjs';
-import { countUsers, ensureAuthSecret, firstAdminHint } from './auth-setup.mjs';
+import { countUsers, ensureAuthSecret, ensureEvidenceKey, firstAdminHint } from './auth-setup.mjs';
 import { parseTrustProxy } from './client-address.mjs';
 import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
 
@@ -94,6 +95,14 @@ async function main() {
   env.BETTER_AUTH_SECRET = auth.secret;
   env.BETTER_AUTH_URL = baseUrl;
   console.log(`start: session secret from ${auth.source}`);
+  let evidence;
+  try {
+    evidence = ensureEvidenceKey(process.env);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  env.STOCKROOM_EVIDENCE_KEY = evidence.key;
+  console.log(`start: evidence signing key from ${evidence.source}`);
   if ((await countUsers(target)) === 0) console.log(firstAdminHint(baseUrl));
   else console.log(`start: sign in at ${baseUrl}/sign-in`);
 

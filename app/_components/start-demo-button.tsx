@@ -4,8 +4,10 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
 import { BUNDLED_DATASET_ID } from '@/lib/schemas/datasets';
+import { RoleNote } from '@/components/role-note';
 
-export function StartDemoButton() {
+/** `runBlocked` says why the caller cannot start it (a missing role), or is null. */
+export function StartDemoButton({ runBlocked = null }: { runBlocked?: string | null }) {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [error, setError] = useState<string | null>(null);
@@ -14,7 +16,8 @@ export function StartDemoButton() {
       <button
         type="button"
         className="primary"
-        disabled={pending}
+        disabled={pending || runBlocked !== null}
+        aria-describedby={runBlocked ? 'start-demo-note' : undefined}
         data-testid="start-demo"
         onClick={() =>
           start(async () => {
@@ -26,6 +29,7 @@ export function StartDemoButton() {
       >
         {pending ? 'Starting…' : 'Run the matrix on the bundled dataset'}
       </button>
+      {runBlocked ? <RoleNote id="start-demo-note" text={runBlocked} /> : null}
       {error ? <p className="alert error">{error}</p> : null}
     </>
   );

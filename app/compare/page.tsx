@@ -1,10 +1,17 @@
 /** Two runs side by side, aligned by harness step, with every difference highlighted. Server-rendered: nothing here is interactive. */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { getRunOrThrow } from '@/lib/db/runs-read';
 import { listRuns } from '@/lib/db/runs-list';
-import { NotFoundError } from '@/lib/db/errors';
+import { InvalidInputError, NotFoundError } from '@/lib/db/errors';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { findSameCaseRun, resolveRunId } from '@/lib/db/run-lookup';
+import { datasetOptions } from '@/lib/actions/support/datasets';
+import { WEAKNESS_FLAGS, type WeaknessFlag } from '@/lib/harness/config';
+import { answerDiff } from '@/lib/charts/answer-diff';
+import { countOf } from '@/lib/format/units';
+import { RunSameCase } from './_components/run-same-case';
 import type { StoredRun } from '@/lib/db/types';
 import { callStatus } from '@/lib/eval/run-summary';
 import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
@@ -18,6 +25,24 @@ const idOf = (v: unknown) => {
   const parsed = StoredIdSchema.safeParse(Array.isArray(v) ? v[0] : v);
   return parsed.success ? parsed.data : null;
 };
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || null;
+
+/** The settings one can compare a case under: no weakness and each flag alone. */
+const SETTINGS = ['none', ...WEAKNESS_FLAGS] as const;
+const settingOf = (v: string | null) => (v && (SETTINGS as readonly string[]).includes(v) ? v : null);
+
+/** A full run id from a full id or the short id the pages show; a message naming the side when it cannot be one. */
+async function resolve(id: string | null, side: 'A' | 'B', tenant: string): Promise<{ id: string | null; problem: string | null }> {
+  if (!id) return { id: null, problem: null };
+  try {
+    const full = await resolveRunId(id, side, tenant);
+    return full ? { id: full, problem: null } : { id: null, problem: `Run ${side} (${id}) does not exist.` };
+  } catch (err) {
+    if (err instanceof InvalidInputError) return { id: null, problem: `Run ${side}: ${err.message}.` };
+    throw err;
+  }
+}
 
 function entriesOf(stored: StoredRun): AlignEntry[] {
   return stored.run.trajectory.map((e): AlignEntry => {
@@ -82,23 +107,25 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
         <span className="badge">setting: {stored.meta.setting}</span>
         {stored.run.caseId ? <span className="badge info">case {stored.run.caseId}</span> : null}
         <span className="muted">
-          {stored.run.steps} steps · {stored.run.usage.totalTokens} tokens
+          {countOf(stored.run.steps, 'step')} · {countOf(stored.run.usage.totalTokens, 'token')}
         </span>
       </div>
-      <h3>Final answer</h3>
-      <pre>{stored.run.finalAnswer}</pre>
     </div>
   );
 }
 
-async function Picker({ a, b, problem, tenant }: { a: string | null; b: string | null; problem: string | null; tenant: string }) {
-  const { items } = await listRuns({ filters: { tenant }, limit: 20 });
+async function Picker({ a, b, q, problem, tenant }: { a: string | null; b: string | null; q: string | null; problem: string | null; tenant: string }) {
+  const { items } = await listRuns({ filters: q ? { tenant, text: q } : { tenant }, limit: 20 });
   return (
     <>
-      {problem ? <p className="alert error">{problem}</p> : null}
+      {problem ? (
+        <p className="alert error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <form className="panel row" method="get" action="/compare" style={{ alignItems: 'flex-end' }}>
         <div className="field">
-          <label htmlFor="cmp-a">Run A</label>
+          <label htmlFor="cmp-a">Run A (id or the 8-character short id)</label>
           <input id="cmp-a" name="a" defaultValue={a ?? ''} size={30} className="mono" />
         </div>
         <div className="field">
@@ -109,9 +136,18 @@ async function Picker({ a, b, problem, tenant }: { a: string | null; b: string |
           Compare
         </button>
       </form>
-      <h2>Recent runs</h2>
+      <form className="panel row" method="get" action="/compare" role="search" aria-label="Find a run" style={{ alignItems: 'flex-end' }}>
+        {a ? <input type="hidden" name="a" value={a} /> : null}
+        {b ? <input type="hidden" name="b" value={b} /> : null}
+        <div className="field" style={{ flex: 1 }}>
+          <label htmlFor="cmp-q">Find runs whose question contains</label>
+          <input id="cmp-q" name="q" defaultValue={q ?? ''} />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      <h2>{q ? `Runs matching “${q}”` : 'Recent runs'}</h2>
       {items.length === 0 ? (
-        <p className="panel">No runs stored yet.</p>
+        <p className="panel">{q ? 'No runs match this search.' : 'No runs stored yet.'}</p>
       ) : (
         <div className="table-wrap">
           <table className="data">
@@ -132,7 +168,13 @@ async function Picker({ a, b, problem, tenant }: { a: string | null; b: string |
                   <td>{r.setting}</td>
                   <td className="truncate">{r.query}</td>
                   <td className="nowrap">
-                    <Link href={`/compare?a=${r.id}${b ? `&b=${b}` : ''}`}>A</Link> · <Link href={`/compare?${a ? `a=${a}&` : ''}b=${r.id}`}>B</Link>
+                    <Link href={`/compare?a=${r.id}${b ? `&b=${b}` : ''}`} aria-label={`Use run ${r.id.slice(-8)} as A`}>
+                      A
+                    </Link>{' '}
+                    ·{' '}
+                    <Link href={`/compare?${a ? `a=${a}&` : ''}b=${r.id}`} aria-label={`Use run ${r.id.slice(-8)} as B`}>
+                      B
+                    </Link>
                   </td>
                 </tr>
               ))}
@@ -147,17 +189,63 @@ async function Picker({ a, b, problem, tenant }: { a: string | null; b: string |
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const params = await searchParams;
-  const aId = idOf(params.a);
-  const bId = idOf(params.b);
-  const [a, b] = await Promise.all([load(aId, user.tenant), load(bId, user.tenant)]);
-  const missing = a === 'missing' ? 'Run A does not exist.' : b === 'missing' ? 'Run B does not exist.' : null;
+  const [ra, rb] = await Promise.all([resolve(idOf(params.a), 'A', user.tenant), resolve(idOf(params.b), 'B', user.tenant)]);
+  const withSetting = settingOf(first(params.with));
+  const q = first(params.q);
+
+  // "Compare with this case under <setting>": the newest stored run of A's case under that setting.
+  let missingSameCase: { caseId: string; datasetId: string | null; transport: string } | null = null;
+  if (ra.id && !rb.id && withSetting) {
+    const other = await findSameCaseRun(ra.id, withSetting, user.tenant);
+    if (other) redirect(`/compare?a=${ra.id}&b=${other}`);
+  }
+  const [a, b] = await Promise.all([load(ra.id, user.tenant), load(rb.id, user.tenant)]);
+  const problem = ra.problem ?? rb.problem ?? (a === 'missing' ? 'Run A does not exist.' : b === 'missing' ? 'Run B does not exist.' : null);
+  if (a && a !== 'missing' && !b && withSetting && a.run.caseId) {
+    const datasetId = datasetOptions(user.tenant).find((d) => d.name === a.meta.datasetName)?.id ?? null;
+    missingSameCase = { caseId: a.run.caseId, datasetId, transport: a.meta.transport };
+  }
 
   if (!a || !b || a === 'missing' || b === 'missing') {
+    const anchor = a && a !== 'missing' ? a : null;
     return (
       <main className="page">
         <h1>Compare two runs</h1>
         <p className="lede">Pick two runs — for example the same golden case with and without a weakness flag — to see where they diverge.</p>
-        <Picker a={aId} b={bId} problem={missing} tenant={user.tenant} />
+        {anchor?.run.caseId ? (
+          <section className="panel" aria-label="Same case under another setting" data-testid="same-case">
+            <h2 style={{ marginTop: 0 }}>
+              Compare run {anchor.id.slice(-8)} ({anchor.run.caseId}, {anchor.meta.setting}) with the same case under…
+            </h2>
+            <div className="row">
+              {SETTINGS.filter((st) => st !== anchor.meta.setting).map((st) => (
+                <Link key={st} className="button" href={`/compare?a=${anchor.id}&with=${st}`}>
+                  {st === 'none' ? 'no weakness' : st}
+                </Link>
+              ))}
+            </div>
+            {missingSameCase && withSetting ? (
+              <div className="stack" style={{ marginTop: '0.75rem' }}>
+                <p className="alert info" data-testid="no-same-case">
+                  No stored run of {missingSameCase.caseId} under {withSetting === 'none' ? 'no weakness' : withSetting} yet.
+                </p>
+                {missingSameCase.datasetId ? (
+                  <RunSameCase
+                    a={anchor.id}
+                    datasetId={missingSameCase.datasetId}
+                    caseId={missingSameCase.caseId}
+                    weaknesses={withSetting === 'none' ? [] : (withSetting.split('+') as WeaknessFlag[])}
+                    transport={missingSameCase.transport as 'local'}
+                    setting={withSetting === 'none' ? 'no weakness' : withSetting}
+                  />
+                ) : (
+                  <p className="muted small">Its dataset ({anchor.meta.datasetName}) is not one this dashboard can run.</p>
+                )}
+              </div>
+            ) : null}
+          </section>
+        ) : null}
+        <Picker a={a && a !== 'missing' ? a.id : ra.id} b={rb.id} q={q} problem={problem} tenant={user.tenant} />
       </main>
     );
   }
@@ -186,6 +274,33 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <Header label="A" stored={a} />
         <Header label="B" stored={b} />
       </div>
+      <section className="panel" aria-label="Final answers" data-testid="answer-diff">
+        <h2 style={{ marginTop: 0 }}>Final answers</h2>
+        {alignment.answerDiffers ? (
+          <>
+            <p className="small muted" style={{ marginTop: 0 }}>
+              <del className="diff-a">Struck through</del>: only in A. <ins className="diff-b">Underlined</ins>: only in B.
+            </p>
+            <p className="answer-diff">
+              {answerDiff(a.run.finalAnswer, b.run.finalAnswer).map((part, i) =>
+                part.kind === 'only_a' ? (
+                  <del key={i} className="diff-a">
+                    {part.text}
+                  </del>
+                ) : part.kind === 'only_b' ? (
+                  <ins key={i} className="diff-b">
+                    {part.text}
+                  </ins>
+                ) : (
+                  <span key={i}>{part.text}</span>
+                ),
+              )}
+            </p>
+          </>
+        ) : (
+          <p className="answer-diff">{a.run.finalAnswer}</p>
+        )}
+      </section>
       <div className="table-wrap">
         <table className="data" data-testid="compare-table">
           <thead>

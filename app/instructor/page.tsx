@@ -2,11 +2,14 @@
 import { requireUser } from '@/lib/auth/page-guard';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { Instructor } from './_components/instructor';
+import { holdsRole } from '@/lib/actions/authorize';
+import { roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
 export default async function InstructorPage() {
   const user = await requireUser();
+  const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running cases and suites', 'operator', user.roles);
   return (
     <main className="page instructor">
       <h1>Instructor mode</h1>
@@ -14,7 +17,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasetOptions(user.tenant)} />
+      <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} />
     </main>
   );
 }

@@ -4,6 +4,11 @@ import { listSuiteRuns } from '@/lib/db/suites';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
+import { parseCell } from '@/lib/charts/matrix-view';
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
+import { holdsRole } from '@/lib/actions/authorize';
+import { roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,6 +19,7 @@ const idOrNull = (v: unknown) => {
 
 export default async function MatrixPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running the matrix', 'operator', user.roles);
   const params = await searchParams;
   const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50, tenant: user.tenant }), Promise.resolve(datasetOptions(user.tenant))]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
@@ -24,7 +30,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
-      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} />
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} />
     </main>
   );
 }

@@ -4,35 +4,26 @@
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { countRuns, listRuns, type RunFilters } from '@/lib/db/runs-list';
+import { countRuns, listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError } from '@/lib/db/errors';
 import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
-import { PAGE_SIZES, RunsQuerySchema, hasFilters, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
+import { ImportedBadge } from '@/components/imported-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { RunLauncher } from './_components/run-launcher';
 import { DeleteRunButton } from './_components/delete-run-button';
+import { formatDuration } from '@/lib/format/units';
+import { holdsRole } from '@/lib/actions/authorize';
+import { RoleNote, roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';
 
-function filtersOf(q: RunsQuery, tenant: string): RunFilters {
-  return {
-    tenant,
-    datasetName: q.dataset,
-    setting: q.setting,
-    flags: q.flag ? [q.flag] : undefined,
-    category: q.category,
-    terminationReason: q.termination,
-    caseId: q.caseId,
-    suiteRunId: q.suite,
-    text: q.q,
-  };
-}
 
 function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: RunsQuery['sort']; label: string }) {
   const active = query.sort === sortKey;
@@ -49,9 +40,10 @@ function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: Runs
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  const canRun = holdsRole(user.memberships, 'operator');
   const query = RunsQuerySchema.parse(await searchParams);
   const datasets = datasetOptions(user.tenant);
-  const filters = filtersOf(query, user.tenant);
+  const filters = runFiltersOf(query, user.tenant);
   let items: RunListItem[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
@@ -70,7 +62,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      <RunLauncher datasets={datasets} />
+      {canRun ? <RunLauncher datasets={datasets} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
@@ -130,6 +122,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
         </div>
         <div className="field">
+          <label htmlFor="f-source">Source</label>
+          <select id="f-source" name="source" defaultValue={query.source ?? ''}>
+            <option value="">any</option>
+            <option value="harness">run here</option>
+            <option value="imported">imported</option>
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="f-size">Per page</label>
           <select id="f-size" name="size" defaultValue={String(query.size)}>
             {PAGE_SIZES.map((n) => (
@@ -151,6 +151,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
+        {' · '}
+        <a href={runsCsvHref(query)} download data-testid="runs-csv">
+          Download CSV
+        </a>
       </p>
 
       {cursorError ? (
@@ -181,17 +185,17 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
               {items.map((r) => (
                 <tr key={r.id}>
                   <td className="mono">
-                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link>
+                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link> <ImportedBadge source={r.source} />
                   </td>
                   <td>
                     {r.caseId ?? <span className="muted">—</span>}
                     {r.category ? <div className="muted small">{r.category}</div> : null}
                   </td>
-                  <td className="truncate" title={r.query}>
-                    {r.query}
+                  <td title={r.query}>
+                    <div className="clamp-2">{r.query}</div>
                   </td>
                   <td>
-                    <span className="badge">{r.setting}</span>
+                    <span className="badge wraps">{r.setting.replaceAll('+', ' + ')}</span>
                     <div className="muted small">{r.datasetName}</div>
                   </td>
                   <td>
@@ -200,7 +204,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         waiting for approval
                       </Link>
                     ) : (
-                      <TerminationBadge reason={r.terminationReason} />
+                      <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}
                     <UngovernedBadge governed={r.governed} />
                   </td>
@@ -210,13 +214,17 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
-                  <td className="num">{Math.round(r.durationMs)} ms</td>
-                  <td className="nowrap small">{r.startedAt.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="num">{formatDuration(r.durationMs)}</td>
+                  <td className="small">
+                    <time dateTime={r.startedAt}>
+                      {r.startedAt.slice(0, 10)} <span className="nowrap">{r.startedAt.slice(11, 19)}</span>
+                    </time>
+                  </td>
                   <td className="nowrap">
                     <Link href={`/compare?a=${r.id}`} className="small">
                       compare
                     </Link>{' '}
-                    <DeleteRunButton runId={r.id} />
+                    {canRun ? <DeleteRunButton runId={r.id} /> : null}
                   </td>
                 </tr>
               ))}

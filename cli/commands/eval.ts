@@ -9,6 +9,7 @@ import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
@@ -82,7 +83,16 @@ export function formatEvalSummary(report: EvalReport): string {
 async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string> }> {
   const { db, owner } = target;
   const suiteId = await createSuiteRun(
-    { kind: 'eval', tenant: owner.tenant, createdBy: owner.createdBy, config: report.config as unknown as Record<string, unknown>, datasetName: report.dataset.name, datasetHash: report.dataset.hash, goldenSha256: report.golden.sha256, total: suite.results.length },
+    {
+      kind: 'eval',
+      tenant: owner.tenant,
+      createdBy: owner.createdBy,
+      config: report.config as unknown as Record<string, unknown>,
+      datasetName: report.dataset.name,
+      datasetHash: report.dataset.hash,
+      goldenSha256: report.golden.sha256,
+      total: suite.results.length,
+    },
     db,
   );
   try {
@@ -129,7 +139,7 @@ async function evaluate(
   liveModel: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
+  const agent = await createStockroomAgent({ dataset, config, executor, liveModel, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;

@@ -5,6 +5,7 @@
  */
 import { formatMatrixTable } from '../../lib/eval/matrix-table';
 import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
@@ -89,6 +90,7 @@ async function runAndPrint(
     goldenPath: stringFlag(args, 'golden'),
     liveModel,
     signal: cancel.signal,
+    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
     onProgress: showProgress
       ? (setting, p) => process.stderr.write(`\r${formatProgress(p.done, p.total, `${setting} ${p.caseId}`.padEnd(32))}`)

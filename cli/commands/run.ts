@@ -10,6 +10,7 @@ import { saveRun } from '../../lib/db/runs-write';
 import { metaFor } from '../../lib/actions/support/runner';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
+import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -36,7 +37,7 @@ export const command: CliCommand = {
     const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor, liveModel });
+      const agent = await createStockroomAgent({ dataset, config, executor, liveModel, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
       let result;
       try {
         result = await agent.run(query, stringFlag(args, 'case') ?? null, { signal: cancel.signal });

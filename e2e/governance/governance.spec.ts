@@ -32,6 +32,8 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   const runId = await runFromLauncher(operator, { caseId: 'S024', governed: true });
   await expect(operator.getByTestId('waiting-banner')).toContainText('waiting for approval');
   await expect(operator.getByTestId('waiting-banner')).toContainText('create_restock_request');
+  // A paused run has no answer yet, and says so rather than showing an empty "Final answer".
+  await expect(operator.getByTestId('final-answer')).toHaveText(/^No answer yet: the run is paused until a reviewer decides on create_restock_request/);
   await operator.goto('/runs');
   await expect(operator.getByTestId('waiting-for-approval').first()).toBeVisible();
   await operator.context().close();
@@ -73,11 +75,35 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
 
   // The run finished, with the restock written once and journaled.
   await reviewer.getByTestId('replay-link').click();
-  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}$`));
+  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?step=\\d+)?$`));
   await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
   await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
   await reviewer.goto(`/effects?runId=${runId}`);
   await expect(reviewer.getByTestId('effects-table')).toContainText('committed');
   await saveArtifact(reviewer, 'effects');
   await reviewer.context().close();
+});
+
+test('controls a role cannot use are hidden or disabled with the reason, and a requester cannot decide their own request', async ({ browser, page }) => {
+  const reviewer = await signedInAs(browser, 'reviewer');
+  await reviewer.goto('/runs');
+  await expect(reviewer.getByText('Run a case or a query')).toHaveCount(0);
+  await expect(reviewer.getByTestId('role-note')).toHaveText('Running a case or a query needs the operator role; you are signed in as reviewer.');
+  await expect(reviewer.getByRole('button', { name: /Delete/ })).toHaveCount(0);
+  await reviewer.goto('/matrix');
+  await expect(reviewer.getByTestId('run-matrix')).toBeDisabled();
+  await expect(reviewer.getByTestId('role-note')).toContainText('needs the operator role');
+  await reviewer.goto('/instructor');
+  await expect(reviewer.getByTestId('instructor-run-suite')).toBeDisabled();
+  await reviewer.context().close();
+
+  // The admin (also a reviewer) starts a run that pauses: on their own request the decision buttons are disabled, with the reason.
+  await runFromLauncher(page, { caseId: 'S025', governed: true });
+  await page.getByRole('link', { name: 'Open the approval request' }).click();
+  await expect(page.getByTestId('self-note')).toContainText('another reviewer must decide');
+  await expect(page.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Deny' })).toBeDisabled();
+  // The "now" column says why most fields have no current value.
+  await expect(page.getByTestId('now-not-rechecked').first()).toContainText('not re-checked');
+  await expect(page.getByTestId('bound-fields').locator('caption')).toContainText('cannot change');
 });

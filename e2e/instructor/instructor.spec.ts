@@ -31,3 +31,20 @@ test('the large-type switch scales the page for projecting and is remembered acr
   await page.getByRole('button', { name: 'Normal type' }).click();
   await expect(html).not.toHaveClass(/large-type/);
 });
+
+test('after switching flags without re-running, the results keep their own label and are marked as not the new switch', async ({ page }) => {
+  await page.goto('/instructor');
+  await page.locator('[data-flag=injection_unguarded]').click();
+  await page.getByLabel('Golden case').selectOption('S046');
+  await page.getByTestId('instructor-run-case').click();
+  const result = page.getByTestId('instructor-case-result');
+  await expect(result.getByTestId('result-label')).toHaveText('injection_unguarded');
+  await expect(page.getByTestId('instructor-stale')).toHaveCount(0);
+
+  await page.locator('[data-flag=injection_unguarded]').click();
+  await page.locator('[data-flag=naive_retry]').click();
+  // The old results still say what they were run under, and the page says they are not naive_retry's.
+  await expect(result.getByTestId('result-label')).toHaveText('injection_unguarded');
+  await expect(page.getByTestId('instructor-stale')).toContainText('The results below are for injection_unguarded, not for the switches now chosen (naive_retry)');
+  await expect(result).not.toContainText('naive_retry');
+});

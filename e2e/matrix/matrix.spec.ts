@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { saveArtifact } from '../support/helpers';
+import { expectNoSidewaysScroll, saveArtifact } from '../support/helpers';
 
 test('runs the matrix from the home page and shows the chart, deltas and the cases that moved', async ({ page }) => {
   await page.goto('/');
@@ -21,5 +21,33 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   const moved = page.getByTestId('moved-cases');
   await expect(moved.locator('tbody tr').first()).toBeVisible();
   await expect(moved.getByRole('link', { name: 'compare' }).first()).toHaveAttribute('href', /\/compare\?a=.+&b=.+/);
+  // The header names the metric, not the internal score key; the clicked cell is marked.
+  await expect(moved.locator('thead')).toContainText('Tool selection: no weakness → ambiguous_tool_desc');
+  await expect(moved.locator('thead')).not.toContainText(/toolSelection|TOOLSELECTION/);
+  await expect(cell).toHaveClass(/selected/);
+  await expect(cell.getByRole('button')).toHaveAttribute('aria-pressed', 'true');
+  // The legend lists the bars in bar order; loop rate and mean tokens have charts of their own.
+  await expect(chart.locator('.recharts-legend-item-text')).toHaveText(['Tool selection', 'Answer correct', 'Termination match', 'Must-not-call OK']);
+  await expect(page.getByTestId('matrix-chart-loop_rate').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(page.getByTestId('matrix-chart-mean_input_tokens').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  // The run's label names transport, guards and model.
+  await expect(page.getByTestId('matrix-harness')).toContainText('local · no extra guards · scripted model');
+
+  // The open cell is in the address; opening it shows the same cases.
+  await expect(page).toHaveURL(/cell=ambiguous_tool_desc(~|%7E)tool_selection_accuracy/);
+  await page.reload();
+  await expect(page.getByTestId('moved-cases').locator('tbody tr').first()).toBeVisible();
+
+  // A per-category cell opens that category's cases.
+  const categoryCell = page.locator('td[data-category][data-setting=ambiguous_tool_desc][data-metric=tool_selection_accuracy].worse').first();
+  const category = await categoryCell.getAttribute('data-category');
+  await categoryCell.getByRole('button').click();
+  await expect(page.getByTestId('moved-cases')).toContainText(`Cases of ${category} where Tool selection moved`);
+  for (const text of await page.getByTestId('moved-cases').locator('tbody td:nth-child(2)').allTextContents()) expect(text).toBe(category);
   await saveArtifact(page, 'matrix');
+
+  // On a phone the finished matrix (chart, deltas, moved cases) fits the screen: nothing scrolls the page sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('delta-table')).toBeVisible();
+  await expectNoSidewaysScroll(page, 'the matrix at 390 px');
 });

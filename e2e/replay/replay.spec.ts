@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { runFromLauncher, saveArtifact } from '../support/helpers';
+import { expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
 
 test('runs a golden case from the UI and replays it step by step', async ({ page }) => {
   await runFromLauncher(page, { caseId: 'S001' });
@@ -17,7 +17,7 @@ test('runs a golden case from the UI and replays it step by step', async ({ page
   // The step's tool call with its arguments and result.
   const tool = page.getByTestId('tool-entry').first();
   await expect(tool).toContainText('search_products');
-  await expect(tool).toContainText('"query": "ratchet lashing straps"');
+  await expect(tool.getByRole('tree', { name: 'Arguments of search_products' })).toContainText('query:"ratchet lashing straps"');
   await expect(tool.getByTestId('tool-result')).toContainText('SKU-2011');
   // What the model saw at this step.
   await expect(page.getByTestId('model-messages')).toContainText('Do you sell ratchet lashing straps?');
@@ -32,4 +32,93 @@ test('runs a golden case from the UI and replays it step by step', async ({ page
   await expect(position).toContainText('→ DONE');
   await expect(page.getByTestId('token-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
   await saveArtifact(page, 'replay');
+});
+
+test('transition log rows never overlap, at 1400 and 1000 px and on a phone', async ({ page }) => {
+  await runFromLauncher(page, { caseId: 'S022', governed: true });
+  const log = page.getByTestId('transition-log');
+  for (const width of [1400, 1000, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await log.scrollIntoViewIfNeeded();
+    // Let the virtualiser measure the rows at this width.
+    await expect(log.locator('.log-item').first()).toBeVisible();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=transition-log] .log-item').length > 1);
+    await expect.poll(() => expectRowsApart(page, '[data-testid=transition-log] .log-item').then(() => true, () => false)).toBe(true);
+    expect(await expectRowsApart(page, '[data-testid=transition-log] .log-item')).toBeGreaterThan(3);
+  }
+});
+
+test('a guard-stopped run ends on a frame that explains there was no model call, and never asks for one', async ({ page }) => {
+  const missing: string[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/model-input') && r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+  });
+  await runFromLauncher(page, { caseId: 'S050', weaknesses: ['naive_retry'] });
+  await expect(page.getByTestId('termination-badge')).toContainText('MAX_STEPS');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('replay-position')).toContainText('ended with MAX_STEPS');
+  await expect(page.getByTestId('no-model-call')).toContainText('No model call was made at step');
+  await expect(page.getByText(/may have been deleted/)).toHaveCount(0);
+  expect(missing).toEqual([]);
+});
+
+test('a call grounded_write blocked shows in the guard panel and keeps the badge from a clean green COMPLETED', async ({ page }) => {
+  await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'], guards: ['grounded_write'] });
+  const events = page.getByTestId('event-list');
+  await expect(events).toContainText('BLOCKED');
+  await expect(events).toContainText('grounded_write');
+  await expect(page.getByText('No guard or policy stopped or blocked anything')).toHaveCount(0);
+  const badge = page.getByTestId('termination-badge');
+  await expect(badge).toHaveText('COMPLETED · 1 call refused');
+  await expect(badge).not.toHaveClass(/good/);
+  // Durations of scripted runs are fractions of a millisecond: printed with decimals, never "0 ms"; counts agree in number.
+  await expect(page.getByTestId('run-duration')).not.toHaveText(/^[01] ms$/);
+  await expect(page.getByTestId('run-query').locator('..')).not.toContainText(/\b1 steps\b|\b1 tool calls\b|\b1 model calls\b/);
+});
+
+test('the address follows the replay position, opening it lands there, and copy link shares it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const runId = await runFromLauncher(page, { caseId: 'S001' });
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?step=3$`));
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByText('Link copied.')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(new RegExp(`/runs/${runId}\\?step=3$`));
+
+  await page.goto(`/runs/${runId}?step=2`);
+  await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
+  await expect(page.getByTestId('replay-position')).toContainText('CALL_MODEL → EXECUTE_TOOLS');
+});
+
+test('answers read as text, tool JSON folds, and the theme follows the system with a toggle that sticks', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const runId = await runFromLauncher(page, { caseId: 'S001' });
+  // The answer is rendered (proportional type), not dumped in a monospace block.
+  const answer = page.getByTestId('final-answer');
+  expect(await answer.evaluate((el) => el.tagName)).toBe('DIV');
+  expect(await answer.evaluate((el) => getComputedStyle(el).fontFamily)).not.toMatch(/mono/i);
+
+  // A tool result is a tree whose branches fold.
+  await page.getByRole('button', { name: 'Next step' }).click();
+  const result = page.getByTestId('tool-entry').first().getByRole('tree', { name: 'Result of search_products' });
+  await expect(result).toContainText('SKU-2011');
+  const toggle = result.getByRole('button', { name: /(collapse|expand) JSON/ }).first();
+  const before = await toggle.getAttribute('aria-expanded');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', before === 'true' ? 'false' : 'true');
+
+  // Dark because the system is; the toggle moves to light and the choice survives a reload.
+  const html = page.locator('html');
+  await expect(html).toHaveClass(/dark/);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: system');
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/light/);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(bg);
+  await page.goto(`/runs/${runId}`);
+  await expect(html).toHaveClass(/light/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light');
 });

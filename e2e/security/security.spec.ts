@@ -35,7 +35,7 @@ test('markup inside tool output is shown as text everywhere and never executes',
   const query = 'Where is SKU-2001 stored?';
   await page.locator('#query').fill(query);
   await page.getByRole('button', { name: 'Run and replay' }).click();
-  await page.waitForURL(/\/runs\/[0-9a-f]+$/);
+  await page.waitForURL(/\/runs\/[0-9a-f]+(\?step=\d+)?$/);
 
   // The stock lookup returned the product name with its markup; the answer quotes it, as text.
   await expect(page.getByTestId('final-answer')).toContainText(HOSTILE_MARKUP);

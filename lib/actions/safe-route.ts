@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Route handlers' twin of safeAction: parse the query (and path params) with zod, authorise, run,
- * answer JSON. Used by the read endpoints the replay and matrix pages poll, and by any mutating
+ * answer JSON (or the handler's own Response, for downloads). Used by the read endpoints the replay and matrix pages poll, and by any mutating
  * route, so routes follow the same auth and error policy as actions.
  */
 import { NextResponse } from 'next/server';
@@ -22,7 +22,7 @@ export interface SafeRouteDefinition<S extends z.ZodType, T> {
 
 /** A GET/POST handler for `app/api/.../route.ts`. */
 export function safeRoute<S extends z.ZodType, T>(def: SafeRouteDefinition<S, T>) {
-  return async (request: Request, context: RouteContext): Promise<NextResponse> => {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
       // Authorise first: an anonymous caller gets 401 whatever it sent.
       const principal = await authorize(def.role, request.headers);
@@ -32,6 +32,8 @@ export function safeRoute<S extends z.ZodType, T>(def: SafeRouteDefinition<S, T>
       const parsed = def.schema.safeParse(raw);
       if (!parsed.success) return NextResponse.json({ error: 'Invalid request.', fieldErrors: fieldErrorsOf(parsed.error) }, { status: 400 });
       const data = await def.handler(parsed.data, { principal, request });
+      // A handler that builds its own answer (a file download) gets it sent as is.
+      if (data instanceof Response) return data;
       return NextResponse.json(data, { headers: { 'cache-control': 'no-store' } });
     } catch (err) {
       const f = toFailure(err, def.name);

@@ -6,6 +6,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, InvalidInputError } from '../db/errors';
 import { ConfigError, DatasetError, ExecutorError } from '../harness/errors';
+import { TraceImportError } from '../otel/errors';
 import { ActionError } from './errors';
 
 export interface Failure {
@@ -24,6 +25,7 @@ export function toFailure(err: unknown, context: string): Failure {
   }
   if (err instanceof NotFoundError) return { status: 404, code: 'not_found', error: `That ${err.entity} does not exist (it may have been deleted).` };
   if (err instanceof InvalidInputError) return { status: 400, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
+  if (err instanceof TraceImportError) return { status: err.status, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
   if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: err.message };
   if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
   if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${err.message}` };

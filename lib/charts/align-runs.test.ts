@@ -22,6 +22,13 @@ describe('alignRuns', () => {
     expect(result.steps[0]!.difference).toBe('different_tool');
   });
 
+  it('says which run answered when one answered and the other called a tool, rather than "different tool"', () => {
+    const aAnswered = alignRuns(side([turn(2, 'SKU-2027: 230 units')]), side([turn(2), call(2, 'get_stock', { sku: 'SKU-2027' })]));
+    expect(aAnswered.steps[0]!.difference).toBe('a_answered');
+    const bAnswered = alignRuns(side([turn(2), call(2, 'get_stock', { sku: 'SKU-2027' })]), side([turn(2, 'done')]));
+    expect(bAnswered.steps[0]!.difference).toBe('b_answered');
+  });
+
   it('reports different arguments but ignores key order', () => {
     const same = alignRuns(side([call(1, 't', { a: 1, b: 2 })]), side([call(1, 't', { b: 2, a: 1 })]));
     expect(same.steps[0]!.difference).toBe('same');

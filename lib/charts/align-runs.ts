@@ -20,6 +20,8 @@ export interface AlignSide {
 export type StepDifference =
   | 'same'
   | 'different_tool'
+  | 'a_answered'
+  | 'b_answered'
   | 'different_arguments'
   | 'different_outcome'
   | 'different_answer'
@@ -73,6 +75,9 @@ function sideAt(entries: readonly AlignEntry[], step: number): AlignedStep['a'] 
 function classify(a: AlignedStep['a'], b: AlignedStep['b']): StepDifference {
   if (!a) return 'only_b';
   if (!b) return 'only_a';
+  // One run answered where the other called a tool: not a choice between two tools.
+  if (a.calls.length === 0 && b.calls.length > 0) return 'a_answered';
+  if (b.calls.length === 0 && a.calls.length > 0) return 'b_answered';
   const names = (s: NonNullable<AlignedStep['a']>) => s.calls.map((c) => c.name).join('\n');
   if (names(a) !== names(b)) return 'different_tool';
   if (a.calls.map((c) => c.args).join('\n') !== b.calls.map((c) => c.args).join('\n')) return 'different_arguments';
@@ -102,6 +107,8 @@ export function alignRuns(a: AlignSide, b: AlignSide): Alignment {
 export const DIFFERENCE_LABELS: Record<StepDifference, string> = {
   same: 'same',
   different_tool: 'different tool',
+  a_answered: 'A answered, B called a tool',
+  b_answered: 'A called a tool, B answered',
   different_arguments: 'different arguments',
   different_outcome: 'different outcome',
   different_answer: 'different answer',

@@ -4,14 +4,18 @@ import {
   categoryRows,
   compareMatrixRuns,
   deltaRows,
+  caseMoved,
+  cellParam,
+  parseCell,
   directionOf,
+  harnessSummary,
   formatDelta,
   groupedBarData,
   readMetrics,
 } from './matrix-view';
 
 const none = { setting: 'none', metrics: { tool_selection_accuracy: 1, loop_rate: 0, mean_input_tokens: 2000, cases: 61 } };
-const ambiguous = { setting: 'ambiguous_tool_desc', metrics: { tool_selection_accuracy: 0.66, loop_rate: 0, mean_input_tokens: 1990 } };
+const ambiguous = { setting: 'ambiguous_tool_desc', metrics: { tool_selection_accuracy: 0.66, loop_rate: 0, mean_input_tokens: 1900 } };
 const retry = { setting: 'naive_retry', metrics: { tool_selection_accuracy: 0.95, loop_rate: 0.05 } };
 
 describe('directionOf', () => {
@@ -31,6 +35,42 @@ describe('readMetrics', () => {
   });
 });
 
+describe('noise thresholds', () => {
+  it('treats a token mean that moved by a few tokens out of hundreds as unchanged', () => {
+    expect(directionOf('mean_input_tokens', -3.77, 2100)).toBe('same');
+    expect(directionOf('mean_input_tokens', 442, 2100)).toBe('worse');
+    expect(directionOf('tool_selection_accuracy', -0.02, 1)).toBe('worse');
+  });
+
+  it('lists a case as moved on tokens only when its count changed by a tenth or more', () => {
+    expect(caseMoved('inputTokens', 1891, 1892)).toBe(false);
+    expect(caseMoved('inputTokens', 1891, 2400)).toBe(true);
+    expect(caseMoved('toolSelection', 1, 0)).toBe(true);
+    expect(caseMoved('toolSelection', 1, 1)).toBe(false);
+  });
+});
+
+describe('cell permalinks', () => {
+  it('round-trips a cell through ?cell= and refuses anything else', () => {
+    const cell = { setting: 'ambiguous_tool_desc', metric: 'tool_selection_accuracy', category: 'stock_lookup' };
+    expect(parseCell(cellParam(cell))).toEqual(cell);
+    expect(parseCell(cellParam({ ...cell, category: null }))).toEqual({ ...cell, category: null });
+    expect(parseCell('x')).toBeNull();
+    expect(parseCell('a~b~c~d')).toBeNull();
+    expect(parseCell('<script>~b')).toBeNull();
+  });
+});
+
+describe('harnessSummary', () => {
+  it('names transport, guards and model, so two matrix runs can be told apart', () => {
+    expect(harnessSummary({ transport: 'mcp-stdio', guards: ['grounded_write'], payloadWrappers: [], mode: 'mock' })).toBe(
+      'mcp-stdio · guards: grounded_write · scripted model',
+    );
+    expect(harnessSummary({ transport: 'local', guards: [], mode: 'live', model: 'claude-x' })).toBe('local · no extra guards · claude-x');
+    expect(harnessSummary(null)).toBe('transport not recorded · no extra guards · model not recorded');
+  });
+});
+
 describe('groupedBarData', () => {
   it('puts none first and fills missing metrics with 0', () => {
     const data = groupedBarData([retry, ambiguous, none]);
@@ -46,7 +86,7 @@ describe('deltaRows', () => {
     expect(rows[1]!.cells).toEqual([
       { metric: 'tool_selection_accuracy', value: 0.66, delta: -0.34, direction: 'worse' },
       { metric: 'loop_rate', value: 0, delta: 0, direction: 'same' },
-      { metric: 'mean_input_tokens', value: 1990, delta: -10, direction: 'better' },
+      { metric: 'mean_input_tokens', value: 1900, delta: -100, direction: 'better' },
     ]);
     expect(rows[2]!.cells[2]).toEqual({ metric: 'mean_input_tokens', value: null, delta: null, direction: 'same' });
   });

@@ -12,14 +12,13 @@ export const BASE_SETTING = 'none';
 /** The matrix rows in published order (lib/eval/matrix's MATRIX_SETTINGS, which reads files, so not imported into the browser). */
 export const MATRIX_SETTINGS: readonly string[] = [BASE_SETTING, ...WEAKNESS_FLAGS];
 
-/** The gate metrics drawn as bars (all rates in [0, 1], so they share an axis). */
-export const CHART_METRICS = [
-  'tool_selection_accuracy',
-  'answer_correctness',
-  'termination_match_rate',
-  'must_not_call_ok_rate',
-  'loop_rate',
-] as const;
+/** The gate metrics drawn as bars (all rates in [0, 1] where higher is better, so they share an axis). */
+export const CHART_METRICS = ['tool_selection_accuracy', 'answer_correctness', 'termination_match_rate', 'must_not_call_ok_rate', 'loop_rate'] as const;
+
+/** Higher-is-better rates, drawn together. */
+export const RATE_CHART_METRICS = ['tool_selection_accuracy', 'answer_correctness', 'termination_match_rate', 'must_not_call_ok_rate'] as const;
+/** Lower-is-better measures, each drawn on its own scale so a small loop rate is not lost among rates near 1. */
+export const LOWER_CHART_METRICS = ['loop_rate', 'mean_input_tokens'] as const;
 
 /** The columns of the delta table: the published table's metrics. */
 export const TABLE_METRICS: readonly string[] = MATRIX_TABLE_METRICS;
@@ -52,9 +51,24 @@ export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.re
 
 export type Direction = 'better' | 'worse' | 'same';
 
-/** Whether a change of `delta` in `metric` is good news, bad news or none (4 dp). */
-export function directionOf(metric: string, delta: number | null): Direction {
+/**
+ * A mean token count that moves by less than this fraction of its baseline has not moved: the
+ * scripted model's answers differ by a token or two between settings, which painted −3.77 tokens
+ * green.
+ */
+export const TOKEN_NOISE_FRACTION = 0.02;
+/** A single case's token count moves only when it changes by at least this fraction of its baseline. */
+export const CASE_TOKEN_NOISE_FRACTION = 0.1;
+
+const isTokenMetric = (metric: string) => metric.startsWith('mean_') && metric.endsWith('_tokens');
+
+/**
+ * Whether a change of `delta` in `metric` is good news, bad news or none (4 dp). With `baseline`,
+ * a token mean that moved by less than TOKEN_NOISE_FRACTION of it counts as unchanged.
+ */
+export function directionOf(metric: string, delta: number | null, baseline?: number): Direction {
   if (delta === null || round4(delta) === 0) return 'same';
+  if (baseline !== undefined && isTokenMetric(metric) && Math.abs(delta) < Math.abs(baseline) * TOKEN_NOISE_FRACTION) return 'same';
   const up = delta > 0;
   return up !== LOWER_IS_BETTER.has(metric) ? 'better' : 'worse';
 }
@@ -83,12 +97,12 @@ export interface SettingMetrics {
   metrics: unknown;
 }
 
-/** One bar group per setting, one bar per chart metric (missing values are 0 so the group keeps its shape). */
-export function groupedBarData(settings: readonly SettingMetrics[]): Array<Record<string, string | number>> {
+/** One bar group per setting, one bar per metric (missing values are 0 so the group keeps its shape). */
+export function groupedBarData(settings: readonly SettingMetrics[], metrics: readonly string[] = CHART_METRICS): Array<Record<string, string | number>> {
   return orderSettings(settings).map((s) => {
     const m = readMetrics(s.metrics);
     const row: Record<string, string | number> = { setting: s.setting };
-    for (const key of CHART_METRICS) row[key] = m[key] ?? 0;
+    for (const key of metrics) row[key] = m[key] ?? 0;
     return row;
   });
 }
@@ -116,10 +130,33 @@ export function deltaRows(settings: readonly SettingMetrics[], metrics: readonly
         const value = m[metric] ?? null;
         const b = base[metric];
         const delta = value === null || b === undefined || s.setting === BASE_SETTING ? null : round4(value - b);
-        return { metric, value, delta, direction: directionOf(metric, delta) };
+        return { metric, value, delta, direction: directionOf(metric, delta, b) };
       }),
     };
   });
+}
+
+/** Whether one case's score moved enough to list it (token counts must move by CASE_TOKEN_NOISE_FRACTION). */
+export function caseMoved(scoreKey: string, baseline: unknown, value: unknown): boolean {
+  if (JSON.stringify(baseline) === JSON.stringify(value)) return false;
+  if (/tokens$/i.test(scoreKey) && typeof baseline === 'number' && typeof value === 'number')
+    return Math.abs(value - baseline) >= Math.max(1, Math.abs(baseline) * CASE_TOKEN_NOISE_FRACTION);
+  return true;
+}
+
+/** What a suite ran on besides its weakness flags: transport, guards, payload wrappers and model. */
+export function harnessSummary(config: unknown): string {
+  const c = config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : {};
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const model = typeof c.model === 'string' ? c.model : typeof c.modelId === 'string' ? c.modelId : c.mode === 'mock' ? 'scripted model' : typeof c.mode === 'string' ? `${c.mode} model` : 'model not recorded';
+  const guards = list(c.guards);
+  const wrappers = list(c.payloadWrappers);
+  return [
+    typeof c.transport === 'string' ? c.transport : 'transport not recorded',
+    guards.length ? `guards: ${guards.join(', ')}` : 'no extra guards',
+    ...(wrappers.length ? [`wrappers: ${wrappers.join(', ')}`] : []),
+    model,
+  ].join(' · ');
 }
 
 /** The per-category metrics a report keeps. */
@@ -149,7 +186,7 @@ export function categoryRows(settings: ReadonlyArray<{ setting: string; byCatego
         const value = p.by[category]?.[metric] ?? null;
         const b = base[category]?.[metric];
         const delta = value === null || b === undefined || p.setting === BASE_SETTING ? null : round4(value - b);
-        return { metric, value, delta, direction: directionOf(metric, delta) };
+        return { metric, value, delta, direction: directionOf(metric, delta, b) };
       }),
     })),
   }));
@@ -205,7 +242,7 @@ export function compareMatrixRuns(
         const va = ma[metric] ?? null;
         const vb = mb[metric] ?? null;
         const delta = va === null || vb === null ? null : round4(vb - va);
-        return { metric, a: va, b: vb, delta, direction: directionOf(metric, delta) };
+        return { metric, a: va, b: vb, delta, direction: directionOf(metric, delta, va ?? undefined) };
       }),
     };
   });
@@ -218,3 +255,22 @@ export function formatDelta(delta: number | null, decimals = 2): string {
   if (Number(text) === 0) return '±0';
   return `${delta > 0 ? '+' : '−'}${text}`;
 }
+
+/** A drilled-into cell of the matrix: a setting's metric, overall or for one category. */
+export interface MatrixCell {
+  setting: string;
+  metric: string;
+  category: string | null;
+}
+
+/** `?cell=setting~metric[~category]`: the cell a matrix link opens with (null for anything else). */
+export function parseCell(value: string | null): MatrixCell | null {
+  const [setting, metric, category, ...rest] = (value ?? '').split('~');
+  const ok = (v: string | undefined) => v !== undefined && /^[a-z_+]{1,200}$/.test(v);
+  return ok(setting) && ok(metric) && rest.length === 0 && (category === undefined || ok(category))
+    ? { setting: setting!, metric: metric!, category: category ?? null }
+    : null;
+}
+
+/** The `?cell=` value of a cell (parseCell's inverse). */
+export const cellParam = (c: MatrixCell): string => [c.setting, c.metric, ...(c.category ? [c.category] : [])].join('~');

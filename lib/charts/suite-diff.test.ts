@@ -12,6 +12,17 @@ describe('metricMoves and biggestMove', () => {
     expect(biggestMove(moves)?.metric).toBe('tool_selection_accuracy');
   });
 
+  it("reports naive_retry's loop rate 0 → 0.05 as the biggest move, not tool selection 1 → 0.95", () => {
+    const moves = metricMoves(
+      { tool_selection_accuracy: 1, loop_rate: 0, mean_input_tokens: 2000 },
+      { tool_selection_accuracy: 0.95, loop_rate: 0.05, mean_input_tokens: 2004 },
+      ['tool_selection_accuracy', 'loop_rate', 'mean_input_tokens'],
+    );
+    expect(biggestMove(moves)?.metric).toBe('loop_rate');
+    // Four tokens on two thousand is noise, not a move.
+    expect(moves.find((m) => m.metric === 'mean_input_tokens')?.direction).toBe('same');
+  });
+
   it('finds no biggest move when nothing moved', () => {
     expect(biggestMove(metricMoves({ a: 1 }, { a: 1 }, ['a']))).toBeNull();
   });

@@ -20,14 +20,25 @@ export function metricMoves(baseline: unknown, current: unknown, metrics: readon
     const bv = b[metric] ?? null;
     const cv = c[metric] ?? null;
     const delta = bv === null || cv === null ? null : Math.round((cv - bv) * 10_000) / 10_000;
-    return { metric, baseline: bv, value: cv, delta, direction: directionOf(metric, delta) };
+    return { metric, baseline: bv, value: cv, delta, direction: directionOf(metric, delta, bv ?? undefined) };
   });
 }
 
-/** The metric that moved most (by absolute change), or null when none moved. */
+/**
+ * How far a metric moved relative to its size: |Δ| over the larger of the two values. A loop rate
+ * going from 0 to 0.05 (a whole new behaviour) outweighs tool selection falling from 1 to 0.95, and
+ * rates and token means can be ranked together.
+ */
+export function relativeMove(m: Pick<MetricMove, 'baseline' | 'value' | 'delta'>): number {
+  if (m.delta === null) return 0;
+  const scale = Math.max(Math.abs(m.baseline ?? 0), Math.abs(m.value ?? 0));
+  return scale === 0 ? 0 : Math.abs(m.delta) / scale;
+}
+
+/** The metric that moved most (relative to its size, then by absolute change), or null when none moved. */
 export function biggestMove(moves: readonly MetricMove[]): MetricMove | null {
   const moved = moves.filter((m) => m.direction !== 'same' && m.delta !== null);
-  return moved.sort((x, y) => Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
+  return moved.sort((x, y) => relativeMove(y) - relativeMove(x) || Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
 }
 
 export interface SuiteCaseLike {

@@ -41,6 +41,7 @@ function toRequest(r: Row): ApprovalRequest {
     createdAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
     outcomeDetail: r.outcomeDetail,
+    resumeError: r.resumeError,
     decisions: r.decisions
       .slice()
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())

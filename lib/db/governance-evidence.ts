@@ -3,12 +3,12 @@ import 'server-only';
  * The evidence chains in the database: one chain per run, so appends of different runs never
  * contend. An append is one short transaction that locks only its own chain's head row (an UPDATE …
  * RETURNING; concurrent appends to the same chain queue on the row instead of retrying), inserts the
- * signed event and re-signs the head. A chain's first event also registers the chain in the signed
- * anchor — one row update per run, not per event.
+ * signed event and re-signs the head. New chains are sealed into the signed anchor by the sweeper
+ * (sealEvidenceChains), never by an append, so no append waits on a shared row.
  */
-import { chainOf, EvidenceBodySchema, chainNext, GENESIS_HASH, type EvidenceBody, type EvidenceEvent, type EvidenceSink } from '../governance/evidence';
+import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type EvidenceEvent, type EvidenceSink } from '../governance/evidence';
 import { evidenceKey } from '../governance/evidence-key';
-import { ANCHOR_ID, anchorNext, signHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
+import { ANCHOR_ID, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
 import { verifyEvidence, type ChainVerification, type StoredEvent } from '../governance/evidence-verify';
 import { canonicalJson } from '../governance/canonical-json';
 import { safeJsonParse } from '../harness/json';
@@ -23,48 +23,79 @@ const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 export type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
-async function lockHead(tx: Tx, chain: string): Promise<{ seq: number; hash: string; anchorSeq: number } | null> {
-  // Takes the row lock and the next number in one statement (PostgreSQL and SQLite both return it).
-  const rows = await tx.$queryRaw<{ seq: number | bigint; hash: string; anchorSeq: number | bigint }[]>`
-    UPDATE "EvidenceChain" SET "seq" = "seq" + 1 WHERE "chain" = ${chain} RETURNING "seq", "hash", "anchorSeq"`;
+/** Takes the chain head's row lock and `n` numbers in one statement (PostgreSQL and SQLite both return it). */
+async function lockHead(tx: Tx, chain: string, n: number): Promise<{ seq: number; hash: string; anchorSeq: number | null } | null> {
+  const rows = await tx.$queryRaw<{ seq: number | bigint; hash: string; anchorSeq: number | bigint | null }[]>`
+    UPDATE "EvidenceChain" SET "seq" = "seq" + ${n} WHERE "chain" = ${chain} RETURNING "seq", "hash", "anchorSeq"`;
   const r = rows[0];
-  return r ? { seq: Number(r.seq) - 1, hash: r.hash, anchorSeq: Number(r.anchorSeq) } : null;
+  return r ? { seq: Number(r.seq) - n, hash: r.hash, anchorSeq: r.anchorSeq === null ? null : Number(r.anchorSeq) } : null;
 }
 
-async function registerChain(tx: Tx, key: EvidenceKey, chain: string): Promise<number> {
-  const current = await tx.evidenceAnchor.findUnique({ where: { id: ANCHOR_ID } });
-  if (!current) {
-    const first = anchorNext(key, null, chain);
-    await tx.evidenceAnchor.create({ data: { id: ANCHOR_ID, ...first } });
-    return first.count;
-  }
-  // Lock the anchor row, then re-read it under the lock.
-  await tx.$executeRaw`UPDATE "EvidenceAnchor" SET "count" = "count" WHERE "id" = ${ANCHOR_ID}`;
-  const locked = await tx.evidenceAnchor.findUniqueOrThrow({ where: { id: ANCHOR_ID } });
-  const next = anchorNext(key, locked, chain);
-  await tx.evidenceAnchor.update({ where: { id: ANCHOR_ID }, data: next });
-  return next.count;
+/**
+ * Seals every chain started since the last seal into the signed anchor (the sweeper calls this): the
+ * one place the anchor row is written, so appends never queue behind it. Returns how many it sealed.
+ */
+export async function sealEvidenceChains(prisma: Prisma, key: EvidenceKey = evidenceKey()): Promise<number> {
+  return withEvidenceTx(prisma, async (tx) => {
+    let anchor = await tx.evidenceAnchor.findUnique({ where: { id: ANCHOR_ID } });
+    if (anchor) await tx.$executeRaw`UPDATE "EvidenceAnchor" SET "count" = "count" WHERE "id" = ${ANCHOR_ID}`;
+    anchor = anchor ? await tx.evidenceAnchor.findUniqueOrThrow({ where: { id: ANCHOR_ID } }) : null;
+    const open = await tx.evidenceChain.findMany({ where: { anchorSeq: null }, select: { chain: true }, orderBy: [{ createdAt: 'asc' }, { chain: 'asc' }], take: SEAL_BATCH });
+    if (open.length === 0) return 0;
+    let next: AnchorHead | null = anchor;
+    for (const { chain } of open) {
+      next = anchorNext(key, next, chain);
+      // Under the head's row lock: an append to this chain waits, then re-signs with the new position.
+      const rows = await tx.$queryRaw<{ seq: number | bigint; hash: string }[]>`
+        UPDATE "EvidenceChain" SET "anchorSeq" = ${next.count} WHERE "chain" = ${chain} RETURNING "seq", "hash"`;
+      const head = signHead(key, { chain, anchorSeq: next.count, seq: Number(rows[0]!.seq), hash: rows[0]!.hash });
+      await tx.evidenceChain.update({ where: { chain }, data: { signature: head.signature } });
+    }
+    const sealed = next!;
+    if (anchor) await tx.evidenceAnchor.update({ where: { id: ANCHOR_ID }, data: sealed });
+    else await tx.evidenceAnchor.create({ data: { id: ANCHOR_ID, ...sealed } });
+    return open.length;
+  });
 }
+
+/** Most chains sealed per transaction (the next sweep seals the rest). */
+const SEAL_BATCH = 500;
 
 /**
  * Appends inside a caller's transaction (so evidence commits with the change it records). The
  * caller retries the transaction on a unique violation (two first appends of one chain).
  */
 export async function appendEvidenceIn(tx: Tx, key: EvidenceKey, body: EvidenceBody): Promise<EvidenceEvent> {
-  const chain = chainOf(body);
-  let head = await lockHead(tx, chain);
-  if (!head) {
-    const anchorSeq = await registerChain(tx, key, chain);
-    await tx.evidenceChain.create({ data: { chain, anchorSeq, seq: 1, hash: GENESIS_HASH, signature: '' } });
-    head = { seq: 0, hash: GENESIS_HASH, anchorSeq };
+  return (await appendManyIn(tx, key, [body]))[0]!;
+}
+
+/**
+ * Appends bodies in order inside a caller's transaction, per chain: lock the head and take the
+ * numbers (one statement), insert the events (one), re-sign the head (one); a new chain is two.
+ */
+export async function appendManyIn(tx: Tx, key: EvidenceKey, bodies: readonly EvidenceBody[]): Promise<EvidenceEvent[]> {
+  const byChain = new Map<string, EvidenceBody[]>();
+  for (const b of bodies) byChain.set(chainOf(b), [...(byChain.get(chainOf(b)) ?? []), b]);
+  const out: EvidenceEvent[] = [];
+  for (const [chain, list] of byChain) {
+    const head = await lockHead(tx, chain, list.length);
+    const events: EvidenceEvent[] = [];
+    let last: Pick<EvidenceEvent, 'seq' | 'hash'> | null = head && head.seq > 0 ? head : null;
+    for (const body of list) {
+      const e = chainNext(key, last, body);
+      events.push(e);
+      last = e;
+    }
+    await tx.evidenceEvent.createMany({
+      data: events.map((e) => ({ chain, seq: e.seq, prevHash: e.prevHash, hash: e.hash, signature: e.signature, body: canonicalJson(e.body), runId: e.body.runId })),
+    });
+    const end = events.at(-1)!;
+    const signed = signHead(key, { chain, anchorSeq: head?.anchorSeq ?? null, seq: end.seq, hash: end.hash });
+    if (head) await tx.evidenceChain.update({ where: { chain }, data: { hash: signed.hash, signature: signed.signature } });
+    else await tx.evidenceChain.create({ data: { chain, anchorSeq: null, seq: end.seq, hash: signed.hash, signature: signed.signature } });
+    out.push(...events);
   }
-  const event = chainNext(key, head.seq === 0 ? null : head, body);
-  await tx.evidenceEvent.create({
-    data: { chain, seq: event.seq, prevHash: event.prevHash, hash: event.hash, signature: event.signature, body: canonicalJson(event.body), runId: body.runId },
-  });
-  const signed = signHead(key, { chain, anchorSeq: head.anchorSeq, seq: event.seq, hash: event.hash });
-  await tx.evidenceChain.update({ where: { chain }, data: { hash: signed.hash, signature: signed.signature } });
-  return event;
+  return out;
 }
 
 /** Runs `work` in a transaction, again when a first append of a chain lost a race. */
@@ -89,6 +120,10 @@ export class PrismaEvidenceSink implements EvidenceSink {
 
   append(body: EvidenceBody): Promise<EvidenceEvent> {
     return withEvidenceTx(this.prisma, (tx) => appendEvidenceIn(tx, this.key, body));
+  }
+
+  appendMany(bodies: readonly EvidenceBody[]): Promise<EvidenceEvent[]> {
+    return withEvidenceTx(this.prisma, (tx) => appendManyIn(tx, this.key, bodies));
   }
 }
 

@@ -41,6 +41,7 @@ function toRow(r: Row): GovernedRunRow {
     spec: parse(r.spec, z.json() as unknown as z.ZodType<JsonValue>, 'spec'),
     result: parse(r.result, RunResultSchema, 'result'),
     updatedAt: r.updatedAt.toISOString(),
+    lastError: r.lastError,
   };
 }
 

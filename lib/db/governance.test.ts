@@ -18,7 +18,7 @@ import { loadPolicyFile, parsePolicy, type LoadedPolicy } from '../governance/po
 import { OPERATOR_SCOPES, type Principal } from '../governance/principal';
 import { openDatabase, type Database } from './client';
 import { decideApproval, getApprovalOrThrow } from './governance-approvals';
-import { listEvidence, PrismaEvidenceSink, verifyStoredChain } from './governance-evidence';
+import { listEvidence, PrismaEvidenceSink, sealEvidenceChains, verifyStoredChain } from './governance-evidence';
 import { evidenceBody, eventHash } from '../governance/evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { prismaGovernanceStore } from './governance-store';
@@ -367,8 +367,10 @@ describe.each(providers)('governed runs on $name', (provider) => {
       await restore();
     });
 
-    test('deleting a whole chain with its head is detected by the anchor', async () => {
+    test('deleting a whole sealed chain with its head is detected by the anchor', async () => {
       const { runId, rows, restore } = await tamperable();
+      expect(await sealEvidenceChains(t.db.prisma)).toBeGreaterThan(0);
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true, unsealed: 0 });
       const head = await t.db.prisma.evidenceChain.findUniqueOrThrow({ where: { chain: runId } });
       await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: runId } });
       await t.db.prisma.evidenceChain.delete({ where: { chain: runId } });

@@ -5,7 +5,7 @@
 import type { JsonValue } from '../harness/json';
 import type { Run } from './generated/sqlite/client';
 import { parseStoredJson } from './blobs';
-import type { RunListItem } from './types';
+import type { RunListItem, RunSource } from './types';
 
 /** The Run columns a list row needs (the page selects only these). */
 export const RUN_LIST_SELECT = {
@@ -19,6 +19,7 @@ export const RUN_LIST_SELECT = {
   setting: true,
   weaknesses: true,
   transport: true,
+  source: true,
   mode: true,
   modelId: true,
   terminationReason: true,
@@ -43,6 +44,9 @@ export function stringList(text: string, what: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The stored source label (`harness` for anything unknown). */
+export const sourceOf = (value: string): RunSource => (value === 'imported' ? 'imported' : 'harness');
+
 export function toRunListItem(row: ListRow): RunListItem {
   return {
     id: row.id,
@@ -55,6 +59,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     setting: row.setting,
     weaknesses: stringList(row.weaknesses, 'weaknesses'),
     transport: row.transport,
+    source: sourceOf(row.source),
     mode: row.mode,
     modelId: row.modelId,
     terminationReason: row.terminationReason,

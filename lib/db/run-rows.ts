@@ -233,6 +233,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     durationMs: run.durationMs,
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),
     toolSpecsHash: referenced(blobs.addJson(run.toolSpecs).hash),
+    source: meta.source ?? 'harness',
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));

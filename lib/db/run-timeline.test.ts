@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './client';
-import { getRunTimeline } from './run-timeline';
+import { getRunTimeline, type TimelineDto } from './run-timeline';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -27,11 +27,17 @@ describe.each(providers)('the replay timeline on $name', (provider) => {
     expect(timeline.transitions).toEqual(run.transitions.map((x, index) => ({ index, ...x })));
     const turns = run.trajectory.filter((s) => s.kind === 'model_turn');
     expect(timeline.calls).toEqual(turns.map((s) => ({ step: s.step, inputTokens: s.inputTokens, outputTokens: s.outputTokens })));
-    const events = run.trajectory.flatMap((s, index) =>
-      s.kind === 'guard' || s.kind === 'compaction' ? [{ ...s, index }] : [],
+    const events: TimelineDto['events'] = run.trajectory.flatMap((s, index): TimelineDto['events'] =>
+      s.kind === 'guard' || s.kind === 'compaction'
+        ? [{ ...s, index }]
+        : s.kind === 'tool_call' && s.blockedBy
+          ? [{ kind: 'blocked' as const, index, step: s.step, guard: s.blockedBy, tool: s.name, code: s.errorCode ?? '' }]
+          : [],
     );
     expect(timeline.events).toEqual(events);
     expect(events.length).toBeGreaterThan(0);
+    // A call grounded_write blocked is an event even though no guard halted the run.
+    expect(timeline.events.some((e) => e.kind === 'blocked' && e.guard === 'grounded_write')).toBe(true);
   });
 
   test('is empty for an unknown run', async () => {

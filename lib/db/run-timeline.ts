@@ -13,12 +13,14 @@ export interface TimelineDto {
   events: (
     | { kind: 'guard'; index: number; step: number; guard: string; reason: string; detail: string }
     | { kind: 'compaction'; index: number; step: number; tokensBefore: number; tokensAfter: number; resultsSummarised: number }
+    /** A call a run guard or the policy refused while the run went on (grounded_write, a denial). */
+    | { kind: 'blocked'; index: number; step: number; guard: string; tool: string; code: string }
   )[];
 }
 
 export async function getRunTimeline(runId: string, db: Database = getDb()): Promise<TimelineDto> {
   const p = db.prisma;
-  const [transitions, turns, guards, compactions] = await Promise.all([
+  const [transitions, turns, guards, compactions, blocked] = await Promise.all([
     // Raw for the two long lists: the typed query's row mapping costs more than the query here.
     p.$queryRaw<{ idx: number; step: number; fromState: string; toState: string; reason: string }[]>`
       SELECT "idx", "step", "fromState", "toState", "reason" FROM "Transition" WHERE "runId" = ${runId} ORDER BY "idx"`,
@@ -26,6 +28,11 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
       SELECT "step", "inputTokens", "outputTokens" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
     p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
+    p.toolCall.findMany({
+      where: { runId, blockedBy: { not: null } },
+      select: { idx: true, step: true, name: true, blockedBy: true, errorCode: true },
+      orderBy: { idx: 'asc' },
+    }),
   ]);
   const events: TimelineDto['events'] = [
     ...guards.map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
@@ -37,6 +44,7 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
       tokensAfter: c.tokensAfter,
       resultsSummarised: c.resultsSummarised,
     })),
+    ...blocked.map((b) => ({ kind: 'blocked' as const, index: b.idx, step: b.step, guard: b.blockedBy ?? '', tool: b.name, code: b.errorCode ?? '' })),
   ].sort((a, b) => a.index - b.index);
   return {
     transitions: transitions.map((t) => ({ index: Number(t.idx), step: Number(t.step), from: t.fromState, to: t.toState, reason: t.reason })),

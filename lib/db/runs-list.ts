@@ -32,6 +32,8 @@ export const RunFiltersSchema = z.object({
   suiteRunId: z.string().optional(),
   transport: z.string().optional(),
   status: z.string().optional(),
+  /** `harness` or `imported`. */
+  source: z.string().optional(),
   /** Case-insensitive substring of the query. */
   text: z.string().optional(),
 });
@@ -101,6 +103,7 @@ export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
   if (f.suiteRunId) and.push({ suiteRunId: f.suiteRunId });
   if (f.transport) and.push({ transport: f.transport });
   if (f.status) and.push({ status: f.status });
+  if (f.source) and.push({ source: f.source });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
   const text = f.text?.trim();
   if (text) {

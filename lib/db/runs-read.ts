@@ -12,7 +12,7 @@ import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
-import { json, stringList, toRunListItem } from './run-dto';
+import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
 /** Most trajectory entries one `getRunSteps` call returns. */
@@ -325,6 +325,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       setting: row.setting,
       tenant: row.tenant,
       governed: row.governed,
+      source: sourceOf(row.source),
     },
     run,
   };

@@ -50,6 +50,7 @@ function toListItem(row: SuiteRun & { settings: { setting: string }[] }): SuiteR
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    config: json(row.config, 'suite config'),
     settings: row.settings.map((s) => s.setting),
   };
 }

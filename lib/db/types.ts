@@ -23,7 +23,12 @@ export interface SaveRunMeta {
   governed?: boolean;
   /** A chosen id (tests, imports); by default a new time-ordered id. */
   id?: string;
+  /** `harness` (default: run here) or `imported` (an OTLP trace or a run file read back). */
+  source?: RunSource;
 }
+
+export const RUN_SOURCES = ['harness', 'imported'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** One run of a batch for `saveRuns`. */
 export interface SaveRunInput {
@@ -44,6 +49,8 @@ export interface RunListItem {
   setting: string;
   weaknesses: string[];
   transport: string;
+  /** `harness`, or `imported` for a run read from a trace or a run file. */
+  source: RunSource;
   mode: string;
   modelId: string;
   terminationReason: string;
@@ -82,7 +89,7 @@ export interface RunSummary extends RunListItem {
 /** A whole stored run, rebuilt exactly as it was saved. */
 export interface StoredRun {
   id: string;
-  meta: Omit<SaveRunMeta, 'id' | 'config'> & { config: JsonValue; setting: string };
+  meta: Omit<SaveRunMeta, 'id' | 'config'> & { config: JsonValue; setting: string; source: RunSource };
   run: RunResult;
 }
 
@@ -189,7 +196,8 @@ export interface SuiteRunDto {
   settings: SuiteSettingDto[];
 }
 
-export type SuiteRunListItem = Omit<SuiteRunDto, 'settings' | 'config'> & { settings: string[] };
+/** A suite in a list: its settings by name, and its configuration (small) so a label can name transport, guards and model. */
+export type SuiteRunListItem = Omit<SuiteRunDto, 'settings'> & { settings: string[] };
 
 export interface SuiteCaseDto {
   setting: string;

@@ -4,6 +4,7 @@
  */
 import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness/config';
 import type { ToolExecutor } from '../harness/executor';
+import type { RunResult } from '../harness/types';
 import type { Dataset } from '../stockroom/dataset/types';
 import { createStockroomAgent, type CreateAgentOptions } from '../stockroom/agent';
 import { EvalFileError } from './errors';
@@ -38,6 +39,8 @@ export interface RunMatrixOptions {
   signal?: AbortSignal;
   onProgress?: (setting: MatrixSetting, progress: SuiteProgress) => void;
   now?: () => Date;
+  /** Told of every finished run (the OpenTelemetry export seam). */
+  onRunFinished?: (run: RunResult) => void;
 }
 
 export interface MatrixRow {
@@ -71,7 +74,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
     const executor = options.createExecutor ? await options.createExecutor(config) : undefined;
-    const agent = await createStockroomAgent({ dataset, config, executor, liveModel: options.liveModel });
+    const agent = await createStockroomAgent({ dataset, config, executor, liveModel: options.liveModel, onRunFinished: options.onRunFinished });
     try {
       const suite = await runSuite({
         agent,

@@ -30,6 +30,8 @@ export const ApprovalRequestSchema = z.object({
   decidedAt: z.string().nullable(),
   /** Why a request ended stale/expired/denied (the changed field for stale). */
   outcomeDetail: z.string().nullable(),
+  /** Why resuming the run after the decision failed (the sweeper retries), null once it went through. */
+  resumeError: z.string().nullable().optional(),
   decisions: z.array(
     z.object({ reviewerId: z.string(), verdict: z.enum(['approve', 'deny']), reason: z.string(), at: z.string() }),
   ),

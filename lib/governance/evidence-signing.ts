@@ -5,8 +5,11 @@
  *
  *   event  signature = HMAC(key, canonicalJson({ chain, seq, hash, runId }))
  *   head   signature = HMAC(key, canonicalJson({ chain, anchorSeq, seq, hash }))      one per chain
- *   anchor hash(n)   = SHA-256(canonicalJson({ prev: hash(n-1), chain }))              one per chain start
+ *   anchor hash(n)   = SHA-256(canonicalJson({ prev: hash(n-1), chain }))              one per sealed chain
  *          signature = HMAC(key, canonicalJson({ count, hash }))
+ *
+ * A chain is sealed into the anchor by the sweeper shortly after it starts (anchorSeq null until
+ * then), so appends never wait on one shared row; a sealed chain deleted with its head shows.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalDigest, canonicalJson } from './canonical-json';
@@ -25,7 +28,8 @@ export const ANCHOR_ID = 'root';
 /** The signed head of one chain: its last event and where it sits in the anchor. */
 export interface ChainHead {
   chain: string;
-  anchorSeq: number;
+  /** Null until the chain is sealed into the anchor. */
+  anchorSeq: number | null;
   seq: number;
   hash: string;
   signature: string;

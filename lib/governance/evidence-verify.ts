@@ -8,7 +8,7 @@ import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEven
 import { ANCHOR_GENESIS, anchorHash, sameSignature, signAnchor, signEvent, signHead, type ChainHead, type EvidenceKey, type StoredEvidence } from './evidence-signing';
 
 export type ChainVerification =
-  | { ok: true; events: number; chains: number; head: string }
+  | { ok: true; events: number; chains: number; unsealed: number; head: string }
   | { ok: false; chain: string; seq: number | null; reason: string };
 
 /** An event as stored: the run id column is kept apart from the body so an edit of it shows. */
@@ -51,9 +51,10 @@ export function verifyEvidence(key: EvidenceKey, stored: { events: readonly Stor
     byChain.set(e.chain, list);
   }
   const heads = new Map(stored.heads.map((h) => [h.chain, h]));
-  const ordered = [...stored.heads].sort((a, b) => a.anchorSeq - b.anchorSeq);
-  // Chains in the order they were started; a chain without a head (or events without one) after them.
-  const names = [...ordered.map((h) => h.chain), ...[...byChain.keys()].filter((c) => !heads.has(c)).sort()];
+  const ordered = stored.heads.filter((h) => h.anchorSeq !== null).sort((a, b) => a.anchorSeq! - b.anchorSeq!);
+  const unsealed = stored.heads.filter((h) => h.anchorSeq === null).map((h) => h.chain).sort();
+  // Sealed chains in anchor order, then unsealed ones, then events without any head.
+  const names = [...ordered.map((h) => h.chain), ...unsealed, ...[...byChain.keys()].filter((c) => !heads.has(c)).sort()];
   for (const name of names) {
     const events = (byChain.get(name) ?? []).sort((a, b) => a.seq - b.seq);
     const broken = verifyOne(key, heads.get(name), events);
@@ -71,5 +72,5 @@ export function verifyEvidence(key: EvidenceKey, stored: { events: readonly Stor
     if (ordered.length < anchor.count) return { ok: false, chain: '(anchor)', seq: null, reason: `chains ${ordered.length + 1}–${anchor.count} of the anchor were deleted with their events` };
     if (ordered.length > anchor.count || hash !== anchor.hash) return { ok: false, chain: '(anchor)', seq: null, reason: 'the chains registered in the anchor differ from the stored chains' };
   }
-  return { ok: true, events: stored.events.length, chains: ordered.length, head: stored.anchor?.hash ?? ANCHOR_GENESIS };
+  return { ok: true, events: stored.events.length, chains: stored.heads.length, unsealed: unsealed.length, head: stored.anchor?.hash ?? ANCHOR_GENESIS };
 }

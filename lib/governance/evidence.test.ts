@@ -43,8 +43,10 @@ describe('the evidence chains', () => {
     expect(verifyEvidence(TEST_EVIDENCE_KEY, { ...s, events: rehashed })).toMatchObject({ ok: false, seq: 2, reason: expect.stringContaining('not signed') });
   });
 
-  it('detects the last events of a chain deleted, and a whole chain deleted with its head', async () => {
-    const s = stored((await sinkWith(6, ['run-a', 'run-b'])).snapshot());
+  it('detects the last events of a chain deleted, and a sealed chain deleted with its head', async () => {
+    const sink = await sinkWith(6, ['run-a', 'run-b']);
+    sink.seal();
+    const s = stored(sink.snapshot());
     const truncated = s.events.filter((e) => !(e.chain === 'run-b' && e.seq === 3));
     expect(verifyEvidence(TEST_EVIDENCE_KEY, { ...s, events: truncated })).toMatchObject({ ok: false, chain: 'run-b', seq: 3, reason: expect.stringContaining('deleted') });
     const gone = { ...s, events: s.events.filter((e) => e.chain !== 'run-a'), heads: s.heads.filter((h) => h.chain !== 'run-a') };

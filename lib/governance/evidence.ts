@@ -110,7 +110,9 @@ export function chainNext(key: EvidenceKey, last: Pick<EvidenceEvent, 'seq' | 'h
 
 /** Where evidence is appended; implementations serialise appends per chain so no chain forks. */
 export interface EvidenceSink {
-  append(body: EvidenceBody): Promise<EvidenceEvent>;
+  append(body: EvidenceBody): Promise<unknown>;
+  /** Appends several bodies at once, in order (one round of storage instead of one per event). */
+  appendMany?(bodies: readonly EvidenceBody[]): Promise<unknown>;
 }
 
 /** An in-memory sink (unit tests): the same chains, heads and anchor as the database keeps. */
@@ -123,15 +125,20 @@ export class MemoryEvidenceSink implements EvidenceSink {
 
   async append(body: EvidenceBody): Promise<EvidenceEvent> {
     const chain = chainOf(body);
-    let head = this.heads.get(chain);
-    if (!head) {
-      this.anchor = anchorNext(this.key, this.anchor, chain);
-      head = { chain, anchorSeq: this.anchor.count, seq: 0, hash: GENESIS_HASH, signature: '' };
-    }
+    const head = this.heads.get(chain) ?? { chain, anchorSeq: null, seq: 0, hash: GENESIS_HASH, signature: '' };
     const e = chainNext(this.key, head.seq === 0 ? null : head, body);
     this.events.push(e);
     this.heads.set(chain, signHead(this.key, { chain, anchorSeq: head.anchorSeq, seq: e.seq, hash: e.hash }));
     return e;
+  }
+
+  /** Registers every unsealed chain in the anchor (what the sweeper does in the database). */
+  seal(): void {
+    for (const head of this.heads.values()) {
+      if (head.anchorSeq !== null) continue;
+      this.anchor = anchorNext(this.key, this.anchor, head.chain);
+      this.heads.set(head.chain, signHead(this.key, { ...head, anchorSeq: this.anchor.count }));
+    }
   }
 
   /** What verification reads: events, heads and the anchor. */

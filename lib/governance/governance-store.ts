@@ -25,6 +25,8 @@ export interface StoredGovernedRun {
   result: RunResult;
   /** When the stored run last changed (ISO-8601): a resume that stopped changing has lost its worker. */
   updatedAt: string;
+  /** Why its last start or resume failed, null when it did not (shown on the run). */
+  lastError?: string | null;
 }
 
 export interface GovernanceStore {

@@ -12,6 +12,7 @@ import type { ApprovalRequest } from './approval';
 import { GovernedCallPolicy, type DecisionRecord } from './call-policy';
 import { pinCapabilities, pinnedTool, schemaDigest, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
 import { ConflictError, GovernanceError } from './errors';
+import { BatchingEvidenceSink } from './batching-evidence-sink';
 import { evidenceBody } from './evidence';
 import type { GovernanceStore } from './governance-store';
 import { JournaledExecutor } from './journaled-executor';
@@ -148,8 +149,30 @@ async function settle(ctx: GovernedContext, runId: string, principal: Principal,
   return approval;
 }
 
+/**
+ * Runs one segment (a start or a resume) with its evidence batched: stored before any write is
+ * dispatched and when the segment ends, whether it ends well or not.
+ */
+async function segment<T>(ctx: GovernedContext, work: (ctx: GovernedContext) => Promise<T>): Promise<T> {
+  const evidence = new BatchingEvidenceSink(ctx.store.evidence);
+  const batched: GovernedContext = { ...ctx, store: { ...ctx.store, evidence } };
+  let out: T;
+  try {
+    out = await work(batched);
+  } catch (err) {
+    await evidence.flush().catch(() => undefined);
+    throw err;
+  }
+  await evidence.flush();
+  return out;
+}
+
 /** Starts a run under the policy, for `principal`, on `runTenant`'s data. */
-export async function startGovernedRun(
+export function startGovernedRun(ctx: GovernedContext, input: { principal: Principal; runTenant: string; spec: JsonValue; runId?: string }): Promise<GovernedOutcome> {
+  return segment(ctx, (c) => startSegment(c, input));
+}
+
+async function startSegment(
   ctx: GovernedContext,
   input: { principal: Principal; runTenant: string; spec: JsonValue; runId?: string },
 ): Promise<GovernedOutcome> {
@@ -203,7 +226,11 @@ function dispatchCheck(req: ApprovalRequest): { confirm: (call: { toolUseId: str
  * Resumes a paused run once its request is decided (or expired). Claims the run by compare-and-set
  * first: a second worker gets ConflictError. Re-validates, records the outcome, and continues the loop.
  */
-export async function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
+export function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
+  return segment(ctx, (c) => resumeSegment(c, runId));
+}
+
+async function resumeSegment(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
   const stored = await ctx.store.getRun(runId);
   const cp = stored.result.checkpoint;
   const clock = ctx.now?.() ?? new Date();

@@ -18,4 +18,6 @@ export const MovedCasesQuerySchema = z.object({
   id: StoredIdSchema,
   setting: z.string().regex(/^[a-z_+]{1,200}$/),
   metric: z.string().regex(/^[a-z_]{1,64}$/),
+  /** Only the cases of this category (a per-category cell). */
+  category: z.string().regex(/^[a-z_]{1,64}$/).optional(),
 });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TERMINATION_REASONS } from '../harness/types';
 import { WEAKNESS_FLAGS } from '../harness/config';
+import type { RunFilters } from '../db/runs-list';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -30,6 +31,8 @@ export const RunsQuerySchema = z.object({
   caseId: z.preprocess(one, optionalText(64)),
   suite: z.preprocess(one, optionalText(64)),
   q: z.preprocess(one, optionalText(200)),
+  /** `imported` or `harness`: where the runs came from. */
+  source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
   dir: z.preprocess(one, z.enum(['asc', 'desc']).catch('desc').default('desc')),
   cursor: z.preprocess(one, optionalText(512)),
@@ -37,7 +40,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -53,6 +56,27 @@ export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQ
   }
   const s = params.toString();
   return s ? `/runs?${s}` : '/runs';
+}
+
+/** The data layer's filters for a runs page query (the table and its CSV download). */
+export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
+  return {
+    tenant,
+    datasetName: q.dataset,
+    setting: q.setting,
+    flags: q.flag ? [q.flag] : undefined,
+    category: q.category,
+    terminationReason: q.termination,
+    caseId: q.caseId,
+    suiteRunId: q.suite,
+    text: q.q,
+    source: q.source,
+  };
+}
+
+/** The CSV download of the runs table under the same filters and sort. */
+export function runsCsvHref(query: RunsQuery): string {
+  return runsHref(query, { cursor: undefined, size: undefined }).replace(/^\/runs/, '/api/runs/export');
 }
 
 /** Whether any filter is set (the empty state says "no runs match" rather than "no runs yet"). */

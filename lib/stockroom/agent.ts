@@ -55,6 +55,11 @@ export interface CreateAgentOptions {
   policy?: CallPolicy;
   /** A live model (lib/models): builds the client for each run. None: the fake model. */
   liveModel?: ((run: LiveModelContext) => ModelClient) | null;
+  /**
+   * Told of every run this agent finishes (not of a pause): the seam the OpenTelemetry export plugs
+   * into. It must not throw; a failure there never fails the run.
+   */
+  onRunFinished?: (run: RunResult) => void;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -121,12 +126,24 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     signal: runOptions.signal,
   });
 
+  const finished = (run: RunResult): RunResult => {
+    if (run.status === 'finished' && options.onRunFinished) {
+      try {
+        options.onRunFinished(run);
+      } catch {
+        // An observer's failure is its own business; the run stands.
+      }
+    }
+    return run;
+  };
+
   return {
     config,
     dataset,
     executor,
-    run: (query, caseId = null, runOptions = {}) => runHarness({ query, caseId }, harnessOptions(caseId, runOptions)),
-    resume: (paused, resolution, runOptions = {}) => resumeHarness(paused, resolution, harnessOptions(paused.caseId, runOptions)),
+    run: async (query, caseId = null, runOptions = {}) => finished(await runHarness({ query, caseId }, harnessOptions(caseId, runOptions))),
+    resume: async (paused, resolution, runOptions = {}) =>
+      finished(await resumeHarness(paused, resolution, harnessOptions(paused.caseId, runOptions))),
     close: () => executor.close(),
   };
 }

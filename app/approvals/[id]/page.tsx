@@ -123,6 +123,11 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
           {req.approverRole}
           {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.
         </p>
+        {req.resumeError ? (
+          <p className="alert error" data-testid="resume-error">
+            Resuming the run after this decision failed: {req.resumeError}. It is retried automatically.
+          </p>
+        ) : null}
         {req.outcomeDetail ? (
           <p className="alert info" data-testid="outcome-detail">
             Outcome: {req.outcomeDetail}
@@ -160,6 +165,10 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
                 <th>Now</th>
               </tr>
             </thead>
+            <caption className="small muted" style={{ captionSide: 'bottom', textAlign: 'left', padding: '0.4rem 0.6rem' }}>
+              “Now” re-reads what can drift before the run resumes — the policy version, the tool version and its schema digest. The
+              other fields are part of the request itself and cannot change, so they have no “now” value.
+            </caption>
             <tbody>
               {BOUND_FIELDS.map((f) => (
                 <tr key={f}>
@@ -172,7 +181,9 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
                   </td>
                   <td className="small">
                     {nowValue[f] === undefined ? (
-                      <span className="muted">—</span>
+                      <span className="muted" data-testid="now-not-rechecked">
+                        <span aria-hidden="true">— </span>fixed by the request; not re-checked
+                      </span>
                     ) : nowValue[f] === req.proposal[f] ? (
                       <span className="badge good">unchanged</span>
                     ) : (

@@ -3,6 +3,8 @@
 import Link from 'next/link';
 import type { RunOneResult } from '@/lib/actions/support/runner';
 import { TerminationBadge } from '@/components/termination-badge';
+import { countOf } from '@/lib/format/units';
+import { MarkdownText } from '@/components/markdown-text';
 
 const SCORE_LABELS: Record<string, string> = {
   toolSelection: 'Tool selection',
@@ -19,7 +21,8 @@ function Column({ title, run }: { title: string; run: RunOneResult }) {
     <div className="panel">
       <h3 style={{ marginTop: 0 }}>{title}</h3>
       <div className="row">
-        <TerminationBadge reason={run.terminationReason} /> <span className="muted">{run.steps} steps</span>
+        <TerminationBadge reason={run.terminationReason} blocked={run.toolCalls.filter((c) => c.status.startsWith('blocked:')).length} />{' '}
+        <span className="muted">{countOf(run.steps, 'step')}</span>
         <Link href={`/runs/${run.runId}`}>replay step by step</Link>
       </div>
       <p>
@@ -33,7 +36,7 @@ function Column({ title, run }: { title: string; run: RunOneResult }) {
               </span>
             ))}
       </p>
-      <pre>{run.finalAnswer}</pre>
+      <MarkdownText text={run.finalAnswer} />
     </div>
   );
 }
@@ -42,7 +45,9 @@ export function CaseResult({ baseline, current, label }: { baseline: RunOneResul
   const keys = Object.keys(SCORE_LABELS);
   return (
     <section aria-label="Case result" data-testid="instructor-case-result">
-      <h2>3. What moved</h2>
+      <h2>
+        3. What moved under <span data-testid="result-label">{label}</span>
+      </h2>
       {baseline.scores && current.scores ? (
         <div className="metric-cards">
           {keys.map((k) => {

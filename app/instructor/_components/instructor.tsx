@@ -8,6 +8,7 @@ import type { RunOneResult } from '@/lib/actions/support/runner';
 import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
+import { RoleNote } from '@/components/role-note';
 
 const FLAG_HELP: Record<WeaknessFlag, string> = {
   ambiguous_tool_desc: 'search tool described vaguely',
@@ -16,22 +17,26 @@ const FLAG_HELP: Record<WeaknessFlag, string> = {
   injection_unguarded: 'no quarantine of tool text',
 };
 
-export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
+/** `runBlocked` says why the caller cannot run anything (a missing role), or is null. */
+export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetOption[]; runBlocked?: string | null }) {
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
   const [guard, setGuard] = useState(false);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
-  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult } | null>(null);
-  const [suites, setSuites] = useState<{ baseline: string; current: string } | null>(null);
+  // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
+  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string } | null>(null);
+  const [suites, setSuites] = useState<{ baseline: string; current: string; label: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
   const label = flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness';
 
+  const shown = caseRuns ?? suites;
   const toggleFlag = (f: WeaknessFlag) => setFlags((xs) => (xs.includes(f) ? xs.filter((x) => x !== f) : [...xs, f].sort()));
 
-  const runCase = () =>
+  const runCase = () => {
+    const ranLabel = label;
     start(async () => {
       setError(null);
       setSuites(null);
@@ -41,10 +46,12 @@ export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
-      setCaseRuns({ baseline: baseline.data, current: current.data });
+      setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel });
     });
+  };
 
-  const runSuite = () =>
+  const runSuite = () => {
+    const ranLabel = label;
     start(async () => {
       setError(null);
       setCaseRuns(null);
@@ -52,8 +59,9 @@ export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
       if (!baseline.ok) return setError(baseline.error);
       const current = await startSuiteAction({ datasetId, weaknesses: flags, guards });
       if (!current.ok) return setError(current.error);
-      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId });
+      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
     });
+  };
 
   return (
     <>
@@ -95,18 +103,26 @@ export function Instructor({ datasets }: { datasets: DatasetOption[] }) {
               ))}
             </select>
           </div>
-          <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId} data-testid="instructor-run-case">
+          <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-case">
             Run this case
           </button>
-          <button type="button" className="primary" onClick={runSuite} disabled={pending} data-testid="instructor-run-suite">
+          <button type="button" className="primary" onClick={runSuite} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-suite">
             Run the whole suite
           </button>
         </div>
-        <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch you chose: {label}.</p>
+        <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch. The next run uses: {label}.</p>
+        {runBlocked ? <RoleNote id="instructor-role-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
-      {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={label} /> : null}
-      {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={label} /> : null}
+      {shown && shown.label !== label ? (
+        <p className="alert info" role="status" data-testid="instructor-stale">
+          The results below are for <strong>{shown.label}</strong>, not for the switches now chosen ({label}). Run again to see {label}.
+        </p>
+      ) : null}
+      <div className={shown && shown.label !== label ? 'stale' : undefined}>
+        {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={caseRuns.label} /> : null}
+        {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={suites.label} /> : null}
+      </div>
     </>
   );
 }

@@ -3,11 +3,14 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { SuiteCaseDto } from '@/lib/db/types';
-import { caseScoreKey, CHART_METRICS, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
+import { caseMoved, caseScoreKey, CHART_METRICS, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
 import { biggestMove, casesMovedBetween, metricMoves } from '@/lib/charts/suite-diff';
 import { fetchJson } from '@/components/fetch-json';
 import { SuiteProgress } from '@/components/suite-progress';
 import { isFinished, useSuiteRun } from '@/components/use-suite-run';
+
+// Token means are whole numbers of tokens; rates read to two decimals.
+const digits = (metric: string) => (metric.startsWith('mean_') ? 0 : 2);
 
 const cases = (id: string) => ({
   queryKey: ['suite-cases', id],
@@ -34,27 +37,34 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
       </section>
     );
   }
-  const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, [...CHART_METRICS, 'argument_correctness']);
+  const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, [...CHART_METRICS, 'argument_correctness', 'mean_input_tokens']);
   const top = biggestMove(moves);
   const key = top ? caseScoreKey(top.metric) : null;
-  const moved = key && baseCases.data && curCases.data ? casesMovedBetween(baseCases.data.cases, curCases.data.cases, key) : [];
+  const moved =
+    key && baseCases.data && curCases.data
+      ? casesMovedBetween(baseCases.data.cases, curCases.data.cases, key).filter((c) => caseMoved(key, c.before, c.after))
+      : [];
 
   return (
     <section aria-label="Suite result" data-testid="instructor-suite-result">
-      <h2>3. What moved</h2>
+      <h2>
+        3. What moved under <span data-testid="result-label">{label}</span>
+      </h2>
       <div className="metric-cards">
         {moves.map((m) => (
           <div key={m.metric} className={`metric-card ${m.direction !== 'same' ? `delta ${m.direction}` : ''}`} data-metric={m.metric}>
             <div className="label">{metricLabel(m.metric)}</div>
-            <div className="big-number">{m.value === null ? '—' : m.value.toFixed(2)}</div>
-            <div className="small">{m.direction === 'same' ? 'unchanged' : `${formatDelta(m.delta)} from ${m.baseline?.toFixed(2)}`}</div>
+            <div className="big-number">{m.value === null ? '—' : m.value.toFixed(digits(m.metric))}</div>
+            <div className="small">
+              {m.direction === 'same' ? 'unchanged' : `${formatDelta(m.delta, digits(m.metric))} from ${m.baseline?.toFixed(digits(m.metric))}`}
+            </div>
           </div>
         ))}
       </div>
       {top ? (
         <div className="panel" style={{ marginTop: '1rem' }}>
           <h3 style={{ marginTop: 0 }}>
-            Biggest move: {metricLabel(top.metric)} {formatDelta(top.delta)} — the cases that show why
+            Biggest move: {metricLabel(top.metric)} {formatDelta(top.delta, digits(top.metric))} — the cases that show why
           </h3>
           {moved.length === 0 ? (
             <p className="muted">Loading cases…</p>

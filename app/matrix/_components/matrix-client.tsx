@@ -1,5 +1,6 @@
 'use client';
 /** Starting a matrix run, following its progress, and showing (or comparing) finished ones. */
+import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
@@ -9,20 +10,27 @@ import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/compo
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
+import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 
-const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${s.status}`;
+const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
 export function MatrixClient({
   datasets,
   suites,
   selectedId,
   compareId,
+  initialCell = null,
+  runBlocked = null,
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
   selectedId: string | null;
   compareId: string | null;
+  /** The cell whose moved cases the page opens with (`?cell=`). */
+  initialCell?: MatrixCell | null;
+  /** Why the caller cannot run the matrix (a missing role), or null. */
+  runBlocked?: string | null;
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
@@ -55,13 +63,14 @@ export function MatrixClient({
         <h2>Run the matrix</h2>
         <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
-          <button type="button" className="primary" onClick={run} disabled={pending} data-testid="run-matrix">
+          <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}
           </button>
           <span className="muted small">
             {(datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0) * 5} runs: every golden case under 5 settings.
           </span>
         </div>
+        {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
 
@@ -109,8 +118,16 @@ export function MatrixClient({
               {(poll.data?.pendingJobs ?? 0) > 1 ? <p className="muted small">{(poll.data?.pendingJobs ?? 1) - 1} other job(s) queued.</p> : null}
             </section>
           ) : null}
-          {suite.settings.length > 0 ? <MatrixResults suite={suite} /> : null}
+          {/* The comparison asked for comes first, not below a page of charts. */}
           {compareId && suite.status === 'done' ? <MatrixComparison current={suite} otherId={compareId} /> : null}
+          {suite.settings.length > 0 ? (
+            <>
+              <p className="small muted" data-testid="matrix-harness">
+                Run on {suite.datasetName} · {harnessSummary(suite.config)}
+              </p>
+              <MatrixResults suite={suite} initialCell={initialCell} />
+            </>
+          ) : null}
         </>
       )}
     </>

@@ -1,16 +1,28 @@
 'use client';
 /** A matrix run's grouped bar chart, delta table (each changed cell opens the cases that moved) and per-category breakdown. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SuiteRunDto } from '@/lib/db/types';
-import { categoryRows, deltaRows, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
+import { cellParam, categoryRows, deltaRows, formatDelta, metricLabel, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixBarChart } from './matrix-bar-chart';
 import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
+import { CopyLinkButton } from '@/components/copy-link-button';
 
 const fmt = (metric: string, v: number | null) => (v === null ? '—' : metric.startsWith('mean_') ? v.toFixed(1) : v.toFixed(2));
 
-export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
-  const [drill, setDrill] = useState<{ setting: string; metric: string } | null>(null);
+const same = (a: MatrixCell | null, b: MatrixCell) => a !== null && a.setting === b.setting && a.metric === b.metric && a.category === b.category;
+
+export function MatrixResults({ suite, initialCell = null }: { suite: SuiteRunDto; initialCell?: MatrixCell | null }) {
+  const [drill, setDrill] = useState<MatrixCell | null>(initialCell);
+  // The address names the open cell, so it can be shared (copy link) and reopened.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const want = drill ? cellParam(drill) : null;
+    if (url.searchParams.get('cell') === want) return;
+    if (want) url.searchParams.set('cell', want);
+    else url.searchParams.delete('cell');
+    window.history.replaceState(window.history.state, '', url);
+  }, [drill]);
   const rows = deltaRows(suite.settings);
   const categories = categoryRows(suite.settings);
   return (
@@ -23,7 +35,10 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
       <section className="panel" aria-label="Change from none">
         <h2>Change from none</h2>
         <p className="muted small" style={{ marginTop: 0 }}>
-          Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.
+          Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.{' '}
+          <a href={`/api/suites/${suite.id}/export`} download data-testid="download-suite">
+            Download the suite (JSONL)
+          </a>
         </p>
         <div className="table-wrap">
           <table className="data" data-testid="delta-table">
@@ -32,14 +47,20 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
               {rows.map((r) => (
                 <tr key={r.setting} data-setting={r.setting}>
                   <th scope="row">{r.setting}</th>
-                  {r.cells.map((c) => (
-                    <td key={c.metric} className={`num ${c.direction !== 'same' ? `delta ${c.direction}` : ''}`} data-metric={c.metric}>
+                  {r.cells.map((c) => {
+                    const cell = { setting: r.setting, metric: c.metric, category: null };
+                    return (
+                    <td
+                      key={c.metric}
+                      className={`num ${c.direction !== 'same' ? `delta ${c.direction}` : ''} ${same(drill, cell) ? 'selected' : ''}`}
+                      data-metric={c.metric}
+                    >
                       {c.direction !== 'same' ? (
                         <button
                           type="button"
-                          className="small"
-                          style={{ background: 'transparent', border: 0, color: 'inherit', fontWeight: 600, padding: 0 }}
-                          onClick={() => setDrill({ setting: r.setting, metric: c.metric })}
+                          className="small cell-button"
+                          aria-pressed={same(drill, cell)}
+                          onClick={() => setDrill(same(drill, cell) ? null : cell)}
                           aria-label={`${r.setting} ${metricLabel(c.metric)} ${fmt(c.metric, c.value)} (${formatDelta(c.delta)}): show the cases that moved`}
                         >
                           {fmt(c.metric, c.value)} ({formatDelta(c.delta)})
@@ -48,13 +69,19 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
                         fmt(c.metric, c.value)
                       )}
                     </td>
-                  ))}
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        {drill ? <MovedCases suiteId={suite.id} setting={drill.setting} metric={drill.metric} onClose={() => setDrill(null)} /> : null}
+        {drill && drill.category === null ? (
+          <>
+            <MovedCases suiteId={suite.id} setting={drill.setting} metric={drill.metric} onClose={() => setDrill(null)} />
+            <CopyLinkButton label="Copy link to these cases" />
+          </>
+        ) : null}
       </section>
 
       <section className="panel" aria-label="Per category">
@@ -81,18 +108,44 @@ export function MatrixResults({ suite }: { suite: SuiteRunDto }) {
                       </th>
                     ) : null}
                     <td>{s.setting}</td>
-                    {s.cells.map((cell) => (
-                      <td key={cell.metric} className={`num ${cell.direction !== 'same' ? `delta ${cell.direction}` : ''}`}>
-                        {fmt(cell.metric, cell.value)}
-                        {cell.direction !== 'same' ? ` (${formatDelta(cell.delta)})` : ''}
-                      </td>
-                    ))}
+                    {s.cells.map((cell) => {
+                      const at = { setting: s.setting, metric: cell.metric, category: c.category };
+                      return (
+                        <td
+                          key={cell.metric}
+                          className={`num ${cell.direction !== 'same' ? `delta ${cell.direction}` : ''} ${same(drill, at) ? 'selected' : ''}`}
+                          data-category={c.category}
+                          data-setting={s.setting}
+                          data-metric={cell.metric}
+                        >
+                          {cell.direction !== 'same' ? (
+                            <button
+                              type="button"
+                              className="small cell-button"
+                              aria-pressed={same(drill, at)}
+                              onClick={() => setDrill(same(drill, at) ? null : at)}
+                              aria-label={`${c.category} under ${s.setting}: ${metricLabel(cell.metric)} ${fmt(cell.metric, cell.value)} (${formatDelta(cell.delta)}): show the cases that moved`}
+                            >
+                              {fmt(cell.metric, cell.value)} ({formatDelta(cell.delta)})
+                            </button>
+                          ) : (
+                            fmt(cell.metric, cell.value)
+                          )}
+                        </td>
+                      );
+                    })}
                   </tr>
                 )),
               )}
             </tbody>
           </table>
         </div>
+        {drill && drill.category !== null ? (
+          <>
+            <MovedCases suiteId={suite.id} setting={drill.setting} metric={drill.metric} category={drill.category} onClose={() => setDrill(null)} />
+            <CopyLinkButton label="Copy link to these cases" />
+          </>
+        ) : null}
       </section>
     </>
   );

@@ -7,12 +7,25 @@ import { metricLabel } from '@/lib/charts/matrix-view';
 import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 
-export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: string; setting: string; metric: string; onClose: () => void }) {
+export function MovedCases({
+  suiteId,
+  setting,
+  metric,
+  category = null,
+  onClose,
+}: {
+  suiteId: string;
+  setting: string;
+  metric: string;
+  /** Only this category's cases (a per-category cell), or all. */
+  category?: string | null;
+  onClose: () => void;
+}) {
   const q = useQuery({
-    queryKey: ['moved', suiteId, setting, metric],
+    queryKey: ['moved', suiteId, setting, metric, category],
     queryFn: ({ signal }) =>
       fetchJson<{ scoreKey: string; cases: MovedCase[] }>(
-        `/api/suites/${encodeURIComponent(suiteId)}/moved?setting=${encodeURIComponent(setting)}&metric=${encodeURIComponent(metric)}`,
+        `/api/suites/${encodeURIComponent(suiteId)}/moved?setting=${encodeURIComponent(setting)}&metric=${encodeURIComponent(metric)}${category ? `&category=${encodeURIComponent(category)}` : ''}`,
         signal,
       ),
     staleTime: Infinity,
@@ -21,7 +34,7 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
     <div className="panel" style={{ marginTop: '1rem', borderColor: '#93b4ff' }} data-testid="moved-cases">
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h3 style={{ margin: 0 }}>
-          Cases where {metricLabel(metric)} moved under {setting}
+          Cases{category ? ` of ${category}` : ''} where {metricLabel(metric)} moved under {setting}
         </h3>
         <button type="button" onClick={onClose}>
           Close
@@ -34,13 +47,14 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
       ) : q.data.cases.length === 0 ? (
         <p className="muted">No single case moved (the change comes from rounding or from a metric no case score explains).</p>
       ) : (
+        <div className="table-wrap">
         <table className="data">
           <thead>
             <tr>
               <th>Case</th>
               <th>Category</th>
               <th>
-                none → {setting} ({q.data.scoreKey})
+                {metricLabel(metric)}: no weakness → {setting}
               </th>
               <th>Runs</th>
             </tr>
@@ -64,7 +78,13 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
                   {c.baselineRunId && c.runId ? (
                     <>
                       {' · '}
-                      <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare</Link>
+                      <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare with no weakness</Link>
+                    </>
+                  ) : null}
+                  {c.runId ? (
+                    <>
+                      {' · '}
+                      <Link href={`/compare?a=${c.runId}`}>compare under another setting…</Link>
                     </>
                   ) : null}
                 </td>
@@ -72,6 +92,7 @@ export function MovedCases({ suiteId, setting, metric, onClose }: { suiteId: str
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );

@@ -8,6 +8,7 @@ import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
 import { runTenant } from '@/lib/db/tenant-scope';
+import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
@@ -17,10 +18,13 @@ import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { findGovernedRun } from '@/lib/db/governance-runs';
 import { currentBinding } from '@/lib/actions/support/governed';
+import { countOf, formatDuration } from '@/lib/format/units';
+import { holdsRole } from '@/lib/actions/authorize';
+import { MarkdownText } from '@/components/markdown-text';
 
 export const dynamic = 'force-dynamic';
 
-export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[] }> }) {
   const user = await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
@@ -30,8 +34,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   if (!run) notFound();
   const timeline = await loadTimeline(run.id);
   const budget = budgetFromConfig(run.config);
+  // `?step=N` opens the replay at transition N (1-based); anything else opens it at the start.
+  const stepParam = Number((await searchParams).step);
+  const initialFrame = Number.isInteger(stepParam) && stepParam >= 1 ? stepParam - 1 : 0;
   const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
+  const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
 
   return (
@@ -41,10 +49,18 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           Run <span className="mono">{run.id.slice(-8)}</span>
         </h1>
         <div className="row">
+          {run.caseId && run.setting !== 'none' ? (
+            <Link className="button" href={`/compare?a=${run.id}&with=none`} data-testid="compare-no-weakness">
+              Compare with this case under no weakness
+            </Link>
+          ) : null}
           <Link className="button" href={`/compare?a=${run.id}`}>
             Compare with…
           </Link>
-          <DeleteRunButton runId={run.id} after="/runs" />
+          <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
+            Download JSON
+          </a>
+          {holdsRole(user.memberships, 'operator') ? <DeleteRunButton runId={run.id} after="/runs" /> : null}
         </div>
       </div>
       <section className="panel" aria-label="Run summary">
@@ -52,22 +68,36 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           {run.query}
         </p>
         <div className="row small">
-          {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} />}
+          {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />}
           <UngovernedBadge governed={run.governed} />
+          <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
           <span className="badge">{run.transport}</span>
           <span className="muted">
-            {run.datasetName} · {run.steps} steps · {run.modelCallCount} model calls · {run.toolCallCount} tool calls ·{' '}
-            {run.totalTokens.toLocaleString('en')} tokens · {Math.round(run.durationMs)} ms
+            {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
+            {countOf(run.totalTokens, 'token')} · <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
           </span>
         </div>
         <h3>Final answer</h3>
-        <pre data-testid="final-answer">{run.finalAnswer}</pre>
+        {run.status === 'paused' ? (
+          <p className="muted" data-testid="final-answer">
+            No answer yet: the run is paused until a reviewer decides
+            {pendingTool ? (
+              <>
+                {' '}
+                on <span className="mono">{pendingTool}</span>
+              </>
+            ) : null}
+            . It answers once the approval is decided.
+          </p>
+        ) : (
+          <MarkdownText text={run.finalAnswer} testId="final-answer" />
+        )}
       </section>
-      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} /> : null}
-      <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} />
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
+      <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} initialFrame={initialFrame} />
     </main>
   );
 }

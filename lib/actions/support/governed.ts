@@ -17,6 +17,7 @@ import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../go
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
+import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
@@ -69,7 +70,7 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): 
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
   const executor: ToolExecutor = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
-  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy });
+  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
     resume: async (ex, policy, operationKey, paused, resolution) => (await agentFor(ex, policy)).resume(paused, resolution, { operationKey }),

@@ -15,6 +15,7 @@ import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
 import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
 import { createStockroomAgent } from '../../stockroom/agent';
+import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { saveRun, saveRuns } from '../../db/runs-write';
 import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
@@ -43,7 +44,12 @@ async function executorFor(config: HarnessConfig, dataset: Dataset): Promise<Too
 }
 
 async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>): Promise<T> {
-  const agent = await createStockroomAgent({ dataset, config, executor: await executorFor(config, dataset) });
+  const agent = await createStockroomAgent({
+    dataset,
+    config,
+    executor: await executorFor(config, dataset),
+    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
+  });
   try {
     return await work(agent);
   } finally {

@@ -4,10 +4,11 @@ import 'server-only';
  * open a run for it to move on: it resumes every paused run whose request was decided but whose
  * resume failed (a policy file briefly broken), finishes runs whose approval expired, and takes
  * over runs left `resuming` past the lease by a worker that died. A failure is kept on the run and
- * its request, and the next sweep tries again.
+ * its request, and the next sweep tries again. It also seals new evidence chains into the anchor.
  */
 import { getDb } from '../../db/client';
 import { findApprovalForCall } from '../../db/governance-approvals';
+import { sealEvidenceChains } from '../../db/governance-evidence';
 import { findGovernedRun } from '../../db/governance-runs';
 import { ConflictError, GovernanceError } from '../../governance/errors';
 import { RESUME_LEASE_MS } from '../../governance/governed-run';
@@ -19,6 +20,8 @@ export const SWEEP_INTERVAL_MS = 30_000;
 const SWEEP_BATCH = 100;
 
 export interface SweepReport {
+  /** Evidence chains sealed into the signed anchor. */
+  sealed: number;
   resumed: string[];
   failed: { runId: string; error: string }[];
 }
@@ -50,7 +53,7 @@ export async function runsToSweep(now: Date): Promise<string[]> {
 
 /** One sweep: resumes every due run once. */
 export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepReport> {
-  const report: SweepReport = { resumed: [], failed: [] };
+  const report: SweepReport = { sealed: 0, resumed: [], failed: [] };
   for (const runId of await runsToSweep(now)) {
     try {
       await resumeAfterDecision(runId);
@@ -61,5 +64,6 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
       report.failed.push({ runId, error: err instanceof GovernanceError || err instanceof Error ? err.message : String(err) });
     }
   }
+  report.sealed = await sealEvidenceChains(getDb().prisma);
   return report;
 }

@@ -26,6 +26,8 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
 const TENANTLESS_ROUTES: Record<string, string> = {
   'auth/[...all]': 'better-auth’s own endpoints',
   mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
+  'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
+  'runs/export': 'the runs table as CSV: a list, scoped by the caller’s tenant like /runs (tested below)',
 };
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string; data?: unknown }>;
@@ -139,6 +141,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
 
     it('finds the run and suite read routes in app/api', () => {
       expect(routes).toEqual(expect.arrayContaining(['runs/[id]/steps', 'runs/[id]/model-input', 'runs/[id]/tool-result', 'suites/[id]']));
+      for (const r of routes) expect(r, 'a read route of one object: add its kittiwake object to idFor').toMatch(/^(runs|suites)\/\[id\]/);
       for (const r of discoverRoutes()) expect(r in TENANTLESS_ROUTES || routes.includes(r)).toBe(true);
     });
 
@@ -158,6 +161,17 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
         expect(foreign.body).toContain('not_found');
         expect(foreign.body).not.toMatch(/kittiwake/i);
       }
+    });
+
+    it("lists none of kittiwake's runs in another tenant's runs CSV", async () => {
+      const { GET } = await import('../../../app/api/runs/export/route');
+      const { headers } = await import('next/headers');
+      const csv = async () => (await GET(new Request('http://127.0.0.1/api/runs/export', { headers: await headers() }), { params: Promise.resolve({}) })).text();
+      env.as('reviewer');
+      expect(await csv()).toContain(k.plainRun);
+      env.as('puffinAdmin');
+      const foreign = await csv();
+      for (const id of [k.plainRun, k.governedRun]) expect(foreign).not.toContain(id);
     });
 
     it('ignores a forged tenant cookie naming a tenant the caller does not belong to', async () => {

@@ -4,10 +4,20 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { TimelineEvent } from '../load-timeline';
 
+// What each refusal code means, in a sentence.
+const BLOCK_NOTE: Record<string, string> = {
+  blocked_by_guard: 'The call was not grounded in the request, so it never ran.',
+  halted_by_guard: 'The guard halted the run at this call.',
+  denied_by_policy: 'The governance policy denies this call.',
+  approval_denied: 'A reviewer denied the approval request.',
+  approval_expired: 'The approval request expired before anyone decided it.',
+  approval_stale: 'What was approved no longer matched the call, so it was refused.',
+};
+
 export function EventList({ events, currentStep, onJump }: { events: TimelineEvent[]; currentStep: number; onJump: (step: number) => void }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: events.length, getScrollElement: () => parent.current, estimateSize: () => 56, overscan: 6 });
-  if (events.length === 0) return <p className="muted small">No guard stopped this run and nothing was compacted.</p>;
+  if (events.length === 0) return <p className="muted small">No guard or policy stopped or blocked anything in this run, and nothing was compacted.</p>;
   return (
     <div ref={parent} className="virtual-list" style={{ maxHeight: '14rem' }} data-testid="event-list">
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
@@ -30,6 +40,14 @@ export function EventList({ events, currentStep, onJump }: { events: TimelineEve
                     <span className="badge bad">{e.reason}</span> guard <strong>{e.guard}</strong> at step {e.step}
                   </span>
                   <span className="small muted">{e.detail}</span>
+                </>
+              ) : e.kind === 'blocked' ? (
+                <>
+                  <span>
+                    <span className="badge bad">BLOCKED</span> {e.guard === 'policy' ? 'the policy' : <>guard <strong>{e.guard}</strong></>} refused{' '}
+                    <span className="mono">{e.tool}</span> at step {e.step}
+                  </span>
+                  <span className="small muted">{BLOCK_NOTE[e.code] ?? e.code} The run went on; the model was told why.</span>
                 </>
               ) : (
                 <span>

@@ -7,7 +7,19 @@ import type { ApprovalRequest } from '@/lib/governance/approval';
 import type { CurrentBinding } from '@/lib/actions/support/governed';
 import { DriftAlert } from '@/components/drift-alert';
 
-export function GovernancePanel({ paused, requests, binding, policyVersion }: { paused: boolean; requests: ApprovalRequest[]; binding: CurrentBinding | null; policyVersion: string }) {
+export function GovernancePanel({
+  paused,
+  requests,
+  binding,
+  policyVersion,
+  lastError,
+}: {
+  paused: boolean;
+  requests: ApprovalRequest[];
+  binding: CurrentBinding | null;
+  policyVersion: string;
+  lastError?: string | null;
+}) {
   const waitingFor = paused ? requests.find((r) => r.status === 'pending') : undefined;
   return (
     <section className="panel" aria-label="Governance" data-testid="governance-panel">
@@ -24,6 +36,11 @@ export function GovernancePanel({ paused, requests, binding, policyVersion }: { 
           ) : (
             '.'
           )}
+        </p>
+      ) : null}
+      {lastError ? (
+        <p className="alert error" data-testid="governed-run-error">
+          The last attempt to continue this run failed: {lastError}. It is retried automatically.
         </p>
       ) : null}
       <p className="small muted">

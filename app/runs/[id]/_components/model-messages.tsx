@@ -24,7 +24,7 @@ function Item({ item }: { item: MessageItem }) {
         </p>
       ) : null}
       {item.kind === 'tool_result' && item.quarantined > 0 ? (
-        <p className="note" style={{ margin: '0.2rem 0', color: '#6b21a8' }}>
+        <p className="note" style={{ margin: '0.2rem 0', color: 'var(--quarantine-text)' }}>
           Quarantined: {item.quarantined} instruction-like paragraph(s) were replaced by a marker before the model saw this result.
         </p>
       ) : null}
@@ -33,7 +33,8 @@ function Item({ item }: { item: MessageItem }) {
   );
 }
 
-export function ModelMessages({ runId, callIndex }: { runId: string; callIndex: number | null }) {
+/** `noCall` explains, for a frame without a model call, why there is none. */
+export function ModelMessages({ runId, callIndex, noCall }: { runId: string; callIndex: number | null; noCall: string }) {
   const q = useQuery({
     queryKey: ['model-input', runId, callIndex],
     enabled: callIndex !== null,
@@ -50,7 +51,7 @@ export function ModelMessages({ runId, callIndex }: { runId: string; callIndex: 
     overscan: 6,
   });
 
-  if (callIndex === null) return <p className="muted small">No model call yet at this point: the run is being planned.</p>;
+  if (callIndex === null) return <p className="muted small" data-testid="no-model-call">{noCall}</p>;
   if (q.isPending) return <p className="muted small">Loading messages…</p>;
   if (q.isError) return <p className="muted small">No model call was made at this step ({q.error.message}).</p>;
   return (

@@ -15,6 +15,7 @@ import { ModelMessages } from './model-messages';
 import { StepEntries, stepsQuery } from './step-entries';
 import { TokenChart } from './token-chart';
 import { TransitionLog } from './transition-log';
+import { CopyLinkButton } from '@/components/copy-link-button';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -23,11 +24,25 @@ function isTyping(target: EventTarget | null): boolean {
   return tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && (el as HTMLInputElement).type !== 'range') || el.isContentEditable;
 }
 
-export function Replay({ runId, packed, budget, terminationReason }: { runId: string; packed: PackedTimeline; budget: number | null; terminationReason: string }) {
+/** `initialFrame` is the 0-based frame the page was opened at (from `?step=N`, N 1-based). */
+export function Replay({
+  runId,
+  packed,
+  budget,
+  terminationReason,
+  initialFrame = 0,
+}: {
+  runId: string;
+  packed: PackedTimeline;
+  budget: number | null;
+  terminationReason: string;
+  initialFrame?: number;
+}) {
   const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
   const series = useMemo(() => tokenSeries(timeline.calls, budget), [timeline.calls, budget]);
-  const [frame, setFrameRaw] = useState(0);
+  const callSteps = useMemo(() => new Set(timeline.calls.map((c) => c.step)), [timeline.calls]);
+  const [frame, setFrameRaw] = useState(() => clampFrame(initialFrame, frames.length));
   const setFrame = useCallback((f: number) => setFrameRaw(clampFrame(f, frames.length)), [frames.length]);
   const current = frames[frame];
   const queryClient = useQueryClient();
@@ -48,6 +63,14 @@ export function Replay({ runId, packed, budget, terminationReason }: { runId: st
     return () => window.removeEventListener('keydown', onKey);
   }, [frames.length]);
 
+  // The address follows the position, so the URL in the bar is always a link to what is on screen.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (url.searchParams.get('step') === String(frame + 1)) return;
+    url.searchParams.set('step', String(frame + 1));
+    window.history.replaceState(window.history.state, '', url);
+  }, [frame]);
+
   // Prefetch the neighbouring steps so stepping feels instant.
   useEffect(() => {
     if (!current) return;
@@ -62,7 +85,8 @@ export function Replay({ runId, packed, budget, terminationReason }: { runId: st
 
   if (!current) return <p className="panel">This run has no recorded transitions to replay.</p>;
   const modelStep = modelStepForFrame(current);
-  const callIndex = callIndexForStep(modelStep);
+  // A guard that stops the run before a step's model call leaves that step without one.
+  const callIndex = callSteps.has(modelStep) ? callIndexForStep(modelStep) : null;
   const callNumber = callIndex !== null && callIndex < series.length ? callIndex + 1 : null;
 
   return (
@@ -94,6 +118,7 @@ export function Replay({ runId, packed, budget, terminationReason }: { runId: st
           {frame === frames.length - 1 ? <> · ended with {terminationReason}</> : null}
           <span className="muted"> · ← → keys step through</span>
         </p>
+        <CopyLinkButton label="Copy link to this step" />
       </div>
 
       <div className="replay-grid">
@@ -114,10 +139,18 @@ export function Replay({ runId, packed, budget, terminationReason }: { runId: st
         <div>
           <div className="panel">
             <h2>What the model saw{callIndex !== null ? ` (call ${callIndex + 1}, step ${modelStep})` : ''}</h2>
-            <ModelMessages runId={runId} callIndex={callIndex} />
+            <ModelMessages
+              runId={runId}
+              callIndex={callIndex}
+              noCall={
+                modelStep === 0
+                  ? 'No model call yet at this point: the run is being planned.'
+                  : `No model call was made at step ${modelStep}: the run stopped before it (${current.transition.reason}).`
+              }
+            />
           </div>
           <div className="panel">
-            <h2>Guard and compaction events</h2>
+            <h2>Guard, policy and compaction events</h2>
             <EventList events={timeline.events} currentStep={current.step} onJump={(step) => setFrame(frames.findIndex((f) => f.step >= step))} />
           </div>
           <div className="panel">

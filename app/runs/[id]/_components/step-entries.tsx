@@ -5,6 +5,8 @@ import { useState } from 'react';
 import type { StepDto, StepPage } from '@/lib/db/types';
 import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
+import { JsonTree, parseJsonText } from '@/components/json-tree';
+import { MarkdownText } from '@/components/markdown-text';
 
 /** The react-query options for one step's entries (shared with the prefetch). */
 export function stepsQuery(runId: string, step: number) {
@@ -24,7 +26,17 @@ function FullResult({ runId, index }: { runId: string; index: number }) {
   });
   if (q.isPending) return <p className="muted small">Loading the full result…</p>;
   if (q.isError) return <p className="field-error">{q.error.message}</p>;
-  return <pre>{displayJson(q.data.result)}</pre>;
+  return q.data.result !== null && typeof q.data.result === 'object' ? <JsonTree value={q.data.result} label="Full tool result" /> : <pre>{displayJson(q.data.result)}</pre>;
+}
+
+/** A result preview: a collapsible tree when the preview is whole JSON, else the text as it is. */
+function ResultPreview({ text, name }: { text: string; name: string }) {
+  const parsed = parseJsonText(text);
+  return (
+    <div data-testid="tool-result">
+      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{text}</pre>}
+    </div>
+  );
 }
 
 function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { kind: 'tool_call' }> }) {
@@ -55,7 +67,11 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
         </span>
       </div>
       <h3 className="small">Arguments</h3>
-      <pre>{displayJson(item.arguments)}</pre>
+      {item.arguments !== null && typeof item.arguments === 'object' ? (
+        <JsonTree value={item.arguments} label={`Arguments of ${item.name}`} expandLevels="all" />
+      ) : (
+        <pre>{displayJson(item.arguments)}</pre>
+      )}
       {item.validationError ? (
         <>
           <h3 className="small">Validation error</h3>
@@ -63,7 +79,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
         </>
       ) : null}
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
-      {full ? <FullResult runId={runId} index={item.index} /> : <pre data-testid="tool-result">{item.result.preview}</pre>}
+      {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} />}
       {item.result.truncated && !full ? (
         <button type="button" className="small" onClick={() => setFull(true)}>
           Show the full result ({item.result.chars.toLocaleString('en')} chars)
@@ -98,7 +114,7 @@ function Entry({ runId, item }: { runId: string; item: StepDto }) {
               stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out · context ≈ {item.contextTokensEstimate}
             </span>
           </div>
-          {item.text ? <pre>{item.text}</pre> : null}
+          {item.text ? <MarkdownText text={item.text} /> : null}
           {item.toolCalls.length ? <p className="small muted">asked for {item.toolCalls.map((c) => c.name).join(', ')}</p> : null}
         </div>
       );

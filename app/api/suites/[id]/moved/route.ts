@@ -3,17 +3,21 @@ import { safeRoute } from '@/lib/actions/safe-route';
 import { ActionError } from '@/lib/actions/errors';
 import { getMatrixCasesThatMoved } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
-import { caseScoreKey } from '@/lib/charts/matrix-view';
+import { caseMoved, caseScoreKey } from '@/lib/charts/matrix-view';
 import { MovedCasesQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({
   name: 'movedCases',
   schema: MovedCasesQuerySchema,
   role: 'viewer',
-  handler: async ({ id, setting, metric }, { principal }) => {
+  handler: async ({ id, setting, metric, category }, { principal }) => {
     await requireSuiteInTenant(id, principal.tenant);
     const key = caseScoreKey(metric);
     if (!key) throw new ActionError('invalid_input', `No per-case score explains ${metric}.`);
-    return { metric, scoreKey: key, cases: await getMatrixCasesThatMoved(id, setting, key) };
+    // A token count that moved by a token or two is noise, not a case that "moved".
+    const cases = (await getMatrixCasesThatMoved(id, setting, key)).filter(
+      (c) => caseMoved(key, c.baseline, c.value) && (category === undefined || c.category === category),
+    );
+    return { metric, scoreKey: key, cases };
   },
 });

@@ -1,0 +1,50 @@
+/**
+ * OTLP/HTTP trace receiver: other agents (and this dashboard's own export) send traces here, JSON
+ * or protobuf, with a tenant's bearer token. Agent traces (GenAI or OpenInference conventions)
+ * become imported runs of that tenant; traces without model or tool spans are reported back as
+ * rejected spans (OTLP partial success), and a malformed or oversized body stores nothing.
+ */
+import { safeBearerRoute } from '@/lib/actions/safe-bearer-route';
+import { TraceImportError } from '@/lib/otel/errors';
+import { importSpanRecords, type ImportResult } from '@/lib/otel/import/import-traces';
+import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';
+import { boundedBody, boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
+import { readOtlpJson, readOtlpProtobuf } from '@/lib/otel/import/read-otlp';
+import { ingestTokensFromEnv, tenantForToken } from '@/lib/otel/ingest-tokens';
+
+export const dynamic = 'force-dynamic';
+
+function partialSuccess(result: ImportResult): { rejectedSpans: number; errorMessage: string } | null {
+  if (result.skippedSpans === 0) return null;
+  return {
+    rejectedSpans: result.skippedSpans,
+    errorMessage: `${result.skippedTraces} trace(s) had no model or tool span (gen_ai.operation.name or openinference.span.kind) and were not imported`,
+  };
+}
+
+export const POST = safeBearerRoute({
+  name: 'otlp traces',
+  realm: 'stockroom-otlp',
+  authenticate: (token) => {
+    const tenant = tenantForToken(token, ingestTokensFromEnv());
+    return tenant ? { tenant, label: `otlp-token:${tenant}` } : null;
+  },
+  handler: async (request, caller) => {
+    const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const limit = maxBodyBytes();
+    const options = { tenant: caller.tenant, createdBy: caller.label };
+    if (type === 'application/json') {
+      const result = await importSpanRecords(await readOtlpJson(boundedBody(request, limit)), options);
+      const partial = partialSuccess(result);
+      return Response.json(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
+    }
+    if (type === 'application/x-protobuf') {
+      const result = await importSpanRecords(readOtlpProtobuf(await boundedBuffer(request, limit)), options);
+      const partial = partialSuccess(result);
+      const response = exportTraceResponseType();
+      const body = response.encode(response.fromObject(partial ? { partialSuccess: partial } : {})).finish();
+      return new Response(Buffer.from(body), { headers: { 'content-type': 'application/x-protobuf' } });
+    }
+    throw new TraceImportError('content-type', `content-type '${type || '(none)'}' is not supported; send application/json or application/x-protobuf`, 415);
+  },
+});

@@ -1,0 +1,22 @@
+/** GET a suite (eval or matrix) as `stockroom.suite/v1` JSONL, streamed one run per line. */
+import { safeRoute } from '@/lib/actions/safe-route';
+import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
+import { linesToStream, suiteJsonl } from '@/lib/transfer/export-runs';
+import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
+
+export const GET = safeRoute({
+  name: 'exportSuite',
+  schema: SuiteQuerySchema,
+  role: 'viewer',
+  handler: async ({ id }, { principal }) => {
+    // Another tenant's suite is answered exactly like a missing one.
+    await requireSuiteInTenant(id, principal.tenant);
+    return new Response(linesToStream(await suiteJsonl(id)), {
+      headers: {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'content-disposition': `attachment; filename="suite-${id}.jsonl"`,
+        'cache-control': 'no-store',
+      },
+    });
+  },
+});

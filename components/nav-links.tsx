@@ -1,0 +1,29 @@
+'use client';
+/** The main navigation links; the page one is on is marked (aria-current and an underline), including its sub-pages. */
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+const LINKS = [
+  { href: '/runs', label: 'Runs' },
+  { href: '/matrix', label: 'Weakness matrix' },
+  { href: '/instructor', label: 'Instructor mode' },
+  { href: '/compare', label: 'Compare' },
+  { href: '/approvals', label: 'Approvals' },
+  { href: '/effects', label: 'Effects' },
+] as const;
+
+export function NavLinks() {
+  const path = usePathname();
+  return (
+    <>
+      {LINKS.map((l) => {
+        const here = path === l.href || path.startsWith(`${l.href}/`);
+        return (
+          <Link key={l.href} href={l.href} aria-current={here ? 'page' : undefined}>
+            {l.label}
+          </Link>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { saveArtifact } from '../support/helpers';
+import { E2E_OTLP_TOKEN } from '../support/users';
+
+const fixture = (name: string) => readFileSync(`lib/otel/testing/fixtures/${name}`);
+
+/** Sends an OTLP/JSON trace to the receiver the way a collector or an SDK exporter would. */
+async function sendTrace(page: Page, name: string): Promise<void> {
+  const res = await page.request.post('/api/otlp/v1/traces', {
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_OTLP_TOKEN}` },
+    data: fixture(name),
+  });
+  expect(res.status()).toBe(200);
+}
+
+/** The id of the newest imported run whose query is `query`. */
+async function importedRunId(page: Page, query: string): Promise<string> {
+  await page.goto(`/runs?source=imported&q=${encodeURIComponent(query)}`);
+  const row = page.getByTestId('runs-table').locator('tbody tr').first();
+  await expect(row.getByTestId('imported-badge')).toBeVisible();
+  return (await row.locator('a[href^="/runs/"]').first().getAttribute('href'))!.split('/').pop()!;
+}
+
+test('an imported agent trace replays step by step and compares with another', async ({ page }) => {
+  await sendTrace(page, 'genai-python-agent.json');
+  await sendTrace(page, 'openinference-llamaindex.json');
+  const weather = await importedRunId(page, 'Weather in Paris and Oslo?');
+  const refunds = await importedRunId(page, 'How long do refunds take?');
+
+  await page.goto(`/runs/${weather}`);
+  await expect(page.getByTestId('run-query')).toHaveText('Weather in Paris and Oslo?');
+  await expect(page.getByTestId('imported-badge')).toBeVisible();
+  const position = page.getByTestId('replay-position');
+  await expect(position).toContainText('PLAN → CALL_MODEL');
+  await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(position).toContainText('CALL_MODEL → EXECUTE_TOOLS');
+  const tool = page.getByTestId('tool-entry').first();
+  await expect(tool).toContainText('get_weather');
+  await expect(tool).toContainText('Paris');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await expect(position).toContainText('→ DONE');
+  await expect(page.getByTestId('final-answer')).toContainText('Paris: 14 °C and rain.');
+  await saveArtifact(page, 'otel-imported-replay');
+
+  // The run downloads as a stockroom.run/v1 file.
+  const download = await page.request.get(`/api/runs/${weather}/export`);
+  expect(download.headers()['content-disposition']).toContain(`run-${weather}.json`);
+  expect(await download.json()).toMatchObject({ schema: 'stockroom.run/v1', id: weather, meta: { source: 'imported' } });
+
+  await page.goto(`/compare?a=${weather}&b=${refunds}`);
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+  await expect(page.getByTestId('compare-summary')).toContainText('step(s) differ');
+  await expect(page.getByTestId('compare-table')).toContainText('get_weather');
+  await expect(page.getByTestId('compare-table')).toContainText('search_docs');
+  await saveArtifact(page, 'otel-imported-compare');
+
+  // The runs table downloads as CSV under the same filters.
+  await page.goto('/runs?source=imported');
+  const csvHref = await page.getByTestId('runs-csv').getAttribute('href');
+  expect(csvHref).toBe('/api/runs/export?source=imported');
+  const csv = await (await page.request.get(csvHref!)).text();
+  expect(csv.split('\r\n').filter(Boolean)).toHaveLength(3);
+});
+
+test('the receiver refuses a request without a tenant token', async ({ request }) => {
+  const res = await request.post('/api/otlp/v1/traces', { headers: { 'content-type': 'application/json' }, data: fixture('genai-python-agent.json') });
+  expect(res.status()).toBe(401);
+});

@@ -1,0 +1,89 @@
+import 'server-only';
+/**
+ * `npm run bench -- --only governance`: 50 concurrent governed starts on PostgreSQL, each the whole
+ * data-layer path of the dashboard's start (evidence, policy decisions, journal, approval request,
+ * governed-run row and the stored run) on one connection pool, as one server process does. Prints
+ * p50 / p95 of the starts and the transactions PostgreSQL rolled back meanwhile (append contention).
+ */
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { migrate } from '../../scripts/db-migrate.mjs';
+import { defaultGoldenPath } from '../eval/matrix';
+import { loadGoldenFile } from '../eval/golden';
+import { startGovernedRun, type AgentDriver, type GovernedContext } from '../governance/governed-run';
+import { loadPolicyFile } from '../governance/policy-file';
+import { OPERATOR_SCOPES } from '../governance/principal';
+import { resolveConfig } from '../harness/config';
+import { createStockroomAgent } from '../stockroom/agent';
+import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
+import { StockroomEnvironment } from '../stockroom/environment';
+import { LocalToolExecutor } from '../stockroom/executor/local-executor';
+import { DurableLedgerExecutor } from '../stockroom/ledger/durable-ledger-executor';
+import { openDatabase } from './client';
+import { prismaGovernanceStore } from './governance-store';
+import { newId } from './ids';
+import { PrismaLedgerStore } from './restock-ledger-store';
+import { saveRun } from './runs-write';
+import { createTestDatabaseUrl } from './testing/test-databases';
+
+/** Concurrent starts measured (the figure in issue 9). */
+const CONCURRENT_STARTS = 50;
+
+async function rollbacks(url: string): Promise<number> {
+  const name = new URL(url).pathname.slice(1);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>('SELECT xact_rollback::text AS n FROM pg_stat_database WHERE datname = $1', [name]);
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchGovernance(): Promise<{ name: string; value: number; unit: string; target?: string; detail?: string }[]> {
+  const { url, drop } = await createTestDatabaseUrl('postgres');
+  await migrate({ url });
+  process.env.STOCKROOM_EVIDENCE_KEY ??= 'bench-evidence-key-0123456789abcdef0123456789';
+  const db = openDatabase(url);
+  try {
+    const dataset = loadDataset(defaultDatasetDir());
+    const golden = loadGoldenFile(defaultGoldenPath(dataset));
+    const config = resolveConfig({});
+    const policy = loadPolicyFile('config/policy.json');
+    // Cases that write (restocks), so starts append decisions, effects and approval requests.
+    const cases = golden.cases.filter((c) => /restock/i.test(c.query)).slice(0, 10);
+    const pick = cases.length > 0 ? cases : golden.cases.slice(0, 10);
+    const start = async (i: number): Promise<number> => {
+      const c = pick[i % pick.length]!;
+      const runId = newId();
+      const executor = new DurableLedgerExecutor(new LocalToolExecutor(new StockroomEnvironment(dataset, [])), new PrismaLedgerStore(db.prisma), runId);
+      const driver: AgentDriver = {
+        run: async (ex, p, operationKey, id) => (await createStockroomAgent({ dataset, config, executor: ex, policy: p })).run(c.query, c.id, { runId: id, operationKey }),
+        resume: async () => {
+          throw new Error('not resumed in this bench');
+        },
+      };
+      const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy, executor, driver };
+      const began = performance.now();
+      const out = await startGovernedRun(ctx, { principal: { subject: 'bench-operator', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] }, runTenant: 'kittiwake', spec: { caseId: c.id }, runId });
+      await saveRun(out.result, { id: runId, createdBy: null, datasetName: dataset.name, datasetHash: dataset.hash, transport: 'local', category: c.category, config: config as unknown as Record<string, unknown>, suiteRunId: null }, db);
+      return performance.now() - began;
+    };
+    await start(0); // warm-up: the query compiler's first calls are not what we measure
+    const alone = await start(1);
+    const before = await rollbacks(url);
+    const wall = performance.now();
+    const ms = (await Promise.all(Array.from({ length: CONCURRENT_STARTS }, (_, i) => start(i)))).sort((a, b) => a - b);
+    const total = performance.now() - wall;
+    const rolledBack = (await rollbacks(url)) - before;
+    const at = (q: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]! );
+    return [
+      { name: `${CONCURRENT_STARTS} concurrent governed starts, p50 (postgres)`, value: at(0.5), unit: 'ms' },
+      { name: `${CONCURRENT_STARTS} concurrent governed starts, p95 (postgres)`, value: at(0.95), unit: 'ms', target: '≤ 1000 ms', detail: `all done in ${Math.round(total)} ms; ${rolledBack} transactions rolled back; one start alone ${Math.round(alone)} ms` },
+    ];
+  } finally {
+    await db.close();
+    await drop();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Attribute names the export writes and the import reads: the GenAI semantic conventions (from
+ * `@opentelemetry/semantic-conventions/incubating`, the only place they exist) plus the project's
+ * own `stockroom.*` names for what the conventions have no key for (termination, transitions,
+ * guard verdicts), so a trace exported here comes back as the same run.
+ */
+export {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  GEN_AI_OPERATION_NAME_VALUE_CHAT,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+} from '@opentelemetry/semantic-conventions/incubating';
+
+/** `gen_ai.system`: the name `gen_ai.provider.name` replaced; older emitters still send it. */
+export const ATTR_GEN_AI_SYSTEM_OLD = 'gen_ai.system';
+
+/** The project's own attributes (no GenAI key exists for these). */
+export const STOCKROOM = {
+  runId: 'stockroom.run.id',
+  caseId: 'stockroom.case.id',
+  query: 'stockroom.query',
+  mode: 'stockroom.mode',
+  status: 'stockroom.status',
+  steps: 'stockroom.steps',
+  weaknesses: 'stockroom.weaknesses',
+  terminationReason: 'stockroom.termination_reason',
+  datasetName: 'stockroom.dataset.name',
+  step: 'stockroom.step',
+  /** Position of the entry in the run's trajectory, so the import restores the exact order. */
+  trajectoryIndex: 'stockroom.trajectory.index',
+  stopReason: 'stockroom.stop_reason',
+  contextTokens: 'stockroom.context_tokens_estimate',
+  requestedToolNames: 'stockroom.requested_tools.names',
+  requestedToolIds: 'stockroom.requested_tools.ids',
+  toolExecuted: 'stockroom.tool.executed',
+  toolIsError: 'stockroom.tool.is_error',
+  toolErrorCode: 'stockroom.tool.error_code',
+  toolBlockedBy: 'stockroom.tool.blocked_by',
+  toolValidationError: 'stockroom.tool.validation_error',
+  toolQuarantinedLines: 'stockroom.tool.quarantined_lines',
+  toolPayloadChars: 'stockroom.tool.payload_chars',
+  toolSignature: 'stockroom.tool.signature',
+} as const;
+
+/** Span event names. */
+export const EVENTS = {
+  transition: 'stockroom.transition',
+  guard: 'stockroom.guard',
+  compaction: 'stockroom.compaction',
+  approval: 'stockroom.approval',
+} as const;
+
+/** `error.type` of tool calls that did not run cleanly (the lecture's names). */
+export const TOOL_ERROR_TYPES = {
+  blocked: 'blocked_by_guard',
+  invalid: 'invalid_arguments',
+  quarantined: 'quarantined',
+  failed: 'tool_error',
+} as const;
+
+/** OpenInference's attribute names (Arize Phoenix and the frameworks it instruments). */
+export const OPENINFERENCE = {
+  spanKind: 'openinference.span.kind',
+  modelName: 'llm.model_name',
+  provider: 'llm.provider',
+  system: 'llm.system',
+  promptTokens: 'llm.token_count.prompt',
+  completionTokens: 'llm.token_count.completion',
+  toolName: 'tool.name',
+  toolParameters: 'tool.parameters',
+  toolCallId: 'tool_call.id',
+  inputValue: 'input.value',
+  outputValue: 'output.value',
+  outputMessagesPrefix: 'llm.output_messages.',
+} as const;

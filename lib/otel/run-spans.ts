@@ -1,0 +1,276 @@
+/**
+ * A finished RunResult as a tree of span plans following the GenAI semantic conventions: one
+ * `invoke_agent` root, a `chat` span per model call, an `execute_tool` span per tool call, and
+ * transitions, guard trips, compaction and approval decisions as events. Pure: the exporter turns
+ * plans into SDK spans, tests read them directly. Times are rebuilt from the run's start and each
+ * call's measured latency (the loop records durations, not timestamps).
+ */
+import type { JsonValue } from '../harness/json';
+import type { ModelTurn, RunResult, ToolRecord } from '../harness/types';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  EVENTS,
+  GEN_AI_OPERATION_NAME_VALUE_CHAT,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+  STOCKROOM,
+  TOOL_ERROR_TYPES,
+} from './attributes';
+import { redactSecrets } from './redact';
+
+export type AttributeValue = string | number | boolean | string[];
+export type Attributes = Record<string, AttributeValue>;
+
+export interface SpanEventPlan {
+  name: string;
+  timeMs: number;
+  attributes: Attributes;
+}
+
+export interface SpanPlan {
+  name: string;
+  kind: 'internal' | 'client';
+  startMs: number;
+  endMs: number;
+  attributes: Attributes;
+  events: SpanEventPlan[];
+  /** `error.type` when the operation ended in error (sets the span status to ERROR). */
+  errorType: string | null;
+  children: SpanPlan[];
+}
+
+export interface RunSpanOptions {
+  /** Message content (prompts, outputs, tool arguments and results): only when the user opts in. */
+  captureContent: boolean;
+  agentName?: string;
+  datasetName?: string;
+}
+
+/** Provider and finish reasons a live model client may attach (issue 10); absent on older runs. */
+type ProviderFields = { provider?: string; finishReasons?: string[] };
+
+/** `gen_ai.provider.name`: what the client reported, else the harness's own deterministic model. */
+export function providerOf(run: RunResult, turn?: ModelTurn): string {
+  const reported = (turn as ProviderFields | undefined)?.provider ?? (run as ProviderFields).provider;
+  if (reported) return reported;
+  return run.mode === 'mock' ? 'stockroom.fake' : '_OTHER';
+}
+
+/** GenAI finish reasons (`stop`, `tool_call`, `length`) for the loop's stop reason. */
+export function finishReasonsOf(turn: ModelTurn): string[] {
+  const reported = (turn as ProviderFields).finishReasons;
+  if (reported && reported.length > 0) return reported;
+  switch (turn.stopReason) {
+    case 'end_turn':
+      return ['stop'];
+    case 'tool_use':
+      return ['tool_call'];
+    case 'max_tokens':
+      return ['length'];
+    default:
+      return [turn.stopReason];
+  }
+}
+
+/** `error.type` of a tool call, or null when it ran cleanly. */
+export function toolErrorType(record: ToolRecord): string | null {
+  if (record.blockedBy !== null) return TOOL_ERROR_TYPES.blocked;
+  if (record.validationError !== null) return TOOL_ERROR_TYPES.invalid;
+  if (record.isError) return record.errorCode ?? TOOL_ERROR_TYPES.failed;
+  if (record.quarantinedLines > 0) return TOOL_ERROR_TYPES.quarantined;
+  return null;
+}
+
+const json = (value: JsonValue | unknown) => JSON.stringify(redactSecrets(value as JsonValue));
+
+function outputMessages(turn: ModelTurn): string {
+  const parts: JsonValue[] = [];
+  if (turn.text !== null) parts.push({ type: 'text', content: turn.text });
+  for (const call of turn.toolCalls) parts.push({ type: 'tool_call', id: call.toolUseId, name: call.name, arguments: call.arguments });
+  return json([{ role: 'assistant', parts, finish_reason: finishReasonsOf(turn)[0] ?? 'stop' }]);
+}
+
+function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: number, startMs: number, options: RunSpanOptions): SpanPlan {
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+    [ATTR_GEN_AI_PROVIDER_NAME]: providerOf(run, turn),
+    [ATTR_GEN_AI_REQUEST_MODEL]: run.modelId,
+    [ATTR_GEN_AI_RESPONSE_MODEL]: run.modelId,
+    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: turn.inputTokens,
+    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: turn.outputTokens,
+    [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: finishReasonsOf(turn),
+    [ATTR_GEN_AI_CONVERSATION_ID]: run.runId,
+    [STOCKROOM.step]: turn.step,
+    [STOCKROOM.trajectoryIndex]: index,
+    [STOCKROOM.stopReason]: turn.stopReason,
+    [STOCKROOM.contextTokens]: turn.contextTokensEstimate,
+    // Which tools the model asked for (names and ids, not arguments): a call a guard stopped before
+    // it ran has no execute_tool span, and the import still needs to know it was asked for.
+    [STOCKROOM.requestedToolNames]: turn.toolCalls.map((c) => c.name),
+    [STOCKROOM.requestedToolIds]: turn.toolCalls.map((c) => c.toolUseId),
+  };
+  if (options.captureContent) {
+    const input = run.modelInputs[callIndex];
+    if (input) attributes[ATTR_GEN_AI_INPUT_MESSAGES] = json(input.messages);
+    attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = outputMessages(turn);
+  }
+  return {
+    name: `${GEN_AI_OPERATION_NAME_VALUE_CHAT} ${run.modelId}`,
+    kind: 'client',
+    startMs,
+    endMs: startMs + Math.max(0, turn.latencyMs),
+    attributes,
+    events: [],
+    errorType: null,
+    children: [],
+  };
+}
+
+function toolSpan(record: ToolRecord, index: number, startMs: number, options: RunSpanOptions): SpanPlan {
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+    [ATTR_GEN_AI_TOOL_NAME]: record.name,
+    [ATTR_GEN_AI_TOOL_CALL_ID]: record.toolUseId,
+    [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+    [STOCKROOM.step]: record.step,
+    [STOCKROOM.trajectoryIndex]: index,
+    [STOCKROOM.toolExecuted]: record.executed,
+    [STOCKROOM.toolIsError]: record.isError,
+    [STOCKROOM.toolQuarantinedLines]: record.quarantinedLines,
+    [STOCKROOM.toolPayloadChars]: record.payloadChars,
+  };
+  if (record.errorCode !== null) attributes[STOCKROOM.toolErrorCode] = record.errorCode;
+  if (record.blockedBy !== null) attributes[STOCKROOM.toolBlockedBy] = record.blockedBy;
+  if (record.validationError !== null) attributes[STOCKROOM.toolValidationError] = record.validationError;
+  if (options.captureContent) {
+    attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = json(record.arguments);
+    attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] = json(record.resultContent);
+  }
+  const errorType = toolErrorType(record);
+  if (errorType !== null) attributes[ATTR_ERROR_TYPE] = errorType;
+  const endMs = startMs + Math.max(0, record.latencyMs);
+  const events: SpanEventPlan[] = [];
+  if (record.policy) {
+    events.push({
+      name: EVENTS.approval,
+      timeMs: endMs,
+      attributes: {
+        'stockroom.policy.decision': record.policy.decision,
+        'stockroom.policy.rule': record.policy.rule,
+        'stockroom.policy.version': record.policy.policyVersion,
+        ...(record.policy.resolution ? { 'stockroom.policy.resolution': record.policy.resolution } : {}),
+      },
+    });
+  }
+  return { name: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${record.name}`, kind: 'internal', startMs, endMs, attributes, events, errorType, children: [] };
+}
+
+/** The span tree of one finished run. */
+export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan {
+  const startMs = Date.parse(run.startedAt);
+  const agentName = options.agentName ?? 'stockroom';
+  const children: SpanPlan[] = [];
+  const events: SpanEventPlan[] = [];
+  const stepStart = new Map<number, number>();
+  let cursor = startMs;
+  let callIndex = 0;
+  run.trajectory.forEach((entry, index) => {
+    if (!stepStart.has(entry.step)) stepStart.set(entry.step, cursor);
+    switch (entry.kind) {
+      case 'model_turn': {
+        const span = chatSpan(run, entry, index, callIndex++, cursor, options);
+        children.push(span);
+        cursor = span.endMs;
+        break;
+      }
+      case 'tool_call': {
+        const span = toolSpan(entry, index, cursor, options);
+        children.push(span);
+        cursor = span.endMs;
+        break;
+      }
+      case 'guard':
+        events.push({
+          name: EVENTS.guard,
+          timeMs: cursor,
+          attributes: { 'stockroom.guard.name': entry.guard, 'stockroom.guard.reason': entry.reason, 'stockroom.guard.detail': entry.detail, [STOCKROOM.step]: entry.step, [STOCKROOM.trajectoryIndex]: index },
+        });
+        break;
+      case 'compaction':
+        events.push({
+          name: EVENTS.compaction,
+          timeMs: cursor,
+          attributes: {
+            'stockroom.compaction.tokens_before': entry.tokensBefore,
+            'stockroom.compaction.tokens_after': entry.tokensAfter,
+            'stockroom.compaction.results_summarised': entry.resultsSummarised,
+            [STOCKROOM.step]: entry.step,
+            [STOCKROOM.trajectoryIndex]: index,
+          },
+        });
+        break;
+    }
+  });
+  const endMs = Math.max(cursor, startMs + Math.max(0, run.durationMs));
+  run.transitions.forEach((t, idx) => {
+    events.push({
+      name: EVENTS.transition,
+      timeMs: stepStart.get(t.step) ?? (t.step === 0 ? startMs : endMs),
+      attributes: { 'stockroom.transition.from': t.from, 'stockroom.transition.to': t.to, 'stockroom.transition.reason': t.reason, [STOCKROOM.step]: t.step, 'stockroom.transition.index': idx },
+    });
+  });
+  events.sort((a, b) => a.timeMs - b.timeMs);
+
+  const attributes: Attributes = {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+    [ATTR_GEN_AI_AGENT_NAME]: agentName,
+    [ATTR_GEN_AI_PROVIDER_NAME]: providerOf(run),
+    [ATTR_GEN_AI_REQUEST_MODEL]: run.modelId,
+    [ATTR_GEN_AI_CONVERSATION_ID]: run.runId,
+    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: run.usage.inputTokens,
+    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: run.usage.outputTokens,
+    [STOCKROOM.runId]: run.runId,
+    [STOCKROOM.mode]: run.mode,
+    [STOCKROOM.status]: run.status,
+    [STOCKROOM.steps]: run.steps,
+    [STOCKROOM.weaknesses]: [...run.weaknesses],
+    [STOCKROOM.terminationReason]: run.terminationReason,
+  };
+  if (run.caseId !== null) attributes[STOCKROOM.caseId] = run.caseId;
+  if (options.datasetName) attributes[STOCKROOM.datasetName] = options.datasetName;
+  if (options.captureContent) {
+    attributes[STOCKROOM.query] = run.query;
+    attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = json([{ type: 'text', content: run.systemPrompt }]);
+    attributes[ATTR_GEN_AI_INPUT_MESSAGES] = json([{ role: 'user', parts: [{ type: 'text', content: run.query }] }]);
+    attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = json([{ role: 'assistant', parts: [{ type: 'text', content: run.finalAnswer }] }]);
+  }
+  const failed = run.terminationReason !== 'COMPLETED';
+  if (failed) attributes[ATTR_ERROR_TYPE] = run.terminationReason;
+  return {
+    name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${agentName}`,
+    kind: 'internal',
+    startMs,
+    endMs,
+    attributes,
+    events,
+    errorType: failed ? run.terminationReason : null,
+    children,
+  };
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "EvidenceChain" ALTER COLUMN "anchorSeq" DROP NOT NULL;
