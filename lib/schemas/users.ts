@@ -2,17 +2,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from '../auth/password-rules';
 import { DEFAULT_TENANT, RoleSchema } from '../governance/principal';
-
-/** Longest tenant name. */
-export const MAX_TENANT_CHARS = 64;
-
-/** A tenant name: lower-case letters, digits, '-' and '_', starting with a letter or digit. */
-export const TenantSchema = z
-  .string()
-  .trim()
-  .min(1, 'the tenant must not be empty')
-  .max(MAX_TENANT_CHARS, `the tenant must have at most ${MAX_TENANT_CHARS} characters`)
-  .regex(/^[a-z0-9][a-z0-9_-]*$/, "the tenant may use lower-case letters, digits, '-' and '_' only");
+import { TenantSchema } from './datasets';
 
 export const NewUserSchema = z.object({
   email: z.string().trim().toLowerCase().max(320, 'the email must have at most 320 characters').email('the email is not an email address'),
