@@ -8,12 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
+import { API_DIR, discoverActions, discoverRoutes } from './testing/discover';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
 
-const ACTIONS_DIR = path.resolve('lib/actions');
-const API_DIR = path.resolve('app/api');
 
 /** Actions a caller without a session must be able to use, and why. */
 const PUBLIC_ACTIONS: Record<string, string> = {
@@ -32,25 +31,6 @@ const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
 };
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string }>;
-
-function discoverActions(): { file: string; name: string }[] {
-  const out: { file: string; name: string }[] = [];
-  for (const file of fs.readdirSync(ACTIONS_DIR).sort()) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const text = fs.readFileSync(path.join(ACTIONS_DIR, file), 'utf8');
-    if (!/^\s*['"]use server['"]/.test(text)) continue;
-    for (const m of text.matchAll(/^export (?:const|async function|function) (\w+)/gm)) out.push({ file, name: m[1]! });
-  }
-  return out;
-}
-
-function discoverRoutes(dir = API_DIR): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return discoverRoutes(p);
-    return e.name === 'route.ts' ? [path.relative(API_DIR, path.dirname(p))] : [];
-  });
-}
 
 const actions = discoverActions();
 const routes = discoverRoutes();

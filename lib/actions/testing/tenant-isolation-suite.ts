@@ -12,9 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpActionEnv, type ActionEnv } from './action-env';
+import { discoverActions, discoverRoutes } from './discover';
 
-const ACTIONS_DIR = path.resolve('lib/actions');
-const API_DIR = path.resolve('app/api');
 
 /** Actions that touch no tenant's objects, and why. */
 const TENANTLESS_ACTIONS: Record<string, string> = {
@@ -32,25 +31,6 @@ const TENANTLESS_ROUTES: Record<string, string> = {
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string; data?: unknown }>;
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-
-function discoverActions(): { file: string; name: string }[] {
-  const out: { file: string; name: string }[] = [];
-  for (const file of fs.readdirSync(ACTIONS_DIR).sort()) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const text = fs.readFileSync(path.join(ACTIONS_DIR, file), 'utf8');
-    if (!/^\s*['"]use server['"]/.test(text)) continue;
-    for (const m of text.matchAll(/^export (?:const|async function|function) (\w+)/gm)) out.push({ file, name: m[1]! });
-  }
-  return out;
-}
-
-function discoverRoutes(dir = API_DIR): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return discoverRoutes(p);
-    return e.name === 'route.ts' ? [path.relative(API_DIR, path.dirname(p))] : [];
-  });
-}
 
 const PUFFIN_USERS = ['puffinAdmin', 'puffinOperator', 'puffinReviewer'] as const;
 
