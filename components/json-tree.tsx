@@ -2,10 +2,30 @@
 /**
  * A tool's arguments or result as a collapsible JSON tree (react-json-view-lite renders values as
  * text, never as HTML). Text that is not whole JSON — a truncated preview — stays plain text.
+ * Colours come from the page palette (the `.jt-*` classes in app/globals.css), not the library's
+ * light and dark themes, whose value colours fall below AA contrast on our panels (its dark strings,
+ * rgb(203, 75, 22), on the dark panel; its light booleans on white).
  */
-import { useTheme } from 'next-themes';
-import { JsonView, allExpanded, darkStyles, defaultStyles } from 'react-json-view-lite';
+import { JsonView, allExpanded, defaultStyles } from 'react-json-view-lite';
 import 'react-json-view-lite/dist/index.css';
+
+/** The library's layout classes with our palette's colours: one style for light and dark alike. */
+const PALETTE_STYLES: typeof defaultStyles = {
+  ...defaultStyles,
+  container: `${defaultStyles.container} jt-container`,
+  label: `${defaultStyles.label} jt-label`,
+  clickableLabel: `${defaultStyles.clickableLabel} jt-label`,
+  punctuation: `${defaultStyles.punctuation} jt-text`,
+  nullValue: 'jt-null',
+  undefinedValue: 'jt-null',
+  stringValue: 'jt-string',
+  numberValue: 'jt-number',
+  booleanValue: 'jt-boolean',
+  otherValue: 'jt-text',
+  expandIcon: `${defaultStyles.expandIcon} jt-text`,
+  collapseIcon: `${defaultStyles.collapseIcon} jt-text`,
+  collapsedContent: `${defaultStyles.collapsedContent} jt-text`,
+};
 
 /** JSON.parse that says whether it worked instead of throwing. */
 export function parseJsonText(text: string): { ok: true; value: object } | { ok: false } {
@@ -18,12 +38,11 @@ export function parseJsonText(text: string): { ok: true; value: object } | { ok:
 }
 
 export function JsonTree({ value, label, expandLevels = 1 }: { value: object; label: string; expandLevels?: number | 'all' }) {
-  const { resolvedTheme } = useTheme();
   return (
     <div className="json-tree" data-testid="json-tree">
       <JsonView
         data={value}
-        style={resolvedTheme === 'dark' ? darkStyles : defaultStyles}
+        style={PALETTE_STYLES}
         shouldExpandNode={expandLevels === 'all' ? allExpanded : (level) => level < expandLevels}
         clickToExpandNode
         aria-label={label}

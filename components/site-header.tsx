@@ -19,16 +19,21 @@ export async function SiteHeader() {
         <span className="spacer" />
         <ThemeToggle />
         <LargeTypeToggle />
-        {user && user.tenants.length > 1 ? <TenantSwitcher tenant={user.tenant} tenants={user.tenants} /> : null}
         {user ? (
-          <form action={signOutAction} className="row" style={{ gap: '0.5rem' }}>
+          // Who is signed in above the tenant switcher and sign-out, so the navigation stays one row at 1400 px.
+          <div className="account">
             <span className="small" data-testid="signed-in-as">
               {user.email} · {user.roles.join(', ') || 'no role'} · {user.tenant}
             </span>
-            <button type="submit" className="small">
-              Sign out
-            </button>
-          </form>
+            <div className="row account-actions">
+              {user.tenants.length > 1 ? <TenantSwitcher tenant={user.tenant} tenants={user.tenants} /> : null}
+              <form action={signOutAction}>
+                <button type="submit" className="small">
+                  Sign out
+                </button>
+              </form>
+            </div>
+          </div>
         ) : null}
       </nav>
     </header>

@@ -14,7 +14,7 @@ export function TenantSwitcher({ tenant, tenants }: { tenant: string; tenants: s
   const [error, setError] = useState<string | null>(null);
   return (
     <label className="small row" style={{ gap: '0.25rem' }}>
-      Tenant
+      <span className="visually-hidden">Tenant</span>
       <select
         aria-label="Tenant"
         data-testid="tenant-switcher"

@@ -1,5 +1,14 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoSidewaysScroll, runFromLauncher } from '../support/helpers';
+import { storageStateOf } from '../support/users';
+
+/** One row of navigation: every visible header item is centred on the brand's line. */
+async function expectHeaderOnOneRow(page: Page): Promise<void> {
+  const middles = await page
+    .locator('.site-header nav > *')
+    .evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2));
+  for (const middle of middles) expect(Math.abs(middle - middles[0]!)).toBeLessThan(8);
+}
 
 test('at 1400 px the runs table shows every column without a sideways scroll and the header stays on one row', async ({ page }) => {
   // A long question and a combined setting are what pushed Duration, Started and the actions off screen.
@@ -16,11 +25,15 @@ test('at 1400 px the runs table shows every column without a sideways scroll and
   const lastHeader = page.getByTestId('runs-table').locator('thead th').last();
   const box = (await lastHeader.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(1400);
-  // One row of navigation: every item is centred on the brand's line.
-  const middles = await page
-    .locator('.site-header nav > *')
-    .evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2));
-  for (const middle of middles) expect(Math.abs(middle - middles[0]!)).toBeLessThan(8);
+  await expectHeaderOnOneRow(page);
+});
+
+test('at 1400 px the header stays on one row for a member of several tenants, tenant switcher included', async ({ browser }) => {
+  const page = await (await browser.newContext({ storageState: storageStateOf('multi'), viewport: { width: 1400, height: 900 } })).newPage();
+  await page.goto('/runs');
+  await expect(page.getByTestId('tenant-switcher')).toBeVisible();
+  await expectHeaderOnOneRow(page);
+  await page.context().close();
 });
 
 test('the navigation marks the current page, including its sub-pages', async ({ page }) => {

@@ -30,8 +30,8 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   await expect(chart.locator('.recharts-legend-item-text')).toHaveText(['Tool selection', 'Answer correct', 'Termination match', 'Must-not-call OK']);
   await expect(page.getByTestId('matrix-chart-loop_rate').locator('.recharts-bar-rectangle').first()).toBeVisible();
   await expect(page.getByTestId('matrix-chart-mean_input_tokens').locator('.recharts-bar-rectangle').first()).toBeVisible();
-  // The run's label names transport, guards and model.
-  await expect(page.getByTestId('matrix-harness')).toContainText('local · no extra guards · scripted model');
+  // The run's label names transport, guards and model (the deterministic fake model by what it is).
+  await expect(page.getByTestId('matrix-harness')).toContainText('local · no extra guards · fake model (deterministic)');
 
   // The open cell is in the address; opening it shows the same cases.
   await expect(page).toHaveURL(/cell=ambiguous_tool_desc(~|%7E)tool_selection_accuracy/);

@@ -64,8 +64,10 @@ describe('cell permalinks', () => {
 describe('harnessSummary', () => {
   it('names transport, guards and model, so two matrix runs can be told apart', () => {
     expect(harnessSummary({ transport: 'mcp-stdio', guards: ['grounded_write'], payloadWrappers: [], mode: 'mock' })).toBe(
-      'mcp-stdio · guards: grounded_write · scripted model',
+      'mcp-stdio · guards: grounded_write · fake model (deterministic)',
     );
+    // The fake model is stored as `fake` now: named by what it is, not as if it were a provider's model.
+    expect(harnessSummary({ transport: 'local', guards: [], mode: 'mock', model: 'fake' })).toBe('local · no extra guards · fake model (deterministic)');
     expect(harnessSummary({ transport: 'local', guards: [], mode: 'live', model: 'claude-x' })).toBe('local · no extra guards · claude-x');
     expect(harnessSummary(null)).toBe('transport not recorded · no extra guards · model not recorded');
   });

@@ -3,7 +3,7 @@
  * delta table against `none` with the direction of each change, the per-category breakdown, and a
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
-import { WEAKNESS_FLAGS } from '../harness/config';
+import { FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/config';
 import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
 import { round4 } from '../eval/numbers';
 
@@ -144,11 +144,24 @@ export function caseMoved(scoreKey: string, baseline: unknown, value: unknown): 
   return true;
 }
 
+/** What the matrix calls the deterministic fake model, so a reader does not take `fake` for a provider's model. */
+export const FAKE_MODEL_LABEL = `${FAKE_MODEL} model (deterministic)`;
+
+/**
+ * The model a stored config names: `<provider>:<model id>` as stored; the fake model (stored as `fake`,
+ * or, in configs written before the model was stored, only as mock mode) by what it is.
+ */
+function modelLabel(model: string | null, mode: unknown): string {
+  if (model === FAKE_MODEL || (model === null && mode === 'mock')) return FAKE_MODEL_LABEL;
+  if (model !== null) return model;
+  return typeof mode === 'string' ? `${mode} model` : 'model not recorded';
+}
+
 /** What a suite ran on besides its weakness flags: transport, guards, payload wrappers and model. */
 export function harnessSummary(config: unknown): string {
   const c = config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : {};
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  const model = typeof c.model === 'string' ? c.model : typeof c.modelId === 'string' ? c.modelId : c.mode === 'mock' ? 'scripted model' : typeof c.mode === 'string' ? `${c.mode} model` : 'model not recorded';
+  const model = modelLabel(typeof c.model === 'string' ? c.model : typeof c.modelId === 'string' ? c.modelId : null, c.mode);
   const guards = list(c.guards);
   const wrappers = list(c.payloadWrappers);
   return [
