@@ -37,13 +37,22 @@ export function parseJsonText(text: string): { ok: true; value: object } | { ok:
   }
 }
 
+/**
+ * Which nodes start open: the root (react-json-view-lite's level 0) and `levels` levels below it, so
+ * the default of 1 shows a result's rows (`[{sku: …}]`) and folds what is nested inside them.
+ */
+export function expandedUpTo(levels: number | 'all'): (level: number) => boolean {
+  return levels === 'all' ? allExpanded : (level) => level <= levels;
+}
+
+/** `expandLevels`: how many levels below the root start open (the root always does), or 'all'. */
 export function JsonTree({ value, label, expandLevels = 1 }: { value: object; label: string; expandLevels?: number | 'all' }) {
   return (
     <div className="json-tree" data-testid="json-tree">
       <JsonView
         data={value}
         style={PALETTE_STYLES}
-        shouldExpandNode={expandLevels === 'all' ? allExpanded : (level) => level < expandLevels}
+        shouldExpandNode={expandedUpTo(expandLevels)}
         clickToExpandNode
         aria-label={label}
       />

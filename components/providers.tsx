@@ -1,6 +1,5 @@
 'use client';
 /** Client-side providers: one react-query client per browser tab, and the colour theme (the system's unless chosen). */
-import '@/lib/security/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
 import { useState, type ReactNode } from 'react';

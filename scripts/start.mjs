@@ -22,7 +22,7 @@ import { parseTrustProxy } from './client-address.mjs';
 import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
 
 /** Sources whose change makes the production build stale. */
-const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'config', 'next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'config', 'next.config.ts', 'proxy.ts', 'instrumentation.ts', 'instrumentation-node.ts', 'instrumentation-client.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
 
 function newestMtime(target) {

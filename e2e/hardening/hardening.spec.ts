@@ -68,6 +68,12 @@ test('a page on another port cannot frame the signed-in approval page', async ({
 
 test('no page raises a CSP violation or an uncaught error; mermaid, the charts and the pages still work under the nonce CSP', async ({ page, browser, baseURL }) => {
   const csp = await watchCsp(page);
+  // Observed: two "Failed to load resource: … 404" console errors, Chromium's own /favicon.ico request
+  // on the replay page (browser-initiated, so it shows as a console error, not a page response).
+  const notFound: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Failed to load resource.*404/.test(m.text())) notFound.push(`${m.location().url} (on ${page.url()})`);
+  });
   const visited: Record<string, string[]> = {};
   const visit = async (path: string, ready: () => Promise<void>) => {
     await page.goto(path);
@@ -108,6 +114,7 @@ test('no page raises a CSP violation or an uncaught error; mermaid, the charts a
   await anon.close();
 
   for (const [path, problems] of Object.entries(visited)) expect(problems, path).toEqual([]);
+  expect(notFound).toEqual([]);
 });
 
 test('sign-in over HTTP is limited per account, and rotating X-Forwarded-For does not get past it', async ({ playwright, baseURL }) => {
