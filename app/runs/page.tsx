@@ -26,6 +26,23 @@ import { RoleNote, roleNote } from '@/components/role-note';
 export const dynamic = 'force-dynamic';
 
 
+/** A filter of the runs form: a labelled select of `options` with "any" (no filter) first. */
+function FilterSelect({ id, name, label, value, options }: { id: string; name: string; label: string; value: string | undefined; options: readonly string[] }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value ?? ''}>
+        <option value="">any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function SortHeader({ query, sortKey, label }: { query: RunsQuery; sortKey: RunsQuery['sort']; label: string }) {
   const active = query.sort === sortKey;
   const dir = active && query.dir === 'desc' ? 'asc' : 'desc';
@@ -72,54 +89,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <label htmlFor="f-q">Query contains</label>
           <input id="f-q" name="q" defaultValue={query.q ?? ''} placeholder="e.g. goggles" />
         </div>
-        <div className="field">
-          <label htmlFor="f-dataset">Dataset</label>
-          <select id="f-dataset" name="dataset" defaultValue={query.dataset ?? ''}>
-            <option value="">any</option>
-            {[...new Set(datasets.map((d) => d.name))].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-flag">Flag</label>
-          <select id="f-flag" name="flag" defaultValue={query.flag ?? ''}>
-            <option value="">any</option>
-            {WEAKNESS_FLAGS.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="f-dataset" name="dataset" label="Dataset" value={query.dataset} options={[...new Set(datasets.map((d) => d.name))]} />
+        <FilterSelect id="f-flag" name="flag" label="Flag" value={query.flag} options={WEAKNESS_FLAGS} />
         <div className="field">
           <label htmlFor="f-setting">Exact setting</label>
           <input id="f-setting" name="setting" defaultValue={query.setting ?? ''} placeholder="none" size={12} />
         </div>
-        <div className="field">
-          <label htmlFor="f-category">Category</label>
-          <select id="f-category" name="category" defaultValue={query.category ?? ''}>
-            <option value="">any</option>
-            {categories.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-termination">Termination</label>
-          <select id="f-termination" name="termination" defaultValue={query.termination ?? ''}>
-            <option value="">any</option>
-            {TERMINATION_REASONS.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="f-category" name="category" label="Category" value={query.category} options={categories} />
+        <FilterSelect id="f-termination" name="termination" label="Termination" value={query.termination} options={TERMINATION_REASONS} />
         <div className="field">
           <label htmlFor="f-case">Case id</label>
           <input id="f-case" name="caseId" defaultValue={query.caseId ?? ''} size={8} />
@@ -131,17 +108,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             <option value="paused">waiting for approval</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="f-transport">Transport</label>
-          <select id="f-transport" name="transport" defaultValue={query.transport ?? ''}>
-            <option value="">any</option>
-            {TRANSPORTS.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="f-transport" name="transport" label="Transport" value={query.transport} options={TRANSPORTS} />
         <div className="field">
           <label htmlFor="f-source">Source</label>
           <select id="f-source" name="source" defaultValue={query.source ?? ''}>
