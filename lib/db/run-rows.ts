@@ -12,6 +12,13 @@ import { MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT } from '../governance/principal';
+import { searchBody } from './run-search';
+
+/** The guard names of a stored configuration's `guards` array (none when absent). */
+function configuredGuards(config: unknown): string[] {
+  const guards = config && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>).guards : undefined;
+  return Array.isArray(guards) ? [...new Set(guards.filter((g): g is string => typeof g === 'string'))].sort() : [];
+}
 
 /** Characters of a tool result's JSON kept inline for replay lists. */
 export const RESULT_PREVIEW_CHARS = 400;
@@ -27,6 +34,10 @@ export interface RunRows {
   modelCalls: Prisma.ModelCallCreateManyInput[];
   messages: Prisma.RunMessageCreateManyInput[];
   blobRefs: Prisma.RunBlobRefCreateManyInput[];
+  /** The run's search text (one row; the database indexes it). */
+  search: Prisma.RunSearchCreateManyInput;
+  /** The run guards its configuration enabled. */
+  guardsOn: Prisma.RunGuardOnCreateManyInput[];
 }
 
 /** The canonical setting label of a set of weakness flags: `none`, or sorted flags joined by `+`. */
@@ -95,6 +106,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     modelCalls: [],
     messages: [],
     blobRefs: [],
+    search: { runId: id, body: searchBody(input) },
+    guardsOn: configuredGuards(meta.config).map((guard) => ({ runId: id, guard })),
   };
 
   let toolErrorCount = 0;

@@ -88,8 +88,10 @@ describe.each(providers)('listRuns on $name', (provider) => {
     expect((await collect(sort, { caseId: 'case-3' })).map((r) => r.harnessRunId).sort()).toEqual(['r10', 'r17', 'r24', 'r3', 'r31']);
   });
 
-  test('searches the query text case-insensitively', async () => {
-    const hits = await collect({ key: 'startedAt', dir: 'desc' }, { text: 'blue widget' });
+  test('searches the text case-insensitively', async () => {
+    // Every fixture answers "There are 12 blue widgets."; only every fifth query says "BLUE Widget #".
+    expect(await collect({ key: 'startedAt', dir: 'desc' }, { text: 'blue widget' })).toHaveLength(37);
+    const hits = await collect({ key: 'startedAt', dir: 'desc' }, { text: 'blue widget #' });
     expect(hits.map((r) => r.harnessRunId).sort()).toEqual(['r0', 'r10', 'r15', 'r20', 'r25', 'r30', 'r35', 'r5']);
     expect(await collect({ key: 'startedAt', dir: 'desc' }, { text: '100%' })).toEqual([]);
   });

@@ -8,6 +8,8 @@ import type { Prisma as P } from './generated/sqlite/client';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
+import { textMatches, textWhere } from './run-text-search';
+import { MAX_SEARCH_TEXT } from './run-search';
 import type { RunListItem } from './types';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
@@ -34,8 +36,15 @@ export const RunFiltersSchema = z.object({
   status: z.string().optional(),
   /** `harness` or `imported`. */
   source: z.string().optional(),
-  /** Case-insensitive substring of the query. */
-  text: z.string().optional(),
+  /** Exact model id. */
+  modelId: z.string().max(256).optional(),
+  /** Runs configured with this run guard. */
+  guard: z.string().max(64).optional(),
+  /**
+   * Case-insensitive substring of the question, the final answer, or any tool call's arguments or
+   * result (the run's search index, lib/db/run-text-search.ts).
+   */
+  text: z.string().max(MAX_SEARCH_TEXT, `at most ${MAX_SEARCH_TEXT} characters`).optional(),
 });
 export type RunFilters = z.infer<typeof RunFiltersSchema>;
 
@@ -90,9 +99,19 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
   return { value: v, id };
 }
 
+/** Validated filters; a bad one is an InvalidInputError naming the filter. */
+export function parseRunFilters(filters: RunFilters): RunFilters {
+  const parsed = RunFiltersSchema.safeParse(filters);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(issue?.path.join('.') || 'filters', issue?.message ?? 'invalid filter');
+  }
+  return parsed.data;
+}
+
 /** The Prisma `where` of a filter set (shared by list and count). */
-export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
-  const f = RunFiltersSchema.parse(filters);
+export async function runWhere(filters: RunFilters, db: Database): Promise<P.RunWhereInput> {
+  const f = parseRunFilters(filters);
   const and: P.RunWhereInput[] = [];
   if (f.tenant !== undefined) and.push({ tenant: f.tenant });
   if (f.datasetName) and.push({ datasetName: f.datasetName });
@@ -104,14 +123,11 @@ export function runWhere(filters: RunFilters, db: Database): P.RunWhereInput {
   if (f.transport) and.push({ transport: f.transport });
   if (f.status) and.push({ status: f.status });
   if (f.source) and.push({ source: f.source });
+  if (f.modelId) and.push({ modelId: f.modelId });
+  if (f.guard) and.push({ guardsOn: { some: { guard: f.guard } } });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
-  const text = f.text?.trim();
-  if (text) {
-    // SQLite's LIKE is already case-insensitive (ASCII); PostgreSQL needs ILIKE, which Prisma's
-    // SQLite-typed API does not know, hence the cast.
-    const contains = db.provider === 'postgres' ? ({ contains: text, mode: 'insensitive' } as P.StringFilter) : { contains: text };
-    and.push({ query: contains });
-  }
+  const text = await textWhere(db, f.text, f.tenant);
+  if (text) and.push(text);
   return and.length ? { AND: and } : {};
 }
 
@@ -120,7 +136,7 @@ export async function listRuns(options: ListRunsOptions = {}, db: Database = get
   const sort = options.sort ?? DEFAULT_RUN_SORT;
   if (!RUN_SORT_KEYS.includes(sort.key)) throw new InvalidInputError('sort', `unknown sort key '${String(sort.key)}'`);
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_RUN_PAGE);
-  const where = runWhere(options.filters ?? {}, db);
+  const where = await runWhere(options.filters ?? {}, db);
   const and: P.RunWhereInput[] = [where];
   if (options.cursor) {
     const { value, id } = decodeCursor(options.cursor, sort);
@@ -135,8 +151,13 @@ export async function listRuns(options: ListRunsOptions = {}, db: Database = get
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const matches = await textMatches(db, page.map((r) => r.id), options.filters?.text);
   return {
-    items: page.map(toRunListItem),
+    items: page.map((row) => {
+      const item = toRunListItem(row);
+      const match = matches.get(row.id);
+      return match ? { ...item, match } : item;
+    }),
     nextCursor: rows.length > limit && last ? encodeCursor(sort, last[sort.key], last.id) : null,
   };
 }
@@ -151,6 +172,6 @@ export async function countRuns(
   db: Database = getDb(),
 ): Promise<{ count: number; exact: boolean }> {
   const cap = options.cap ?? COUNT_CAP;
-  const count = await db.prisma.run.count({ where: runWhere(filters, db), take: cap + 1 });
+  const count = await db.prisma.run.count({ where: await runWhere(filters, db), take: cap + 1 });
   return count > cap ? { count: cap, exact: false } : { count, exact: true };
 }

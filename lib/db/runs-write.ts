@@ -34,6 +34,9 @@ function writeStatements(db: Database, blobs: BlobRow[], batch: RunRows[]) {
     ...insertRows(db, 'ModelCall', all((r) => r.modelCalls)),
     ...insertRows(db, 'RunMessage', all((r) => r.messages)),
     ...insertRows(db, 'RunBlobRef', all((r) => r.blobRefs)),
+    ...insertRows(db, 'RunGuardOn', all((r) => r.guardsOn)),
+    // The search index follows by trigger (SQLite FTS5) or index (PostgreSQL trigram GIN).
+    ...insertRows(db, 'RunSearch', batch.map((r) => r.search)),
   ];
 }
 

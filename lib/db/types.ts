@@ -1,6 +1,7 @@
 /**
  * The data layer's inputs and DTOs. Pages and actions see these small shapes, never Prisma rows.
  */
+import type { RunTextMatch } from './run-search';
 import type { JsonValue } from '../harness/json';
 import type { RunResult, TrajectoryStep } from '../harness/types';
 
@@ -39,6 +40,8 @@ export interface SaveRunInput {
 /** A row of the runs table page. */
 export interface RunListItem {
   id: string;
+  /** With a text filter: where the text matched (question, answer, a tool's arguments or result). */
+  match?: RunTextMatch;
   harnessRunId: string;
   suiteRunId: string | null;
   caseId: string | null;
