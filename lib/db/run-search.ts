@@ -16,6 +16,8 @@ const UNIT_SEP = '\u001f';
 export const MAX_SEARCH_CHARS = 200_000;
 /** Longest search text accepted (the runs page's box allows the same). */
 export const MAX_SEARCH_TEXT = 200;
+/** Shortest search text: a trigram, the least the indexes can look up. */
+export const MIN_SEARCH_TEXT = 3;
 /** Characters of context either side of a match in a snippet. */
 const SNIPPET_CONTEXT = 60;
 

@@ -4,73 +4,138 @@ import 'server-only';
  *
  * SQLite: the FTS5 trigram table RunSearchFts, queried with the text as one quoted phrase.
  * PostgreSQL: ILIKE on RunSearch.body, served by its pg_trgm GIN index.
- * Both find any case-insensitive substring of 3+ characters through the index. The matching run ids
- * (in the caller's tenant) become an `id IN (…)` filter, which the sort index then pages; a text
- * matching more than MAX_INDEXED_MATCHES runs (or shorter than a trigram) is matched row by row
- * instead, which walks the sort index and stops at a page: cheap exactly when the text is common.
+ * Both find any case-insensitive substring of 3+ characters through the index.
+ *
+ * A text-filtered page is one SQL statement: Prisma can neither express an FTS5 MATCH nor bind the
+ * thousands of matching ids an `id IN (…)` would need (it allows 999 values on SQLite), so the filters
+ * are compiled here, the same columns runWhere filters on. A page of a text in at most
+ * MAX_INDEXED_MATCHES runs takes the index's hits and sorts them; a page of a commoner text tests
+ * rows in sort order and stops at a page, cheap exactly because matches are common. Counts are
+ * driven by the index and stop at the cap. Texts are at least MIN_SEARCH_TEXT characters (a trigram).
  */
-import type { Prisma as P } from './generated/sqlite/client';
+import { Prisma as Sql } from './generated/sqlite/client';
 import type { Database } from './client';
-import { InvalidInputError } from './errors';
 import { findMatch, ftsPhrase, likePattern, normaliseSearchText, type RunTextMatch } from './run-search';
+import type { RunFilters } from './runs-list';
 
-/** Above this many index hits, an `IN` list costs more than testing rows in sort order. */
-export const MAX_INDEXED_MATCHES = 5_000;
-/** Shortest text the trigram indexes can look up. */
-const MIN_INDEXED_CHARS = 3;
+/** Above this many index hits, materialising them costs more than testing rows in sort order. */
+export const MAX_INDEXED_MATCHES = 10_000;
 
-/** Up to MAX_INDEXED_MATCHES + 1 ids of runs containing `text`, through the index or (SQLite `scan`) by LIKE. */
-async function matchingRunIds(db: Database, text: string, tenant: string | undefined, scan = false): Promise<string[]> {
+type Condition = ReturnType<typeof Sql.sql>;
+
+/** The Run columns a filter compares for equality (RunFilters key → column). */
+const EQUALS = {
+  tenant: 'tenant',
+  datasetName: 'datasetName',
+  setting: 'setting',
+  category: 'category',
+  terminationReason: 'terminationReason',
+  caseId: 'caseId',
+  suiteRunId: 'suiteRunId',
+  transport: 'transport',
+  status: 'status',
+  source: 'source',
+  modelId: 'modelId',
+} as const satisfies Partial<Record<keyof RunFilters, string>>;
+
+/** Whether the index finds more than MAX_INDEXED_MATCHES runs with `text` (all tenants: an upper bound). */
+async function isCommon(db: Database, text: string): Promise<boolean> {
   const limit = MAX_INDEXED_MATCHES + 1;
-  const p = db.prisma;
-  if (db.provider === 'sqlite' && scan) {
-    const pattern = likePattern(text);
-    const rows = await p.$queryRaw<Array<{ runId: string }>>`SELECT s."runId" FROM "RunSearch" s JOIN "Run" r ON r."id" = s."runId"
-      WHERE s."body" LIKE ${pattern} ESCAPE '!' AND (${tenant ?? null} IS NULL OR r."tenant" = ${tenant ?? null}) LIMIT ${limit}`;
-    return rows.map((r) => r.runId);
-  }
-  if (db.provider === 'sqlite') {
-    const phrase = ftsPhrase(text);
-    const rows =
-      tenant === undefined
-        ? await p.$queryRaw<Array<{ runId: string }>>`SELECT s."runId" FROM "RunSearchFts" f JOIN "RunSearch" s ON s."seq" = f."rowid"
-            WHERE "RunSearchFts" MATCH ${phrase} LIMIT ${limit}`
-        : await p.$queryRaw<Array<{ runId: string }>>`SELECT s."runId" FROM "RunSearchFts" f JOIN "RunSearch" s ON s."seq" = f."rowid"
-            JOIN "Run" r ON r."id" = s."runId" WHERE "RunSearchFts" MATCH ${phrase} AND r."tenant" = ${tenant} LIMIT ${limit}`;
-    return rows.map((r) => r.runId);
-  }
-  const pattern = likePattern(text);
   const rows =
-    tenant === undefined
-      ? await p.$queryRaw<Array<{ runId: string }>>`SELECT s."runId" FROM "RunSearch" s WHERE s."body" ILIKE ${pattern} ESCAPE '!' LIMIT ${limit}`
-      : await p.$queryRaw<Array<{ runId: string }>>`SELECT s."runId" FROM "RunSearch" s JOIN "Run" r ON r."id" = s."runId"
-          WHERE s."body" ILIKE ${pattern} ESCAPE '!' AND r."tenant" = ${tenant} LIMIT ${limit}`;
-  return rows.map((r) => r.runId);
+    db.provider === 'sqlite'
+      ? await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
+          (SELECT 1 FROM "RunSearchFts" WHERE "RunSearchFts" MATCH ${ftsPhrase(text)} LIMIT ${limit}) AS "hits"`
+      : await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
+          (SELECT 1 FROM "RunSearch" WHERE "body" ILIKE ${likePattern(text)} ESCAPE '!' LIMIT ${limit}) AS "hits"`;
+  return Number(rows[0]?.n ?? 0) > MAX_INDEXED_MATCHES;
+}
+
+/** How a query finds the text: a WITH prefix (possibly empty) and a condition on `r`. */
+interface TextMatchSql {
+  with: Condition;
+  condition: Condition;
 }
 
 /**
- * The `where` of a text filter (null when there is none). `tenant` narrows the index lookup to the
- * caller's runs; the caller's where still carries its own tenant condition.
+ * The text condition on `r`. A rare text takes the index's hits: SQLite's FTS5 subquery, or on
+ * PostgreSQL a MATERIALIZED CTE (joined with Run, the planner underrates ILIKE's cost per row and
+ * prefers a sequential scan to the trigram index). A common text is tested per row with LIKE, so
+ * walking the sort index stops after a page of matches. SQLite's LIKE folds ASCII case only (the
+ * index and PostgreSQL's ILIKE fold all), which only a common text ever meets.
  */
-export async function textWhere(db: Database, raw: string | undefined, tenant: string | undefined): Promise<P.RunWhereInput | null> {
-  const text = normaliseSearchText(raw);
-  if (!text) return null;
-  const indexed = [...text].length >= MIN_INDEXED_CHARS;
-  if (indexed) {
-    const ids = await matchingRunIds(db, text, tenant);
-    if (ids.length <= MAX_INDEXED_MATCHES) return { id: { in: ids } };
+function textMatchSql(db: Database, text: string, common: boolean): TextMatchSql {
+  const sqlite = db.provider === 'sqlite';
+  const pattern = likePattern(text);
+  const like = sqlite ? Sql.sql`LIKE ${pattern} ESCAPE '!'` : Sql.sql`ILIKE ${pattern} ESCAPE '!'`;
+  if (common) return { with: Sql.empty, condition: Sql.sql`EXISTS (SELECT 1 FROM "RunSearch" s WHERE s."runId" = r."id" AND s."body" ${like})` };
+  if (sqlite)
+    return {
+      with: Sql.empty,
+      condition: Sql.sql`r."id" IN (SELECT s."runId" FROM "RunSearchFts" JOIN "RunSearch" s ON s."seq" = "RunSearchFts"."rowid"
+        WHERE "RunSearchFts" MATCH ${ftsPhrase(text)})`,
+    };
+  return {
+    with: Sql.sql`WITH "hits" AS MATERIALIZED (SELECT "runId" FROM "RunSearch" WHERE "body" ${like}) `,
+    condition: Sql.sql`r."id" IN (SELECT "runId" FROM "hits")`,
+  };
+}
+
+/** The non-text filters as SQL conditions on `r` (the same columns runWhere filters on). */
+function filterConditions(f: RunFilters): Condition[] {
+  const out: Condition[] = [];
+  for (const [key, column] of Object.entries(EQUALS) as Array<[keyof typeof EQUALS, string]>) {
+    const value = f[key];
+    // runWhere skips empty strings except for tenant; so does this.
+    if (value === undefined || (value === '' && key !== 'tenant')) continue;
+    out.push(Sql.sql`r.${Sql.raw(`"${column}"`)} = ${value}`);
   }
-  if (/[\\%_]/.test(text)) {
-    // Prisma's `contains` passes %, _ and \ to LIKE as wildcards, so such text is matched here, literally.
-    const ids = indexed ? [] : await matchingRunIds(db, text, tenant, true);
-    if (indexed || ids.length > MAX_INDEXED_MATCHES)
-      throw new InvalidInputError('text', `'${text}' matches too many runs to search for literally; add characters to narrow it`);
-    return { id: { in: ids } };
+  for (const flag of new Set(f.flags ?? [])) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunFlag" x WHERE x."runId" = r."id" AND x."flag" = ${flag})`);
+  if (f.guard) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunGuardOn" g WHERE g."runId" = r."id" AND g."guard" = ${f.guard})`);
+  return out;
+}
+
+export interface TextPageQuery {
+  filters: RunFilters;
+  /** Normalised, non-empty search text. */
+  text: string;
+  /** A validated sort column (RUN_SORT_KEYS) and direction. */
+  sort: { key: string; dir: 'asc' | 'desc' };
+  cursor: { value: Date | number | bigint; id: string } | null;
+  take: number;
+}
+
+/** Ids of one page of text-matching runs, in sort order (keyset after `cursor`). */
+export async function textSearchPageIds(db: Database, q: TextPageQuery): Promise<string[]> {
+  const text = textMatchSql(db, q.text, await isCommon(db, q.text));
+  const where = [...filterConditions(q.filters), text.condition];
+  const column = Sql.raw(`r."${q.sort.key}"`);
+  const dir = Sql.raw(q.sort.dir === 'desc' ? 'DESC' : 'ASC');
+  if (q.cursor) {
+    const op = Sql.raw(q.sort.dir === 'desc' ? '<' : '>');
+    const { value, id } = q.cursor;
+    where.push(Sql.sql`(${column} ${op} ${value} OR (${column} = ${value} AND r."id" ${op} ${id}))`);
   }
-  // Common or very short text: test each candidate row's body. SQLite's LIKE folds ASCII case;
-  // PostgreSQL needs ILIKE, which Prisma's SQLite-typed API does not know, hence the cast.
-  const contains = db.provider === 'postgres' ? ({ contains: text, mode: 'insensitive' } as P.StringFilter) : { contains: text };
-  return { search: { is: { body: contains } } };
+  const rows = await db.prisma.$queryRaw<Array<{ id: string }>>`${text.with}SELECT r."id" FROM "Run" r WHERE ${Sql.join(where, ' AND ')}
+    ORDER BY ${column} ${dir}, r."id" ${dir} LIMIT ${q.take}`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * How many runs match a text search, counting at most `cap + 1`. On SQLite the FTS5 hits drive the
+ * count (they arrive incrementally, so a common text stops at the cap; CROSS JOIN keeps that order).
+ */
+export async function textSearchCount(db: Database, filters: RunFilters, text: string, cap: number): Promise<number> {
+  let rows: Array<{ n: number | bigint }>;
+  if (db.provider === 'sqlite') {
+    const where = Sql.join([Sql.sql`"RunSearchFts" MATCH ${ftsPhrase(text)}`, ...filterConditions(filters)], ' AND ');
+    rows = await db.prisma.$queryRaw`SELECT count(*) AS "n" FROM (SELECT 1 FROM "RunSearchFts" CROSS JOIN "RunSearch" s CROSS JOIN "Run" r
+      WHERE s."seq" = "RunSearchFts"."rowid" AND r."id" = s."runId" AND ${where} LIMIT ${cap + 1}) AS "hits"`;
+  } else {
+    const match = textMatchSql(db, text, await isCommon(db, text));
+    const where = Sql.join([...filterConditions(filters), match.condition], ' AND ');
+    rows = await db.prisma.$queryRaw`${match.with}SELECT count(*) AS "n" FROM (SELECT 1 FROM "Run" r WHERE ${where} LIMIT ${cap + 1}) AS "counted"`;
+  }
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Where `text` matched in each of these runs (for the runs table's snippets). */

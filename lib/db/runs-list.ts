@@ -8,8 +8,8 @@ import type { Prisma as P } from './generated/sqlite/client';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
-import { textMatches, textWhere } from './run-text-search';
-import { MAX_SEARCH_TEXT } from './run-search';
+import { textMatches, textSearchCount, textSearchPageIds } from './run-text-search';
+import { MAX_SEARCH_TEXT, MIN_SEARCH_TEXT, normaliseSearchText } from './run-search';
 import type { RunListItem } from './types';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
@@ -44,7 +44,14 @@ export const RunFiltersSchema = z.object({
    * Case-insensitive substring of the question, the final answer, or any tool call's arguments or
    * result (the run's search index, lib/db/run-text-search.ts).
    */
-  text: z.string().max(MAX_SEARCH_TEXT, `at most ${MAX_SEARCH_TEXT} characters`).optional(),
+  text: z
+    .string()
+    .max(MAX_SEARCH_TEXT, `at most ${MAX_SEARCH_TEXT} characters`)
+    .refine((t) => {
+      const n = [...normaliseSearchText(t)].length;
+      return n === 0 || n >= MIN_SEARCH_TEXT;
+    }, `search text needs at least ${MIN_SEARCH_TEXT} characters`)
+    .optional(),
 });
 export type RunFilters = z.infer<typeof RunFiltersSchema>;
 
@@ -109,8 +116,11 @@ export function parseRunFilters(filters: RunFilters): RunFilters {
   return parsed.data;
 }
 
-/** The Prisma `where` of a filter set (shared by list and count). */
-export async function runWhere(filters: RunFilters, db: Database): Promise<P.RunWhereInput> {
+/**
+ * The Prisma `where` of a filter set without its text (shared by list and count); a text filter is
+ * matched through the search index by run-text-search.ts, which compiles these same filters to SQL.
+ */
+export function runWhere(filters: RunFilters): P.RunWhereInput {
   const f = parseRunFilters(filters);
   const and: P.RunWhereInput[] = [];
   if (f.tenant !== undefined) and.push({ tenant: f.tenant });
@@ -126,8 +136,6 @@ export async function runWhere(filters: RunFilters, db: Database): Promise<P.Run
   if (f.modelId) and.push({ modelId: f.modelId });
   if (f.guard) and.push({ guardsOn: { some: { guard: f.guard } } });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
-  const text = await textWhere(db, f.text, f.tenant);
-  if (text) and.push(text);
   return and.length ? { AND: and } : {};
 }
 
@@ -136,22 +144,30 @@ export async function listRuns(options: ListRunsOptions = {}, db: Database = get
   const sort = options.sort ?? DEFAULT_RUN_SORT;
   if (!RUN_SORT_KEYS.includes(sort.key)) throw new InvalidInputError('sort', `unknown sort key '${String(sort.key)}'`);
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_RUN_PAGE);
-  const where = await runWhere(options.filters ?? {}, db);
-  const and: P.RunWhereInput[] = [where];
-  if (options.cursor) {
-    const { value, id } = decodeCursor(options.cursor, sort);
-    const op = sort.dir === 'desc' ? 'lt' : 'gt';
-    and.push({ OR: [{ [sort.key]: { [op]: value } }, { [sort.key]: value, id: { [op]: id } }] });
+  const filters = parseRunFilters(options.filters ?? {});
+  const cursor = options.cursor ? decodeCursor(options.cursor, sort) : null;
+  const text = normaliseSearchText(filters.text);
+  let rows;
+  if (text) {
+    const ids = await textSearchPageIds(db, { filters, text, sort, cursor, take: limit + 1 });
+    const found = new Map((await db.prisma.run.findMany({ where: { id: { in: ids } }, select: RUN_LIST_SELECT })).map((r) => [r.id, r]));
+    rows = ids.flatMap((id) => found.get(id) ?? []);
+  } else {
+    const and: P.RunWhereInput[] = [runWhere(filters)];
+    if (cursor) {
+      const op = sort.dir === 'desc' ? 'lt' : 'gt';
+      and.push({ OR: [{ [sort.key]: { [op]: cursor.value } }, { [sort.key]: cursor.value, id: { [op]: cursor.id } }] });
+    }
+    rows = await db.prisma.run.findMany({
+      where: { AND: and },
+      orderBy: [{ [sort.key]: sort.dir }, { id: sort.dir }],
+      take: limit + 1,
+      select: RUN_LIST_SELECT,
+    });
   }
-  const rows = await db.prisma.run.findMany({
-    where: { AND: and },
-    orderBy: [{ [sort.key]: sort.dir }, { id: sort.dir }],
-    take: limit + 1,
-    select: RUN_LIST_SELECT,
-  });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const matches = await textMatches(db, page.map((r) => r.id), options.filters?.text);
+  const matches = await textMatches(db, page.map((r) => r.id), text);
   return {
     items: page.map((row) => {
       const item = toRunListItem(row);
@@ -172,6 +188,8 @@ export async function countRuns(
   db: Database = getDb(),
 ): Promise<{ count: number; exact: boolean }> {
   const cap = options.cap ?? COUNT_CAP;
-  const count = await db.prisma.run.count({ where: await runWhere(filters, db), take: cap + 1 });
+  const f = parseRunFilters(filters);
+  const text = normaliseSearchText(f.text);
+  const count = text ? await textSearchCount(db, f, text, cap) : await db.prisma.run.count({ where: runWhere(f), take: cap + 1 });
   return count > cap ? { count: cap, exact: false } : { count, exact: true };
 }
