@@ -193,3 +193,9 @@ export async function countRuns(
   const count = text ? await textSearchCount(db, f, text, cap) : await db.prisma.run.count({ where: runWhere(f), take: cap + 1 });
   return count > cap ? { count: cap, exact: false } : { count, exact: true };
 }
+
+/** The model ids of a tenant's stored runs (the runs page's model filter), sorted. */
+export async function listRunModelIds(tenant: string, db: Database = getDb()): Promise<string[]> {
+  const rows = await db.prisma.run.findMany({ where: { tenant }, distinct: ['modelId'], select: { modelId: true }, orderBy: { modelId: 'asc' } });
+  return rows.map((r) => r.modelId);
+}
