@@ -115,12 +115,19 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
 }
 
 async function Picker({ a, b, q, problem, tenant }: { a: string | null; b: string | null; q: string | null; problem: string | null; tenant: string }) {
-  const { items } = await listRuns({ filters: q ? { tenant, text: q } : { tenant }, limit: 20 });
+  let items: Awaited<ReturnType<typeof listRuns>>['items'] = [];
+  let searchProblem: string | null = null;
+  try {
+    ({ items } = await listRuns({ filters: q ? { tenant, text: q } : { tenant }, limit: 20 }));
+  } catch (err) {
+    if (!(err instanceof InvalidInputError)) throw err;
+    searchProblem = `Search: ${err.message}`;
+  }
   return (
     <>
-      {problem ? (
+      {problem || searchProblem ? (
         <p className="alert error" role="alert">
-          {problem}
+          {problem ?? searchProblem}
         </p>
       ) : null}
       <form className="panel row" method="get" action="/compare" style={{ alignItems: 'flex-end' }}>
@@ -140,7 +147,7 @@ async function Picker({ a, b, q, problem, tenant }: { a: string | null; b: strin
         {a ? <input type="hidden" name="a" value={a} /> : null}
         {b ? <input type="hidden" name="b" value={b} /> : null}
         <div className="field" style={{ flex: 1 }}>
-          <label htmlFor="cmp-q">Find runs whose question contains</label>
+          <label htmlFor="cmp-q">Find runs whose question, answer or tool calls contain</label>
           <input id="cmp-q" name="q" defaultValue={q ?? ''} />
         </div>
         <button type="submit">Search</button>

@@ -4,13 +4,16 @@
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { countRuns, listRuns } from '@/lib/db/runs-list';
+import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs-list';
+import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs-grouped';
+import { MatchSnippet } from './_components/match-snippet';
+import { SuiteGroupRow } from './_components/suite-group-row';
 import { InvalidInputError } from '@/lib/db/errors';
 import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/actions/support/datasets';
-import { WEAKNESS_FLAGS, TRANSPORTS } from '@/lib/harness/config';
+import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
-import { PAGE_SIZES, RunsQuerySchema, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { PAGE_SIZES, RunsQuerySchema, groupingBlockedBy, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
 import { ImportedBadge } from '@/components/imported-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
@@ -64,16 +67,27 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   // Ids and titles only: commands, URLs and headers stay on the server.
   const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
   const filters = runFiltersOf(query, user.tenant);
-  let items: RunListItem[] = [];
+  let rows: GroupedRow[] = [];
   let nextCursor: string | null = null;
   let cursorError: string | null = null;
+  let inputError: { field: string; message: string } | null = null;
+  const groupBlocked = groupingBlockedBy(query);
   try {
-    ({ items, nextCursor } = await listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size }));
+    if (groupBlocked === null) {
+      ({ rows, nextCursor } = await listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }));
+    } else {
+      const page = await listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size });
+      rows = page.items.map((run) => ({ kind: 'run', run }));
+      nextCursor = page.nextCursor;
+    }
   } catch (err) {
     if (!(err instanceof InvalidInputError)) throw err;
-    cursorError = err.message;
+    if (err.field === 'cursor') cursorError = err.message;
+    else inputError = { field: err.field, message: err.message };
   }
-  const total = await countRuns(filters);
+  const items: RunListItem[] = rows.flatMap((r) => (r.kind === 'run' ? [r.run] : []));
+  const total = inputError ? { count: 0, exact: true } : await countRuns(filters);
+  const models = await listRunModelIds(user.tenant);
   // Paused runs link to the request they wait for.
   const waiting = await approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id));
   const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
@@ -86,8 +100,21 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
-          <label htmlFor="f-q">Query contains</label>
-          <input id="f-q" name="q" defaultValue={query.q ?? ''} placeholder="e.g. goggles" />
+          <label htmlFor="f-q">Text contains</label>
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ''}
+            placeholder="e.g. a tracking number"
+            minLength={3}
+            maxLength={200}
+            aria-describedby="f-q-help"
+            aria-invalid={inputError?.field === 'text' ? true : undefined}
+          />
+          <span id="f-q-help" className="muted small">
+            question, answer, tool arguments or results
+          </span>
         </div>
         <FilterSelect id="f-dataset" name="dataset" label="Dataset" value={query.dataset} options={[...new Set(datasets.map((d) => d.name))]} />
         <FilterSelect id="f-flag" name="flag" label="Flag" value={query.flag} options={WEAKNESS_FLAGS} />
@@ -109,6 +136,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           </select>
         </div>
         <FilterSelect id="f-transport" name="transport" label="Transport" value={query.transport} options={TRANSPORTS} />
+        <FilterSelect id="f-model" name="model" label="Model" value={query.model} options={query.model && !models.includes(query.model) ? [...models, query.model] : models} />
+        <FilterSelect id="f-guard" name="guard" label="Guard" value={query.guard} options={RUN_GUARD_NAMES} />
+        <div className="field">
+          <label htmlFor="f-group">
+            <input id="f-group" type="checkbox" name="group" value="suite" defaultChecked={query.group === 'suite'} /> Group by suite
+          </label>
+        </div>
         <div className="field">
           <label htmlFor="f-source">Source</label>
           <select id="f-source" name="source" defaultValue={query.source ?? ''}>
@@ -145,11 +179,20 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         </a>
       </p>
 
-      {cursorError ? (
+      {query.group && groupBlocked !== null ? (
+        <p className="muted small" data-testid="grouping-note">
+          Not grouped by suite: {groupBlocked}.
+        </p>
+      ) : null}
+      {inputError ? (
+        <p className="alert error" role="alert" data-testid="filter-error">
+          {inputError.field === 'text' ? 'Text contains' : inputError.field}: {inputError.message}
+        </p>
+      ) : cursorError ? (
         <p className="alert error">
           This page link is out of date ({cursorError}). <Link href={runsHref(query, { cursor: undefined })}>Go to the first page</Link>.
         </p>
-      ) : items.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p className="panel">{hasFilters(query) ? 'No runs match these filters.' : 'No runs yet: run a case above, or run the matrix.'}</p>
       ) : (
         <div className="table-wrap">
@@ -170,7 +213,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
               </tr>
             </thead>
             <tbody>
-              {items.map((r) => (
+              {rows.map((row) => {
+                if (row.kind === 'suite')
+                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={11} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
+                const r = row.run;
+                return (
                 <tr key={r.id}>
                   <td className="mono">
                     <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link> <ImportedBadge source={r.source} />
@@ -181,6 +228,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   </td>
                   <td title={r.query}>
                     <div className="clamp-2">{r.query}</div>
+                    {r.match && r.match.field !== 'question' ? <MatchSnippet match={r.match} /> : null}
                   </td>
                   <td>
                     <span className="badge wraps">{r.setting.replaceAll('+', ' + ')}</span>
@@ -215,7 +263,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {canRun ? <DeleteRunButton runId={r.id} /> : null}
                   </td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -226,7 +275,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <Link className="button" href={runsHref(query, { cursor: nextCursor })} rel="next">
             Next page »
           </Link>
-        ) : items.length > 0 ? (
+        ) : rows.length > 0 ? (
           <span className="muted small">Last page</span>
         ) : null}
       </nav>

@@ -47,7 +47,7 @@ test('compare takes the 8-character ids, finds the same case under no weakness f
 
   // "Compare with…" keeps A and lets one search for B.
   await page.goto(`/compare?a=${weak}`);
-  await page.getByLabel('Find runs whose question contains').fill('S008-no-such-text');
+  await page.getByLabel('Find runs whose question, answer or tool calls contain').fill('S008-no-such-text');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(new RegExp(`a=${weak}`));
   await expect(page.getByText('No runs match this search.')).toBeVisible();

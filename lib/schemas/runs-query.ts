@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TERMINATION_REASONS } from '../harness/types';
-import { WEAKNESS_FLAGS, TRANSPORTS } from '../harness/config';
+import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness/config';
 import type { RunFilters } from '../db/runs-list';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
@@ -34,6 +34,12 @@ export const RunsQuerySchema = z.object({
   /** `paused`: only runs waiting for approval. */
   status: z.preprocess(one, z.enum(['paused']).optional().catch(undefined)),
   transport: z.preprocess(one, z.enum(TRANSPORTS).optional().catch(undefined)),
+  /** Exact model id. */
+  model: z.preprocess(one, optionalText(256)),
+  /** Runs configured with this run guard. */
+  guard: z.preprocess(one, z.enum(RUN_GUARD_NAMES).optional().catch(undefined)),
+  /** `suite`: one row per suite (single runs stay rows). */
+  group: z.preprocess(one, z.enum(['suite']).optional().catch(undefined)),
   /** `imported` or `harness`: where the runs came from. */
   source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
@@ -43,13 +49,13 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
   const merged: Record<string, string | number | undefined> = { ...query, ...overrides };
   const params = new URLSearchParams();
-  for (const key of [...FILTER_KEYS, 'sort', 'dir', 'size', 'cursor'] as const) {
+  for (const key of [...FILTER_KEYS, 'group', 'sort', 'dir', 'size', 'cursor'] as const) {
     const v = merged[key];
     if (v === undefined || v === '') continue;
     if (key === 'sort' && v === 'startedAt') continue;
@@ -76,7 +82,21 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     source: q.source,
     status: q.status,
     transport: q.transport,
+    modelId: q.model,
+    guard: q.guard,
   };
+}
+
+/**
+ * Whether the table is grouped by suite: asked for, in date order, and neither a text search (whose
+ * rows say where each run matched) nor one suite's runs. `null` when grouped, else why not.
+ */
+export function groupingBlockedBy(query: RunsQuery): string | null {
+  if (!query.group) return 'not asked for';
+  if (query.sort !== 'startedAt') return 'grouping follows the date order';
+  if (query.q) return 'search results are listed run by run';
+  if (query.suite) return 'this is one suite';
+  return null;
 }
 
 /** The CSV download of the runs table under the same filters and sort. */

@@ -1,0 +1,65 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { runFromLauncher, runMatrix, saveArtifact } from '../support/helpers';
+
+test('searches inside trajectories, filters by guard and model, and groups a suite into one row', async ({ page }) => {
+  test.setTimeout(300_000);
+  await runMatrix(page); // one suite of many runs
+  const guarded = await runFromLauncher(page, { caseId: 'S001', guards: ['grounded_write'] }); // a single run, outside any suite
+  const rows = page.locator('[data-testid=runs-table] tbody tr');
+
+  // A tracking number that is in get_order_status's result (and answers), never in a question.
+  await page.goto('/runs');
+  await page.getByLabel('Text contains').fill('NW40718236');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/q=NW40718236/);
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) {
+    await expect(row.locator('td:nth-child(3) .clamp-2')).not.toContainText('NW40718236');
+    await expect(row.getByTestId('match-snippet')).toContainText(/NW40718236/i);
+  }
+  await expect(page.getByTestId('match-snippet').first().locator('mark')).toHaveText(/NW40718236/i);
+  // Search syntax is literal text, and too short a text is refused naming the field.
+  await page.goto('/runs?q=' + encodeURIComponent('"NW4" OR *'));
+  await expect(page.getByText('No runs match these filters.')).toBeVisible();
+  await page.goto('/runs?q=NW');
+  await expect(page.getByTestId('filter-error')).toContainText('Text contains');
+
+  // Guard filter: only the run configured with grounded_write; the URL keeps the filter.
+  await page.goto('/runs');
+  await page.getByLabel('Guard').selectOption('grounded_write');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/guard=grounded_write/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole('link', { name: guarded.slice(-8) })).toBeVisible();
+  await expect(page.getByLabel('Guard')).toHaveValue('grounded_write');
+
+  // Model filter offers the stored runs' models.
+  await page.goto('/runs');
+  const models = (await page.getByLabel('Model').locator('option').allTextContents()).filter((m) => m !== 'any');
+  expect(models.length).toBeGreaterThan(0);
+  await page.getByLabel('Model').selectOption(models[0]!);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/model=/);
+  await expect(rows.first()).toBeVisible();
+
+  // Grouped by suite: the matrix is one row with its count; the single run stays a row.
+  await page.goto('/runs');
+  const total = Number((await page.getByTestId('runs-count').textContent())!.replace(/[^\d]/g, '').slice(0, 6));
+  await page.getByLabel('Group by suite').check();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/group=suite/);
+  const group = page.getByTestId('suite-group');
+  await expect(group).toHaveCount(1);
+  const inSuite = Number((await group.locator('strong').textContent())!.replace(/[^\d]/g, ''));
+  expect(inSuite).toBe(total - 1);
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByRole('link', { name: guarded.slice(-8) })).toBeVisible();
+  await expect(page.getByLabel('Group by suite')).toBeChecked();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await saveArtifact(page, 'runs-grouped');
+  await group.getByRole('link', { name: 'Show its runs' }).click();
+  await expect(page).toHaveURL(/suite=/);
+  await expect(page.getByTestId('runs-count')).toContainText(`${inSuite.toLocaleString('en')} matching runs in suite`);
+});
