@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunsQuerySchema, hasFilters, runFiltersOf, runsHref } from './runs-query';
+import { RunsQuerySchema, groupingBlockedBy, hasFilters, runFiltersOf, runsHref } from './runs-query';
 
 describe('RunsQuerySchema', () => {
   it('drops invalid values instead of failing the page', () => {
@@ -35,5 +35,21 @@ describe('hasFilters', () => {
   it('ignores sort and paging', () => {
     expect(hasFilters(RunsQuerySchema.parse({ sort: 'steps', cursor: 'x' }))).toBe(false);
     expect(hasFilters(RunsQuerySchema.parse({ caseId: 'S001' }))).toBe(true);
+  });
+});
+
+describe('model, guard and group-by-suite', () => {
+  it('reach the data layer and the URL, and unknown values are dropped', () => {
+    const q = RunsQuerySchema.parse({ model: 'gpt-x', guard: 'grounded_write', group: 'suite' });
+    expect(runFiltersOf(q, 'kittiwake')).toMatchObject({ modelId: 'gpt-x', guard: 'grounded_write' });
+    expect(runsHref(q)).toBe('/runs?model=gpt-x&guard=grounded_write&group=suite');
+    expect(RunsQuerySchema.parse({ guard: 'nope', group: 'case' })).toMatchObject({ guard: undefined, group: undefined });
+  });
+
+  it('groups only in date order and never a text search or one suite', () => {
+    expect(groupingBlockedBy(RunsQuerySchema.parse({ group: 'suite' }))).toBeNull();
+    expect(groupingBlockedBy(RunsQuerySchema.parse({ group: 'suite', sort: 'steps' }))).toMatch(/date order/);
+    expect(groupingBlockedBy(RunsQuerySchema.parse({ group: 'suite', q: 'NW40718236' }))).toMatch(/run by run/);
+    expect(groupingBlockedBy(RunsQuerySchema.parse({ group: 'suite', suite: 'abc' }))).toMatch(/one suite/);
   });
 });
