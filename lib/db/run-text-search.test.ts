@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { listMigrations, migrate } from '../../scripts/db-migrate.mjs';
+import { exportRunFile } from '../transfer/export-runs';
+import { importFile } from '../transfer/import-file';
 import type { RunResult } from '../harness/types';
 import type { Database } from './client';
 import { InvalidInputError } from './errors';
@@ -87,6 +92,17 @@ describe.each(providers)('run text search on $name', (provider) => {
     const model = (await listRuns({ filters: { tenant: 'kittiwake' }, limit: 1 }, db)).items[0]!.modelId;
     expect((await listRuns({ filters: { tenant: 'kittiwake', modelId: model } }, db)).items).toHaveLength(3);
     expect((await listRuns({ filters: { tenant: 'kittiwake', modelId: 'no-such-model' } }, db)).items).toHaveLength(0);
+  });
+
+  test('an imported run file is searchable in the tenant it was imported into', async () => {
+    const id = await saveRun(runWithToolResult('f', 'TRK-IMPORTED-9'), makeMeta({ tenant: 'kittiwake' }), db);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'search-import-')), 'run.json');
+    fs.writeFileSync(file, JSON.stringify(await exportRunFile(id, 'kittiwake', db)));
+    await deleteRun(id, db);
+    const imported = await importFile(file, { tenant: 'tern', db });
+    expect(imported.kind === 'run' && imported.ids).toHaveLength(1);
+    expect(await ids(db, 'TRK-IMPORTED', 'tern')).toEqual(imported.kind === 'run' ? imported.ids : []);
+    expect(await ids(db, 'TRK-IMPORTED')).toEqual([]);
   });
 
   test('a deleted run leaves the index', async () => {
