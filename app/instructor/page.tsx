@@ -4,6 +4,8 @@ import { datasetOptions } from '@/lib/actions/support/datasets';
 import { Instructor } from './_components/instructor';
 import { holdsRole } from '@/lib/actions/authorize';
 import { roleNote } from '@/components/role-note';
+import { armedFault } from '@/lib/db/demo-faults';
+import { FaultSwitch } from './_components/fault-switch';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,6 +20,7 @@ export default async function InstructorPage() {
         (top right) when projecting.
       </p>
       <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} />
+      <FaultSwitch armed={await armedFault(user.tenant)} blocked={holdsRole(user.memberships, 'admin', user.tenant) ? null : roleNote('Arming a demonstration fault', 'admin', user.roles)} />
     </main>
   );
 }
