@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { runFromLauncher } from '../support/helpers';
+import { runFromLauncher, runMatrix } from '../support/helpers';
 
 /** Serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -24,10 +24,15 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const a = await runFromLauncher(page, { caseId: 'S008' });
     const b = await runFromLauncher(page, { caseId: 'S008', weaknesses: ['ambiguous_tool_desc'] });
+    // A run whose replay highlights a planted notice (step 2) and a leaked system prompt; a governed write for /effects.
+    const c = await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'] });
+    await runFromLauncher(page, { query: 'Restock 100 units of SKU-2027.', governed: true });
+    // A matrix, so instructor mode lists the cases each flag moves.
+    await runMatrix(page);
     await runFromLauncher(page, { caseId: 'S024', governed: true });
     await page.getByRole('link', { name: 'Open the approval request' }).click();
     const approval = new URL(page.url()).pathname;
-    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?step=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/no-such-page'];
+    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?step=3`, `/runs/${c}?step=2`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/no-such-page'];
     const found: string[] = [];
     for (const url of pages) {
       await page.goto(url);
