@@ -75,6 +75,7 @@ test('suggests, for each flag, cases the newest matrix shows it moving, and each
     // Something this flag moved shows as moved on the case's own cards.
     await expect(result.locator('.metric-card.delta').first(), `${caseId} under ${flag} moved nothing`).toBeVisible();
   }
+  await saveArtifact(page, 'instructor-suggestions');
 });
 
 test('an admin arms "the next write times out": the governed write lands as unknown, an operator reconciles it, and the switch turns itself off', async ({ page, browser }) => {

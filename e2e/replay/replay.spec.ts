@@ -140,6 +140,7 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   await expect(planted).toContainText('the model read it');
   await expect(planted.locator('mark').first()).toContainText(notice.split('\n').find((l) => l.includes('SYSTEM NOTICE'))!.trim());
   await expect(page.getByTestId('tool-entry').first().locator('.badge', { hasText: 'planted instruction' })).toBeVisible();
+  await saveArtifact(page, 'replay-findings');
 
   // The same case without the weakness: quarantine took the notice out, and nothing leaked.
   await runFromLauncher(page, { caseId: 'S046' });
