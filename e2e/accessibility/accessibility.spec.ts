@@ -21,7 +21,7 @@ async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`every page has no serious or critical axe violations (${scheme})`, async ({ page, browser }) => {
-    // Five runs, a matrix and thirteen pages under axe: more than the default two minutes on two busy cores.
+    // Five runs, a matrix and fourteen pages under axe: more than the default two minutes on two busy cores.
     test.setTimeout(300_000);
     await page.emulateMedia({ colorScheme: scheme });
     const a = await runFromLauncher(page, { caseId: 'S008' });
@@ -29,8 +29,6 @@ for (const scheme of ['light', 'dark'] as const) {
     // A run whose replay highlights a planted notice (step 2) and a leaked system prompt; a governed write for /effects.
     const c = await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'] });
     await runFromLauncher(page, { query: 'Restock 100 units of SKU-2027.', governed: true });
-    // A matrix, so instructor mode lists the cases each flag moves.
-    await runMatrix(page);
     await runFromLauncher(page, { caseId: 'S024', governed: true });
     await page.getByRole('link', { name: 'Open the approval request' }).click();
     const approval = new URL(page.url()).pathname;
@@ -42,6 +40,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /dark/ : /light/);
       for (const v of await seriousViolations(page)) found.push(`${url}: ${v}`);
     }
+    // Instructor mode with the cases each flag moves (they need a matrix). Checked after the other pages:
+    // with the matrix's 305 more runs stored, axe on /compare's run picker outlasts the test.
+    await runMatrix(page);
+    await page.goto('/instructor');
+    await expect(page.getByTestId('suggested-case').first()).toBeVisible();
+    for (const v of await seriousViolations(page)) found.push(`/instructor with suggestions: ${v}`);
     const signedOut = await (await browser.newContext({ storageState: { cookies: [], origins: [] }, colorScheme: scheme })).newPage();
     await signedOut.goto('/sign-in');
     for (const v of await seriousViolations(signedOut)) found.push(`/sign-in: ${v}`);
