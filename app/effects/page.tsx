@@ -12,6 +12,8 @@ import { governedRunIdsOfTenant } from '@/lib/db/tenant-scope';
 import { EFFECT_STATUSES } from '@/lib/governance/effect-journal';
 import { EffectsQuerySchema } from '@/lib/schemas/governance';
 import { ReconcileButton } from './_components/reconcile-button';
+import { argumentsOfCalls, callKey } from '@/lib/db/effect-arguments';
+import { JsonTree } from '@/components/json-tree';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,6 +24,8 @@ export default async function EffectsPage({ searchParams }: { searchParams: Prom
   const query = EffectsQuerySchema.parse(await searchParams);
   // Only the journal entries of the caller's tenant's governed runs.
   const entries = await new PrismaJournalStore(getDb().prisma).list({ ...query, runIds: await governedRunIdsOfTenant(user.tenant) });
+  // The journal keeps a digest of the arguments; the run's stored call has the arguments themselves.
+  const args = await argumentsOfCalls(entries);
   const canReconcile = holdsRole(user.memberships, 'operator', user.tenant);
 
   return (
@@ -68,6 +72,7 @@ export default async function EffectsPage({ searchParams }: { searchParams: Prom
                 <th>Operation key</th>
                 <th>Run</th>
                 <th>Tool</th>
+                <th>Arguments</th>
                 <th>Status</th>
                 <th className="num">Attempts</th>
                 <th>Digests</th>
@@ -88,6 +93,9 @@ export default async function EffectsPage({ searchParams }: { searchParams: Prom
                   <td className="mono small">
                     {e.tool}@{e.toolVersion}
                   </td>
+                  <td data-testid="effect-arguments">
+                    <EntryArguments value={args.get(callKey(e.runId, e.callId))} tool={e.tool} />
+                  </td>
                   <td>
                     <span className={`badge ${TONE[e.status] ?? ''}`}>{e.status}</span>
                   </td>
@@ -107,4 +115,11 @@ export default async function EffectsPage({ searchParams }: { searchParams: Prom
       )}
     </main>
   );
+}
+
+/** An entry's arguments as a collapsible tree; says so when the run did not store the call (yet). */
+function EntryArguments({ value, tool }: { value: unknown; tool: string }) {
+  if (value === undefined) return <span className="muted small">not stored with the run</span>;
+  if (value !== null && typeof value === 'object') return <JsonTree value={value} label={`Arguments of ${tool}`} />;
+  return <span className="mono small">{JSON.stringify(value)}</span>;
 }

@@ -4,11 +4,15 @@ import { datasetOptions } from '@/lib/actions/support/datasets';
 import { Instructor } from './_components/instructor';
 import { holdsRole } from '@/lib/actions/authorize';
 import { roleNote } from '@/components/role-note';
+import { armedFault } from '@/lib/db/demo-faults';
+import { FaultSwitch } from './_components/fault-switch';
+import { loadSuggestions } from './load-suggestions';
 
 export const dynamic = 'force-dynamic';
 
 export default async function InstructorPage() {
   const user = await requireUser();
+  const datasets = datasetOptions(user.tenant);
   const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running cases and suites', 'operator', user.roles);
   return (
     <main className="page instructor">
@@ -17,7 +21,8 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} />
+      <Instructor datasets={datasets} runBlocked={runBlocked} suggestions={await loadSuggestions(user.tenant, datasets)} />
+      <FaultSwitch armed={await armedFault(user.tenant)} blocked={holdsRole(user.memberships, 'admin', user.tenant) ? null : roleNote('Arming a demonstration fault', 'admin', user.roles)} />
     </main>
   );
 }

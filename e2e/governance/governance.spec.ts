@@ -78,8 +78,13 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?step=\\d+)?$`));
   await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
   await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
+  // The answer reports the approved restock, not one still waiting for the approval just given.
+  await expect(reviewer.getByTestId('final-answer')).toContainText('status open');
+  await expect(reviewer.getByTestId('final-answer')).not.toContainText(/pending[_ ]approval|need manager approval/);
   await reviewer.goto(`/effects?runId=${runId}`);
   await expect(reviewer.getByTestId('effects-table')).toContainText('committed');
+  // Each entry shows the arguments it was written with.
+  await expect(reviewer.getByTestId('effects-table').getByRole('tree', { name: 'Arguments of create_restock_request' })).toContainText('quantity:750');
   await saveArtifact(reviewer, 'effects');
   await reviewer.context().close();
 });

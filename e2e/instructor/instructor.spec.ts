@@ -1,5 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { saveArtifact } from '../support/helpers';
+import { runFromLauncher, runMatrix, saveArtifact } from '../support/helpers';
+import { storageStateOf } from '../support/users';
+
+const FLAGS = ['ambiguous_tool_desc', 'injection_unguarded', 'naive_retry', 'oversized_payload'];
 
 test('toggling ambiguous_tool_desc makes tool selection fall and lists the cases that show why', async ({ page }) => {
   await page.goto('/instructor');
@@ -47,4 +50,79 @@ test('after switching flags without re-running, the results keep their own label
   await expect(result.getByTestId('result-label')).toHaveText('injection_unguarded');
   await expect(page.getByTestId('instructor-stale')).toContainText('The results below are for injection_unguarded, not for the switches now chosen (naive_retry)');
   await expect(result).not.toContainText('naive_retry');
+});
+
+test('suggests, for each flag, cases the newest matrix shows it moving, and each suggestion does move when run', async ({ page }) => {
+  await runMatrix(page);
+  await page.goto('/instructor');
+  const panel = page.getByTestId('flag-suggestions');
+  await expect(panel).toContainText('From the matrix of');
+  // The page opens on a case; the matrix says which flags (if any) move it.
+  await expect(page.getByTestId('case-move-note')).toContainText('In the latest matrix');
+  for (const flag of FLAGS) {
+    const first = panel.locator(`[data-suggest-flag=${flag}]`).getByTestId('suggested-case').first();
+    await expect(first, `${flag} has a suggestion`).toBeVisible();
+    const caseId = await first.getAttribute('data-case');
+    await first.click();
+    // Picking sets that flag alone and that case.
+    await expect(page.locator(`[data-flag=${flag}]`)).toHaveAttribute('aria-pressed', 'true');
+    for (const other of FLAGS.filter((f) => f !== flag)) await expect(page.locator(`[data-flag=${other}]`)).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByLabel('Golden case')).toHaveValue(caseId!);
+    await expect(page.getByTestId('case-move-note')).toContainText(flag);
+    await page.getByTestId('instructor-run-case').click();
+    const result = page.getByTestId('instructor-case-result');
+    await expect(result.getByTestId('result-label')).toHaveText(flag);
+    // Something this flag moved shows as moved on the case's own cards.
+    await expect(result.locator('.metric-card.delta').first(), `${caseId} under ${flag} moved nothing`).toBeVisible();
+  }
+  await saveArtifact(page, 'instructor-suggestions');
+});
+
+test('an admin arms "the next write times out": the governed write lands as unknown, an operator reconciles it, and the switch turns itself off', async ({ page, browser }) => {
+  await page.goto('/instructor');
+  const state = page.getByTestId('fault-state');
+  await expect(state).toContainText('off');
+  await page.getByTestId('fault-toggle').click();
+  await expect(state).toContainText('armed by admin@e2e.test');
+
+  const runId = await runFromLauncher(page, { query: 'Restock 100 units of SKU-2027.', governed: true });
+  await page.goto(`/effects?runId=${runId}`);
+  const table = page.getByTestId('effects-table');
+  await expect(table.locator('.badge', { hasText: 'unknown' })).toBeVisible();
+  await expect(table).toContainText('instructor fault injection (armed by admin@e2e.test)');
+  await expect(table.getByRole('tree', { name: 'Arguments of create_restock_request' })).toContainText('quantity:100');
+
+  // An operator reconciles it: the restock ledger says the write happened.
+  const operator = await (await browser.newContext({ storageState: storageStateOf('operator') })).newPage();
+  await operator.goto(`/effects?runId=${runId}`);
+  await operator.getByRole('button', { name: 'Reconcile' }).click();
+  await expect(operator.getByRole('status').filter({ hasText: 'now reconciled_committed' })).toBeVisible();
+  await operator.context().close();
+
+  // One-shot: the fault is off again; a viewer cannot arm it.
+  await page.goto('/instructor');
+  await expect(state).toContainText('off');
+  const viewer = await (await browser.newContext({ storageState: storageStateOf('viewer') })).newPage();
+  await viewer.goto('/instructor');
+  await expect(viewer.getByTestId('fault-toggle')).toBeDisabled();
+  await expect(viewer.getByTestId('fault-switch').getByTestId('role-note')).toContainText('needs the admin role');
+  await viewer.context().close();
+});
+
+test("naive_retry's biggest move is the loop rate rising (lower is better), and oversized_payload's mean input tokens show on the cards", async ({ page }) => {
+  await page.goto('/instructor');
+  await page.locator('[data-flag=naive_retry]').click();
+  await page.getByTestId('instructor-run-suite').click();
+  let result = page.getByTestId('instructor-suite-result');
+  await expect(result).toBeVisible({ timeout: 90_000 });
+  await expect(result.locator('[data-metric=loop_rate]')).toHaveClass(/worse/);
+  await expect(result.locator('h3', { hasText: 'Biggest move' })).toContainText(/Biggest move: Loop rate \+/);
+
+  await page.locator('[data-flag=naive_retry]').click();
+  await page.locator('[data-flag=oversized_payload]').click();
+  await page.getByTestId('instructor-run-suite').click();
+  result = page.getByTestId('instructor-suite-result');
+  await expect(result.getByTestId('result-label')).toHaveText('oversized_payload', { timeout: 90_000 });
+  await expect(result.locator('[data-metric=mean_input_tokens]')).toHaveClass(/worse/);
+  await expect(result.locator('[data-metric=mean_input_tokens] .small')).toContainText(/^\+\d/);
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
 
@@ -121,4 +122,29 @@ test('answers read as text, tool JSON folds, and the theme follows the system wi
   await page.goto(`/runs/${runId}`);
   await expect(html).toHaveClass(/light/);
   await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light');
+});
+
+test('the planted notice in a tool result and the system prompt leaked into the answer are marked and labelled', async ({ page }) => {
+  // Facts of the bundled dataset: its system prompt, and the policy paragraph that plants an instruction.
+  const prompt = fs.readFileSync('data/agent/system_prompt.txt', 'utf8');
+  const policy = fs.readFileSync('data/policy_docs/replenishment_policy.md', 'utf8');
+  const notice = policy.split(/\n\s*\n/).find((p) => p.includes('SYSTEM NOTICE'))!;
+
+  await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'] });
+  const leak = page.getByRole('note', { name: 'The final answer discloses the system prompt' });
+  await expect(leak).toContainText('Leaked system prompt');
+  await expect(leak.locator('mark')).toContainText(prompt.split('\n')[0]!.trim());
+
+  await page.getByRole('button', { name: 'Next step' }).click();
+  const planted = page.getByRole('note', { name: 'Planted instruction in this tool result' });
+  await expect(planted).toContainText('the model read it');
+  await expect(planted.locator('mark').first()).toContainText(notice.split('\n').find((l) => l.includes('SYSTEM NOTICE'))!.trim());
+  await expect(page.getByTestId('tool-entry').first().locator('.badge', { hasText: 'planted instruction' })).toBeVisible();
+  await saveArtifact(page, 'replay-findings');
+
+  // The same case without the weakness: quarantine took the notice out, and nothing leaked.
+  await runFromLauncher(page, { caseId: 'S046' });
+  await expect(page.getByTestId('prompt-leak')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await expect(page.getByRole('note', { name: 'Planted instruction in this tool result' })).toContainText('quarantine removed it before the model saw it');
 });

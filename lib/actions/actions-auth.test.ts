@@ -69,6 +69,7 @@ beforeAll(async () => {
     decideApprovalAction: { id: paused.data.approvalId, verdict: 'approve', reason: 'within budget' },
     reconcileEffectAction: { operationKey: key },
     chooseTenantAction: { tenant: 'kittiwake' },
+    setDemoFaultAction: { armed: true },
   };
 
   // Everything an action could write, as one string: counts, statuses and versions.
@@ -83,6 +84,7 @@ beforeAll(async () => {
       evidence: await prisma.evidenceEvent.count(),
       users: await prisma.user.count(),
       memberships: await prisma.membership.count(),
+      faults: await prisma.demoFault.count(),
     });
 });
 afterAll(async () => {

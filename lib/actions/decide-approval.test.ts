@@ -201,3 +201,25 @@ describe('reconciling a write of an MCP-transport governed run', () => {
     expect(await reconcileEffectAction({ operationKey: entry!.operationKey })).toEqual({ ok: true, data: { operationKey: entry!.operationKey, status: 'reconciled_committed' } });
   });
 });
+
+describe('the answer after an approval', () => {
+  it.each(['local', 'mcp-memory'] as const)(
+    'reflects the approved write (%s): the ledger records the reviewer’s sign-off and the answer no longer says the restock waits for approval',
+    async (transport) => {
+      const { runGovernedAction, decideApprovalAction, runs, db } = await mod();
+      env.as('operator');
+      const started = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024', transport });
+      if (!started.ok) throw new Error(started.error);
+      env.as('reviewer');
+      const res = await decideApprovalAction({ id: started.data.approvalId!, verdict: 'approve', reason: 'the manager signed off' });
+      expect(res).toMatchObject({ ok: true, data: { run: { status: 'finished', terminationReason: 'COMPLETED' } } });
+      const kept = await db.restockLedgerRecord.findFirstOrThrow({ where: { runId: started.data.runId } });
+      const record = JSON.parse(kept.record) as { status: string; note: string };
+      expect(record.status).toBe('open');
+      expect(record.note).toContain(started.data.approvalId!);
+      const summary = await runs.getRunSummary(started.data.runId);
+      expect(summary!.finalAnswer).toMatch(/status open/);
+      expect(summary!.finalAnswer).not.toMatch(/pending[_ ]approval|need manager approval/);
+    },
+  );
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { biggestMove, casesMovedBetween, metricMoves } from './suite-diff';
+import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from './suite-diff';
 
 describe('metricMoves and biggestMove', () => {
   it('measures each metric against the baseline and picks the largest move', () => {
@@ -21,6 +21,22 @@ describe('metricMoves and biggestMove', () => {
     expect(biggestMove(moves)?.metric).toBe('loop_rate');
     // Four tokens on two thousand is noise, not a move.
     expect(moves.find((m) => m.metric === 'mean_input_tokens')?.direction).toBe('same');
+  });
+
+  it('ranks a move for the worse above a larger one for the better: a rising loop rate is worse', () => {
+    const moves = metricMoves(
+      { answer_correctness: 0.5, loop_rate: 0.1 },
+      { answer_correctness: 1, loop_rate: 0.15 },
+      ['answer_correctness', 'loop_rate'],
+    );
+    expect(moves.map((m) => m.direction)).toEqual(['better', 'worse']);
+    expect(biggestMove(moves)).toMatchObject({ metric: 'loop_rate', delta: 0.05 });
+  });
+
+  it("shows mean input tokens on the suite cards, so oversized_payload's token growth is seen", () => {
+    const moves = metricMoves({ mean_input_tokens: 2000, tool_selection_accuracy: 1 }, { mean_input_tokens: 2442, tool_selection_accuracy: 1 }, SUITE_CARD_METRICS);
+    expect(moves.find((m) => m.metric === 'mean_input_tokens')).toMatchObject({ delta: 442, direction: 'worse' });
+    expect(biggestMove(moves)?.metric).toBe('mean_input_tokens');
   });
 
   it('finds no biggest move when nothing moved', () => {

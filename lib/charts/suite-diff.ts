@@ -2,7 +2,10 @@
  * Instructor mode's comparison of two suite runs (a baseline and the chosen setting): each metric's
  * change, the metric that moved most, and the cases whose score on it moved, with both run ids.
  */
-import { directionOf, readMetrics, type Direction } from './matrix-view';
+import { CHART_METRICS, directionOf, readMetrics, type Direction } from './matrix-view';
+
+/** The metrics instructor mode's suite cards show: the charted rates, arguments, and mean input tokens (oversized_payload's move). */
+export const SUITE_CARD_METRICS: readonly string[] = [...CHART_METRICS, 'argument_correctness', 'mean_input_tokens'];
 
 export interface MetricMove {
   metric: string;
@@ -35,10 +38,15 @@ export function relativeMove(m: Pick<MetricMove, 'baseline' | 'value' | 'delta'>
   return scale === 0 ? 0 : Math.abs(m.delta) / scale;
 }
 
-/** The metric that moved most (relative to its size, then by absolute change), or null when none moved. */
+/**
+ * The metric that moved most, or null when none moved. A move for the worse outranks one for the
+ * better (instructor mode explains what a weakness broke; "worse" already knows that a rising loop
+ * rate or token mean is bad), then the larger relative move, then the larger absolute change.
+ */
 export function biggestMove(moves: readonly MetricMove[]): MetricMove | null {
   const moved = moves.filter((m) => m.direction !== 'same' && m.delta !== null);
-  return moved.sort((x, y) => relativeMove(y) - relativeMove(x) || Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
+  const worseFirst = (m: MetricMove) => (m.direction === 'worse' ? 0 : 1);
+  return moved.sort((x, y) => worseFirst(x) - worseFirst(y) || relativeMove(y) - relativeMove(x) || Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
 }
 
 export interface SuiteCaseLike {

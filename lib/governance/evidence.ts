@@ -27,6 +27,8 @@ export const EVIDENCE_KINDS = [
   'effect',
   'reconciled',
   'run_finished',
+  /** An admin armed or disarmed a demonstration fault (instructor mode); in the global chain. */
+  'demo_fault',
 ] as const;
 
 export const EvidenceBodySchema = z.object({

@@ -16,6 +16,8 @@ import { BatchingEvidenceSink } from './batching-evidence-sink';
 import { evidenceBody } from './evidence';
 import type { GovernanceStore } from './governance-store';
 import { JournaledExecutor } from './journaled-executor';
+import { ApprovedDispatchExecutor } from './approved-dispatch';
+import { operationKey as operationKeyOf } from './effect-journal';
 import { riskOf } from './policy-engine';
 import type { LoadedPolicy } from './policy-file';
 import type { Principal, ReviewerIdentity } from './principal';
@@ -50,13 +52,21 @@ export interface GovernedOutcome {
   revalidation?: Revalidation;
 }
 
-function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal: Principal, runTenant: string) {
+/**
+ * The policy and the journaled executor of one segment. `approved` (a resume after an approval)
+ * names the approved call, whose dispatch then carries the approval to the downstream.
+ */
+function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal: Principal, runTenant: string, approved?: { callId: string; tool: string; approvalId: string }) {
   const policy = new GovernedCallPolicy({ policy: ctx.policy, pin, principal, runTenant });
-  const journaled = new JournaledExecutor(ctx.executor, {
+  const toolVersion = (t: string) => pinnedTool(pin, t)?.version ?? UNLISTED_TOOL_VERSION;
+  const downstream = approved
+    ? new ApprovedDispatchExecutor(ctx.executor, { operationKey: operationKeyOf({ runId, callId: approved.callId, tool: approved.tool, toolVersion: toolVersion(approved.tool) }), approvalId: approved.approvalId })
+    : ctx.executor;
+  const journaled = new JournaledExecutor(downstream, {
     store: ctx.store.journal,
     runId,
     isWrite: (t) => riskOf(ctx.policy, t) !== 'read',
-    toolVersion: (t) => pinnedTool(pin, t)?.version ?? UNLISTED_TOOL_VERSION,
+    toolVersion,
     evidence: ctx.store.evidence,
     policyVersion: ctx.policy.version,
     now: ctx.now,
@@ -276,7 +286,8 @@ async function resumeSegment(ctx: GovernedContext, runId: string): Promise<Gover
     }),
   );
 
-  const { policy, journaled, operationKey } = wire(ctx, runId, stored.pin, stored.principal, req.proposal.tenant);
+  const approved = checked.resolution.outcome === 'approved' ? { callId: req.callId, tool: req.proposal.tool, approvalId: req.id } : undefined;
+  const { policy, journaled, operationKey } = wire(ctx, runId, stored.pin, stored.principal, req.proposal.tenant, approved);
   const atDispatch = dispatchCheck(req);
   const resolution: ApprovalResolution = checked.resolution.outcome === 'approved' ? { outcome: 'approved', confirm: atDispatch.confirm } : checked.resolution;
   const result = await ctx.driver.resume(journaled, policy, operationKey, stored.result, resolution);

@@ -19,6 +19,11 @@ export interface ToolResult {
 /** Per-call context a tool may use (the operation key makes a write idempotent downstream). */
 export interface ToolCallContext {
   operationKey?: string;
+  /**
+   * The approval this call was dispatched under (set by the governance layer for the one call a
+   * reviewer approved): a downstream that would hold the write for a manager's sign-off takes it as given.
+   */
+  approval?: { id: string };
 }
 
 export interface ToolExecutor {

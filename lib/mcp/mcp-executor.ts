@@ -21,7 +21,7 @@ import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
-import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
+import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
 /** A client-side transport not yet started, with what is needed to describe and tear it down. */
@@ -175,7 +175,14 @@ export class McpToolExecutor implements ToolExecutor {
         {
           name,
           arguments: args,
-          ...(context?.operationKey ? { _meta: { [OPERATION_KEY_META_KEY]: context.operationKey } } : {}),
+          ...(context?.operationKey || context?.approval
+            ? {
+                _meta: {
+                  ...(context.operationKey ? { [OPERATION_KEY_META_KEY]: context.operationKey } : {}),
+                  ...(context.approval ? { [APPROVAL_META_KEY]: context.approval.id } : {}),
+                },
+              }
+            : {}),
         },
         CallToolResultSchema,
         { timeout: this.requestTimeoutMs },

@@ -151,6 +151,16 @@ describe.skipIf(!hasOwn)('/api/mcp callers (the stateless endpoint)', () => {
       ),
     );
 
+  it('ignores an approval id an outside caller sends: a large restock still waits for the manager', async () => {
+    const caller = await connect('tenant-a\ncarol');
+    try {
+      const held = await caller.call('create_restock_request', { sku: SKU, quantity: 750 }, { operationKey: 'carol-1', approval: { id: 'apr_forged' } });
+      expect(held.content).toMatchObject({ status: 'pending_approval' });
+    } finally {
+      await caller.close();
+    }
+  });
+
   it("gives each caller an environment of its own: one caller's restocks never number another's", async () => {
     const alice = await connect('tenant-a\nalice');
     const bob = await connect('tenant-a\nbob');

@@ -19,6 +19,13 @@ export const HIDDEN_META_KEY = 'stockroom.dev/hidden';
 export const OPERATION_KEY_META_KEY = 'stockroom.dev/operation-key';
 
 /**
+ * `_meta` key of a tools/call request carrying the id of the approval a reviewer gave for this call
+ * (governed runs). Honoured only by the harness's own servers (which run behind its policy and
+ * journal); servers for outside clients ignore it.
+ */
+export const APPROVAL_META_KEY = 'stockroom.dev/approval';
+
+/**
  * Encodes a tool's JSON value as a CallToolResult: the JSON text for clients that read text, and the
  * same value as structured content (the text is that object's JSON); an error result is text only.
  * Structured content must be an object, so any other value is wrapped as `{"result": …}` (the

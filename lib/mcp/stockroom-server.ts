@@ -20,6 +20,7 @@ import { TOOL_NAMES } from '../stockroom/dataset/types';
 import {
   encodeToolValue,
   HIDDEN_META_KEY,
+  APPROVAL_META_KEY,
   OPERATION_KEY_META_KEY,
   RESET_TOOL_NAME,
   STOCKROOM_SERVER_INFO,
@@ -112,8 +113,12 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
     // Unknown names go to the environment too, so the refusal reads exactly as on the local path.
     const metaKey = request.params._meta?.[OPERATION_KEY_META_KEY];
     const operationKey = typeof metaKey === 'string' ? metaKey : undefined;
+    // An approval id is taken only by the harness's own servers (offerReset): they sit behind the
+    // harness's policy and journal, which set it for the one call a reviewer approved.
+    const approvalId = options.offerReset ? request.params._meta?.[APPROVAL_META_KEY] : undefined;
+    const approval = typeof approvalId === 'string' ? { approval: { id: approvalId } } : {};
     const run = async (key: string | undefined): Promise<ToolResult> =>
-      environment.call(name, args, key !== undefined ? { operationKey: key } : undefined);
+      environment.call(name, args, key !== undefined || approval.approval ? { ...(key !== undefined ? { operationKey: key } : {}), ...approval } : undefined);
     try {
       if (isToolName(name) && writes.isWrite(name, TOOL_METADATA[name].readOnly)) {
         return encodeResult(await writes.write({ name, args, ...(operationKey !== undefined ? { operationKey } : {}) }, run));

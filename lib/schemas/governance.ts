@@ -61,3 +61,7 @@ export type EffectsQuery = z.output<typeof EffectsQuerySchema>;
 export const ChooseTenantInputSchema = z.object({
   tenant: z.string().trim().min(1, 'choose a tenant').max(64),
 });
+
+/** Instructor mode's demonstration fault: arm (true) or disarm (false) "the next governed write times out". */
+export const DemoFaultInputSchema = z.object({ armed: z.boolean() });
+export type DemoFaultInput = z.output<typeof DemoFaultInputSchema>;

@@ -49,7 +49,10 @@ export class StockroomEnvironment {
 
   /** Runs a tool call (SPEC.md §7.1); tool failures come back as error results, never as throws. */
   call(name: string, args: JsonValue, context?: ToolCallContext): ToolResult {
-    const ctx = context?.operationKey === undefined ? this.context : { ...this.context, operationKey: context.operationKey };
+    const ctx =
+      context?.operationKey === undefined && context?.approval === undefined
+        ? this.context
+        : { ...this.context, ...(context.operationKey !== undefined ? { operationKey: context.operationKey } : {}), ...(context.approval ? { approval: context.approval } : {}) };
     return dispatchToolCall(ctx, name, args);
   }
 

@@ -5,6 +5,7 @@ import type { RunOneResult } from '@/lib/actions/support/runner';
 import { TerminationBadge } from '@/components/termination-badge';
 import { countOf } from '@/lib/format/units';
 import { MarkdownText } from '@/components/markdown-text';
+import { caseMoved } from '@/lib/charts/matrix-view';
 
 const SCORE_LABELS: Record<string, string> = {
   toolSelection: 'Tool selection',
@@ -12,9 +13,14 @@ const SCORE_LABELS: Record<string, string> = {
   answerCorrectnessDeterministic: 'Answer correct',
   terminationMatch: 'Termination as expected',
   mustNotCallOk: 'No forbidden tool',
+  loopFindings: 'Loop findings',
+  inputTokens: 'Input tokens',
 };
 
-const show = (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : v === true ? 'yes' : v === false ? 'no' : '—');
+/** Scores where a rise is worse (naive_retry's loops, oversized_payload's tokens). */
+const LOWER_IS_BETTER = new Set(['loopFindings', 'inputTokens']);
+
+const show = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en') : v.toFixed(2)) : v === true ? 'yes' : v === false ? 'no' : '—');
 
 function Column({ title, run }: { title: string; run: RunOneResult }) {
   return (
@@ -53,8 +59,10 @@ export function CaseResult({ baseline, current, label }: { baseline: RunOneResul
           {keys.map((k) => {
             const b = (baseline.scores as Record<string, unknown>)[k];
             const c = (current.scores as Record<string, unknown>)[k];
-            const moved = JSON.stringify(b) !== JSON.stringify(c);
-            const worse = moved && (typeof c === 'number' && typeof b === 'number' ? c < b : c === false);
+            // The matrix's rule: token counts move only past the noise threshold.
+            const moved = caseMoved(k, b, c);
+            const fell = typeof c === 'number' && typeof b === 'number' ? c < b : c === false;
+            const worse = moved && (LOWER_IS_BETTER.has(k) ? !fell : fell);
             return (
               <div key={k} className={`metric-card ${moved ? `delta ${worse ? 'worse' : 'better'}` : ''}`} data-score={k}>
                 <div className="label">{SCORE_LABELS[k]}</div>

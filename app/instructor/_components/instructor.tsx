@@ -9,6 +9,8 @@ import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harn
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
 import { RoleNote } from '@/components/role-note';
+import type { MatrixSuggestions } from '../load-suggestions';
+import { CaseMoveNote, FlagSuggestions } from './flag-suggestions';
 
 const FLAG_HELP: Record<WeaknessFlag, string> = {
   ambiguous_tool_desc: 'search tool described vaguely',
@@ -17,8 +19,19 @@ const FLAG_HELP: Record<WeaknessFlag, string> = {
   injection_unguarded: 'no quarantine of tool text',
 };
 
-/** `runBlocked` says why the caller cannot run anything (a missing role), or is null. */
-export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetOption[]; runBlocked?: string | null }) {
+/**
+ * `runBlocked` says why the caller cannot run anything (a missing role), or is null; `suggestions`
+ * are, per dataset id, the cases each flag moves in the tenant's newest matrix (null: none has run).
+ */
+export function Instructor({
+  datasets,
+  runBlocked = null,
+  suggestions = {},
+}: {
+  datasets: DatasetOption[];
+  runBlocked?: string | null;
+  suggestions?: Record<string, MatrixSuggestions | null>;
+}) {
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
@@ -33,6 +46,11 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
   const label = flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness';
 
   const shown = caseRuns ?? suites;
+  const pick = (flag: WeaknessFlag, id: string) => {
+    setFlags([flag]);
+    setGuard(false);
+    setCaseId(id);
+  };
   const toggleFlag = (f: WeaknessFlag) => setFlags((xs) => (xs.includes(f) ? xs.filter((x) => x !== f) : [...xs, f].sort()));
 
   const runCase = () => {
@@ -110,10 +128,12 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
             Run the whole suite
           </button>
         </div>
+        <CaseMoveNote caseId={caseId} suggestions={suggestions[datasetId] ?? null} />
         <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch. The next run uses: {label}.</p>
         {runBlocked ? <RoleNote id="instructor-role-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
+      <FlagSuggestions flags={WEAKNESS_FLAGS} suggestions={suggestions[datasetId] ?? null} onPick={pick} />
       {shown && shown.label !== label ? (
         <p className="alert info" role="status" data-testid="instructor-stale">
           The results below are for <strong>{shown.label}</strong>, not for the switches now chosen ({label}). Run again to see {label}.

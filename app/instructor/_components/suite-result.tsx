@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { SuiteCaseDto } from '@/lib/db/types';
-import { caseMoved, caseScoreKey, CHART_METRICS, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
-import { biggestMove, casesMovedBetween, metricMoves } from '@/lib/charts/suite-diff';
+import { caseMoved, caseScoreKey, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
+import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
 import { fetchJson } from '@/components/fetch-json';
 import { SuiteProgress } from '@/components/suite-progress';
 import { isFinished, useSuiteRun } from '@/components/use-suite-run';
@@ -37,7 +37,7 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
       </section>
     );
   }
-  const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, [...CHART_METRICS, 'argument_correctness', 'mean_input_tokens']);
+  const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, SUITE_CARD_METRICS);
   const top = biggestMove(moves);
   const key = top ? caseScoreKey(top.metric) : null;
   const moved =

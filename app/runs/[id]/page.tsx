@@ -21,6 +21,8 @@ import { currentBinding } from '@/lib/actions/support/governed';
 import { countOf, formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
 import { MarkdownText } from '@/components/markdown-text';
+import { PromptLeakNote } from '@/components/finding-notes';
+import { systemPromptLeak } from '@/lib/charts/planted-text';
 
 export const dynamic = 'force-dynamic';
 
@@ -93,7 +95,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             . It answers once the approval is decided.
           </p>
         ) : (
-          <MarkdownText text={run.finalAnswer} testId="final-answer" />
+          <>
+            <PromptLeakNote leak={systemPromptLeak(run.finalAnswer, run.systemPrompt)} where="The final answer" />
+            <MarkdownText text={run.finalAnswer} testId="final-answer" />
+          </>
         )}
       </section>
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}

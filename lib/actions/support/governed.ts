@@ -35,6 +35,8 @@ import { configOf, metaFor, refuseToolServer, summariseRun, type RunOneResult } 
 import { DbError } from '../../db/errors';
 
 import { currentPolicy } from './current-policy';
+import { DemoFaultExecutor } from './demo-fault';
+import { riskOf } from '../../governance/policy-engine';
 
 export { currentPolicy, policyFilePath } from './current-policy';
 
@@ -62,7 +64,9 @@ export interface GovernedRunResult extends RunOneResult {
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
-  const executor: ToolExecutor = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
+  const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
+  // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
+  const executor: ToolExecutor = new DemoFaultExecutor(durable, spec.tenant, (t) => riskOf(currentPolicy(), t) !== 'read');
   const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),

@@ -20,6 +20,7 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
   signInAction: 'signing in reads only the caller’s own credentials',
   signOutAction: 'it only ends the caller’s own session',
   chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
+  setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',
 };
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {

@@ -10,5 +10,5 @@ export function createRestockRequest(
 ): JsonValue {
   const product = lookupKey(ctx.lookups.productsBySku, args.sku, 'unknown SKU');
   const quantity = pyInt(args.quantity);
-  return ctx.ledger.create({ product, quantity, priority: args.priority }, ctx.operationKey);
+  return ctx.ledger.create({ product, quantity, priority: args.priority }, ctx.operationKey, ctx.approval);
 }

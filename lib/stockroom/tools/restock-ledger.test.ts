@@ -42,6 +42,14 @@ describe('RestockLedger', () => {
     expect(held).toMatchObject({ request_id: 'RSR-0002', status: 'pending_approval', note: 'quantities above 500 units need manager approval' });
   });
 
+  it('records a request above auto_approve_max as open when it comes with the approval a reviewer gave for it', () => {
+    const ledger = new RestockLedger(RULES);
+    const signed = ledger.create({ product: product('SKU-1002'), quantity: 750 }, 'op:1', { id: 'apr_1' });
+    expect(signed).toMatchObject({ status: 'open', note: 'approved by a reviewer (apr_1)' });
+    // An approval changes nothing below the limit: that request was approved automatically anyway.
+    expect(ledger.create({ product: product('SKU-1003'), quantity: 50 }, 'op:2', { id: 'apr_2' })).toMatchObject({ status: 'open', note: 'auto-approved' });
+  });
+
   it('words the approval note with the dataset threshold', () => {
     const ledger = new RestockLedger({ ...RULES, auto_approve_max: 1000 } as RestockRules);
     expect(ledger.create({ product: product('SKU-1001'), quantity: 1001 }).note).toBe('quantities above 1000 units need manager approval');

@@ -45,6 +45,11 @@ export function approvalNote(autoApproveMax: number): string {
   return `quantities above ${autoApproveMax} units need manager approval`;
 }
 
+/** The note of a request above the auto-approve limit that a reviewer approved before it was raised. */
+export function approvedNote(approvalId: string): string {
+  return `approved by a reviewer (${approvalId})`;
+}
+
 /** Python's `f"{n:,}"`. */
 function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -58,9 +63,11 @@ export class RestockLedger {
   /**
    * Applies the rules (first failing rule wins) and records the request; throws BusinessRuleError
    * with the reference's message when a rule refuses it. With an operation key already in the
-   * ledger, returns that record again and changes nothing.
+   * ledger, returns that record again and changes nothing. A request above the auto-approve limit
+   * waits in `pending_approval` unless it comes with the approval a reviewer gave for this call
+   * (a governed run's manager sign-off): then it is `open`, its note naming the approval.
    */
-  create(request: RestockRequest, operationKey?: string): RestockRecord {
+  create(request: RestockRequest, operationKey?: string, approval?: { id: string }): RestockRecord {
     if (operationKey !== undefined) {
       const existing = this.findByOperationKey(operationKey);
       if (existing) return existing;
@@ -78,7 +85,7 @@ export class RestockLedger {
     if (this.entries.some((e) => e.record.sku === product.sku && OPEN_STATUSES.has(e.record.status))) {
       throw new BusinessRuleError(`rejected: there is already an open restock request for ${product.sku}`);
     }
-    const status: RestockStatus = quantity <= autoMax ? 'open' : 'pending_approval';
+    const status: RestockStatus = quantity <= autoMax || approval ? 'open' : 'pending_approval';
     const record: RestockRecord = {
       request_id: `RSR-${String(this.entries.length + 1).padStart(4, '0')}`,
       sku: product.sku,
@@ -89,7 +96,7 @@ export class RestockLedger {
       supplier_id: product.supplier_id,
       supplier_name: product.supplier_name,
       lead_time_days: product.lead_time_days,
-      note: status === 'pending_approval' ? approvalNote(autoMax) : AUTO_APPROVED_NOTE,
+      note: status === 'pending_approval' ? approvalNote(autoMax) : quantity > autoMax && approval ? approvedNote(approval.id) : AUTO_APPROVED_NOTE,
     };
     this.entries.push({ record, operationKey: operationKey ?? null });
     return { ...record };

@@ -17,4 +17,6 @@ export interface ToolContext {
   naiveRetry: boolean;
   /** Makes a write idempotent: the same key returns the first result again. */
   operationKey?: string;
+  /** A reviewer's approval of this very call (governed runs): the manager's sign-off the ledger asks for. */
+  approval?: { id: string };
 }

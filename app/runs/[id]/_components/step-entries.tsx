@@ -2,7 +2,8 @@
 /** The trajectory entries of one harness step: model turn, tool calls (arguments, result, outcome), guard and compaction events. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { StepDto, StepPage } from '@/lib/db/types';
+import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/step-findings';
+import { PlantedNotice, PromptLeakNote } from '@/components/finding-notes';
 import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText } from '@/components/json-tree';
@@ -13,7 +14,7 @@ export function stepsQuery(runId: string, step: number) {
   return {
     queryKey: ['run-steps', runId, step],
     queryFn: ({ signal }: { signal: AbortSignal }) =>
-      fetchJson<StepPage>(`/api/runs/${encodeURIComponent(runId)}/steps?fromStep=${step}&toStep=${step}`, signal),
+      fetchJson<AnnotatedStepPage>(`/api/runs/${encodeURIComponent(runId)}/steps?fromStep=${step}&toStep=${step}`, signal),
     staleTime: Infinity,
   };
 }
@@ -39,7 +40,7 @@ function ResultPreview({ text, name }: { text: string; name: string }) {
   );
 }
 
-function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { kind: 'tool_call' }> }) {
+function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep, { kind: 'tool_call' }> }) {
   const [full, setFull] = useState(false);
   const outcome = item.validationError
     ? { tone: 'bad', text: 'invalid arguments (not executed)' }
@@ -54,6 +55,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
         <strong className="mono">{item.name}</strong>
         <span className={`badge ${outcome.tone}`}>{outcome.text}</span>
         {item.quarantinedLines > 0 ? <span className="badge warn">{item.quarantinedLines} line(s) quarantined</span> : null}
+        {item.planted?.length ? <span className="badge bad">planted instruction</span> : null}
         {item.rewrittenBy.length ? <span className="badge info">rewritten by {item.rewrittenBy.join(', ')}</span> : null}
         {item.policy ? (
           <span className={`badge ${item.policy.rule === 'schema-drift' ? 'bad' : item.policy.decision === 'allow' ? 'good' : 'warn'}`} data-testid="policy-badge">
@@ -79,6 +81,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
         </>
       ) : null}
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
+      <PlantedNotice paragraphs={item.planted ?? []} quarantined={item.quarantinedText.length > 0} />
       {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} />}
       {item.result.truncated && !full ? (
         <button type="button" className="small" onClick={() => setFull(true)}>
@@ -103,7 +106,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<StepDto, { ki
   );
 }
 
-function Entry({ runId, item }: { runId: string; item: StepDto }) {
+function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
   switch (item.kind) {
     case 'model_turn':
       return (
@@ -114,6 +117,7 @@ function Entry({ runId, item }: { runId: string; item: StepDto }) {
               stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out · context ≈ {item.contextTokensEstimate}
             </span>
           </div>
+          <PromptLeakNote leak={item.leak} where="This model turn" />
           {item.text ? <MarkdownText text={item.text} /> : null}
           {item.toolCalls.length ? <p className="small muted">asked for {item.toolCalls.map((c) => c.name).join(', ')}</p> : null}
         </div>

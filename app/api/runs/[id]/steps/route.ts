@@ -2,6 +2,7 @@
 import { safeRoute } from '@/lib/actions/safe-route';
 import { getRunSteps } from '@/lib/db/runs-read';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { withFindings } from '@/lib/db/step-findings';
 import { RunStepsQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({
@@ -10,6 +11,6 @@ export const GET = safeRoute({
   role: 'viewer',
   handler: async ({ id, fromStep, toStep }, { principal }) => {
     await requireRunInTenant(id, principal.tenant);
-    return getRunSteps(id, { fromStep, toStep });
+    return withFindings(id, await getRunSteps(id, { fromStep, toStep }));
   },
 });

@@ -1,0 +1,39 @@
+/**
+ * Hands the downstream the approval a reviewer gave, with the one call it approved: a resumed
+ * governed run's approved write carries `approval` in its call context (by operation key), so a
+ * downstream that holds large writes for a manager's sign-off (the Stockroom ledger's
+ * `pending_approval`) records it as signed off instead of asking for the approval it just got.
+ * Every other call passes through unchanged.
+ */
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/executor';
+import type { JsonValue } from '../harness/json';
+import type { ToolSpec } from '../harness/types';
+
+export class ApprovedDispatchExecutor implements ToolExecutor {
+  readonly transport: string;
+
+  constructor(
+    private readonly inner: ToolExecutor,
+    /** The operation key of the approved call, and the approval's id. */
+    private readonly approved: { operationKey: string; approvalId: string },
+  ) {
+    this.transport = inner.transport;
+  }
+
+  listSpecs(): Promise<ToolSpec[]> {
+    return this.inner.listSpecs();
+  }
+
+  reset(): Promise<void> {
+    return this.inner.reset();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+    if (context?.operationKey !== this.approved.operationKey) return this.inner.call(name, args, context);
+    return this.inner.call(name, args, { ...context, approval: { id: this.approved.approvalId } });
+  }
+}
