@@ -19,6 +19,8 @@ import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/execu
 import { isJsonObject, type JsonObject, type JsonValue } from '../harness/json';
 import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
+import type { ToolSource } from '../governance/capability-registry';
+import type { ToolHints } from '../governance/policy-engine';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
 import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
@@ -44,6 +46,11 @@ export interface McpExecutorOptions {
   floatKeys?: FloatKeys;
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * The tool server's id for governance (config/mcp-servers.json's id; `stockroom` for the
+   * harness's own servers). Without one the server is named by its target (command line or URL).
+   */
+  serverId?: string;
 }
 
 const NO_FLOAT_KEYS: FloatKeys = new Set();
@@ -75,6 +82,8 @@ export class McpToolExecutor implements ToolExecutor {
   private specs: Promise<ToolSpec[]> | null = null;
   private tools: Tool[] = [];
   private closed = false;
+  /** The server's id for governance (see McpExecutorOptions.serverId). */
+  readonly serverId: string;
 
   private constructor(
     private readonly client: Client,
@@ -84,6 +93,7 @@ export class McpToolExecutor implements ToolExecutor {
     this.transport = connection.label;
     this.floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.serverId = options.serverId ?? connection.target;
     // A server that changes its tools says so; the next listSpecs() asks again.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.specs = null;
@@ -131,6 +141,17 @@ export class McpToolExecutor implements ToolExecutor {
   async listTools(): Promise<Tool[]> {
     await this.listSpecs();
     return this.tools.filter((tool) => !isHidden(tool)).map((tool) => structuredClone(tool));
+  }
+
+  /** The server's id and its read-only/destructive hints per tool, for the capability pin. */
+  async toolSource(): Promise<ToolSource> {
+    await this.listSpecs();
+    const hints = new Map<string, ToolHints>();
+    for (const tool of this.tools) {
+      const { readOnlyHint, destructiveHint } = tool.annotations ?? {};
+      hints.set(tool.name, { ...(readOnlyHint !== undefined ? { readOnlyHint } : {}), ...(destructiveHint !== undefined ? { destructiveHint } : {}) });
+    }
+    return { server: this.serverId, hints };
   }
 
   /** Whether the server offers the private reset tool (known after the first tools/list). */

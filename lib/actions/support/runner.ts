@@ -41,13 +41,13 @@ export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers
 }
 
 /** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
-function toolServerOptions(id: string): { transport: 'mcp-stdio' | 'mcp-http'; mcpCommand?: string[]; mcpCwd?: string; mcpUrl?: string; mcpHeaders?: Record<string, string> } {
+function toolServerOptions(id: string): { transport: 'mcp-stdio' | 'mcp-http'; mcpCommand?: string[]; mcpCwd?: string; mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpServerId: string } {
   const servers = loadMcpServers();
   if (!servers.some((s) => s.id === id)) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
   const server = resolveServer(servers, id);
   return server.kind === 'stdio'
-    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd }
-    : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers };
+    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd, mcpServerId: id }
+    : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id };
 }
 
 /** Suites, matrices and governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */
