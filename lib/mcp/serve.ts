@@ -9,7 +9,10 @@
  * offers the private reset and leaves writes to the harness, which governs its runs itself.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HarnessError } from '../harness/errors';
+import { ConfigError, HarnessError } from '../harness/errors';
+import type { JournalStore } from '../governance/effect-journal';
+import type { EvidenceSink } from '../governance/evidence';
+import { MCP_RUN_PREFIX, type McpApprovalStore } from './mcp-approvals';
 import { MemoryEvidenceSink } from '../governance/evidence';
 import { MemoryJournalStore } from '../governance/memory-journal-store';
 import { loadPolicyFile } from '../governance/policy-file';
@@ -25,16 +28,40 @@ import { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './w
 export const NO_POLICY_REFUSAL =
   'writes are refused: this MCP server was started without a governance policy (start it with --policy config/policy.json to let writes through the policy, the journal and the evidence)';
 
+/** Governance storage in the dashboard's database (handed in by the CLI, which may open it). */
+export interface DatabaseGovernance {
+  journal: JournalStore;
+  evidence: EvidenceSink;
+  approvals: McpApprovalStore;
+}
+
 export interface ServeOptions {
   /** The harness's own stdio child: offers the private reset, writes open (the harness governs). */
   harnessChild?: boolean;
+  /** Opens the dashboard's database for `--approvals`; without it `--approvals` is refused. */
+  openDatabaseGovernance?: () => Promise<DatabaseGovernance>;
 }
 
 /** The write gate for one session of a stand-alone server. */
-function writeGateFactory(flags: ServerFlags, options: ServeOptions): (sessionId: string) => WriteGate {
+async function writeGateFactory(flags: ServerFlags, options: ServeOptions): Promise<(sessionId: string) => WriteGate> {
   if (options.harnessChild) return () => OPEN_WRITES;
   if (flags.policyFile === undefined) return () => refusingWrites(NO_POLICY_REFUSAL);
   const policy = loadPolicyFile(flags.policyFile);
+  if (flags.approvals) {
+    if (!options.openDatabaseGovernance) throw new ConfigError('approvals', '--approvals is only available from the stockroom CLI (it needs the dashboard database)');
+    const { journal, evidence, approvals } = await options.openDatabaseGovernance();
+    // One actor across sessions and restarts, so a retry from a new session finds its approval.
+    return () =>
+      new GovernedWrites({
+        policy,
+        principal: { subject: flags.actor, tenant: DEFAULT_TENANT, scopes: [...OPERATOR_SCOPES] },
+        runTenant: DEFAULT_TENANT,
+        journal,
+        evidence,
+        runId: `${MCP_RUN_PREFIX}${flags.actor}`,
+        approvals,
+      });
+  }
   const journal = new MemoryJournalStore();
   const evidence = new MemoryEvidenceSink();
   return (sessionId) =>
@@ -44,7 +71,7 @@ function writeGateFactory(flags: ServerFlags, options: ServeOptions): (sessionId
       runTenant: DEFAULT_TENANT,
       journal,
       evidence,
-      runId: `mcp:${sessionId}`,
+      runId: `${MCP_RUN_PREFIX}${sessionId}`,
     });
 }
 
@@ -62,7 +89,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 
 async function serveStdio(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
-  const writes = writeGateFactory(flags, options)('stdio');
+  const writes = (await writeGateFactory(flags, options))('stdio');
   const server = createStockroomServer({ dataset, weaknesses: flags.weaknesses, offerReset: options.harnessChild === true, writes, log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -79,7 +106,7 @@ async function serveStdio(flags: ServerFlags, datasetDir: string, options: Serve
 
 async function serveHttp(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
-  const writesFor = writeGateFactory(flags, options);
+  const writesFor = await writeGateFactory(flags, options);
   const running = await startStockroomHttpServer({
     writesFor,
     perSessionWeaknesses: flags.sessionWeaknesses,

@@ -29,6 +29,9 @@ import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup'
 import { annotationsOf, TOOL_METADATA } from './tool-metadata';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
 import { OPEN_WRITES, type WriteGate } from './write-gate';
+import { schemaDigest } from '../governance/capability-registry';
+import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
+import { isJsonObject } from '../harness/json';
 
 export interface StockroomServerOptions {
   dataset: Dataset;
@@ -92,6 +95,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       ...(options.offerReset ? [RESET_TOOL] : []),
       // Read-only and limited to this caller's own environment, so every client may reconcile with it.
       LOOKUP_TOOL,
+      ...(writes.approvalStatus ? [APPROVAL_STATUS_TOOL] : []),
     ],
   }));
 
@@ -103,6 +107,9 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       return encodeToolValue({ reset: true }, false);
     }
     if (name === LOOKUP_TOOL_NAME) return answerLookup(environment, args);
+    if (name === APPROVAL_STATUS_TOOL_NAME && writes.approvalStatus) {
+      return encodeResult(await writes.approvalStatus(isJsonObject(args) ? (args.request_id ?? null) : null));
+    }
     if (isToolName(name)) {
       const parsed = schemas[name].safeParse(args);
       if (!parsed.success) {
@@ -112,11 +119,21 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
     // Unknown names go to the environment too, so the refusal reads exactly as on the local path.
     const metaKey = request.params._meta?.[OPERATION_KEY_META_KEY];
     const operationKey = typeof metaKey === 'string' ? metaKey : undefined;
+    const metaApproval = request.params._meta?.[APPROVAL_REQUEST_META_KEY];
+    const approvalRequestId = typeof metaApproval === 'string' ? metaApproval : undefined;
     const run = async (key: string | undefined): Promise<ToolResult> =>
       environment.call(name, args, key !== undefined ? { operationKey: key } : undefined);
     try {
       if (isToolName(name) && writes.isWrite(name, TOOL_METADATA[name].readOnly)) {
-        return encodeResult(await writes.write({ name, args, ...(operationKey !== undefined ? { operationKey } : {}) }, run));
+        const spec = environment.listSpecs().find((s) => s.name === name);
+        const gated = {
+          name,
+          args,
+          schemaDigest: spec ? schemaDigest(spec) : '',
+          ...(operationKey !== undefined ? { operationKey } : {}),
+          ...(approvalRequestId !== undefined ? { approvalRequestId } : {}),
+        };
+        return encodeResult(await writes.write(gated, run));
       }
       return encodeResult(await run(operationKey));
     } catch (err) {
