@@ -74,8 +74,12 @@ export function weaknessMismatch(executor: McpToolExecutor, wanted: readonly Wea
 }
 
 /** Connects and confirms the flags; closes and throws ConfigError naming them on a mismatch. */
-async function connectConfirmed(connection: McpConnection, wanted: WeaknessFlag[], floatKeys: Dataset['floatKeys'], serverId?: string): Promise<McpToolExecutor> {
-  const executor = await McpToolExecutor.connect(connection, { floatKeys, ...(serverId !== undefined ? { serverId } : {}) });
+async function connectConfirmed(connection: McpConnection, wanted: WeaknessFlag[], floatKeys: Dataset['floatKeys'], serverId?: string, askInHandshake = false): Promise<McpToolExecutor> {
+  const executor = await McpToolExecutor.connect(connection, {
+    floatKeys,
+    ...(serverId !== undefined ? { serverId } : {}),
+    ...(askInHandshake ? { requestWeaknesses: wanted } : {}),
+  });
   const mismatch = weaknessMismatch(executor, wanted);
   if (mismatch === null) return executor;
   await executor.close();
@@ -132,7 +136,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
       }
       const [command, ...args] = typeof mcpCommand === 'string' ? splitCommandLine(mcpCommand) : [...mcpCommand];
       const spec = { command: command as string, args, env: externalChildEnvironment(), ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
-      return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId);
+      // A stdio server has no URL for ?weaknesses=: the flags are asked for in the handshake.
+      return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId, true);
     }
     case 'mcp-http':
       if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), executorOptions);

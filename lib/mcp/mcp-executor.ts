@@ -24,6 +24,7 @@ import type { ToolHints } from '../governance/policy-engine';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
 import { HIDDEN_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
+import { requestedWeaknessCapability } from './session-weaknesses';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
 /** A client-side transport not yet started, with what is needed to describe and tear it down. */
@@ -51,6 +52,12 @@ export interface McpExecutorOptions {
    * harness's own servers). Without one the server is named by its target (command line or URL).
    */
   serverId?: string;
+  /**
+   * Weakness flags to ask the server for in the handshake (a stdio server started with
+   * --session-weaknesses builds the session with them). The caller still confirms what the server
+   * states: a server may ignore the request.
+   */
+  requestWeaknesses?: readonly string[];
 }
 
 const NO_FLOAT_KEYS: FloatKeys = new Set();
@@ -105,7 +112,10 @@ export class McpToolExecutor implements ToolExecutor {
    * cannot be reached fails with an ExecutorError naming the transport and target.
    */
   static async connect(connection: McpConnection, options: McpExecutorOptions = {}): Promise<McpToolExecutor> {
-    const client = new Client({ name: 'stockroom-harness', version: '1.0.0' });
+    const client = new Client(
+      { name: 'stockroom-harness', version: '1.0.0' },
+      options.requestWeaknesses !== undefined ? { capabilities: { experimental: requestedWeaknessCapability(options.requestWeaknesses) } } : undefined,
+    );
     try {
       await client.connect(connection.transport, { timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
     } catch (err) {

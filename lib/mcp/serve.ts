@@ -9,6 +9,10 @@
  * offers the private reset and leaves writes to the harness, which governs its runs itself.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { WeaknessFlag } from '../harness/config';
+import { PeekingTransport, requestedWeaknesses } from './session-weaknesses';
 import { ConfigError, HarnessError } from '../harness/errors';
 import type { JournalStore } from '../governance/effect-journal';
 import type { EvidenceSink } from '../governance/evidence';
@@ -87,18 +91,39 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/**
+ * The transport and flags of a stdio session: with --session-weaknesses the client's initialize
+ * request may choose the flags (session-weaknesses.ts), else the server's own flags hold.
+ */
+async function stdioSession(flags: ServerFlags): Promise<{ transport: Transport; weaknesses: readonly WeaknessFlag[] } | null> {
+  const stdio = new StdioServerTransport();
+  if (!flags.sessionWeaknesses) return { transport: stdio, weaknesses: flags.weaknesses };
+  const peeking = new PeekingTransport(stdio);
+  const first = await peeking.first();
+  if (first === null) return null;
+  const requested = requestedWeaknesses(first);
+  if (!requested.ok) {
+    if ('id' in first) await stdio.send({ jsonrpc: '2.0', id: first.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${requested.message}` } });
+    await stdio.close();
+    throw new ConfigError('weaknesses', requested.message);
+  }
+  return { transport: peeking, weaknesses: requested.weaknesses ?? flags.weaknesses };
+}
+
 async function serveStdio(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
   const writes = (await writeGateFactory(flags, options))('stdio');
-  const server = createStockroomServer({ dataset, weaknesses: flags.weaknesses, offerReset: options.harnessChild === true, writes, log });
-  const transport = new StdioServerTransport();
+  const session = await stdioSession(flags);
+  if (session === null) return 0;
+  const { transport, weaknesses } = session;
+  const server = createStockroomServer({ dataset, weaknesses, offerReset: options.harnessChild === true, writes, log, perSessionWeaknesses: flags.sessionWeaknesses });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // The parent closing our stdin is the normal end of a stdio session.
     process.stdin.once('end', () => resolve());
   });
   await connectGuarded(server, transport);
-  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}], writes ${writes.mode})`);
+  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${weaknesses.join(', ')}]${flags.sessionWeaknesses ? ', chosen by the client' : ''}, writes ${writes.mode})`);
   await Promise.race([closed, untilSignal()]);
   await server.close();
   return 0;

@@ -60,7 +60,7 @@ export interface ServerFlags {
   allowedHostnames: string[] | undefined;
   /** The governance policy file writes go through; undefined: every write is refused. */
   policyFile: string | undefined;
-  /** Whether a client may pick its session's weakness flags (HTTP `?weaknesses=`). */
+  /** Whether a client may pick its session's weakness flags (HTTP `?weaknesses=`, stdio: initialize). */
   sessionWeaknesses: boolean;
   sessionIdleMs: number;
   /**
