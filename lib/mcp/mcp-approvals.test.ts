@@ -144,7 +144,7 @@ describe.skipIf(!hasOwn)('approval_required over MCP (real processes, SQLite)', 
     }
   }, 120_000);
 
-  it('answers approval_status only for requests of the caller’s tenant', async () => {
+  it('answers approval_status only for requests of the caller’s tenant, and files one request for a call sent twice at once', async () => {
     const now = new Date();
     const proposal: BoundProposal = {
       actor: 'someone',
@@ -164,6 +164,12 @@ describe.skipIf(!hasOwn)('approval_required over MCP (real processes, SQLite)', 
     const client = new Client({ name: 'approvals-test', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVER_ARGS, cwd: REPO_ROOT, env, stderr: 'pipe' }));
     try {
+      // The same call sent twice at once files one request.
+      const twice = await Promise.all([1, 2].map(() => call(client, 'create_restock_request', { sku: 'SKU-2002', quantity: 800 })));
+      expect(twice[0]!.body.approval_request_id).toMatch(/^apr_/);
+      expect(twice[1]!.body.approval_request_id).toBe(twice[0]!.body.approval_request_id);
+      expect(await db.prisma.approvalRequest.count({ where: { actor: 'mcp-agent' } })).toBe(1);
+
       const answer = await call(client, APPROVAL_STATUS_TOOL_NAME, { request_id: foreign.id });
       expect(answer).toMatchObject({ isError: true, body: { error: 'approval_not_found', approval_request_id: foreign.id } });
       expect(JSON.stringify(answer.body)).not.toContain('puffin');

@@ -130,21 +130,30 @@ export class McpApprovals {
       return { kind: 'answer', request: latest, result: structured('approval_unavailable', { tool: base.tool, applied: false, message: `this proposal was asked for approval ${n} times already; ask a reviewer directly` }) };
     }
     const proposal: BoundProposal = { ...base, expiresAt: new Date(now.getTime() + input.terms.ttlSeconds * 1000).toISOString() };
-    const request = await this.store.createApproval(
-      {
-        id: `apr_${randomUUID()}`,
-        runId: this.runId,
-        callId: this.callIdFor(base, n),
-        step: 0,
-        rule: input.rule,
-        message: input.message,
-        approverRole: input.terms.approverRole,
-        quorum: input.terms.quorum,
-        proposal,
-        digest: proposalDigest(proposal),
-      },
-      now,
-    );
+    const callId = this.callIdFor(base, n);
+    let request: ApprovalRequest;
+    try {
+      request = await this.store.createApproval(
+        {
+          id: `apr_${randomUUID()}`,
+          runId: this.runId,
+          callId,
+          step: 0,
+          rule: input.rule,
+          message: input.message,
+          approverRole: input.terms.approverRole,
+          quorum: input.terms.quorum,
+          proposal,
+          digest: proposalDigest(proposal),
+        },
+        now,
+      );
+    } catch (err) {
+      // The same call sent twice at once: (runId, callId) is unique, so the other one filed it.
+      const filed = await this.store.findApproval(this.runId, callId);
+      if (!filed) throw err;
+      return this.existing(filed, base, now);
+    }
     return {
       kind: 'answer',
       request,
