@@ -4,6 +4,7 @@ import { listSuiteRuns } from '@/lib/db/suites';
 import { datasetOptions } from '@/lib/actions/support/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
+import { loadMcpServers } from '@/lib/mcp/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
@@ -21,6 +22,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
   const user = await requireUser();
   const runBlocked = holdsRole(user.memberships, 'operator') ? null : roleNote('Running the matrix', 'operator', user.roles);
   const params = await searchParams;
+  const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
   const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50, tenant: user.tenant }), Promise.resolve(datasetOptions(user.tenant))]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
   return (
@@ -30,7 +32,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
-      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} />
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} toolServers={toolServers} />
     </main>
   );
 }

@@ -17,16 +17,33 @@ const FLAGS: FlagSpec = {
   host: { type: 'string', description: 'HTTP bind address (default 127.0.0.1)' },
   'allowed-hosts': { type: 'string', description: 'comma-separated Host names the HTTP server accepts' },
   policy: { type: 'string', description: 'governance policy file writes go through (without it every write is refused), e.g. config/policy.json' },
-  'session-weaknesses': { type: 'boolean', description: 'let each HTTP client choose its weakness flags with ?weaknesses=' },
+  'session-weaknesses': {
+    type: 'boolean',
+    description: 'let each client choose its weakness flags: over HTTP with ?weaknesses=, over stdio in its initialize request (capabilities.experimental["stockroom.dev/weaknesses"].requested)',
+  },
   'session-idle-minutes': { type: 'string', description: 'close an HTTP session unused this long (default 5)' },
+  approvals: {
+    type: 'boolean',
+    description: 'with --policy: keep the journal and evidence in the dashboard database and queue writes that need approval for its reviewers',
+  },
+  actor: { type: 'string', description: 'who the MCP caller acts as in approvals (default mcp-agent)' },
 };
+
+/** The dashboard database's governance storage, opened (and migrated) only for --approvals. */
+async function openDatabaseGovernance() {
+  const { openMigratedDatabase } = await import('../database');
+  const { prismaGovernanceStore, prismaMcpApprovalStore } = await import('../../lib/db/governance-store');
+  const db = await openMigratedDatabase();
+  const store = prismaGovernanceStore(db.prisma);
+  return { journal: store.journal, evidence: store.evidence, approvals: prismaMcpApprovalStore(db) };
+}
 
 export const command: CliCommand = {
   name: 'mcp-server',
   summary:
-    'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence. --session-weaknesses lets HTTP clients pick their flags with ?weaknesses=; idle HTTP sessions are closed after --session-idle-minutes (5).',
+    'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence; with --approvals a write that needs approval waits for a dashboard reviewer (poll approval_status, then retry the identical call). --session-weaknesses lets clients pick their flags (HTTP: ?weaknesses=; stdio: in the initialize request); idle HTTP sessions are closed after --session-idle-minutes (5).',
   usage:
-    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--approvals] [--actor NAME] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
   flags: FLAGS,
-  run: (argv) => runMcpServer(argv),
+  run: (argv) => runMcpServer(argv, { openDatabaseGovernance }),
 };

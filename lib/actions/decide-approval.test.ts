@@ -51,6 +51,31 @@ async function pausedRun(): Promise<{ runId: string; approvalId: string }> {
 }
 
 describe('deciding an approval request', () => {
+  it('approves a request an MCP client asked for without resuming any run, telling the reviewer the client retries', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const now = new Date();
+    const proposal = {
+      actor: 'mcp-agent',
+      tenant: 'kittiwake',
+      tool: 'create_restock_request',
+      toolVersion: '1',
+      schemaDigest: 'd',
+      arguments: { sku: 'SKU-2001', quantity: 900 },
+      policyVersion: 'v',
+      expiresAt: new Date(now.getTime() + 60_000).toISOString(),
+    };
+    const { proposalDigest } = await import('../governance/proposal');
+    const req = await approvals.createApprovalRequest(
+      db,
+      { id: `apr_mcp_${now.getTime()}`, runId: 'mcp:mcp-agent', callId: `c${now.getTime()}:0`, step: 0, rule: 'restock-above-auto-approve', message: 'm', approverRole: 'reviewer', quorum: 1, proposal, digest: proposalDigest(proposal) },
+      now,
+    );
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: req.id, verdict: 'approve', reason: 'fine' });
+    expect(res).toMatchObject({ ok: true, data: { status: 'approved', run: null, dispatch: null, message: expect.stringMatching(/MCP client .* identical call/) } });
+    expect(await approvals.getApprovalOrThrow(db, req.id)).toMatchObject({ status: 'approved', resumeError: null });
+  });
+
   it('shows the paused run as waiting, and an approval resumes it to completion with one committed write', async () => {
     const { decideApprovalAction, db, runs } = await mod();
     const { runId, approvalId } = await pausedRun();

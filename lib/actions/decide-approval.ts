@@ -18,6 +18,7 @@ import { holdsRole } from './authorize';
 import { ActionError, ForbiddenError } from './errors';
 import { safeAction } from './safe-action';
 import { resumeAfterDecision } from './support/governed';
+import { isMcpApproval } from '../mcp/mcp-approvals';
 
 /** What the reviewer sees after deciding. */
 export interface DecideApprovalResult {
@@ -72,6 +73,9 @@ export const decideApprovalAction = safeAction({
     revalidatePath('/approvals');
     revalidatePath(`/approvals/${id}`);
     if (!out.ok) {
+      if (out.refusal === 'expired' && isMcpApproval(req)) {
+        throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided.`);
+      }
       if (out.refusal === 'expired') {
         // The run learns that its approval expired and finishes; the reviewer is told plainly.
         await resume(req.runId).catch((err: unknown) => {
@@ -91,6 +95,19 @@ export const decideApprovalAction = safeAction({
     if (out.status === 'pending') {
       const approvals = out.request.decisions.filter((d) => d.verdict === 'approve').length;
       return { status: out.status, run: null, dispatch: null, message: `Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.` };
+    }
+    if (isMcpApproval(req)) {
+      // No run waits on it: the MCP client that asked sends the identical call again, and that call
+      // is re-checked against the policy and every bound field before it is applied, once.
+      return {
+        status: out.status,
+        run: null,
+        dispatch: null,
+        message:
+          verdict === 'approve'
+            ? 'Approved. The MCP client that asked may now send the identical call again; it is re-checked and applied once.'
+            : 'Denied. The MCP client is told when it asks again; nothing was written.',
+      };
     }
     const { failure, ...resumed } = await resume(req.runId);
     revalidatePath('/runs');

@@ -7,6 +7,10 @@ import { PrismaEvidenceSink } from './governance-evidence';
 import { PrismaJournalStore } from './governance-journal';
 import { getIdentity } from './governance-members';
 import { createGovernedRun, getGovernedRunOrThrow, updateGovernedRun } from './governance-runs';
+import type { McpApprovalStore } from '../mcp/mcp-approvals';
+import type { Database } from './client';
+import { NotFoundError } from './errors';
+import { approvalInTenant } from './tenant-scope';
 
 export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
   return {
@@ -19,5 +23,21 @@ export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
     findApproval: (runId, callId) => findApprovalForCall(prisma, runId, callId),
     setApprovalOutcome: (id, v, status, detail, now) => setApprovalOutcome(prisma, id, v, status, detail, now),
     identity: (userId) => getIdentity(prisma, userId),
+  };
+}
+
+/** The approval requests of writes that arrive over MCP, in the same table the dashboard's reviewers decide. */
+export function prismaMcpApprovalStore(db: Database): McpApprovalStore {
+  const prisma = db.prisma;
+  return {
+    createApproval: (req, now) => createApprovalRequest(prisma, req, now),
+    findApproval: (runId, callId) => findApprovalForCall(prisma, runId, callId),
+    setApprovalOutcome: (id, v, status, detail, now) => setApprovalOutcome(prisma, id, v, status, detail, now),
+    identity: (userId) => getIdentity(prisma, userId),
+    approvalInTenant: (id, tenant) =>
+      approvalInTenant(id, tenant, db).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      }),
   };
 }

@@ -7,8 +7,8 @@ import type { CallPolicy, PolicyDecision } from '../harness/guards/call-policy';
 import type { JsonValue } from '../harness/json';
 import type { ToolSpec } from '../harness/types';
 import { canonicalDigest } from './canonical-json';
-import { checkDrift, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
-import { BUILTIN_RULES, evaluatePolicy, type GovernanceDecision } from './policy-engine';
+import { checkDrift, toolLabel, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
+import { BUILTIN_RULES, evaluatePolicy, toolPolicyFor, type GovernanceDecision } from './policy-engine';
 import type { LoadedPolicy } from './policy-file';
 import type { Principal } from './principal';
 
@@ -28,6 +28,8 @@ export interface GovernedPolicyOptions {
   pin: CapabilityPin;
   principal: Principal;
   runTenant: string;
+  /** The tool server the run's tools come from (as pinned); undefined for an unnamed source. */
+  server?: string;
 }
 
 export class GovernedCallPolicy implements CallPolicy {
@@ -38,9 +40,10 @@ export class GovernedCallPolicy implements CallPolicy {
 
   /** Decides a call in full (drift, then the policy), with the approval terms. */
   evaluate(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec): { decision: GovernanceDecision; toolVersion: string; schemaDigest: string } {
-    const { policy, pin, principal, runTenant } = this.options;
-    const drift = checkDrift(pin, spec);
-    const toolVersion = drift.ok ? drift.pinned.version : (policy.document.tools[call.name]?.version ?? UNLISTED_TOOL_VERSION);
+    const { policy, pin, principal, runTenant, server } = this.options;
+    const drift = checkDrift(pin, spec, server);
+    const toolVersion = drift.ok ? drift.pinned.version : (toolPolicyFor(policy, call.name, server)?.version ?? UNLISTED_TOOL_VERSION);
+    const label = toolLabel(call.name, server);
     if (!drift.ok) {
       const decision: GovernanceDecision =
         drift.reason === 'drift'
@@ -48,12 +51,14 @@ export class GovernedCallPolicy implements CallPolicy {
               decision: 'deny',
               rule: BUILTIN_RULES.schemaDrift,
               policyVersion: policy.version,
-              message: `the schema of ${call.name} changed after the run started (pinned ${drift.pinned.schemaDigest.slice(0, 12)}, now ${drift.current.slice(0, 12)})`,
+              message: `the schema of ${label} changed after the run started (pinned ${drift.pinned.schemaDigest.slice(0, 12)}, now ${drift.current.slice(0, 12)})`,
             }
-          : { decision: 'deny', rule: BUILTIN_RULES.unpinnedTool, policyVersion: policy.version, message: `${call.name} was not available when the run started` };
+          : { decision: 'deny', rule: BUILTIN_RULES.unpinnedTool, policyVersion: policy.version, message: `${label} was not available when the run started` };
       return { decision, toolVersion, schemaDigest: drift.current };
     }
-    const decision = evaluatePolicy(policy, { tool: call.name, arguments: call.arguments, principal, runTenant });
+    const { readOnlyHint, destructiveHint } = drift.pinned;
+    const hints = { ...(readOnlyHint !== undefined ? { readOnlyHint } : {}), ...(destructiveHint !== undefined ? { destructiveHint } : {}) };
+    const decision = evaluatePolicy(policy, { tool: call.name, arguments: call.arguments, principal, runTenant, ...(server !== undefined ? { server } : {}), hints });
     return { decision, toolVersion, schemaDigest: drift.pinned.schemaDigest };
   }
 

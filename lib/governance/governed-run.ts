@@ -11,6 +11,8 @@ import type { RunResult, ToolCallRequest } from '../harness/types';
 import type { ApprovalRequest } from './approval';
 import { GovernedCallPolicy, type DecisionRecord } from './call-policy';
 import { pinCapabilities, pinnedTool, schemaDigest, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
+import { toolPolicyFor } from './policy-engine';
+import { toolSourceOf } from './tool-source';
 import { ConflictError, GovernanceError } from './errors';
 import { BatchingEvidenceSink } from './batching-evidence-sink';
 import { evidenceBody } from './evidence';
@@ -52,20 +54,26 @@ export interface GovernedOutcome {
   revalidation?: Revalidation;
 }
 
+/** The server a pin's tools came from (one executor, one server), undefined for an unnamed source. */
+function pinServer(pin: CapabilityPin): string | undefined {
+  return pin.tools.find((t) => t.server !== undefined)?.server;
+}
+
 /**
  * The policy and the journaled executor of one segment. `approved` (a resume after an approval)
  * names the approved call, whose dispatch then carries the approval to the downstream.
  */
 function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal: Principal, runTenant: string, approved?: { callId: string; tool: string; approvalId: string }) {
-  const policy = new GovernedCallPolicy({ policy: ctx.policy, pin, principal, runTenant });
-  const toolVersion = (t: string) => pinnedTool(pin, t)?.version ?? UNLISTED_TOOL_VERSION;
+  const server = pinServer(pin);
+  const policy = new GovernedCallPolicy({ policy: ctx.policy, pin, principal, runTenant, ...(server !== undefined ? { server } : {}) });
+  const toolVersion = (t: string) => pinnedTool(pin, t, server)?.version ?? UNLISTED_TOOL_VERSION;
   const downstream = approved
     ? new ApprovedDispatchExecutor(ctx.executor, { operationKey: operationKeyOf({ runId, callId: approved.callId, tool: approved.tool, toolVersion: toolVersion(approved.tool) }), approvalId: approved.approvalId })
     : ctx.executor;
   const journaled = new JournaledExecutor(downstream, {
     store: ctx.store.journal,
     runId,
-    isWrite: (t) => riskOf(ctx.policy, t) !== 'read',
+    isWrite: (t) => riskOf(ctx.policy, t, server, pinnedTool(pin, t, server)) !== 'read',
     toolVersion,
     evidence: ctx.store.evidence,
     policyVersion: ctx.policy.version,
@@ -113,7 +121,7 @@ async function settle(ctx: GovernedContext, runId: string, principal: Principal,
   const decided = decisions.findLast((d) => d.callId === cp.awaiting.toolUseId);
   const terms = decided?.decision.decision === 'approval_required' ? decided.decision.approval : null;
   if (!terms) throw new GovernanceError('no_terms', `run ${runId} paused on ${cp.awaiting.name} without approval terms`);
-  const pinned = pinnedTool(pin, cp.awaiting.name);
+  const pinned = pinnedTool(pin, cp.awaiting.name, pinServer(pin));
   const proposal: BoundProposal = {
     actor: principal.subject,
     tenant: runTenant,
@@ -188,7 +196,7 @@ async function startSegment(
 ): Promise<GovernedOutcome> {
   const runId = input.runId ?? randomUUID();
   const now = ctx.now?.() ?? new Date();
-  const pin = pinCapabilities(await ctx.executor.listSpecs(), ctx.policy, now.toISOString());
+  const pin = pinCapabilities(await ctx.executor.listSpecs(), ctx.policy, now.toISOString(), await toolSourceOf(ctx.executor));
   const { policy, journaled, operationKey } = wire(ctx, runId, pin, input.principal, input.runTenant);
   await ctx.store.evidence.append(evidenceBody({ kind: 'run_started', at: now.toISOString(), runId, policyVersion: ctx.policy.version, actor: input.principal.subject }));
   const result = await ctx.driver.run(journaled, policy, operationKey, runId);
@@ -199,13 +207,13 @@ async function startSegment(
 }
 
 /** The proposal as it would be bound now: today's policy version and tool schema. */
-async function currentProposal(ctx: GovernedContext, req: ApprovalRequest, awaitingArgs: JsonValue): Promise<Omit<BoundProposal, 'expiresAt'>> {
+async function currentProposal(ctx: GovernedContext, req: ApprovalRequest, awaitingArgs: JsonValue, server: string | undefined): Promise<Omit<BoundProposal, 'expiresAt'>> {
   const spec = (await ctx.executor.listSpecs()).find((s) => s.name === req.proposal.tool);
   return {
     actor: req.proposal.actor,
     tenant: req.proposal.tenant,
     tool: req.proposal.tool,
-    toolVersion: ctx.policy.document.tools[req.proposal.tool]?.version ?? UNLISTED_TOOL_VERSION,
+    toolVersion: toolPolicyFor(ctx.policy, req.proposal.tool, server)?.version ?? UNLISTED_TOOL_VERSION,
     schemaDigest: spec ? schemaDigest(spec) : '(tool no longer listed)',
     arguments: awaitingArgs,
     policyVersion: ctx.policy.version,
@@ -265,7 +273,7 @@ async function resumeSegment(ctx: GovernedContext, runId: string): Promise<Gover
     if (who) approvers.set(d.reviewerId, who);
   }
   let checked = revalidate(expiredPending ? { ...req, status: 'expired' } : req, {
-    current: await currentProposal(ctx, req, cp.awaiting.arguments),
+    current: await currentProposal(ctx, req, cp.awaiting.arguments, pinServer(stored.pin)),
     now,
     approvers,
   });

@@ -28,12 +28,24 @@ const ConditionSchema = z.union([
 ]);
 export type PolicyCondition = z.infer<typeof ConditionSchema>;
 
+/** A tool server's id as config/mcp-servers.json spells it (`stockroom` is the bundled tools' own). */
+export const ServerIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a server id is lowercase letters, digits and dashes (at most 40)');
+
+/**
+ * What every rule has: an id, optionally the tool server it is about (the rule is skipped for a
+ * tool of the same name served by any other server), and a condition (none: always matches).
+ */
+const ruleBase = {
+  id: z.string().min(1),
+  server: ServerIdSchema.optional(),
+  when: ConditionSchema.optional(),
+};
+
 const RuleSchema = z.discriminatedUnion('effect', [
-  z.strictObject({ id: z.string().min(1), when: ConditionSchema, effect: z.literal('allow'), message: z.string().optional() }),
-  z.strictObject({ id: z.string().min(1), when: ConditionSchema, effect: z.literal('deny'), message: z.string().min(1) }),
+  z.strictObject({ ...ruleBase, effect: z.literal('allow'), message: z.string().optional() }),
+  z.strictObject({ ...ruleBase, effect: z.literal('deny'), message: z.string().min(1) }),
   z.strictObject({
-    id: z.string().min(1),
-    when: ConditionSchema,
+    ...ruleBase,
     effect: z.literal('approval_required'),
     message: z.string().min(1),
     /** The role a reviewer needs in the run's tenant. */
@@ -53,6 +65,24 @@ const ToolPolicySchema = z.strictObject({
 });
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
+/**
+ * How a server's tools that the policy does not list are decided. `deny` (the default): refused as
+ * unknown. `annotations`: the server's own MCP annotations suggest the default — a tool it marks
+ * read-only (readOnlyHint) is allowed, any other needs a reviewer's approval. A tool the policy
+ * lists is decided by the policy, whatever its annotations say.
+ */
+const ServerPolicySchema = z.strictObject({
+  unlistedTools: z.enum(['deny', 'annotations']).default('deny'),
+  /** The role that approves an unlisted non-read-only tool under `annotations`. */
+  approverRole: z.enum(['reviewer', 'admin']).default('reviewer'),
+});
+export type ServerPolicy = z.infer<typeof ServerPolicySchema>;
+
+/** A `tools` key: a tool name, or `<server id>/<tool name>` for one server's tool only. */
+const ToolKeySchema = z.string().min(1).refine((k) => !k.includes('/') || ServerIdSchema.safeParse(k.slice(0, k.indexOf('/'))).success && k.indexOf('/') < k.length - 1, {
+  message: 'a tool key is a tool name or <server id>/<tool name>',
+});
+
 /** Per-tenant settings: whether runs of that tenant must run under the policy. */
 const TenantPolicySchema = z.strictObject({
   /** `mandatory`: runs and suites without the policy are refused for this tenant. */
@@ -66,7 +96,10 @@ export const PolicyDocumentSchema = z.strictObject({
   approvalTtlSeconds: z.number().int().min(1),
   /** Settings by tenant name; a tenant not listed has optional governance. */
   tenants: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'a tenant name is lower-case letters, digits, - and _'), TenantPolicySchema).default({}),
-  tools: z.record(z.string().min(1), ToolPolicySchema),
+  /** Settings by tool server id (servers not listed: unlisted tools are denied). */
+  servers: z.record(ServerIdSchema, ServerPolicySchema).default({}),
+  /** By tool name (any server), or `<server>/<tool>` (that server's tool; wins over the bare name). */
+  tools: z.record(ToolKeySchema, ToolPolicySchema),
 });
 export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
 

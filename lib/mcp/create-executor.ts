@@ -34,7 +34,16 @@ export interface CreateExecutorOptions {
   mcpCommand?: string | readonly string[];
   /** Working directory of `mcpCommand` (default: this process's). */
   mcpCwd?: string;
+  /**
+   * The configured id of the server (`--mcp-server ID`), which governance pins its tools under.
+   * The harness's own servers are `stockroom`; an unnamed `--mcp-url`/`--mcp-command` server is
+   * named by its URL or command line.
+   */
+  mcpServerId?: string;
 }
+
+/** The id the harness's own Stockroom servers are governed under (as in config/mcp-servers.json). */
+export const OWN_SERVER_ID = 'stockroom';
 
 async function ownHttpConnection(dataset: Dataset, weaknesses: readonly WeaknessFlag[]): Promise<McpConnection> {
   const running = await startStockroomHttpServer({ dataset, weaknesses, port: 0, offerReset: true });
@@ -65,8 +74,12 @@ export function weaknessMismatch(executor: McpToolExecutor, wanted: readonly Wea
 }
 
 /** Connects and confirms the flags; closes and throws ConfigError naming them on a mismatch. */
-async function connectConfirmed(connection: McpConnection, wanted: WeaknessFlag[], floatKeys: Dataset['floatKeys']): Promise<McpToolExecutor> {
-  const executor = await McpToolExecutor.connect(connection, { floatKeys });
+async function connectConfirmed(connection: McpConnection, wanted: WeaknessFlag[], floatKeys: Dataset['floatKeys'], serverId?: string, askInHandshake = false): Promise<McpToolExecutor> {
+  const executor = await McpToolExecutor.connect(connection, {
+    floatKeys,
+    ...(serverId !== undefined ? { serverId } : {}),
+    ...(askInHandshake ? { requestWeaknesses: wanted } : {}),
+  });
   const mismatch = weaknessMismatch(executor, wanted);
   if (mismatch === null) return executor;
   await executor.close();
@@ -80,9 +93,10 @@ function withWeaknessesParam(url: string, wanted: readonly WeaknessFlag[]): stri
   return u.toString();
 }
 
-async function externalHttpExecutor(url: string, headers: Readonly<Record<string, string>>, wanted: WeaknessFlag[], dataset: Dataset): Promise<McpToolExecutor> {
-  if (new URL(url).searchParams.has('weaknesses')) return connectConfirmed(httpConnection(url, undefined, headers), wanted, dataset.floatKeys);
-  const first = await McpToolExecutor.connect(httpConnection(url, undefined, headers), { floatKeys: dataset.floatKeys });
+async function externalHttpExecutor(url: string, headers: Readonly<Record<string, string>>, wanted: WeaknessFlag[], dataset: Dataset, serverId?: string): Promise<McpToolExecutor> {
+  if (new URL(url).searchParams.has('weaknesses')) return connectConfirmed(httpConnection(url, undefined, headers), wanted, dataset.floatKeys, serverId);
+  const named = serverId !== undefined ? { serverId } : {};
+  const first = await McpToolExecutor.connect(httpConnection(url, undefined, headers), { floatKeys: dataset.floatKeys, ...named });
   const stated = first.serverWeaknesses();
   if (weaknessMismatch(first, wanted) === null || stated?.perSession !== true) {
     const mismatch = weaknessMismatch(first, wanted);
@@ -92,7 +106,7 @@ async function externalHttpExecutor(url: string, headers: Readonly<Record<string
   }
   // The server lets each session choose: ask for this run's flags, then confirm them again.
   await first.close();
-  return connectConfirmed(httpConnection(withWeaknessesParam(url, wanted), undefined, headers), wanted, dataset.floatKeys);
+  return connectConfirmed(httpConnection(withWeaknessesParam(url, wanted), undefined, headers), wanted, dataset.floatKeys, serverId);
 }
 
 /** Builds a connected executor for the transport; an unreachable MCP server is an ExecutorError. */
@@ -108,7 +122,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
     throw new ConfigError('mcpHeaders', '--mcp-header needs --mcp-url (headers go to an HTTP server)');
   }
   if (mcpUrl !== undefined && !URL.canParse(mcpUrl)) throw new ConfigError('mcpUrl', `--mcp-url is not a URL: '${mcpUrl}'`);
-  const executorOptions = { floatKeys: dataset.floatKeys };
+  const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID };
+  const serverId = options.mcpServerId;
   const wanted = serverSideWeaknesses(weaknesses);
   switch (transport) {
     case 'local':
@@ -121,10 +136,11 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
       }
       const [command, ...args] = typeof mcpCommand === 'string' ? splitCommandLine(mcpCommand) : [...mcpCommand];
       const spec = { command: command as string, args, env: externalChildEnvironment(), ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
-      return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys);
+      // A stdio server has no URL for ?weaknesses=: the flags are asked for in the handshake.
+      return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId, true);
     }
     case 'mcp-http':
       if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), executorOptions);
-      return externalHttpExecutor(mcpUrl, options.mcpHeaders ?? {}, wanted, dataset);
+      return externalHttpExecutor(mcpUrl, options.mcpHeaders ?? {}, wanted, dataset, serverId);
   }
 }

@@ -127,7 +127,14 @@ describe('mcp-server flags', () => {
       policyFile: undefined,
       sessionWeaknesses: false,
       sessionIdleMs: 5 * 60_000,
+      approvals: false,
+      actor: 'mcp-agent',
     });
+  });
+
+  it('refuses --approvals without --policy, naming both', () => {
+    expect(() => parseServerFlags(['--approvals'])).toThrow(/--approvals needs --policy FILE/);
+    expect(parseServerFlags(['--approvals', '--policy', 'config/policy.json', '--actor', 'agent-7'])).toMatchObject({ approvals: true, actor: 'agent-7' });
   });
 
   it('reads every flag in both spellings', () => {

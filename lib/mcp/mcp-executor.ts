@@ -19,9 +19,12 @@ import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/execu
 import { isJsonObject, type JsonObject, type JsonValue } from '../harness/json';
 import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
+import type { ToolSource } from '../governance/capability-registry';
+import type { ToolHints } from '../governance/policy-engine';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
 import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
+import { requestedWeaknessCapability } from './session-weaknesses';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
 /** A client-side transport not yet started, with what is needed to describe and tear it down. */
@@ -44,6 +47,17 @@ export interface McpExecutorOptions {
   floatKeys?: FloatKeys;
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * The tool server's id for governance (config/mcp-servers.json's id; `stockroom` for the
+   * harness's own servers). Without one the server is named by its target (command line or URL).
+   */
+  serverId?: string;
+  /**
+   * Weakness flags to ask the server for in the handshake (a stdio server started with
+   * --session-weaknesses builds the session with them). The caller still confirms what the server
+   * states: a server may ignore the request.
+   */
+  requestWeaknesses?: readonly string[];
 }
 
 const NO_FLOAT_KEYS: FloatKeys = new Set();
@@ -75,6 +89,8 @@ export class McpToolExecutor implements ToolExecutor {
   private specs: Promise<ToolSpec[]> | null = null;
   private tools: Tool[] = [];
   private closed = false;
+  /** The server's id for governance (see McpExecutorOptions.serverId). */
+  readonly serverId: string;
 
   private constructor(
     private readonly client: Client,
@@ -84,6 +100,7 @@ export class McpToolExecutor implements ToolExecutor {
     this.transport = connection.label;
     this.floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.serverId = options.serverId ?? connection.target;
     // A server that changes its tools says so; the next listSpecs() asks again.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.specs = null;
@@ -95,7 +112,10 @@ export class McpToolExecutor implements ToolExecutor {
    * cannot be reached fails with an ExecutorError naming the transport and target.
    */
   static async connect(connection: McpConnection, options: McpExecutorOptions = {}): Promise<McpToolExecutor> {
-    const client = new Client({ name: 'stockroom-harness', version: '1.0.0' });
+    const client = new Client(
+      { name: 'stockroom-harness', version: '1.0.0' },
+      options.requestWeaknesses !== undefined ? { capabilities: { experimental: requestedWeaknessCapability(options.requestWeaknesses) } } : undefined,
+    );
     try {
       await client.connect(connection.transport, { timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
     } catch (err) {
@@ -131,6 +151,17 @@ export class McpToolExecutor implements ToolExecutor {
   async listTools(): Promise<Tool[]> {
     await this.listSpecs();
     return this.tools.filter((tool) => !isHidden(tool)).map((tool) => structuredClone(tool));
+  }
+
+  /** The server's id and its read-only/destructive hints per tool, for the capability pin. */
+  async toolSource(): Promise<ToolSource> {
+    await this.listSpecs();
+    const hints = new Map<string, ToolHints>();
+    for (const tool of this.tools) {
+      const { readOnlyHint, destructiveHint } = tool.annotations ?? {};
+      hints.set(tool.name, { ...(readOnlyHint !== undefined ? { readOnlyHint } : {}), ...(destructiveHint !== undefined ? { destructiveHint } : {}) });
+    }
+    return { server: this.serverId, hints };
   }
 
   /** Whether the server offers the private reset tool (known after the first tools/list). */

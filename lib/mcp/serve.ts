@@ -9,7 +9,14 @@
  * offers the private reset and leaves writes to the harness, which governs its runs itself.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HarnessError } from '../harness/errors';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { WeaknessFlag } from '../harness/config';
+import { PeekingTransport, requestedWeaknesses } from './session-weaknesses';
+import { ConfigError, HarnessError } from '../harness/errors';
+import type { JournalStore } from '../governance/effect-journal';
+import type { EvidenceSink } from '../governance/evidence';
+import { MCP_RUN_PREFIX, type McpApprovalStore } from './mcp-approvals';
 import { MemoryEvidenceSink } from '../governance/evidence';
 import { MemoryJournalStore } from '../governance/memory-journal-store';
 import { loadPolicyFile } from '../governance/policy-file';
@@ -25,16 +32,40 @@ import { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './w
 export const NO_POLICY_REFUSAL =
   'writes are refused: this MCP server was started without a governance policy (start it with --policy config/policy.json to let writes through the policy, the journal and the evidence)';
 
+/** Governance storage in the dashboard's database (handed in by the CLI, which may open it). */
+export interface DatabaseGovernance {
+  journal: JournalStore;
+  evidence: EvidenceSink;
+  approvals: McpApprovalStore;
+}
+
 export interface ServeOptions {
   /** The harness's own stdio child: offers the private reset, writes open (the harness governs). */
   harnessChild?: boolean;
+  /** Opens the dashboard's database for `--approvals`; without it `--approvals` is refused. */
+  openDatabaseGovernance?: () => Promise<DatabaseGovernance>;
 }
 
 /** The write gate for one session of a stand-alone server. */
-function writeGateFactory(flags: ServerFlags, options: ServeOptions): (sessionId: string) => WriteGate {
+async function writeGateFactory(flags: ServerFlags, options: ServeOptions): Promise<(sessionId: string) => WriteGate> {
   if (options.harnessChild) return () => OPEN_WRITES;
   if (flags.policyFile === undefined) return () => refusingWrites(NO_POLICY_REFUSAL);
   const policy = loadPolicyFile(flags.policyFile);
+  if (flags.approvals) {
+    if (!options.openDatabaseGovernance) throw new ConfigError('approvals', '--approvals is only available from the stockroom CLI (it needs the dashboard database)');
+    const { journal, evidence, approvals } = await options.openDatabaseGovernance();
+    // One actor across sessions and restarts, so a retry from a new session finds its approval.
+    return () =>
+      new GovernedWrites({
+        policy,
+        principal: { subject: flags.actor, tenant: DEFAULT_TENANT, scopes: [...OPERATOR_SCOPES] },
+        runTenant: DEFAULT_TENANT,
+        journal,
+        evidence,
+        runId: `${MCP_RUN_PREFIX}${flags.actor}`,
+        approvals,
+      });
+  }
   const journal = new MemoryJournalStore();
   const evidence = new MemoryEvidenceSink();
   return (sessionId) =>
@@ -44,7 +75,7 @@ function writeGateFactory(flags: ServerFlags, options: ServeOptions): (sessionId
       runTenant: DEFAULT_TENANT,
       journal,
       evidence,
-      runId: `mcp:${sessionId}`,
+      runId: `${MCP_RUN_PREFIX}${sessionId}`,
     });
 }
 
@@ -60,18 +91,39 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
+/**
+ * The transport and flags of a stdio session: with --session-weaknesses the client's initialize
+ * request may choose the flags (session-weaknesses.ts), else the server's own flags hold.
+ */
+async function stdioSession(flags: ServerFlags): Promise<{ transport: Transport; weaknesses: readonly WeaknessFlag[] } | null> {
+  const stdio = new StdioServerTransport();
+  if (!flags.sessionWeaknesses) return { transport: stdio, weaknesses: flags.weaknesses };
+  const peeking = new PeekingTransport(stdio);
+  const first = await peeking.first();
+  if (first === null) return null;
+  const requested = requestedWeaknesses(first);
+  if (!requested.ok) {
+    if ('id' in first) await stdio.send({ jsonrpc: '2.0', id: first.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${requested.message}` } });
+    await stdio.close();
+    throw new ConfigError('weaknesses', requested.message);
+  }
+  return { transport: peeking, weaknesses: requested.weaknesses ?? flags.weaknesses };
+}
+
 async function serveStdio(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
-  const writes = writeGateFactory(flags, options)('stdio');
-  const server = createStockroomServer({ dataset, weaknesses: flags.weaknesses, offerReset: options.harnessChild === true, writes, log });
-  const transport = new StdioServerTransport();
+  const writes = (await writeGateFactory(flags, options))('stdio');
+  const session = await stdioSession(flags);
+  if (session === null) return 0;
+  const { transport, weaknesses } = session;
+  const server = createStockroomServer({ dataset, weaknesses, offerReset: options.harnessChild === true, writes, log, perSessionWeaknesses: flags.sessionWeaknesses });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // The parent closing our stdin is the normal end of a stdio session.
     process.stdin.once('end', () => resolve());
   });
   await connectGuarded(server, transport);
-  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${flags.weaknesses.join(', ')}], writes ${writes.mode})`);
+  log(`stockroom MCP server on stdio (dataset ${dataset.dir}, weaknesses [${weaknesses.join(', ')}]${flags.sessionWeaknesses ? ', chosen by the client' : ''}, writes ${writes.mode})`);
   await Promise.race([closed, untilSignal()]);
   await server.close();
   return 0;
@@ -79,7 +131,7 @@ async function serveStdio(flags: ServerFlags, datasetDir: string, options: Serve
 
 async function serveHttp(flags: ServerFlags, datasetDir: string, options: ServeOptions): Promise<number> {
   const dataset = loadDataset(datasetDir);
-  const writesFor = writeGateFactory(flags, options);
+  const writesFor = await writeGateFactory(flags, options);
   const running = await startStockroomHttpServer({
     writesFor,
     perSessionWeaknesses: flags.sessionWeaknesses,

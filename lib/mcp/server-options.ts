@@ -1,6 +1,7 @@
 /**
  * The `mcp-server` flags (`[--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port N]
- * [--host H] [--allowed-hosts a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes N]`),
+ * [--host H] [--allowed-hosts a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes N]
+ * [--approvals] [--actor NAME]`),
  * parsed and validated with zod before anything starts.
  */
 import { z } from 'zod';
@@ -16,9 +17,12 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 /** Minutes an HTTP session may sit unused before it is reaped, when not given. */
 export const DEFAULT_SESSION_IDLE_MINUTES = 5;
 
-const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts', 'policy', 'session-weaknesses', 'session-idle-minutes'] as const;
+const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts', 'policy', 'session-weaknesses', 'session-idle-minutes', 'approvals', 'actor'] as const;
 /** Flags that take no value. */
-const BOOLEAN_FLAGS: readonly string[] = ['session-weaknesses'];
+const BOOLEAN_FLAGS: readonly string[] = ['session-weaknesses', 'approvals'];
+
+/** Who a stand-alone server's MCP caller acts as in approvals, when --actor is not given. */
+export const DEFAULT_MCP_ACTOR = 'mcp-agent';
 
 const ServerFlagsSchema = z.strictObject({
   // stdio when omitted, as MCP servers conventionally are (and the Inspector CLI keeps --transport for itself).
@@ -35,6 +39,8 @@ const ServerFlagsSchema = z.strictObject({
   'allowed-hosts': z.string().optional(),
   policy: z.string().min(1, '--policy needs a policy file').optional(),
   'session-weaknesses': z.literal('true').optional(),
+  approvals: z.literal('true').optional(),
+  actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, '--actor is letters, digits, . _ @ - (at most 64)').optional(),
   'session-idle-minutes': z
     .string()
     .regex(/^\d+(\.\d+)?$/, '--session-idle-minutes must be a positive number of minutes')
@@ -54,9 +60,16 @@ export interface ServerFlags {
   allowedHostnames: string[] | undefined;
   /** The governance policy file writes go through; undefined: every write is refused. */
   policyFile: string | undefined;
-  /** Whether a client may pick its session's weakness flags (HTTP `?weaknesses=`). */
+  /** Whether a client may pick its session's weakness flags (HTTP `?weaknesses=`, stdio: initialize). */
   sessionWeaknesses: boolean;
   sessionIdleMs: number;
+  /**
+   * Keep the journal and evidence in the dashboard's database and queue writes that need approval
+   * there for its reviewers (needs --policy).
+   */
+  approvals: boolean;
+  /** Who the MCP caller acts as in approvals and the journal. */
+  actor: string;
 }
 
 /** Splits `--flag value` and `--flag=value` pairs; boolean flags stand alone. */
@@ -92,6 +105,7 @@ export function parseServerFlags(argv: readonly string[]): ServerFlags {
     throw new ConfigError(flag, message);
   }
   const f = parsed.data;
+  if (f.approvals === 'true' && f.policy === undefined) throw new ConfigError('approvals', '--approvals needs --policy FILE (approvals come from the policy rules)');
   return {
     transport: f.transport,
     datasetDir: f.dataset,
@@ -107,5 +121,7 @@ export function parseServerFlags(argv: readonly string[]): ServerFlags {
     policyFile: f.policy,
     sessionWeaknesses: f['session-weaknesses'] === 'true',
     sessionIdleMs: (f['session-idle-minutes'] ?? DEFAULT_SESSION_IDLE_MINUTES) * 60_000,
+    approvals: f.approvals === 'true',
+    actor: f.actor ?? DEFAULT_MCP_ACTOR,
   };
 }

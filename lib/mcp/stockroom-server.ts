@@ -30,6 +30,9 @@ import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup'
 import { annotationsOf, TOOL_METADATA } from './tool-metadata';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
 import { OPEN_WRITES, type WriteGate } from './write-gate';
+import { schemaDigest } from '../governance/capability-registry';
+import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
+import { isJsonObject } from '../harness/json';
 
 export interface StockroomServerOptions {
   dataset: Dataset;
@@ -93,6 +96,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       ...(options.offerReset ? [RESET_TOOL] : []),
       // Read-only and limited to this caller's own environment, so every client may reconcile with it.
       LOOKUP_TOOL,
+      ...(writes.approvalStatus ? [APPROVAL_STATUS_TOOL] : []),
     ],
   }));
 
@@ -104,6 +108,9 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       return encodeToolValue({ reset: true }, false);
     }
     if (name === LOOKUP_TOOL_NAME) return answerLookup(environment, args);
+    if (name === APPROVAL_STATUS_TOOL_NAME && writes.approvalStatus) {
+      return encodeResult(await writes.approvalStatus(isJsonObject(args) ? (args.request_id ?? null) : null));
+    }
     if (isToolName(name)) {
       const parsed = schemas[name].safeParse(args);
       if (!parsed.success) {
@@ -116,12 +123,25 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
     // An approval id is taken only by the harness's own servers (offerReset): they sit behind the
     // harness's policy and journal, which set it for the one call a reviewer approved.
     const approvalId = options.offerReset ? request.params._meta?.[APPROVAL_META_KEY] : undefined;
-    const approval = typeof approvalId === 'string' ? { approval: { id: approvalId } } : {};
-    const run = async (key: string | undefined): Promise<ToolResult> =>
-      environment.call(name, args, key !== undefined || approval.approval ? { ...(key !== undefined ? { operationKey: key } : {}), ...approval } : undefined);
+    const harnessApproval = typeof approvalId === 'string' ? approvalId : undefined;
+    const metaApproval = request.params._meta?.[APPROVAL_REQUEST_META_KEY];
+    const approvalRequestId = typeof metaApproval === 'string' ? metaApproval : undefined;
+    // The ledger records a reviewer's sign-off: the harness's (above) or this server's own approval queue's.
+    const run = async (key: string | undefined, gateApproval?: string): Promise<ToolResult> => {
+      const id = gateApproval ?? harnessApproval;
+      return environment.call(name, args, key !== undefined || id !== undefined ? { ...(key !== undefined ? { operationKey: key } : {}), ...(id !== undefined ? { approval: { id } } : {}) } : undefined);
+    };
     try {
       if (isToolName(name) && writes.isWrite(name, TOOL_METADATA[name].readOnly)) {
-        return encodeResult(await writes.write({ name, args, ...(operationKey !== undefined ? { operationKey } : {}) }, run));
+        const spec = environment.listSpecs().find((s) => s.name === name);
+        const gated = {
+          name,
+          args,
+          schemaDigest: spec ? schemaDigest(spec) : '',
+          ...(operationKey !== undefined ? { operationKey } : {}),
+          ...(approvalRequestId !== undefined ? { approvalRequestId } : {}),
+        };
+        return encodeResult(await writes.write(gated, run));
       }
       return encodeResult(await run(operationKey));
     } catch (err) {

@@ -12,7 +12,9 @@ import { canonicalDigest } from '../governance/canonical-json';
 import type { JournalStore } from '../governance/effect-journal';
 import { evidenceBody, type EvidenceSink } from '../governance/evidence';
 import { JournaledExecutor } from '../governance/journaled-executor';
-import { evaluatePolicy, riskOf } from '../governance/policy-engine';
+import { evaluatePolicy, riskOf, toolPolicyFor } from '../governance/policy-engine';
+import { UNLISTED_TOOL_VERSION } from '../governance/capability-registry';
+import { McpApprovals, type McpApprovalStore } from './mcp-approvals';
 import type { LoadedPolicy } from '../governance/policy-file';
 import type { Principal } from '../governance/principal';
 
@@ -22,10 +24,15 @@ export interface GatedWrite {
   args: JsonValue;
   /** The caller's idempotency key (`_meta`), when it sent one. */
   operationKey?: string;
+  /** The schema digest of the tool as this server lists it (what an approval binds). */
+  schemaDigest: string;
+  /** The approval request the caller names (`_meta`), when it names one. */
+  approvalRequestId?: string;
 }
 
 /** Sends the write to the environment once the gate lets it through. */
-export type Dispatch = (operationKey: string | undefined) => Promise<ToolResult>;
+/** Sends the write on; `approvalId` is the reviewer's approval of this very call, when it had one. */
+export type Dispatch = (operationKey: string | undefined, approvalId?: string) => Promise<ToolResult>;
 
 export interface WriteGate {
   /** Short label for logs and the initialize result: `open`, `refused`, `governed`. */
@@ -33,6 +40,8 @@ export interface WriteGate {
   /** Whether `name` is a write; `readOnlyHint` is the server's own suggestion, a policy overrides it. */
   isWrite(name: string, readOnlyHint: boolean): boolean;
   write(call: GatedWrite, dispatch: Dispatch): Promise<ToolResult>;
+  /** Present when writes that need approval are queued for a reviewer: answers `approval_status`. */
+  approvalStatus?(requestId: JsonValue): Promise<ToolResult>;
 }
 
 function refusal(error: string, fields: Record<string, JsonValue>): ToolResult {
@@ -67,18 +76,32 @@ export interface GovernedWritesOptions {
   /** Groups this caller's writes in the journal and the evidence, like a run id (`mcp:<session>`). */
   runId: string;
   now?: () => Date;
+  /**
+   * Where a write that needs approval is queued for the dashboard's reviewers. Without it such a
+   * write is refused naming the rule (a server with no database has no reviewers).
+   */
+  approvals?: McpApprovalStore;
 }
 
 /**
  * Writes decided by the policy file: `allow` runs through the effect journal (at most once per
- * operation key) with evidence; `deny` and `approval_required` are refused as structured results
- * naming the rule. There is no approval queue behind an MCP session, so a write that needs a
- * reviewer is not applied; the caller is told to start a governed run instead.
+ * operation key) with evidence; `deny` is refused as a structured result naming the rule. A write
+ * that needs a reviewer becomes an approval request when the gate has an approval store (see
+ * mcp-approvals.ts) and is refused naming the rule when it has none.
  */
 export class GovernedWrites implements WriteGate {
   readonly mode = 'governed' as const;
+  private readonly approvals: McpApprovals | null;
 
-  constructor(private readonly options: GovernedWritesOptions) {}
+  constructor(private readonly options: GovernedWritesOptions) {
+    this.approvals = options.approvals ? new McpApprovals(options.approvals, options.runId) : null;
+    if (this.approvals) {
+      const approvals = this.approvals;
+      this.approvalStatus = (id) => approvals.status(id, options.principal.tenant, options.now?.() ?? new Date());
+    }
+  }
+
+  approvalStatus?: (requestId: JsonValue) => Promise<ToolResult>;
 
   isWrite(name: string, readOnlyHint: boolean): boolean {
     const risk = riskOf(this.options.policy, name);
@@ -112,7 +135,50 @@ export class GovernedWrites implements WriteGate {
     if (decision.decision === 'deny') {
       return refusal('policy_denied', { tool: call.name, rule: decision.rule, message: decision.message, applied: false });
     }
-    if (decision.decision === 'approval_required') {
+    let callKey = callId;
+    let approvalId: string | undefined;
+    if (decision.decision === 'approval_required' && this.approvals) {
+      const step = await this.approvals.step({
+        base: {
+          actor: principal.subject,
+          tenant: runTenant,
+          tool: call.name,
+          toolVersion: toolPolicyFor(policy, call.name)?.version ?? UNLISTED_TOOL_VERSION,
+          schemaDigest: call.schemaDigest,
+          arguments: call.args,
+          policyVersion: policy.version,
+        },
+        terms: decision.approval,
+        rule: decision.rule,
+        message: decision.message,
+        ...(call.approvalRequestId !== undefined ? { requestId: call.approvalRequestId } : {}),
+        now: this.options.now?.() ?? new Date(),
+      });
+      if (step.kind === 'answer') {
+        if (step.created && step.request) {
+          await evidence.append(
+            evidenceBody({
+              kind: 'approval_requested',
+              at: this.at(),
+              runId,
+              callId: step.request.callId,
+              tool: call.name,
+              toolVersion: step.request.proposal.toolVersion,
+              policyVersion: step.request.proposal.policyVersion,
+              decision: 'approval_required',
+              rule: decision.rule,
+              argumentsDigest: canonicalDigest(call.args),
+              actor: principal.subject,
+              detail: `over MCP: request ${step.request.id}, digest ${step.request.digest}`,
+            }),
+          );
+        }
+        return step.result;
+      }
+      // Approved and re-validated: the request's id makes the operation key, so a retry never writes twice.
+      callKey = step.request.id;
+      approvalId = step.request.id;
+    } else if (decision.decision === 'approval_required') {
       return refusal('approval_required', {
         tool: call.name,
         rule: decision.rule,
@@ -124,7 +190,7 @@ export class GovernedWrites implements WriteGate {
     const downstream: ToolExecutor = {
       transport: 'mcp-server',
       listSpecs: async () => [],
-      call: (_name, _args, context) => dispatch(context?.operationKey),
+      call: (_name, _args, context) => dispatch(context?.operationKey, approvalId),
       reset: async () => {},
       close: async () => {},
     };
@@ -137,7 +203,7 @@ export class GovernedWrites implements WriteGate {
       policyVersion: policy.version,
       now: this.options.now,
     });
-    const key = journaled.operationKey({ toolUseId: callId, name: call.name, arguments: call.args });
+    const key = journaled.operationKey({ toolUseId: callKey, name: call.name, arguments: call.args });
     return journaled.call(call.name, call.args, { operationKey: key });
   }
 }

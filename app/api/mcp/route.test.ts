@@ -91,12 +91,31 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
     }
   });
 
-  it('sends a 3,000-unit restock through the policy: approval required, nothing applied', async () => {
+  it('queues a 3,000-unit restock for a reviewer, then applies the identical call once after approval', async () => {
     const executor = await connect();
+    const { getDb } = await import('@/lib/db/client');
+    const { decideApproval } = await import('@/lib/db/governance-approvals');
+    const prisma = getDb().prisma;
     try {
-      const result = await executor.call('create_restock_request', { sku: 'SKU-1004', quantity: 3000 });
-      expect(result.errorCode).toBe('approval_required');
-      expect(result.content).toMatchObject({ rule: 'restock-above-auto-approve', applied: false });
+      const args = { sku: 'SKU-1004', quantity: 3000 };
+      const result = await executor.call('create_restock_request', args);
+      expect(result.errorCode).toBe('approval_pending');
+      expect(result.content).toMatchObject({ rule: 'restock-above-auto-approve', status: 'pending', applied: false });
+      const id = (result.content as { approval_request_id: string }).approval_request_id;
+      // The dashboard's own queue holds it, for the token's tenant.
+      expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', tenant: 'kittiwake', tool: 'create_restock_request' });
+      expect((await executor.call('approval_status', { request_id: id })).content).toMatchObject({ approval_request_id: id, status: 'pending' });
+
+      await prisma.user.create({ data: { id: 'route-reviewer', name: 'R', email: 'route-reviewer@example.com' } });
+      await prisma.membership.create({ data: { userId: 'route-reviewer', tenant: 'kittiwake', role: 'reviewer' } });
+      const decided = await decideApproval(prisma, { id, reviewer: { id: 'route-reviewer', memberships: [{ tenant: 'kittiwake', role: 'reviewer' }] }, verdict: 'approve', reason: 'ok', now: new Date() });
+      expect(decided).toMatchObject({ ok: true, status: 'approved' });
+
+      const applied = await executor.call('create_restock_request', args);
+      expect(applied.isError).toBe(false);
+      const again = await executor.call('create_restock_request', args);
+      expect((again.content as { request_id: string }).request_id).toBe((applied.content as { request_id: string }).request_id);
+      expect(await prisma.effectJournalEntry.count({ where: { callId: id } })).toBe(1);
     } finally {
       await executor.close();
     }

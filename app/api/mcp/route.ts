@@ -3,7 +3,9 @@
  * the default dataset. `?weaknesses=a,b` selects the server's weakness flags. Callers present the
  * bearer token STOCKROOM_MCP_TOKEN, or a dashboard session with the operator role; Host and Origin
  * must name this deployment. Each caller has an environment of their own, and writes go through
- * the governance policy, the effect journal and the evidence chain (see lib/mcp/write-gate.ts).
+ * the governance policy, the effect journal and the evidence chain (see lib/mcp/write-gate.ts); one
+ * that needs approval becomes a request on the Approvals page, polled with `approval_status`
+ * (lib/mcp/mcp-approvals.ts).
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
@@ -14,7 +16,8 @@ import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
 import { GovernedWrites } from '@/lib/mcp/write-gate';
 import { currentPolicy } from '@/lib/actions/support/current-policy';
 import { getDb } from '@/lib/db/client';
-import { prismaGovernanceStore } from '@/lib/db/governance-store';
+import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
+import { MCP_RUN_PREFIX } from '@/lib/mcp/mcp-approvals';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
 
 export const runtime = 'nodejs';
@@ -33,7 +36,8 @@ export async function POST(request: Request): Promise<Response> {
   if (caller.tenant !== datasetTenant) {
     return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Not found: no MCP endpoint here for your tenant' } }, { status: 404 });
   }
-  const store = prismaGovernanceStore(getDb().prisma);
+  const db = getDb();
+  const store = prismaGovernanceStore(db.prisma);
   const writes = new GovernedWrites({
     policy: currentPolicy(),
     principal: { subject: caller.subject, tenant: caller.tenant, scopes: [...OPERATOR_SCOPES] },
@@ -41,7 +45,9 @@ export async function POST(request: Request): Promise<Response> {
     runTenant: datasetTenant,
     journal: store.journal,
     evidence: store.evidence,
-    runId: `mcp:${caller.subject}`,
+    runId: `${MCP_RUN_PREFIX}${caller.subject}`,
+    // A write above a rule's limit waits for this tenant's reviewers on the Approvals page.
+    approvals: prismaMcpApprovalStore(db),
   });
   return endpoint.post(request, { key: `${caller.tenant}\n${caller.subject}`, writes });
 }

@@ -22,6 +22,7 @@ import { ApprovalIdSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from '../_components/status-badge';
 import { DecideForm } from './_components/decide-form';
 import { DriftAlert } from '@/components/drift-alert';
+import { isMcpApproval } from '@/lib/mcp/mcp-approvals';
 
 export const dynamic = 'force-dynamic';
 
@@ -133,13 +134,20 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             Outcome: {req.outcomeDetail}
           </p>
         ) : null}
-        <p className="small">
-          Run{' '}
-          <Link href={`/runs/${req.runId}`} data-testid="replay-link">
-            {req.runId.slice(-8)} (replay)
-          </Link>{' '}
-          · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC
-        </p>
+        {isMcpApproval(req) ? (
+          <p className="small" data-testid="mcp-origin">
+            Asked over MCP by an outside client · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC. Once approved, the client’s
+            identical call is re-checked and applied once; no run is resumed.
+          </p>
+        ) : (
+          <p className="small">
+            Run{' '}
+            <Link href={`/runs/${req.runId}`} data-testid="replay-link">
+              {req.runId.slice(-8)} (replay)
+            </Link>{' '}
+            · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC
+          </p>
+        )}
       </section>
 
       <section className="panel" aria-label="Bound fields">
@@ -200,6 +208,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         {binding ? <DriftAlert drifted={binding.drifted} lead="Tool schema drift since the run started (calls to these tools are refused):" /> : null}
       </section>
 
+      {isMcpApproval(req) ? null : (
       <section className="panel" aria-label="Trajectory up to the pause">
         <h2>The run up to the pause</h2>
         {upToPause.length === 0 ? <p className="muted">No steps recorded before the pause.</p> : <ol className="stack small">{upToPause.map((s, i) => <StepLine key={i} s={s} />)}</ol>}
@@ -207,6 +216,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
           <Link href={`/runs/${req.runId}`}>Open the full replay</Link>
         </p>
       </section>
+      )}
 
       <section className="panel" aria-label="Decisions">
         <h2>Decisions</h2>

@@ -6,7 +6,7 @@ import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
-import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue } from '@/components/run-settings-fields';
+import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
@@ -22,6 +22,7 @@ export function MatrixClient({
   compareId,
   initialCell = null,
   runBlocked = null,
+  toolServers = [],
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
@@ -31,6 +32,8 @@ export function MatrixClient({
   initialCell?: MatrixCell | null;
   /** Why the caller cannot run the matrix (a missing role), or null. */
   runBlocked?: string | null;
+  /** Configured tool servers (config/mcp-servers.json) the matrix may run against, by id. */
+  toolServers?: ToolServerOption[];
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
@@ -61,7 +64,7 @@ export function MatrixClient({
     <>
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} />
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}

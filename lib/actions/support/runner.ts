@@ -14,6 +14,7 @@ import { buildReport } from '../../eval/report';
 import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
 import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
+import { McpToolExecutor } from '../../mcp/mcp-executor';
 import { loadMcpServers, resolveServer } from '../../mcp/server-config';
 import { InputError } from '../errors';
 import { createStockroomAgent } from '../../stockroom/agent';
@@ -41,20 +42,25 @@ export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers
 }
 
 /** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
-function toolServerOptions(id: string): { transport: 'mcp-stdio' | 'mcp-http'; mcpCommand?: string[]; mcpCwd?: string; mcpUrl?: string; mcpHeaders?: Record<string, string> } {
+function toolServerOptions(id: string): { transport: 'mcp-stdio' | 'mcp-http'; mcpCommand?: string[]; mcpCwd?: string; mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpServerId: string } {
   const servers = loadMcpServers();
   if (!servers.some((s) => s.id === id)) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
   const server = resolveServer(servers, id);
   return server.kind === 'stdio'
-    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd }
-    : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers };
+    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd, mcpServerId: id }
+    : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id };
 }
 
-/** Suites, matrices and governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */
+/** Governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */
 export function refuseToolServer(toolServer: string | undefined): void {
   if (toolServer !== undefined) {
-    throw new InputError('toolServer', 'A tool server can be chosen for a single ungoverned run only; suites, matrices and governed runs use the Stockroom tools.');
+    throw new InputError('toolServer', 'A tool server can be chosen for ungoverned runs, suites and matrices only; governed runs use the Stockroom tools.');
   }
+}
+
+/** The weakness flags an MCP executor's server confirmed in its handshake (null: it states none, or not MCP). */
+function confirmedWeaknesses(executor: ToolExecutor | undefined): string[] | null {
+  return executor instanceof McpToolExecutor ? (executor.serverWeaknesses()?.active ?? null) : null;
 }
 
 async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?: string): Promise<ToolExecutor | undefined> {
@@ -63,11 +69,19 @@ async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?:
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
 }
 
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>, toolServer?: string): Promise<T> {
+async function withAgent<T>(
+  dataset: Dataset,
+  config: HarnessConfig,
+  work: (agent: SuiteAgent) => Promise<T>,
+  toolServer?: string,
+  onExecutor?: (executor: ToolExecutor | undefined) => void,
+): Promise<T> {
+  const executor = await executorFor(config, dataset, toolServer);
+  onExecutor?.(executor);
   const agent = await createStockroomAgent({
     dataset,
     config,
-    executor: await executorFor(config, dataset, toolServer),
+    executor,
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
   });
   try {
@@ -156,8 +170,12 @@ async function runSetting(
   config: HarnessConfig,
   setting: string,
   owner: RunOwner,
+  toolServer?: string,
 ): Promise<void> {
   let progress: Promise<void> = Promise.resolve();
+  // With a configured tool server the executor confirms this setting's flags with the server before
+  // any case runs (refused, naming them, otherwise); the confirmed flags are stored with every run.
+  let confirmed: string[] | null = null;
   const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
     runSuite({
       agent: {
@@ -173,9 +191,19 @@ async function runSetting(
         progress = progress.then(() => updateSuiteProgress(suiteRunId, { completed: 1 }));
       },
     }),
+    toolServer,
+    (executor) => {
+      confirmed = confirmedWeaknesses(executor);
+    },
   );
   await progress;
-  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, owner) })));
+  const server = toolServer !== undefined ? { toolServer, serverWeaknesses: confirmed } : {};
+  const ids = await saveRuns(
+    suite.results.map((r) => {
+      const meta = metaFor(dataset, config, r.golden.category, suiteRunId, owner);
+      return { run: r.run, meta: { ...meta, config: { ...meta.config, ...server } } };
+    }),
+  );
   const report = buildReport({ suite, config, dataset, golden });
   await saveSuiteSetting(suiteRunId, {
     setting,
@@ -224,25 +252,27 @@ async function queueSuite(
 
 /** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
 export async function startSuite(input: RunSettings, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
-  refuseToolServer(input.toolServer);
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
-  const config = configOf(input, input.weaknesses);
+  // A configured tool server decides the transport (an unknown id is refused here, before queueing).
+  const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
+  const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
   return queueSuite('eval', dataset, golden, config, golden.cases.length, owner, (id) =>
-    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), owner),
+    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), owner, input.toolServer),
   );
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
 export async function startMatrix(input: RunMatrixInput, caller: { id: string; tenant: string }): Promise<{ suiteRunId: string; total: number }> {
-  refuseToolServer(input.toolServer);
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
-  return queueSuite('matrix', dataset, golden, configOf(input, []), golden.cases.length * MATRIX_SETTINGS.length, owner, async (id) => {
+  const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
+  const settings = server ? { ...input, transport: server.transport } : input;
+  return queueSuite('matrix', dataset, golden, configOf(settings, []), golden.cases.length * MATRIX_SETTINGS.length, owner, async (id) => {
     for (const setting of MATRIX_SETTINGS) {
-      await runSetting(id, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, owner);
+      await runSetting(id, dataset, golden, configOf(settings, settingWeaknesses(setting)), setting, owner, input.toolServer);
     }
   });
 }

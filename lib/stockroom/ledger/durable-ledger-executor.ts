@@ -11,6 +11,8 @@ import { pyLen } from '../../harness/text';
 import type { ToolSpec } from '../../harness/types';
 import type { RestockRecord } from '../tools/restock-ledger';
 import type { LedgerStore } from './ledger-store';
+import type { ToolSource } from '../../governance/capability-registry';
+import { toolSourceOf } from '../../governance/tool-source';
 
 /** The only tool that writes to the ledger. */
 export const LEDGER_WRITE_TOOL = 'create_restock_request';
@@ -45,6 +47,11 @@ export class DurableLedgerExecutor implements ToolExecutor, OperationLookup {
 
   reset(): Promise<void> {
     return this.inner.reset();
+  }
+
+  /** The inner executor's tool server and hints, for the capability pin (unnamed when it has none). */
+  toolSource(): Promise<ToolSource> {
+    return toolSourceOf(this.inner);
   }
 
   close(): Promise<void> {
