@@ -96,7 +96,8 @@ export class ReplayModelClient implements ModelClient {
     const digest = requestDigest(request);
     const exchange = this.departed ? undefined : this.recorded.exchanges?.find((e) => e.callIndex === index);
     if (exchange && exchange.requestDigest === digest) {
-      return { ...(exchange.response as unknown as ModelResponse), exchange: { requestDigest: digest } };
+      const raw = exchange.raw !== undefined ? { raw: exchange.raw } : {};
+      return { ...(exchange.response as unknown as ModelResponse), ...raw, exchange: { requestDigest: digest } };
     }
     const previous = this.recordedRequest(index);
     const detail = this.departed
