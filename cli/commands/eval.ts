@@ -15,6 +15,8 @@ import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs } from '../judge-flags';
+import type { Judge } from '../../lib/eval/judge';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
@@ -23,6 +25,7 @@ import type { SuiteResult } from '../../lib/eval/suite';
 const FLAGS = {
   ...HARNESS_FLAGS,
   ...SAVE_FLAGS,
+  ...JUDGE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -46,9 +49,11 @@ export function formatEvalSummary(report: EvalReport): string {
     'mean_output_tokens',
   ] as const;
   const weaknesses = report.config.weaknesses.length ? report.config.weaknesses.join(',') : 'none';
+  const judge = report.judge ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} case(s) unscored` : ''}`] : [];
   const lines = [
     `dataset ${report.dataset.name} (${report.dataset.hash.slice(0, 12)}), golden ${report.golden.file} (${report.golden.cases} cases, sha256 ${report.golden.sha256.slice(0, 12)})`,
     `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
+    ...judge,
     '',
     ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
   ];
@@ -109,7 +114,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -118,12 +123,13 @@ export const command: CliCommand = {
     if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
+    const judgeSpec = await judgeSpecFromArgs(args);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target, live);
+      return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target));
     } finally {
       await target?.close();
     }
@@ -137,6 +143,7 @@ async function evaluate(
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  judge: Judge,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
   const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
@@ -149,6 +156,7 @@ async function evaluate(
     suite = await runSuite({
       agent,
       cases: golden.cases,
+      judge,
       signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
     });
