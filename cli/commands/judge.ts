@@ -5,15 +5,13 @@
  * in tenant T (default kittiwake) for the dashboard's Judge page; a live judge's calls are recorded in
  * that tenant too and answer the same request again without calling the provider.
  */
-import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { calibrateJudge, formatCalibration, loadCalibrationSet } from '../../lib/eval/calibration';
+import { calibrateJudge, defaultCalibrationFile, formatCalibration, loadCalibrationSet } from '../../lib/eval/calibration';
 import { ModelJudge } from '../../lib/eval/model-judge';
 import { PrismaJudgeCallStore, saveCalibration } from '../../lib/db/judge';
 import { getIdentity } from '../../lib/db/governance-members';
 import { DEFAULT_TENANT, hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';
-import { SHARED_DATASET_DIR } from '../../lib/stockroom/testing/shared-dataset';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { cancelOnSigint } from '../common';
@@ -30,7 +28,7 @@ const FLAGS = {
 
 /** The calibration file: --set, STOCKROOM_CALIBRATION_SET, or the course dataset's. */
 function calibrationFile(flag: string | undefined): string {
-  const file = flag ?? process.env.STOCKROOM_CALIBRATION_SET?.trim() ?? path.join(SHARED_DATASET_DIR, 'judge_calibration', 'calibration_v1.jsonl');
+  const file = flag ?? defaultCalibrationFile();
   if (!existsSync(file)) throw new CliUsageError(`--set: no calibration set at ${file}; give --set FILE (a judge_calibration JSONL)`);
   return file;
 }

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { safeJsonParse } from '../harness/json';
+import { SHARED_DATASET_DIR } from '../stockroom/testing/shared-dataset';
 import { agreementStats, type AgreementStats } from './agreement';
 import { EvalFileError } from './errors';
 import { isScored, type Judge, type JudgeOutcome } from './judge';
@@ -36,6 +37,11 @@ export interface CalibrationSet {
   name: string;
   sha256: string;
   items: CalibrationItem[];
+}
+
+/** The calibration set used when none is named: STOCKROOM_CALIBRATION_SET, else the course dataset's calibration_v1.jsonl. */
+export function defaultCalibrationFile(env: Record<string, string | undefined> = process.env): string {
+  return env.STOCKROOM_CALIBRATION_SET?.trim() || path.join(SHARED_DATASET_DIR, 'judge_calibration', 'calibration_v1.jsonl');
 }
 
 /** Reads and validates a calibration JSONL file; throws EvalFileError naming the line and field. */
