@@ -111,7 +111,7 @@ export interface RunOneResult {
 }
 
 /** The short summary the UI shows of a run it just made. */
-export function summariseRun(runId: string, run: RunResult, golden: GoldenCase | null, dataset: Dataset): RunOneResult {
+export function summariseRun(runId: string, run: RunResult, golden: GoldenCase | null, _dataset: Dataset): RunOneResult {
   const scores = golden ? scoreCase(golden, run) : null; // only the deterministic scores are shown here
   return {
     runId,
