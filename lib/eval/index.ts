@@ -27,6 +27,20 @@ export {
   type JudgeVerdict,
   type RubricVersion,
 } from './judge';
+export { JUDGE_MAX_TOKENS, VERDICT_TOOL, judgeRequest, verdictFromResponse } from './judge-prompt';
+export { MemoryJudgeCallStore, ModelJudge, type JudgeCallRecord, type JudgeCallStore } from './model-judge';
+export { agreementStats, type AgreementStats, type LabelPair } from './agreement';
+export {
+  CalibrationItemSchema,
+  calibrateJudge,
+  defaultCalibrationFile,
+  formatCalibration,
+  loadCalibrationSet,
+  type CalibrationItem,
+  type CalibrationItemResult,
+  type CalibrationResult,
+  type CalibrationSet,
+} from './calibration';
 export { LOOP_WINDOW, callSignature, contextGrowthRatio, detectLoops, type LoopFinding } from './loops';
 export { CaseScoresSchema, evaluateCase, judgeCase, scoreCase, type CaseJudgement, type CaseScores, type EvaluateCaseOptions } from './case-scores';
 export {
