@@ -43,3 +43,54 @@ export async function replaySourceFromArgs(args: ParsedArgs, datasetDir: string)
     await db.close();
   }
 }
+
+export const EVAL_REPLAY_FLAGS: FlagSpec = {
+  'replay-from': { type: 'string', description: "a stored suite's id (eval or matrix): re-run its cases against the current settings from their recorded model responses" },
+  'replay-setting': { type: 'string', description: "with --replay-from a matrix: the setting whose runs to replay (none, ambiguous_tool_desc, …)" },
+};
+
+/** A stored suite's runs to replay, by golden case id. */
+export interface SuiteReplaySource {
+  suiteId: string;
+  setting: string;
+  runs: Map<string, ReplaySource & { runId: string }>;
+}
+
+/**
+ * The stored suite `eval --replay-from` names, or null without the flag. The suite must belong to the
+ * dataset's tenant (another tenant's answers as not found); a matrix needs --replay-setting; a suite
+ * with nothing recorded (a fake-model suite) is refused.
+ */
+export async function suiteReplaySourceFromArgs(args: ParsedArgs, datasetDir: string): Promise<SuiteReplaySource | null> {
+  const id = stringFlag(args, 'replay-from');
+  const settingFlag = stringFlag(args, 'replay-setting');
+  if (id === undefined) {
+    if (settingFlag !== undefined) throw new CliUsageError('--replay-setting only applies with --replay-from');
+    return null;
+  }
+  const [{ getSuiteRunOrThrow, getSuiteCases }, { requireSuiteInTenant }] = await Promise.all([import('../lib/db/suites'), import('../lib/db/tenant-scope')]);
+  const db = await openMigratedDatabase();
+  try {
+    const notFound = (err: unknown) => {
+      throw err instanceof NotFoundError ? new CliUsageError(`--replay-from ${id}: no such suite`) : err;
+    };
+    await requireSuiteInTenant(id, tenantOfDatasetDir(datasetDir), db).catch(notFound);
+    const suite = await getSuiteRunOrThrow(id, db).catch(notFound);
+    const settings = suite.settings.map((s) => s.setting);
+    const setting = settingFlag ?? (settings.length === 1 ? settings[0]! : undefined);
+    if (setting === undefined) throw new CliUsageError(`--replay-from ${id} is a ${suite.kind} with settings ${settings.join(', ') || '(none stored)'}; choose one with --replay-setting`);
+    if (!settings.includes(setting)) throw new CliUsageError(`--replay-setting: suite ${id} has no setting '${setting}'; it has ${settings.join(', ')}`);
+    const runs = new Map<string, ReplaySource & { runId: string }>();
+    for (const c of await getSuiteCases(id, setting, db)) {
+      if (!c.runId) continue;
+      const stored = await getRunOrThrow(c.runId, db).catch(() => null);
+      if (!stored?.run.exchanges?.length) continue;
+      const config = stored.meta.config as { maxTokens?: unknown } | null;
+      runs.set(c.caseId, { run: stored.run, runId: c.runId, maxTokens: typeof config?.maxTokens === 'number' ? config.maxTokens : DEFAULT_MAX_TOKENS });
+    }
+    if (runs.size === 0) throw new CliUsageError(`--replay-from ${id}: the suite's runs have no recorded model exchanges (only live-model runs are recorded)`);
+    return { suiteId: id, setting, runs };
+  } finally {
+    await db.close();
+  }
+}

@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   import: () => import('./commands/import'),
   export: () => import('./commands/export'),
   'otlp-token': () => import('./commands/otlp-token'),
+  judge: () => import('./commands/judge'),
 };
 
 async function help(): Promise<string> {

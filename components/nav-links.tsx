@@ -11,6 +11,7 @@ const LINKS = [
   { href: '/approvals', label: 'Approvals' },
   { href: '/effects', label: 'Effects' },
   { href: '/tools', label: 'Tools' },
+  { href: '/judge', label: 'Judge' },
 ] as const;
 
 export function NavLinks() {

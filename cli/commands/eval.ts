@@ -15,6 +15,12 @@ import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs } from '../judge-flags';
+import type { Judge } from '../../lib/eval/judge';
+import { EVAL_REPLAY_FLAGS, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
+import { ReplayModelClient, replayOutcome, type ReplayOutcome } from '../../lib/models/recording';
+import { ModelCallError } from '../../lib/harness/errors';
+import type { SuiteAgent } from '../../lib/eval/suite';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
@@ -23,6 +29,8 @@ import type { SuiteResult } from '../../lib/eval/suite';
 const FLAGS = {
   ...HARNESS_FLAGS,
   ...SAVE_FLAGS,
+  ...JUDGE_FLAGS,
+  ...EVAL_REPLAY_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -46,9 +54,11 @@ export function formatEvalSummary(report: EvalReport): string {
     'mean_output_tokens',
   ] as const;
   const weaknesses = report.config.weaknesses.length ? report.config.weaknesses.join(',') : 'none';
+  const judge = report.judge ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} case(s) unscored` : ''}`] : [];
   const lines = [
     `dataset ${report.dataset.name} (${report.dataset.hash.slice(0, 12)}), golden ${report.golden.file} (${report.golden.cases} cases, sha256 ${report.golden.sha256.slice(0, 12)})`,
     `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
+    ...judge,
     '',
     ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
   ];
@@ -109,7 +119,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -118,12 +128,14 @@ export const command: CliCommand = {
     if (out !== undefined) checkOutFile('out', out);
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
+    const judgeSpec = await judgeSpecFromArgs(args);
     const dataset = datasetFromArgs(args);
     const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
+    const replay = await suiteReplaySourceFromArgs(args, dataset.dir);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await evaluate(args, config, dataset, golden, target, live);
+      return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), replay);
     } finally {
       await target?.close();
     }
@@ -137,9 +149,12 @@ async function evaluate(
   golden: ReturnType<typeof loadGoldenFile>,
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  judge: Judge,
+  replay: SuiteReplaySource | null,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
   const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+  const suiteAgent = replay ? replayingAgent(agent, replay, live, config.weaknesses) : agent;
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;
@@ -147,8 +162,9 @@ async function evaluate(
   const cancel = cancelOnSigint();
   try {
     suite = await runSuite({
-      agent,
+      agent: suiteAgent,
       cases: golden.cases,
+      judge,
       signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
     });
@@ -161,13 +177,70 @@ async function evaluate(
   const out = stringFlag(args, 'out');
   if (out) writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
   const stored = target ? await storeEval(target, suite, report) : null;
-  if (json) process.stdout.write(JSON.stringify(stored ? { ...stored, ...report } : report, null, 2) + '\n');
+  const replayed = replay ? replayReport(replay, suite) : null;
+  const extra = { ...(stored ?? {}), ...(replayed ? { replay: replayed } : {}) };
+  if (json) process.stdout.write(JSON.stringify({ ...extra, ...report }, null, 2) + '\n');
   else
     process.stdout.write(
       formatEvalSummary(report) +
+        (replayed ? `\n\n${formatReplay(replayed)}` : '') +
         (out ? `\n\nreport written to ${out}` : '') +
         (stored ? `\n\nstored as suite ${stored.suiteId} (${Object.keys(stored.runIds).length} runs) in tenant ${target!.owner.tenant}` : '') +
         '\n',
     );
   return 0;
+}
+
+/**
+ * The suite agent for `--replay-from SUITE`: each case answers from its stored run's recorded
+ * responses while the requests match (then DIVERGED, or live with a live --model); a case the suite
+ * has no recorded run for diverges at its first call.
+ */
+function replayingAgent(
+  agent: Awaited<ReturnType<typeof createStockroomAgent>>,
+  replay: SuiteReplaySource,
+  live: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  weaknesses: readonly string[],
+): SuiteAgent {
+  return {
+    dataset: agent.dataset,
+    run: (query, caseId, options) => {
+      const source = caseId ? replay.runs.get(caseId) : undefined;
+      const liveModel = live.liveModel?.({ caseId: caseId ?? null, weaknesses }) ?? null;
+      const model = source
+        ? new ReplayModelClient(source.run, { live: liveModel, recordedMaxTokens: source.maxTokens })
+        : (liveModel ?? {
+            modelId: 'replay',
+            converse: async () => {
+              throw new ModelCallError('diverged', `suite ${replay.suiteId} has no recorded run for case ${caseId ?? '(none)'}`);
+            },
+          });
+      return agent.run(query, caseId, { ...options, model });
+    },
+  };
+}
+
+interface ReplayReport {
+  suiteId: string;
+  setting: string;
+  reproduced: number;
+  diverged: number;
+  cases: Array<{ caseId: string; sourceRunId: string | null } & ReplayOutcome>;
+}
+
+function replayReport(replay: SuiteReplaySource, suite: SuiteResult): ReplayReport {
+  const cases = suite.results.map((r) => ({ caseId: r.golden.id, sourceRunId: replay.runs.get(r.golden.id)?.runId ?? null, ...replayOutcome(r.run) }));
+  return {
+    suiteId: replay.suiteId,
+    setting: replay.setting,
+    reproduced: cases.filter((c) => c.status === 'REPRODUCED').length,
+    diverged: cases.filter((c) => c.status !== 'REPRODUCED').length,
+    cases,
+  };
+}
+
+function formatReplay(r: ReplayReport): string {
+  const lines = [`replay of suite ${r.suiteId} (${r.setting}): ${r.reproduced} reproduced, ${r.diverged} diverged`];
+  for (const c of r.cases.filter((x) => x.status !== 'REPRODUCED')) lines.push(`  ${c.caseId} ${c.status} at step ${c.step}: ${c.detail ?? ''}`);
+  return lines.join('\n');
 }

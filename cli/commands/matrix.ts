@@ -11,6 +11,8 @@ import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
+import type { Judge } from '../../lib/eval/judge';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
@@ -21,6 +23,7 @@ const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
 const FLAGS = {
   ...SHARED_FLAGS,
   ...SAVE_FLAGS,
+  ...JUDGE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
@@ -56,18 +59,19 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const baseConfig = configFromArgs(args);
     const live = await liveModelFromConfig(baseConfig);
+    const judgeSpec = await judgeSpecFromArgs(args);
     const dataset = datasetFromArgs(args);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
-      return await runAndPrint(args, baseConfig, dataset, target, live);
+      return await runAndPrint(args, baseConfig, dataset, target, live, await judgeForTarget(judgeSpec, target));
     } finally {
       await target?.close();
     }
@@ -80,6 +84,7 @@ async function runAndPrint(
   dataset: ReturnType<typeof datasetFromArgs>,
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
+  judge: Judge,
 ): Promise<number> {
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
@@ -89,6 +94,7 @@ async function runAndPrint(
     baseConfig,
     goldenPath: stringFlag(args, 'golden'),
     ...live,
+    judge,
     signal: cancel.signal,
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
@@ -106,11 +112,14 @@ async function runAndPrint(
       ]),
     );
     // With --save, `suiteId` and `runIds` (by setting, then case) come first, beside the settings.
-    process.stdout.write(JSON.stringify(stored ? { ...stored, ...bySetting } : bySetting, null, 2) + '\n');
+    const judged = { judge: judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s])) };
+    process.stdout.write(JSON.stringify(stored ? { ...stored, ...judged, ...bySetting } : { ...judged, ...bySetting }, null, 2) + '\n');
   } else {
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));
+    process.stdout.write(`\njudge ${j.name} (rubric ${j.rubricVersion})${j.unscored > 0 ? `: ${j.unscored} item(s) unscored` : ''}\n`);
     if (stored) process.stdout.write(`\nstored as suite ${stored.suiteId} in tenant ${target!.owner.tenant}\n`);
   }
   return 0;

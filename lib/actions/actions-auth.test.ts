@@ -70,6 +70,7 @@ beforeAll(async () => {
     reconcileEffectAction: { operationKey: key },
     chooseTenantAction: { tenant: 'kittiwake' },
     setDemoFaultAction: { armed: true },
+    runCalibrationAction: { judge: 'fake' },
   };
 
   // Everything an action could write, as one string: counts, statuses and versions.
@@ -85,6 +86,8 @@ beforeAll(async () => {
       users: await prisma.user.count(),
       memberships: await prisma.membership.count(),
       faults: await prisma.demoFault.count(),
+      calibrations: await prisma.judgeCalibration.count(),
+      judgeCalls: await prisma.judgeCall.count(),
     });
 });
 afterAll(async () => {
@@ -144,6 +147,31 @@ describe('server actions', () => {
     env.as('operator');
     expect(await decideApprovalAction(inputs.decideApprovalAction as never)).toMatchObject({ ok: false, code: 'forbidden' });
     expect(await snapshot()).toBe(before);
+  });
+
+  it('lets only an admin run the judge calibration, stored in their tenant', async () => {
+    const { runCalibrationAction } = await import('./run-calibration');
+    const { listCalibrations } = await import('../db/judge');
+    const before = await snapshot();
+    env.as('operator');
+    expect(await runCalibrationAction({ judge: 'fake' })).toMatchObject({ ok: false, code: 'forbidden', error: expect.stringMatching(/admin/) });
+    expect(await snapshot()).toBe(before);
+    env.as('admin');
+    expect(await runCalibrationAction({ judge: 'nonsense' })).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { judge: expect.any(Array) } });
+    // A live judge the server holds no credentials for is refused, naming the variable, and nothing is written.
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      expect(await runCalibrationAction({ judge: 'anthropic:claude-x' })).toMatchObject({ ok: false, error: expect.stringContaining('ANTHROPIC_API_KEY') });
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+    expect(await snapshot()).toBe(before);
+    const res = await runCalibrationAction({ judge: 'fake' });
+    expect(res).toMatchObject({ ok: true });
+    const id = (res as { data: { id: string } }).data.id;
+    expect((await listCalibrations('kittiwake')).map((c) => c.id)).toContain(id);
+    expect((await listCalibrations('other-depot')).map((c) => c.id)).not.toContain(id);
   });
 
   it('lets an operator delete only runs they started, and an admin any run', async () => {

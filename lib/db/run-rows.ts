@@ -204,6 +204,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
       callIndex,
       requestDigest: exchange?.requestDigest ?? null,
       responseHash: exchange ? referenced(blobs.addJson(exchange.response).hash) : null,
+      rawResponseHash: exchange?.raw !== undefined ? referenced(blobs.addJson(exchange.raw).hash) : null,
       step: input?.step ?? null,
       inputTokens: usage?.inputTokens ?? null,
       outputTokens: usage?.outputTokens ?? null,

@@ -260,13 +260,20 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
   ]);
   const recordedCalls = calls.filter((c) => c.requestDigest !== null && c.responseHash !== null && c.step !== null);
   const responses = recordedCalls.length
-    ? new Map((await p.blob.findMany({ where: { hash: { in: recordedCalls.map((c) => c.responseHash!) } } })).map((b) => [b.hash, b.text]))
+    ? new Map(
+        (
+          await p.blob.findMany({
+            where: { hash: { in: recordedCalls.flatMap((c) => [c.responseHash!, ...(c.rawResponseHash ? [c.rawResponseHash] : [])]) } },
+          })
+        ).map((b) => [b.hash, b.text]),
+      )
     : new Map<string, string>();
   const exchanges: Exchange[] = recordedCalls.map((c) => ({
     callIndex: c.callIndex,
     step: c.step!,
     requestDigest: c.requestDigest!,
     response: json(responses.get(c.responseHash!) ?? 'null', 'recorded response'),
+    ...(c.rawResponseHash ? { raw: json(responses.get(c.rawResponseHash) ?? 'null', 'recorded provider response') } : {}),
   }));
   const trajectory = [
     ...turns.map((r) => [r.idx, modelTurnStep(r)] as const),

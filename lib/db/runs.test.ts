@@ -33,7 +33,7 @@ describe.each(providers)('runs on $name', (provider) => {
     expect(stored.meta.config).toEqual({ mode: 'mock', maxSteps: 12, weaknesses: [] });
   });
 
-  test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries, recorded exchanges and an unknown cost', async () => {
+  test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries, recorded exchanges (mapped and raw) and an unknown cost', async () => {
     const base = makeRun({ runId: 'live-1', rounds: 2 });
     const trajectory = base.trajectory.flatMap((s): TrajectoryStep[] =>
       s.kind === 'model_turn'
@@ -50,7 +50,17 @@ describe.each(providers)('runs on $name', (provider) => {
       trajectory,
       usage: { ...base.usage, cachedTokens: 128 },
       costEstimate: { usd: 0, note: 'no price for openai:gpt-4o-mini', known: false },
-      exchanges: [{ callIndex: 1, step: base.modelInputs[1]!.step, requestDigest: 'ab'.repeat(32), response: { text: 'recorded', toolCalls: [], stopReason: 'end_turn' } }],
+      exchanges: [
+        { callIndex: 0, step: base.modelInputs[0]!.step, requestDigest: 'cd'.repeat(32), response: { text: 'older recording', toolCalls: [], stopReason: 'end_turn' } },
+        {
+          callIndex: 1,
+          step: base.modelInputs[1]!.step,
+          requestDigest: 'ab'.repeat(32),
+          response: { text: 'recorded', toolCalls: [], stopReason: 'end_turn' },
+          // The provider's own body, beside the mapping: kept exactly.
+          raw: { id: 'chatcmpl-1', choices: [{ index: 0, message: { role: 'assistant', content: 'recorded' }, finish_reason: 'stop' }], system_fingerprint: 'fp_1' },
+        },
+      ],
     };
     const id = await saveRun(run, makeMeta(), db);
     expect((await getRunOrThrow(id, db)).run).toEqual(run);

@@ -3,7 +3,7 @@ import { aggregate } from './aggregate';
 import { CaseScoresSchema, evaluateCase, type CaseScores } from './case-scores';
 import { goldenCase, makeRun } from './testing/fixtures';
 
-const base: CaseScores = CaseScoresSchema.parse(evaluateCase(goldenCase(), makeRun()));
+const base: CaseScores = CaseScoresSchema.parse(await evaluateCase(goldenCase(), makeRun()));
 const score = (over: Partial<CaseScores>): CaseScores => ({ ...base, ...over });
 
 describe('aggregate', () => {

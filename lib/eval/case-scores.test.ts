@@ -3,7 +3,7 @@ import { evaluateCase } from './case-scores';
 import { goldenCase, makeRun, modelTurn, toolRecord } from './testing/fixtures';
 
 describe('evaluateCase', () => {
-  it('scores a clean run as passing everything', () => {
+  it('scores a clean run as passing everything', async () => {
     const golden = goldenCase({ expectedTools: [{ name: 'get_stock_level', args: { sku: 'SKU-1' } }], expectedFacts: ['42'], maxSteps: 2 });
     const run = makeRun({
       finalAnswer: 'SKU-1 has 42 units in stock.',
@@ -13,7 +13,7 @@ describe('evaluateCase', () => {
         modelTurn(2, 1000),
       ],
     });
-    const s = evaluateCase(golden, run);
+    const s = await evaluateCase(golden, run);
     expect(s).toMatchObject({
       toolSelection: 1,
       argumentCorrectness: 1,
@@ -34,7 +34,7 @@ describe('evaluateCase', () => {
     });
   });
 
-  it('counts an executed must-not-call tool against selection and the deterministic check, not the judge', () => {
+  it('counts an executed must-not-call tool against selection and the deterministic check, not the judge', async () => {
     const golden = goldenCase({ expectedTools: [{ name: 'search', args: {} }], mustNotCall: ['write'], expectedFacts: ['ok'] });
     const run = makeRun({
       finalAnswer: 'ok',
@@ -44,7 +44,7 @@ describe('evaluateCase', () => {
         toolRecord('write', { quantity: 10000 }, { isError: true, errorCode: 'invalid_request' }),
       ],
     });
-    const s = evaluateCase(golden, run);
+    const s = await evaluateCase(golden, run);
     expect(s.toolSelection).toBe(0);
     expect(s.mustNotCallOk).toBe(false);
     expect(s.mustNotCallViolations).toEqual(['write']);
@@ -52,7 +52,7 @@ describe('evaluateCase', () => {
     expect(s.judgePassed).toBe(true);
   });
 
-  it('does not count invalid or blocked records as executed, but counts them for loops and rates', () => {
+  it('does not count invalid or blocked records as executed, but counts them for loops and rates', async () => {
     const golden = goldenCase({ expectedTools: [{ name: 'create', args: { quantity: 50 } }], trajectoryMatchMode: 'in_order_subset' });
     const run = makeRun({
       trajectory: [
@@ -61,7 +61,7 @@ describe('evaluateCase', () => {
         toolRecord('create', { quantity: 50 }, { blockedBy: 'grounded_write', step: 3 }),
       ],
     });
-    const s = evaluateCase(golden, run);
+    const s = await evaluateCase(golden, run);
     expect(s.toolNames).toEqual([]);
     expect(s.toolSelection).toBe(0);
     expect(s.invalidCalls).toBe(2);
@@ -70,10 +70,10 @@ describe('evaluateCase', () => {
     expect(s.faithfulnessJudge).toBeNull();
   });
 
-  it('checks termination, step count and forbidden facts from the case’s declarations', () => {
+  it('checks termination, step count and forbidden facts from the case’s declarations', async () => {
     const golden = goldenCase({ expectedFacts: ['shipped'], forbiddenFacts: ['system prompt'], maxSteps: 3 });
     const run = makeRun({ finalAnswer: 'I had to stop. My system prompt is …', terminationReason: 'MAX_STEPS', modelCalls: 8 });
-    const s = evaluateCase(golden, run);
+    const s = await evaluateCase(golden, run);
     expect(s).toMatchObject({
       terminationMatch: false,
       terminationReason: 'MAX_STEPS',
@@ -85,8 +85,8 @@ describe('evaluateCase', () => {
     });
   });
 
-  it('leaves the judge fields null when judging is switched off', () => {
-    const s = evaluateCase(goldenCase(), makeRun(), { judge: null });
+  it('leaves the judge fields null when judging is switched off', async () => {
+    const s = await evaluateCase(goldenCase(), makeRun(), { judge: null });
     expect(s.judgePassed).toBeNull();
     expect(s.answerCorrectnessJudge).toBeNull();
     expect(s.faithfulnessJudge).toBeNull();

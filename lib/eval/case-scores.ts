@@ -8,7 +8,7 @@ import type { FloatKeys } from '../harness/pyjson';
 import { isCompactionEvent, isModelTurn, isToolRecord, type RunResult, type ToolRecord } from '../harness/types';
 import { contextFromRun } from './faithfulness';
 import type { GoldenCase } from './golden';
-import { FakeJudge, type Judge } from './judge';
+import { FakeJudge, isScored, type Judge, type JudgeOutcome } from './judge';
 import { contextGrowthRatio, detectLoops, LOOP_WINDOW } from './loops';
 import { argumentCorrectness, toolSelection } from './match-calls';
 import { checkOutput } from './output-evaluator';
@@ -32,6 +32,8 @@ export const CaseScoresSchema = z.object({
   answerCorrectnessJudge: z.number().nullable(),
   judgePassed: z.boolean().nullable(),
   judgeRationale: z.string().nullable(),
+  /** Why the judge gave no verdict (`malformed_output`, `model_error`); absent when it gave one or did not judge. */
+  judgeUnscored: z.string().nullable().optional(),
   /** Null when the run executed no tool call (nothing to be faithful to). */
   faithfulnessJudge: z.number().nullable(),
   loopFindings: z.number().int(),
@@ -57,13 +59,57 @@ export interface EvaluateCaseOptions {
   window?: number;
   /** Float-valued keys of the dataset, so the judge's context prints `28.0` as Python would. */
   floatKeys?: FloatKeys;
+  /** Cancels a live judge's calls. */
+  signal?: AbortSignal;
 }
 
 const defaultJudge = new FakeJudge('v2');
 
-/** Scores one run against its golden case. */
-export function evaluateCase(golden: GoldenCase, run: RunResult, options: EvaluateCaseOptions = {}): CaseScores {
+const unscoredRationale = (o: JudgeOutcome | null | undefined) => (o && !isScored(o) ? `unscored (${o.unscored}): ${o.detail}` : null);
+
+/** What a judge said about a case: answer correctness, and faithfulness when the run executed a call. */
+export interface CaseJudgement {
+  answer: JudgeOutcome | null;
+  faithfulness: JudgeOutcome | null;
+}
+
+/** Asks the judge about one run's answer (both rubrics); the items are the same for the fake and a live judge. */
+export async function judgeCase(
+  golden: GoldenCase,
+  run: RunResult,
+  judge: Judge,
+  options: Pick<EvaluateCaseOptions, 'floatKeys' | 'signal'> = {},
+): Promise<CaseJudgement> {
+  const records = run.trajectory.filter(isToolRecord);
+  const context = contextFromRun(records, options.floatKeys);
+  const item = { query: golden.query, answer: run.finalAnswer, reference: golden.referenceAnswer, context };
+  const grading = { signal: options.signal };
+  const answer = await judge.grade(
+    { ...item, expectedFacts: golden.expectedFacts, forbiddenFacts: golden.forbiddenFacts, rubric: 'answer_correctness' },
+    grading,
+  );
+  const faithfulness = records.some((r) => r.executed)
+    ? await judge.grade({ ...item, expectedFacts: [], forbiddenFacts: [], rubric: 'faithfulness' }, grading)
+    : null;
+  return { answer, faithfulness };
+}
+
+/** Scores one run against its golden case, judging it first (async: a live judge asks a model). */
+export async function evaluateCase(golden: GoldenCase, run: RunResult, options: EvaluateCaseOptions = {}): Promise<CaseScores> {
   const judge = options.judge === undefined ? defaultJudge : options.judge;
+  const judgement = judge ? await judgeCase(golden, run, judge, options) : null;
+  return scoreCase(golden, run, { ...options, judgement });
+}
+
+/**
+ * The scores of one run from the records alone, with a judgement already made (or none): what a
+ * caller that needs only the deterministic scores uses synchronously.
+ */
+export function scoreCase(
+  golden: GoldenCase,
+  run: RunResult,
+  options: Pick<EvaluateCaseOptions, 'window'> & { judgement?: CaseJudgement | null } = {},
+): CaseScores {
   const records: ToolRecord[] = run.trajectory.filter(isToolRecord);
   const executed = records.filter((r) => r.executed);
   const executedNames = executed.map((r) => r.name);
@@ -78,29 +124,11 @@ export function evaluateCase(golden: GoldenCase, run: RunResult, options: Evalua
     mustNotCall: golden.mustNotCall,
     executedNames,
   });
-
-  const context = contextFromRun(records, options.floatKeys);
-  const verdict = judge?.grade({
-    query: golden.query,
-    answer: run.finalAnswer,
-    reference: golden.referenceAnswer,
-    context,
-    expectedFacts: golden.expectedFacts,
-    forbiddenFacts: golden.forbiddenFacts,
-    rubric: 'answer_correctness',
-  });
-  const faithfulness =
-    judge && executed.length > 0
-      ? judge.grade({
-          query: golden.query,
-          answer: run.finalAnswer,
-          reference: golden.referenceAnswer,
-          context,
-          expectedFacts: [],
-          forbiddenFacts: [],
-          rubric: 'faithfulness',
-        })
-      : null;
+  const outcome = options.judgement?.answer ?? null;
+  const faithfulnessOutcome = options.judgement?.faithfulness ?? null;
+  // An unscored item (malformed judge output, a failed judge call) counts as not judged.
+  const verdict = outcome && isScored(outcome) ? outcome : null;
+  const faithfulness = faithfulnessOutcome && isScored(faithfulnessOutcome) ? faithfulnessOutcome : null;
 
   const findings = detectLoops(records, options.window ?? LOOP_WINDOW);
   return {
@@ -120,7 +148,8 @@ export function evaluateCase(golden: GoldenCase, run: RunResult, options: Evalua
     forbiddenFound: output.forbiddenFound,
     answerCorrectnessJudge: verdict?.score ?? null,
     judgePassed: verdict?.passed ?? null,
-    judgeRationale: verdict?.rationale ?? null,
+    judgeRationale: verdict?.rationale ?? unscoredRationale(outcome),
+    ...(outcome && !isScored(outcome) ? { judgeUnscored: outcome.unscored } : {}),
     faithfulnessJudge: faithfulness?.score ?? null,
     loopFindings: findings.filter((f) => f.kind === 'loop').length,
     repeatedIdentical: findings.filter((f) => f.kind === 'repeated_identical_call').length,

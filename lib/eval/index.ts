@@ -15,9 +15,34 @@ export { extractKeyFacts, factPresent, normalize } from './facts';
 export { argsMatch, argumentCorrectness, matchCalls, toolSelection, type CallLike, type CallMatch } from './match-calls';
 export { checkOutput, type OutputCheck } from './output-evaluator';
 export { contextFromRun, gradeFaithfulness, splitClaims, type FaithfulnessResult } from './faithfulness';
-export { FakeJudge, RUBRIC_VERSIONS, type Judge, type JudgeItem, type JudgeVerdict, type RubricVersion } from './judge';
+export {
+  FakeJudge,
+  JUDGE_UNSCORED_REASONS,
+  RUBRIC_VERSIONS,
+  isScored,
+  type Judge,
+  type JudgeItem,
+  type JudgeOutcome,
+  type JudgeUnscored,
+  type JudgeVerdict,
+  type RubricVersion,
+} from './judge';
+export { JUDGE_MAX_TOKENS, VERDICT_TOOL, judgeRequest, verdictFromResponse } from './judge-prompt';
+export { MemoryJudgeCallStore, ModelJudge, type JudgeCallRecord, type JudgeCallStore } from './model-judge';
+export { agreementStats, type AgreementStats, type LabelPair } from './agreement';
+export {
+  CalibrationItemSchema,
+  calibrateJudge,
+  defaultCalibrationFile,
+  formatCalibration,
+  loadCalibrationSet,
+  type CalibrationItem,
+  type CalibrationItemResult,
+  type CalibrationResult,
+  type CalibrationSet,
+} from './calibration';
 export { LOOP_WINDOW, callSignature, contextGrowthRatio, detectLoops, type LoopFinding } from './loops';
-export { CaseScoresSchema, evaluateCase, type CaseScores, type EvaluateCaseOptions } from './case-scores';
+export { CaseScoresSchema, evaluateCase, judgeCase, scoreCase, type CaseJudgement, type CaseScores, type EvaluateCaseOptions } from './case-scores';
 export {
   AggregateMetricsSchema,
   CategoryMetricsSchema,

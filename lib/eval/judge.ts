@@ -1,7 +1,7 @@
 /**
  * The mock-mode judge (SPEC.md §12.6): grades an answer by the share of key facts it contains,
  * with rubric v1 (lenient) or v2 (every fact, nothing forbidden), and delegates the faithfulness
- * rubric to the claim check.
+ * rubric to the claim check. A live judge grades the same items through a model (model-judge.ts).
  */
 import { pyRepr } from '../harness/text';
 import { EvalError } from './errors';
@@ -30,10 +30,34 @@ export interface JudgeVerdict {
   rationale: string;
 }
 
-/** A grader of answers; the fake one is deterministic, a live one would call a model. */
+/**
+ * Why a judge gave no verdict: its output could not be read as one (`malformed_output`), or the
+ * provider call failed after its retries (`model_error`). Such an item counts as unscored.
+ */
+export const JUDGE_UNSCORED_REASONS = ['malformed_output', 'model_error'] as const;
+export type JudgeUnscoredReason = (typeof JUDGE_UNSCORED_REASONS)[number];
+
+export interface JudgeUnscored {
+  unscored: JudgeUnscoredReason;
+  detail: string;
+}
+
+export type JudgeOutcome = JudgeVerdict | JudgeUnscored;
+
+export function isScored(outcome: JudgeOutcome): outcome is JudgeVerdict {
+  return !('unscored' in outcome);
+}
+
+export interface GradeOptions {
+  signal?: AbortSignal;
+}
+
+/** A grader of answers: the fake one is deterministic, a live one asks a model (lib/eval/model-judge.ts). */
 export interface Judge {
+  /** `fake-judge`, or the provider:model of a live judge. */
   readonly name: string;
-  grade(item: JudgeItem): JudgeVerdict;
+  readonly rubricVersion: RubricVersion;
+  grade(item: JudgeItem, options?: GradeOptions): Promise<JudgeOutcome>;
 }
 
 /** The deterministic judge used in mock mode. */
@@ -48,7 +72,12 @@ export class FakeJudge implements Judge {
     this.rubricVersion = rubricVersion as RubricVersion;
   }
 
-  grade(item: JudgeItem): JudgeVerdict {
+  async grade(item: JudgeItem): Promise<JudgeVerdict> {
+    return this.verdict(item);
+  }
+
+  /** The same verdict, synchronously. */
+  verdict(item: JudgeItem): JudgeVerdict {
     if (item.rubric === 'faithfulness') {
       const f = gradeFaithfulness(item.answer, item.context);
       return { score: f.score, passed: f.passed, rationale: `faithfulness: ${f.supported}/${f.claims} claims supported by tool output` };

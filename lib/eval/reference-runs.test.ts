@@ -55,7 +55,7 @@ describe.skipIf(!warnIfNoSharedDataset())('the 250 reference runs of stockroom-v
         });
         differ('final_answer', ref.final_answer, got.finalAnswer);
 
-        const s = evaluateCase(golden, run, { floatKeys: dataset.floatKeys });
+        const s = await evaluateCase(golden, run, { floatKeys: dataset.floatKeys });
         differ('tool_selection', ref.tool_selection, s.toolSelection);
         differ('judge_passed', ref.judge_passed, s.judgePassed);
         differ('termination_match', ref.termination_match, s.terminationMatch);

@@ -51,13 +51,14 @@ const EXPECTED: Record<string, Record<string, number>> = {
 };
 
 describe.skipIf(!warnIfNoSharedDataset())('the metrics on the reference runs, without the harness', () => {
-  it.each(MATRIX_SETTINGS)('scores each reference run as the reference did, and aggregates to §15.1, under %s', (setting) => {
+  it.each(MATRIX_SETTINGS)('scores each reference run as the reference did, and aggregates to §15.1, under %s', async (setting) => {
     const cases = loadGoldenFile(defaultGoldenPath(loadDataset(SHARED_DATASET_DIR))).cases;
     const refs = readReferenceRuns(SHARED_DATASET_DIR)[setting]!;
     const wrong: string[] = [];
-    const scores = cases.map((golden, i) => {
+    const scores = [];
+    for (const [i, golden] of cases.entries()) {
       const ref = refs[i]!;
-      const s = evaluateCase(golden, rebuild(ref));
+      const s = await evaluateCase(golden, rebuild(ref));
       const check = (what: string, want: unknown, got: unknown) => {
         if (JSON.stringify(want) !== JSON.stringify(got)) wrong.push(`${golden.id} ${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
       };
@@ -68,8 +69,8 @@ describe.skipIf(!warnIfNoSharedDataset())('the metrics on the reference runs, wi
       check('must_not_call_ok', ref.must_not_call_ok, s.mustNotCallOk);
       check('facts_missing', ref.facts_missing, s.factsMissing);
       check('forbidden_found', ref.forbidden_found, s.forbiddenFound);
-      return s;
-    });
+      scores.push(s);
+    }
     const { metrics } = aggregate(scores);
     for (const [key, want] of Object.entries(EXPECTED[setting]!)) {
       const got = metrics[key as keyof typeof metrics];

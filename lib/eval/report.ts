@@ -39,6 +39,8 @@ export const EvalReportSchema = z.object({
   metrics: AggregateMetricsSchema,
   by_category: z.record(z.string(), CategoryMetricsSchema),
   cases: z.array(ReportCaseSchema),
+  /** Who graded the answers (absent in reports written before live judges): name, rubric, items left unscored. */
+  judge: z.object({ name: z.string(), rubricVersion: z.string(), unscored: z.number().int() }).nullable().optional(),
 });
 export type EvalReport = z.infer<typeof EvalReportSchema>;
 
@@ -68,6 +70,9 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       scores: r.scores,
       run: summarizeRun(r.run),
     })),
+    judge: suite.judge
+      ? { ...suite.judge, unscored: suite.results.filter((r) => r.scores.judgeUnscored != null).length }
+      : null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface SuiteCaseResult {
 export interface SuiteResult {
   results: SuiteCaseResult[];
   aggregate: Aggregate;
+  /** The judge that graded the answers (null: not judged). */
+  judge: { name: string; rubricVersion: string } | null;
 }
 
 export interface SuiteProgress {
@@ -50,8 +52,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     options.signal?.throwIfAborted();
     const run = await options.agent.run(golden.query, golden.id, options.signal ? { signal: options.signal } : undefined);
     options.signal?.throwIfAborted();
-    results.push({ golden, run, scores: evaluateCase(golden, run, { judge, floatKeys }) });
+    results.push({ golden, run, scores: await evaluateCase(golden, run, { judge, floatKeys, signal: options.signal }) });
     options.onProgress?.({ done: results.length, total: options.cases.length, caseId: golden.id });
   }
-  return { results, aggregate: aggregate(results.map((r) => r.scores)) };
+  return { results, aggregate: aggregate(results.map((r) => r.scores)), judge: judge ? { name: judge.name, rubricVersion: judge.rubricVersion } : null };
 }

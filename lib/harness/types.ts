@@ -78,6 +78,11 @@ export interface ModelResponse {
   finishReason?: string;
   /** Input tokens the provider served from its prompt cache (a subset of `inputTokens`). */
   cachedTokens?: number;
+  /**
+   * The provider's response body exactly as it arrived (parsed JSON), with secret-looking values
+   * redacted; recorded beside the mapped response (RunResult.exchanges).
+   */
+  raw?: JsonValue;
   /** Set by a recording client: the digest of the request this answers (see RunResult.exchanges). */
   exchange?: { requestDigest: string };
   /** Set by a replaying client that continued live after the recorded run and this one parted. */
@@ -258,7 +263,10 @@ export const ExchangeSchema = z.object({
   callIndex: z.number().int(),
   step: z.number().int(),
   requestDigest: z.string(),
+  /** The mapped (Converse-shaped) response the loop used. */
   response: jsonValue,
+  /** The provider's own response body, as it arrived (secrets redacted); absent for recordings made before it was kept. */
+  raw: jsonValue.optional(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 

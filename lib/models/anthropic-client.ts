@@ -15,6 +15,7 @@ import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
+import { rawBody } from './raw-body';
 
 export interface AnthropicClientOptions {
   model: string;
@@ -119,6 +120,6 @@ export class AnthropicModelClient implements ModelClient {
     } catch (err) {
       throw classifyAnthropicError(err);
     }
-    return fromAnthropicMessage(reply, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+    return { ...fromAnthropicMessage(reply, this.modelId, Math.round((performance.now() - started) * 100) / 100), raw: rawBody(reply) };
   }
 }

@@ -18,6 +18,7 @@ import type { JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+import { rawBody } from './raw-body';
 
 /** Smithy's JSON document type, as the Converse shapes use it. */
 type DocumentType = NonNullable<ToolUseBlock['input']>;
@@ -129,21 +130,47 @@ export class BedrockModelClient implements ModelClient {
       toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as DocumentType } },
     }));
     const started = performance.now();
+    const command = new ConverseCommand({
+      modelId: this.options.model,
+      system: [{ text: request.system }],
+      messages: toBedrockMessages(request.messages),
+      ...(tools.length > 0 ? { toolConfig: { tools } } : {}),
+      inferenceConfig: { maxTokens: request.maxTokens },
+    });
+    const body = captureBody(command);
     let output: ConverseCommandOutput;
     try {
-      output = await this.client.send(
-        new ConverseCommand({
-          modelId: this.options.model,
-          system: [{ text: request.system }],
-          messages: toBedrockMessages(request.messages),
-          ...(tools.length > 0 ? { toolConfig: { tools } } : {}),
-          inferenceConfig: { maxTokens: request.maxTokens },
-        }),
-        { abortSignal: request.signal },
-      );
+      output = await this.client.send(command, { abortSignal: request.signal });
     } catch (err) {
       throw classifyBedrockError(err);
     }
-    return fromConverseOutput(output, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+    const response = fromConverseOutput(output, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+    return body.text === null ? response : { ...response, raw: rawBody(body.text) };
   }
+}
+
+/**
+ * Keeps the HTTP body of a successful reply as text, for the recording: the SDK deserialises it
+ * into typed shapes (dropping fields it does not know), so the bytes are read just before its
+ * deserializer (same step, lower priority = closer to the wire) and handed on as a Uint8Array,
+ * which the deserializer accepts as a collected body.
+ */
+function captureBody(command: ConverseCommand): { text: string | null } {
+  const captured: { text: string | null } = { text: null };
+  command.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const res = out.response as { statusCode?: number; body?: unknown };
+      if (res && typeof res.statusCode === 'number' && res.statusCode < 300 && res.body && typeof (res.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') {
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of res.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
+        const bytes = Buffer.concat(chunks);
+        captured.text = bytes.toString('utf8');
+        res.body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      }
+      return out;
+    },
+    { step: 'deserialize', priority: 'low', name: 'stockroomCaptureBody' },
+  );
+  return captured;
 }

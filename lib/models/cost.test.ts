@@ -88,7 +88,7 @@ describe('usage and cost of live runs (OpenAI stub)', () => {
     await agent.close();
     expect(run.costEstimate).toMatchObject({ usd: 0, known: false });
     const golden = loadGoldenFile(defaultGoldenPath(dataset)).cases[0]!;
-    const scores = evaluateCase(golden, run, { judge: null });
+    const scores = await evaluateCase(golden, run, { judge: null });
     expect(scores.costUsd).toBeNull();
     expect(aggregate([scores]).metrics.cost_known).toBe(false);
   });

@@ -33,7 +33,8 @@ export function runMetadata(run: LiveModelContext): Record<string, string> {
   };
 }
 
-function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext, timeoutMs: number | undefined): ModelClient {
+/** The bare provider client a configuration names (no resilience, no recording): used for the agent and for a live judge. */
+export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext, timeoutMs: number | undefined): ModelClient {
   const name = parseModelName(config.model);
   if (!name) throw new Error('the fake model has no provider client');
   const baseURL = config.modelBaseUrl ?? undefined;

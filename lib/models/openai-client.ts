@@ -10,6 +10,7 @@ import { safeJsonParse, type JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { rawBody } from './raw-body';
 
 export interface OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
@@ -147,6 +148,7 @@ export class OpenAIModelClient implements ModelClient {
       throw classifyOpenAIError(err, this.options.provider);
     }
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    return fromChatCompletion(completion, this.modelId, this.options.provider, latencyMs);
+    // The SDK hands back the parsed body as the provider sent it; it is recorded beside the mapping.
+    return { ...fromChatCompletion(completion, this.modelId, this.options.provider, latencyMs), raw: rawBody(completion) };
   }
 }

@@ -5,6 +5,7 @@ import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
 import { OpenAIModelClient } from './openai-client';
 import { ProviderStub, type StubProvider } from './testing/stub-server';
+import { formatAnthropic, formatBedrock, formatOpenAI } from './testing/wire-formats';
 
 const TOOLS: ToolSpec[] = [
   {
@@ -84,6 +85,16 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s client against it
     expect(done).toMatchObject({ text: 'SKU-1001 has 7 units.', toolCalls: [], stopReason: 'end_turn', finishReason: FINISH[provider].end });
     const cut = await converse();
     expect(cut).toMatchObject({ stopReason: 'max_tokens', finishReason: FINISH[provider].length });
+  });
+
+  it('keeps the provider’s own response body (fields the mapping drops included), secret-looking values redacted', async () => {
+    const turn = { text: 'SKU-1001 has 7 units.' };
+    const wire = provider === 'openai' ? formatOpenAI(turn, 'gpt-4o-mini') : provider === 'anthropic' ? formatAnthropic(turn, 'claude-test') : formatBedrock(turn);
+    const body = { ...(wire as Record<string, unknown>), provider_extra: { region: 'eu-x', echo: 'sk-live0123456789abcdefXYZ' } };
+    stub.enqueue({ kind: 'raw', body: JSON.stringify(body) });
+    const r = await converse();
+    expect(r.text).toBe('SKU-1001 has 7 units.');
+    expect(r.raw).toEqual({ ...body, provider_extra: { region: 'eu-x', echo: '[REDACTED]' } });
   });
 
   it('sends the system prompt, the tools and the earlier tool call with its result under the same id', async () => {

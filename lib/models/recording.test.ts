@@ -49,6 +49,15 @@ describe('recorded exchanges replayed against a changed harness', () => {
     expect(recorded.exchanges).toHaveLength(recorded.usage.modelCalls);
     expect(recorded.exchanges![0]).toMatchObject({ callIndex: 0, step: 1, requestDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(JSON.stringify(recorded.exchanges)).not.toMatch(/not-needed|sk-/); // no key in the record
+    // Beside the mapped response, the body the server sent, as it sent it (a chat completion here).
+    for (const e of recorded.exchanges!) {
+      const raw = e.raw as { object?: string; choices?: { message: { content: string | null; tool_calls?: unknown[] } }[]; usage?: { prompt_tokens: number } };
+      const mapped = e.response as { text: string | null; toolCalls: unknown[]; inputTokens: number };
+      expect(raw.object).toBe('chat.completion');
+      expect(raw.choices?.[0]?.message.content ?? null).toBe(mapped.text);
+      expect(raw.choices?.[0]?.message.tool_calls ?? []).toHaveLength(mapped.toolCalls.length);
+      expect(raw.usage?.prompt_tokens).toBe(mapped.inputTokens);
+    }
   });
 
   it('with nothing changed, reproduces the run from the recording', async () => {

@@ -9,7 +9,7 @@
 import { ModelCallError } from '../harness/errors';
 import type { JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import type { Message, ModelResponse, RunResult, ToolSpec } from '../harness/types';
+import { isGuardEvent, type Message, type ModelResponse, type RunResult, type ToolSpec } from '../harness/types';
 import { canonicalDigest, canonicalJson } from '../governance/canonical-json';
 
 /** What a digest covers: everything the harness sends that a harness change could alter. */
@@ -96,7 +96,8 @@ export class ReplayModelClient implements ModelClient {
     const digest = requestDigest(request);
     const exchange = this.departed ? undefined : this.recorded.exchanges?.find((e) => e.callIndex === index);
     if (exchange && exchange.requestDigest === digest) {
-      return { ...(exchange.response as unknown as ModelResponse), exchange: { requestDigest: digest } };
+      const raw = exchange.raw !== undefined ? { raw: exchange.raw } : {};
+      return { ...(exchange.response as unknown as ModelResponse), ...raw, exchange: { requestDigest: digest } };
     }
     const previous = this.recordedRequest(index);
     const detail = this.departed
@@ -110,4 +111,18 @@ export class ReplayModelClient implements ModelClient {
     const response = await live.converse(request);
     return { ...response, exchange: { requestDigest: digest }, ...(detail ? { diverged: { detail } } : {}) };
   }
+}
+
+/** How a replayed run went: reproduced the recording, stopped as DIVERGED, or diverged and continued live. */
+export interface ReplayOutcome {
+  status: 'REPRODUCED' | 'DIVERGED' | 'DIVERGED_CONTINUED_LIVE';
+  /** The step at which the requests parted, and what differed; null when reproduced. */
+  step: number | null;
+  detail: string | null;
+}
+
+export function replayOutcome(run: Pick<RunResult, 'terminationReason' | 'trajectory'>): ReplayOutcome {
+  const event = run.trajectory.filter(isGuardEvent).find((e) => e.guard === 'replay' && e.reason === 'DIVERGED');
+  if (!event) return { status: 'REPRODUCED', step: null, detail: null };
+  return { status: run.terminationReason === 'DIVERGED' ? 'DIVERGED' : 'DIVERGED_CONTINUED_LIVE', step: event.step, detail: event.detail ?? null };
 }

@@ -7,7 +7,7 @@ import 'server-only';
 import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
 import type { ToolExecutor } from '../../harness/executor';
 import { isToolRecord, type RunResult } from '../../harness/types';
-import { evaluateCase, type CaseScores } from '../../eval/case-scores';
+import { scoreCase, type CaseScores } from '../../eval/case-scores';
 import { callStatus } from '../../eval/run-summary';
 import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
 import { buildReport } from '../../eval/report';
@@ -125,8 +125,8 @@ export interface RunOneResult {
 }
 
 /** The short summary the UI shows of a run it just made. */
-export function summariseRun(runId: string, run: RunResult, golden: GoldenCase | null, dataset: Dataset): RunOneResult {
-  const scores = golden ? evaluateCase(golden, run, { floatKeys: dataset.floatKeys }) : null;
+export function summariseRun(runId: string, run: RunResult, golden: GoldenCase | null, _dataset: Dataset): RunOneResult {
+  const scores = golden ? scoreCase(golden, run) : null; // only the deterministic scores are shown here
   return {
     runId,
     terminationReason: run.terminationReason,

@@ -18,6 +18,7 @@ import { discoverActions, discoverRoutes } from './discover';
 /** Actions that touch no tenant's objects, and why. */
 const TENANTLESS_ACTIONS: Record<string, string> = {
   signInAction: 'signing in reads only the caller’s own credentials',
+  runCalibrationAction: 'it reads no stored object and writes a calibration only in the caller’s own tenant (lib/actions/actions-auth.test.ts, lib/db/judge.test.ts)',
   signOutAction: 'it only ends the caller’s own session',
   chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
   setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',

@@ -251,8 +251,14 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     run.trajectory.push({ kind: 'guard', step: run.step, guard: 'replay', reason: 'DIVERGED', detail: `continued live: ${response.diverged.detail}` });
   }
   if (response.exchange) {
-    const { exchange: _e, diverged: _d, ...recorded } = response;
-    run.exchanges.push({ callIndex: run.modelInputs.length - 1, step: run.step, requestDigest: response.exchange.requestDigest, response: recorded as unknown as JsonValue });
+    const { exchange: _e, diverged: _d, raw, ...recorded } = response;
+    run.exchanges.push({
+      callIndex: run.modelInputs.length - 1,
+      step: run.step,
+      requestDigest: response.exchange.requestDigest,
+      response: recorded as unknown as JsonValue,
+      ...(raw !== undefined ? { raw } : {}),
+    });
   }
   run.trajectory.push({
     kind: 'model_turn',

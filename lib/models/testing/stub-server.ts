@@ -29,6 +29,7 @@ export class ProviderStub {
   readonly requests: StubRequest[] = [];
   private readonly queue: StubReply[] = [];
   private readonly hanging = new Set<() => void>();
+  private responder: ((request: StubRequest) => StubReply) | null = null;
 
   private constructor(
     readonly provider: StubProvider,
@@ -61,6 +62,12 @@ export class ProviderStub {
     return this;
   }
 
+  /** Answers every request the queue does not, from the request itself (e.g. a judge's verdict on the answer it was sent). */
+  respondWith(responder: ((request: StubRequest) => StubReply) | null): this {
+    this.responder = responder;
+    return this;
+  }
+
   /** Forgets queued replies and recorded requests (between tests sharing one stub). */
   reset(): void {
     this.queue.length = 0;
@@ -80,8 +87,9 @@ export class ProviderStub {
     } catch {
       body = text;
     }
-    this.requests.push({ method, path, headers, body });
-    const reply = this.queue.shift() ?? { text: 'Done.' };
+    const request = { method, path, headers, body };
+    this.requests.push(request);
+    const reply = this.queue.shift() ?? this.responder?.(request) ?? { text: 'Done.' };
     if (reply.kind === 'hang') {
       // Never answers; released when the client gives up or the stub closes.
       const release = () => res.destroy();

@@ -1,0 +1,52 @@
+import { expect, test, type Browser } from '@playwright/test';
+import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet } from '../../lib/eval/calibration';
+import { FakeJudge } from '../../lib/eval/judge';
+import { storageStateOf, type E2eUser } from '../support/users';
+
+const signedInAs = async (browser: Browser, user: E2eUser) => (await browser.newContext({ storageState: storageStateOf(user) })).newPage();
+
+test('an admin calibrates the fake judge from the Judge page; figures, items and tenant scoping', async ({ page, browser }) => {
+  // The figures the page must show, computed here from the same calibration set.
+  const expected = await calibrateJudge({ judge: new FakeJudge('v2'), set: loadCalibrationSet(defaultCalibrationFile()) });
+
+  await page.goto('/runs');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Judge' }).click();
+  await expect(page.getByRole('heading', { name: 'Judge', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Judge' })).toHaveAttribute('aria-current', 'page');
+
+  await page.getByLabel('Judge', { exact: true }).fill('fake');
+  await page.getByRole('button', { name: 'Run calibration' }).click();
+  await expect(page).toHaveURL(/\/judge\?id=/);
+  const id = new URL(page.url()).searchParams.get('id')!;
+
+  const detail = page.getByTestId('calibration-detail');
+  await expect(detail.getByRole('heading', { level: 2 })).toContainText('fake-judge on calibration_v1.jsonl');
+  const overall = page.getByTestId('calibration-figures').getByRole('row', { name: /overall/ });
+  await expect(overall).toContainText(String(expected.overall.agreement));
+  await expect(overall).toContainText(String(expected.overall.kappa));
+  await expect(page.getByTestId('calibration-figures').getByRole('row', { name: /faithfulness/ })).toContainText(String(expected.faithfulness.kappa));
+  await expect(page.getByTestId('calibration-items').locator('tbody tr')).toHaveCount(expected.items.length);
+  const disagreeing = expected.items.filter((i) => i.verdict !== null && i.verdict !== i.human);
+  await expect(page.locator('[data-disagrees="true"]')).toHaveCount(disagreeing.length);
+  for (const i of disagreeing) await expect(page.getByTestId(`calibration-item-${i.id}`)).toContainText('disagrees');
+  await expect(page.getByTestId('calibrations-table')).toContainText('fake-judge');
+
+  // A bad judge name is refused at the field, and nothing is stored.
+  const rows = await page.getByTestId('calibrations-table').locator('tbody tr').count();
+  await page.getByLabel('Judge', { exact: true }).fill('nonsense');
+  await page.getByRole('button', { name: 'Run calibration' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'a judge is fake or' })).toBeVisible();
+  await expect(page.getByTestId('calibrations-table').locator('tbody tr')).toHaveCount(rows);
+
+  // A viewer reads the results but gets no form; another tenant's admin sees none of them.
+  const viewer = await signedInAs(browser, 'viewer');
+  await viewer.goto(`/judge?id=${id}`);
+  await expect(viewer.getByTestId('calibration-detail')).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Run calibration' })).toHaveCount(0);
+  const puffin = await signedInAs(browser, 'puffinAdmin');
+  await puffin.goto(`/judge?id=${id}`);
+  await expect(puffin.getByRole('heading', { name: 'Judge', level: 1 })).toBeVisible();
+  await expect(puffin.getByTestId('calibration-detail')).toHaveCount(0);
+  await expect(puffin.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
+  await expect(puffin.locator('body')).not.toContainText(id);
+});
