@@ -31,7 +31,9 @@ export function searchBody(run: Pick<RunResult, 'query' | 'finalAnswer' | 'traje
   // and snippets gain nothing from the copy, and indexing it is most of a long run's write cost.
   const seen = new Set<string>();
   const add = (section: string) => {
-    if (!seen.has(section)) sections.push(section), seen.add(section);
+    if (seen.has(section)) return;
+    seen.add(section);
+    sections.push(section);
   };
   for (const step of run.trajectory) {
     if (step.kind !== 'tool_call') continue;
