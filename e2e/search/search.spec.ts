@@ -7,10 +7,11 @@ test('searches inside trajectories, filters by guard and model, and groups a sui
   await runMatrix(page); // one suite of many runs
   const guarded = await runFromLauncher(page, { caseId: 'S001', guards: ['grounded_write'] }); // a single run, outside any suite
   const rows = page.locator('[data-testid=runs-table] tbody tr');
+  const filter = (label: string) => page.getByRole('form', { name: 'Filter runs' }).getByLabel(label, { exact: true });
 
   // A tracking number that is in get_order_status's result (and answers), never in a question.
   await page.goto('/runs');
-  await page.getByLabel('Text contains').fill('NW40718236');
+  await filter('Text contains').fill('NW40718236');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/q=NW40718236/);
   await expect(rows.first()).toBeVisible();
@@ -27,18 +28,18 @@ test('searches inside trajectories, filters by guard and model, and groups a sui
 
   // Guard filter: only the run configured with grounded_write; the URL keeps the filter.
   await page.goto('/runs');
-  await page.getByLabel('Guard').selectOption('grounded_write');
+  await filter('Guard').selectOption('grounded_write');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/guard=grounded_write/);
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole('link', { name: guarded.slice(-8) })).toBeVisible();
-  await expect(page.getByLabel('Guard')).toHaveValue('grounded_write');
+  await expect(filter('Guard')).toHaveValue('grounded_write');
 
   // Model filter offers the stored runs' models.
   await page.goto('/runs');
-  const models = (await page.getByLabel('Model').locator('option').allTextContents()).filter((m) => m !== 'any');
+  const models = (await filter('Model').locator('option').allTextContents()).filter((m) => m !== 'any');
   expect(models.length).toBeGreaterThan(0);
-  await page.getByLabel('Model').selectOption(models[0]!);
+  await filter('Model').selectOption(models[0]!);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/model=/);
   await expect(rows.first()).toBeVisible();
@@ -46,7 +47,7 @@ test('searches inside trajectories, filters by guard and model, and groups a sui
   // Grouped by suite: the matrix is one row with its count; the single run stays a row.
   await page.goto('/runs');
   const total = Number((await page.getByTestId('runs-count').textContent())!.replace(/[^\d]/g, '').slice(0, 6));
-  await page.getByLabel('Group by suite').check();
+  await filter('Group by suite').check();
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/group=suite/);
   const group = page.getByTestId('suite-group');
@@ -55,7 +56,7 @@ test('searches inside trajectories, filters by guard and model, and groups a sui
   expect(inSuite).toBe(total - 1);
   await expect(rows).toHaveCount(2);
   await expect(page.getByRole('link', { name: guarded.slice(-8) })).toBeVisible();
-  await expect(page.getByLabel('Group by suite')).toBeChecked();
+  await expect(filter('Group by suite')).toBeChecked();
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await saveArtifact(page, 'runs-grouped');

@@ -14,6 +14,14 @@ describe('searchBody and findMatch', () => {
     expect(findMatch(body, 'nowhere at all')).toBeNull();
   });
 
+  it('indexes a repeated call or payload once', () => {
+    const run = makeRun({ rounds: 3 }); // list_catalogue returns the same catalogue at steps 1 and 3
+    const body = searchBody(run);
+    expect(body.split('R:list_catalogue').length - 1).toBe(1);
+    expect(body.split('C:list_catalogue').length - 1).toBe(1);
+    expect(body.split('R:get_stock').length - 1).toBe(1);
+  });
+
   it('keeps separators out of stored text so a match never spans two fields', () => {
     const run = { ...makeRun({ query: 'a\u001eb\u001fc' }), finalAnswer: 'x' };
     expect(searchBody(run).startsWith('Q\u001fa b c\u001eA\u001fx')).toBe(true);

@@ -3,7 +3,7 @@
  *
  * A run's search body is its sections joined by RECORD_SEP, each `<code>UNIT_SEP<text>`: `Q` the
  * question, `A` the final answer, `C:<tool>` a call's arguments and `R:<tool>` its result (JSON, as
- * stored). The migration that created RunSearch backfills older runs in the same layout with SQL.
+ * stored), each distinct section once, in order of first appearance. The migration that created RunSearch backfills older runs in the same layout with SQL.
  * The separators are control characters no search text can contain, so a match never spans two
  * sections. A tool's name is searchable (it is in its sections' codes): searching `restock` finds the
  * runs that called it.
@@ -27,11 +27,19 @@ const clean = (text: string) => text.replace(SEPARATORS, ' ');
 /** The search body of a run: question, final answer, and every tool call's arguments and result. */
 export function searchBody(run: Pick<RunResult, 'query' | 'finalAnswer' | 'trajectory'>): string {
   const sections = [`Q${UNIT_SEP}${clean(run.query)}`, `A${UNIT_SEP}${clean(run.finalAnswer)}`];
+  // A call repeated with the same arguments, or a payload returned again, is indexed once: search
+  // and snippets gain nothing from the copy, and indexing it is most of a long run's write cost.
+  const seen = new Set<string>();
+  const add = (section: string) => {
+    if (seen.has(section)) return;
+    seen.add(section);
+    sections.push(section);
+  };
   for (const step of run.trajectory) {
     if (step.kind !== 'tool_call') continue;
     // JSON.stringify escapes control characters, so arguments and results hold no separator.
-    sections.push(`C:${step.name}${UNIT_SEP}${JSON.stringify(step.arguments)}`);
-    sections.push(`R:${step.name}${UNIT_SEP}${JSON.stringify(step.resultContent)}`);
+    add(`C:${step.name}${UNIT_SEP}${JSON.stringify(step.arguments)}`);
+    add(`R:${step.name}${UNIT_SEP}${JSON.stringify(step.resultContent)}`);
   }
   return sections.join(RECORD_SEP).slice(0, MAX_SEARCH_CHARS);
 }

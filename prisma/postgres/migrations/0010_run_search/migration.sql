@@ -39,16 +39,22 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX "RunSearch_body_trgm_idx" ON "RunSearch" USING GIN ("body" gin_trgm_ops);
 
 -- Backfill the runs stored before this migration, in the layout lib/db/run-search.ts writes:
--- sections "<code>\x1f<text>" joined by \x1e; Q question, A answer, C:<tool> arguments, R:<tool> result.
+-- sections "<code>\x1f<text>" joined by \x1e; Q question, A answer, C:<tool> arguments, R:<tool> result;
+-- each distinct section once, in order of first appearance.
 INSERT INTO "RunSearch" ("runId", "body")
 SELECT r."id", left(
     'Q' || chr(31) || translate(r."query", chr(30) || chr(31), '  ')
     || chr(30) || 'A' || chr(31) || translate(r."finalAnswer", chr(30) || chr(31), '  ')
     || COALESCE((
-      SELECT string_agg(chr(30) || 'C:' || t."name" || chr(31) || t."arguments"
-          || chr(30) || 'R:' || t."name" || chr(31) || COALESCE(b."text", ''), '' ORDER BY t."idx")
-      FROM "ToolCall" t LEFT JOIN "Blob" b ON b."hash" = t."resultHash"
-      WHERE t."runId" = r."id"
+      SELECT string_agg("part", '' ORDER BY "first") FROM (
+        SELECT "part", min("pos") AS "first" FROM (
+          SELECT chr(30) || 'C:' || t."name" || chr(31) || t."arguments" AS "part", t."idx" * 2 AS "pos"
+          FROM "ToolCall" t WHERE t."runId" = r."id"
+          UNION ALL
+          SELECT chr(30) || 'R:' || t."name" || chr(31) || COALESCE(b."text", ''), t."idx" * 2 + 1
+          FROM "ToolCall" t LEFT JOIN "Blob" b ON b."hash" = t."resultHash" WHERE t."runId" = r."id"
+        ) AS "sections" GROUP BY "part"
+      ) AS "distinct_sections"
     ), ''),
     200000)
 FROM "Run" r;

@@ -45,17 +45,21 @@ CREATE TRIGGER "RunSearch_fts_update" AFTER UPDATE ON "RunSearch" BEGIN
 END;
 
 -- Backfill the runs stored before this migration, in the layout lib/db/run-search.ts writes:
--- sections "<code>\x1f<text>" joined by \x1e; Q question, A answer, C:<tool> arguments, R:<tool> result.
+-- sections "<code>\x1f<text>" joined by \x1e; Q question, A answer, C:<tool> arguments, R:<tool> result;
+-- each distinct section once, in order of first appearance.
 INSERT INTO "RunSearch" ("runId", "body")
 SELECT r."id", substr(
     'Q' || char(31) || replace(replace(r."query", char(30), ' '), char(31), ' ')
     || char(30) || 'A' || char(31) || replace(replace(r."finalAnswer", char(30), ' '), char(31), ' ')
     || COALESCE((
       SELECT group_concat("part", '') FROM (
-        SELECT char(30) || 'C:' || t."name" || char(31) || t."arguments"
-          || char(30) || 'R:' || t."name" || char(31) || COALESCE(b."text", '') AS "part"
-        FROM "ToolCall" t LEFT JOIN "Blob" b ON b."hash" = t."resultHash"
-        WHERE t."runId" = r."id" ORDER BY t."idx"
+        SELECT "part", min("pos") AS "first" FROM (
+          SELECT char(30) || 'C:' || t."name" || char(31) || t."arguments" AS "part", t."idx" * 2 AS "pos"
+          FROM "ToolCall" t WHERE t."runId" = r."id"
+          UNION ALL
+          SELECT char(30) || 'R:' || t."name" || char(31) || COALESCE(b."text", ''), t."idx" * 2 + 1
+          FROM "ToolCall" t LEFT JOIN "Blob" b ON b."hash" = t."resultHash" WHERE t."runId" = r."id"
+        ) GROUP BY "part" ORDER BY "first"
       )
     ), ''),
     1, 200000)
