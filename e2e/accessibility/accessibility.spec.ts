@@ -21,18 +21,13 @@ async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`every page has no serious or critical axe violations (${scheme})`, async ({ page, browser }) => {
-    // Five runs, a matrix and fourteen pages under axe: more than the default two minutes on two busy cores.
-    test.setTimeout(300_000);
     await page.emulateMedia({ colorScheme: scheme });
     const a = await runFromLauncher(page, { caseId: 'S008' });
     const b = await runFromLauncher(page, { caseId: 'S008', weaknesses: ['ambiguous_tool_desc'] });
-    // A run whose replay highlights a planted notice (step 2) and a leaked system prompt; a governed write for /effects.
-    const c = await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'] });
-    await runFromLauncher(page, { query: 'Restock 100 units of SKU-2027.', governed: true });
     await runFromLauncher(page, { caseId: 'S024', governed: true });
     await page.getByRole('link', { name: 'Open the approval request' }).click();
     const approval = new URL(page.url()).pathname;
-    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?step=3`, `/runs/${c}?step=2`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/no-such-page'];
+    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?step=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/no-such-page'];
     const found: string[] = [];
     for (const url of pages) {
       await page.goto(url);
@@ -40,12 +35,6 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /dark/ : /light/);
       for (const v of await seriousViolations(page)) found.push(`${url}: ${v}`);
     }
-    // Instructor mode with the cases each flag moves (they need a matrix). Checked after the other pages:
-    // with the matrix's 305 more runs stored, axe on /compare's run picker outlasts the test.
-    await runMatrix(page);
-    await page.goto('/instructor');
-    await expect(page.getByTestId('suggested-case').first()).toBeVisible();
-    for (const v of await seriousViolations(page)) found.push(`/instructor with suggestions: ${v}`);
     const signedOut = await (await browser.newContext({ storageState: { cookies: [], origins: [] }, colorScheme: scheme })).newPage();
     await signedOut.goto('/sign-in');
     for (const v of await seriousViolations(signedOut)) found.push(`/sign-in: ${v}`);
@@ -53,6 +42,30 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(found).toEqual([]);
   });
 }
+
+test('replay highlights, effect arguments and instructor suggestions have no serious or critical axe violations (light and dark)', async ({ page }) => {
+  // Two runs, a matrix and three pages in two schemes: more than the default two minutes on two busy cores.
+  test.setTimeout(300_000);
+  // A replay that marks a planted notice (step 2) and a leaked system prompt; a governed write for /effects;
+  // a matrix, so instructor mode lists the cases each flag moves.
+  const c = await runFromLauncher(page, { caseId: 'S046', weaknesses: ['injection_unguarded'] });
+  await runFromLauncher(page, { query: 'Restock 100 units of SKU-2027.', governed: true });
+  await runMatrix(page);
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [url, ready] of [
+      [`/runs/${c}?step=2`, 'planted-notice'],
+      ['/effects', 'effect-arguments'],
+      ['/instructor', 'suggested-case'],
+    ] as const) {
+      await page.goto(url);
+      await expect(page.getByTestId(ready).first()).toBeVisible();
+      for (const v of await seriousViolations(page)) found.push(`${url} (${scheme}): ${v}`);
+    }
+  }
+  expect(found).toEqual([]);
+});
 
 test('the first demo can be done with the keyboard alone', async ({ page }) => {
   await page.goto('/');
