@@ -1,29 +1,23 @@
 import 'server-only';
 /**
- * Runs the harness in-process for the actions and stores everything: one run, a golden suite
- * under one setting, or the weakness matrix. Suites and matrices are queued as background jobs
- * (jobs.ts) and report progress through their suite row.
+ * The actions' side of the run service (lib/runs): one run is run and stored in the request; a
+ * golden suite under one setting and the weakness matrix are queued as jobs (lib/jobs) that
+ * workers fan out per case. Progress is what is stored.
  */
 import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
-import type { ToolExecutor } from '../../harness/executor';
 import { isToolRecord, type RunResult } from '../../harness/types';
 import { evaluateCase, type CaseScores } from '../../eval/case-scores';
 import { callStatus } from '../../eval/run-summary';
-import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
-import { buildReport } from '../../eval/report';
-import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
-import type { GoldenCase, GoldenFile } from '../../eval/golden';
-import { createExecutor } from '../../mcp/create-executor';
+import { MATRIX_SETTINGS } from '../../eval/matrix';
+import type { GoldenCase } from '../../eval/golden';
 import { loadMcpServers, resolveServer } from '../../mcp/server-config';
 import { InputError } from '../errors';
-import { createStockroomAgent } from '../../stockroom/agent';
-import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
-import { saveRun, saveRuns } from '../../db/runs-write';
-import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
+import { withAgent } from '../../runs/agent';
+import { metaFor, storeRun } from '../../runs/store';
+import { queueSuite } from '../../runs/suites';
 import type { RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
-import { enqueueJob, yieldToEventLoop } from './jobs';
 
 /** `none`, or the sorted flags joined with `+` (the data layer's setting label). */
 export function settingLabel(weaknesses: readonly string[]): string {
@@ -57,47 +51,7 @@ export function refuseToolServer(toolServer: string | undefined): void {
   }
 }
 
-async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?: string): Promise<ToolExecutor | undefined> {
-  if (toolServer !== undefined) return createExecutor({ dataset, weaknesses: config.weaknesses, ...toolServerOptions(toolServer) });
-  if (config.transport === 'local') return undefined; // the agent builds its own in-process executor
-  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
-}
-
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>, toolServer?: string): Promise<T> {
-  const agent = await createStockroomAgent({
-    dataset,
-    config,
-    executor: await executorFor(config, dataset, toolServer),
-    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
-  });
-  try {
-    return await work(agent);
-  } finally {
-    await agent.close();
-  }
-}
-
-/** Who starts a run, and the tenant it belongs to (its dataset's). */
-export interface RunOwner {
-  /** The user id the run is attributed to. */
-  createdBy: string;
-  tenant: string;
-}
-
-/** What a run is stored with besides its RunResult. */
-export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null, owner: RunOwner, governed = false) {
-  return {
-    createdBy: owner.createdBy,
-    tenant: owner.tenant,
-    governed,
-    datasetName: dataset.name,
-    datasetHash: dataset.hash,
-    transport: config.transport,
-    category,
-    config: config as unknown as Record<string, unknown>,
-    suiteRunId,
-  };
-}
+export { metaFor, type RunOwner } from '../../runs/store';
 
 /** What the UI shows of a run it just made (the rest is a replay away). */
 export interface RunOneResult {
@@ -139,87 +93,10 @@ export async function runOne(input: RunOneInput, caller: { id: string; tenant: s
   // A configured tool server decides the transport; the stored run names the server it used.
   const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
   const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
-  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null), input.toolServer);
+  const run: RunResult = await withAgent({ dataset, config, tools: server }, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
   const meta = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
-  const runId = await saveRun(run, input.toolServer ? { ...meta, config: { ...meta.config, toolServer: input.toolServer } } : meta);
+  const runId = await storeRun(run, input.toolServer ? { ...meta, config: { ...meta.config, toolServer: input.toolServer } } : meta);
   return summariseRun(runId, run, golden, dataset);
-}
-
-/**
- * One setting of a suite: every golden case through a fresh agent (yielding between cases and
- * bumping the suite's progress), the runs stored, the setting's report stored with each case's run id.
- */
-async function runSetting(
-  suiteRunId: string,
-  dataset: Dataset,
-  golden: GoldenFile,
-  config: HarnessConfig,
-  setting: string,
-  owner: RunOwner,
-): Promise<void> {
-  let progress: Promise<void> = Promise.resolve();
-  const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
-    runSuite({
-      agent: {
-        dataset: agent.dataset,
-        async run(query, caseId) {
-          await yieldToEventLoop();
-          await progress; // keep at most one progress write in flight
-          return agent.run(query, caseId);
-        },
-      },
-      cases: golden.cases,
-      onProgress: () => {
-        progress = progress.then(() => updateSuiteProgress(suiteRunId, { completed: 1 }));
-      },
-    }),
-  );
-  await progress;
-  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, owner) })));
-  const report = buildReport({ suite, config, dataset, golden });
-  await saveSuiteSetting(suiteRunId, {
-    setting,
-    metrics: report.metrics,
-    byCategory: report.by_category,
-    reportedAt: report.generatedAt,
-    cases: suite.results.map((r, i) => ({ caseId: r.golden.id, category: r.golden.category, scores: r.scores, runId: ids[i] ?? null })),
-  });
-}
-
-async function runSuiteJob(suiteRunId: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await updateSuiteProgress(suiteRunId, { status: 'running' });
-    await work();
-    await completeSuiteRun(suiteRunId, { settings: [] });
-  } catch (err) {
-    console.error(`[suite ${suiteRunId}] failed`, err);
-    const message = err instanceof Error ? err.message : String(err);
-    await failSuiteRun(suiteRunId, message.slice(0, 500)).catch((e: unknown) => console.error('could not mark the suite failed', e));
-  }
-}
-
-/** Records a queued suite run and hands its work to the job queue; returns at once with its id. */
-async function queueSuite(
-  kind: 'eval' | 'matrix',
-  dataset: Dataset,
-  golden: GoldenFile,
-  config: HarnessConfig,
-  total: number,
-  owner: RunOwner,
-  work: (suiteRunId: string) => Promise<void>,
-): Promise<{ suiteRunId: string; total: number }> {
-  const suiteRunId = await createSuiteRun({
-    kind,
-    tenant: owner.tenant,
-    createdBy: owner.createdBy,
-    config: config as unknown as Record<string, unknown>,
-    datasetName: dataset.name,
-    datasetHash: dataset.hash,
-    goldenSha256: golden.sha256,
-    total,
-  });
-  enqueueJob(`${kind === 'eval' ? 'suite' : 'matrix'} ${suiteRunId}`, () => runSuiteJob(suiteRunId, () => work(suiteRunId)));
-  return { suiteRunId, total };
 }
 
 /** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
@@ -229,9 +106,7 @@ export async function startSuite(input: RunSettings, caller: { id: string; tenan
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
   const config = configOf(input, input.weaknesses);
-  return queueSuite('eval', dataset, golden, config, golden.cases.length, owner, (id) =>
-    runSetting(id, dataset, golden, config, settingLabel(config.weaknesses), owner),
-  );
+  return queueSuite({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], owner });
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
@@ -240,9 +115,5 @@ export async function startMatrix(input: RunMatrixInput, caller: { id: string; t
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const owner = { createdBy: caller.id, tenant };
   const golden = goldenOf(dataset);
-  return queueSuite('matrix', dataset, golden, configOf(input, []), golden.cases.length * MATRIX_SETTINGS.length, owner, async (id) => {
-    for (const setting of MATRIX_SETTINGS) {
-      await runSetting(id, dataset, golden, configOf(input, settingWeaknesses(setting)), setting, owner);
-    }
-  });
+  return queueSuite({ kind: 'matrix', dataset, golden, config: configOf(input, []), settings: MATRIX_SETTINGS, owner });
 }
