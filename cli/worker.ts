@@ -16,7 +16,15 @@ async function main(): Promise<number> {
   const concurrency = concurrencyFromEnv('--concurrency', DEFAULT_WORKER_CONCURRENCY, { '--concurrency': values.concurrency ?? process.env.STOCKROOM_WORKER_CONCURRENCY } as unknown as NodeJS.ProcessEnv);
   const db = await openMigratedDatabase(); // the schema is brought up to date before any job runs
   await db.close();
-  const worker = await startWorker({ concurrency });
+  const env = process.env;
+  const leaseMs = env.STOCKROOM_WORKER_LEASE_MS ? concurrencyFromEnv('STOCKROOM_WORKER_LEASE_MS', 0, env, 3_600_000) : undefined;
+  const worker = await startWorker({
+    concurrency,
+    leaseMs,
+    heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 5)) : undefined,
+    // One line per stored case (tests and the bench count who did what).
+    deps: env.STOCKROOM_WORKER_LOG_CASES === '1' ? { onCaseStored: (j) => process.stdout.write(`stored ${j.suiteRunId} ${j.setting} ${j.caseId}\n`) } : undefined,
+  });
   process.stdout.write(`stockroom worker ${worker.id} ready (concurrency ${concurrency})\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -5,7 +5,7 @@
  * workers (`npm run worker`) run the handlers (startGraphileRunner).
  */
 import { EventEmitter } from 'node:events';
-import { makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
+import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
 import { JOB_MAX_ATTEMPTS, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 
@@ -74,6 +74,11 @@ export class GraphileQueue implements JobQueue {
   }
 }
 
+/** graphile-worker's own log, warnings and errors only (it logs every completed job at info). */
+const quietLogger = new Logger(() => (level, message) => {
+  if (level === 'error' || level === 'warning') console.error(`[graphile-worker] ${message}`);
+});
+
 export interface GraphileRunnerOptions {
   connectionString: string;
   /** Jobs this process runs at once. */
@@ -81,7 +86,10 @@ export interface GraphileRunnerOptions {
   handlers: JobHandlers;
   /** The queue handlers enqueue follow-up jobs on. */
   queue: JobQueue;
-  /** Told the graphile-worker ids of this process (its heartbeat names them). */
+  /**
+   * Told the graphile-worker ids of this process (its heartbeat names them): the pool's id, which
+   * 0.17 locks jobs with, and each worker's.
+   */
   onWorkerId: (id: string) => void;
   /** Milliseconds between polls for jobs whose retry is due (new jobs arrive by NOTIFY). */
   pollInterval?: number;
@@ -98,6 +106,7 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
   }
   // Handed in before the workers exist, so no worker:create is missed.
   const events = new EventEmitter() as NonNullable<Parameters<typeof run>[0]['events']>;
+  events.on('pool:create', ({ workerPool }) => options.onWorkerId(workerPool.id));
   events.on('worker:create', ({ worker }) => options.onWorkerId(worker.workerId));
   const runner = await run({
     events,
@@ -109,6 +118,8 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     pollInterval: options.pollInterval ?? 1_000,
     noHandleSignals: true,
     taskList,
+    crontab: '', // the sweep is enqueued by the workers themselves (keyed), not by cron
+    logger: quietLogger,
   });
   return runner;
 }

@@ -26,7 +26,16 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(options: { concurrency: number; deps?: HandlerDeps }): Promise<RunningWorker> {
+export interface StartWorkerOptions {
+  concurrency: number;
+  deps?: HandlerDeps;
+  /** A worker silent this long is dead (default WORKER_LEASE_MS). */
+  leaseMs?: number;
+  /** Heartbeat interval (default HEARTBEAT_MS). */
+  heartbeatMs?: number;
+}
+
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const target = resolveDatabaseUrl(process.env.DATABASE_URL);
   if (target.provider !== 'postgres') {
     throw new Error('npm run worker needs DATABASE_URL=postgres://… (on the embedded SQLite default the server runs jobs itself)');
@@ -45,7 +54,15 @@ export async function startWorker(options: { concurrency: number; deps?: Handler
     queue,
     onWorkerId: (w) => workerIds.push(w),
   });
-  const heartbeat = startHeartbeat({ db, id, concurrency: options.concurrency, workerIds: () => workerIds, release: (ids) => queue.releaseWorkers(ids) });
+  const heartbeat = startHeartbeat({
+    db,
+    id,
+    concurrency: options.concurrency,
+    workerIds: () => workerIds,
+    release: (ids) => queue.releaseWorkers(ids),
+    leaseMs: options.leaseMs,
+    intervalMs: options.heartbeatMs,
+  });
   // Reconciliation: a suite whose fan-out was lost (its jobs deleted by hand, a queue restored) is enqueued again.
   await recoverUnfinishedSuites(queue, db).catch((err: unknown) => console.error('stockroom worker: recovering unfinished suites failed', err));
   const sweep = () => {
