@@ -1,14 +1,7 @@
 /** Progress of a suite run: a bar, "n of m runs stored" (counted from stored runs) and the time left. */
 import type { SuiteRunDto } from '@/lib/db/types';
 import type { SuiteProgressDto } from '@/lib/db/suite-jobs';
-
-/** "about 2 min left" from milliseconds. */
-export function formatEta(ms: number): string {
-  const s = Math.max(1, Math.round(ms / 1000));
-  if (s < 60) return `about ${s} s left`;
-  const m = Math.round(s / 60);
-  return m < 60 ? `about ${m} min left` : `about ${Math.floor(m / 60)} h ${m % 60} min left`;
-}
+import { formatEta } from '@/lib/format/eta';
 
 export function SuiteProgress({
   suite,

@@ -8,13 +8,13 @@ import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';
-import { createStockroomAgent } from '../../lib/stockroom/agent';
-import { exportRunTrace } from '../../lib/otel/run-exporter';
+import { openAgent } from '../../lib/runs/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
@@ -23,6 +23,7 @@ import type { SuiteResult } from '../../lib/eval/suite';
 const FLAGS = {
   ...HARNESS_FLAGS,
   ...SAVE_FLAGS,
+  ...QUEUE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -109,13 +110,16 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const out = stringFlag(args, 'out');
     if (out !== undefined) checkOutFile('out', out);
+    const queued = wantsQueue(args);
+    if (queued && out !== undefined) throw new CliUsageError('--out writes a report this process computes; with --queue the suite is stored instead (drop --out)');
+    if (queued) refuseExternalToolsWhenQueued(args);
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
     const dataset = datasetFromArgs(args);
@@ -123,6 +127,9 @@ export const command: CliCommand = {
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
+      if (queued) {
+        return await queueAndFollow({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+      }
       return await evaluate(args, config, dataset, golden, target, live);
     } finally {
       await target?.close();
@@ -139,7 +146,7 @@ async function evaluate(
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+  const agent = await openAgent({ dataset, config, executor, live });
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
   let report: EvalReport;

@@ -11,6 +11,9 @@ import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
+import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
+import { loadGoldenFile } from '../../lib/eval/golden';
+import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
@@ -21,6 +24,7 @@ const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
 const FLAGS = {
   ...SHARED_FLAGS,
   ...SAVE_FLAGS,
+  ...QUEUE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
@@ -56,17 +60,23 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL] [--json]',
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const queued = wantsQueue(args);
+    if (queued) refuseExternalToolsWhenQueued(args);
     const baseConfig = configFromArgs(args);
     const live = await liveModelFromConfig(baseConfig);
     const dataset = datasetFromArgs(args);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
+      if (queued) {
+        const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
+        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+      }
       return await runAndPrint(args, baseConfig, dataset, target, live);
     } finally {
       await target?.close();
