@@ -2,7 +2,7 @@
  * `npm run bench -- --only jobs`: suites as jobs on PostgreSQL with real worker processes and a live
  * model over HTTP (the offline model server, `--latency-ms` 200 by default). A matrix of
  * STOCKROOM_BENCH_JOBS_CASES cases × 5 settings (default 50 → 250 runs) with 1 worker × 1 concurrent
- * run, 1 × 16 and 2 × 16: runs per second and the ratios; then `kill -9` of one of two workers
+ * run (on STOCKROOM_BENCH_JOBS_SERIAL_CASES cases, default all), 1 × 16 and 2 × 16: runs per second and the ratios; then `kill -9` of one of two workers
  * mid-matrix (runs lost, runs stored twice); with a production build (.next), the /runs page's p95
  * while a matrix runs. Measures, never asserts. PostgreSQL: STOCKROOM_TEST_PG (default 127.0.0.1:5432).
  */
@@ -59,12 +59,16 @@ export async function benchJobs(): Promise<Figure[]> {
   const queue = new GraphileQueue(url);
   const dataset = bundledDataset();
   const golden = goldenSubset(dataset, cases, dir);
+  // The serial pass (1 × 1) measures its rate on fewer cases: at one run at a time a full matrix
+  // would take most of the bench; a rate is a rate.
+  const serialCases = Math.min(cases, envInt('STOCKROOM_BENCH_JOBS_SERIAL_CASES', cases));
+  const serialGolden = goldenSubset(dataset, serialCases, path.join(dir, 'serial'));
   const model = await startModelServer({ dataset, latencyMs });
   const config = liveConfig(model.url);
   const workers: WorkerProcess[] = [];
   let server: ChildProcess | null = null;
   const figures: Figure[] = [];
-  const matrix = () => queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner }, { db, queue });
+  const matrix = (g = golden) => queueSuite({ kind: 'matrix', dataset, golden: g, config, settings: MATRIX_SETTINGS, owner }, { db, queue });
   try {
     const rates: Record<string, number> = {};
     for (const [n, c] of [
@@ -75,7 +79,7 @@ export async function benchJobs(): Promise<Figure[]> {
       const started = await Promise.all(Array.from({ length: n }, () => spawnWorker({ databaseUrl: url, concurrency: c })));
       workers.push(...started);
       const t0 = performance.now();
-      const { suiteRunId, total } = await matrix();
+      const { suiteRunId, total } = await matrix(c === 1 ? serialGolden : golden);
       await until(() => finished(db, suiteRunId), `the ${n}×${c} matrix`);
       const seconds = (performance.now() - t0) / 1000;
       const stored = await db.prisma.run.count({ where: { suiteRunId } });

@@ -4,6 +4,7 @@
  * configuration, tenant and owner) and the job (dataset directory, golden file, setting, case);
  * the dataset's hash must still be the suite's, else the suite fails naming the mismatch.
  */
+import { statSync } from 'node:fs';
 import { resolveConfig, type HarnessConfig, type WeaknessFlag, WEAKNESS_FLAGS } from '../harness/config';
 import { evaluateCase } from '../eval/case-scores';
 import { loadGoldenFile, type GoldenCase } from '../eval/golden';
@@ -43,8 +44,21 @@ function datasetFor(dir: string, hash: string): Dataset {
   return dataset;
 }
 
-function goldenCase(path: string, sha256: string | null, caseId: string): GoldenCase {
+const goldenFiles = new Map<string, { stamp: string; golden: ReturnType<typeof loadGoldenFile> }>();
+
+/** A golden file parsed once per worker while it is unchanged on disk (size and mtime), not once per case. */
+function cachedGolden(path: string) {
+  const st = statSync(path);
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  const hit = goldenFiles.get(path);
+  if (hit?.stamp === stamp) return hit.golden;
   const golden = loadGoldenFile(path);
+  goldenFiles.set(path, { stamp, golden });
+  return golden;
+}
+
+function goldenCase(path: string, sha256: string | null, caseId: string): GoldenCase {
+  const golden = cachedGolden(path);
   if (sha256 !== null && golden.sha256 !== sha256) throw new SuiteJobError(`the golden file ${path} changed since the suite was queued`);
   const found = golden.cases.find((c) => c.id === caseId);
   if (!found) throw new SuiteJobError(`the golden file ${path} has no case '${caseId}'`);
