@@ -3,7 +3,7 @@
  * `requestsPerMinute` calls started in any sliding minute, per provider, across all processes
  * that share the database. Each call holds a ProviderCall row while it runs (with a lease, so a
  * dead worker's calls stop counting); taking a slot is serialised per provider (PostgreSQL: an
- * advisory transaction lock; SQLite: the database's single writer).
+ * advisory transaction lock). Workers, and so these limits, exist on PostgreSQL only.
  *
  * Configured with STOCKROOM_PROVIDER_LIMITS, e.g. `openai-compatible=concurrent:16,rpm:600;anthropic=concurrent:4`.
  */
@@ -50,7 +50,6 @@ export async function acquireSlot(db: Database, provider: string, limit: Provide
     signal?.throwIfAborted();
     const id = await db.prisma.$transaction(async (tx) => {
       if (db.provider === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'provider:' + provider}))`;
-      else await tx.$executeRaw`DELETE FROM "ProviderCall" WHERE 0`; // takes SQLite's write lock now
       const now = new Date();
       if (limit.concurrent !== null) {
         const inFlight = await tx.providerCall.count({ where: { provider, finishedAt: null, leaseUntil: { gt: now } } });
