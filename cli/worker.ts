@@ -3,6 +3,7 @@
  * Start as many as the work needs, on any machine that reaches the database.
  */
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { resolveDatabaseUrl } from '../lib/db/database-url';
 import { concurrencyFromEnv } from '../lib/jobs/queue';
 import { DEFAULT_WORKER_CONCURRENCY, startWorker } from '../lib/jobs/worker';
 import { openMigratedDatabase } from './database';
@@ -14,6 +15,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const concurrency = concurrencyFromEnv('--concurrency', DEFAULT_WORKER_CONCURRENCY, { '--concurrency': values.concurrency ?? process.env.STOCKROOM_WORKER_CONCURRENCY } as unknown as NodeJS.ProcessEnv);
+  if (resolveDatabaseUrl(process.env.DATABASE_URL).provider !== 'postgres') {
+    throw new Error('npm run worker needs DATABASE_URL=postgres://… (on the embedded SQLite default, npm start runs suites in the server itself)');
+  }
   const db = await openMigratedDatabase(); // the schema is brought up to date before any job runs
   await db.close();
   const env = process.env;
