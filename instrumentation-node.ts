@@ -2,24 +2,27 @@
  * The Node.js half of instrumentation.ts, imported only when the server runs on Node.js, so the Edge
  * instrumentation bundle never traces the database, the governance service or the MCP executor.
  *
- * Suites are worked on by a queue inside the server process, so suites its predecessor left queued
- * or running can never finish: mark them failed so the pages stop polling them and say why. Then
- * start the governed-run sweeper.
+ * On PostgreSQL the server only enqueues and reads: suites, resumes and sweeps run on the workers
+ * (`npm run worker`, lib/jobs), whose heartbeats and leases hand a dead worker's jobs to another.
+ * On the embedded SQLite default the server is its own worker: its in-process queue forgets jobs
+ * when the process stops, so every unfinished suite is enqueued again (stored cases are skipped;
+ * nothing is failed by a grace window), and the governed-run sweeper runs here.
  */
-import { failInterruptedSuites } from './lib/db/suites';
+import { resolveDatabaseUrl } from './lib/db/database-url';
+import { getJobQueue } from './lib/jobs/queue';
+import { recoverUnfinishedSuites } from './lib/jobs/recover';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/actions/support/sweeper';
 
-/** Suites touched this recently are assumed alive in another server process. */
-const STALE_GRACE_MS = 10_000;
-
 export async function registerNode(): Promise<void> {
-  // A little before boot: another server sharing PostgreSQL touches its live suites after every case.
-  const staleBefore = new Date(Date.now() - STALE_GRACE_MS);
+  if (resolveDatabaseUrl(process.env.DATABASE_URL).provider === 'postgres') {
+    console.log('stockroom: PostgreSQL: suites and sweeps run on the workers (npm run worker)');
+    return;
+  }
   try {
-    const n = await failInterruptedSuites(staleBefore);
-    if (n > 0) console.log(`stockroom: marked ${n} interrupted suite run(s) as failed`);
+    const n = await recoverUnfinishedSuites(getJobQueue());
+    if (n > 0) console.log(`stockroom: resumed ${n} unfinished suite run(s)`);
   } catch (err) {
-    console.error('stockroom: could not check for interrupted suite runs', err);
+    console.error('stockroom: could not resume unfinished suite runs', err);
   }
   await startGovernedSweeper();
 }

@@ -4,7 +4,7 @@ import { NON_PAGE_CSP, SECURITY_HEADERS } from './lib/security/headers';
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  serverExternalPackages: ['esbuild'],
+  serverExternalPackages: ['esbuild', 'graphile-worker'],
   async headers() {
     // Every response: no framing, no MIME sniffing, a referrer policy. Pages get their nonce CSP from
     // proxy.ts; everything else (API routes, static files, the icon) a CSP that allows nothing.

@@ -81,7 +81,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance, jobs' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     matrix: matrixInProcess,
     mcp: mcpTransports,
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
+    jobs: async () => (await import('./jobs')).benchJobs(),
   };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
     sections[name] = async (n) => {

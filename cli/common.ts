@@ -2,12 +2,13 @@
  * Flags shared by the commands that run the harness, and how they become a validated
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
-import { configFromEnv, FAKE_MODEL, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliUsageError } from './command';
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
+import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
 
 export const HARNESS_FLAGS: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
@@ -80,22 +81,16 @@ export function datasetFromArgs(args: ParsedArgs): Dataset {
   return loadDataset(stringFlag(args, 'dataset') ?? defaultDatasetDir());
 }
 
-/** The tool executor the flags ask for (in-process by default). */
+/** The tool executor the flags ask for (undefined: the agent's own in-process one), through the run service. */
 export async function createExecutorFromArgs(args: ParsedArgs, config: HarnessConfig, dataset: Dataset) {
-  const { createExecutor } = await import('../lib/mcp/create-executor');
-  return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses, ...(await toolServerFromArgs(args)) });
+  return resolveExecutor(config, dataset, await toolServerFromArgs(args));
 }
 
 /**
  * The live model the configuration names, its credentials checked (null for the fake model).
- * Refuses before anything runs, naming a missing variable.
+ * Refuses before anything runs, naming a missing variable (the run service's resolveLiveModel).
  */
-export async function liveModelFromConfig(config: HarnessConfig) {
-  if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null }; // no provider SDK is loaded for the fake model
-  const [{ liveModelFactory }, { costMeterFor }] = await Promise.all([import('../lib/models/create-model-client'), import('../lib/models/prices')]);
-  const costMeter = costMeterFor(config);
-  return { liveModel: liveModelFactory(config), costMeter };
-}
+export const liveModelFromConfig = (config: HarnessConfig) => resolveLiveModel(config);
 
 /**
  * Ctrl-C cancels the work in flight: the model call is aborted and the command ends cleanly

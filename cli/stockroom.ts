@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   config: () => import('./commands/config'),
   eval: () => import('./commands/eval'),
   matrix: () => import('./commands/matrix'),
+  suite: () => import('./commands/suite'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
   user: () => import('./commands/user'),

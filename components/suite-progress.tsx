@@ -1,7 +1,15 @@
-/** Progress of a suite run: a bar and "n of m runs". */
+/** Progress of a suite run: a bar, "n of m runs stored" (counted from stored runs) and the time left. */
 import type { SuiteRunDto } from '@/lib/db/types';
+import type { SuiteProgressDto } from '@/lib/db/suite-jobs';
+import { formatEta } from '@/lib/format/eta';
 
-export function SuiteProgress({ suite }: { suite: Pick<SuiteRunDto, 'status' | 'completed' | 'total' | 'error' | 'failed'> }) {
+export function SuiteProgress({
+  suite,
+  progress,
+}: {
+  suite: Pick<SuiteRunDto, 'status' | 'completed' | 'total' | 'error' | 'failed'>;
+  progress?: Pick<SuiteProgressDto, 'etaMs'> | null;
+}) {
   const share = suite.total > 0 ? Math.min(1, suite.completed / suite.total) : suite.status === 'done' ? 1 : 0;
   return (
     <div className="stack" aria-live="polite">
@@ -12,11 +20,12 @@ export function SuiteProgress({ suite }: { suite: Pick<SuiteRunDto, 'status' | '
         <span>
           {suite.completed} of {suite.total} runs
         </span>
+        {progress?.etaMs != null ? <span className="muted" data-testid="suite-eta">{formatEta(progress.etaMs)}</span> : null}
       </div>
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={suite.total} aria-valuenow={suite.completed}>
         <div style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
-      {suite.error ? <p className="alert error">{suite.error}</p> : null}
+      {suite.error ? <p className={`alert ${suite.status === 'cancelled' ? 'info' : 'error'}`}>{suite.error}</p> : null}
     </div>
   );
 }

@@ -8,8 +8,7 @@ import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';
-import { createStockroomAgent } from '../../lib/stockroom/agent';
-import { exportRunTrace } from '../../lib/otel/run-exporter';
+import { openAgent } from '../../lib/runs/agent';
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
@@ -21,6 +20,7 @@ import { EVAL_REPLAY_FLAGS, suiteReplaySourceFromArgs, type SuiteReplaySource } 
 import { ReplayModelClient, replayOutcome, type ReplayOutcome } from '../../lib/models/recording';
 import { ModelCallError } from '../../lib/harness/errors';
 import type { SuiteAgent } from '../../lib/eval/suite';
+import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
 import { settingLabel } from '../../lib/actions/support/runner';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
@@ -31,6 +31,7 @@ const FLAGS = {
   ...SAVE_FLAGS,
   ...JUDGE_FLAGS,
   ...EVAL_REPLAY_FLAGS,
+  ...QUEUE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -119,13 +120,20 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
     const out = stringFlag(args, 'out');
     if (out !== undefined) checkOutFile('out', out);
+    const queued = wantsQueue(args);
+    if (queued && out !== undefined) throw new CliUsageError('--out writes a report this process computes; with --queue the suite is stored instead (drop --out)');
+    if (queued) refuseExternalToolsWhenQueued(args);
+    // A queued suite is graded by the workers with the deterministic judge and runs live; a live judge
+    // or a replay source is this process's own work, so asking for both is refused, not dropped.
+    if (queued && stringFlag(args, 'replay-from') !== undefined) throw new CliUsageError('--replay-from replays in this process; it cannot be combined with --queue');
+    if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
     const judgeSpec = await judgeSpecFromArgs(args);
@@ -135,6 +143,9 @@ export const command: CliCommand = {
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
+      if (queued) {
+        return await queueAndFollow({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+      }
       return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), replay);
     } finally {
       await target?.close();
@@ -153,7 +164,7 @@ async function evaluate(
   replay: SuiteReplaySource | null,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
-  const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+  const agent = await openAgent({ dataset, config, executor, live });
   const suiteAgent = replay ? replayingAgent(agent, replay, live, config.weaknesses) : agent;
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
@@ -197,7 +208,7 @@ async function evaluate(
  * has no recorded run for diverges at its first call.
  */
 function replayingAgent(
-  agent: Awaited<ReturnType<typeof createStockroomAgent>>,
+  agent: Awaited<ReturnType<typeof openAgent>>,
   replay: SuiteReplaySource,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   weaknesses: readonly string[],

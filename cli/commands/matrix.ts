@@ -13,6 +13,9 @@ import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS,
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
+import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
+import { loadGoldenFile } from '../../lib/eval/golden';
+import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
@@ -24,6 +27,7 @@ const FLAGS = {
   ...SHARED_FLAGS,
   ...SAVE_FLAGS,
   ...JUDGE_FLAGS,
+  ...QUEUE_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
@@ -59,11 +63,15 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL] [--json]',
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
     if (args.positionals.length > 0) throw new CliUsageError(`unexpected argument '${args.positionals[0]}'`);
+    const queued = wantsQueue(args);
+    if (queued) refuseExternalToolsWhenQueued(args);
+    // Queued settings are graded by the workers with the deterministic judge: a live one is refused, not dropped.
+    if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
     const baseConfig = configFromArgs(args);
     const live = await liveModelFromConfig(baseConfig);
     const judgeSpec = await judgeSpecFromArgs(args);
@@ -71,6 +79,10 @@ export const command: CliCommand = {
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
+      if (queued) {
+        const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
+        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+      }
       return await runAndPrint(args, baseConfig, dataset, target, live, await judgeForTarget(judgeSpec, target));
     } finally {
       await target?.close();

@@ -5,14 +5,12 @@
 import { parseArgs, stringFlag } from '../args';
 import { CliUsageError, type CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
-import { createStockroomAgent } from '../../lib/stockroom/agent';
-import { saveRun } from '../../lib/db/runs-write';
-import { metaFor } from '../../lib/actions/support/runner';
+import { openAgent } from '../../lib/runs/agent';
+import { metaFor, storeRun } from '../../lib/runs/store';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
 import { ReplayModelClient } from '../../lib/models/recording';
-import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -44,7 +42,7 @@ export const command: CliCommand = {
     const cancel = cancelOnSigint();
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
-      const agent = await createStockroomAgent({ dataset, config, executor, ...live, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+      const agent = await openAgent({ dataset, config, executor, live });
       let result;
       try {
         // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.
@@ -55,7 +53,7 @@ export const command: CliCommand = {
       } finally {
         await agent.close();
       }
-      const runId = target ? await saveRun(result, metaFor(dataset, config, null, null, target.owner), target.db) : null;
+      const runId = target ? await storeRun(result, metaFor(dataset, config, null, null, target.owner), target.db) : null;
       if (args.flags.json) {
         const { modelInputs: _omitted, ...rest } = result;
         // With --save, `runId` is the stored run's id (its /runs/<runId> page); the harness's own id moves to `harnessRunId`.

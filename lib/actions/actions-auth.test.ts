@@ -58,9 +58,12 @@ beforeAll(async () => {
   await journal.prepare({ operationKey: key, runId: paused.data.runId, callId: 'manual', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'x' }, new Date().toISOString());
   await journal.transition(key, 'prepared', 'dispatched', { attempts: 1 }, new Date().toISOString());
   await journal.transition(key, 'dispatched', 'unknown', { error: 'simulated crash' }, new Date().toISOString());
+  const { createSuiteRun } = await import('../db/suites');
+  const suite = await createSuiteRun({ kind: 'matrix', tenant: 'kittiwake', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
   env.as(null);
 
   inputs = {
+    cancelSuiteAction: { id: suite },
     runOneAction: { datasetId: 'bundled', caseId: 'S001' },
     runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
     startSuiteAction: { datasetId: 'bundled' },
@@ -77,7 +80,7 @@ beforeAll(async () => {
   snapshot = async () =>
     JSON.stringify({
       runs: await prisma.run.findMany({ select: { id: true, status: true }, orderBy: { id: 'asc' } }),
-      suites: await prisma.suiteRun.count(),
+      suites: await prisma.suiteRun.findMany({ select: { id: true, status: true }, orderBy: { id: 'asc' } }),
       governed: await prisma.governedRun.findMany({ select: { runId: true, status: true, stateVersion: true } }),
       approvals: await prisma.approvalRequest.findMany({ select: { id: true, status: true, stateVersion: true } }),
       decisions: await prisma.approvalDecision.count(),

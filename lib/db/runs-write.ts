@@ -19,7 +19,7 @@ export const MAX_ROWS_PER_TX = 50_000;
 const HASHES_PER_STATEMENT = 1000;
 
 /** The statements that write a batch, in foreign-key order; run inside one transaction. */
-function writeStatements(db: Database, blobs: BlobRow[], batch: RunRows[]) {
+export function writeStatements(db: Database, blobs: BlobRow[], batch: RunRows[]) {
   const all = <T>(pick: (r: RunRows) => T[]): T[] => batch.flatMap(pick);
   return [
     // A blob another run already stored is reused (content-addressed).

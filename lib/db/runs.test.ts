@@ -191,7 +191,8 @@ describe.each(providers)('runs on $name', (provider) => {
     const spy = vi.spyOn(db.prisma, '$transaction');
     const suiteRunId = await createSuiteRun({ kind: 'matrix', config: {}, datasetName: 'd', datasetHash: 'h', total: 250 }, db);
     const inputs = Array.from({ length: 250 }, (_, i) => ({
-      run: makeRun({ runId: `batch-${i}`, caseId: `case-${i % 50}` }),
+      // 50 cases under 5 settings: a suite stores each (setting, case) once (the Run table's unique key).
+      run: makeRun({ runId: `batch-${i}`, caseId: `case-${i % 50}`, weaknesses: [[], ['naive_retry'], ['oversized_payload'], ['ambiguous_tool_desc'], ['injection_unguarded']][Math.floor(i / 50)] }),
       meta: makeMeta({ suiteRunId }),
     }));
     const ids = await saveRuns(inputs, db);

@@ -72,7 +72,7 @@ export async function saveMatrixResult(suiteRunId: string, matrix: MatrixResult,
   const ids: Record<string, string[]> = {};
   for (const row of matrix.rows) {
     ids[row.setting] = await saveEvalSetting(suiteRunId, row.setting, row.suite, row.report, db, owner);
-    await updateSuiteProgress(suiteRunId, { status: 'running', completed: row.suite.results.length }, db);
+    await updateSuiteProgress(suiteRunId, { status: 'running' }, db);
   }
   await completeSuiteRun(suiteRunId, { goldenSha256: matrix.golden.sha256, settings: [] }, db);
   return ids;

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Suite runs: an eval (one setting) or a matrix (one report per setting). A suite row is created
- * queued, its progress counters are bumped while runs are stored (the UI polls them), and each
+ * queued, its progress is the number of its stored cases (the UI polls it), and each
  * setting's aggregate metrics and per-case scores are stored in one transaction per setting.
  */
 import type { JsonValue } from '../harness/json';
@@ -35,13 +35,17 @@ function toSettingDto(s: SuiteSetting) {
   };
 }
 
-function toListItem(row: SuiteRun & { settings: { setting: string }[] }): SuiteRunListItem {
+/**
+ * A suite row as the pages show it. `completed` is the number of stored cases (issue 12: a counter
+ * bumped beside the work could say 61 cases done while no run was stored).
+ */
+function toListItem(row: SuiteRun & { settings: { setting: string }[]; _count: { cases: number } }): SuiteRunListItem {
   return {
     id: row.id,
     kind: row.kind as SuiteKind,
     status: row.status as SuiteStatus,
     total: row.total,
-    completed: row.completed,
+    completed: row._count.cases,
     failed: row.failed,
     datasetName: row.datasetName,
     datasetHash: row.datasetHash,
@@ -72,27 +76,19 @@ export async function createSuiteRun(input: CreateSuiteInput, db: Database = get
       goldenSha256: input.goldenSha256 ?? null,
       tenant: input.tenant ?? DEFAULT_TENANT,
       createdBy: input.createdBy ?? null,
+      jobSpec: input.jobSpec === undefined ? null : JSON.stringify(input.jobSpec),
     },
   });
   return id;
 }
 
-/**
- * Moves progress forward: `completed`/`failed` are increments (atomic in the database, so parallel
- * workers may report), `status` moves a queued suite to running.
- */
-export async function updateSuiteProgress(
-  id: string,
-  progress: { completed?: number; failed?: number; total?: number; status?: 'running' },
-  db: Database = getDb(),
-): Promise<void> {
+/** Moves a queued suite to running (or sets its planned total). Progress itself is the stored cases. */
+export async function updateSuiteProgress(id: string, progress: { total?: number; status?: 'running' }, db: Database = getDb()): Promise<void> {
   const { count } = await db.prisma.suiteRun.updateMany({
     where: { id },
     data: {
       ...(progress.status ? { status: progress.status } : {}),
       ...(progress.total !== undefined ? { total: progress.total } : {}),
-      ...(progress.completed ? { completed: { increment: progress.completed } } : {}),
-      ...(progress.failed ? { failed: { increment: progress.failed } } : {}),
     },
   });
   if (count === 0) throw new NotFoundError('suite run', id);
@@ -146,26 +142,9 @@ export async function failSuiteRun(id: string, error: string, db: Database = get
   if (count === 0) throw new NotFoundError('suite run', id);
 }
 
-/** What an interrupted suite says about itself in the UI. */
-export const INTERRUPTED_SUITE_ERROR = 'interrupted: the server stopped before this suite finished';
-
-/**
- * Marks suites that can no longer finish as failed: queued or running, and not touched since
- * `staleBefore` (progress touches a running suite after every case, and the job queue lives in the
- * server process, so a server start finds its predecessor's unfinished suites this way).
- * Returns how many were marked.
- */
-export async function failInterruptedSuites(staleBefore: Date, db: Database = getDb()): Promise<number> {
-  const { count } = await db.prisma.suiteRun.updateMany({
-    where: { status: { in: ['queued', 'running'] }, updatedAt: { lt: staleBefore } },
-    data: { status: 'failed', error: INTERRUPTED_SUITE_ERROR, finishedAt: new Date() },
-  });
-  return count;
-}
-
 /** A suite run with its per-setting metrics, or null. */
 export async function getSuiteRun(id: string, db: Database = getDb()): Promise<SuiteRunDto | null> {
-  const row = await db.prisma.suiteRun.findUnique({ where: { id }, include: { settings: { orderBy: { setting: 'asc' } } } });
+  const row = await db.prisma.suiteRun.findUnique({ where: { id }, include: { settings: { orderBy: { setting: 'asc' } }, _count: { select: { cases: true } } } });
   if (!row) return null;
   return { ...toListItem(row), config: json(row.config, 'suite config'), settings: row.settings.map(toSettingDto) };
 }
@@ -193,7 +172,7 @@ export async function listSuiteRuns(
     where: { AND: [options.kind ? { kind: options.kind } : {}, options.tenant ? { tenant: options.tenant } : {}, after] },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
-    include: { settings: { select: { setting: true }, orderBy: { setting: 'asc' } } },
+    include: { settings: { select: { setting: true }, orderBy: { setting: 'asc' } }, _count: { select: { cases: true } } },
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

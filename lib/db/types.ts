@@ -141,7 +141,7 @@ export interface ModelInputDto {
 }
 
 export type SuiteKind = 'eval' | 'matrix';
-export type SuiteStatus = 'queued' | 'running' | 'done' | 'failed';
+export type SuiteStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface CreateSuiteInput {
   kind: SuiteKind;
@@ -156,6 +156,8 @@ export interface CreateSuiteInput {
   /** The user who started it. */
   createdBy?: string | null;
   id?: string;
+  /** The job that works on the suite (lib/jobs SuiteJob), kept so it can be enqueued again after a restart. */
+  jobSpec?: Record<string, unknown> | JsonValue;
 }
 
 /** One setting's report: aggregate metrics and per-case scores linked to stored runs. */

@@ -31,7 +31,7 @@ export interface RunMatrixOptions {
   /** Golden file; defaults to the dataset's first. */
   goldenPath?: string;
   /** A non-default executor per row (e.g. an MCP transport); the agent's own local executor otherwise. */
-  createExecutor?: (config: HarnessConfig) => ToolExecutor | Promise<ToolExecutor>;
+  createExecutor?: (config: HarnessConfig) => ToolExecutor | undefined | Promise<ToolExecutor | undefined>;
   judge?: Judge | null;
   /** A live model for every row (lib/models); the fake model otherwise. */
   liveModel?: CreateAgentOptions['liveModel'];

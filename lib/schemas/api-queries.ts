@@ -21,3 +21,6 @@ export const MovedCasesQuerySchema = z.object({
   /** Only the cases of this category (a per-category cell). */
   category: z.string().regex(/^[a-z_]{1,64}$/).optional(),
 });
+
+/** Cancelling a queued or running suite or matrix. */
+export const CancelSuiteInputSchema = z.object({ id: StoredIdSchema });

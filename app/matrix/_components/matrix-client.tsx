@@ -4,6 +4,7 @@ import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
+import { cancelSuiteAction } from '@/lib/actions/cancel-suite';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
@@ -40,6 +41,13 @@ export function MatrixClient({
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const poll = useSuiteRun(selectedId);
+  const [cancelling, startCancel] = useTransition();
+  const cancel = (id: string) =>
+    startCancel(async () => {
+      const r = await cancelSuiteAction({ id });
+      if (!r.ok) setError(r.error);
+      await poll.refetch();
+    });
   const suite = poll.data?.suite;
   const listedStatus = suites.find((s) => s.id === selectedId)?.status;
   // The picker's list was rendered by the server; refresh it once the run it shows has finished.
@@ -117,8 +125,12 @@ export function MatrixClient({
           {suite.status !== 'done' ? (
             <section className="panel" aria-label="Progress">
               <h2>Progress</h2>
-              <SuiteProgress suite={suite} />
-              {(poll.data?.pendingJobs ?? 0) > 1 ? <p className="muted small">{(poll.data?.pendingJobs ?? 1) - 1} other job(s) queued.</p> : null}
+              <SuiteProgress suite={suite} progress={poll.data?.progress} />
+              {(suite.status === 'queued' || suite.status === 'running') && !runBlocked ? (
+                <button type="button" className="secondary" disabled={cancelling} onClick={() => cancel(suite.id)}>
+                  {cancelling ? 'Cancelling…' : 'Cancel the matrix'}
+                </button>
+              ) : null}
             </section>
           ) : null}
           {/* The comparison asked for comes first, not below a page of charts. */}

@@ -14,8 +14,7 @@ import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedCon
 import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../../governance/principal';
 import { createExecutor } from '../../mcp/create-executor';
-import { createStockroomAgent } from '../../stockroom/agent';
-import { exportRunTrace } from '../../otel/run-exporter';
+import { openAgent } from '../../runs/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
@@ -67,7 +66,8 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): 
   const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
   // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
   const executor: ToolExecutor = new DemoFaultExecutor(durable, spec.tenant, (t) => riskOf(currentPolicy(), t) !== 'read');
-  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => createStockroomAgent({ dataset, config, executor: ex, policy, onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }) });
+  // The run service builds the agent (model, guards, trace export) as for every other run.
+  const agentFor = (ex: ToolExecutor, policy: Parameters<AgentDriver['run']>[1]) => openAgent({ dataset, config, executor: ex, policy });
   const driver: AgentDriver = {
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
     resume: async (ex, policy, operationKey, paused, resolution) => (await agentFor(ex, policy)).resume(paused, resolution, { operationKey }),

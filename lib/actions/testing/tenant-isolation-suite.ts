@@ -83,6 +83,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     env.as(null);
 
     inputs = {
+      cancelSuiteAction: { id: k.suite },
       runOneAction: { datasetId: 'bundled', caseId: 'S001' },
       runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
       startSuiteAction: { datasetId: 'bundled' },

@@ -1,6 +1,6 @@
-/** GET a suite or matrix run with its progress and per-setting metrics (the pages poll this). */
+/** GET a suite or matrix run with its progress (counted from stored cases, with an estimate) and per-setting metrics (the pages poll this). */
 import { safeRoute } from '@/lib/actions/safe-route';
-import { pendingJobs } from '@/lib/actions/support/jobs';
+import { getSuiteProgress } from '@/lib/db/suite-jobs';
 import { getSuiteRunOrThrow } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
@@ -11,6 +11,6 @@ export const GET = safeRoute({
   role: 'viewer',
   handler: async ({ id }, { principal }) => {
     await requireSuiteInTenant(id, principal.tenant);
-    return { suite: await getSuiteRunOrThrow(id), pendingJobs: pendingJobs() };
+    return { suite: await getSuiteRunOrThrow(id), progress: await getSuiteProgress(id) };
   },
 });

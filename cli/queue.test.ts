@@ -1,0 +1,111 @@
+/**
+ * `eval|matrix --save --queue [--detach]` and `suite status|cancel`: the CLI enqueues on the job
+ * queue and follows the stored progress (SQLite: this process runs the in-process queue), or
+ * detaches with the suite id (PostgreSQL: a worker process runs it). Commands run in-process.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CliUsageError, type CliCommand } from './command';
+import { openDatabase, type Database } from '../lib/db/client';
+import { createTestDatabaseUrl, testProviders } from '../lib/db/testing/test-databases';
+import { bundledDataset, goldenSubset } from '../lib/jobs/testing/suite-fixtures';
+import { spawnWorker } from '../lib/jobs/testing/worker-processes';
+import { migrate } from '../scripts/db-migrate.mjs';
+
+const PASSWORD = 'correct horse battery staple';
+const pgSkip = (await testProviders()).find((p) => p.name === 'postgres')!.skipReason;
+
+async function inProcess(name: 'eval' | 'matrix' | 'suite', args: string[], env: Record<string, string>) {
+  const { command } = (await import(`./commands/${name}`)) as { command: CliCommand };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  let stdout = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await command.run(args), stdout, stderr: '' };
+  } catch (err) {
+    if (err instanceof CliUsageError) return { code: 2, stdout, stderr: err.message };
+    throw err;
+  } finally {
+    spy.mockRestore();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+describe.each([
+  { name: 'sqlite' as const, skip: null },
+  { name: 'postgres' as const, skip: pgSkip },
+])('--queue on $name', { timeout: 300_000 }, ({ name, skip }) => {
+  let db: Database;
+  let url: string;
+  let drop: () => Promise<void>;
+  let tmp: string;
+  let goldenPath: string;
+  const save = ['--save', '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test'];
+
+  beforeAll(async () => {
+    if (skip) return;
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-cli-queue-'));
+    goldenPath = goldenSubset(bundledDataset(), 4, tmp).path;
+    ({ url, drop } = await createTestDatabaseUrl(name));
+    await migrate({ url });
+    db = openDatabase(url);
+    const { upsertUser } = await import('../lib/auth/users');
+    await upsertUser(db, { email: 'ci@kittiwake.test', password: PASSWORD, roles: ['operator'], tenant: 'kittiwake' });
+  });
+  afterAll(async () => {
+    if (skip) return;
+    await db.close();
+    await drop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it.skipIf(skip !== null)('refuses --queue without --save and --detach without --queue, storing nothing', async () => {
+    expect(await inProcess('matrix', ['--queue'], { DATABASE_URL: url })).toMatchObject({ code: 2, stderr: expect.stringContaining('--queue stores the suite') });
+    expect(await inProcess('eval', ['--detach', ...save], { DATABASE_URL: url })).toMatchObject({ code: 2, stderr: expect.stringContaining('--detach only applies with --queue') });
+    expect(await db.prisma.suiteRun.count()).toBe(0);
+  });
+
+  it.skipIf(skip !== null || name !== 'sqlite')('matrix --queue follows the suite to done in this process; --detach is refused on SQLite', async () => {
+    const r = await inProcess('matrix', [...save, '--queue', '--json', '--golden', goldenPath], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { suiteId: string; status: string; total: number; stored: number };
+    expect(out).toMatchObject({ status: 'done', total: 20, stored: 20 });
+    expect(await db.prisma.run.count({ where: { suiteRunId: out.suiteId } })).toBe(20);
+    const d = await inProcess('eval', [...save, '--queue', '--detach', '--golden', goldenPath], { DATABASE_URL: url });
+    expect(d).toMatchObject({ code: 2, stderr: expect.stringContaining('--detach needs DATABASE_URL=postgres') });
+  });
+
+  it.skipIf(skip !== null || name !== 'postgres')('eval --queue --detach returns the suite id; a worker process runs it; suite status reads the stored progress', async () => {
+    const r = await inProcess('eval', [...save, '--queue', '--detach', '--json', '--golden', goldenPath], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const { suiteId, total } = JSON.parse(r.stdout) as { suiteId: string; total: number };
+    expect((await db.prisma.suiteRun.findUniqueOrThrow({ where: { id: suiteId } })).status).toBe('queued');
+    const worker = await spawnWorker({ databaseUrl: url, concurrency: 2 });
+    try {
+      for (;;) {
+        const s = await inProcess('suite', ['status', suiteId, '--tenant', 'kittiwake', '--json'], { DATABASE_URL: url });
+        const p = JSON.parse(s.stdout) as { status: string; stored: number; total: number };
+        expect(p.stored).toBe(await db.prisma.run.count({ where: { suiteRunId: suiteId } }));
+        if (p.status === 'done') break;
+        expect(['queued', 'running']).toContain(p.status);
+        await new Promise((res) => setTimeout(res, 300));
+      }
+    } finally {
+      await worker.stop();
+    }
+    expect(await db.prisma.run.count({ where: { suiteRunId: suiteId } })).toBe(total);
+    const c = await inProcess('suite', ['cancel', suiteId, '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test'], { DATABASE_URL: url });
+    expect(c).toMatchObject({ code: 1, stdout: expect.stringContaining('had already finished') });
+    const other = await inProcess('suite', ['status', suiteId, '--tenant', 'puffin'], { DATABASE_URL: url });
+    expect(other).toMatchObject({ code: 2, stderr: expect.stringContaining(`no suite ${suiteId} in tenant puffin`) });
+  });
+});

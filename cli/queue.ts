@@ -1,0 +1,104 @@
+/**
+ * `--queue` and `--detach` for eval and matrix: the suite is stored (needs --save --tenant T --as
+ * EMAIL) and enqueued on the job queue instead of run in this process, then followed with a progress
+ * bar counted from the stored runs, with the time left. `--detach` prints the suite id and returns.
+ * On PostgreSQL the workers (`npm run worker`) run it; on the embedded SQLite file this process
+ * runs the in-process queue while it follows (nothing else would), so `--detach` needs PostgreSQL.
+ */
+import { formatEta } from '../lib/format/eta';
+import type { HarnessConfig } from '../lib/harness/config';
+import type { GoldenFile } from '../lib/eval/golden';
+import { formatMatrixTable } from '../lib/eval/matrix-table';
+import type { AggregateMetrics } from '../lib/eval/aggregate';
+import { formatProgress } from '../lib/eval/progress';
+import { getSuiteProgress, cancelSuiteRun } from '../lib/db/suite-jobs';
+import { getSuiteRunOrThrow } from '../lib/db/suites';
+import { createJobQueue } from '../lib/jobs/queue';
+import type { Dataset } from '../lib/stockroom/dataset/types';
+import { queueSuite } from '../lib/runs/suites';
+import type { FlagSpec, ParsedArgs } from './args';
+import { CliUsageError } from './command';
+import type { SaveTarget } from './save';
+
+export const QUEUE_FLAGS: FlagSpec = {
+  queue: { type: 'boolean', description: 'enqueue on the job queue (needs --save) and follow it with a progress bar' },
+  detach: { type: 'boolean', description: 'with --queue: print the suite id and return at once (PostgreSQL; workers run it)' },
+};
+
+/** How often the CLI reads the stored progress while following. */
+const FOLLOW_POLL_MS = 500;
+
+/** Checks the queue flags before anything runs; true when the suite is to be queued. */
+export function wantsQueue(args: ParsedArgs): boolean {
+  const queue = args.flags.queue === true;
+  if (args.flags.detach === true && !queue) throw new CliUsageError('--detach only applies with --queue');
+  if (queue && args.flags.save !== true) throw new CliUsageError('--queue stores the suite where the workers find it: add --save --tenant T --as EMAIL');
+  return queue;
+}
+
+/** Queued suites run on the workers with the Stockroom tools over the configured transport: an external tool server is refused. */
+export function refuseExternalToolsWhenQueued(args: ParsedArgs): void {
+  for (const flag of ['mcp-url', 'mcp-command', 'mcp-server'] as const) {
+    if (args.flags[flag] !== undefined) throw new CliUsageError(`--${flag} cannot be used with --queue: queued suites run on the workers with the Stockroom tools`);
+  }
+}
+
+export interface QueueCommandInput {
+  kind: 'eval' | 'matrix';
+  dataset: Dataset;
+  golden: GoldenFile;
+  config: HarnessConfig;
+  settings: readonly string[];
+  target: SaveTarget;
+  detach: boolean;
+  json: boolean;
+}
+
+/** Enqueues the suite and follows it (or detaches); returns the exit code. Ctrl-C while following cancels the suite. */
+export async function queueAndFollow(input: QueueCommandInput): Promise<number> {
+  const queue = createJobQueue();
+  if (input.detach && queue.backend === 'in-process') {
+    await queue.close();
+    throw new CliUsageError('--detach needs DATABASE_URL=postgres://… and workers (npm run worker); on the embedded SQLite file the suite runs in this process, so follow it without --detach');
+  }
+  const { db, owner } = input.target;
+  try {
+    const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner }, { db, queue });
+    if (input.detach) {
+      process.stdout.write(input.json ? JSON.stringify({ suiteId: suiteRunId, total }) + '\n' : `${suiteRunId}\n`);
+      return 0;
+    }
+    let cancelled = false;
+    const onSigint = () => {
+      if (cancelled) process.exit(130);
+      cancelled = true;
+      process.stderr.write(`\ncancelling suite ${suiteRunId}… (Ctrl-C again to quit at once)\n`);
+      void cancelSuiteRun(suiteRunId, db).catch(() => undefined);
+    };
+    process.on('SIGINT', onSigint);
+    const tty = process.stderr.isTTY === true && !input.json;
+    try {
+      for (;;) {
+        const p = await getSuiteProgress(suiteRunId, db);
+        const line = formatProgress(p.stored, p.total, p.etaMs !== null ? formatEta(p.etaMs) : p.status);
+        if (tty) process.stderr.write(`\r${line.padEnd(72)}`);
+        if (p.status !== 'queued' && p.status !== 'running') break;
+        await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
+      }
+    } finally {
+      process.off('SIGINT', onSigint);
+      if (tty) process.stderr.write('\n');
+    }
+    const suite = await getSuiteRunOrThrow(suiteRunId, db);
+    const metrics = Object.fromEntries(suite.settings.map((s) => [s.setting, s.metrics as unknown as AggregateMetrics]));
+    if (input.json) {
+      process.stdout.write(JSON.stringify({ suiteId: suiteRunId, status: suite.status, total, stored: suite.completed, error: suite.error, metrics }, null, 2) + '\n');
+    } else {
+      if (input.kind === 'matrix' && suite.settings.length > 0) process.stdout.write(formatMatrixTable(metrics) + '\n\n');
+      process.stdout.write(`suite ${suiteRunId} ${suite.status}: ${suite.completed} of ${total} runs stored in tenant ${owner.tenant}${suite.error ? ` (${suite.error})` : ''}\n`);
+    }
+    return suite.status === 'done' ? 0 : suite.status === 'cancelled' ? 130 : 1;
+  } finally {
+    await queue.close();
+  }
+}

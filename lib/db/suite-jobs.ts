@@ -1,0 +1,207 @@
+import 'server-only';
+/**
+ * Suites worked on as jobs, one case at a time by any worker (lib/jobs). What is stored is the
+ * truth: a case is done when its run and its SuiteCase row are stored (one transaction, and the
+ * Run table's unique (suiteRunId, setting, caseId) makes a second store of the same case fail), so
+ * progress is counted from stored cases, never from a counter that can disagree with them.
+ */
+import { aggregate } from '../eval/aggregate';
+import { CaseScoresSchema, type CaseScores } from '../eval/case-scores';
+import type { RunResult } from '../harness/types';
+import { BlobSet } from './blobs';
+import { getDb, type Database } from './client';
+import { NotFoundError } from './errors';
+import { newId } from './ids';
+import { json } from './run-dto';
+import { buildRunRows } from './run-rows';
+import { writeStatements } from './runs-write';
+import { saveSuiteSetting } from './suites';
+import type { SaveRunMeta } from './types';
+
+/** Statuses a worker may still add cases to. */
+const ACTIVE = ['queued', 'running'];
+
+/** What `storeSuiteCase` did. */
+export type StoreCaseOutcome = { stored: true; runId: string } | { stored: false; reason: 'already-stored' | 'suite-not-active' };
+
+export interface SuiteCaseInput {
+  run: RunResult;
+  meta: SaveRunMeta & { suiteRunId: string };
+  setting: string;
+  caseId: string;
+  category: string | null;
+  scores: CaseScores;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? '')}` : String(err);
+  return /unique|23505|P2002|SQLITE_CONSTRAINT/i.test(text);
+}
+
+/**
+ * Stores one suite case: its run and its score row in one transaction, only while the suite is
+ * queued or running. The suite row is locked first (PostgreSQL: shared, so workers store in
+ * parallel; a cancel waits for stores in flight and they wait for it), so a cancelled suite never
+ * gains a case after its partial result was written. A case stored before (another worker, a
+ * retried job) is not stored again: the unique constraint refuses it and nothing is written.
+ */
+export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb()): Promise<StoreCaseOutcome> {
+  const runId = newId();
+  const blobs = new BlobSet();
+  const rows = buildRunRows(input.run, input.meta, runId, blobs);
+  const suiteRunId = input.meta.suiteRunId;
+  try {
+    return await db.prisma.$transaction(async (tx) => {
+      const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+      const active =
+        db.provider === 'postgres'
+          ? await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId} FOR SHARE`
+          : // SQLite: a write takes the database lock now, so a cancel cannot slip in between.
+            ((await tx.$executeRaw`UPDATE "SuiteRun" SET "status" = "status" WHERE "id" = ${suiteRunId}`), await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`);
+      if (!active[0] || !ACTIVE.includes(active[0].status)) return { stored: false, reason: 'suite-not-active' } as const;
+      // Blobs in hash order, so parallel workers storing the same payloads lock them in one order (no deadlock).
+      const blobRows = [...blobs.rows.values()].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+      for (const statement of writeStatements(txDb, blobRows, [rows])) await statement;
+      await tx.suiteCase.create({
+        data: {
+          suiteRunId,
+          setting: input.setting,
+          caseId: input.caseId,
+          category: input.category,
+          runId,
+          scores: JSON.stringify(input.scores),
+        },
+      });
+      return { stored: true, runId } as const;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return { stored: false, reason: 'already-stored' };
+    throw err;
+  }
+}
+
+/** Whether the case is already stored (a job taken over from a dead worker checks before running it). */
+export async function isSuiteCaseStored(suiteRunId: string, setting: string, caseId: string, db: Database = getDb()): Promise<boolean> {
+  return (await db.prisma.suiteCase.count({ where: { suiteRunId, setting, caseId } })) > 0;
+}
+
+/** The suite's status, or null when it is gone. */
+export async function suiteStatus(suiteRunId: string, db: Database = getDb()): Promise<string | null> {
+  const row = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { status: true } });
+  return row?.status ?? null;
+}
+
+/** Moves a queued suite to running and starts its clock (once; later calls change nothing). */
+export async function markSuiteStarted(suiteRunId: string, db: Database = getDb()): Promise<void> {
+  await db.prisma.suiteRun.updateMany({ where: { id: suiteRunId, status: 'queued' }, data: { status: 'running' } });
+  await db.prisma.suiteRun.updateMany({ where: { id: suiteRunId, startedAt: null }, data: { startedAt: new Date() } });
+}
+
+/**
+ * Writes each setting's metrics from the stored case scores (what the matrix page shows). Settings
+ * with no stored case are left out.
+ */
+export async function writeSettingsFromStoredCases(suiteRunId: string, db: Database = getDb()): Promise<void> {
+  const cases = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] });
+  const bySetting = new Map<string, typeof cases>();
+  for (const c of cases) bySetting.set(c.setting, [...(bySetting.get(c.setting) ?? []), c]);
+  for (const [setting, rows] of bySetting) {
+    const scores = rows.map((r) => CaseScoresSchema.parse(json(r.scores, 'case scores')));
+    const agg = aggregate(scores);
+    await saveSuiteSetting(
+      suiteRunId,
+      {
+        setting,
+        metrics: agg.metrics,
+        byCategory: agg.byCategory,
+        reportedAt: new Date().toISOString(),
+        cases: rows.map((r, i) => ({ caseId: r.caseId, category: r.category, scores: scores[i]!, runId: r.runId })),
+      },
+      db,
+    );
+  }
+}
+
+/**
+ * Finishes the suite when every case is stored: settings written, status done. Safe to call from
+ * any worker any number of times (only the first that sees it complete moves it).
+ */
+export async function finishSuiteIfComplete(suiteRunId: string, db: Database = getDb()): Promise<boolean> {
+  const suite = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { total: true, status: true } });
+  if (!suite || !ACTIVE.includes(suite.status)) return false;
+  const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
+  if (stored < suite.total) return false;
+  await writeSettingsFromStoredCases(suiteRunId, db);
+  const { count } = await db.prisma.suiteRun.updateMany({
+    where: { id: suiteRunId, status: { in: ACTIVE } },
+    data: { status: 'done', completed: stored, finishedAt: new Date() },
+  });
+  return count > 0;
+}
+
+/** What a suite's cancel did. */
+export type CancelOutcome = 'cancelled' | 'already-finished';
+
+/**
+ * Cancels a queued or running suite: status cancelled at once (workers stop its cases within
+ * seconds), and the cases stored so far become its partial result, marked cancelled.
+ */
+export async function cancelSuiteRun(suiteRunId: string, db: Database = getDb()): Promise<CancelOutcome> {
+  const exists = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { id: true } });
+  if (!exists) throw new NotFoundError('suite run', suiteRunId);
+  const { count } = await db.prisma.suiteRun.updateMany({
+    where: { id: suiteRunId, status: { in: ACTIVE } },
+    data: { status: 'cancelled', error: 'cancelled: the partial result holds the cases stored before the cancel', finishedAt: new Date() },
+  });
+  if (count === 0) return 'already-finished';
+  await writeSettingsFromStoredCases(suiteRunId, db);
+  const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
+  await db.prisma.suiteRun.update({ where: { id: suiteRunId }, data: { completed: stored } });
+  return 'cancelled';
+}
+
+/** Suites a worker should still be working on (queued or running), oldest first. */
+export async function unfinishedSuiteIds(db: Database = getDb()): Promise<string[]> {
+  const rows = await db.prisma.suiteRun.findMany({ where: { status: { in: ACTIVE } }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => r.id);
+}
+
+/** The (setting, case) pairs of a suite already stored. */
+export async function storedCaseKeys(suiteRunId: string, db: Database = getDb()): Promise<Set<string>> {
+  const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true } });
+  return new Set(rows.map((r) => `${r.setting}\u0000${r.caseId}`));
+}
+
+/** Progress of a suite counted from its stored cases, with an estimate of the time left. */
+export interface SuiteProgressDto {
+  total: number;
+  /** Cases whose run is stored. */
+  stored: number;
+  status: string;
+  /** Milliseconds left at the rate cases have been stored since the suite started; null before the first case or when finished. */
+  etaMs: number | null;
+  /** Stored cases per second since the suite started (null before the first). */
+  ratePerSecond: number | null;
+}
+
+/** Pure: the estimate from a count, a total and the time since the start. */
+export function estimateProgress(total: number, stored: number, startedAt: Date | null, now: Date, active: boolean): Pick<SuiteProgressDto, 'etaMs' | 'ratePerSecond'> {
+  if (!startedAt || stored === 0) return { etaMs: null, ratePerSecond: null };
+  const elapsed = Math.max(1, now.getTime() - startedAt.getTime());
+  const rate = stored / (elapsed / 1000);
+  return { ratePerSecond: rate, etaMs: active ? Math.round(((total - stored) / rate) * 1000) : null };
+}
+
+/** Stored-case counts for suites (one grouped query). */
+export async function storedCounts(suiteRunIds: readonly string[], db: Database = getDb()): Promise<Map<string, number>> {
+  if (suiteRunIds.length === 0) return new Map();
+  const rows = await db.prisma.suiteCase.groupBy({ by: ['suiteRunId'], where: { suiteRunId: { in: [...suiteRunIds] } }, _count: { _all: true } });
+  return new Map(rows.map((r) => [r.suiteRunId, r._count._all]));
+}
+
+export async function getSuiteProgress(suiteRunId: string, db: Database = getDb(), now: Date = new Date()): Promise<SuiteProgressDto> {
+  const suite = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { total: true, status: true, startedAt: true } });
+  if (!suite) throw new NotFoundError('suite run', suiteRunId);
+  const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
+  return { total: suite.total, stored, status: suite.status, ...estimateProgress(suite.total, stored, suite.startedAt, now, ACTIVE.includes(suite.status)) };
+}

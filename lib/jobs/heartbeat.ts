@@ -1,0 +1,67 @@
+/**
+ * Worker heartbeats and leases (instead of a boot-time grace window): each worker touches its row
+ * every HEARTBEAT_MS; a worker not seen for WORKER_LEASE_MS is dead, and whichever live worker
+ * notices first releases the jobs it held (graphile-worker forceUnlockWorkers), so another worker
+ * takes them at once. A job released from a worker that was only slow runs twice at worst, and
+ * its case is stored once (storeSuiteCase and the Run table's unique key).
+ */
+import type { Database } from '../db/client';
+
+/** How often a worker says it is alive. */
+export const HEARTBEAT_MS = 2_000;
+/** A worker silent this long is dead and its jobs are released. */
+export const WORKER_LEASE_MS = 10_000;
+
+export interface HeartbeatOptions {
+  db: Database;
+  /** This process's heartbeat id (host:pid:random). */
+  id: string;
+  concurrency: number;
+  workerIds: () => readonly string[];
+  /** Releases the jobs of dead workers' graphile ids. */
+  release: (workerIds: string[]) => Promise<void>;
+  intervalMs?: number;
+  leaseMs?: number;
+}
+
+/** One beat: touch our row, then release and forget workers past their lease. Returns the dead heartbeat ids handled. */
+export async function beat(o: HeartbeatOptions, now: Date = new Date()): Promise<string[]> {
+  const p = o.db.prisma;
+  const workerIds = JSON.stringify(o.workerIds());
+  await p.workerHeartbeat.upsert({
+    where: { id: o.id },
+    create: { id: o.id, workerIds, concurrency: o.concurrency, startedAt: now, lastSeen: now },
+    update: { workerIds, lastSeen: now },
+  });
+  const cutoff = new Date(now.getTime() - (o.leaseMs ?? WORKER_LEASE_MS));
+  const dead = await p.workerHeartbeat.findMany({ where: { lastSeen: { lt: cutoff }, id: { not: o.id } } });
+  const handled: string[] = [];
+  for (const d of dead) {
+    const ids = JSON.parse(d.workerIds) as string[];
+    await o.release(ids);
+    await p.workerHeartbeat.deleteMany({ where: { id: d.id, lastSeen: { lt: cutoff } } });
+    handled.push(d.id);
+  }
+  return handled;
+}
+
+/** Beats now and every interval until stopped; a failed beat is logged and the next one tries again. */
+export function startHeartbeat(o: HeartbeatOptions): { stop: () => Promise<void> } {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    inFlight = beat(o)
+      .then((dead) => {
+        if (dead.length > 0) console.log(`stockroom worker: released the jobs of ${dead.length} dead worker(s): ${dead.join(', ')}`);
+      })
+      .catch((err: unknown) => console.error('stockroom worker: heartbeat failed', err));
+  };
+  tick();
+  const timer = setInterval(tick, o.intervalMs ?? HEARTBEAT_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await inFlight;
+      await o.db.prisma.workerHeartbeat.deleteMany({ where: { id: o.id } }).catch(() => undefined);
+    },
+  };
+}

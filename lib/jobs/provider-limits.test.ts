@@ -1,0 +1,89 @@
+/**
+ * Per-provider limits shared by workers: two database connections (as two worker processes have)
+ * take slots from the same ProviderCall rows, so concurrent calls and requests per minute hold
+ * across them. The model behind the limiter is the harness's scripted fake, held open by the test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client';
+import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import type { ModelClient } from '../harness/model/client';
+import { scriptedModel } from '../harness/testing/scripted-model';
+import { acquireSlot, limitedModels, parseProviderLimits } from './provider-limits';
+
+describe('STOCKROOM_PROVIDER_LIMITS', () => {
+  it('parses provider=concurrent:N,rpm:N entries', () => {
+    expect(parseProviderLimits('openai=concurrent:16,rpm:500; anthropic=concurrent:4')).toEqual(
+      new Map([
+        ['openai', { concurrent: 16, requestsPerMinute: 500 }],
+        ['anthropic', { concurrent: 4, requestsPerMinute: null }],
+      ]),
+    );
+  });
+  it('refuses a bad entry naming the variable and the entry', () => {
+    expect(() => parseProviderLimits('openai=concurrent:0')).toThrow(/STOCKROOM_PROVIDER_LIMITS: 'concurrent:0'/);
+    expect(() => parseProviderLimits('openai=burst:3')).toThrow(/unknown limit 'burst'/);
+    expect(() => parseProviderLimits('openai')).toThrow(/'openai' is not provider=/);
+  });
+});
+
+// Workers (and so shared limits) exist on PostgreSQL only; the in-process SQLite queue has no limiter.
+const providers = (await testProviders()).filter((p) => p.name === 'postgres');
+
+describe.each(providers)('provider limits across workers on $name', (provider) => {
+  let t: TestDatabase;
+  let second: Database;
+  const test = provider.skipReason ? it.skip : it;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    t = await provider.create();
+    second = openDatabase(t.url);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await t?.drop();
+  });
+
+  test('never more calls in flight than `concurrent`, whichever worker makes them', async () => {
+    const limits = parseProviderLimits('openai-compatible=concurrent:2');
+    let inFlight = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    const held: ModelClient = {
+      modelId: 'stockroom-fake',
+      async converse(request) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise<void>((r) => releases.push(r));
+        inFlight -= 1;
+        return scriptedModel([{ text: 'done' }]).converse(request);
+      },
+    };
+    const workers = [limitedModels(t.db, limits, 'worker-a'), limitedModels(second, limits, 'worker-b')];
+    const calls = Array.from({ length: 6 }, (_, i) => workers[i % 2]!(held, 'openai-compatible:stockroom-fake').converse({ system: '', messages: [], tools: [], maxTokens: 10 } as never));
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 20));
+    };
+    // Two calls get in; the other four wait at the limiter however long they are given.
+    await until(() => inFlight === 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(inFlight).toBe(2);
+    // Then one held call is released at a time, and the waiting ones follow.
+    for (let done = 0; done < 6; done += 1) {
+      await until(() => releases.length > 0);
+      releases.shift()!();
+    }
+    await Promise.all(calls);
+    expect(most).toBe(2);
+    expect(await t.db.prisma.providerCall.count({ where: { provider: 'openai-compatible', finishedAt: null } })).toBe(0);
+  });
+
+  test('never more requests started in a minute than `rpm`: the next caller waits', async () => {
+    const limit = { concurrent: null, requestsPerMinute: 3 };
+    for (let i = 0; i < 3; i++) await acquireSlot(i % 2 ? second : t.db, 'anthropic', limit, 'w');
+    const waiting = new AbortController();
+    const fourth = acquireSlot(second, 'anthropic', limit, 'w', waiting.signal);
+    setTimeout(() => waiting.abort(new DOMException('gave up', 'AbortError')), 300);
+    await expect(fourth).rejects.toThrow(/gave up/);
+    expect(await t.db.prisma.providerCall.count({ where: { provider: 'anthropic' } })).toBe(3);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * The process's job queue, picked from DATABASE_URL like the database: graphile-worker on
+ * PostgreSQL (this process only enqueues; `npm run worker` processes run the jobs), the in-process
+ * queue on SQLite (this process runs them).
+ */
+import { resolveDatabaseUrl } from '../db/database-url';
+import { createHandlers } from './handlers';
+import { GraphileQueue } from './graphile';
+import { InProcessQueue } from './in-process';
+import type { JobQueue } from './types';
+
+/** Jobs the in-process queue runs at once (STOCKROOM_WORKER_CONCURRENCY). */
+export const DEFAULT_IN_PROCESS_CONCURRENCY = 2;
+
+/** A positive integer from the environment (a concurrency by default); a bad value is refused naming the variable. */
+export function concurrencyFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env, max = 256): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new RangeError(`${name} must be an integer from 1 to ${max} (got '${raw}')`);
+  return n;
+}
+
+const cache = globalThis as unknown as { __stockroomJobQueue2?: JobQueue };
+
+/** The process-wide queue (cached on globalThis for Next's dev reloads). */
+export function getJobQueue(): JobQueue {
+  cache.__stockroomJobQueue2 ??= createJobQueue();
+  return cache.__stockroomJobQueue2;
+}
+
+export function createJobQueue(url: string | undefined = process.env.DATABASE_URL): JobQueue {
+  const target = resolveDatabaseUrl(url);
+  if (target.provider === 'postgres') return new GraphileQueue(target.url);
+  return new InProcessQueue(createHandlers(), concurrencyFromEnv('STOCKROOM_WORKER_CONCURRENCY', DEFAULT_IN_PROCESS_CONCURRENCY));
+}

@@ -1,0 +1,78 @@
+/**
+ * The one job interface: kinds, their payloads (zod, parsed again when a worker takes a job, since
+ * a job row is data from the database), and the queue both backends implement: graphile-worker on
+ * PostgreSQL, an in-process queue on the embedded SQLite default.
+ */
+import { z } from 'zod';
+
+/** A suite or matrix: the worker fans it out into one job per (setting, case). */
+export const SuiteJobSchema = z.object({
+  suiteRunId: z.string().min(1),
+  /** The dataset directory (resolved from the allow-list or the CLI's --dataset when enqueued). */
+  datasetDir: z.string().min(1),
+  goldenPath: z.string().min(1),
+  /** The settings to run (`none`, `flag+flag`, …): one for an eval, the five for a matrix. */
+  settings: z.array(z.string().min(1)).min(1),
+  /** A tool server from config/mcp-servers.json, by id (each worker connects to it itself). */
+  toolServer: z.string().min(1).optional(),
+});
+export type SuiteJob = z.infer<typeof SuiteJobSchema>;
+
+/** One golden case of a suite under one setting. */
+export const SuiteCaseJobSchema = SuiteJobSchema.omit({ settings: true }).extend({
+  setting: z.string().min(1),
+  caseId: z.string().min(1),
+});
+export type SuiteCaseJob = z.infer<typeof SuiteCaseJobSchema>;
+
+/** A governed run to resume after its request was decided (or expired). */
+export const ResumeJobSchema = z.object({ runId: z.string().min(1) });
+export type ResumeJob = z.infer<typeof ResumeJobSchema>;
+
+/** The periodic sweeps: approval expiry, stuck `resuming` runs, reconciliation of unstored runs, evidence seals. */
+export const SweepJobSchema = z.object({});
+
+export const JOB_SCHEMAS = {
+  suite: SuiteJobSchema,
+  'suite-case': SuiteCaseJobSchema,
+  'governed-resume': ResumeJobSchema,
+  sweep: SweepJobSchema,
+} as const;
+
+export type JobKind = keyof typeof JOB_SCHEMAS;
+export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_SCHEMAS)[K]>;
+
+export interface EnqueueOptions {
+  /**
+   * Idempotency key: while a job with this key is queued, running or retrying, another enqueue with
+   * the same key adds nothing (graphile-worker `unsafe_dedupe`).
+   */
+  key?: string;
+  /** Attempts before the job is given up (default JOB_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+}
+
+/** What a handler learns about the attempt it runs. */
+export interface JobContext {
+  /** Aborts when the worker shuts down. */
+  signal: AbortSignal;
+  attempt: number;
+  maxAttempts: number;
+  /** Enqueues follow-up jobs (the fan-out of a suite). */
+  queue: JobQueue;
+}
+
+export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;
+export type JobHandlers = { [K in JobKind]: JobHandler<K> };
+
+/** The queue the web server, the CLI and the workers enqueue on. */
+export interface JobQueue {
+  readonly backend: 'in-process' | 'graphile-worker';
+  enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options?: EnqueueOptions): Promise<void>;
+  /** Enqueues many jobs of one kind in one round trip where the backend allows it. */
+  enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string }>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Attempts per job before it is given up (transient failures: a dropped connection, a busy database). */
+export const JOB_MAX_ATTEMPTS = 5;

@@ -1,0 +1,87 @@
+/**
+ * How every path that runs the harness (the CLI, the dashboard's actions, the job workers) turns a
+ * dataset, a configuration and a choice of tools into an agent: the live model resolved from the
+ * configuration (credentials checked), the tool executor (in-process, the harness's own MCP
+ * transports, or an external MCP server), the OpenTelemetry export of finished runs, and an
+ * optional call policy. One place, so the three paths cannot drift apart.
+ */
+import { FAKE_MODEL, type HarnessConfig } from '../harness/config';
+import type { ToolExecutor } from '../harness/executor';
+import type { CallPolicy } from '../harness/guards/call-policy';
+import type { ModelClient } from '../harness/model/client';
+import { createExecutor, type CreateExecutorOptions } from '../mcp/create-executor';
+import { exportRunTrace } from '../otel/run-exporter';
+import { createStockroomAgent, type LiveModelContext, type StockroomAgent } from '../stockroom/agent';
+import type { Dataset } from '../stockroom/dataset/types';
+
+/** An external tool server to run against instead of the Stockroom tools (none: the configuration's transport). */
+export type ToolServer = Pick<CreateExecutorOptions, 'mcpUrl' | 'mcpHeaders' | 'mcpCommand' | 'mcpCwd' | 'mcpServerId'> & {
+  transport?: 'mcp-stdio' | 'mcp-http';
+};
+
+/** A live model factory and its cost meter (both null for the fake model). */
+export interface LiveModel {
+  liveModel: ((run: LiveModelContext) => ModelClient) | null;
+  costMeter: import('../harness/cost').CostMeter | null;
+}
+
+/** Wraps each live model client (the per-provider limits shared by workers plug in here). */
+export type ModelWrapper = (client: ModelClient, model: string) => ModelClient;
+
+/**
+ * The live model the configuration names, its credentials checked (nulls for the fake model).
+ * Refuses before anything runs, naming a missing variable. No provider SDK is loaded for the fake model.
+ */
+export async function resolveLiveModel(config: HarnessConfig, wrap?: ModelWrapper): Promise<LiveModel> {
+  if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null };
+  const [{ liveModelFactory }, { costMeterFor }] = await Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+  const costMeter = costMeterFor(config);
+  const factory = liveModelFactory(config);
+  const liveModel = factory && wrap ? (run: LiveModelContext) => wrap(factory(run), config.model) : factory;
+  return { liveModel, costMeter };
+}
+
+/** The executor for a configuration and tool server; undefined when the agent builds its own in-process one. */
+export async function resolveExecutor(config: HarnessConfig, dataset: Dataset, tools: ToolServer = {}): Promise<ToolExecutor | undefined> {
+  const external = tools.mcpUrl !== undefined || tools.mcpCommand !== undefined;
+  const transport = tools.transport ?? config.transport;
+  if (!external && transport === 'local') return undefined;
+  return createExecutor({ ...tools, transport, dataset, weaknesses: config.weaknesses });
+}
+
+export interface OpenAgentOptions {
+  dataset: Dataset;
+  config: HarnessConfig;
+  tools?: ToolServer;
+  /** An executor already built (governed runs wrap theirs in the durable ledger); overrides `tools`. */
+  executor?: ToolExecutor;
+  policy?: CallPolicy;
+  /** Already resolved (the CLI resolves it before opening the database); else resolved here. */
+  live?: LiveModel;
+  wrapModel?: ModelWrapper;
+}
+
+/** An agent over the dataset with everything resolved; the caller closes it (or uses `withAgent`). */
+export async function openAgent(options: OpenAgentOptions): Promise<StockroomAgent> {
+  const { dataset, config } = options;
+  const live = options.live ?? (await resolveLiveModel(config, options.wrapModel));
+  const executor = options.executor ?? (await resolveExecutor(config, dataset, options.tools));
+  return createStockroomAgent({
+    dataset,
+    config,
+    executor,
+    policy: options.policy,
+    ...live,
+    onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
+  });
+}
+
+/** Runs `work` with an agent and closes it (its executor, MCP connections) whatever happens. */
+export async function withAgent<T>(options: OpenAgentOptions, work: (agent: StockroomAgent) => Promise<T>): Promise<T> {
+  const agent = await openAgent(options);
+  try {
+    return await work(agent);
+  } finally {
+    await agent.close();
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * What a run is stored with besides its RunResult, and the one way the run service stores runs.
+ */
+import type { HarnessConfig } from '../harness/config';
+import type { RunResult } from '../harness/types';
+import type { Dataset } from '../stockroom/dataset/types';
+import { getDb, type Database } from '../db/client';
+import { saveRun } from '../db/runs-write';
+import type { SaveRunMeta } from '../db/types';
+
+/** Who starts a run, and the tenant it belongs to (its dataset's). */
+export interface RunOwner {
+  /** The user id the run is attributed to. */
+  createdBy: string;
+  tenant: string;
+}
+
+/** What a run is stored with besides its RunResult. */
+export function metaFor(dataset: Dataset, config: HarnessConfig, category: string | null, suiteRunId: string | null, owner: RunOwner, governed = false): Omit<SaveRunMeta, 'config'> & { config: Record<string, unknown> } {
+  return {
+    createdBy: owner.createdBy,
+    tenant: owner.tenant,
+    governed,
+    datasetName: dataset.name,
+    datasetHash: dataset.hash,
+    transport: config.transport,
+    category,
+    config: config as unknown as Record<string, unknown>,
+    suiteRunId,
+  };
+}
+
+/** Stores one finished run (one transaction) and returns its id. */
+export function storeRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb()): Promise<string> {
+  return saveRun(run, meta, db);
+}

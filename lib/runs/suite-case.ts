@@ -1,0 +1,134 @@
+/**
+ * The run service's suite path: one golden case of a suite under one setting, run and stored by
+ * whichever worker took its job. Everything the run needs comes from the stored suite row (its
+ * configuration, tenant and owner) and the job (dataset directory, golden file, setting, case);
+ * the dataset's hash must still be the suite's, else the suite fails naming the mismatch.
+ */
+import { statSync } from 'node:fs';
+import { resolveConfig, type HarnessConfig, type WeaknessFlag, WEAKNESS_FLAGS } from '../harness/config';
+import { evaluateCase } from '../eval/case-scores';
+import { loadGoldenFile, type GoldenCase } from '../eval/golden';
+import { FakeJudge } from '../eval/judge';
+import { getDb, type Database } from '../db/client';
+import { isSuiteCaseStored, storeSuiteCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
+import { loadDataset } from '../stockroom/dataset/load-dataset';
+import type { Dataset } from '../stockroom/dataset/types';
+import { json } from '../db/run-dto';
+import { McpToolExecutor } from '../mcp/mcp-executor';
+import { resolveExecutor, withAgent, type ModelWrapper } from './agent';
+import { configuredToolServer } from './tool-servers';
+import { metaFor } from './store';
+
+/** How often a running case checks whether its suite was cancelled. */
+export const CANCEL_POLL_MS = 1_000;
+
+/** A suite job that can never succeed (another attempt would fail the same way). */
+export class SuiteJobError extends Error {
+  override readonly name = 'SuiteJobError';
+}
+
+/** The weakness flags a setting label names (`none`, or flags joined with `+`). */
+export function weaknessesOfSetting(setting: string): WeaknessFlag[] {
+  if (setting === 'none') return [];
+  const flags = setting.split('+');
+  for (const f of flags) if (!(WEAKNESS_FLAGS as readonly string[]).includes(f)) throw new SuiteJobError(`unknown weakness flag '${f}' in setting '${setting}'`);
+  return flags as WeaknessFlag[];
+}
+
+/** The harness configuration of a suite's setting: the suite's stored configuration with the setting's flags. */
+export function configOfSetting(suiteConfig: unknown, setting: string): HarnessConfig {
+  return resolveConfig(suiteConfig as Partial<HarnessConfig>, { weaknesses: weaknessesOfSetting(setting) });
+}
+
+function datasetFor(dir: string, hash: string): Dataset {
+  const dataset = loadDataset(dir);
+  if (dataset.hash !== hash) throw new SuiteJobError(`the dataset at ${dir} changed since the suite was queued (hash ${dataset.hash.slice(0, 12)}, suite ${hash.slice(0, 12)})`);
+  return dataset;
+}
+
+const goldenFiles = new Map<string, { stamp: string; golden: ReturnType<typeof loadGoldenFile> }>();
+
+/** A golden file parsed once per worker while it is unchanged on disk (size and mtime), not once per case. */
+function cachedGolden(path: string) {
+  const st = statSync(path);
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  const hit = goldenFiles.get(path);
+  if (hit?.stamp === stamp) return hit.golden;
+  const golden = loadGoldenFile(path);
+  goldenFiles.set(path, { stamp, golden });
+  return golden;
+}
+
+function goldenCase(path: string, sha256: string | null, caseId: string): GoldenCase {
+  const golden = cachedGolden(path);
+  if (sha256 !== null && golden.sha256 !== sha256) throw new SuiteJobError(`the golden file ${path} changed since the suite was queued`);
+  const found = golden.cases.find((c) => c.id === caseId);
+  if (!found) throw new SuiteJobError(`the golden file ${path} has no case '${caseId}'`);
+  return found;
+}
+
+export interface RunSuiteCaseInput {
+  suiteRunId: string;
+  datasetDir: string;
+  goldenPath: string;
+  setting: string;
+  caseId: string;
+  /** A configured tool server's id: the case runs against it, its confirmed flags stored with the run. */
+  toolServer?: string;
+}
+
+export type SuiteCaseOutcome = StoreCaseOutcome | { stored: false; reason: 'cancelled' | 'suite-not-active' | 'already-stored' };
+
+/**
+ * Runs the case unless it is already stored or its suite is no longer active, and stores it.
+ * While the run is in flight the suite's status is checked every CANCEL_POLL_MS: a cancel aborts
+ * the run, and nothing is stored for it.
+ */
+export async function runSuiteCase(
+  input: RunSuiteCaseInput,
+  options: { signal?: AbortSignal; wrapModel?: ModelWrapper; db?: Database } = {},
+): Promise<SuiteCaseOutcome> {
+  const db = options.db ?? getDb();
+  const suite = await db.prisma.suiteRun.findUnique({ where: { id: input.suiteRunId } });
+  if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return { stored: false, reason: 'suite-not-active' };
+  if (await isSuiteCaseStored(input.suiteRunId, input.setting, input.caseId, db)) return { stored: false, reason: 'already-stored' };
+  const dataset = datasetFor(input.datasetDir, suite.datasetHash);
+  const golden = goldenCase(input.goldenPath, suite.goldenSha256, input.caseId);
+  const server = input.toolServer !== undefined ? configuredToolServer(input.toolServer) : undefined;
+  if (server === null) throw new SuiteJobError(`the tool server '${input.toolServer}' is no longer configured`);
+  const settingConfig = configOfSetting(json(suite.config, 'suite config'), input.setting);
+  const config = server ? { ...settingConfig, transport: server.transport } : settingConfig;
+
+  const cancel = new AbortController();
+  const onShutdown = () => cancel.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onShutdown, { once: true });
+  const poll = setInterval(() => {
+    void suiteStatus(input.suiteRunId, db)
+      .then((s) => {
+        if (s !== 'queued' && s !== 'running') cancel.abort(new DOMException('the suite was cancelled', 'AbortError'));
+      })
+      .catch(() => undefined);
+  }, CANCEL_POLL_MS);
+  try {
+    // With a tool server the executor confirms this setting's flags with it before the case runs
+    // (a ConfigError naming them otherwise); the flags it confirmed are stored with the run.
+    const executor = server ? await resolveExecutor(config, dataset, server) : undefined;
+    const confirmed = executor instanceof McpToolExecutor ? (executor.serverWeaknesses()?.active ?? null) : null;
+    const run = await withAgent({ dataset, config, executor, wrapModel: options.wrapModel }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal }));
+    if (cancel.signal.aborted) {
+      options.signal?.throwIfAborted(); // a worker shutting down: the job is retried elsewhere
+      return { stored: false, reason: 'cancelled' };
+    }
+    const scores = await evaluateCase(golden, run, { judge: new FakeJudge('v2'), floatKeys: dataset.floatKeys });
+    const owner = { createdBy: suite.createdBy ?? '', tenant: suite.tenant };
+    const base = metaFor(dataset, config, golden.category, input.suiteRunId, owner);
+    const meta = { ...base, ...(server ? { config: { ...base.config, toolServer: input.toolServer, serverWeaknesses: confirmed } } : {}), createdBy: suite.createdBy, suiteRunId: input.suiteRunId };
+    return await storeSuiteCase({ run, meta, setting: input.setting, caseId: golden.id, category: golden.category, scores }, db);
+  } catch (err) {
+    if (cancel.signal.aborted && !options.signal?.aborted) return { stored: false, reason: 'cancelled' };
+    throw err;
+  } finally {
+    clearInterval(poll);
+    options.signal?.removeEventListener('abort', onShutdown);
+  }
+}
