@@ -62,6 +62,7 @@ beforeAll(async () => {
 
   inputs = {
     runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+    startRunAction: { datasetId: 'bundled', caseId: 'S001' },
     runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
     startSuiteAction: { datasetId: 'bundled' },
     startMatrixAction: { datasetId: 'bundled' },

@@ -3,11 +3,27 @@
  * tool transport. Every list is checked against the harness's own names.
  */
 import { z } from 'zod';
-import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
+import { FAKE_MODEL, MODEL_PROVIDERS, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
+
+/** A model id after `provider:` (e.g. `gpt-4o-mini`, `anthropic.claude-3-haiku-20240307-v1:0`, `llama3.1:8b`). */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
+
+/**
+ * The model a run uses, as the picker sends it: `fake`, or a provider and a model id. Only names come
+ * from the browser: credentials and the openai-compatible endpoint are the server's own
+ * (lib/actions/support/models.ts refuses a provider the server holds no credentials for).
+ */
+export const ModelChoiceSchema = z
+  .union([
+    z.literal(FAKE_MODEL),
+    z.templateLiteral([z.enum(MODEL_PROVIDERS), ':', z.string()]).refine((v) => MODEL_ID.test(v.slice(v.indexOf(':') + 1)), 'not a model id'),
+  ], { error: `a model is 'fake' or <provider>:<model id> with provider one of ${MODEL_PROVIDERS.join(', ')}` })
+  .default(FAKE_MODEL);
+export type ModelChoice = z.output<typeof ModelChoiceSchema>;
 
 export const RunSettingsSchema = z.object({
   datasetId: DatasetIdSchema,
@@ -15,6 +31,7 @@ export const RunSettingsSchema = z.object({
   guards: z.array(z.enum(RUN_GUARD_NAMES)).max(RUN_GUARD_NAMES.length).default([]).transform(sortedUnique),
   payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)).max(PAYLOAD_WRAPPER_NAMES.length).default([]).transform(sortedUnique),
   transport: z.enum(TRANSPORTS).default('local'),
+  model: ModelChoiceSchema,
   /** A tool server by id from config/mcp-servers.json; only the id comes from the browser, never a command or URL. */
   toolServer: z
     .string()

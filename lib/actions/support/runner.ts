@@ -4,7 +4,7 @@ import 'server-only';
  * under one setting, or the weakness matrix. Suites and matrices are queued as background jobs
  * (jobs.ts) and report progress through their suite row.
  */
-import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
+import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
 import type { ToolExecutor } from '../../harness/executor';
 import { isToolRecord, type RunResult } from '../../harness/types';
 import { evaluateCase, type CaseScores } from '../../eval/case-scores';
@@ -16,12 +16,14 @@ import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
 import { loadMcpServers, resolveServer } from '../../mcp/server-config';
 import { InputError } from '../errors';
-import { createStockroomAgent } from '../../stockroom/agent';
+import { createStockroomAgent, type StockroomAgent } from '../../stockroom/agent';
 import { exportRunTrace } from '../../otel/run-exporter';
 import type { Dataset } from '../../stockroom/dataset/types';
-import { saveRun, saveRuns } from '../../db/runs-write';
+import { replaceRun, saveRun, saveRuns } from '../../db/runs-write';
+import { newId } from '../../db/ids';
 import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
-import type { RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
+import type { ModelChoice, RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
+import { modelSettings } from './models';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
 import { enqueueJob, yieldToEventLoop } from './jobs';
 
@@ -30,14 +32,28 @@ export function settingLabel(weaknesses: readonly string[]): string {
   return weaknesses.length === 0 ? 'none' : [...weaknesses].sort().join('+');
 }
 
-/** The resolved harness configuration of UI settings under `weaknesses`. */
-export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'>, weaknesses: readonly WeaknessFlag[]): HarnessConfig {
+/**
+ * The resolved harness configuration of UI settings under `weaknesses`. A live model is refused here,
+ * naming the variable, when the server lacks its credentials (models.ts).
+ */
+export function configOf(
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice },
+  weaknesses: readonly WeaknessFlag[],
+): HarnessConfig {
   return resolveConfig({
     weaknesses: [...weaknesses],
     guards: settings.guards,
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
+    ...modelSettings(settings.model ?? FAKE_MODEL),
   });
+}
+
+/** The live model client factory and cost meter a configuration names (none for the fake model: no provider SDK is loaded). */
+async function liveModelOf(config: HarnessConfig) {
+  if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null };
+  const [{ liveModelFactory }, { costMeterFor }] = await Promise.all([import('../../models/create-model-client'), import('../../models/prices')]);
+  return { liveModel: liveModelFactory(config), costMeter: costMeterFor(config) };
 }
 
 /** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
@@ -63,10 +79,12 @@ async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?:
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
 }
 
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: SuiteAgent) => Promise<T>, toolServer?: string): Promise<T> {
+async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: StockroomAgent) => Promise<T>, toolServer?: string): Promise<T> {
+  const live = await liveModelOf(config);
   const agent = await createStockroomAgent({
     dataset,
     config,
+    ...live,
     executor: await executorFor(config, dataset, toolServer),
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
   });
@@ -129,20 +147,51 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
   };
 }
 
+/** A run that has been started: its stored id, and its summary once it finishes. */
+export interface StartedRun {
+  runId: string;
+  done: Promise<RunOneResult>;
+}
+
 /**
- * Runs one golden case or free query on `tenant`'s dataset and stores it in that tenant; returns the
- * stored run's id and a short summary.
+ * Starts one golden case or free query on `tenant`'s dataset, stored in that tenant. A live-model run
+ * is stored as it goes: the record exists (status running) before its first model call and is
+ * rewritten after every step, so its replay can follow it; this resolves as soon as that first record
+ * is stored (or the run has ended). A fake-model run takes milliseconds and is stored once, when it
+ * ends. Everything that can be refused (dataset, case, model credentials, tool server) is refused
+ * before this resolves, with nothing stored.
  */
-export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
+export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }): Promise<StartedRun> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   // A configured tool server decides the transport; the stored run names the server it used.
   const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
   const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
-  const run: RunResult = await withAgent(dataset, config, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null), input.toolServer);
-  const meta = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
-  const runId = await saveRun(run, input.toolServer ? { ...meta, config: { ...meta.config, toolServer: input.toolServer } } : meta);
-  return summariseRun(runId, run, golden, dataset);
+  const base = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
+  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id: newId() };
+  const liveProgress = config.model !== FAKE_MODEL;
+  let stored: () => void = () => {};
+  const firstStored = new Promise<void>((resolve) => (stored = resolve));
+  const done = (async () => {
+    const run: RunResult = await withAgent(
+      dataset,
+      config,
+      (agent) =>
+        agent.run(golden ? golden.query : input.query!, golden?.id ?? null, {
+          onStep: liveProgress ? (soFar) => replaceRun(soFar, meta).then(stored) : undefined,
+        }),
+      input.toolServer,
+    );
+    await (liveProgress ? replaceRun(run, meta) : saveRun(run, meta));
+    return summariseRun(meta.id, run, golden, dataset);
+  })();
+  await Promise.race([firstStored, done]);
+  return { runId: meta.id, done };
+}
+
+/** Runs one golden case or free query to the end (see startRun) and returns its stored id and a short summary. */
+export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
+  return (await startRun(input, caller)).done;
 }
 
 /**

@@ -82,6 +82,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
 
     inputs = {
       runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+      startRunAction: { datasetId: 'bundled', caseId: 'S001' },
       runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },
