@@ -4,6 +4,7 @@ import { datasetOptions } from '@/lib/actions/support/datasets';
 import { Instructor } from './_components/instructor';
 import { holdsRole } from '@/lib/actions/authorize';
 import { roleNote } from '@/components/role-note';
+import { pickableProviders } from '@/lib/actions/support/models';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +18,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} />
+      <Instructor datasets={datasetOptions(user.tenant)} runBlocked={runBlocked} modelProviders={pickableProviders()} />
     </main>
   );
 }

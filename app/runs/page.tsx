@@ -22,6 +22,7 @@ import { DeleteRunButton } from './_components/delete-run-button';
 import { formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
 import { RoleNote, roleNote } from '@/components/role-note';
+import { pickableProviders } from '@/lib/actions/support/models';
 
 export const dynamic = 'force-dynamic';
 
@@ -82,7 +83,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
+      {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">

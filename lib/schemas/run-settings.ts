@@ -9,8 +9,11 @@ import { storableText } from './text';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
 
-/** A model id after `provider:` (e.g. `gpt-4o-mini`, `anthropic.claude-3-haiku-20240307-v1:0`, `llama3.1:8b`). */
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
+/**
+ * A model id after `provider:` (e.g. `gpt-4o-mini`, `anthropic.claude-3-haiku-20240307-v1:0`,
+ * `llama3.1:8b`, `meta-llama/Llama-3-8B`); never anything URL-like (`//`).
+ */
+const MODEL_ID = /^(?!.*\/\/)[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 
 /**
  * The model a run uses, as the picker sends it: `fake`, or a provider and a model id. Only names come
@@ -18,11 +21,20 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
  * (lib/actions/support/models.ts refuses a provider the server holds no credentials for).
  */
 export const ModelChoiceSchema = z
-  .union([
-    z.literal(FAKE_MODEL),
-    z.templateLiteral([z.enum(MODEL_PROVIDERS), ':', z.string()]).refine((v) => MODEL_ID.test(v.slice(v.indexOf(':') + 1)), 'not a model id'),
-  ], { error: `a model is 'fake' or <provider>:<model id> with provider one of ${MODEL_PROVIDERS.join(', ')}` })
-  .default(FAKE_MODEL);
+  .string()
+  .trim()
+  .max(200)
+  .default(FAKE_MODEL)
+  .superRefine((v, ctx) => {
+    if (v === FAKE_MODEL) return;
+    const colon = v.indexOf(':');
+    const provider = colon === -1 ? v : v.slice(0, colon);
+    if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) {
+      ctx.addIssue({ code: 'custom', message: `a model is 'fake' or <provider>:<model id> with provider one of ${MODEL_PROVIDERS.join(', ')}` });
+    } else if (!MODEL_ID.test(v.slice(colon + 1))) {
+      ctx.addIssue({ code: 'custom', message: 'not a model id (letters, digits and . _ : / @ + -, at most 128)' });
+    }
+  });
 export type ModelChoice = z.output<typeof ModelChoiceSchema>;
 
 export const RunSettingsSchema = z.object({

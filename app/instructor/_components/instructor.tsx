@@ -5,7 +5,8 @@ import { runOneAction } from '@/lib/actions/run-one';
 import { startSuiteAction } from '@/lib/actions/start-suite';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import type { RunOneResult } from '@/lib/actions/support/runner';
-import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { FAKE_MODEL, WEAKNESS_FLAGS, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { ModelPicker } from '@/components/model-picker';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
 import { RoleNote } from '@/components/role-note';
@@ -18,11 +19,21 @@ const FLAG_HELP: Record<WeaknessFlag, string> = {
 };
 
 /** `runBlocked` says why the caller cannot run anything (a missing role), or is null. */
-export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetOption[]; runBlocked?: string | null }) {
+export function Instructor({
+  datasets,
+  runBlocked = null,
+  modelProviders = [],
+}: {
+  datasets: DatasetOption[];
+  runBlocked?: string | null;
+  /** Providers the server holds credentials for (the model picker lists these besides fake). */
+  modelProviders?: readonly ModelProvider[];
+}) {
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
   const [guard, setGuard] = useState(false);
+  const [model, setModel] = useState<string>(FAKE_MODEL);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
   const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string } | null>(null);
@@ -30,7 +41,7 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
-  const label = flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness';
+  const label = (flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
 
   const shown = caseRuns ?? suites;
   const toggleFlag = (f: WeaknessFlag) => setFlags((xs) => (xs.includes(f) ? xs.filter((x) => x !== f) : [...xs, f].sort()));
@@ -41,8 +52,8 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
       setError(null);
       setSuites(null);
       const [baseline, current] = await Promise.all([
-        runOneAction({ datasetId, caseId }),
-        runOneAction({ datasetId, caseId, weaknesses: flags, guards }),
+        runOneAction({ datasetId, caseId, model }),
+        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model }),
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
@@ -55,9 +66,9 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
     start(async () => {
       setError(null);
       setCaseRuns(null);
-      const baseline = await startSuiteAction({ datasetId });
+      const baseline = await startSuiteAction({ datasetId, model });
       if (!baseline.ok) return setError(baseline.error);
-      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards });
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model });
       if (!current.ok) return setError(current.error);
       setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
     });
@@ -80,6 +91,7 @@ export function Instructor({ datasets, runBlocked = null }: { datasets: DatasetO
       </section>
       <section className="panel" aria-label="What to run">
         <h2>2. Run it</h2>
+        <ModelPicker value={model} onChange={setModel} providers={modelProviders} idPrefix="i-model" />
         <div className="row" style={{ alignItems: 'flex-end' }}>
           {datasets.length > 1 ? (
             <div className="field">

@@ -12,6 +12,7 @@ import { useSuiteRun } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
 import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
+import type { ModelProvider } from '@/lib/harness/config';
 
 const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
@@ -22,6 +23,7 @@ export function MatrixClient({
   compareId,
   initialCell = null,
   runBlocked = null,
+  modelProviders = [],
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
@@ -31,10 +33,12 @@ export function MatrixClient({
   initialCell?: MatrixCell | null;
   /** Why the caller cannot run the matrix (a missing role), or null. */
   runBlocked?: string | null;
+  /** Providers the server holds credentials for (the model picker lists these besides fake). */
+  modelProviders?: readonly ModelProvider[];
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
   const poll = useSuiteRun(selectedId);
   const suite = poll.data?.suite;
@@ -50,7 +54,7 @@ export function MatrixClient({
       const { weaknesses: _ignored, ...rest } = settings;
       const res = await startMatrixAction(rest);
       if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
-      else setError(res.error);
+      else setError(res);
     });
   };
 
@@ -61,7 +65,7 @@ export function MatrixClient({
     <>
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} />
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}
@@ -71,7 +75,7 @@ export function MatrixClient({
           </span>
         </div>
         {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
-        {error ? <p className="alert error">{error}</p> : null}
+        {error ? <p className="alert error">{error.error}</p> : null}
       </section>
 
       {suites.length > 0 ? (

@@ -11,7 +11,7 @@ import { evaluateCase, type CaseScores } from '../../eval/case-scores';
 import { callStatus } from '../../eval/run-summary';
 import { MATRIX_SETTINGS, settingWeaknesses } from '../../eval/matrix';
 import { buildReport } from '../../eval/report';
-import { runSuite, type SuiteAgent, type SuiteResult } from '../../eval/suite';
+import { runSuite, type SuiteResult } from '../../eval/suite';
 import type { GoldenCase, GoldenFile } from '../../eval/golden';
 import { createExecutor } from '../../mcp/create-executor';
 import { loadMcpServers, resolveServer } from '../../mcp/server-config';
