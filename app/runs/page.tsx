@@ -23,6 +23,9 @@ import { formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
 import { RoleNote, roleNote } from '@/components/role-note';
 import { pickableProviders } from '@/lib/actions/support/models';
+import { RunningBadge } from '@/components/running-badge';
+import { CostText } from '@/components/cost-text';
+import { RefreshWhileRunning } from './_components/refresh-while-running';
 
 export const dynamic = 'force-dynamic';
 
@@ -137,6 +140,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
       </form>
 
+      <RefreshWhileRunning active={items.some((r) => r.status === 'running')} />
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
@@ -165,6 +169,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 <SortHeader query={query} sortKey="steps" label="Steps" />
                 <th className="num">Tools</th>
                 <SortHeader query={query} sortKey="totalTokens" label="Tokens" />
+                <th className="num">Cost</th>
                 <SortHeader query={query} sortKey="durationMs" label="Duration" />
                 <SortHeader query={query} sortKey="startedAt" label="Started" />
                 <th />
@@ -192,6 +197,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       <Link href={waiting.get(r.id)?.[0] ? `/approvals/${waiting.get(r.id)![0]!.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
                         waiting for approval
                       </Link>
+                    ) : r.status === 'running' ? (
+                      <RunningBadge />
                     ) : (
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}
@@ -203,6 +210,9 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
+                  <td className="num small">
+                    <CostText usd={r.costUsd} known={r.costKnown} />
+                  </td>
                   <td className="num">{formatDuration(r.durationMs)}</td>
                   <td className="small">
                     <time dateTime={r.startedAt}>

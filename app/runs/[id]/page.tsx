@@ -21,6 +21,9 @@ import { currentBinding } from '@/lib/actions/support/governed';
 import { countOf, formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
 import { MarkdownText } from '@/components/markdown-text';
+import { FollowRun } from './_components/follow-run';
+import { RunningBadge } from '@/components/running-badge';
+import { CostText } from '@/components/cost-text';
 
 export const dynamic = 'force-dynamic';
 
@@ -68,7 +71,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           {run.query}
         </p>
         <div className="row small">
-          {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />}
+          {run.status === 'paused' ? (
+            <span className="badge info">waiting for approval</span>
+          ) : run.status === 'running' ? (
+            <RunningBadge />
+          ) : (
+            <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />
+          )}
           <UngovernedBadge governed={run.governed} />
           <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
@@ -77,11 +86,17 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <span className="badge">{run.transport}</span>
           <span className="muted">
             {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
-            {countOf(run.totalTokens, 'token')} · <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
+            {countOf(run.totalTokens, 'token')} · <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} /> ·{' '}
+            <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
           </span>
         </div>
+        <FollowRun runId={run.id} status={run.status} steps={run.steps} />
         <h3>Final answer</h3>
-        {run.status === 'paused' ? (
+        {run.status === 'running' ? (
+          <p className="muted" data-testid="final-answer">
+            No answer yet: the run is still running.
+          </p>
+        ) : run.status === 'paused' ? (
           <p className="muted" data-testid="final-answer">
             No answer yet: the run is paused until a reviewer decides
             {pendingTool ? (
@@ -97,7 +112,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         )}
       </section>
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
-      <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} initialFrame={initialFrame} />
+      <Replay
+        runId={run.id}
+        packed={packTimeline(timeline)}
+        budget={budget}
+        terminationReason={run.terminationReason}
+        initialFrame={initialFrame}
+        following={run.status === 'running'}
+      />
     </main>
   );
 }
