@@ -11,7 +11,7 @@ import { metaFor } from '../../lib/actions/support/runner';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
-import { ReplayModelClient } from '../../lib/models/recording';
+import { replayModel } from '../../lib/models/replay-source';
 import { exportRunTrace } from '../../lib/otel/run-exporter';
 
 const FLAGS = {
@@ -48,9 +48,7 @@ export const command: CliCommand = {
       let result;
       try {
         // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.
-        const model = source
-          ? new ReplayModelClient(source.run, { live: live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null, recordedMaxTokens: source.maxTokens })
-          : undefined;
+        const model = source ? replayModel(source, live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null) : undefined;
         result = await agent.run(query, caseId, { signal: cancel.signal, model });
       } finally {
         await agent.close();

@@ -121,3 +121,64 @@ describe('a live run is stored as it goes', () => {
     expect(await getRunSummaryOrThrow(res.data.runId)).toMatchObject({ status: 'finished', mode: 'mock' });
   });
 });
+
+describe('Replay against… (replayRunAction)', () => {
+  let liveRunId = '';
+  let fakeRunId = '';
+  beforeAll(async () => {
+    const { runOneAction } = await import('./run-one');
+    withEnv({ STOCKROOM_MODEL_BASE_URL: server.url });
+    env.as('operator');
+    const live = await runOneAction({ datasetId: 'bundled', caseId: 'S001', model: 'openai-compatible:stockroom-fake' });
+    const fake = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+    if (!live.ok || !fake.ok) throw new Error('setup: runs failed');
+    liveRunId = live.data.runId;
+    fakeRunId = fake.data.runId;
+  }, 60_000);
+
+  it('reproduces the run from its recordings when nothing changed, without calling the model', async () => {
+    const { replayRunAction } = await import('./replay-run');
+    const { getRunOrThrow } = await import('../db/runs-read');
+    env.as('operator');
+    const requests = server.requests;
+    const res = await replayRunAction({ runId: liveRunId });
+    if (!res.ok) throw new Error(JSON.stringify(res));
+    expect(res.data.replayedFrom).toBe(liveRunId);
+    const [before, after] = await Promise.all([getRunOrThrow(liveRunId), getRunOrThrow(res.data.runId)]);
+    expect(after.run.terminationReason).toBe(before.run.terminationReason);
+    expect(after.run.finalAnswer).toBe(before.run.finalAnswer);
+    expect(after.run.steps).toBe(before.run.steps);
+    expect(server.requests).toBe(requests);
+  });
+
+  it('stops as DIVERGED under a changed flag, recording the step and what differed in the request', async () => {
+    const { replayRunAction } = await import('./replay-run');
+    const { getRunOrThrow } = await import('../db/runs-read');
+    env.as('operator');
+    const res = await replayRunAction({ runId: liveRunId, weaknesses: ['ambiguous_tool_desc'] });
+    if (!res.ok) throw new Error(JSON.stringify(res));
+    expect(res.data.terminationReason).toBe('DIVERGED');
+    const stored = await getRunOrThrow(res.data.runId);
+    const event = stored.run.trajectory.find((e) => e.kind === 'guard' && e.reason === 'DIVERGED');
+    expect(event).toMatchObject({ step: 1, guard: 'replay' });
+    expect(event && 'detail' in event ? event.detail : '').toMatch(/differs from run .*description/);
+  });
+
+  it('refuses a run with nothing recorded (a fake-model run) on the runId field, storing nothing', async () => {
+    const { replayRunAction } = await import('./replay-run');
+    env.as('operator');
+    const before = await runCount();
+    const res = await replayRunAction({ runId: fakeRunId, weaknesses: ['naive_retry'] });
+    expect(res).toMatchObject({ ok: false, code: 'invalid_input' });
+    expect(!res.ok && res.fieldErrors?.runId?.[0]).toMatch(/no recorded model exchanges/);
+    expect(await runCount()).toBe(before);
+  });
+
+  it("answers another tenant's operator as not found and a viewer as forbidden", async () => {
+    const { replayRunAction } = await import('./replay-run');
+    env.as('outsider');
+    expect(await replayRunAction({ runId: liveRunId })).toMatchObject({ ok: false, code: 'not_found' });
+    env.as('viewer');
+    expect(await replayRunAction({ runId: liveRunId })).toMatchObject({ ok: false, code: 'forbidden' });
+  });
+});

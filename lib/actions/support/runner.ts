@@ -24,6 +24,7 @@ import { newId } from '../../db/ids';
 import { completeSuiteRun, createSuiteRun, failSuiteRun, saveSuiteSetting, updateSuiteProgress } from '../../db/suites';
 import type { ModelChoice, RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
 import { modelSettings } from './models';
+import { replayModel, type ReplaySource } from '../../models/replay-source';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
 import { enqueueJob, yieldToEventLoop } from './jobs';
 
@@ -79,7 +80,9 @@ async function executorFor(config: HarnessConfig, dataset: Dataset, toolServer?:
   return createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses });
 }
 
-async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: StockroomAgent) => Promise<T>, toolServer?: string): Promise<T> {
+type LiveModel = Awaited<ReturnType<typeof liveModelOf>>;
+
+async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agent: StockroomAgent, live: LiveModel) => Promise<T>, toolServer?: string): Promise<T> {
   const live = await liveModelOf(config);
   const agent = await createStockroomAgent({
     dataset,
@@ -89,7 +92,7 @@ async function withAgent<T>(dataset: Dataset, config: HarnessConfig, work: (agen
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
   });
   try {
-    return await work(agent);
+    return await work(agent, live);
   } finally {
     await agent.close();
   }
@@ -161,7 +164,7 @@ export interface StartedRun {
  * ends. Everything that can be refused (dataset, case, model credentials, tool server) is refused
  * before this resolves, with nothing stored.
  */
-export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }): Promise<StartedRun> {
+export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }, options: { replay?: ReplaySource } = {}): Promise<StartedRun> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   // A configured tool server decides the transport; the stored run names the server it used.
@@ -176,9 +179,13 @@ export async function startRun(input: RunOneInput, caller: { id: string; tenant:
     const run: RunResult = await withAgent(
       dataset,
       config,
-      (agent) =>
+      (agent, live) =>
         agent.run(golden ? golden.query : input.query!, golden?.id ?? null, {
           onStep: liveProgress ? (soFar) => replaceRun(soFar, meta).then(stored) : undefined,
+          // Replaying: the recorded answers, then the chosen live model (if any) from the first mismatch.
+          model: options.replay
+            ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
+            : undefined,
         }),
       input.toolServer,
     );
