@@ -24,8 +24,19 @@ import { MarkdownText } from '@/components/markdown-text';
 import { FollowRun } from './_components/follow-run';
 import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
+import { ReplayAgainst } from './_components/replay-against';
+import { hasRecordedExchanges } from '@/lib/db/run-recordings';
+import { pickableProviders } from '@/lib/actions/support/models';
+import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 
 export const dynamic = 'force-dynamic';
+
+/** The stored run's flags, guards and wrappers, keeping only names this harness knows. */
+function settingsOf(weaknesses: readonly string[], config: unknown) {
+  const c = (config ?? {}) as { guards?: unknown; payloadWrappers?: unknown };
+  const known = <T extends string>(names: readonly T[], value: unknown): T[] => (Array.isArray(value) ? names.filter((n) => value.includes(n)) : []);
+  return { weaknesses: known(WEAKNESS_FLAGS, weaknesses), guards: known(RUN_GUARD_NAMES, c.guards), payloadWrappers: known(PAYLOAD_WRAPPER_NAMES, c.payloadWrappers) };
+}
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[] }> }) {
   const user = await requireUser();
@@ -44,6 +55,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
+  // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
+  const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
     <main className="page">
@@ -111,6 +124,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <MarkdownText text={run.finalAnswer} testId="final-answer" />
         )}
       </section>
+      {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay
         runId={run.id}
