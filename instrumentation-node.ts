@@ -7,6 +7,7 @@
  * start the governed-run sweeper.
  */
 import { failInterruptedSuites } from './lib/db/suites';
+import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/actions/support/sweeper';
 
 /** Suites touched this recently are assumed alive in another server process. */
@@ -20,6 +21,13 @@ export async function registerNode(): Promise<void> {
     if (n > 0) console.log(`stockroom: marked ${n} interrupted suite run(s) as failed`);
   } catch (err) {
     console.error('stockroom: could not check for interrupted suite runs', err);
+  }
+  // Live runs are stored step by step: one left running by the predecessor will get no more steps.
+  try {
+    const n = await failInterruptedRuns(staleBefore);
+    if (n > 0) console.log(`stockroom: marked ${n} interrupted live run(s) as ended`);
+  } catch (err) {
+    console.error('stockroom: could not check for interrupted live runs', err);
   }
   await startGovernedSweeper();
 }

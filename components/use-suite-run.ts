@@ -2,9 +2,10 @@
 /** Polls a suite or matrix run until it is done or failed (once a second while it works). */
 import { useQuery } from '@tanstack/react-query';
 import type { SuiteRunDto } from '@/lib/db/types';
+import type { SuiteLiveDto } from '@/lib/db/suite-live';
 import { fetchJson } from './fetch-json';
 
-export interface SuitePoll {
+export interface SuitePoll extends SuiteLiveDto {
   suite: SuiteRunDto;
   pendingJobs: number;
 }

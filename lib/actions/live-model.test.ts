@@ -182,3 +182,52 @@ describe('Replay against… (replayRunAction)', () => {
     expect(await replayRunAction({ runId: liveRunId })).toMatchObject({ ok: false, code: 'forbidden' });
   });
 });
+
+describe('live suites and interrupted runs', () => {
+  it('stores each case of a live suite with the suite as it runs, and reports the suite’s cost (known: the model has a price)', async () => {
+    const { startSuiteAction } = await import('./start-suite');
+    const { getSuiteRunOrThrow } = await import('../db/suites');
+    const { getSuiteLive } = await import('../db/suite-live');
+    const { getDb } = await import('../db/client');
+    const fast = await startModelServer({ dataset: loadDataset(defaultDatasetDir()), port: 0 });
+    try {
+      withEnv({ STOCKROOM_MODEL_BASE_URL: fast.url });
+      env.as('operator');
+      const res = await startSuiteAction({ datasetId: 'bundled', model: 'openai-compatible:stockroom-fake' });
+      if (!res.ok) throw new Error(JSON.stringify(res));
+      let suite = await getSuiteRunOrThrow(res.data.suiteRunId);
+      while (suite.status !== 'done' && suite.status !== 'failed') {
+        await new Promise((r) => setTimeout(r, 200));
+        suite = await getSuiteRunOrThrow(res.data.suiteRunId);
+      }
+      expect(suite.status).toBe('done');
+      const runs = await getDb().prisma.run.findMany({ where: { suiteRunId: suite.id }, select: { status: true, mode: true } });
+      expect(runs).toHaveLength(res.data.total);
+      expect(runs.every((r) => r.status === 'finished' && r.mode === 'live')).toBe(true);
+      expect(fast.requests).toBeGreaterThanOrEqual(res.data.total);
+      const live = await getSuiteLive(suite.id);
+      expect(live.running).toEqual([]);
+      expect(live.cost).toMatchObject({ known: true, usd: 0 });
+      expect(Object.keys(live.cost.bySetting)).toEqual(['none']);
+    } finally {
+      await fast.close();
+    }
+  }, 180_000);
+
+  it('marks a run left running by a stopped server as ended, and leaves one still being stored alone', async () => {
+    const { failInterruptedRuns, INTERRUPTED_ANSWER } = await import('../db/run-progress');
+    const { runOneAction } = await import('./run-one');
+    const { getDb } = await import('../db/client');
+    env.as('operator');
+    const a = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+    const b = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
+    if (!a.ok || !b.ok) throw new Error('setup');
+    const prisma = getDb().prisma;
+    await prisma.run.update({ where: { id: a.data.runId }, data: { status: 'running', createdAt: new Date(Date.now() - 60_000) } });
+    await prisma.run.update({ where: { id: b.data.runId }, data: { status: 'running', createdAt: new Date() } });
+    expect(await failInterruptedRuns(new Date(Date.now() - 10_000))).toBe(1);
+    expect(await prisma.run.findUniqueOrThrow({ where: { id: a.data.runId } })).toMatchObject({ status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: INTERRUPTED_ANSWER });
+    expect(await prisma.run.findUniqueOrThrow({ where: { id: b.data.runId } })).toMatchObject({ status: 'running' });
+    await prisma.run.update({ where: { id: b.data.runId }, data: { status: 'finished' } });
+  });
+});

@@ -13,6 +13,8 @@ import { MatrixResults } from './matrix-results';
 import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 import type { ModelProvider } from '@/lib/harness/config';
+import Link from 'next/link';
+import { formatCost } from '@/lib/format/cost';
 
 const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
@@ -120,6 +122,15 @@ export function MatrixClient({
               <h2>Progress</h2>
               <SuiteProgress suite={suite} />
               {(poll.data?.pendingJobs ?? 0) > 1 ? <p className="muted small">{(poll.data?.pendingJobs ?? 1) - 1} other job(s) queued.</p> : null}
+              {poll.data?.running.length ? (
+                <ul className="small" data-testid="suite-running" aria-label="Cases running now">
+                  {poll.data.running.map((r) => (
+                    <li key={r.runId}>
+                      <Link href={`/runs/${r.runId}`}>{r.caseId ?? r.runId.slice(-8)}</Link> under {r.setting}: running, {r.steps} step{r.steps === 1 ? '' : 's'} so far
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </section>
           ) : null}
           {/* The comparison asked for comes first, not below a page of charts. */}
@@ -128,6 +139,16 @@ export function MatrixClient({
             <>
               <p className="small muted" data-testid="matrix-harness">
                 Run on {suite.datasetName} · {harnessSummary(suite.config)}
+                {poll.data ? (
+                  <>
+                    {' '}
+                    · <span data-testid="suite-cost">cost {formatCost(poll.data.cost.usd, poll.data.cost.known)}</span> (
+                    {Object.entries(poll.data.cost.bySetting)
+                      .map(([setting, c]) => `${setting} ${formatCost(c.usd, c.known)}`)
+                      .join(', ')}
+                    )
+                  </>
+                ) : null}
               </p>
               <MatrixResults suite={suite} initialCell={initialCell} />
             </>

@@ -214,6 +214,10 @@ async function runSetting(
   owner: RunOwner,
 ): Promise<void> {
   let progress: Promise<void> = Promise.resolve();
+  // A live model's runs are stored as they go (each case from its start, rewritten per step), so the
+  // matrix page can show which case is running; fake-model runs are stored in batches at the end.
+  const live = config.model !== FAKE_MODEL;
+  const liveIds = new Map<string, string>();
   const suite: SuiteResult = await withAgent(dataset, config, (agent) =>
     runSuite({
       agent: {
@@ -221,7 +225,13 @@ async function runSetting(
         async run(query, caseId) {
           await yieldToEventLoop();
           await progress; // keep at most one progress write in flight
-          return agent.run(query, caseId);
+          if (!live || !caseId) return agent.run(query, caseId);
+          const category = golden.cases.find((c) => c.id === caseId)?.category ?? null;
+          const meta = { ...metaFor(dataset, config, category, suiteRunId, owner), id: newId() };
+          liveIds.set(caseId, meta.id);
+          const run = await agent.run(query, caseId, { onStep: (soFar) => replaceRun(soFar, meta) });
+          await replaceRun(run, meta);
+          return run;
         },
       },
       cases: golden.cases,
@@ -231,7 +241,9 @@ async function runSetting(
     }),
   );
   await progress;
-  const ids = await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, owner) })));
+  const ids = live
+    ? suite.results.map((r) => liveIds.get(r.golden.id) ?? null)
+    : await saveRuns(suite.results.map((r) => ({ run: r.run, meta: metaFor(dataset, config, r.golden.category, suiteRunId, owner) })));
   const report = buildReport({ suite, config, dataset, golden });
   await saveSuiteSetting(suiteRunId, {
     setting,

@@ -1,9 +1,10 @@
-/** GET a suite or matrix run with its progress and per-setting metrics (the pages poll this). */
+/** GET a suite or matrix run with its progress, per-setting metrics, cost and running cases (the pages poll this). */
 import { safeRoute } from '@/lib/actions/safe-route';
 import { pendingJobs } from '@/lib/actions/support/jobs';
 import { getSuiteRunOrThrow } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
+import { getSuiteLive } from '@/lib/db/suite-live';
 
 export const GET = safeRoute({
   name: 'suiteRun',
@@ -11,6 +12,7 @@ export const GET = safeRoute({
   role: 'viewer',
   handler: async ({ id }, { principal }) => {
     await requireSuiteInTenant(id, principal.tenant);
-    return { suite: await getSuiteRunOrThrow(id), pendingJobs: pendingJobs() };
+    // Cost so far and the cases running now (a live model's runs are stored as they go).
+    return { suite: await getSuiteRunOrThrow(id), pendingJobs: pendingJobs(), ...(await getSuiteLive(id)) };
   },
 });
