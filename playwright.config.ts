@@ -53,7 +53,7 @@ export default defineConfig({
   webServer: [
     {
       // Latency makes a live run take long enough to be watched stepping in replay.
-      command: `npm run stockroom -- model-server --port ${MODEL_PORT} --latency-ms 1200`,
+      command: `npm run stockroom -- model-server --port ${MODEL_PORT} --latency-ms 5000`,
       url: `http://127.0.0.1:${MODEL_PORT}/v1/models`,
       timeout: 120_000,
       reuseExistingServer: false,

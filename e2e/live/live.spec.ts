@@ -49,18 +49,26 @@ test('a live run streams into replay, then replaying it against a changed flag h
   await saveArtifact(page, 'live-replay-diverged');
 });
 
-test('no page or RSC payload carries the server’s provider key', async ({ page, request }) => {
-  for (const path of ['/runs', '/instructor', '/matrix']) {
-    await page.goto(path);
-    expect(await page.content(), path).not.toContain(E2E_PROVIDER_KEY);
-    const rsc = await request.get(path, { headers: { RSC: '1' } });
-    expect(rsc.ok(), path).toBe(true);
-    expect(await rsc.text(), `${path} (RSC)`).not.toContain(E2E_PROVIDER_KEY);
+test('no page or RSC payload carries the server’s provider key', async ({ page }) => {
+  // Every same-origin answer the browser gets: documents, and the RSC payloads of client-side navigations.
+  const bodies: { url: string; text: Promise<string> }[] = [];
+  page.on('response', (res) => {
+    if (res.url().startsWith('http://127.0.0.1:') && res.request().resourceType() !== 'image') bodies.push({ url: res.url(), text: res.text().catch(() => '') });
+  });
+  await page.goto('/runs');
+  await page.getByText('Run a case or a query').click();
+  await expect(page.getByTestId('model-provider')).toBeVisible();
+  for (const [link, path] of [
+    ['Instructor mode', '/instructor'],
+    ['Weakness matrix', '/matrix'],
+    ['Runs', '/runs'],
+  ] as const) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+    await page.waitForURL(new RegExp(`${path}$`));
+    // The model picker is on each of these pages, listing provider names only.
+    if (path !== '/runs') await expect(page.getByTestId('model-provider').first(), path).toBeVisible();
   }
-  // The model picker is on all three pages, listing provider names only.
-  for (const path of ['/runs', '/instructor', '/matrix']) {
-    await page.goto(path);
-    if (path === '/runs') await page.getByText('Run a case or a query').click();
-    await expect(page.getByTestId('model-provider').first(), path).toBeVisible();
-  }
+  expect(bodies.some((b) => b.url.includes('_rsc='))).toBe(true);
+  for (const b of bodies) expect(await b.text, b.url).not.toContain(E2E_PROVIDER_KEY);
+  expect(await page.content()).not.toContain(E2E_PROVIDER_KEY);
 });
