@@ -11,12 +11,21 @@
 import { resolveDatabaseUrl } from './lib/db/database-url';
 import { getJobQueue } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
+import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/actions/support/sweeper';
 
 export async function registerNode(): Promise<void> {
   if (resolveDatabaseUrl(process.env.DATABASE_URL).provider === 'postgres') {
+    // Another server may still be running a live run that is `running` here, so none is ended.
     console.log('stockroom: PostgreSQL: suites and sweeps run on the workers (npm run worker)');
     return;
+  }
+  // SQLite has one server: a live run still `running` from before this boot gets no more steps.
+  try {
+    const n = await failInterruptedRuns(new Date());
+    if (n > 0) console.log(`stockroom: marked ${n} interrupted live run(s) as ended`);
+  } catch (err) {
+    console.error('stockroom: could not check for interrupted live runs', err);
   }
   try {
     const n = await recoverUnfinishedSuites(getJobQueue());

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { E2E_OTLP_TOKEN, storageStateOf } from './e2e/support/users';
+import { E2E_PROVIDER_KEY } from './e2e/support/live';
 import { writeHostileDataset } from './e2e/support/hostile-dataset';
+import { execFileSync } from 'node:child_process';
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -20,6 +22,12 @@ process.env.E2E_DB_FILE = DB_FILE;
 // A dataset whose tool output carries markup, for the security spec (written once per test run).
 const HOSTILE_DIR = process.env.E2E_HOSTILE_DATASET ?? writeHostileDataset();
 process.env.E2E_HOSTILE_DATASET = HOSTILE_DIR;
+// The offline model server (live-model specs) on a port free now; chosen once and inherited by the workers.
+const MODEL_PORT = Number(
+  (process.env.E2E_MODEL_PORT ??= execFileSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"], {
+    encoding: 'utf8',
+  })),
+);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -42,7 +50,16 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
+  webServer: [
+    {
+      // Latency makes a live run take long enough to be watched stepping in replay.
+      command: `npm run stockroom -- model-server --port ${MODEL_PORT} --latency-ms 5000`,
+      url: `http://127.0.0.1:${MODEL_PORT}/v1/models`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
     command: 'npm run build && node scripts/start.mjs',
     url: `http://127.0.0.1:${PORT}/`,
     // next build alone takes 2–3 min on two cores, and longer when the machine is busy.
@@ -59,6 +76,10 @@ export default defineConfig({
       STOCKROOM_EXTRA_DATASETS: HOSTILE_DIR,
       // The OTLP receiver's tenant token, configured hashed as in production.
       STOCKROOM_OTLP_TOKENS: `kittiwake:${createHash('sha256').update(E2E_OTLP_TOKEN).digest('hex')}`,
+      // Live models: the offline model server as the openai-compatible endpoint, and a key that must stay on the server.
+      STOCKROOM_MODEL_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+      OPENAI_API_KEY: E2E_PROVIDER_KEY,
     },
-  },
+    },
+  ],
 });

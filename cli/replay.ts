@@ -6,22 +6,17 @@
  */
 import { NotFoundError } from '../lib/db/errors';
 import { getRunOrThrow } from '../lib/db/runs-read';
-import { DEFAULT_MAX_TOKENS } from '../lib/harness/tunables';
-import type { RunResult } from '../lib/harness/types';
+import { NotReplayableError, replaySourceOf, type ReplaySource } from '../lib/models/replay-source';
 import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { CliUsageError } from './command';
 import { openMigratedDatabase } from './database';
 import { tenantOfDatasetDir } from './save';
 
+export type { ReplaySource } from '../lib/models/replay-source';
+
 export const REPLAY_FLAGS: FlagSpec = {
   'replay-from': { type: 'string', description: "a stored run's id: re-run it against the current settings from its recorded model responses" },
 };
-
-export interface ReplaySource {
-  run: RunResult;
-  /** The max-tokens setting the stored run was made with (every recorded request carries it). */
-  maxTokens: number;
-}
 
 /** The stored run `--replay-from` names, or null without the flag. Refuses a run with nothing recorded. */
 export async function replaySourceFromArgs(args: ParsedArgs, datasetDir: string): Promise<ReplaySource | null> {
@@ -33,12 +28,11 @@ export async function replaySourceFromArgs(args: ParsedArgs, datasetDir: string)
       throw err instanceof NotFoundError ? new CliUsageError(`--replay-from ${id}: no such run`) : err;
     });
     if (stored.meta.tenant !== tenantOfDatasetDir(datasetDir)) throw new CliUsageError(`--replay-from ${id}: no such run`);
-    if (!stored.run.exchanges?.length) {
-      throw new CliUsageError(`--replay-from ${id}: the run has no recorded model exchanges (only live-model runs are recorded)`);
+    try {
+      return replaySourceOf(stored.run, stored.meta.config);
+    } catch (err) {
+      throw err instanceof NotReplayableError ? new CliUsageError(`--replay-from ${id}: ${err.message}`) : err;
     }
-    const config = stored.meta.config as { maxTokens?: unknown } | null;
-    const maxTokens = typeof config?.maxTokens === 'number' ? config.maxTokens : DEFAULT_MAX_TOKENS;
-    return { run: stored.run, maxTokens };
   } finally {
     await db.close();
   }

@@ -9,8 +9,10 @@ import {
   type RunGuardName,
   type Transport,
   type WeaknessFlag,
+  type ModelProvider,
 } from '@/lib/harness/config';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
+import { ModelPicker } from './model-picker';
 
 export interface SettingsValue {
   datasetId: string;
@@ -20,6 +22,8 @@ export interface SettingsValue {
   transport: Transport;
   /** A configured tool server's id (the server decides the transport); empty for the Stockroom tools. */
   toolServer?: string;
+  /** `fake` (default) or `<provider>:<model>`; only the name is sent, never a key or URL. */
+  model?: string;
 }
 
 /** A configured tool server as the form shows it: an id and a title, never its command or URL. */
@@ -39,6 +43,7 @@ export function RunSettingsFields({
   showWeaknesses = true,
   fieldErrors,
   toolServers = [],
+  modelProviders,
 }: {
   value: SettingsValue;
   onChange: (v: SettingsValue) => void;
@@ -47,9 +52,14 @@ export function RunSettingsFields({
   fieldErrors?: Record<string, string[]>;
   /** Configured tool servers to offer; none: the picker is not shown. */
   toolServers?: ToolServerOption[];
+  /** Providers the server holds credentials for; undefined: no model picker (the fake model). */
+  modelProviders?: readonly ModelProvider[];
 }) {
   return (
     <div className="row" style={{ alignItems: 'flex-start' }}>
+      {modelProviders ? (
+        <ModelPicker value={value.model ?? 'fake'} onChange={(model) => onChange({ ...value, model })} providers={modelProviders} error={fieldErrors?.model} />
+      ) : null}
       <div className="field">
         <label htmlFor="dataset">Dataset</label>
         <select id="dataset" value={value.datasetId} onChange={(e) => onChange({ ...value, datasetId: e.target.value })}>

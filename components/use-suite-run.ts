@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SuiteRunDto } from '@/lib/db/types';
 import type { SuiteProgressDto } from '@/lib/db/suite-jobs';
+import type { SuiteLiveDto } from '@/lib/db/suite-live';
 import { fetchJson } from './fetch-json';
 
-export interface SuitePoll {
+export interface SuitePoll extends SuiteLiveDto {
   suite: SuiteRunDto;
   /** Stored cases of the total, with an estimate of the time left. */
   progress: SuiteProgressDto;

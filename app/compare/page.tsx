@@ -17,6 +17,7 @@ import { callStatus } from '@/lib/eval/run-summary';
 import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { divergenceOf } from '@/lib/charts/divergence';
 import { UngovernedBadge } from '@/components/governance-badge';
 
 export const dynamic = 'force-dynamic';
@@ -262,9 +263,21 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     { entries: entriesOf(b), terminationReason: b.run.terminationReason, finalAnswer: b.run.finalAnswer },
   );
 
+  // A replay of a recorded run that left its recording: the step where it did, and what differed.
+  const replayed = divergenceOf(b.run.trajectory) ? { side: 'B', other: 'A', d: divergenceOf(b.run.trajectory)! } : divergenceOf(a.run.trajectory) ? { side: 'A', other: 'B', d: divergenceOf(a.run.trajectory)! } : null;
+
   return (
     <main className="page">
       <h1>Compare two runs</h1>
+      {replayed ? (
+        <section className="alert info" role="note" aria-label="Divergence" data-testid="divergence">
+          <strong>
+            Run {replayed.side} diverged from the recording at <a href={`#step-${replayed.d.step}`}>step {replayed.d.step}</a>
+            {replayed.d.continuedLive ? ' and continued live from there' : ''}.
+          </strong>{' '}
+          What the harness asked differed: <span className="mono">{replayed.d.detail}</span>
+        </section>
+      ) : null}
       <p className="lede" data-testid="compare-summary">
         {alignment.differentSteps === 0 ? 'The runs took the same steps.' : `${alignment.differentSteps} step(s) differ.`}{' '}
         {alignment.terminationDiffers ? (
@@ -320,8 +333,21 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           </thead>
           <tbody>
             {alignment.steps.map((s) => (
-              <tr key={s.step} className={`diff-row ${s.difference}`} data-difference={s.difference}>
-                <td className="num">{s.step}</td>
+              <tr
+                key={s.step}
+                id={`step-${s.step}`}
+                className={`diff-row ${s.difference}${replayed?.d.step === s.step ? ' diverged' : ''}`}
+                data-difference={s.difference}
+                data-diverged={replayed?.d.step === s.step ? 'true' : undefined}
+              >
+                <td className="num">
+                  {s.step}
+                  {replayed?.d.step === s.step ? (
+                    <div>
+                      <span className="badge bad">diverged</span>
+                    </div>
+                  ) : null}
+                </td>
                 <td>{s.difference === 'same' ? <span className="muted">same</span> : <strong>{DIFFERENCE_LABELS[s.difference]}</strong>}</td>
                 <td>
                   <Side side={s.a} />

@@ -7,6 +7,7 @@ import { roleNote } from '@/components/role-note';
 import { armedFault } from '@/lib/db/demo-faults';
 import { FaultSwitch } from './_components/fault-switch';
 import { loadSuggestions } from './load-suggestions';
+import { pickableProviders } from '@/lib/actions/support/models';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,7 +22,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasets} runBlocked={runBlocked} suggestions={await loadSuggestions(user.tenant, datasets)} />
+      <Instructor datasets={datasets} runBlocked={runBlocked} suggestions={await loadSuggestions(user.tenant, datasets)} modelProviders={pickableProviders()} />
       <FaultSwitch armed={await armedFault(user.tenant)} blocked={holdsRole(user.memberships, 'admin', user.tenant) ? null : roleNote('Arming a demonstration fault', 'admin', user.roles)} />
     </main>
   );

@@ -10,6 +10,7 @@ import { parseCell } from '@/lib/charts/matrix-view';
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
 import { holdsRole } from '@/lib/actions/authorize';
 import { roleNote } from '@/components/role-note';
+import { pickableProviders } from '@/lib/actions/support/models';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,7 +33,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
-      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} toolServers={toolServers} />
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} toolServers={toolServers} modelProviders={pickableProviders()} />
     </main>
   );
 }

@@ -25,6 +25,10 @@ import { DeleteRunButton } from './_components/delete-run-button';
 import { formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/actions/authorize';
 import { RoleNote, roleNote } from '@/components/role-note';
+import { pickableProviders } from '@/lib/actions/support/models';
+import { RunningBadge } from '@/components/running-badge';
+import { CostText } from '@/components/cost-text';
+import { RefreshWhileRunning } from './_components/refresh-while-running';
 
 export const dynamic = 'force-dynamic';
 
@@ -96,7 +100,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     <main className="page">
       <h1>Runs</h1>
       <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
-      {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
+      {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
@@ -170,6 +174,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
       </form>
 
+      <RefreshWhileRunning active={items.some((r) => r.status === 'running')} />
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
@@ -207,6 +212,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 <SortHeader query={query} sortKey="steps" label="Steps" />
                 <th className="num">Tools</th>
                 <SortHeader query={query} sortKey="totalTokens" label="Tokens" />
+                <th className="num">Cost</th>
                 <SortHeader query={query} sortKey="durationMs" label="Duration" />
                 <SortHeader query={query} sortKey="startedAt" label="Started" />
                 <th />
@@ -239,6 +245,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       <Link href={waiting.get(r.id)?.[0] ? `/approvals/${waiting.get(r.id)![0]!.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
                         waiting for approval
                       </Link>
+                    ) : r.status === 'running' ? (
+                      <RunningBadge />
                     ) : (
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}
@@ -250,6 +258,9 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
+                  <td className="num small">
+                    <CostText usd={r.costUsd} known={r.costKnown} />
+                  </td>
                   <td className="num">{formatDuration(r.durationMs)}</td>
                   <td className="small">
                     <time dateTime={r.startedAt}>

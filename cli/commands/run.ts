@@ -10,7 +10,7 @@ import { metaFor, storeRun } from '../../lib/runs/store';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
-import { ReplayModelClient } from '../../lib/models/recording';
+import { replayModel } from '../../lib/models/replay-source';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -46,9 +46,7 @@ export const command: CliCommand = {
       let result;
       try {
         // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.
-        const model = source
-          ? new ReplayModelClient(source.run, { live: live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null, recordedMaxTokens: source.maxTokens })
-          : undefined;
+        const model = source ? replayModel(source, live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null) : undefined;
         result = await agent.run(query, caseId, { signal: cancel.signal, model });
       } finally {
         await agent.close();

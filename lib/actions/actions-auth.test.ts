@@ -65,6 +65,8 @@ beforeAll(async () => {
   inputs = {
     cancelSuiteAction: { id: suite },
     runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+    startRunAction: { datasetId: 'bundled', caseId: 'S001' },
+    replayRunAction: { runId: plain.data.runId, weaknesses: ['ambiguous_tool_desc'] },
     runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
     startSuiteAction: { datasetId: 'bundled' },
     startMatrixAction: { datasetId: 'bundled' },

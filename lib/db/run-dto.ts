@@ -32,6 +32,7 @@ export const RUN_LIST_SELECT = {
   guardCount: true,
   totalTokens: true,
   costUsd: true,
+  costKnown: true,
   durationMs: true,
   startedAt: true,
 } as const;
@@ -72,6 +73,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     guardCount: row.guardCount,
     totalTokens: Number(row.totalTokens),
     costUsd: row.costUsd,
+    costKnown: row.costKnown,
     durationMs: row.durationMs,
     startedAt: row.startedAt.toISOString(),
   };

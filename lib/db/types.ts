@@ -57,7 +57,7 @@ export interface RunListItem {
   mode: string;
   modelId: string;
   terminationReason: string;
-  /** `finished`, or `paused` while a call awaits approval. */
+  /** `finished`, `paused` while a call awaits approval, or `running` while a live run is stored step by step. */
   status: string;
   /** Whether the run ran under the governance policy (false: shown as "ungoverned"). */
   governed: boolean;
@@ -68,6 +68,8 @@ export interface RunListItem {
   guardCount: number;
   totalTokens: number;
   costUsd: number;
+  /** False when the model has no price (costUsd is then 0 and means unknown, never free). */
+  costKnown: boolean;
   durationMs: number;
   startedAt: string;
 }

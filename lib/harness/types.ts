@@ -252,8 +252,11 @@ export const RunResultSchema = z.object({
   modelInputs: z.array(ModelInputSchema),
   /** Live model calls as recorded: the request digest and the full (normalised) response, per model call. */
   exchanges: z.array(z.lazy(() => ExchangeSchema)).optional(),
-  /** `paused` when a call waits for approval; the checkpoint then holds everything needed to resume. */
-  status: z.enum(['finished', 'paused']),
+  /**
+   * `paused` when a call waits for approval; the checkpoint then holds everything needed to resume.
+   * `running` only on the snapshots a live run reports after each step (HarnessOptions.onStep).
+   */
+  status: z.enum(['finished', 'paused', 'running']),
   checkpoint: z.lazy(() => CheckpointSchema).nullable(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;

@@ -5,7 +5,7 @@ import type { HarnessConfig } from '../harness/config';
 import type { RunResult } from '../harness/types';
 import type { Dataset } from '../stockroom/dataset/types';
 import { getDb, type Database } from '../db/client';
-import { saveRun } from '../db/runs-write';
+import { replaceRun, saveRun } from '../db/runs-write';
 import type { SaveRunMeta } from '../db/types';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */
@@ -33,4 +33,12 @@ export function metaFor(dataset: Dataset, config: HarnessConfig, category: strin
 /** Stores one finished run (one transaction) and returns its id. */
 export function storeRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb()): Promise<string> {
   return saveRun(run, meta, db);
+}
+
+/**
+ * Stores a run in progress under its id, replacing what was stored of it (a live run is stored from its
+ * start and after each step, so its replay can follow it); the finished run is stored the same way.
+ */
+export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<string> {
+  return replaceRun(run, meta, db);
 }

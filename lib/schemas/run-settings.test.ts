@@ -26,3 +26,19 @@ describe('RunMatrixInputSchema', () => {
     expect(RunMatrixInputSchema.parse({ datasetId: 'bundled', weaknesses: ['naive_retry'] })).not.toHaveProperty('weaknesses');
   });
 });
+
+describe('the model choice', () => {
+  it('defaults to the fake model and keeps a provider:model name', () => {
+    expect(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: 'S001' }).model).toBe('fake');
+    expect(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: 'S001', model: 'openai-compatible:meta-llama/Llama-3-8B' }).model).toBe('openai-compatible:meta-llama/Llama-3-8B');
+    expect(RunMatrixInputSchema.parse({ datasetId: 'bundled', model: 'bedrock:anthropic.claude-3-haiku-20240307-v1:0' }).model).toBe('bedrock:anthropic.claude-3-haiku-20240307-v1:0');
+  });
+
+  it('refuses an unknown provider, an empty or odd model id, and anything URL-like, on the model field', () => {
+    for (const model of ['gpt-4o', 'evil:x', 'openai:', 'openai:a b', 'openai-compatible:http://evil.example/v1', `openai:${'x'.repeat(200)}`]) {
+      const r = RunOneInputSchema.safeParse({ datasetId: 'bundled', caseId: 'S001', model });
+      expect(r.success, model).toBe(false);
+      expect(r.error?.issues[0]?.path, model).toEqual(['model']);
+    }
+  });
+});

@@ -3,11 +3,39 @@
  * tool transport. Every list is checked against the harness's own names.
  */
 import { z } from 'zod';
-import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
+import { FAKE_MODEL, MODEL_PROVIDERS, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
+
+/**
+ * A model id after `provider:` (e.g. `gpt-4o-mini`, `anthropic.claude-3-haiku-20240307-v1:0`,
+ * `llama3.1:8b`, `meta-llama/Llama-3-8B`); never anything URL-like (`//`).
+ */
+const MODEL_ID = /^(?!.*\/\/)[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
+
+/**
+ * The model a run uses, as the picker sends it: `fake`, or a provider and a model id. Only names come
+ * from the browser: credentials and the openai-compatible endpoint are the server's own
+ * (lib/actions/support/models.ts refuses a provider the server holds no credentials for).
+ */
+export const ModelChoiceSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .default(FAKE_MODEL)
+  .superRefine((v, ctx) => {
+    if (v === FAKE_MODEL) return;
+    const colon = v.indexOf(':');
+    const provider = colon === -1 ? v : v.slice(0, colon);
+    if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) {
+      ctx.addIssue({ code: 'custom', message: `a model is 'fake' or <provider>:<model id> with provider one of ${MODEL_PROVIDERS.join(', ')}` });
+    } else if (!MODEL_ID.test(v.slice(colon + 1))) {
+      ctx.addIssue({ code: 'custom', message: 'not a model id (letters, digits and . _ : / @ + -, at most 128)' });
+    }
+  });
+export type ModelChoice = z.output<typeof ModelChoiceSchema>;
 
 export const RunSettingsSchema = z.object({
   datasetId: DatasetIdSchema,
@@ -15,6 +43,7 @@ export const RunSettingsSchema = z.object({
   guards: z.array(z.enum(RUN_GUARD_NAMES)).max(RUN_GUARD_NAMES.length).default([]).transform(sortedUnique),
   payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)).max(PAYLOAD_WRAPPER_NAMES.length).default([]).transform(sortedUnique),
   transport: z.enum(TRANSPORTS).default('local'),
+  model: ModelChoiceSchema,
   /** A tool server by id from config/mcp-servers.json; only the id comes from the browser, never a command or URL. */
   toolServer: z
     .string()

@@ -39,6 +39,8 @@ export interface AgentRunOptions {
   operationKey?: (call: ToolCallRequest) => string | undefined;
   /** Cancels the run (Ctrl-C, a stop button): the call in flight is aborted. */
   signal?: AbortSignal;
+  /** Told of the run so far after each step (live progress; see HarnessOptions.onStep). */
+  onStep?: HarnessOptions['onStep'];
 }
 
 /** What a live model client may carry as request metadata (the offline model server simulates the fake model with it). */
@@ -127,6 +129,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     clock: runOptions.clock,
     operationKey: runOptions.operationKey,
     signal: runOptions.signal,
+    onStep: runOptions.onStep,
     costMeter: options.costMeter ?? undefined,
   });
 

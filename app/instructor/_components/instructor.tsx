@@ -5,7 +5,8 @@ import { runOneAction } from '@/lib/actions/run-one';
 import { startSuiteAction } from '@/lib/actions/start-suite';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import type { RunOneResult } from '@/lib/actions/support/runner';
-import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { FAKE_MODEL, WEAKNESS_FLAGS, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { ModelPicker } from '@/components/model-picker';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
 import { RoleNote } from '@/components/role-note';
@@ -27,15 +28,19 @@ export function Instructor({
   datasets,
   runBlocked = null,
   suggestions = {},
+  modelProviders = [],
 }: {
   datasets: DatasetOption[];
   runBlocked?: string | null;
   suggestions?: Record<string, MatrixSuggestions | null>;
+  /** Providers the server holds credentials for (the model picker lists these besides fake). */
+  modelProviders?: readonly ModelProvider[];
 }) {
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
   const [guard, setGuard] = useState(false);
+  const [model, setModel] = useState<string>(FAKE_MODEL);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
   const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string } | null>(null);
@@ -43,7 +48,7 @@ export function Instructor({
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
-  const label = flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness';
+  const label = (flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
 
   const shown = caseRuns ?? suites;
   const pick = (flag: WeaknessFlag, id: string) => {
@@ -59,8 +64,8 @@ export function Instructor({
       setError(null);
       setSuites(null);
       const [baseline, current] = await Promise.all([
-        runOneAction({ datasetId, caseId }),
-        runOneAction({ datasetId, caseId, weaknesses: flags, guards }),
+        runOneAction({ datasetId, caseId, model }),
+        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model }),
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
@@ -73,9 +78,9 @@ export function Instructor({
     start(async () => {
       setError(null);
       setCaseRuns(null);
-      const baseline = await startSuiteAction({ datasetId });
+      const baseline = await startSuiteAction({ datasetId, model });
       if (!baseline.ok) return setError(baseline.error);
-      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards });
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model });
       if (!current.ok) return setError(current.error);
       setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
     });
@@ -98,6 +103,7 @@ export function Instructor({
       </section>
       <section className="panel" aria-label="What to run">
         <h2>2. Run it</h2>
+        <ModelPicker value={model} onChange={setModel} providers={modelProviders} idPrefix="i-model" />
         <div className="row" style={{ alignItems: 'flex-end' }}>
           {datasets.length > 1 ? (
             <div className="field">

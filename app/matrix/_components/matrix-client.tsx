@@ -13,6 +13,9 @@ import { useSuiteRun } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
 import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
+import type { ModelProvider } from '@/lib/harness/config';
+import Link from 'next/link';
+import { formatCost } from '@/lib/format/cost';
 
 const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
@@ -24,6 +27,7 @@ export function MatrixClient({
   initialCell = null,
   runBlocked = null,
   toolServers = [],
+  modelProviders = [],
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
@@ -35,17 +39,19 @@ export function MatrixClient({
   runBlocked?: string | null;
   /** Configured tool servers (config/mcp-servers.json) the matrix may run against, by id. */
   toolServers?: ToolServerOption[];
+  /** Providers the server holds credentials for (the model picker lists these besides fake). */
+  modelProviders?: readonly ModelProvider[];
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
   const poll = useSuiteRun(selectedId);
   const [cancelling, startCancel] = useTransition();
   const cancel = (id: string) =>
     startCancel(async () => {
       const r = await cancelSuiteAction({ id });
-      if (!r.ok) setError(r.error);
+      if (!r.ok) setError({ error: r.error });
       await poll.refetch();
     });
   const suite = poll.data?.suite;
@@ -61,7 +67,7 @@ export function MatrixClient({
       const { weaknesses: _ignored, ...rest } = settings;
       const res = await startMatrixAction(rest);
       if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
-      else setError(res.error);
+      else setError(res);
     });
   };
 
@@ -72,7 +78,7 @@ export function MatrixClient({
     <>
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} />
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}
@@ -82,7 +88,7 @@ export function MatrixClient({
           </span>
         </div>
         {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
-        {error ? <p className="alert error">{error}</p> : null}
+        {error ? <p className="alert error">{error.error}</p> : null}
       </section>
 
       {suites.length > 0 ? (
@@ -131,6 +137,15 @@ export function MatrixClient({
                   {cancelling ? 'Cancelling…' : 'Cancel the matrix'}
                 </button>
               ) : null}
+              {poll.data?.running.length ? (
+                <ul className="small" data-testid="suite-running" aria-label="Cases running now">
+                  {poll.data.running.map((r) => (
+                    <li key={r.runId}>
+                      <Link href={`/runs/${r.runId}`}>{r.caseId ?? r.runId.slice(-8)}</Link> under {r.setting}: running, {r.steps} step{r.steps === 1 ? '' : 's'} so far
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </section>
           ) : null}
           {/* The comparison asked for comes first, not below a page of charts. */}
@@ -139,6 +154,16 @@ export function MatrixClient({
             <>
               <p className="small muted" data-testid="matrix-harness">
                 Run on {suite.datasetName} · {harnessSummary(suite.config)}
+                {poll.data ? (
+                  <>
+                    {' '}
+                    · <span data-testid="suite-cost">cost {formatCost(poll.data.cost.usd, poll.data.cost.known)}</span> (
+                    {Object.entries(poll.data.cost.bySetting)
+                      .map(([setting, c]) => `${setting} ${formatCost(c.usd, c.known)}`)
+                      .join(', ')}
+                    )
+                  </>
+                ) : null}
               </p>
               <MatrixResults suite={suite} initialCell={initialCell} />
             </>

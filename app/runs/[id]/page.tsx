@@ -23,8 +23,22 @@ import { holdsRole } from '@/lib/actions/authorize';
 import { MarkdownText } from '@/components/markdown-text';
 import { PromptLeakNote } from '@/components/finding-notes';
 import { systemPromptLeak } from '@/lib/charts/planted-text';
+import { FollowRun } from './_components/follow-run';
+import { RunningBadge } from '@/components/running-badge';
+import { CostText } from '@/components/cost-text';
+import { ReplayAgainst } from './_components/replay-against';
+import { hasRecordedExchanges } from '@/lib/db/run-recordings';
+import { pickableProviders } from '@/lib/actions/support/models';
+import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 
 export const dynamic = 'force-dynamic';
+
+/** The stored run's flags, guards and wrappers, keeping only names this harness knows. */
+function settingsOf(weaknesses: readonly string[], config: unknown) {
+  const c = (config ?? {}) as { guards?: unknown; payloadWrappers?: unknown };
+  const known = <T extends string>(names: readonly T[], value: unknown): T[] => (Array.isArray(value) ? names.filter((n) => value.includes(n)) : []);
+  return { weaknesses: known(WEAKNESS_FLAGS, weaknesses), guards: known(RUN_GUARD_NAMES, c.guards), payloadWrappers: known(PAYLOAD_WRAPPER_NAMES, c.payloadWrappers) };
+}
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[] }> }) {
   const user = await requireUser();
@@ -43,6 +57,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
+  // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
+  const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
     <main className="page">
@@ -70,7 +86,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           {run.query}
         </p>
         <div className="row small">
-          {run.status === 'paused' ? <span className="badge info">waiting for approval</span> : <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />}
+          {run.status === 'paused' ? (
+            <span className="badge info">waiting for approval</span>
+          ) : run.status === 'running' ? (
+            <RunningBadge />
+          ) : (
+            <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />
+          )}
           <UngovernedBadge governed={run.governed} />
           <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
@@ -79,11 +101,17 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <span className="badge">{run.transport}</span>
           <span className="muted">
             {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
-            {countOf(run.totalTokens, 'token')} · <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
+            {countOf(run.totalTokens, 'token')} · <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} /> ·{' '}
+            <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
           </span>
         </div>
+        <FollowRun runId={run.id} status={run.status} steps={run.steps} />
         <h3>Final answer</h3>
-        {run.status === 'paused' ? (
+        {run.status === 'running' ? (
+          <p className="muted" data-testid="final-answer">
+            No answer yet: the run is still running.
+          </p>
+        ) : run.status === 'paused' ? (
           <p className="muted" data-testid="final-answer">
             No answer yet: the run is paused until a reviewer decides
             {pendingTool ? (
@@ -101,8 +129,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </>
         )}
       </section>
+      {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
-      <Replay runId={run.id} packed={packTimeline(timeline)} budget={budget} terminationReason={run.terminationReason} initialFrame={initialFrame} />
+      <Replay
+        runId={run.id}
+        packed={packTimeline(timeline)}
+        budget={budget}
+        terminationReason={run.terminationReason}
+        initialFrame={initialFrame}
+        following={run.status === 'running'}
+      />
     </main>
   );
 }

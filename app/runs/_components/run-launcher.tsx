@@ -5,19 +5,23 @@
  */
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { runOneAction } from '@/lib/actions/run-one';
+import { startRunAction } from '@/lib/actions/start-run';
 import { runGovernedAction } from '@/lib/actions/run-governed';
 import type { DatasetOption } from '@/lib/actions/support/datasets';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
+import type { ModelProvider } from '@/lib/harness/config';
 
 export function RunLauncher({
   datasets,
   defaultOpen = false,
   toolServers = [],
+  modelProviders = [],
 }: {
   datasets: DatasetOption[];
   defaultOpen?: boolean;
   toolServers?: ToolServerOption[];
+  /** Providers the server holds credentials for (the picker lists these besides fake). */
+  modelProviders?: readonly ModelProvider[];
 }) {
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
@@ -34,7 +38,8 @@ export function RunLauncher({
     setError(null);
     start(async () => {
       const input = { ...settings, ...(mode === 'case' ? { caseId } : { query }) };
-      const res = governed ? await runGovernedAction(input) : await runOneAction(input);
+      // An ungoverned run opens its replay as soon as it is stored; a live one is then followed as it runs.
+      const res = governed ? await runGovernedAction(input) : await startRunAction(input);
       if (res.ok) router.push(`/runs/${res.data.runId}`);
       else setError(res);
     });
@@ -46,7 +51,7 @@ export function RunLauncher({
         <strong>Run a case or a query</strong>
       </summary>
       <form onSubmit={submit} className="stack" style={{ marginTop: '0.75rem' }} aria-label="Run a case or a query">
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} fieldErrors={error?.fieldErrors} toolServers={toolServers} />
+        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} fieldErrors={error?.fieldErrors} toolServers={toolServers} modelProviders={modelProviders} />
         <div className="row" role="radiogroup" aria-label="What to run">
           <label className="check">
             <input type="radio" name="mode" checked={mode === 'case'} onChange={() => setMode('case')} /> Golden case

@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { z } from 'zod';
 import type { ToolExecutor } from '../../harness/executor';
-import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../../harness/config';
+import { FAKE_MODEL, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../../harness/config';
 import type { RunResult } from '../../harness/types';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext, type GovernedOutcome } from '../../governance/governed-run';
 import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../../governance/capability-registry';
@@ -23,7 +23,7 @@ import { prismaGovernanceStore } from '../../db/governance-store';
 import { appliedWrites, clearGovernedFailure, findGovernedRun, getGovernedRunOrThrow, recordGovernedFailure } from '../../db/governance-runs';
 import { ConflictError, GovernanceError } from '../../governance/errors';
 import { HarnessError } from '../../harness/errors';
-import { ActionError } from '../errors';
+import { ActionError, InputError } from '../errors';
 import { newId } from '../../db/ids';
 import { replaceRun, saveRun } from '../../db/runs-write';
 import type { RunOneInput } from '../../schemas/run-settings';
@@ -96,6 +96,8 @@ function metaOf(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: 
  */
 export async function startGovernedOne(input: RunOneInput, principal: Principal): Promise<GovernedRunResult> {
   refuseToolServer(input.toolServer);
+  // A governed run is rebuilt from its spec when it resumes, and the spec names no model: refused, never silently fake.
+  if (input.model !== FAKE_MODEL) throw new InputError('model', 'Governed runs use the fake model; choose a live model for an ungoverned run, a suite or the matrix.');
   const { dataset, tenant } = resolveDataset(input.datasetId, principal.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   const spec: GovernedSpec = {

@@ -4,7 +4,7 @@ import 'server-only';
  * golden suite under one setting and the weakness matrix are queued as jobs (lib/jobs) that
  * workers fan out per case. Progress is what is stored.
  */
-import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
+import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
 import { isToolRecord, type RunResult } from '../../harness/types';
 import { scoreCase, type CaseScores } from '../../eval/case-scores';
 import { callStatus } from '../../eval/run-summary';
@@ -13,10 +13,13 @@ import type { GoldenCase } from '../../eval/golden';
 import { configuredToolServer } from '../../runs/tool-servers';
 import { InputError } from '../errors';
 import type { Dataset } from '../../stockroom/dataset/types';
-import { withAgent } from '../../runs/agent';
-import { metaFor, storeRun } from '../../runs/store';
+import { resolveLiveModel, withAgent } from '../../runs/agent';
+import { metaFor, storeRun, storeRunSoFar } from '../../runs/store';
 import { queueSuite } from '../../runs/suites';
-import type { RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
+import type { ModelChoice, RunMatrixInput, RunOneInput, RunSettings } from '../../schemas/run-settings';
+import { modelSettings } from './models';
+import { replayModel, type ReplaySource } from '../../models/replay-source';
+import { newId } from '../../db/ids';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
 
 /** `none`, or the sorted flags joined with `+` (the data layer's setting label). */
@@ -24,13 +27,20 @@ export function settingLabel(weaknesses: readonly string[]): string {
   return weaknesses.length === 0 ? 'none' : [...weaknesses].sort().join('+');
 }
 
-/** The resolved harness configuration of UI settings under `weaknesses`. */
-export function configOf(settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'>, weaknesses: readonly WeaknessFlag[]): HarnessConfig {
+/**
+ * The resolved harness configuration of UI settings under `weaknesses`. A live model is refused here,
+ * naming the variable, when the server lacks its credentials (models.ts).
+ */
+export function configOf(
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice },
+  weaknesses: readonly WeaknessFlag[],
+): HarnessConfig {
   return resolveConfig({
     weaknesses: [...weaknesses],
     guards: settings.guards,
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
+    ...modelSettings(settings.model ?? FAKE_MODEL),
   });
 }
 
@@ -80,20 +90,53 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
   };
 }
 
+/** A run that has been started: its stored id, and its summary once it finishes. */
+export interface StartedRun {
+  runId: string;
+  done: Promise<RunOneResult>;
+}
+
 /**
- * Runs one golden case or free query on `tenant`'s dataset and stores it in that tenant; returns the
- * stored run's id and a short summary.
+ * Starts one golden case or free query on `tenant`'s dataset, stored in that tenant. A live-model run
+ * is stored as it goes: the record exists (status running) before its first model call and is
+ * rewritten after every step, so its replay can follow it; this resolves as soon as that first record
+ * is stored (or the run has ended). A fake-model run takes milliseconds and is stored once, when it
+ * ends. Everything that can be refused (dataset, case, model credentials, tool server) is refused
+ * before this resolves, with nothing stored.
  */
-export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
+export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }, options: { replay?: ReplaySource } = {}): Promise<StartedRun> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   // A configured tool server decides the transport; the stored run names the server it used.
   const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
   const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
-  const run: RunResult = await withAgent({ dataset, config, tools: server }, (agent) => agent.run(golden ? golden.query : input.query!, golden?.id ?? null));
-  const meta = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
-  const runId = await storeRun(run, input.toolServer ? { ...meta, config: { ...meta.config, toolServer: input.toolServer } } : meta);
-  return summariseRun(runId, run, golden, dataset);
+  const base = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
+  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id: newId() };
+  const liveProgress = config.model !== FAKE_MODEL;
+  let stored: () => void = () => {};
+  const firstStored = new Promise<void>((resolve) => (stored = resolve));
+  const done = (async () => {
+    const live = await resolveLiveModel(config);
+    const run: RunResult = await withAgent({ dataset, config, tools: server, live }, (agent) =>
+      agent.run(golden ? golden.query : input.query!, golden?.id ?? null, {
+        // A live model's run is stored from its start and rewritten after each step (replay follows it).
+        onStep: liveProgress ? (soFar) => storeRunSoFar(soFar, meta).then(stored) : undefined,
+        // Replaying: the recorded answers, then the chosen live model (if any) from the first mismatch.
+        model: options.replay
+          ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
+          : undefined,
+      }),
+    );
+    await (liveProgress ? storeRunSoFar(run, meta) : storeRun(run, meta));
+    return summariseRun(meta.id, run, golden, dataset);
+  })();
+  await Promise.race([firstStored, done]);
+  return { runId: meta.id, done };
+}
+
+/** Runs one golden case or free query to the end (see startRun) and returns its stored id and a short summary. */
+export async function runOne(input: RunOneInput, caller: { id: string; tenant: string }): Promise<RunOneResult> {
+  return (await startRun(input, caller)).done;
 }
 
 /** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */

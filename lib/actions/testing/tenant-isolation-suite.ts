@@ -85,6 +85,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     inputs = {
       cancelSuiteAction: { id: k.suite },
       runOneAction: { datasetId: 'bundled', caseId: 'S001' },
+      startRunAction: { datasetId: 'bundled', caseId: 'S001' },
+      replayRunAction: { runId: k.plainRun, weaknesses: ['ambiguous_tool_desc'] },
       runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },

@@ -58,6 +58,12 @@ export interface HarnessOptions {
   signal?: AbortSignal;
   /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
   costMeter?: CostMeter;
+  /**
+   * Told after every step that leaves the run going (the model turn and its tool calls done), with the
+   * run so far (`status: 'running'`): the seam live progress is stored through. The loop awaits it, so
+   * a store that keeps up sees every step in order; a failure there is the caller's and never stops the run.
+   */
+  onStep?: (soFar: RunResult) => void | Promise<void>;
 }
 
 export interface RunInput {
@@ -286,10 +292,26 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
   return executeCalls(d, run, response.toolCalls, [], [], null, stateVersion);
 }
 
-async function loop(d: Driver, run: RunState, stateVersion: number): Promise<void> {
+async function loop(d: Driver, run: RunState, stateVersion: number, progress: Progress | null): Promise<void> {
   while (run.state === 'CALL_MODEL') {
     const outcome = await iterate(d, run, stateVersion);
     if (outcome.kind !== 'done') return;
+    if (progress) await reportStep(d, run, progress);
+  }
+}
+
+/** Where a run's progress goes: its id and start time, fixed for the whole run. */
+interface Progress {
+  runId: string;
+  startedAt: string;
+}
+
+async function reportStep(d: Driver, run: RunState, progress: Progress): Promise<void> {
+  try {
+    // A copy: the run goes on changing its arrays while the observer stores this snapshot.
+    await d.options.onStep?.(structuredClone({ ...result(d, run, progress.runId, progress.startedAt), status: 'running' }));
+  } catch {
+    // Progress is best effort: the finished run is stored whole either way.
   }
 }
 
@@ -339,8 +361,12 @@ export async function runHarness(input: RunInput, options: HarnessOptions): Prom
   const startedAt = d.clock.isoNow();
   const run = new RunState(input.query);
   run.move('CALL_MODEL', 'start');
-  await loop(d, run, 0);
-  return result(d, run, options.runId ?? randomUUID(), startedAt);
+  const runId = options.runId ?? randomUUID();
+  const progress = options.onStep ? { runId, startedAt } : null;
+  // Reported once before the first model call too, so a store holds the run from its start.
+  if (progress) await reportStep(d, run, progress);
+  await loop(d, run, 0, progress);
+  return result(d, run, runId, startedAt);
 }
 
 /**
@@ -373,6 +399,6 @@ export async function resumeHarness(paused: RunResult, resolution: ApprovalResol
     { ...resolution, rule: cp.awaiting.rule, policyVersion: cp.awaiting.policyVersion },
     cp.stateVersion,
   );
-  if (outcome.kind === 'done') await loop(d, run, cp.stateVersion);
+  if (outcome.kind === 'done') await loop(d, run, cp.stateVersion, options.onStep ? { runId: paused.runId, startedAt: paused.startedAt } : null);
   return result(d, run, paused.runId, paused.startedAt);
 }

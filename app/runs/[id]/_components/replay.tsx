@@ -31,12 +31,15 @@ export function Replay({
   budget,
   terminationReason,
   initialFrame = 0,
+  following = false,
 }: {
   runId: string;
   packed: PackedTimeline;
   budget: number | null;
   terminationReason: string;
   initialFrame?: number;
+  /** The run is still running: each time it grows, show its newest step. */
+  following?: boolean;
 }) {
   const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
@@ -46,6 +49,12 @@ export function Replay({
   const setFrame = useCallback((f: number) => setFrameRaw(clampFrame(f, frames.length)), [frames.length]);
   const current = frames[frame];
   const queryClient = useQueryClient();
+  // Following a running run: when it grows, move to its newest frame (state adjusted during render, not in an effect).
+  const [shownLength, setShownLength] = useState(frames.length);
+  if (shownLength !== frames.length) {
+    setShownLength(frames.length);
+    if (following) setFrameRaw(clampFrame(frames.length - 1, frames.length));
+  }
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -1,0 +1,20 @@
+'use server';
+/**
+ * "Replay against…" on the replay page: re-run a stored live run under other settings from its
+ * recorded model responses, store the new run, and answer with both ids (the page opens compare).
+ */
+import { ReplayRunInputSchema } from '../schemas/replay-run';
+import { safeAction } from './safe-action';
+import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
+import { replayRun } from './support/replay';
+
+export const replayRunAction = safeAction({
+  name: 'replayRun',
+  schema: ReplayRunInputSchema,
+  role: 'operator',
+  handler: (input, { principal }) => {
+    // The replay runs without the policy, like any single ungoverned run.
+    refuseUngovernedIfMandatory(principal.tenant);
+    return replayRun(input, principal);
+  },
+});
