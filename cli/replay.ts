@@ -79,8 +79,7 @@ export async function suiteReplaySourceFromArgs(args: ParsedArgs, datasetDir: st
       if (!c.runId) continue;
       const stored = await getRunOrThrow(c.runId, db).catch(() => null);
       if (!stored?.run.exchanges?.length) continue;
-      const config = stored.meta.config as { maxTokens?: unknown } | null;
-      runs.set(c.caseId, { run: stored.run, runId: c.runId, maxTokens: typeof config?.maxTokens === 'number' ? config.maxTokens : DEFAULT_MAX_TOKENS });
+      runs.set(c.caseId, { ...replaySourceOf(stored.run, stored.meta.config), runId: c.runId });
     }
     if (runs.size === 0) throw new CliUsageError(`--replay-from ${id}: the suite's runs have no recorded model exchanges (only live-model runs are recorded)`);
     return { suiteId: id, setting, runs };

@@ -82,8 +82,8 @@ describe('stockroom import / export', () => {
     const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'fixture', datasetHash: 'h', total: 2 }, db);
     const [a, b] = await saveRuns(
       [
-        { run: makeRun({ runId: 'ex-1', rounds: 2 }), meta: makeMeta({ suiteRunId }) },
-        { run: makeRun({ runId: 'ex-2', rounds: 1, terminationReason: 'MAX_STEPS' }), meta: makeMeta({ suiteRunId }) },
+        { run: makeRun({ runId: 'ex-1', caseId: 'C1', rounds: 2 }), meta: makeMeta({ suiteRunId }) },
+        { run: makeRun({ runId: 'ex-2', caseId: 'C2', rounds: 1, terminationReason: 'MAX_STEPS' }), meta: makeMeta({ suiteRunId }) },
       ],
       db,
     );

@@ -1,8 +1,8 @@
 /** A run still being stored step by step (a live model run): shown instead of its termination. */
-export function RunningBadge() {
+export function RunningBadge({ stopping = false }: { stopping?: boolean }) {
   return (
     <span className="badge info" data-testid="running-badge">
-      running
+      {stopping ? 'stopping' : 'running'}
     </span>
   );
 }

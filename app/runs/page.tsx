@@ -29,6 +29,7 @@ import { pickableProviders } from '@/lib/actions/support/models';
 import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
 import { RefreshWhileRunning } from './_components/refresh-while-running';
+import { isLiveStatus } from '@/lib/format/run-status';
 
 export const dynamic = 'force-dynamic';
 
@@ -174,7 +175,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
       </form>
 
-      <RefreshWhileRunning active={items.some((r) => r.status === 'running')} />
+      <RefreshWhileRunning active={items.some((r) => isLiveStatus(r.status))} />
       <p className="muted small" data-testid="runs-count">
         {total.exact ? total.count.toLocaleString('en') : `${total.count.toLocaleString('en')}+`} matching run{total.count === 1 ? '' : 's'}
         {query.suite ? ` in suite ${query.suite}` : ''}
@@ -245,7 +246,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       <Link href={waiting.get(r.id)?.[0] ? `/approvals/${waiting.get(r.id)![0]!.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
                         waiting for approval
                       </Link>
-                    ) : r.status === 'running' ? (
+                    ) : isLiveStatus(r.status) ? (
                       <RunningBadge />
                     ) : (
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />

@@ -64,6 +64,7 @@ beforeAll(async () => {
 
   inputs = {
     cancelSuiteAction: { id: suite },
+    stopRunAction: { id: plain.data.runId },
     runOneAction: { datasetId: 'bundled', caseId: 'S001' },
     startRunAction: { datasetId: 'bundled', caseId: 'S001' },
     replayRunAction: { runId: plain.data.runId, weaknesses: ['ambiguous_tool_desc'] },

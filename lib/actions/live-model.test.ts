@@ -112,6 +112,37 @@ describe('a live run is stored as it goes', () => {
     expect(runningSteps.size).toBeGreaterThan(1);
   }, 60_000);
 
+  it('stops a running live run from the dashboard: it ends as MODEL_ERROR (cancelled) with its steps so far; another tenant gets not found, a viewer is forbidden', async () => {
+    const { startRunAction } = await import('./start-run');
+    const { stopRunAction } = await import('./stop-run');
+    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs-read');
+    withEnv({ STOCKROOM_MODEL_BASE_URL: server.url });
+    env.as('operator');
+    const res = await startRunAction({ datasetId: 'bundled', caseId: 'S003', model: 'openai-compatible:stockroom-fake' });
+    if (!res.ok) throw new Error(JSON.stringify(res));
+    const id = res.data.runId;
+    // Wait for a step to be stored, so the stop lands mid-run.
+    while ((await getRunSummaryOrThrow(id)).steps < 1) await new Promise((r) => setTimeout(r, 50));
+    env.as('outsider');
+    expect(await stopRunAction({ id })).toMatchObject({ ok: false, code: 'not_found' });
+    env.as('viewer');
+    expect(await stopRunAction({ id })).toMatchObject({ ok: false, code: 'forbidden' });
+    expect((await getRunSummaryOrThrow(id)).status).toBe('running');
+    env.as('operator');
+    expect(await stopRunAction({ id })).toMatchObject({ ok: true, data: { status: 'stopping' } });
+    let final = await getRunSummaryOrThrow(id);
+    while (final.status === 'running' || final.status === 'stopping') {
+      await new Promise((r) => setTimeout(r, 50));
+      final = await getRunSummaryOrThrow(id);
+    }
+    expect(final).toMatchObject({ status: 'finished', terminationReason: 'MODEL_ERROR' });
+    const ended = (await getRunOrThrow(id)).run.trajectory.find((e) => e.kind === 'guard' && e.guard === 'model');
+    expect(ended).toMatchObject({ reason: 'MODEL_ERROR', detail: expect.stringMatching(/^cancelled: /) });
+    expect(final.steps).toBeGreaterThanOrEqual(1);
+    // An ended run has nothing to stop.
+    expect(await stopRunAction({ id })).toMatchObject({ ok: false, code: 'already_finished' });
+  }, 60_000);
+
   it('keeps a fake-model run as before: stored once, finished', async () => {
     const { startRunAction } = await import('./start-run');
     const { getRunSummaryOrThrow } = await import('../db/runs-read');

@@ -27,7 +27,7 @@ export const INTERRUPTED_ANSWER = 'The server stopped while this run was running
  */
 export async function failInterruptedRuns(staleBefore: Date, db: Database = getDb()): Promise<number> {
   const { count } = await db.prisma.run.updateMany({
-    where: { status: 'running', createdAt: { lt: staleBefore } },
+    where: { status: { in: ['running', 'stopping'] }, createdAt: { lt: staleBefore } },
     data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: INTERRUPTED_ANSWER },
   });
   return count;

@@ -39,6 +39,6 @@ export function storeRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb
  * Stores a run in progress under its id, replacing what was stored of it (a live run is stored from its
  * start and after each step, so its replay can follow it); the finished run is stored the same way.
  */
-export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<string> {
+export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<void> {
   return replaceRun(run, meta, db);
 }

@@ -24,3 +24,4 @@ export const MovedCasesQuerySchema = z.object({
 
 /** Cancelling a queued or running suite or matrix. */
 export const CancelSuiteInputSchema = z.object({ id: StoredIdSchema });
+export const StopRunInputSchema = z.object({ id: StoredIdSchema });

@@ -24,6 +24,7 @@ import { MarkdownText } from '@/components/markdown-text';
 import { PromptLeakNote } from '@/components/finding-notes';
 import { systemPromptLeak } from '@/lib/charts/planted-text';
 import { FollowRun } from './_components/follow-run';
+import { isLiveStatus } from '@/lib/format/run-status';
 import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
 import { ReplayAgainst } from './_components/replay-against';
@@ -88,8 +89,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <div className="row small">
           {run.status === 'paused' ? (
             <span className="badge info">waiting for approval</span>
-          ) : run.status === 'running' ? (
-            <RunningBadge />
+          ) : isLiveStatus(run.status) ? (
+            <RunningBadge stopping={run.status === 'stopping'} />
           ) : (
             <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />
           )}
@@ -105,9 +106,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
           </span>
         </div>
-        <FollowRun runId={run.id} status={run.status} steps={run.steps} />
+        <FollowRun runId={run.id} status={run.status} steps={run.steps} canStop={holdsRole(user.memberships, 'operator')} />
         <h3>Final answer</h3>
-        {run.status === 'running' ? (
+        {isLiveStatus(run.status) ? (
           <p className="muted" data-testid="final-answer">
             No answer yet: the run is still running.
           </p>
@@ -137,7 +138,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         budget={budget}
         terminationReason={run.terminationReason}
         initialFrame={initialFrame}
-        following={run.status === 'running'}
+        following={isLiveStatus(run.status)}
       />
     </main>
   );

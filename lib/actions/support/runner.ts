@@ -20,6 +20,7 @@ import type { ModelChoice, RunMatrixInput, RunOneInput, RunSettings } from '../.
 import { modelSettings } from './models';
 import { replayModel, type ReplaySource } from '../../models/replay-source';
 import { newId } from '../../db/ids';
+import { watchForStop } from '../../runs/stop-runs';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
 
 /** `none`, or the sorted flags joined with `+` (the data layer's setting label). */
@@ -115,12 +116,13 @@ export async function startRun(input: RunOneInput, caller: { id: string; tenant:
   const liveProgress = config.model !== FAKE_MODEL;
   let stored: () => void = () => {};
   const firstStored = new Promise<void>((resolve) => (stored = resolve));
-  const done = (async () => {
-    const live = await resolveLiveModel(config);
+  const runAndStore = async (live: Awaited<ReturnType<typeof resolveLiveModel>>, signal: AbortSignal | undefined) => {
     const run: RunResult = await withAgent({ dataset, config, tools: server, live }, (agent) =>
       agent.run(golden ? golden.query : input.query!, golden?.id ?? null, {
-        // A live model's run is stored from its start and rewritten after each step (replay follows it).
-        onStep: liveProgress ? (soFar) => storeRunSoFar(soFar, meta).then(stored) : undefined,
+        signal,
+        // A live model's run is stored from its start and rewritten after each step (replay follows it);
+        // once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
+        onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta).then(stored)) : undefined,
         // Replaying: the recorded answers, then the chosen live model (if any) from the first mismatch.
         model: options.replay
           ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
@@ -129,6 +131,16 @@ export async function startRun(input: RunOneInput, caller: { id: string; tenant:
     );
     await (liveProgress ? storeRunSoFar(run, meta) : storeRun(run, meta));
     return summariseRun(meta.id, run, golden, dataset);
+  };
+  const done = (async () => {
+    const live = await resolveLiveModel(config);
+    // A live run can be stopped from its replay page (stop-runs.ts); it ends as MODEL_ERROR (cancelled).
+    const stop = liveProgress ? watchForStop(meta.id) : null;
+    try {
+      return await runAndStore(live, stop?.signal);
+    } finally {
+      stop?.dispose();
+    }
   })();
   await Promise.race([firstStored, done]);
   return { runId: meta.id, done };

@@ -84,6 +84,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
 
     inputs = {
       cancelSuiteAction: { id: k.suite },
+      stopRunAction: { id: k.plainRun },
       runOneAction: { datasetId: 'bundled', caseId: 'S001' },
       startRunAction: { datasetId: 'bundled', caseId: 'S001' },
       replayRunAction: { runId: k.plainRun, weaknesses: ['ambiguous_tool_desc'] },

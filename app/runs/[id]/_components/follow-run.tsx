@@ -6,21 +6,24 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useState, useTransition } from 'react';
+import { stopRunAction } from '@/lib/actions/stop-run';
+import { isLiveStatus } from '@/lib/format/run-status';
 import { fetchJson } from '@/components/fetch-json';
 import type { RunProgressDto } from '@/lib/db/run-progress';
 
 /** How often a running run is polled. */
 const POLL_MS = 1000;
 
-export function FollowRun({ runId, status, steps }: { runId: string; status: string; steps: number }) {
+/** `canStop`: the caller may stop the run (an operator); others see no button. */
+export function FollowRun({ runId, status, steps, canStop = false }: { runId: string; status: string; steps: number; canStop?: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const progress = useQuery({
     queryKey: ['run-progress', runId],
-    enabled: status === 'running',
+    enabled: isLiveStatus(status),
     queryFn: ({ signal }) => fetchJson<RunProgressDto>(`/api/runs/${encodeURIComponent(runId)}/progress`, signal),
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : POLL_MS),
+    refetchInterval: (q) => (q.state.data && !isLiveStatus(q.state.data.status) ? false : POLL_MS),
     staleTime: 0,
   });
   const seen = progress.data;
@@ -30,11 +33,31 @@ export function FollowRun({ runId, status, steps }: { runId: string; status: str
     void queryClient.invalidateQueries({ queryKey: ['run-steps', runId] });
     router.refresh();
   }, [seen, status, steps, runId, router, queryClient]);
-  if (status !== 'running') return null;
+  const [stopError, setStopError] = useState<string | null>(null);
+  const [stopping, startStop] = useTransition();
+  if (!isLiveStatus(status)) return null;
+  const stop = () =>
+    startStop(async () => {
+      const r = await stopRunAction({ id: runId });
+      setStopError(r.ok ? null : r.error);
+      router.refresh();
+    });
   return (
-    <p className="alert info" role="status" aria-live="polite" data-testid="run-live">
-      Running: {steps} step{steps === 1 ? '' : 's'} stored so far. This page follows the run as each step completes.
-      {progress.error ? <span className="small"> (could not check progress: {progress.error.message})</span> : null}
-    </p>
+    <div className="alert info" data-testid="run-live">
+      <p role="status" aria-live="polite" style={{ margin: 0 }}>
+        {status === 'stopping' ? 'Stopping' : 'Running'}: {steps} step{steps === 1 ? '' : 's'} stored so far. This page follows the run as each step completes.
+        {progress.error ? <span className="small"> (could not check progress: {progress.error.message})</span> : null}
+      </p>
+      {canStop && status === 'running' ? (
+        <button type="button" className="secondary" onClick={stop} disabled={stopping} data-testid="stop-run">
+          {stopping ? 'Stopping…' : 'Stop this run'}
+        </button>
+      ) : null}
+      {stopError ? (
+        <p role="alert" className="small">
+          {stopError}
+        </p>
+      ) : null}
+    </div>
   );
 }

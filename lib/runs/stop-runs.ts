@@ -1,0 +1,45 @@
+/**
+ * Stopping a live run from the dashboard. A run started by this process is aborted at once through
+ * its controller; the request is also written on the run's row (`stopping`), which the process that
+ * runs it polls, so a run started by another server sharing PostgreSQL stops too. Either way the
+ * harness ends it as MODEL_ERROR (cancelled) and the run keeps its steps so far.
+ */
+import { getDb, type Database } from '../db/client';
+
+/** How often a live run checks its row for a stop request made through another server. */
+export const STOP_POLL_MS = 1_000;
+
+const local = new Map<string, AbortController>();
+
+/** Registers a live run of this process; the returned signal aborts when someone stops it. */
+export function watchForStop(runId: string, db: Database = getDb()): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  local.set(runId, controller);
+  const poll = setInterval(() => {
+    void db.prisma.run
+      .findUnique({ where: { id: runId }, select: { status: true } })
+      .then((row) => {
+        if (row?.status === 'stopping') controller.abort(new DOMException('the run was stopped', 'AbortError'));
+      })
+      .catch(() => undefined);
+  }, STOP_POLL_MS);
+  poll.unref?.();
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearInterval(poll);
+      local.delete(runId);
+    },
+  };
+}
+
+/**
+ * Asks a running run to stop: true when it was running (now `stopping`), false when it had already
+ * ended. The caller has checked the run belongs to its tenant.
+ */
+export async function requestStop(runId: string, db: Database = getDb()): Promise<boolean> {
+  const { count } = await db.prisma.run.updateMany({ where: { id: runId, status: 'running' }, data: { status: 'stopping' } });
+  const controller = local.get(runId);
+  if (controller) controller.abort(new DOMException('the run was stopped', 'AbortError'));
+  return count > 0 || controller !== undefined;
+}
