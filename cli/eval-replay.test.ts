@@ -4,37 +4,16 @@
  * what differed). The live suite is recorded through the offline model server; commands run
  * in-process against a throw-away SQLite database.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliUsageError, type CliCommand } from './command';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../lib/db/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { startModelServer, type ModelServer } from '../lib/models/model-server/server';
 import { resetBreakers } from '../lib/models/resilience';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import { migrate } from '../scripts/db-migrate.mjs';
+import { runInProcess } from './testing/in-process';
 
-async function evalCli(args: string[], env: Record<string, string>) {
-  const { command } = (await import('./commands/eval')) as { command: CliCommand };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await command.run(args), stdout, stderr: '' };
-  } catch (err) {
-    if (err instanceof CliUsageError) return { code: 2, stdout, stderr: err.message };
-    throw err;
-  } finally {
-    spy.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const evalCli = (args: string[], env: Record<string, string>) => runInProcess('eval', args, env);
 
 interface ReplayJson {
   replay: { suiteId: string; reproduced: number; diverged: number; cases: { caseId: string; status: string; step: number | null; detail: string | null; sourceRunId: string | null }[] };

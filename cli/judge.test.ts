@@ -3,40 +3,16 @@
  * judge's second calibration is answered from its recorded calls (the stub counts requests).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliUsageError, type CliCommand } from './command';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../lib/db/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { resetBreakers } from '../lib/models/resilience';
 import { ProviderStub } from '../lib/models/testing/stub-server';
 import { SHARED_DATASET_DIR, warnIfNoSharedDataset } from '../lib/stockroom/testing/shared-dataset';
 import { migrate } from '../scripts/db-migrate.mjs';
+import { runInProcess } from './testing/in-process';
 
-async function judgeCli(args: string[], env: Record<string, string | undefined>) {
-  const { command } = (await import('./commands/judge')) as { command: CliCommand };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await command.run(args), stdout, stderr: '' };
-  } catch (err) {
-    if (err instanceof CliUsageError || (err instanceof Error && err.name === 'ConfigError')) return { code: 2, stdout, stderr: err.message };
-    throw err;
-  } finally {
-    spy.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const judgeCli = (args: string[], env: Record<string, string | undefined>) => runInProcess('judge', args, env);
 
 interface CalibrationJson {
   id: string;

@@ -8,11 +8,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliUsageError, type CliCommand } from './command';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../lib/db/client';
 import { createTestDatabaseUrl, testProviders } from '../lib/db/testing/test-databases';
 import { migrate } from '../scripts/db-migrate.mjs';
+import { runInProcess } from './testing/in-process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'correct horse battery staple';
@@ -28,28 +28,7 @@ function cli(args: string[], env: Record<string, string>) {
 }
 
 /** Runs a command in this process with `env` set; returns its exit code, stdout, and the usage error's message. */
-async function inProcess(name: 'run' | 'eval' | 'matrix', args: string[], env: Record<string, string>) {
-  const { command } = (await import(`./commands/${name}`)) as { command: CliCommand };
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await command.run(args), stdout, stderr: '' };
-  } catch (err) {
-    if (err instanceof CliUsageError) return { code: 2, stdout, stderr: err.message };
-    throw err;
-  } finally {
-    spy.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const inProcess = (name: 'run' | 'eval' | 'matrix', args: string[], env: Record<string, string>) => runInProcess(name, args, env);
 
 const providers = await testProviders();
 

@@ -5,34 +5,20 @@
  * `pending_approval`) records it as signed off instead of asking for the approval it just got.
  * Every other call passes through unchanged.
  */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/executor';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
 import type { JsonValue } from '../harness/json';
-import type { ToolSpec } from '../harness/types';
 
-export class ApprovedDispatchExecutor implements ToolExecutor {
-  readonly transport: string;
+export class ApprovedDispatchExecutor extends ForwardingExecutor {
 
   constructor(
-    private readonly inner: ToolExecutor,
+    inner: ToolExecutor,
     /** The operation key of the approved call, and the approval's id. */
     private readonly approved: { operationKey: string; approvalId: string },
   ) {
-    this.transport = inner.transport;
+    super(inner);
   }
 
-  listSpecs(): Promise<ToolSpec[]> {
-    return this.inner.listSpecs();
-  }
-
-  reset(): Promise<void> {
-    return this.inner.reset();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+  override call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
     if (context?.operationKey !== this.approved.operationKey) return this.inner.call(name, args, context);
     return this.inner.call(name, args, { ...context, approval: { id: this.approved.approvalId } });
   }

@@ -46,3 +46,31 @@ export interface PayloadWrapper {
   readonly name: string;
   wrap(call: { name: string; arguments: JsonValue }, result: ToolResult): ToolResult;
 }
+
+/**
+ * An executor that hands everything to `inner`: the base of wrappers that change one part (a call's
+ * dispatch, closing) and forward the rest unchanged.
+ */
+export class ForwardingExecutor implements ToolExecutor {
+  readonly transport: string;
+
+  constructor(readonly inner: ToolExecutor) {
+    this.transport = inner.transport;
+  }
+
+  listSpecs(): Promise<ToolSpec[]> {
+    return this.inner.listSpecs();
+  }
+
+  call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+    return this.inner.call(name, args, context);
+  }
+
+  reset(): Promise<void> {
+    return this.inner.reset();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

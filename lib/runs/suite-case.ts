@@ -17,6 +17,7 @@ import { json } from '../db/run-dto';
 import { McpToolExecutor } from '../mcp/mcp-executor';
 import { resolveExecutor, withAgent, type ModelWrapper } from './agent';
 import { configuredToolServer } from './tool-servers';
+import { borrowExecutor } from './executor-pool';
 import { metaFor } from './store';
 
 /** How often a running case checks whether its suite was cancelled. */
@@ -112,8 +113,10 @@ export async function runSuiteCase(
   try {
     // With a tool server the executor confirms this setting's flags with it before the case runs
     // (a ConfigError naming them otherwise); the flags it confirmed are stored with the run.
-    const executor = server ? await resolveExecutor(config, dataset, server) : undefined;
-    const confirmed = executor instanceof McpToolExecutor ? (executor.serverWeaknesses()?.active ?? null) : null;
+    // One session per (suite, setting) is reused by this worker's cases (executor-pool.ts).
+    const borrowed = server ? await borrowExecutor(`${input.suiteRunId}\u0000${input.setting}\u0000${input.toolServer}`, async () => (await resolveExecutor(config, dataset, server))!) : undefined;
+    const executor = borrowed?.executor;
+    const confirmed = borrowed?.session instanceof McpToolExecutor ? (borrowed.session.serverWeaknesses()?.active ?? null) : null;
     const run = await withAgent({ dataset, config, executor, wrapModel: options.wrapModel }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal }));
     if (cancel.signal.aborted) {
       options.signal?.throwIfAborted(); // a worker shutting down: the job is retried elsewhere

@@ -8,10 +8,9 @@ import 'server-only';
  * Effects page, which asks the durable ledger and finds the write. The decorator sits beneath the
  * journal, so the write still went through the policy and the journal like any other.
  */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness/executor';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../../harness/executor';
 import { ExecutorError } from '../../harness/errors';
 import type { JsonValue } from '../../harness/json';
-import type { ToolSpec } from '../../harness/types';
 import { takeFault } from '../../db/demo-faults';
 import type { OperationLookup } from '../../stockroom/ledger/durable-ledger-executor';
 
@@ -20,33 +19,20 @@ export function demoTimeoutMessage(armedBy: string): string {
   return `instructor fault injection (armed by ${armedBy}): the write was applied, then its answer was dropped as if the call timed out`;
 }
 
-export class DemoFaultExecutor implements ToolExecutor, OperationLookup {
-  readonly transport: string;
+export class DemoFaultExecutor extends ForwardingExecutor implements OperationLookup {
   /** Operation keys whose answer this decorator dropped: the downstream "cannot be asked" about them from this run. */
   private readonly dropped = new Set<string>();
 
   constructor(
-    readonly inner: ToolExecutor & OperationLookup,
+    override readonly inner: ToolExecutor & OperationLookup,
     private readonly tenant: string,
     private readonly isWrite: (tool: string) => boolean,
     private readonly take: typeof takeFault = takeFault,
   ) {
-    this.transport = inner.transport;
+    super(inner);
   }
 
-  listSpecs(): Promise<ToolSpec[]> {
-    return this.inner.listSpecs();
-  }
-
-  reset(): Promise<void> {
-    return this.inner.reset();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+  override async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
     const key = context?.operationKey;
     if (key === undefined || !this.isWrite(name)) return this.inner.call(name, args, context);
     const fault = await this.take(this.tenant, 'write_timeout');
