@@ -24,7 +24,7 @@ describe.each(providers)('runs grouped by suite on $name', (provider) => {
     suiteId = await createSuiteRun({ kind: 'matrix', total: 122, config: {}, datasetName: 'stockroom-v1', datasetHash: 'abc123' }, db);
     await saveRuns(
       Array.from({ length: 122 }, (_, i) => ({
-        run: makeRun({ runId: `s${i}`, weaknesses: i % 2 ? ['naive_retry'] : [], rounds: 1 }),
+        run: makeRun({ runId: `s${i}`, caseId: `C${i}`, weaknesses: i % 2 ? ['naive_retry'] : [], rounds: 1 }),
         meta: makeMeta({ suiteRunId: suiteId }),
       })),
       db,

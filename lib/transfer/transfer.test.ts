@@ -46,7 +46,7 @@ describe('run transfer files', () => {
 
   it('exports a suite as a header line and one run per line', async () => {
     const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'fixture', datasetHash: 'h', total: 3 }, db);
-    await saveRuns([1, 2, 3].map((i) => ({ run: makeRun({ runId: `s-${i}`, startedAt: `2026-01-0${i}T00:00:00.000Z` }), meta: makeMeta({ suiteRunId }) })), db);
+    await saveRuns([1, 2, 3].map((i) => ({ run: makeRun({ runId: `s-${i}`, caseId: `C${i}`, startedAt: `2026-01-0${i}T00:00:00.000Z` }), meta: makeMeta({ suiteRunId }) })), db);
     const lines = (await collect(await suiteJsonl(suiteRunId, 'kittiwake', db))).trim().split('\n').map((l) => JSON.parse(l) as { schema: string; run?: { runId: string } });
     expect(lines[0]).toMatchObject({ schema: 'stockroom.suite/v1', runs: 3 });
     expect(lines.slice(1).map((l) => l.run?.runId)).toEqual(['s-1', 's-2', 's-3']);
