@@ -4,10 +4,10 @@
  * downstream system, and a key left dispatched by a crash or timeout becomes `unknown` and is
  * refused until reconciliation says what happened. Reads pass straight through.
  */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/executor';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
 import type { JsonValue } from '../harness/json';
 import { pyJson } from '../harness/pyjson';
-import type { ToolCallRequest, ToolSpec } from '../harness/types';
+import type { ToolCallRequest } from '../harness/types';
 import { canonicalDigest } from './canonical-json';
 import { operationKey, type EffectStatus, type JournalEntry, type JournalStore } from './effect-journal';
 import { evidenceBody, type EvidenceSink } from './evidence';
@@ -46,15 +46,14 @@ function absentResult(key: string): ToolResult {
   return resultOf({ error: 'effect_absent', operation_key: key, message: 'reconciliation found this write was never applied; start a new run to try again' }, true, 'effect_absent');
 }
 
-export class JournaledExecutor implements ToolExecutor {
-  readonly transport: string;
+export class JournaledExecutor extends ForwardingExecutor {
   private readonly calls = new Map<string, { callId: string; tool: string; toolVersion: string }>();
 
   constructor(
-    readonly inner: ToolExecutor,
+    inner: ToolExecutor,
     private readonly options: JournaledExecutorOptions,
   ) {
-    this.transport = inner.transport;
+    super(inner);
   }
 
   /** The operation key for a call (writes only): hand this to the harness as `operationKey`. */
@@ -64,18 +63,6 @@ export class JournaledExecutor implements ToolExecutor {
     const key = operationKey({ runId: this.options.runId, callId: call.toolUseId, tool: call.name, toolVersion });
     this.calls.set(key, { callId: call.toolUseId, tool: call.name, toolVersion });
     return key;
-  }
-
-  listSpecs(): Promise<ToolSpec[]> {
-    return this.inner.listSpecs();
-  }
-
-  reset(): Promise<void> {
-    return this.inner.reset();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 
   private at(): string {
@@ -115,7 +102,7 @@ export class JournaledExecutor implements ToolExecutor {
     }
   }
 
-  async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+  override async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
     const key = context?.operationKey;
     if (!this.options.isWrite(name) || key === undefined) return this.inner.call(name, args, context);
     const { store } = this.options;

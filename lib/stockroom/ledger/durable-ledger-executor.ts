@@ -4,11 +4,10 @@
  * again (so a write is applied once across restarts and processes). Reads and writes without a key
  * pass straight through.
  */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness/executor';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../../harness/executor';
 import type { JsonValue } from '../../harness/json';
 import { pyJson } from '../../harness/pyjson';
 import { pyLen } from '../../harness/text';
-import type { ToolSpec } from '../../harness/types';
 import type { RestockRecord } from '../tools/restock-ledger';
 import type { LedgerStore } from './ledger-store';
 import type { ToolSource } from '../../governance/capability-registry';
@@ -30,23 +29,14 @@ function isRecord(v: JsonValue): v is RestockRecord & JsonValue {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { request_id?: unknown }).request_id === 'string';
 }
 
-export class DurableLedgerExecutor implements ToolExecutor, OperationLookup {
-  readonly transport: string;
+export class DurableLedgerExecutor extends ForwardingExecutor implements OperationLookup {
 
   constructor(
-    readonly inner: ToolExecutor,
+    inner: ToolExecutor,
     private readonly store: LedgerStore,
     private readonly runId: string | null,
   ) {
-    this.transport = inner.transport;
-  }
-
-  listSpecs(): Promise<ToolSpec[]> {
-    return this.inner.listSpecs();
-  }
-
-  reset(): Promise<void> {
-    return this.inner.reset();
+    super(inner);
   }
 
   /** The inner executor's tool server and hints, for the capability pin (unnamed when it has none). */
@@ -54,11 +44,7 @@ export class DurableLedgerExecutor implements ToolExecutor, OperationLookup {
     return toolSourceOf(this.inner);
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
+  override async call(name: string, args: JsonValue, context?: ToolCallContext): Promise<ToolResult> {
     const key = context?.operationKey;
     if (name !== LEDGER_WRITE_TOOL || key === undefined) return this.inner.call(name, args, context);
     const kept = await this.store.find(key);
