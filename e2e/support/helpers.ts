@@ -55,7 +55,8 @@ export async function expectRowsApart(page: Page, rowSelector: string): Promise<
 
 /** Fails when the page scrolls sideways at its viewport width, naming the widest elements that stick out. */
 export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const report = await page.evaluate(() => {
+  // A resize is measured by ResizeObserver after the next frame; poll briefly so only a lasting overflow fails.
+  const measure = () => page.evaluate(() => {
     const width = window.innerWidth;
     if (document.documentElement.scrollWidth <= width + 1) return null;
     const out: string[] = [];
@@ -65,5 +66,5 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
     }
     return `${document.documentElement.scrollWidth}px wide; sticking out: ${out.slice(0, 8).join(', ')}`;
   });
-  expect(report, `${what} scrolls sideways`).toBeNull();
+  await expect.poll(measure, { message: `${what} scrolls sideways`, timeout: 3_000 }).toBeNull();
 }
