@@ -106,7 +106,7 @@ export default async function EffectsPage({ searchParams }: { searchParams: Prom
                   </td>
                   <td className="small">{e.error ?? ''}</td>
                   <td className="nowrap small">{e.updatedAt.replace('T', ' ').slice(0, 19)}</td>
-                  <td>{e.status === 'unknown' && canReconcile ? <ReconcileButton operationKey={e.operationKey} /> : null}</td>
+                  <td>{canReconcile ? <ReconcileButton operationKey={e.operationKey} status={e.status} /> : null}</td>
                 </tr>
               ))}
             </tbody>

@@ -96,7 +96,11 @@ test('an admin arms "the next write times out": the governed write lands as unkn
   const operator = await (await browser.newContext({ storageState: storageStateOf('operator') })).newPage();
   await operator.goto(`/effects?runId=${runId}`);
   await operator.getByRole('button', { name: 'Reconcile' }).click();
-  await expect(operator.getByRole('status').filter({ hasText: 'now reconciled_committed' })).toBeVisible();
+  // The row's badge follows the refreshed page, and the outcome stays on screen once it has.
+  const row = operator.getByTestId('effects-table').locator('tbody tr');
+  await expect(row.locator('.badge')).toHaveText('reconciled_committed');
+  await expect(row.getByRole('status')).toHaveText('now reconciled_committed');
+  await expect(row.getByRole('button', { name: 'Reconcile' })).toHaveCount(0);
   await operator.context().close();
 
   // One-shot: the fault is off again; a viewer cannot arm it.
