@@ -68,12 +68,17 @@ describe.each([
     expect(r.code, r.stderr).toBe(0);
     const { suiteId, total } = JSON.parse(r.stdout) as { suiteId: string; total: number };
     expect((await db.prisma.suiteRun.findUniqueOrThrow({ where: { id: suiteId } })).status).toBe('queued');
+    // Nothing takes it yet, and the CLI says so rather than leave the user waiting on a queue.
+    expect(r.stderr).toContain('No worker is running');
+    const before = JSON.parse((await inProcess('suite', ['status', suiteId, '--tenant', 'kittiwake', '--json'], { DATABASE_URL: url })).stdout) as { workers: unknown };
+    expect(before.workers).toEqual({ backend: 'workers', online: 0, slots: 0 });
     const worker = await spawnWorker({ databaseUrl: url, concurrency: 2 });
     try {
       for (;;) {
         const s = await inProcess('suite', ['status', suiteId, '--tenant', 'kittiwake', '--json'], { DATABASE_URL: url });
-        const p = JSON.parse(s.stdout) as { status: string; stored: number; total: number };
+        const p = JSON.parse(s.stdout) as { status: string; stored: number; total: number; workers: { online: number; slots: number } };
         expect(p.stored).toBe(await db.prisma.run.count({ where: { suiteRunId: suiteId } }));
+        if (p.stored > 0) expect(p.workers).toMatchObject({ online: 1, slots: 2 }); // the worker that stored them beats
         if (p.status === 'done') break;
         expect(['queued', 'running']).toContain(p.status);
         await new Promise((res) => setTimeout(res, 300));

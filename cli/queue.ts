@@ -11,7 +11,8 @@ import type { GoldenFile } from '../lib/eval/golden';
 import { formatMatrixTable } from '../lib/eval/matrix-table';
 import type { AggregateMetrics } from '../lib/eval/aggregate';
 import { formatProgress } from '../lib/eval/progress';
-import { getSuiteProgress, cancelSuiteRun } from '../lib/db/suite-jobs';
+import { getSuiteProgress, cancelSuiteRun, workerPresence } from '../lib/db/suite-jobs';
+import { noWorkerNotice } from '../lib/format/workers';
 import { getSuiteRunOrThrow } from '../lib/db/suites';
 import { createJobQueue } from '../lib/jobs/queue';
 import type { Dataset } from '../lib/stockroom/dataset/types';
@@ -65,6 +66,8 @@ export async function queueAndFollow(input: QueueCommandInput): Promise<number> 
   try {
     const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner }, { db, queue });
     if (input.detach) {
+      const waiting = noWorkerNotice('queued', await workerPresence(db));
+      if (waiting) process.stderr.write(`${waiting}\n`);
       process.stdout.write(input.json ? JSON.stringify({ suiteId: suiteRunId, total }) + '\n' : `${suiteRunId}\n`);
       return 0;
     }
@@ -77,9 +80,15 @@ export async function queueAndFollow(input: QueueCommandInput): Promise<number> 
     };
     process.on('SIGINT', onSigint);
     const tty = process.stderr.isTTY === true && !input.json;
+    let warned = false;
     try {
       for (;;) {
         const p = await getSuiteProgress(suiteRunId, db);
+        const waiting = warned ? null : noWorkerNotice(p.status, p.workers);
+        if (waiting) {
+          process.stderr.write(`${tty ? '\r' : ''}${waiting}\n`);
+          warned = true;
+        }
         const line = formatProgress(p.stored, p.total, p.etaMs !== null ? formatEta(p.etaMs) : p.status);
         if (tty) process.stderr.write(`\r${line.padEnd(72)}`);
         if (p.status !== 'queued' && p.status !== 'running') break;

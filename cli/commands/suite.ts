@@ -6,6 +6,7 @@
  */
 import { getIdentity } from '../../lib/db/governance-members';
 import { cancelSuiteRun, getSuiteProgress } from '../../lib/db/suite-jobs';
+import { noWorkerNotice, workersLine } from '../../lib/format/workers';
 import { requireSuiteInTenant } from '../../lib/db/tenant-scope';
 import { formatEta } from '../../lib/format/eta';
 import { hasTenantRole } from '../../lib/governance/principal';
@@ -50,7 +51,14 @@ export const command: CliCommand = {
         return outcome === 'cancelled' ? 0 : 1;
       }
       const p = await getSuiteProgress(id, db);
-      process.stdout.write(args.flags.json ? JSON.stringify({ suiteId: id, ...p }) + '\n' : `suite ${id} ${p.status}: ${p.stored} of ${p.total} runs stored${p.etaMs !== null ? `, ${formatEta(p.etaMs)}` : ''}\n`);
+      const workers = workersLine(p.workers);
+      process.stdout.write(
+        args.flags.json
+          ? JSON.stringify({ suiteId: id, ...p }) + '\n'
+          : `suite ${id} ${p.status}: ${p.stored} of ${p.total} runs stored${p.etaMs !== null ? `, ${formatEta(p.etaMs)}` : ''}${workers && ['queued', 'running'].includes(p.status) ? ` (${workers})` : ''}\n`,
+      );
+      const waiting = noWorkerNotice(p.status, p.workers);
+      if (waiting) process.stderr.write(`${waiting}\n`);
       return 0;
     } finally {
       await db.close();

@@ -15,6 +15,8 @@ import { newId } from './ids';
 import { json } from './run-dto';
 import { buildRunRows } from './run-rows';
 import { writeStatements } from './runs-write';
+import { WORKER_LEASE_MS } from '../jobs/heartbeat';
+import type { WorkerPresence } from '../format/workers';
 import { saveSuiteSetting } from './suites';
 import type { SaveRunMeta } from './types';
 
@@ -182,6 +184,8 @@ export interface SuiteProgressDto {
   etaMs: number | null;
   /** Stored cases per second since the suite started (null before the first). */
   ratePerSecond: number | null;
+  /** Who works on it: this process (embedded SQLite), or the workers seen alive on PostgreSQL. */
+  workers: WorkerPresence;
 }
 
 /** Pure: the estimate from a count, a total and the time since the start. */
@@ -199,9 +203,20 @@ export async function storedCounts(suiteRunIds: readonly string[], db: Database 
   return new Map(rows.map((r) => [r.suiteRunId, r._count._all]));
 }
 
+/**
+ * The workers that can take a suite's jobs: on PostgreSQL the web server only enqueues, and a worker
+ * is alive while its heartbeat is younger than its lease (see lib/format/workers.ts for what is shown).
+ */
+export async function workerPresence(db: Database = getDb(), now: Date = new Date()): Promise<WorkerPresence> {
+  if (db.provider !== 'postgres') return { backend: 'in-process' };
+  const alive = await db.prisma.workerHeartbeat.findMany({ where: { lastSeen: { gte: new Date(now.getTime() - WORKER_LEASE_MS) } }, select: { concurrency: true } });
+  return { backend: 'workers', online: alive.length, slots: alive.reduce((n, w) => n + w.concurrency, 0) };
+}
+
 export async function getSuiteProgress(suiteRunId: string, db: Database = getDb(), now: Date = new Date()): Promise<SuiteProgressDto> {
   const suite = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { total: true, status: true, startedAt: true } });
   if (!suite) throw new NotFoundError('suite run', suiteRunId);
   const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
-  return { total: suite.total, stored, status: suite.status, ...estimateProgress(suite.total, stored, suite.startedAt, now, ACTIVE.includes(suite.status)) };
+  const workers = await workerPresence(db, now);
+  return { total: suite.total, stored, status: suite.status, ...estimateProgress(suite.total, stored, suite.startedAt, now, ACTIVE.includes(suite.status)), workers };
 }

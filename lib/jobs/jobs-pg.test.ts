@@ -155,7 +155,11 @@ describe.skipIf(pgSkip !== null)('suites as jobs on PostgreSQL with worker proce
       process.env.DATABASE_URL = saved;
     }
     expect(await statusOf(suiteRunId)).toBe('queued');
+    // What the matrix page and the CLI read: no worker is alive to take it (the stopped ones said goodbye).
+    expect((await getSuiteProgress(suiteRunId, db)).workers).toEqual({ backend: 'workers', online: 0, slots: 0 });
     const w = await start(8);
+    await waitFor('the worker to beat', async () => (await getSuiteProgress(suiteRunId, db)).workers, (p) => p.backend === 'workers' && p.online === 1);
+    expect((await getSuiteProgress(suiteRunId, db)).workers).toEqual({ backend: 'workers', online: 1, slots: 8 });
     await waitFor('the matrix', () => statusOf(suiteRunId), (s) => s !== 'queued' && s !== 'running');
     expect(await statusOf(suiteRunId)).toBe('done');
     expect(distinct(await storedRuns(suiteRunId))).toBe(total);

@@ -31,9 +31,9 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
       <section className="panel" aria-label="Suite progress">
         <h2>Running the suite twice</h2>
         <p className="small">No weakness</p>
-        <SuiteProgress suite={base.data.suite} />
+        <SuiteProgress suite={base.data.suite} progress={base.data.progress} />
         <p className="small">{label}</p>
-        <SuiteProgress suite={cur.data.suite} />
+        <SuiteProgress suite={cur.data.suite} progress={cur.data.progress} />
       </section>
     );
   }
