@@ -2,7 +2,8 @@
 /**
  * A reviewer approves or denies a pending request, with a reason. The decision is a compare-and-set
  * in the data layer; once the request is decided the paused run is resumed (re-validating every
- * bound field) and continues to its end. Each refusal comes back with its own code and a message
+ * bound field) and continues to its end: in this request on the embedded SQLite default, as a job a
+ * worker takes on PostgreSQL. Each refusal comes back with its own code and a message
  * that says what happened: someone else decided first, the request expired, it went stale (naming
  * the changed field) or self-approval. A request of another tenant is answered as not found.
  */
@@ -19,6 +20,8 @@ import { ActionError, ForbiddenError } from './errors';
 import { safeAction } from './safe-action';
 import { resumeAfterDecision } from './support/governed';
 import { isMcpApproval } from '../mcp/mcp-approvals';
+import { workerPresence } from '../db/suite-jobs';
+import { getJobQueue } from '../jobs/queue';
 
 /** What the reviewer sees after deciding. */
 export interface DecideApprovalResult {
@@ -58,6 +61,20 @@ async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' |
   }
 }
 
+/**
+ * On PostgreSQL the resume is a job (keyed by run, so the sweep adds no second one while it waits):
+ * a worker resumes the run, not this request. Returns the live workers then, or null on the embedded
+ * SQLite default, where this process is the worker and resumes in the request so the reviewer sees
+ * the outcome at once.
+ */
+async function resumeOnWorker(runId: string): Promise<{ online: number } | null> {
+  const queue = getJobQueue();
+  if (queue.backend !== 'graphile-worker') return null;
+  await queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` });
+  const workers = await workerPresence();
+  return { online: workers.backend === 'workers' ? workers.online : 0 };
+}
+
 export const decideApprovalAction = safeAction({
   name: 'decideApproval',
   schema: DecideApprovalInputSchema,
@@ -77,10 +94,12 @@ export const decideApprovalAction = safeAction({
         throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided.`);
       }
       if (out.refusal === 'expired') {
-        // The run learns that its approval expired and finishes; the reviewer is told plainly.
-        await resume(req.runId).catch((err: unknown) => {
-          if (!(err instanceof GovernanceError)) throw err;
-        });
+        // The run learns that its approval expired and finishes (here, or on a worker); the reviewer is told plainly.
+        if (!(await resumeOnWorker(req.runId))) {
+          await resume(req.runId).catch((err: unknown) => {
+            if (!(err instanceof GovernanceError)) throw err;
+          });
+        }
         throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided. The run was told and finished without the call.`);
       }
       if (out.refusal === 'already_decided') {
@@ -107,6 +126,19 @@ export const decideApprovalAction = safeAction({
           verdict === 'approve'
             ? 'Approved. The MCP client that asked may now send the identical call again; it is re-checked and applied once.'
             : 'Denied. The MCP client is told when it asks again; nothing was written.',
+      };
+    }
+    const queued = await resumeOnWorker(req.runId);
+    if (queued) {
+      const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
+      return {
+        status: out.status,
+        run: null,
+        dispatch: null,
+        message:
+          verdict === 'approve'
+            ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
+            : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
       };
     }
     const { failure, ...resumed } = await resume(req.runId);

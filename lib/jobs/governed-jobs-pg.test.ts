@@ -1,7 +1,8 @@
 /**
  * Governed resumes as jobs on PostgreSQL with two worker processes: a decided request's run is
  * resumed exactly once, whichever worker takes it, even when two resume jobs race for it (two
- * sweeps, a retry): the claim by compare-and-set lets one through, the other finds it taken.
+ * sweeps, a retry): the claim by compare-and-set lets one through, the other finds it taken. A
+ * reviewer's decision only enqueues the resume; the request does not run it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from '../actions/testing/action-env';
@@ -26,6 +27,41 @@ describe.skipIf(pgSkip !== null)('governed resumes as jobs (PostgreSQL, two work
     await Promise.all(workers.map((w) => w.stop()));
     await queue?.close();
     await env?.cleanup();
+  });
+
+  it("a reviewer's decision enqueues the resume instead of running it in the request: a worker resumes the run, once", async () => {
+    const { runGovernedAction } = await import('../actions/run-governed');
+    const { decideApprovalAction } = await import('../actions/decide-approval');
+    const { getDb } = await import('../db/client');
+    const prisma = getDb().prisma;
+    env.as('operator');
+    const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
+    if (!res.ok || !res.data.approvalId) throw new Error(`the run did not pause: ${JSON.stringify(res)}`);
+    const { runId, approvalId } = res.data;
+
+    env.as('reviewer');
+    const decided = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'within budget' });
+    if (!decided.ok) throw new Error(decided.error);
+    // Answered before any resume: no worker runs yet, and the reviewer is told where it will happen.
+    expect(decided.data).toMatchObject({ status: 'approved', run: null, dispatch: null });
+    expect(decided.data.message).toMatch(/resumes on a worker.*No worker is running yet/);
+    expect((await prisma.governedRun.findUniqueOrThrow({ where: { runId } })).status).toBe('paused');
+    expect(await prisma.effectJournalEntry.count({ where: { runId, status: 'committed' } })).toBe(0);
+    expect(await queue.countJobs('governed-resume')).toBe(1);
+
+    const worker = await spawnWorker({ databaseUrl: env.url, concurrency: 2 });
+    try {
+      for (let i = 0; ; i++) {
+        const run = await prisma.governedRun.findUniqueOrThrow({ where: { runId } });
+        if (run.status === 'finished' && (await queue.countJobs('governed-resume')) === 0) break;
+        if (i > 1200) throw new Error(`the run did not finish: ${run.status}\n${worker.output()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await worker.stop();
+    }
+    expect(await prisma.effectJournalEntry.count({ where: { runId, status: 'committed' } })).toBe(1);
+    expect((await prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('finished');
   });
 
   it('two resume jobs for one approved run: it is resumed once, by one of the workers, and its write is committed once', async () => {

@@ -29,6 +29,13 @@ export function getJobQueue(): JobQueue {
   return cache.__stockroomJobQueue2;
 }
 
+/** Closes the process-wide queue, if one was made (tests, before dropping their database). */
+export async function closeJobQueue(): Promise<void> {
+  const queue = cache.__stockroomJobQueue2;
+  cache.__stockroomJobQueue2 = undefined;
+  await queue?.close();
+}
+
 export function createJobQueue(url: string | undefined = process.env.DATABASE_URL): JobQueue {
   const target = resolveDatabaseUrl(url);
   if (target.provider === 'postgres') return new GraphileQueue(target.url);

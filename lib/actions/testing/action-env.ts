@@ -100,6 +100,8 @@ export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'
       return ids[name]!;
     },
     async cleanup() {
+      const { closeJobQueue } = await import('../../jobs/queue');
+      await closeJobQueue();
       await db.close();
       await pg?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
