@@ -8,20 +8,28 @@ import { openDatabase, type Database } from '../db/client';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import type { ModelClient } from '../harness/model/client';
 import { scriptedModel } from '../harness/testing/scripted-model';
-import { acquireSlot, limitedModels, parseProviderLimits } from './provider-limits';
+import { acquireSlot, limitedModels, parseProviderLimits, releaseSlot, requestTokenEstimate } from './provider-limits';
 
 describe('STOCKROOM_PROVIDER_LIMITS', () => {
-  it('parses provider=concurrent:N,rpm:N entries', () => {
-    expect(parseProviderLimits('openai=concurrent:16,rpm:500; anthropic=concurrent:4')).toEqual(
+  it('parses provider=concurrent:N,rpm:N,tpm:N entries', () => {
+    expect(parseProviderLimits('openai=concurrent:16,rpm:500,tpm:200000; anthropic=concurrent:4')).toEqual(
       new Map([
-        ['openai', { concurrent: 16, requestsPerMinute: 500 }],
-        ['anthropic', { concurrent: 4, requestsPerMinute: null }],
+        ['openai', { concurrent: 16, requestsPerMinute: 500, tokensPerMinute: 200000 }],
+        ['anthropic', { concurrent: 4, requestsPerMinute: null, tokensPerMinute: null }],
       ]),
     );
   });
+  it('estimates a request as providers reserve it: its input plus its output ceiling', () => {
+    const small = { system: 'x'.repeat(40), messages: [], tools: [], maxTokens: 100 };
+    const big = { ...small, messages: [{ role: 'user' as const, content: [{ text: 'y'.repeat(4000) }] }] };
+    expect(requestTokenEstimate(small)).toBeGreaterThan(100);
+    expect(requestTokenEstimate(big) - requestTokenEstimate(small)).toBeGreaterThanOrEqual(1000);
+    expect(requestTokenEstimate({ ...small, maxTokens: 600 }) - requestTokenEstimate(small)).toBe(500);
+  });
   it('refuses a bad entry naming the variable and the entry', () => {
     expect(() => parseProviderLimits('openai=concurrent:0')).toThrow(/STOCKROOM_PROVIDER_LIMITS: 'concurrent:0'/);
-    expect(() => parseProviderLimits('openai=burst:3')).toThrow(/unknown limit 'burst'/);
+    expect(() => parseProviderLimits('openai=burst:3')).toThrow(/unknown limit 'burst'.*tpm/);
+    expect(() => parseProviderLimits('openai=tpm:-5')).toThrow(/'tpm:-5'/);
     expect(() => parseProviderLimits('openai')).toThrow(/'openai' is not provider=/);
   });
 });
@@ -78,12 +86,37 @@ describe.each(providers)('provider limits across workers on $name', (provider) =
   });
 
   test('never more requests started in a minute than `rpm`: the next caller waits', async () => {
-    const limit = { concurrent: null, requestsPerMinute: 3 };
+    const limit = { concurrent: null, requestsPerMinute: 3, tokensPerMinute: null };
     for (let i = 0; i < 3; i++) await acquireSlot(i % 2 ? second : t.db, 'anthropic', limit, 'w');
     const waiting = new AbortController();
     const fourth = acquireSlot(second, 'anthropic', limit, 'w', waiting.signal);
     setTimeout(() => waiting.abort(new DOMException('gave up', 'AbortError')), 300);
     await expect(fourth).rejects.toThrow(/gave up/);
     expect(await t.db.prisma.providerCall.count({ where: { provider: 'anthropic' } })).toBe(3);
+  });
+
+  test('never more tokens in a minute than `tpm`: a call waits until the minute has room, and the reported usage replaces the estimate', async () => {
+    const limit = { concurrent: null, requestsPerMinute: null, tokensPerMinute: 1000 };
+    const first = await acquireSlot(t.db, 'bedrock', limit, 'worker-a', undefined, 600);
+    // A second 600-token call would make 1,200 in the minute: it waits, on whichever worker.
+    const waiting = new AbortController();
+    const second1 = acquireSlot(second, 'bedrock', limit, 'worker-b', waiting.signal, 600);
+    setTimeout(() => waiting.abort(new DOMException('gave up', 'AbortError')), 300);
+    await expect(second1).rejects.toThrow(/gave up/);
+    // The first call answers having used 200 tokens, not the 600 it reserved: 800 now fit.
+    await releaseSlot(t.db, first, 200);
+    await acquireSlot(second, 'bedrock', limit, 'worker-b', undefined, 600);
+    const rows = await t.db.prisma.providerCall.findMany({ where: { provider: 'bedrock' }, orderBy: { startedAt: 'asc' } });
+    expect(rows.map((r) => r.tokens)).toEqual([200, 600]);
+  });
+
+  test('a limited model reserves its estimate for the call and keeps what the provider reported', async () => {
+    const limits = parseProviderLimits('anthropic=tpm:100000');
+    const model = limitedModels(t.db, limits, 'worker-a')(scriptedModel([{ text: 'done' }]), 'anthropic:claude-test');
+    const request = { system: 'You are careful.', messages: [{ role: 'user' as const, content: [{ text: 'How many?' }] }], tools: [], maxTokens: 256 };
+    const response = await model.converse(request as never);
+    const row = await t.db.prisma.providerCall.findFirstOrThrow({ where: { provider: 'anthropic', holder: 'worker-a', tokens: { gt: 0 } } });
+    expect(row.finishedAt).not.toBeNull();
+    expect(row.tokens).toBe(response.inputTokens + response.outputTokens);
   });
 });
