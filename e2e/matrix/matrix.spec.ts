@@ -51,3 +51,32 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   await expect(page.getByTestId('delta-table')).toBeVisible();
   await expectNoSidewaysScroll(page, 'the matrix at 390 px');
 });
+
+test('cancelling a matrix on a live model stops it within seconds: a partial result marked cancelled, and nothing stored after', async ({ page }) => {
+  await page.goto('/matrix');
+  const form = page.getByRole('region', { name: 'Run the matrix' });
+  // The offline model server answers each call after 5 s, so the matrix is still working when cancelled.
+  await form.getByTestId('model-provider').selectOption('openai-compatible');
+  await form.getByTestId('model-name').fill('stockroom-fake');
+  const planned = /^(\d+) runs/.exec((await form.getByText(/runs: every golden case under 5 settings/).textContent()) ?? '')?.[1];
+  await form.getByTestId('run-matrix').click();
+  await page.waitForURL(/\/matrix\?suite=/);
+  const progress = page.getByRole('region', { name: 'Progress' });
+  await expect(progress.getByTestId('suite-status')).toHaveText(/queued|running/);
+
+  await progress.getByRole('button', { name: 'Cancel the matrix' }).click();
+  await expect(progress.getByTestId('suite-status')).toHaveText('cancelled');
+  await expect(progress.getByRole('button', { name: /Cancel/ })).toHaveCount(0);
+  await expect(progress.locator('.alert')).toHaveText(/^cancelled: the partial result holds the cases stored before the cancel/);
+  const count = progress.getByText(/^\d+ of \d+ runs$/);
+  const atCancel = await count.textContent();
+  expect(atCancel).toMatch(new RegExp(` of ${planned} runs$`));
+
+  // The cases in flight at the cancel were stopped, not finished: after longer than a model call the
+  // stored count is what it was, and the picker lists the run as cancelled.
+  await page.waitForTimeout(8_000);
+  await page.reload();
+  await expect(progress.getByTestId('suite-status')).toHaveText('cancelled');
+  await expect(count).toHaveText(atCancel!);
+  await expect(page.locator('#pick-suite option:checked')).toHaveText(/· cancelled$/);
+});
