@@ -1,8 +1,8 @@
-/** A run still being stored step by step (a live model run): shown instead of its termination. */
-export function RunningBadge({ stopping = false }: { stopping?: boolean }) {
+/** A run that has not ended (queued for a worker, running, or stopping): shown instead of its termination. */
+export function RunningBadge({ status }: { status: string }) {
   return (
     <span className="badge info" data-testid="running-badge">
-      {stopping ? 'stopping' : 'running'}
+      {status === 'queued' || status === 'stopping' ? status : 'running'}
     </span>
   );
 }

@@ -247,7 +247,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                         waiting for approval
                       </Link>
                     ) : isLiveStatus(r.status) ? (
-                      <RunningBadge />
+                      <RunningBadge status={r.status} />
                     ) : (
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}

@@ -1,13 +1,15 @@
 'use server';
 /**
- * Starts one golden case or free query like runOne, but answers as soon as the run is stored (a
- * live-model run: status running, before its first model call) so the browser can open its replay
- * and follow it. The rest of the run goes on in this server process and is stored step by step.
+ * Starts one golden case or free query like runOne, but answers as soon as the run is stored so the
+ * browser can open its replay and follow it. On the embedded SQLite default the run goes on in this
+ * server process (a live-model run: stored as running, before its first model call). On PostgreSQL
+ * it is stored as queued and a worker runs it: the web server only enqueues.
  */
 import { RunOneInputSchema } from '../schemas/run-settings';
+import { getJobQueue } from '../jobs/queue';
 import { safeAction } from './safe-action';
 import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
-import { startRun } from './support/runner';
+import { queueRun, startRun } from './support/runner';
 
 export const startRunAction = safeAction({
   name: 'startRun',
@@ -15,6 +17,8 @@ export const startRunAction = safeAction({
   role: 'operator',
   handler: async (input, { principal }) => {
     refuseUngovernedIfMandatory(principal.tenant);
+    const queue = getJobQueue();
+    if (queue.backend === 'graphile-worker') return queueRun(input, principal, queue);
     const started = await startRun(input, principal);
     // Nobody awaits the rest: a failure after the first stored step is logged (the run keeps what it stored).
     started.done.catch((err: unknown) => console.error(`[startRun ${started.runId}] failed after it was stored`, err));

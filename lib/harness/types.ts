@@ -254,9 +254,10 @@ export const RunResultSchema = z.object({
   exchanges: z.array(z.lazy(() => ExchangeSchema)).optional(),
   /**
    * `paused` when a call waits for approval; the checkpoint then holds everything needed to resume.
-   * `running` only on the snapshots a live run reports after each step (HarnessOptions.onStep).
+   * `running` only on the snapshots a live run reports after each step (HarnessOptions.onStep);
+   * `queued` only on the record of a run waiting for a worker (never made by the loop).
    */
-  status: z.enum(['finished', 'paused', 'running']),
+  status: z.enum(['finished', 'paused', 'running', 'queued']),
   checkpoint: z.lazy(() => CheckpointSchema).nullable(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;

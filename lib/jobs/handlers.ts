@@ -5,6 +5,7 @@
  * retried with backoff until the last attempt, which fails the suite naming the error.
  */
 import { ConfigError, HarnessError } from '../harness/errors';
+import { getDb } from '../db/client';
 import { failSuiteRun } from '../db/suites';
 import { finishSuiteIfComplete, markSuiteStarted, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenFile } from '../eval/golden';
@@ -39,10 +40,19 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
     } catch (err) {
       const suiteRunId = suiteOf(kind, parsed.data);
       const last = permanent(err) || ctx.attempt >= ctx.maxAttempts;
+      const message = err instanceof Error ? err.message : String(err);
       if (suiteRunId && last && !ctx.signal.aborted) {
-        const message = err instanceof Error ? err.message : String(err);
         console.error(`[job ${kind}] suite ${suiteRunId} failed`, err);
         await failSuiteRun(suiteRunId, message.slice(0, 500)).catch(() => undefined);
+        return;
+      }
+      if (kind === 'run' && last && !ctx.signal.aborted) {
+        // A run given up on says so, rather than stay `running` with nobody working on it.
+        const { runId } = parsed.data as JobPayload<'run'>;
+        console.error(`[job run] run ${runId} failed`, err);
+        await getDb()
+          .prisma.run.updateMany({ where: { id: runId, status: { in: ['queued', 'running', 'stopping'] } }, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: `The run failed on its worker: ${message.slice(0, 500)}` } })
+          .catch(() => undefined);
         return;
       }
       throw err; // retried with backoff by the backend
@@ -52,6 +62,11 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
 
 export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
   return {
+    /** One run from the dashboard (PostgreSQL): claimed, run and stored by the run service. */
+    async run(job) {
+      const { runQueuedRun } = await import('../actions/support/runner');
+      await runQueuedRun(job);
+    },
     /** Fans a suite out into one job per (setting, case) not yet stored; keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {
       const status = await suiteStatus(job.suiteRunId);

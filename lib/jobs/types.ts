@@ -4,6 +4,7 @@
  * PostgreSQL, an in-process queue on the embedded SQLite default.
  */
 import { z } from 'zod';
+import { RunOneInputSchema } from '../schemas/run-settings';
 
 /** A suite or matrix: the worker fans it out into one job per (setting, case). */
 export const SuiteJobSchema = z.object({
@@ -29,10 +30,19 @@ export type SuiteCaseJob = z.infer<typeof SuiteCaseJobSchema>;
 export const ResumeJobSchema = z.object({ runId: z.string().min(1) });
 export type ResumeJob = z.infer<typeof ResumeJobSchema>;
 
+/** One run started from the dashboard on PostgreSQL, stored as `queued` (lib/actions/support/runner.ts queueRun). */
+export const RunJobSchema = z.object({
+  runId: z.string().min(1),
+  input: RunOneInputSchema,
+  caller: z.object({ id: z.string().min(1), tenant: z.string().min(1) }),
+});
+export type RunJob = z.infer<typeof RunJobSchema>;
+
 /** The periodic sweeps: approval expiry, stuck `resuming` runs, reconciliation of unstored runs, evidence seals. */
 export const SweepJobSchema = z.object({});
 
 export const JOB_SCHEMAS = {
+  run: RunJobSchema,
   suite: SuiteJobSchema,
   'suite-case': SuiteCaseJobSchema,
   'governed-resume': ResumeJobSchema,

@@ -33,11 +33,17 @@ export function watchForStop(runId: string, db: Database = getDb()): { signal: A
   };
 }
 
+/** What a run stopped before any worker took it says. */
+export const STOPPED_WHILE_QUEUED = 'Stopped before a worker took it: nothing ran.';
+
 /**
- * Asks a running run to stop: true when it was running (now `stopping`), false when it had already
+ * Asks a running run to stop (or ends a queued one at once): true when it was running (now `stopping`), false when it had already
  * ended. The caller has checked the run belongs to its tenant.
  */
 export async function requestStop(runId: string, db: Database = getDb()): Promise<boolean> {
+  // A run no worker has taken yet ends here and now; the worker that takes its job finds it finished.
+  const queued = await db.prisma.run.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: STOPPED_WHILE_QUEUED } });
+  if (queued.count > 0) return true;
   const { count } = await db.prisma.run.updateMany({ where: { id: runId, status: 'running' }, data: { status: 'stopping' } });
   const controller = local.get(runId);
   if (controller) controller.abort(new DOMException('the run was stopped', 'AbortError'));

@@ -90,7 +90,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           {run.status === 'paused' ? (
             <span className="badge info">waiting for approval</span>
           ) : isLiveStatus(run.status) ? (
-            <RunningBadge stopping={run.status === 'stopping'} />
+            <RunningBadge status={run.status} />
           ) : (
             <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />
           )}
@@ -110,7 +110,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <h3>Final answer</h3>
         {isLiveStatus(run.status) ? (
           <p className="muted" data-testid="final-answer">
-            No answer yet: the run is still running.
+            {run.status === 'queued' ? 'No answer yet: the run waits for a worker to take it.' : 'No answer yet: the run is still running.'}
           </p>
         ) : run.status === 'paused' ? (
           <p className="muted" data-testid="final-answer">

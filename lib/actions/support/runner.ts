@@ -1,8 +1,9 @@
 import 'server-only';
 /**
- * The actions' side of the run service (lib/runs): one run is run and stored in the request; a
- * golden suite under one setting and the weakness matrix are queued as jobs (lib/jobs) that
- * workers fan out per case. Progress is what is stored.
+ * The actions' side of the run service (lib/runs): one run is run and stored in the request (on
+ * PostgreSQL, a run from the launcher is a job a worker runs: queueRun / runQueuedRun); a golden
+ * suite under one setting and the weakness matrix are queued as jobs (lib/jobs) that workers fan
+ * out per case. Progress is what is stored.
  */
 import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../../harness/config';
 import { isToolRecord, type RunResult } from '../../harness/types';
@@ -20,6 +21,10 @@ import type { ModelChoice, RunMatrixInput, RunOneInput, RunSettings } from '../.
 import { modelSettings } from './models';
 import { replayModel, type ReplaySource } from '../../models/replay-source';
 import { newId } from '../../db/ids';
+import { getDb, type Database } from '../../db/client';
+import { deleteRun } from '../../db/runs-write';
+import { ConfigError } from '../../harness/errors';
+import type { JobQueue } from '../../jobs/types';
 import { watchForStop } from '../../runs/stop-runs';
 import { goldenCaseOf, goldenOf, resolveDataset } from './datasets';
 
@@ -97,28 +102,42 @@ export interface StartedRun {
   done: Promise<RunOneResult>;
 }
 
-/**
- * Starts one golden case or free query on `tenant`'s dataset, stored in that tenant. A live-model run
- * is stored as it goes: the record exists (status running) before its first model call and is
- * rewritten after every step, so its replay can follow it; this resolves as soon as that first record
- * is stored (or the run has ended). A fake-model run takes milliseconds and is stored once, when it
- * ends. Everything that can be refused (dataset, case, model credentials, tool server) is refused
- * before this resolves, with nothing stored.
- */
-export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }, options: { replay?: ReplaySource } = {}): Promise<StartedRun> {
+/** A run checked against everything that can refuse it (dataset, case, model credentials, tool server), with its stored id. */
+interface PreparedRun {
+  dataset: Dataset;
+  golden: GoldenCase | null;
+  query: string;
+  server: ReturnType<typeof toolServerOptions> | undefined;
+  config: HarnessConfig;
+  meta: ReturnType<typeof metaFor> & { id: string };
+}
+
+function prepareRun(input: RunOneInput, caller: { id: string; tenant: string }, id: string = newId()): PreparedRun {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   // A configured tool server decides the transport; the stored run names the server it used.
   const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
   const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
   const base = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
-  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id: newId() };
+  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id };
+  return { dataset, golden, query: golden ? golden.query : input.query!, server, config, meta };
+}
+
+/**
+ * Runs a prepared run and stores it. A live-model run is stored as it goes: the record exists
+ * (status running) before its first model call and is rewritten after every step, so its replay can
+ * follow it; this resolves as soon as that first record is stored (or the run has ended). A
+ * fake-model run takes milliseconds and is stored once, when it ends (`replace`: over the record a
+ * queued run already has).
+ */
+async function executeRun(p: PreparedRun, options: { replay?: ReplaySource; replace?: boolean } = {}): Promise<StartedRun> {
+  const { dataset, golden, server, config, meta } = p;
   const liveProgress = config.model !== FAKE_MODEL;
   let stored: () => void = () => {};
   const firstStored = new Promise<void>((resolve) => (stored = resolve));
   const runAndStore = async (live: Awaited<ReturnType<typeof resolveLiveModel>>, signal: AbortSignal | undefined) => {
     const run: RunResult = await withAgent({ dataset, config, tools: server, live }, (agent) =>
-      agent.run(golden ? golden.query : input.query!, golden?.id ?? null, {
+      agent.run(p.query, golden?.id ?? null, {
         signal,
         // A live model's run is stored from its start and rewritten after each step (replay follows it);
         // once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
@@ -129,7 +148,7 @@ export async function startRun(input: RunOneInput, caller: { id: string; tenant:
           : undefined,
       }),
     );
-    await (liveProgress ? storeRunSoFar(run, meta) : storeRun(run, meta));
+    await (liveProgress || options.replace ? storeRunSoFar(run, meta) : storeRun(run, meta));
     return summariseRun(meta.id, run, golden, dataset);
   };
   const done = (async () => {
@@ -144,6 +163,88 @@ export async function startRun(input: RunOneInput, caller: { id: string; tenant:
   })();
   await Promise.race([firstStored, done]);
   return { runId: meta.id, done };
+}
+
+/**
+ * Starts one golden case or free query on `tenant`'s dataset, in this process, stored in that tenant
+ * (see executeRun). Everything that can be refused is refused before this resolves, with nothing stored.
+ */
+export async function startRun(input: RunOneInput, caller: { id: string; tenant: string }, options: { replay?: ReplaySource } = {}): Promise<StartedRun> {
+  return executeRun(prepareRun(input, caller), options);
+}
+
+/** What a queued run's record says until a worker takes it. */
+function queuedRecord(p: PreparedRun): RunResult {
+  return {
+    runId: p.meta.id,
+    caseId: p.golden?.id ?? null,
+    query: p.query,
+    finalAnswer: '',
+    terminationReason: 'COMPLETED',
+    trajectory: [],
+    transitions: [],
+    usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] },
+    costEstimate: { usd: 0, note: 'not run yet', known: true },
+    steps: 0,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    mode: p.config.mode,
+    modelId: p.config.model,
+    weaknesses: [...p.config.weaknesses].sort(),
+    systemPrompt: '',
+    toolSpecs: [],
+    modelInputs: [],
+    status: 'queued',
+    checkpoint: null,
+  };
+}
+
+/**
+ * On PostgreSQL a run started from the dashboard is a job: checked here (every refusal before
+ * anything is stored), stored as `queued` so its replay page can follow it from the start, and
+ * enqueued (keyed by run) for whichever worker takes it (runQueuedRun). Nothing is left behind when
+ * the enqueue fails.
+ */
+export async function queueRun(input: RunOneInput, caller: { id: string; tenant: string }, queue: JobQueue): Promise<{ runId: string }> {
+  const p = prepareRun(input, caller);
+  await storeRunSoFar(queuedRecord(p), p.meta);
+  try {
+    await queue.enqueue('run', { runId: p.meta.id, input, caller: { id: caller.id, tenant: caller.tenant } }, { key: `run:${p.meta.id}` });
+  } catch (err) {
+    await deleteRun(p.meta.id).catch(() => undefined);
+    throw err;
+  }
+  return { runId: p.meta.id };
+}
+
+/** What a run says when it could not run on the worker that took it. */
+export const couldNotStartAnswer = (why: string) => `A worker could not start this run: ${why}`;
+
+/**
+ * A worker's side of queueRun. The run is claimed by compare-and-set (queued → running), so a run
+ * stopped while queued, deleted, or already finished is skipped; one still `running` was taken by a
+ * worker that died, and runs again from the start under the same id. A refusal on this machine (the
+ * dataset or a credential missing here) ends the run saying so; anything else is retried by the queue.
+ */
+export async function runQueuedRun(job: { runId: string; input: RunOneInput; caller: { id: string; tenant: string } }, db: Database = getDb()): Promise<'ran' | 'skipped' | 'refused'> {
+  const claimed = await db.prisma.run.updateMany({ where: { id: job.runId, status: 'queued' }, data: { status: 'running' } });
+  if (claimed.count === 0) {
+    const row = await db.prisma.run.findUnique({ where: { id: job.runId }, select: { status: true } });
+    if (row?.status !== 'running') return 'skipped';
+  }
+  let prepared: PreparedRun;
+  try {
+    prepared = prepareRun(job.input, job.caller, job.runId);
+  } catch (err) {
+    if (!(err instanceof InputError || err instanceof ConfigError)) throw err;
+    await db.prisma.run.updateMany({
+      where: { id: job.runId, status: 'running' },
+      data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: couldNotStartAnswer(err.message) },
+    });
+    return 'refused';
+  }
+  await (await executeRun(prepared, { replace: true })).done;
+  return 'ran';
 }
 
 /** Runs one golden case or free query to the end (see startRun) and returns its stored id and a short summary. */

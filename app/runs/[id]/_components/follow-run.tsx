@@ -1,6 +1,6 @@
 'use client';
 /**
- * Follows a run that is still running (a live model stores it step by step): polls its progress and,
+ * Follows a run that has not ended (queued for a worker, or a live model storing it step by step): polls its progress and,
  * whenever a step has been stored or the run has ended, re-renders the page from the server so the
  * replay grows with it. Nothing polls once the run is over.
  */
@@ -45,10 +45,12 @@ export function FollowRun({ runId, status, steps, canStop = false }: { runId: st
   return (
     <div className="alert info" data-testid="run-live">
       <p role="status" aria-live="polite" style={{ margin: 0 }}>
-        {status === 'stopping' ? 'Stopping' : 'Running'}: {steps} step{steps === 1 ? '' : 's'} stored so far. This page follows the run as each step completes.
+        {status === 'queued'
+          ? 'Queued: waiting for a worker to take this run. This page follows it once it starts.'
+          : `${status === 'stopping' ? 'Stopping' : 'Running'}: ${steps} step${steps === 1 ? '' : 's'} stored so far. This page follows the run as each step completes.`}
         {progress.error ? <span className="small"> (could not check progress: {progress.error.message})</span> : null}
       </p>
-      {canStop && status === 'running' ? (
+      {canStop && (status === 'running' || status === 'queued') ? (
         <button type="button" className="secondary" onClick={stop} disabled={stopping} data-testid="stop-run">
           {stopping ? 'Stopping…' : 'Stop this run'}
         </button>
