@@ -9,7 +9,9 @@ import type { RunResult } from '../harness/types';
 import type { Database } from './client';
 import { InvalidInputError } from './errors';
 import { searchBody } from './run-search';
-import { countRuns, listRuns } from './runs-list';
+import { COUNT_CAP, countRuns, listRuns, TEXT_COUNT_CAP } from './runs-list';
+import { MAX_INDEXED_MATCHES } from './run-text-search';
+import { seededTrackingNumber, seedRuns } from './bench-db';
 import { deleteRun, saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -142,6 +144,38 @@ describe.each(providers)('the run search migration on $name', (provider) => {
       const row = await p.runSearch.findUniqueOrThrow({ where: { runId: id } });
       expect(row.body).toBe(searchBody(run));
       expect((await listRuns({ filters: { guard: 'grounded_write' } }, t.db)).items.map((r) => r.id)).toEqual([id]);
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
+describe.each(providers)('text search over more runs than the index plan takes, on $name', (provider) => {
+  const test = provider.skipReason ? it.skip : it;
+
+  test('a common text pages like the plain list, a rare one is found through the index, and a text search counts to TEXT_COUNT_CAP', async () => {
+    const t = await provider.create();
+    try {
+      const seeded = MAX_INDEXED_MATCHES + 2_000;
+      await seedRuns(t.db, seeded);
+      const tenant = (await t.db.prisma.run.findFirstOrThrow({ select: { tenant: true } })).tenant;
+      // Every seeded question holds 'widgets of kind': common, so pages walk the runs in sort order.
+      const plain = await listRuns({ filters: { tenant }, limit: 50 }, t.db);
+      const common = await listRuns({ filters: { tenant, text: 'widgets of kind' }, limit: 50 }, t.db);
+      expect(common.items.map((r) => r.id)).toEqual(plain.items.map((r) => r.id));
+      const plainNext = await listRuns({ filters: { tenant }, limit: 50, cursor: plain.nextCursor }, t.db);
+      const commonNext = await listRuns({ filters: { tenant, text: 'widgets of kind' }, limit: 50, cursor: common.nextCursor }, t.db);
+      expect(commonNext.items.map((r) => r.id)).toEqual(plainNext.items.map((r) => r.id));
+      // A tracking number is in one run's tool result only.
+      const n = 4321;
+      const rare = await listRuns({ filters: { tenant, text: seededTrackingNumber(n) }, limit: 50 }, t.db);
+      const runOf = await t.db.prisma.run.findFirstOrThrow({ where: { harnessRunId: `seed-${n}` }, select: { id: true } });
+      expect(rare.items.map((r) => r.id)).toEqual([runOf.id]);
+      // Counts: a text search stops at TEXT_COUNT_CAP ("1,000+"), other filters at COUNT_CAP; fewer matches are exact.
+      expect(await countRuns({ tenant, text: 'widgets of kind' }, {}, t.db)).toEqual({ count: TEXT_COUNT_CAP, exact: false });
+      expect(await countRuns({ tenant }, {}, t.db)).toEqual({ count: COUNT_CAP, exact: false });
+      const skus = Array.from({ length: seeded }, (_, i) => i).filter((i) => String(i % 20000).padStart(5, '0').startsWith('0004')).length;
+      expect(await countRuns({ tenant, text: 'SKU-0004' }, {}, t.db)).toEqual({ count: skus, exact: true });
     } finally {
       await t.drop();
     }

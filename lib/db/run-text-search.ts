@@ -10,8 +10,8 @@ import 'server-only';
  * thousands of matching ids an `id IN (…)` would need (it allows 999 values on SQLite), so the filters
  * are compiled here, the same columns runWhere filters on. A page of a text in at most
  * MAX_INDEXED_MATCHES runs takes the index's hits and sorts them; a page of a commoner text tests
- * rows in sort order and stops at a page, cheap exactly because matches are common. Counts are
- * driven by the index and stop at the cap. Texts are at least MIN_SEARCH_TEXT characters (a trigram).
+ * rows in sort order and stops at a page, cheap exactly because matches are common. Counts stop at
+ * the cap (TEXT_COUNT_CAP for a text search). Texts are at least MIN_SEARCH_TEXT characters (a trigram).
  */
 import { Prisma as Sql } from './generated/sqlite/client';
 import type { Database } from './client';
@@ -38,16 +38,33 @@ const EQUALS = {
   modelId: 'modelId',
 } as const satisfies Partial<Record<keyof RunFilters, string>>;
 
-/** Whether the index finds more than MAX_INDEXED_MATCHES runs with `text` (all tenants: an upper bound). */
+/** Rows of RunSearch a PostgreSQL estimate of a text's commonness samples (about). */
+const SAMPLE_ROWS = 2_000;
+
+/**
+ * Whether more than MAX_INDEXED_MATCHES runs hold `text` (all tenants: an upper bound). SQLite's
+ * FTS5 hands its hits over one at a time, so counting to the threshold is cheap. PostgreSQL's trigram
+ * index cannot stop early, and counting a common text row by row tests tens of thousands of rows, so
+ * there it is estimated from a fixed sample of about SAMPLE_ROWS rows (REPEATABLE: the same text
+ * decides the same way). The choice only picks the faster plan; both find the same runs.
+ */
 async function isCommon(db: Database, text: string): Promise<boolean> {
   const limit = MAX_INDEXED_MATCHES + 1;
-  const rows =
-    db.provider === 'sqlite'
-      ? await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
-          (SELECT 1 FROM "RunSearchFts" WHERE "RunSearchFts" MATCH ${ftsPhrase(text)} LIMIT ${limit}) AS "hits"`
-      : await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
-          (SELECT 1 FROM "RunSearch" WHERE "body" ILIKE ${likePattern(text)} ESCAPE '!' LIMIT ${limit}) AS "hits"`;
-  return Number(rows[0]?.n ?? 0) > MAX_INDEXED_MATCHES;
+  if (db.provider === 'sqlite') {
+    const rows = await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
+      (SELECT 1 FROM "RunSearchFts" WHERE "RunSearchFts" MATCH ${ftsPhrase(text)} LIMIT ${limit}) AS "hits"`;
+    return Number(rows[0]?.n ?? 0) > MAX_INDEXED_MATCHES;
+  }
+  const stats = await db.prisma.$queryRaw<Array<{ n: number }>>`SELECT reltuples::float8 AS "n" FROM pg_class WHERE oid = '"RunSearch"'::regclass`;
+  // Never analysed (-1): count, once per search, rather than guess.
+  let total = Number(stats[0]?.n ?? -1);
+  if (total < 0) total = Number((await db.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS "n" FROM "RunSearch"`)[0]?.n ?? 0);
+  if (total <= MAX_INDEXED_MATCHES) return false;
+  const percent = Math.min(100, (SAMPLE_ROWS / total) * 100);
+  const sample = await db.prisma.$queryRaw<Array<{ hits: bigint; seen: bigint }>>`SELECT count(*) FILTER (WHERE "body" ILIKE ${likePattern(text)} ESCAPE '!') AS "hits",
+    count(*) AS "seen" FROM "RunSearch" TABLESAMPLE SYSTEM (${percent}) REPEATABLE (42)`;
+  const seen = Number(sample[0]?.seen ?? 0);
+  return seen > 0 && (Number(sample[0]?.hits ?? 0) / seen) * total > MAX_INDEXED_MATCHES;
 }
 
 /** How a query finds the text: a WITH prefix (possibly empty) and a condition on `r`. */

@@ -19,6 +19,11 @@ export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
 export const MAX_RUN_PAGE = 200;
 /** `countRuns` stops counting here and reports a lower bound: counting is O(rows). */
 export const COUNT_CAP = 10_000;
+/**
+ * A text search counts to this many (then "1,000+"): past it each further match costs a substring
+ * test of a row on PostgreSQL, and what a reader wants of a common text is its newest matches.
+ */
+export const TEXT_COUNT_CAP = 1_000;
 
 export const RunFiltersSchema = z.object({
   /** The tenant whose runs to list (pages always set it to the caller's tenant). */
@@ -187,9 +192,9 @@ export async function countRuns(
   options: { cap?: number } = {},
   db: Database = getDb(),
 ): Promise<{ count: number; exact: boolean }> {
-  const cap = options.cap ?? COUNT_CAP;
   const f = parseRunFilters(filters);
   const text = normaliseSearchText(f.text);
+  const cap = options.cap ?? (text ? TEXT_COUNT_CAP : COUNT_CAP);
   const count = text ? await textSearchCount(db, f, text, cap) : await db.prisma.run.count({ where: runWhere(f), take: cap + 1 });
   return count > cap ? { count: cap, exact: false } : { count, exact: true };
 }
