@@ -14,7 +14,7 @@ import { FakeModelClient, type ScriptTurn } from '../../harness/model/fake/fake-
 import { HeuristicPlanner } from '../../harness/model/fake/planner';
 import { productVocabulary } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
-import { ChatRequestError, fromChatMessages, fromChatTools } from './chat-to-converse';
+import { fromChatMessages, fromChatTools } from './chat-to-converse';
 
 export const MODEL_SERVER_MODEL = 'stockroom-fake';
 /** Request bodies above this are refused (a long run's prompt is well under it). */
