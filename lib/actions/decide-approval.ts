@@ -111,35 +111,29 @@ export const decideApprovalAction = safeAction({
       }
       throw new ActionError(out.refusal, out.message);
     }
+    // Answers for a decision after which nothing runs in this request.
+    const decidedOnly = (message: string): DecideApprovalResult => ({ status: out.status, run: null, dispatch: null, message });
     if (out.status === 'pending') {
       const approvals = out.request.decisions.filter((d) => d.verdict === 'approve').length;
-      return { status: out.status, run: null, dispatch: null, message: `Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.` };
+      return decidedOnly(`Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.`);
     }
     if (isMcpApproval(req)) {
       // No run waits on it: the MCP client that asked sends the identical call again, and that call
       // is re-checked against the policy and every bound field before it is applied, once.
-      return {
-        status: out.status,
-        run: null,
-        dispatch: null,
-        message:
-          verdict === 'approve'
-            ? 'Approved. The MCP client that asked may now send the identical call again; it is re-checked and applied once.'
-            : 'Denied. The MCP client is told when it asks again; nothing was written.',
-      };
+      return decidedOnly(
+        verdict === 'approve'
+          ? 'Approved. The MCP client that asked may now send the identical call again; it is re-checked and applied once.'
+          : 'Denied. The MCP client is told when it asks again; nothing was written.',
+      );
     }
     const queued = await resumeOnWorker(req.runId);
     if (queued) {
       const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
-      return {
-        status: out.status,
-        run: null,
-        dispatch: null,
-        message:
-          verdict === 'approve'
-            ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
-            : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
-      };
+      return decidedOnly(
+        verdict === 'approve'
+          ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
+          : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
+      );
     }
     const { failure, ...resumed } = await resume(req.runId);
     revalidatePath('/runs');

@@ -31,31 +31,36 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
     const { getDb } = await import('../db/client');
     return getDb().prisma.run.findUniqueOrThrow({ where: { id }, select: { status: true, steps: true, finalAnswer: true, terminationReason: true, tenant: true, caseId: true, createdBy: true } });
   };
-  const until = async (what: string, ok: () => Promise<boolean>, output: () => string) => {
-    for (let i = 0; !(await ok()); i++) {
-      if (i > 1200) throw new Error(`gave up waiting for ${what}\n${output()}`);
-      await new Promise((r) => setTimeout(r, 200));
+  /** Starts a run from the launcher as the operator; its id. */
+  const startQueued = async (caseId: string) => {
+    const { startRunAction } = await import('./../actions/start-run');
+    env.as('operator');
+    const res = await startRunAction({ datasetId: 'bundled', caseId });
+    if (!res.ok) throw new Error(res.error);
+    return res.data.runId;
+  };
+  /** Starts a worker process, waits until `ok`, and stops it. */
+  const withWorker = async (what: string, ok: () => Promise<boolean>) => {
+    const worker = await spawnWorker({ databaseUrl: env.url, concurrency: 2 });
+    try {
+      for (let i = 0; !(await ok()); i++) {
+        if (i > 1200) throw new Error(`gave up waiting for ${what}\n${worker.output()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await worker.stop();
     }
   };
 
   it('is stored queued and answered at once; a worker runs it, and it is stored once, as the same run the request path makes', async () => {
-    const { startRunAction } = await import('./../actions/start-run');
     const { runOneAction } = await import('./../actions/run-one');
     const { getDb } = await import('../db/client');
-    env.as('operator');
-    const res = await startRunAction({ datasetId: 'bundled', caseId: 'S003' });
-    if (!res.ok) throw new Error(res.error);
-    const { runId } = res.data;
+    const runId = await startQueued('S003');
     // No worker yet: nothing ran in the request.
     expect(await runRow(runId)).toMatchObject({ status: 'queued', steps: 0, finalAnswer: '', tenant: 'kittiwake', caseId: 'S003', createdBy: env.ids.operator });
     expect(await queue.countJobs('run')).toBe(1);
 
-    const worker = await spawnWorker({ databaseUrl: env.url, concurrency: 2 });
-    try {
-      await until('the run to finish', async () => (await runRow(runId)).status === 'finished' && (await queue.countJobs('run')) === 0, () => worker.output());
-    } finally {
-      await worker.stop();
-    }
+    await withWorker('the run to finish', async () => (await runRow(runId)).status === 'finished' && (await queue.countJobs('run')) === 0);
     const ran = await runRow(runId);
     expect(ran.steps).toBeGreaterThan(0);
     expect(await getDb().prisma.run.count({ where: { id: runId } })).toBe(1);
@@ -66,23 +71,14 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   });
 
   it('stopped while queued: it ends at once saying so, and the worker that takes its job runs nothing', async () => {
-    const { startRunAction } = await import('./../actions/start-run');
     const { stopRunAction } = await import('./../actions/stop-run');
     const { STOPPED_WHILE_QUEUED } = await import('../runs/stop-runs');
-    env.as('operator');
-    const res = await startRunAction({ datasetId: 'bundled', caseId: 'S001' });
-    if (!res.ok) throw new Error(res.error);
-    const { runId } = res.data;
+    const runId = await startQueued('S001');
     expect(await stopRunAction({ id: runId })).toMatchObject({ ok: true });
     const stopped = await runRow(runId);
     expect(stopped).toMatchObject({ status: 'finished', steps: 0, terminationReason: 'MODEL_ERROR', finalAnswer: STOPPED_WHILE_QUEUED });
 
-    const worker = await spawnWorker({ databaseUrl: env.url, concurrency: 2 });
-    try {
-      await until('the job to be taken', async () => (await queue.countJobs('run')) === 0, () => worker.output());
-    } finally {
-      await worker.stop();
-    }
+    await withWorker('the job to be taken', async () => (await queue.countJobs('run')) === 0);
     expect(await runRow(runId)).toEqual(stopped);
     expect(await stopRunAction({ id: runId })).toMatchObject({ ok: false, code: 'already_finished' });
   });
