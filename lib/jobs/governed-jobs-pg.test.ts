@@ -29,15 +29,20 @@ describe.skipIf(pgSkip !== null)('governed resumes as jobs (PostgreSQL, two work
     await env?.cleanup();
   });
 
-  it("a reviewer's decision enqueues the resume instead of running it in the request: a worker resumes the run, once", async () => {
+  /** An operator's governed run of the restock case, paused for approval: its run and request ids. */
+  const pausedRun = async () => {
     const { runGovernedAction } = await import('../actions/run-governed');
-    const { decideApprovalAction } = await import('../actions/decide-approval');
-    const { getDb } = await import('../db/client');
-    const prisma = getDb().prisma;
     env.as('operator');
     const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
     if (!res.ok || !res.data.approvalId) throw new Error(`the run did not pause: ${JSON.stringify(res)}`);
-    const { runId, approvalId } = res.data;
+    return { runId: res.data.runId, approvalId: res.data.approvalId };
+  };
+
+  it("a reviewer's decision enqueues the resume instead of running it in the request: a worker resumes the run, once", async () => {
+    const { decideApprovalAction } = await import('../actions/decide-approval');
+    const { getDb } = await import('../db/client');
+    const prisma = getDb().prisma;
+    const { runId, approvalId } = await pausedRun();
 
     env.as('reviewer');
     const decided = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'within budget' });
@@ -65,19 +70,14 @@ describe.skipIf(pgSkip !== null)('governed resumes as jobs (PostgreSQL, two work
   });
 
   it('two resume jobs for one approved run: it is resumed once, by one of the workers, and its write is committed once', async () => {
-    const { runGovernedAction } = await import('../actions/run-governed');
     const { getDb } = await import('../db/client');
     const { decideApproval } = await import('../db/governance-approvals');
     const { getIdentity } = await import('../db/governance-members');
     const prisma = getDb().prisma;
-    env.as('operator');
-    const res = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
-    if (!res.ok) throw new Error(res.error);
-    const { runId, approvalId } = res.data;
-    expect(approvalId).not.toBeNull();
+    const { runId, approvalId } = await pausedRun();
     // Decided in the data layer only: nothing resumes it in this process.
     const reviewer = (await getIdentity(prisma, env.ids.reviewer!))!;
-    const decided = await decideApproval(prisma, { id: approvalId!, reviewer, verdict: 'approve', reason: 'fine', now: new Date() });
+    const decided = await decideApproval(prisma, { id: approvalId, reviewer, verdict: 'approve', reason: 'fine', now: new Date() });
     expect(decided).toMatchObject({ ok: true, status: 'approved' });
     expect((await prisma.governedRun.findUniqueOrThrow({ where: { runId } })).status).toBe('paused');
 
