@@ -2,6 +2,7 @@ import 'server-only';
 /** How far a stored run has got: what a page following a live run polls (one small row read). */
 import { getDb, type Database } from './client';
 import { NotFoundError } from './errors';
+import type { Prisma as P } from './generated/sqlite/client';
 
 export interface RunProgressDto {
   /** `running` while a live run is being stored step by step; `finished` or `paused` after. */
@@ -26,9 +27,14 @@ export const INTERRUPTED_ANSWER = 'The server stopped while this run was running
  * rewrites its whole record at its next step, so a too-early mark undoes itself.
  */
 export async function failInterruptedRuns(staleBefore: Date, db: Database = getDb()): Promise<number> {
-  const { count } = await db.prisma.run.updateMany({
-    where: { status: { in: ['running', 'stopping'] }, createdAt: { lt: staleBefore } },
-    data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: INTERRUPTED_ANSWER },
-  });
+  return endRunsUnfinished({ status: { in: ['running', 'stopping'] }, createdAt: { lt: staleBefore } }, INTERRUPTED_ANSWER, db);
+}
+
+/**
+ * Ends the runs `where` selects that will get no more steps (interrupted, stopped while queued, refused
+ * or given up on by a worker): finished as MODEL_ERROR, with `answer` saying why. Returns how many.
+ */
+export async function endRunsUnfinished(where: P.RunWhereInput, answer: string, db: Database = getDb()): Promise<number> {
+  const { count } = await db.prisma.run.updateMany({ where, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: answer } });
   return count;
 }

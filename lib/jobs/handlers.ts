@@ -5,7 +5,7 @@
  * retried with backoff until the last attempt, which fails the suite naming the error.
  */
 import { ConfigError, HarnessError } from '../harness/errors';
-import { getDb } from '../db/client';
+import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
 import { finishSuiteIfComplete, markSuiteStarted, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenFile } from '../eval/golden';
@@ -50,9 +50,7 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
         // A run given up on says so, rather than stay `running` with nobody working on it.
         const { runId } = parsed.data as JobPayload<'run'>;
         console.error(`[job run] run ${runId} failed`, err);
-        await getDb()
-          .prisma.run.updateMany({ where: { id: runId, status: { in: ['queued', 'running', 'stopping'] } }, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: `The run failed on its worker: ${message.slice(0, 500)}` } })
-          .catch(() => undefined);
+        await endRunsUnfinished({ id: runId, status: { in: ['queued', 'running', 'stopping'] } }, `The run failed on its worker: ${message.slice(0, 500)}`).catch(() => undefined);
         return;
       }
       throw err; // retried with backoff by the backend

@@ -5,6 +5,7 @@
  * harness ends it as MODEL_ERROR (cancelled) and the run keeps its steps so far.
  */
 import { getDb, type Database } from '../db/client';
+import { endRunsUnfinished } from '../db/run-progress';
 
 /** How often a live run checks its row for a stop request made through another server. */
 export const STOP_POLL_MS = 1_000;
@@ -42,8 +43,7 @@ export const STOPPED_WHILE_QUEUED = 'Stopped before a worker took it: nothing ra
  */
 export async function requestStop(runId: string, db: Database = getDb()): Promise<boolean> {
   // A run no worker has taken yet ends here and now; the worker that takes its job finds it finished.
-  const queued = await db.prisma.run.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: STOPPED_WHILE_QUEUED } });
-  if (queued.count > 0) return true;
+  if ((await endRunsUnfinished({ id: runId, status: 'queued' }, STOPPED_WHILE_QUEUED, db)) > 0) return true;
   const { count } = await db.prisma.run.updateMany({ where: { id: runId, status: 'running' }, data: { status: 'stopping' } });
   const controller = local.get(runId);
   if (controller) controller.abort(new DOMException('the run was stopped', 'AbortError'));

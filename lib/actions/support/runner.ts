@@ -23,6 +23,7 @@ import { replayModel, type ReplaySource } from '../../models/replay-source';
 import { newId } from '../../db/ids';
 import { getDb, type Database } from '../../db/client';
 import { deleteRun } from '../../db/runs-write';
+import { endRunsUnfinished } from '../../db/run-progress';
 import { ConfigError } from '../../harness/errors';
 import type { JobQueue } from '../../jobs/types';
 import { watchForStop } from '../../runs/stop-runs';
@@ -237,10 +238,7 @@ export async function runQueuedRun(job: { runId: string; input: RunOneInput; cal
     prepared = prepareRun(job.input, job.caller, job.runId);
   } catch (err) {
     if (!(err instanceof InputError || err instanceof ConfigError)) throw err;
-    await db.prisma.run.updateMany({
-      where: { id: job.runId, status: 'running' },
-      data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: couldNotStartAnswer(err.message) },
-    });
+    await endRunsUnfinished({ id: job.runId, status: 'running' }, couldNotStartAnswer(err.message), db);
     return 'refused';
   }
   await (await executeRun(prepared, { replace: true })).done;
