@@ -12,7 +12,7 @@ export function SuiteProgress({
   progress?: Pick<SuiteProgressDto, 'etaMs' | 'workers'> | null;
 }) {
   const noWorker = progress ? noWorkerNotice(suite.status, progress.workers) : null;
-  const onWorkers = progress && (suite.status === 'queued' || suite.status === 'running') ? workersLine(progress.workers) : null;
+  const onWorkers = progress ? workersLine(suite.status, progress.workers) : null;
   const share = suite.total > 0 ? Math.min(1, suite.completed / suite.total) : suite.status === 'done' ? 1 : 0;
   return (
     <div className="stack" aria-live="polite">

@@ -51,11 +51,11 @@ export const command: CliCommand = {
         return outcome === 'cancelled' ? 0 : 1;
       }
       const p = await getSuiteProgress(id, db);
-      const workers = workersLine(p.workers);
+      const workers = workersLine(p.status, p.workers);
       process.stdout.write(
         args.flags.json
           ? JSON.stringify({ suiteId: id, ...p }) + '\n'
-          : `suite ${id} ${p.status}: ${p.stored} of ${p.total} runs stored${p.etaMs !== null ? `, ${formatEta(p.etaMs)}` : ''}${workers && ['queued', 'running'].includes(p.status) ? ` (${workers})` : ''}\n`,
+          : `suite ${id} ${p.status}: ${p.stored} of ${p.total} runs stored${p.etaMs !== null ? `, ${formatEta(p.etaMs)}` : ''}${workers ? ` (${workers})` : ''}\n`,
       );
       const waiting = noWorkerNotice(p.status, p.workers);
       if (waiting) process.stderr.write(`${waiting}\n`);

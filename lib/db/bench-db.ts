@@ -150,15 +150,15 @@ async function seedSearchText(db: Database): Promise<void> {
   await db.prisma.$executeRawUnsafe(trigger[0].sql);
 }
 
+/** What each of textVariants' searches is, in its order (the bench names the slowest). */
+const TEXT_VARIANT_KINDS = ['a tracking number', 'part of one', 'a SKU', 'a question fragment (1%)', 'a result fragment (22%)', 'a phrase in every run'] as const;
+
 /**
  * Text searches as the runs page runs them (the caller's tenant, 50 rows and a count): a whole
  * tracking number found only in a tool result, part of one, a SKU, a question fragment (1% of
  * runs), a result fragment in 22% of runs, and a phrase in every run (the last two are common enough
  * to be matched row by row rather than through the index).
  */
-/** What each of textVariants' searches is, in its order (the bench names the slowest). */
-const TEXT_VARIANT_KINDS = ['a tracking number', 'part of one', 'a SKU', 'a question fragment (1%)', 'a result fragment (22%)', 'a phrase in every run'] as const;
-
 function textVariants(seeded: number, i: number): RunFilters[] {
   const n = (i * 104729) % seeded;
   return [
@@ -219,7 +219,8 @@ export async function benchRunsPage(
       const filters = variants[k]!;
       const [, t] = await timed(() => Promise.all([listRuns({ filters, limit: 50 }, db), countRuns(filters, {}, db)]));
       text.push(t);
-      byKind.set(TEXT_VARIANT_KINDS[k]!, [...(byKind.get(TEXT_VARIANT_KINDS[k]!) ?? []), t]);
+      const kind = TEXT_VARIANT_KINDS[k]!;
+      byKind.set(kind, [...(byKind.get(kind) ?? []), t]);
     }
     const slowestText = [...byKind].map(([kind, t]) => ({ kind, p95: latency(t).p95 })).sort((a, b) => b.p95 - a.p95)[0] ?? { kind: '', p95: 0 };
     return { provider, seeded, seedMs: Math.round(seedMs), page: latency(ms), text: latency(text), slowestText };

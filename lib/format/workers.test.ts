@@ -13,9 +13,10 @@ describe('who works on a suite', () => {
   });
 
   it('names the workers and their slots, in the singular where it is one', () => {
-    expect(workersLine({ backend: 'workers', online: 1, slots: 1 })).toBe('on 1 worker, 1 run at a time');
-    expect(workersLine({ backend: 'workers', online: 2, slots: 32 })).toBe('on 2 workers, 32 runs at a time');
-    expect(workersLine({ backend: 'workers', online: 0, slots: 0 })).toBeNull();
-    expect(workersLine({ backend: 'in-process' })).toBeNull();
+    expect(workersLine('queued', { backend: 'workers', online: 1, slots: 1 })).toBe('on 1 worker, 1 run at a time');
+    expect(workersLine('running', { backend: 'workers', online: 2, slots: 32 })).toBe('on 2 workers, 32 runs at a time');
+    expect(workersLine('done', { backend: 'workers', online: 2, slots: 32 })).toBeNull();
+    expect(workersLine('running', { backend: 'workers', online: 0, slots: 0 })).toBeNull();
+    expect(workersLine('running', { backend: 'in-process' })).toBeNull();
   });
 });

@@ -14,8 +14,8 @@ export function noWorkerNotice(status: string, workers: WorkerPresence): string 
   return 'No worker is running: this suite waits in the queue until one starts (npm run worker, with the same DATABASE_URL).';
 }
 
-/** "on 2 workers, 16 runs at a time" (null on the in-process backend, where there is nothing to add). */
-export function workersLine(workers: WorkerPresence): string | null {
-  if (workers.backend !== 'workers' || workers.online === 0) return null;
+/** "on 2 workers, 16 runs at a time" for a suite that waits or runs (null otherwise, and on the in-process backend, where there is nothing to add). */
+export function workersLine(status: string, workers: WorkerPresence): string | null {
+  if (!WAITING.has(status) || workers.backend !== 'workers' || workers.online === 0) return null;
   return `on ${workers.online} worker${workers.online === 1 ? '' : 's'}, ${workers.slots} run${workers.slots === 1 ? '' : 's'} at a time`;
 }

@@ -33,7 +33,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   };
   /** Starts a run from the launcher as the operator; its id. */
   const startQueued = async (caseId: string) => {
-    const { startRunAction } = await import('./../actions/start-run');
+    const { startRunAction } = await import('../actions/start-run');
     env.as('operator');
     const res = await startRunAction({ datasetId: 'bundled', caseId });
     if (!res.ok) throw new Error(res.error);
@@ -53,7 +53,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   };
 
   it('is stored queued and answered at once; a worker runs it, and it is stored once, as the same run the request path makes', async () => {
-    const { runOneAction } = await import('./../actions/run-one');
+    const { runOneAction } = await import('../actions/run-one');
     const { getDb } = await import('../db/client');
     const runId = await startQueued('S003');
     // No worker yet: nothing ran in the request.
@@ -71,7 +71,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   });
 
   it('stopped while queued: it ends at once saying so, and the worker that takes its job runs nothing', async () => {
-    const { stopRunAction } = await import('./../actions/stop-run');
+    const { stopRunAction } = await import('../actions/stop-run');
     const { STOPPED_WHILE_QUEUED } = await import('../runs/stop-runs');
     const runId = await startQueued('S001');
     expect(await stopRunAction({ id: runId })).toMatchObject({ ok: true });
@@ -84,7 +84,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   });
 
   it('refuses bad input before anything is stored or queued, naming the field', async () => {
-    const { startRunAction } = await import('./../actions/start-run');
+    const { startRunAction } = await import('../actions/start-run');
     const { getDb } = await import('../db/client');
     env.as('operator');
     const before = { runs: await getDb().prisma.run.count(), jobs: await queue.countJobs('run') };
