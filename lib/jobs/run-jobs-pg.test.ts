@@ -92,4 +92,14 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
     expect(res).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { caseId: [expect.any(String)] } });
     expect({ runs: await getDb().prisma.run.count(), jobs: await queue.countJobs('run') }).toEqual(before);
   });
+
+  it('a worker that cannot honour the run (its dataset is not on that machine) ends it saying why, and a second take of the job runs nothing', async () => {
+    const { couldNotStartAnswer, runQueuedRun } = await import('../actions/support/runner');
+    const runId = await startQueued('S002');
+    const { RunOneInputSchema } = await import('../schemas/run-settings');
+    const job = { runId, input: RunOneInputSchema.parse({ datasetId: 'not-on-this-worker', caseId: 'S002' }), caller: { id: env.ids.operator!, tenant: 'kittiwake' } };
+    expect(await runQueuedRun(job)).toBe('refused');
+    expect(await runRow(runId)).toMatchObject({ status: 'finished', steps: 0, terminationReason: 'MODEL_ERROR', finalAnswer: couldNotStartAnswer("Unknown dataset 'not-on-this-worker'.") });
+    expect(await runQueuedRun(job)).toBe('skipped');
+  });
 });
