@@ -1,11 +1,12 @@
 import 'server-only';
 /**
  * Writing runs. One run is one transaction; a suite's runs go in batched transactions of many runs
- * each, every table written with one multi-row statement per batch (never a round trip per row).
+ * each, every table written with one multi-row INSERT per batch (never a round trip per row), and
+ * on PostgreSQL all of a batch's INSERTs chained into one statement (bulk-insert.ts).
  */
 import type { RunResult } from '../harness/types';
 import { BlobSet, type BlobRow } from './blobs';
-import { insertRows } from './bulk-insert';
+import { insertAll, type TableRows } from './bulk-insert';
 import { getDb, type Database } from './client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
@@ -18,32 +19,32 @@ export const MAX_ROWS_PER_TX = 50_000;
 /** Hashes per `IN (…)` list when pruning blobs. */
 const HASHES_PER_STATEMENT = 1000;
 
-/** The statements that write a batch, in foreign-key order; run inside one transaction. */
-export function writeStatements(db: Database, blobs: BlobRow[], batch: RunRows[]) {
-  const all = <T>(pick: (r: RunRows) => T[]): T[] => batch.flatMap(pick);
+/** The tables that store a batch of runs, in foreign-key order (written with insertAll). */
+export function runTables(blobs: BlobRow[], batch: RunRows[]): TableRows[] {
+  const all = <T extends object>(pick: (r: RunRows) => T[]): T[] => batch.flatMap(pick);
   return [
     // A blob another run already stored is reused (content-addressed).
-    ...insertRows(db, 'Blob', blobs, 'hash'),
-    ...insertRows(db, 'Run', batch.map((r) => r.run)),
-    ...insertRows(db, 'RunFlag', all((r) => r.flags)),
-    ...insertRows(db, 'Transition', all((r) => r.transitions)),
-    ...insertRows(db, 'ModelTurn', all((r) => r.modelTurns)),
-    ...insertRows(db, 'ToolCall', all((r) => r.toolCalls)),
-    ...insertRows(db, 'GuardEvent', all((r) => r.guards)),
-    ...insertRows(db, 'CompactionEvent', all((r) => r.compactions)),
-    ...insertRows(db, 'ModelCall', all((r) => r.modelCalls)),
-    ...insertRows(db, 'RunMessage', all((r) => r.messages)),
-    ...insertRows(db, 'RunBlobRef', all((r) => r.blobRefs)),
-    ...insertRows(db, 'RunGuardOn', all((r) => r.guardsOn)),
+    { table: 'Blob', rows: blobs, ignoreConflictOn: 'hash' },
+    { table: 'Run', rows: batch.map((r) => r.run) },
+    { table: 'RunFlag', rows: all((r) => r.flags) },
+    { table: 'Transition', rows: all((r) => r.transitions) },
+    { table: 'ModelTurn', rows: all((r) => r.modelTurns) },
+    { table: 'ToolCall', rows: all((r) => r.toolCalls) },
+    { table: 'GuardEvent', rows: all((r) => r.guards) },
+    { table: 'CompactionEvent', rows: all((r) => r.compactions) },
+    { table: 'ModelCall', rows: all((r) => r.modelCalls) },
+    { table: 'RunMessage', rows: all((r) => r.messages) },
+    { table: 'RunBlobRef', rows: all((r) => r.blobRefs) },
+    { table: 'RunGuardOn', rows: all((r) => r.guardsOn) },
     // The search index follows by trigger (SQLite FTS5) or index (PostgreSQL trigram GIN).
-    ...insertRows(db, 'RunSearch', batch.map((r) => r.search)),
+    { table: 'RunSearch', rows: batch.map((r) => r.search) },
   ];
 }
 
 async function writeBatch(db: Database, inputs: SaveRunInput[], ids: string[]): Promise<void> {
   const blobs = new BlobSet();
   const batch = inputs.map((input, i) => buildRunRows(input.run, input.meta, ids[i]!, blobs));
-  await db.prisma.$transaction(writeStatements(db, [...blobs.rows.values()], batch));
+  await db.prisma.$transaction(insertAll(db, runTables([...blobs.rows.values()], batch)));
 }
 
 /**
@@ -117,5 +118,5 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   for (let i = 0; i < stale.length; i += HASHES_PER_STATEMENT) {
     prune.push(p.blob.deleteMany({ where: { hash: { in: stale.slice(i, i + HASHES_PER_STATEMENT) }, refs: { none: {} } } }));
   }
-  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...writeStatements(db, [...blobs.rows.values()], [rows]), ...prune]);
+  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, runTables([...blobs.rows.values()], [rows])), ...prune]);
 }
