@@ -14,7 +14,8 @@ import { NotFoundError } from './errors';
 import { newId } from './ids';
 import { json } from './run-dto';
 import { buildRunRows } from './run-rows';
-import { writeStatements } from './runs-write';
+import { runTables } from './runs-write';
+import { insertAll } from './bulk-insert';
 import { WORKER_LEASE_MS } from '../jobs/heartbeat';
 import type { WorkerPresence } from '../format/workers';
 import { saveSuiteSetting } from './suites';
@@ -63,17 +64,9 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
       if (!active[0] || !ACTIVE.includes(active[0].status)) return { stored: false, reason: 'suite-not-active' } as const;
       // Blobs in hash order, so parallel workers storing the same payloads lock them in one order (no deadlock).
       const blobRows = [...blobs.rows.values()].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-      for (const statement of writeStatements(txDb, blobRows, [rows])) await statement;
-      await tx.suiteCase.create({
-        data: {
-          suiteRunId,
-          setting: input.setting,
-          caseId: input.caseId,
-          category: input.category,
-          runId,
-          scores: JSON.stringify(input.scores),
-        },
-      });
+      const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, category: input.category, runId, scores: JSON.stringify(input.scores) };
+      // One statement on PostgreSQL (the run, its trajectory and the case row together).
+      for (const statement of insertAll(txDb, [...runTables(blobRows, [rows]), { table: 'SuiteCase', rows: [suiteCase] }])) await statement;
       return { stored: true, runId } as const;
     });
   } catch (err) {
@@ -82,15 +75,36 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
   }
 }
 
-/** Whether the case is already stored (a job taken over from a dead worker checks before running it). */
-export async function isSuiteCaseStored(suiteRunId: string, setting: string, caseId: string, db: Database = getDb()): Promise<boolean> {
-  return (await db.prisma.suiteCase.count({ where: { suiteRunId, setting, caseId } })) > 0;
+/** What a worker reads before running a suite's case (see suiteForCase). */
+export interface SuiteForCase {
+  status: string;
+  config: string;
+  datasetHash: string;
+  goldenSha256: string | null;
+  createdBy: string | null;
+  tenant: string;
+  /** The case is stored already (another worker, or an earlier attempt of this job). */
+  caseStored: boolean;
 }
 
-/** The suite's status, or null when it is gone. */
+/**
+ * The suite a case belongs to (null when it is gone) and whether the case is stored, in one raw
+ * query: a worker asks this before every case, and a Prisma model query costs twice a raw one.
+ */
+export async function suiteForCase(suiteRunId: string, setting: string, caseId: string, db: Database = getDb()): Promise<SuiteForCase | null> {
+  const rows = await db.prisma.$queryRaw<Array<Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }>>`
+    SELECT s."status", s."config", s."datasetHash", s."goldenSha256", s."createdBy", s."tenant",
+      EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ${setting} AND c."caseId" = ${caseId}) AS "caseStored"
+    FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`;
+  const row = rows[0];
+  // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
+  return row ? { ...row, caseStored: Number(row.caseStored) > 0 } : null;
+}
+
+/** The suite's status, or null when it is gone (polled while cases run: one raw query). */
 export async function suiteStatus(suiteRunId: string, db: Database = getDb()): Promise<string | null> {
-  const row = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { status: true } });
-  return row?.status ?? null;
+  const rows = await db.prisma.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`;
+  return rows[0]?.status ?? null;
 }
 
 /** Moves a queued suite to running and starts its clock (once; later calls change nothing). */
@@ -129,10 +143,13 @@ export async function writeSettingsFromStoredCases(suiteRunId: string, db: Datab
  * any worker any number of times (only the first that sees it complete moves it).
  */
 export async function finishSuiteIfComplete(suiteRunId: string, db: Database = getDb()): Promise<boolean> {
-  const suite = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { total: true, status: true } });
+  // Asked after every stored case: one raw query for the status and both counts.
+  const [suite] = await db.prisma.$queryRaw<{ total: unknown; status: string; stored: unknown }[]>`
+    SELECT s."total", s."status", (SELECT COUNT(*) FROM "SuiteCase" c WHERE c."suiteRunId" = s."id") AS "stored"
+    FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`;
   if (!suite || !ACTIVE.includes(suite.status)) return false;
-  const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
-  if (stored < suite.total) return false;
+  const stored = Number(suite.stored);
+  if (stored < Number(suite.total)) return false;
   await writeSettingsFromStoredCases(suiteRunId, db);
   const { count } = await db.prisma.suiteRun.updateMany({
     where: { id: suiteRunId, status: { in: ACTIVE } },

@@ -10,7 +10,7 @@ import { evaluateCase } from '../eval/case-scores';
 import { loadGoldenFile, type GoldenCase } from '../eval/golden';
 import { FakeJudge } from '../eval/judge';
 import { getDb, type Database } from '../db/client';
-import { isSuiteCaseStored, storeSuiteCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
+import { storeSuiteCase, suiteForCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import type { Dataset } from '../stockroom/dataset/types';
 import { json } from '../db/run-dto';
@@ -68,6 +68,39 @@ function goldenCase(path: string, sha256: string | null, caseId: string): Golden
   return found;
 }
 
+/** The suites whose cases run in this process: one status poll each, however many cases run. */
+const watched = new Map<string, { cases: Set<AbortController>; timer: ReturnType<typeof setInterval> }>();
+
+/**
+ * Aborts `cancel` when the suite stops being active (cancelled, failed, gone), found by polling its
+ * status every CANCEL_POLL_MS — once per suite for all of its cases this process runs, not once
+ * per case. Returns the function that stops watching for this case.
+ */
+function watchSuite(suiteRunId: string, cancel: AbortController, db: Database): () => void {
+  let watch = watched.get(suiteRunId);
+  if (!watch) {
+    const cases = new Set<AbortController>();
+    const timer = setInterval(() => {
+      void suiteStatus(suiteRunId, db)
+        .then((s) => {
+          if (s === 'queued' || s === 'running') return;
+          for (const c of cases) c.abort(new DOMException('the suite was cancelled', 'AbortError'));
+        })
+        .catch(() => undefined);
+    }, CANCEL_POLL_MS);
+    watch = { cases, timer };
+    watched.set(suiteRunId, watch);
+  }
+  const { cases, timer } = watch;
+  cases.add(cancel);
+  return () => {
+    cases.delete(cancel);
+    if (cases.size > 0) return;
+    clearInterval(timer);
+    watched.delete(suiteRunId);
+  };
+}
+
 export interface RunSuiteCaseInput {
   suiteRunId: string;
   datasetDir: string;
@@ -90,9 +123,9 @@ export async function runSuiteCase(
   options: { signal?: AbortSignal; wrapModel?: ModelWrapper; db?: Database } = {},
 ): Promise<SuiteCaseOutcome> {
   const db = options.db ?? getDb();
-  const suite = await db.prisma.suiteRun.findUnique({ where: { id: input.suiteRunId } });
+  const suite = await suiteForCase(input.suiteRunId, input.setting, input.caseId, db);
   if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return { stored: false, reason: 'suite-not-active' };
-  if (await isSuiteCaseStored(input.suiteRunId, input.setting, input.caseId, db)) return { stored: false, reason: 'already-stored' };
+  if (suite.caseStored) return { stored: false, reason: 'already-stored' };
   const dataset = datasetFor(input.datasetDir, suite.datasetHash);
   const golden = goldenCase(input.goldenPath, suite.goldenSha256, input.caseId);
   const server = input.toolServer !== undefined ? configuredToolServer(input.toolServer) : undefined;
@@ -103,13 +136,7 @@ export async function runSuiteCase(
   const cancel = new AbortController();
   const onShutdown = () => cancel.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onShutdown, { once: true });
-  const poll = setInterval(() => {
-    void suiteStatus(input.suiteRunId, db)
-      .then((s) => {
-        if (s !== 'queued' && s !== 'running') cancel.abort(new DOMException('the suite was cancelled', 'AbortError'));
-      })
-      .catch(() => undefined);
-  }, CANCEL_POLL_MS);
+  const unwatch = watchSuite(input.suiteRunId, cancel, db);
   try {
     // With a tool server the executor confirms this setting's flags with it before the case runs
     // (a ConfigError naming them otherwise); the flags it confirmed are stored with the run.
@@ -131,7 +158,7 @@ export async function runSuiteCase(
     if (cancel.signal.aborted && !options.signal?.aborted) return { stored: false, reason: 'cancelled' };
     throw err;
   } finally {
-    clearInterval(poll);
+    unwatch();
     options.signal?.removeEventListener('abort', onShutdown);
   }
 }
