@@ -8,13 +8,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Runner } from 'graphile-worker';
-import { getDb } from '../db/client';
+import { getDb, type Database } from '../db/client';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';
 import { limitedModels, parseProviderLimits, pruneProviderCalls } from './provider-limits';
 import { recoverUnfinishedSuites } from './recover';
+import { preloadLiveModels } from '../runs/agent';
 
 /** How often a worker enqueues the sweep (keyed, so N workers still sweep once per interval). */
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -35,6 +36,23 @@ export interface StartWorkerOptions {
   heartbeatMs?: number;
 }
 
+/** Connections the data layer's pool opens at most (node-postgres' default, which PrismaPg keeps). */
+const DATA_POOL_SIZE = 10;
+
+/**
+ * Readies a new worker before it takes jobs, so its first jobs do not all pay at once for what
+ * every later job finds ready: the provider SDKs are loaded (about 1 s of module loading that the
+ * first live runs would otherwise wait on), Prisma's query compiler is loaded and the data layer's
+ * connections are opened (each a new PostgreSQL backend).
+ */
+async function warmUp(db: Database, concurrency: number): Promise<void> {
+  await preloadLiveModels();
+  await db.prisma.suiteRun.findFirst({ select: { id: true } });
+  const connections = Math.min(concurrency, DATA_POOL_SIZE);
+  // Held briefly at the same time, so the pool opens that many rather than reusing one.
+  await Promise.all(Array.from({ length: connections }, () => db.prisma.$executeRaw`SELECT pg_sleep(0.05)`));
+}
+
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const target = resolveDatabaseUrl(process.env.DATABASE_URL);
   if (target.provider !== 'postgres') {
@@ -47,6 +65,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const handlers = createHandlers({ wrapModel: limits.size > 0 ? limitedModels(db, limits, id) : undefined, ...options.deps });
   const workerIds: string[] = [];
   await queue.countJobs(); // migrates graphile-worker's schema before the runner starts
+  await warmUp(db, options.concurrency);
   const runner: Runner = await startGraphileRunner({
     connectionString: target.url,
     concurrency: options.concurrency,

@@ -41,6 +41,11 @@ export async function resolveLiveModel(config: HarnessConfig, wrap?: ModelWrappe
   return { liveModel, costMeter };
 }
 
+/** Loads the provider SDKs that resolveLiveModel loads on first use (a worker does so before it takes jobs). */
+export async function preloadLiveModels(): Promise<void> {
+  await Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+}
+
 /** The executor for a configuration and tool server; undefined when the agent builds its own in-process one. */
 export async function resolveExecutor(config: HarnessConfig, dataset: Dataset, tools: ToolServer = {}): Promise<ToolExecutor | undefined> {
   const external = tools.mcpUrl !== undefined || tools.mcpCommand !== undefined;
