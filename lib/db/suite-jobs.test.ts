@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './client';
 import { getRunOrThrow } from './runs-read';
-import { cancelSuiteRun, finishSuiteIfComplete, storeSuiteCase, suiteForCase, suiteStatus } from './suite-jobs';
+import { cancelSuiteRun, caseKey, finishSuiteIfComplete, pastCaseDurations, storeSuiteCase, suiteForCase, suiteStatus } from './suite-jobs';
+import { saveRun } from './runs-write';
 import { createSuiteRun } from './suites';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -71,7 +72,7 @@ describe.each(providers)('suite cases on $name', (provider) => {
   });
   const test = provider.skipReason ? it.skip : it;
 
-  const newSuite = (total: number, config: unknown = { maxSteps: 12 }, datasetHash = 'h') =>
+  const newSuite = (total: number, config: Record<string, unknown> = { maxSteps: 12 }, datasetHash = 'h') =>
     createSuiteRun({ kind: 'matrix', config, datasetName: 'stockroom-v1', datasetHash, total, tenant: 'kittiwake', createdBy: 'u1' }, db);
   const store = (suiteRunId: string, caseId: string, setting = 'none') => {
     const runId = `${suiteRunId}-${caseId}`;
@@ -125,6 +126,22 @@ describe.each(providers)('suite cases on $name', (provider) => {
     expect(await store(id, 'c2')).toEqual({ stored: false, reason: 'suite-not-active' });
     expect(await db.prisma.run.count()).toBe(runs);
     expect(await db.prisma.suiteCase.count({ where: { suiteRunId: id } })).toBe(1);
+  });
+
+  test("past durations: the mean of the tenant's stored runs of the same dataset, setting and case; none for a case never run", async () => {
+    const id = await newSuite(3, { maxSteps: 12 }, 'past-hash');
+    const save = (caseId: string, setting: string[], durationMs: number, meta: Parameters<typeof makeMeta>[0] = {}) =>
+      saveRun(makeRun({ runId: `past-${caseId}-${durationMs}`, caseId, weaknesses: setting, durationMs }), makeMeta({ datasetHash: 'past-hash', ...meta }), db);
+    await save('p1', [], 1_000);
+    await save('p1', [], 3_000);
+    await save('p1', ['naive_retry'], 9_000);
+    await save('p2', [], 500);
+    // Not counted: another dataset's run of the same case, and another tenant's.
+    await save('p2', [], 60_000, { datasetHash: 'other-hash' });
+    await save('p2', [], 70_000, { tenant: 'guillemot' });
+    const past = await pastCaseDurations({ suiteRunId: id, settings: ['none', 'naive_retry'], caseIds: ['p1', 'p2', 'p3'] }, db);
+    expect(Object.fromEntries(past)).toEqual({ [caseKey('none', 'p1')]: 2_000, [caseKey('naive_retry', 'p1')]: 9_000, [caseKey('none', 'p2')]: 500 });
+    expect(await pastCaseDurations({ suiteRunId: 'no-such-suite', settings: ['none'], caseIds: ['p1'] }, db)).toEqual(new Map());
   });
 
   test('one cancel stops every case of the suite running in this process, and nothing is stored for them', async () => {

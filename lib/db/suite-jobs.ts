@@ -107,6 +107,28 @@ export async function suiteStatus(suiteRunId: string, db: Database = getDb()): P
   return rows[0]?.status ?? null;
 }
 
+/** The key of a (setting, case) in pastCaseDurations' answer. */
+export const caseKey = (setting: string, caseId: string) => `${setting}\u0000${caseId}`;
+
+/**
+ * How long each (setting, case) of a suite took before: the mean duration of the stored runs of
+ * the same tenant, dataset, setting and case, by caseKey; absent when never run. A scheduling hint
+ * only (a suite starts its longest cases first, so its workers finish together).
+ */
+export async function pastCaseDurations(
+  input: { suiteRunId: string; settings: readonly string[]; caseIds: readonly string[] },
+  db: Database = getDb(),
+): Promise<Map<string, number>> {
+  const suite = await db.prisma.suiteRun.findUnique({ where: { id: input.suiteRunId }, select: { tenant: true, datasetHash: true } });
+  if (!suite || input.settings.length === 0 || input.caseIds.length === 0) return new Map();
+  const rows = await db.prisma.run.groupBy({
+    by: ['setting', 'caseId'],
+    where: { tenant: suite.tenant, datasetHash: suite.datasetHash, setting: { in: [...input.settings] }, caseId: { in: [...input.caseIds] } },
+    _avg: { durationMs: true },
+  });
+  return new Map(rows.flatMap((r) => (r.caseId !== null && r._avg.durationMs !== null ? [[caseKey(r.setting, r.caseId), r._avg.durationMs] as const] : [])));
+}
+
 /** Moves a queued suite to running and starts its clock (once; later calls change nothing). */
 export async function markSuiteStarted(suiteRunId: string, db: Database = getDb()): Promise<void> {
   await db.prisma.suiteRun.updateMany({ where: { id: suiteRunId, status: 'queued' }, data: { status: 'running' } });
@@ -188,7 +210,7 @@ export async function unfinishedSuiteIds(db: Database = getDb()): Promise<string
 /** The (setting, case) pairs of a suite already stored. */
 export async function storedCaseKeys(suiteRunId: string, db: Database = getDb()): Promise<Set<string>> {
   const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true } });
-  return new Set(rows.map((r) => `${r.setting}\u0000${r.caseId}`));
+  return new Set(rows.map((r) => caseKey(r.setting, r.caseId)));
 }
 
 /** Progress of a suite counted from its stored cases, with an estimate of the time left. */

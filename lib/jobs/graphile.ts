@@ -37,15 +37,16 @@ export class GraphileQueue implements JobQueue {
     const utils = await this.get();
     await utils.addJob(kind as string, payload as never, {
       maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS,
+      ...(options.priority !== undefined ? { priority: options.priority } : {}),
       ...(options.key !== undefined ? { jobKey: options.key, jobKeyMode: 'unsafe_dedupe' as const } : {}),
     });
   }
 
-  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string }>): Promise<void> {
+  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
     // One statement per chunk; keyed jobs keep their dedupe (each add is its own upsert).
     const CHUNK = 32;
     for (let i = 0; i < jobs.length; i += CHUNK) {
-      await Promise.all(jobs.slice(i, i + CHUNK).map((j) => this.enqueue(kind, j.payload, { key: j.key })));
+      await Promise.all(jobs.slice(i, i + CHUNK).map((j) => this.enqueue(kind, j.payload, { key: j.key, priority: j.priority })));
     }
   }
 

@@ -7,11 +7,11 @@
 import { ConfigError, HarnessError } from '../harness/errors';
 import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
-import { finishSuiteIfComplete, markSuiteStarted, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
+import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenFile } from '../eval/golden';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelWrapper } from '../runs/agent';
-import { JOB_SCHEMAS, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
@@ -65,7 +65,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const { runQueuedRun } = await import('../actions/support/runner');
       await runQueuedRun(job);
     },
-    /** Fans a suite out into one job per (setting, case) not yet stored; keys make a repeated fan-out add nothing. */
+    /** Fans a suite out into one job per (setting, case) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {
       const status = await suiteStatus(job.suiteRunId);
       if (status !== 'queued' && status !== 'running') return;
@@ -73,10 +73,11 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const golden = loadGoldenFile(job.goldenPath);
       const stored = await storedCaseKeys(job.suiteRunId);
       const { settings, ...rest } = job;
+      const past = await pastCaseDurations({ suiteRunId: job.suiteRunId, settings, caseIds: golden.cases.map((c) => c.id) });
       const jobs = settings.flatMap((setting) =>
         golden.cases
-          .filter((c) => !stored.has(`${setting}\u0000${c.id}`))
-          .map((c) => ({ payload: { ...rest, setting, caseId: c.id }, key: caseJobKey(job.suiteRunId, setting, c.id) })),
+          .filter((c) => !stored.has(caseKey(setting, c.id)))
+          .map((c) => ({ payload: { ...rest, setting, caseId: c.id }, key: caseJobKey(job.suiteRunId, setting, c.id), priority: longestFirst(past.get(caseKey(setting, c.id))) })),
       );
       if (jobs.length > 0) await ctx.queue.enqueueMany('suite-case', jobs);
       else await finishSuiteIfComplete(job.suiteRunId);
@@ -96,6 +97,16 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       await sweepAsJobs(ctx.queue);
     },
   };
+}
+
+/**
+ * A case job's priority from how long the case took before: the longest first, and a case never run
+ * before ahead of them all (it may be the longest). A suite whose long cases start last ends on
+ * them while the other slots stand idle; started first, they overlap the short ones.
+ */
+export function longestFirst(pastMs: number | undefined): number {
+  if (pastMs === undefined) return JOB_PRIORITY_RANGE.min;
+  return -Math.min(JOB_PRIORITY_RANGE.max, Math.max(0, Math.round(pastMs / 10)));
 }
 
 /** The idempotency key of a suite's case job. */

@@ -17,6 +17,8 @@ interface QueuedJob {
   kind: JobKind;
   payload: unknown;
   key?: string;
+  /** Lower runs first; equal priorities run in the order they were enqueued. */
+  priority: number;
   attempt: number;
   maxAttempts: number;
 }
@@ -42,12 +44,19 @@ export class InProcessQueue implements JobQueue {
       if (this.keys.has(options.key)) return;
       this.keys.add(options.key);
     }
-    this.pending.push({ kind, payload, key: options.key, attempt: 1, maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS });
+    this.add({ kind, payload, key: options.key, priority: options.priority ?? 0, attempt: 1, maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS });
     this.pump();
   }
 
-  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string }>): Promise<void> {
-    for (const j of jobs) await this.enqueue(kind, j.payload, { key: j.key });
+  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
+    for (const j of jobs) await this.enqueue(kind, j.payload, { key: j.key, priority: j.priority });
+  }
+
+  /** Queues a job behind every pending job of its priority or a lower one (a stable priority order). */
+  private add(job: QueuedJob): void {
+    const at = this.pending.findIndex((p) => p.priority > job.priority);
+    if (at === -1) this.pending.push(job);
+    else this.pending.splice(at, 0, job);
   }
 
   /** Jobs queued, waiting for a retry, or running. */
@@ -95,7 +104,7 @@ export class InProcessQueue implements JobQueue {
         const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (job.attempt - 1));
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          this.pending.push({ ...job, attempt: job.attempt + 1 });
+          this.add({ ...job, attempt: job.attempt + 1 });
           this.pump();
         }, delay);
         timer.unref();

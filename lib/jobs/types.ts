@@ -60,7 +60,12 @@ export interface EnqueueOptions {
   key?: string;
   /** Attempts before the job is given up (default JOB_MAX_ATTEMPTS). */
   maxAttempts?: number;
+  /** Among jobs ready at once, lower runs first (an integer in JOB_PRIORITY_RANGE; default 0). */
+  priority?: number;
 }
+
+/** The priorities a job may have (graphile-worker stores them as a smallint). */
+export const JOB_PRIORITY_RANGE = { min: -32_768, max: 32_767 } as const;
 
 /** What a handler learns about the attempt it runs. */
 export interface JobContext {
@@ -80,7 +85,7 @@ export interface JobQueue {
   readonly backend: 'in-process' | 'graphile-worker';
   enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options?: EnqueueOptions): Promise<void>;
   /** Enqueues many jobs of one kind in one round trip where the backend allows it. */
-  enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string }>): Promise<void>;
+  enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void>;
   close(): Promise<void>;
 }
 
