@@ -79,6 +79,16 @@ describe.skipIf(pgSkip !== null)('suites as jobs on PostgreSQL with worker proce
   const statusOf = async (id: string) => (await db.prisma.suiteRun.findUniqueOrThrow({ where: { id } })).status;
   const distinct = (rows: { setting: string; caseId: string | null }[]) => new Set(rows.map((r) => `${r.setting}/${r.caseId}`)).size;
 
+  it('a worker started with STOCKROOM_WORKER_NICE runs at that CPU priority; a bad value is refused naming the variable', async () => {
+    const w = await spawnWorker({ databaseUrl: url, concurrency: 1, env: { STOCKROOM_WORKER_NICE: '7' } });
+    workers.push(w);
+    // /proc/<pid>/stat: the 19th field is the nice value (fields counted after the command's closing parenthesis).
+    const stat = fs.readFileSync(`/proc/${w.proc.pid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(7);
+    await w.stop();
+    await expect(spawnWorker({ databaseUrl: url, concurrency: 1, env: { STOCKROOM_WORKER_NICE: 'low' } })).rejects.toThrow(/STOCKROOM_WORKER_NICE must be an integer from 0 to 19 \(got 'low'\)/);
+  });
+
   it('two workers share a matrix: every case stored once, by one of them, and the suite is done', async () => {
     const [a, b] = [await start(4), await start(4)];
     const { suiteRunId, total } = await queueMatrix();

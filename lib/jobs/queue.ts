@@ -21,6 +21,18 @@ export function concurrencyFromEnv(name: string, fallback: number, env: NodeJS.P
   return n;
 }
 
+/**
+ * STOCKROOM_WORKER_NICE: the CPU priority a worker lowers itself to (0, the default, keeps it; up to
+ * 19, the lowest). A worker on the web server's machine yields the CPU to the pages that way.
+ */
+export function workerNiceFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.STOCKROOM_WORKER_NICE;
+  if (raw === undefined || raw.trim() === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 19) throw new RangeError(`STOCKROOM_WORKER_NICE must be an integer from 0 to 19 (got '${raw}')`);
+  return n;
+}
+
 const cache = globalThis as unknown as { __stockroomJobQueue2?: JobQueue };
 
 /** The process-wide queue (cached on globalThis for Next's dev reloads). */
