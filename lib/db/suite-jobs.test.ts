@@ -19,6 +19,7 @@ import { bundledDataset, goldenSubset, liveConfig } from '../jobs/testing/suite-
 import { startModelServer } from '../models/model-server/server';
 import { runSuiteCase } from '../runs/suite-case';
 import type { CaseScores } from '../eval/case-scores';
+import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
 
 const providers = await testProviders();
 
@@ -128,19 +129,23 @@ describe.each(providers)('suite cases on $name', (provider) => {
     expect(await db.prisma.suiteCase.count({ where: { suiteRunId: id } })).toBe(1);
   });
 
-  test("past durations: the mean of the tenant's stored runs of the same dataset, setting and case; none for a case never run", async () => {
-    const id = await newSuite(3, { maxSteps: 12 }, 'past-hash');
-    const save = (caseId: string, setting: string[], durationMs: number, meta: Parameters<typeof makeMeta>[0] = {}) =>
-      saveRun(makeRun({ runId: `past-${caseId}-${durationMs}`, caseId, weaknesses: setting, durationMs }), makeMeta({ datasetHash: 'past-hash', ...meta }), db);
+  test("past durations: the mean of the tenant's stored runs of the same dataset, model, setting and case; none for a case never run", async () => {
+    const id = await newSuite(3, { maxSteps: 12, model: 'openai:gpt-4o-mini' }, 'past-hash');
+    const save = (caseId: string, setting: string[], durationMs: number, meta: Parameters<typeof makeMeta>[0] = {}, modelId = 'openai:gpt-4o-mini') =>
+      saveRun({ ...makeRun({ runId: `past-${caseId}-${durationMs}`, caseId, weaknesses: setting, durationMs }), modelId }, makeMeta({ datasetHash: 'past-hash', ...meta }), db);
     await save('p1', [], 1_000);
     await save('p1', [], 3_000);
     await save('p1', ['naive_retry'], 9_000);
     await save('p2', [], 500);
-    // Not counted: another dataset's run of the same case, and another tenant's.
+    // Not counted: another dataset's run of the same case, another tenant's, another model's.
     await save('p2', [], 60_000, { datasetHash: 'other-hash' });
     await save('p2', [], 70_000, { tenant: 'guillemot' });
+    await save('p2', [], 80_000, {}, FAKE_MODEL_ID);
     const past = await pastCaseDurations({ suiteRunId: id, settings: ['none', 'naive_retry'], caseIds: ['p1', 'p2', 'p3'] }, db);
     expect(Object.fromEntries(past)).toEqual({ [caseKey('none', 'p1')]: 2_000, [caseKey('naive_retry', 'p1')]: 9_000, [caseKey('none', 'p2')]: 500 });
+    // A suite on the fake model reads the fake model's runs (stored under its own id).
+    const fake = await newSuite(1, { maxSteps: 12 }, 'past-hash');
+    expect(Object.fromEntries(await pastCaseDurations({ suiteRunId: fake, settings: ['none'], caseIds: ['p2'] }, db))).toEqual({ [caseKey('none', 'p2')]: 80_000 });
     expect(await pastCaseDurations({ suiteRunId: 'no-such-suite', settings: ['none'], caseIds: ['p1'] }, db)).toEqual(new Map());
   });
 

@@ -17,6 +17,8 @@ import { buildRunRows } from './run-rows';
 import { runTables } from './runs-write';
 import { insertAll } from './bulk-insert';
 import { WORKER_LEASE_MS } from '../jobs/heartbeat';
+import { FAKE_MODEL } from '../harness/config';
+import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
 import type { WorkerPresence } from '../format/workers';
 import { saveSuiteSetting } from './suites';
 import type { SaveRunMeta } from './types';
@@ -110,20 +112,32 @@ export async function suiteStatus(suiteRunId: string, db: Database = getDb()): P
 /** The key of a (setting, case) in pastCaseDurations' answer. */
 export const caseKey = (setting: string, caseId: string) => `${setting}\u0000${caseId}`;
 
+/** The model id runs of a suite's configuration are stored under (the fake model reports its own id). */
+function suiteModelId(config: unknown): string {
+  const model = config && typeof config === 'object' && typeof (config as { model?: unknown }).model === 'string' ? (config as { model: string }).model : FAKE_MODEL;
+  return model === FAKE_MODEL ? FAKE_MODEL_ID : model;
+}
+
 /**
  * How long each (setting, case) of a suite took before: the mean duration of the stored runs of
- * the same tenant, dataset, setting and case, by caseKey; absent when never run. A scheduling hint
- * only (a suite starts its longest cases first, so its workers finish together).
+ * the same tenant, dataset, model, setting and case, by caseKey; absent when never run. A
+ * scheduling hint only (a suite starts its longest cases first, so its workers finish together).
  */
 export async function pastCaseDurations(
   input: { suiteRunId: string; settings: readonly string[]; caseIds: readonly string[] },
   db: Database = getDb(),
 ): Promise<Map<string, number>> {
-  const suite = await db.prisma.suiteRun.findUnique({ where: { id: input.suiteRunId }, select: { tenant: true, datasetHash: true } });
+  const suite = await db.prisma.suiteRun.findUnique({ where: { id: input.suiteRunId }, select: { tenant: true, datasetHash: true, config: true } });
   if (!suite || input.settings.length === 0 || input.caseIds.length === 0) return new Map();
   const rows = await db.prisma.run.groupBy({
     by: ['setting', 'caseId'],
-    where: { tenant: suite.tenant, datasetHash: suite.datasetHash, setting: { in: [...input.settings] }, caseId: { in: [...input.caseIds] } },
+    where: {
+      tenant: suite.tenant,
+      datasetHash: suite.datasetHash,
+      modelId: suiteModelId(json(suite.config, 'suite config')),
+      setting: { in: [...input.settings] },
+      caseId: { in: [...input.caseIds] },
+    },
     _avg: { durationMs: true },
   });
   return new Map(rows.flatMap((r) => (r.caseId !== null && r._avg.durationMs !== null ? [[caseKey(r.setting, r.caseId), r._avg.durationMs] as const] : [])));
