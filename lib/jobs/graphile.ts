@@ -42,12 +42,26 @@ export class GraphileQueue implements JobQueue {
     });
   }
 
+  /**
+   * One statement for the whole batch (graphile-worker's add_jobs), so a suite's fan-out is ready at
+   * once rather than job by job. add_jobs replaces a queued job of the same key and starts another
+   * beside a running one, so keys already queued or running are left out first: a key present adds
+   * nothing, as with enqueue. (A job keyed the same added between the two steps may run twice;
+   * a suite case is stored once whatever runs it.)
+   */
   async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
-    // One statement per chunk; keyed jobs keep their dedupe (each add is its own upsert).
-    const CHUNK = 32;
-    for (let i = 0; i < jobs.length; i += CHUNK) {
-      await Promise.all(jobs.slice(i, i + CHUNK).map((j) => this.enqueue(kind, j.payload, { key: j.key, priority: j.priority })));
-    }
+    if (jobs.length === 0) return;
+    const utils = await this.get();
+    const keys = jobs.flatMap((j) => (j.key !== undefined ? [j.key] : []));
+    const present = new Set(
+      keys.length === 0
+        ? []
+        : await utils.withPgClient(async (client) => (await client.query<{ key: string }>(`SELECT key FROM ${GRAPHILE_SCHEMA}.jobs WHERE key = ANY($1::text[])`, [keys])).rows.map((r) => r.key)),
+    );
+    const specs = jobs
+      .filter((j) => j.key === undefined || !present.has(j.key))
+      .map((j) => ({ identifier: kind as string, payload: j.payload as never, maxAttempts: JOB_MAX_ATTEMPTS, ...(j.key !== undefined ? { jobKey: j.key } : {}), ...(j.priority !== undefined ? { priority: j.priority } : {}) }));
+    if (specs.length > 0) await utils.addJobs(specs, true);
   }
 
   /** Jobs of a kind still queued or running (tests, the bench). */
