@@ -34,16 +34,21 @@ export type ModelWrapper = (client: ModelClient, model: string) => ModelClient;
  */
 export async function resolveLiveModel(config: HarnessConfig, wrap?: ModelWrapper): Promise<LiveModel> {
   if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null };
-  const [{ liveModelFactory }, { costMeterFor }] = await Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+  const [{ liveModelFactory }, { costMeterFor }] = await liveModelModules();
   const costMeter = costMeterFor(config);
   const factory = liveModelFactory(config);
   const liveModel = factory && wrap ? (run: LiveModelContext) => wrap(factory(run), config.model) : factory;
   return { liveModel, costMeter };
 }
 
-/** Loads the provider SDKs that resolveLiveModel loads on first use (a worker does so before it takes jobs). */
+/** The modules a live model needs, with the provider SDKs: loaded on first use, never for the fake model. */
+function liveModelModules() {
+  return Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+}
+
+/** Loads what resolveLiveModel loads on first use (a worker does so before it takes jobs). */
 export async function preloadLiveModels(): Promise<void> {
-  await Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+  await liveModelModules();
 }
 
 /** The executor for a configuration and tool server; undefined when the agent builds its own in-process one. */
