@@ -20,11 +20,12 @@ export const MAX_ROWS_PER_TX = 50_000;
 const HASHES_PER_STATEMENT = 1000;
 
 /** The tables that store a batch of runs, in foreign-key order (written with insertAll). */
-export function runTables(blobs: BlobRow[], batch: RunRows[]): TableRows[] {
+export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows[] {
   const all = <T extends object>(pick: (r: RunRows) => T[]): T[] => batch.flatMap(pick);
   return [
-    // A blob another run already stored is reused (content-addressed).
-    { table: 'Blob', rows: blobs, ignoreConflictOn: 'hash' },
+    // A blob another run already stored is reused (content-addressed). In hash order, so writers
+    // storing the same new payloads at once (workers, the server) lock them in one order: no deadlock.
+    { table: 'Blob', rows: [...blobs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)), ignoreConflictOn: 'hash' },
     { table: 'Run', rows: batch.map((r) => r.run) },
     { table: 'RunFlag', rows: all((r) => r.flags) },
     { table: 'Transition', rows: all((r) => r.transitions) },
@@ -44,7 +45,7 @@ export function runTables(blobs: BlobRow[], batch: RunRows[]): TableRows[] {
 async function writeBatch(db: Database, inputs: SaveRunInput[], ids: string[]): Promise<void> {
   const blobs = new BlobSet();
   const batch = inputs.map((input, i) => buildRunRows(input.run, input.meta, ids[i]!, blobs));
-  await db.prisma.$transaction(insertAll(db, runTables([...blobs.rows.values()], batch)));
+  await db.prisma.$transaction(insertAll(db, runTables(blobs.rows.values(), batch)));
 }
 
 /**
@@ -118,5 +119,5 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   for (let i = 0; i < stale.length; i += HASHES_PER_STATEMENT) {
     prune.push(p.blob.deleteMany({ where: { hash: { in: stale.slice(i, i + HASHES_PER_STATEMENT) }, refs: { none: {} } } }));
   }
-  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, runTables([...blobs.rows.values()], [rows])), ...prune]);
+  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, runTables(blobs.rows.values(), [rows])), ...prune]);
 }

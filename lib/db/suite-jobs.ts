@@ -64,11 +64,9 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
           : // SQLite: a write takes the database lock now, so a cancel cannot slip in between.
             ((await tx.$executeRaw`UPDATE "SuiteRun" SET "status" = "status" WHERE "id" = ${suiteRunId}`), await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`);
       if (!active[0] || !ACTIVE.includes(active[0].status)) return { stored: false, reason: 'suite-not-active' } as const;
-      // Blobs in hash order, so parallel workers storing the same payloads lock them in one order (no deadlock).
-      const blobRows = [...blobs.rows.values()].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
       const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, category: input.category, runId, scores: JSON.stringify(input.scores) };
       // One statement on PostgreSQL (the run, its trajectory and the case row together).
-      for (const statement of insertAll(txDb, [...runTables(blobRows, [rows]), { table: 'SuiteCase', rows: [suiteCase] }])) await statement;
+      for (const statement of insertAll(txDb, [...runTables(blobs.rows.values(), [rows]), { table: 'SuiteCase', rows: [suiteCase] }])) await statement;
       return { stored: true, runId } as const;
     });
   } catch (err) {
