@@ -10,6 +10,9 @@ import { PrismaClient as PostgresClient } from './generated/postgres/client';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
 
+/** Connections a process's PostgreSQL pool opens at most (node-postgres' default, stated here). */
+export const PG_POOL_SIZE = 10;
+
 /** The Prisma client type the data layer is written against (models are identical across providers). */
 export type Prisma = SqliteClient;
 
@@ -31,7 +34,7 @@ export function openDatabase(url: string | undefined = process.env.DATABASE_URL)
     const prisma = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.file }) });
     return { prisma, provider: 'sqlite', close: () => prisma.$disconnect() };
   }
-  const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url }) });
+  const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) });
   // Same models, same generated API; only the provider-specific query options differ (see runs-list).
   const prisma = client as unknown as Prisma;
   return { prisma, provider: 'postgres', close: () => client.$disconnect() };

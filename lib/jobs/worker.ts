@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Runner } from 'graphile-worker';
-import { getDb, type Database } from '../db/client';
+import { getDb, PG_POOL_SIZE, type Database } from '../db/client';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner } from './graphile';
@@ -36,9 +36,6 @@ export interface StartWorkerOptions {
   heartbeatMs?: number;
 }
 
-/** Connections the data layer's pool opens at most (node-postgres' default, which PrismaPg keeps). */
-const DATA_POOL_SIZE = 10;
-
 /**
  * Readies a new worker before it takes jobs, so its first jobs do not all pay at once for what
  * every later job finds ready: the provider SDKs are loaded (about 1 s of module loading that the
@@ -48,7 +45,7 @@ const DATA_POOL_SIZE = 10;
 async function warmUp(db: Database, concurrency: number): Promise<void> {
   await preloadLiveModels();
   await db.prisma.suiteRun.findFirst({ select: { id: true } });
-  const connections = Math.min(concurrency, DATA_POOL_SIZE);
+  const connections = Math.min(concurrency, PG_POOL_SIZE);
   // Held briefly at the same time, so the pool opens that many rather than reusing one.
   await Promise.all(Array.from({ length: connections }, () => db.prisma.$executeRaw`SELECT pg_sleep(0.05)`));
 }
