@@ -3,7 +3,9 @@
  * return verdicts, validation of every tool call, compaction, quarantine, run guards, a call-policy
  * seam for approvals, and a deterministic fake model. It knows nothing of Next.js or storage.
  */
-export { runHarness, resumeHarness, MOCK_COST_NOTE, NO_TEXT_ANSWER, type HarnessOptions, type RunInput } from './loop/run';
+export { runHarness, resumeHarness, NO_TEXT_ANSWER } from './loop/run';
+export { MOCK_COST_NOTE } from './loop/run-cost';
+export type { HarnessOptions, RunInput } from './loop/options';
 export {
   DEFAULT_CONFIG,
   HarnessConfigSchema,

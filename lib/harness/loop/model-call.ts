@@ -1,0 +1,58 @@
+/**
+ * The CALL_MODEL state's work: the model is asked with the messages it may see, and its answer is
+ * recorded as a model turn (usage, retries, exchange); a failure ends the run as MODEL_ERROR with
+ * its kind, or DIVERGED when a replay left its recording.
+ */
+import { ModelCallError } from '../errors';
+import type { ModelResponse } from '../types';
+import { assistantMessage, stripPrivateKeys } from './messages';
+import type { Driver } from './options';
+import { recordExchange, stopIfDiverged } from './recording';
+import type { RunState } from './run-state';
+
+/** Calls the model; null when the run stopped instead (the reason is on the run). */
+export async function callModel(d: Driver, run: RunState, contextTokens: number): Promise<ModelResponse | null> {
+  const { config, model, systemPrompt, signal } = d.options;
+  const visible = stripPrivateKeys(run.messages);
+  run.modelInputs.push({ step: run.step, messages: visible });
+  let response: ModelResponse;
+  try {
+    if (signal?.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
+    response = await model.converse({
+      system: systemPrompt,
+      messages: visible,
+      tools: d.specList,
+      maxTokens: config.maxTokens,
+      signal,
+      onRetry: (r) => run.trajectory.push({ kind: 'model_retry', step: run.step, ...r }),
+    });
+  } catch (err) {
+    const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
+    const message = err instanceof Error ? err.message : String(err);
+    if (stopIfDiverged(run, kind, message)) return null;
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind });
+    run.termination = 'MODEL_ERROR';
+    run.finalAnswer = `The model call failed (${kind}): ${message}`;
+    run.move('FAILED', 'model_error');
+    return null;
+  }
+  run.addResponse(response);
+  recordExchange(run, response);
+  run.trajectory.push({
+    kind: 'model_turn',
+    step: run.step,
+    text: response.text,
+    toolCalls: response.toolCalls.map((c) => ({ toolUseId: c.toolUseId, name: c.name, arguments: c.arguments })),
+    stopReason: response.stopReason,
+    inputTokens: response.inputTokens,
+    outputTokens: response.outputTokens,
+    latencyMs: response.latencyMs,
+    contextTokensEstimate: contextTokens,
+    ...(response.provider !== undefined ? { provider: response.provider } : {}),
+    ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
+    ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
+  });
+  const assistant = assistantMessage(response.text, response.toolCalls);
+  if (assistant) run.messages = [...run.messages, assistant];
+  return response;
+}

@@ -1,0 +1,82 @@
+/**
+ * What a run of the loop is given (every seam is handed in: model, tools, clock, guards, policy,
+ * cost meter, progress observer) and the per-run context resolved once from it.
+ */
+import { systemClock, type Clock } from '../clock';
+import type { HarnessConfig } from '../config';
+import type { CostMeter } from '../cost';
+import type { PayloadWrapper, ToolExecutor } from '../executor';
+import type { CallPolicy } from '../guards/call-policy';
+import type { RunGuard } from '../guards/run-guard';
+import type { ModelClient } from '../model/client';
+import type { FloatKeys } from '../pyjson';
+import { pyLen } from '../text';
+import type { RunResult, ToolCallRequest, ToolSpec } from '../types';
+import { MessageSizer } from './message-size';
+import type { RunState } from './run-state';
+
+export interface HarnessOptions {
+  config: HarnessConfig;
+  executor: ToolExecutor;
+  /** A model client for this run (the fake model is created fresh per run, bound to the case). */
+  model: ModelClient;
+  systemPrompt: string;
+  /** Keys whose numbers are floats in the dataset, for exact token counts. */
+  floatKeys?: FloatKeys;
+  clock?: Clock;
+  runGuards?: readonly RunGuard[];
+  payloadWrappers?: readonly PayloadWrapper[];
+  /** Governance: decides allow / deny / approval_required for each proposed call. */
+  policy?: CallPolicy;
+  runId?: string;
+  /** Supplies an idempotency key for a call (governance); none by default. */
+  operationKey?: (call: ToolCallRequest) => string | undefined;
+  /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
+  signal?: AbortSignal;
+  /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
+  costMeter?: CostMeter;
+  /**
+   * Told after every step that leaves the run going (the model turn and its tool calls done), with the
+   * run so far (`status: 'running'`): the seam live progress is stored through. The loop awaits it, so
+   * a store that keeps up sees every step in order; a failure there is the caller's and never stops the run.
+   */
+  onStep?: (soFar: RunResult) => void | Promise<void>;
+}
+
+export interface RunInput {
+  query: string;
+  caseId?: string | null;
+}
+
+/** What one run needs besides its state: resolved once, shared by every iteration. */
+export interface Driver {
+  options: HarnessOptions;
+  input: RunInput;
+  clock: Clock;
+  /** The clock's reading when the run started (`elapsedMs` earlier for a resumed run). */
+  started: number;
+  specList: ToolSpec[];
+  specs: Map<string, ToolSpec>;
+  sizer: MessageSizer;
+  systemChars: number;
+}
+
+export async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): Promise<Driver> {
+  const clock = options.clock ?? systemClock;
+  const specList: ToolSpec[] = await options.executor.listSpecs();
+  return {
+    options,
+    input,
+    clock,
+    started: clock.now() - elapsedMs,
+    specList,
+    specs: new Map(specList.map((s) => [s.name, s])),
+    sizer: new MessageSizer(options.floatKeys),
+    systemChars: pyLen(options.systemPrompt),
+  };
+}
+
+/** The next model call's input tokens, estimated (chars / 4 of system prompt, messages and tool specs). */
+export function contextEstimate(d: Driver, run: RunState): number {
+  return Math.max(1, Math.floor((d.systemChars + d.sizer.messagesChars(run.messages) + d.sizer.specsChars(d.specList)) / 4));
+}
