@@ -12,7 +12,7 @@ import { resolveDatabaseUrl } from './lib/db/database-url';
 import { getJobQueue } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
 import { failInterruptedRuns } from './lib/db/run-progress';
-import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/actions/support/sweeper';
+import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
 
 export async function registerNode(): Promise<void> {
   if (resolveDatabaseUrl(process.env.DATABASE_URL).provider === 'postgres') {

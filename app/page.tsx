@@ -3,7 +3,7 @@ import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { countRuns } from '@/lib/db/runs-list';
 import { StartDemoButton } from './_components/start-demo-button';
-import { holdsRole } from '@/lib/actions/authorize';
+import { holdsRole } from '@/lib/auth/authorize';
 import { roleNote } from '@/components/role-note';
 
 export const dynamic = 'force-dynamic';

@@ -9,15 +9,8 @@ import { runMatrix } from '../lib/eval/matrix';
 import { loadDataset, defaultDatasetDir } from '../lib/stockroom/dataset/load-dataset';
 import { SHARED_DATASET_DIR } from '../lib/stockroom/testing/shared-dataset';
 import { parseArgs, stringFlag } from '../cli/args';
-import { median, round, timeIt } from './stats';
+import { median, round, timeIt, type Figure } from './stats';
 
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  detail?: string;
-}
 
 type Section = (repeat: number) => Promise<Figure[]>;
 

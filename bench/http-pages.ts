@@ -13,8 +13,7 @@ import { seedRuns } from '../lib/db/bench-db';
 import { saveRun } from '../lib/db/runs-write';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { upsertUser } from '../lib/auth/users';
-import { percentile, round } from './stats';
-import type { Figure } from './bench';
+import { percentile, round, type Figure } from './stats';
 
 const PORT = 3388;
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -18,12 +18,12 @@ import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { MATRIX_SETTINGS } from '../lib/eval/matrix';
 import { startModelServer } from '../lib/models/model-server/server';
 import { GraphileQueue } from '../lib/jobs/graphile';
+import { runQueueOf } from '../lib/jobs/queue';
 import { bundledDataset, goldenSubset, liveConfig } from '../lib/jobs/testing/suite-fixtures';
 import { spawnWorker, type WorkerProcess } from '../lib/jobs/testing/worker-processes';
 import { queueSuite } from '../lib/runs/suites';
 import { upsertUser } from '../lib/auth/users';
-import { percentile, round } from './stats';
-import type { Figure } from './bench';
+import { percentile, round, type Figure } from './stats';
 
 const PORT = 3389;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -71,7 +71,7 @@ export async function benchJobs(): Promise<Figure[]> {
   const workers: WorkerProcess[] = [];
   let server: ChildProcess | null = null;
   const figures: Figure[] = [];
-  const matrix = (g = golden) => queueSuite({ kind: 'matrix', dataset, golden: g, config, settings: MATRIX_SETTINGS, owner }, { db, queue });
+  const matrix = (g = golden) => queueSuite({ kind: 'matrix', dataset, golden: g, config, settings: MATRIX_SETTINGS, owner }, runQueueOf(queue), db);
   // A matrix's time is its own, as stored: from queued (createdAt) to finished (finishedAt).
   const timedMatrix = async (g: typeof golden) => {
     const { suiteRunId, total } = await matrix(g);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { CLIENT_ADDRESS_HEADER } from '../scripts/client-address.mjs';
 import { openDatabase } from '../lib/db/client';
-import type { Figure } from './bench';
+import type { Figure } from './stats';
 
 const ATTEMPTS = 60;
 const PASSWORD = 'bench-password-not-secret';

@@ -1,4 +1,14 @@
-/** Small statistics for benchmark samples (milliseconds). */
+/** Small statistics for benchmark samples (milliseconds), and the figure every section prints. */
+
+/** One printed figure: a value, its unit, and the target the issues name for it. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  detail?: string;
+}
+
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
   const sorted = [...samples].sort((a, b) => a - b);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFlags, parseArgs, stringFlag, stringsFlag, wantsHelp, type FlagSpec } from './args';
-import { CliUsageError } from './command';
+import { CliUsageError, formatFlags, parseArgs, stringFlag, stringsFlag, wantsHelp, type FlagSpec } from './args';
 
 const SPEC: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory' },

@@ -5,7 +5,9 @@
  * are usage errors that name the flag.
  */
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { CliUsageError } from './command';
+
+/** A usage error: printed with the command's usage, exit code 2. */
+export class CliUsageError extends Error {}
 
 export interface FlagDef {
   type: 'string' | 'boolean';

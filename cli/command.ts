@@ -9,6 +9,3 @@ export interface CliCommand {
   flags?: FlagSpec;
   run(argv: string[]): Promise<number>;
 }
-
-/** A usage error: printed with the command's usage, exit code 2. */
-export class CliUsageError extends Error {}

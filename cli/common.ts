@@ -5,8 +5,7 @@
 import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
-import { stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
-import { CliUsageError } from './command';
+import { CliUsageError, stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
 

@@ -8,7 +8,7 @@
 import type { Judge } from '../lib/eval/judge';
 import type { EvalReport } from '../lib/eval/report';
 import type { SaveTarget } from './save';
-import type { JudgeCallStore } from '../lib/eval/model-judge';
+import type { JudgeCallStore } from '../lib/models/model-judge';
 import type { JudgeSpec } from '../lib/models/create-judge';
 import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
 

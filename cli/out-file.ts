@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { CliUsageError } from './command';
+import { CliUsageError } from './args';
 
 /** Throws a CliUsageError naming `--<flag>` when `file` cannot be written as a new or replaced file. */
 export function checkOutFile(flag: string, file: string): void {

@@ -14,11 +14,10 @@ import { formatProgress } from '../lib/eval/progress';
 import { getSuiteProgress, cancelSuiteRun, workerPresence } from '../lib/db/suite-jobs';
 import { noWorkerNotice } from '../lib/format/workers';
 import { getSuiteRunOrThrow } from '../lib/db/suites';
-import { createJobQueue } from '../lib/jobs/queue';
+import { createJobQueue, runQueueOf } from '../lib/jobs/queue';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { queueSuite } from '../lib/runs/suites';
-import type { FlagSpec, ParsedArgs } from './args';
-import { CliUsageError } from './command';
+import { CliUsageError, type FlagSpec, type ParsedArgs } from './args';
 import type { SaveTarget } from './save';
 
 export const QUEUE_FLAGS: FlagSpec = {
@@ -64,7 +63,7 @@ export async function queueAndFollow(input: QueueCommandInput): Promise<number> 
   }
   const { db, owner } = input.target;
   try {
-    const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner }, { db, queue });
+    const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner }, runQueueOf(queue), db);
     if (input.detach) {
       const waiting = noWorkerNotice('queued', await workerPresence(db));
       if (waiting) process.stderr.write(`${waiting}\n`);

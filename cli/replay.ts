@@ -7,8 +7,7 @@
 import { NotFoundError } from '../lib/db/errors';
 import { getRunOrThrow } from '../lib/db/runs-read';
 import { NotReplayableError, replaySourceOf, type ReplaySource } from '../lib/models/replay-source';
-import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
-import { CliUsageError } from './command';
+import { CliUsageError, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { openMigratedDatabase } from './database';
 import { tenantOfDatasetDir } from './save';
 

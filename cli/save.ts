@@ -7,15 +7,14 @@
  * Storing goes through the same data-layer functions as the dashboard's actions.
  */
 import path from 'node:path';
-import { allowedDatasets, declaredTenant } from '../lib/actions/support/datasets';
-import { currentPolicy } from '../lib/actions/support/current-policy';
+import { allowedDatasets, declaredTenant } from '../lib/runs/datasets';
+import { currentPolicy } from '../lib/governance/current-policy';
 import type { Database } from '../lib/db/client';
 import { getIdentity } from '../lib/db/governance-members';
 import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../lib/governance/policy-file';
 import { DEFAULT_TENANT, hasTenantRole } from '../lib/governance/principal';
 import { TenantSchema } from '../lib/schemas/datasets';
-import { stringFlag, type FlagSpec, type ParsedArgs } from './args';
-import { CliUsageError } from './command';
+import { CliUsageError, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { openMigratedDatabase } from './database';
 
 export const SAVE_FLAGS: FlagSpec = {

@@ -7,8 +7,8 @@
 import { pathToFileURL } from 'node:url';
 import { InvalidInputError } from '../lib/db/errors';
 import { HarnessError } from '../lib/harness/errors';
-import { formatFlags, wantsHelp } from './args';
-import { CliUsageError, type CliCommand } from './command';
+import { CliUsageError, formatFlags, wantsHelp } from './args';
+import type { CliCommand } from './command';
 
 export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   run: () => import('./commands/run'),

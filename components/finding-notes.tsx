@@ -3,7 +3,7 @@
  * result, and model text that discloses the system prompt. Each is a labelled note with the text
  * marked, so it reads without colour and a screen reader announces what it is.
  */
-import type { PromptLeak } from '@/lib/charts/planted-text';
+import type { PromptLeak } from '@/lib/eval/planted-text';
 
 export function PlantedNotice({ paragraphs, quarantined }: { paragraphs: readonly string[]; quarantined: boolean }) {
   if (paragraphs.length === 0) return null;

@@ -11,7 +11,7 @@ import {
   type WeaknessFlag,
   type ModelProvider,
 } from '@/lib/harness/config';
-import type { DatasetOption } from '@/lib/actions/support/datasets';
+import type { DatasetOption } from '@/lib/runs/datasets';
 import { ModelPicker } from './model-picker';
 
 export interface SettingsValue {

@@ -1,6 +1,6 @@
 /** The top navigation, with who is signed in (their roles in the tenant they work in), the tenant switcher and a sign-out button. */
 import Link from 'next/link';
-import { currentPrincipal } from '@/lib/actions/authorize';
+import { currentPrincipal } from '@/lib/auth/authorize';
 import { signOutAction } from '@/lib/actions/sign-out';
 import { LargeTypeToggle } from './large-type-toggle';
 import { NavLinks } from './nav-links';

@@ -7,7 +7,7 @@ import { listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError, NotFoundError } from '@/lib/db/errors';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { findSameCaseRun, resolveRunId } from '@/lib/db/run-lookup';
-import { datasetOptions } from '@/lib/actions/support/datasets';
+import { datasetOptions } from '@/lib/runs/datasets';
 import { WEAKNESS_FLAGS, type WeaknessFlag } from '@/lib/harness/config';
 import { answerDiff } from '@/lib/charts/answer-diff';
 import { countOf } from '@/lib/format/units';

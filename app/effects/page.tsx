@@ -4,7 +4,7 @@
  * tool; an `unknown` entry can be reconciled by an operator or admin (nothing is ever re-sent).
  */
 import Link from 'next/link';
-import { holdsRole } from '@/lib/actions/authorize';
+import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { getDb } from '@/lib/db/client';
 import { PrismaJournalStore } from '@/lib/db/governance-journal';

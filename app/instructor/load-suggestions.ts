@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { casesEachFlagMoves, flagsMovingEachCase, type FlagSuggestion } from '@/lib/charts/flag-suggestions';
 import { WEAKNESS_FLAGS } from '@/lib/harness/config';
-import { resolveDataset, type DatasetOption } from '@/lib/actions/support/datasets';
+import { resolveDataset, type DatasetOption } from '@/lib/runs/datasets';
 import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites';
 
 export interface MatrixSuggestions {

@@ -1,13 +1,13 @@
 /** Instructor mode: flip one weakness or the run guard, run a case or the suite, see what moved and why. Built for a projector. */
 import { requireUser } from '@/lib/auth/page-guard';
-import { datasetOptions } from '@/lib/actions/support/datasets';
+import { datasetOptions } from '@/lib/runs/datasets';
 import { Instructor } from './_components/instructor';
-import { holdsRole } from '@/lib/actions/authorize';
+import { holdsRole } from '@/lib/auth/authorize';
 import { roleNote } from '@/components/role-note';
 import { armedFault } from '@/lib/db/demo-faults';
 import { FaultSwitch } from './_components/fault-switch';
 import { loadSuggestions } from './load-suggestions';
-import { pickableProviders } from '@/lib/actions/support/models';
+import { pickableProviders } from '@/lib/runs/model-choice';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,7 +5,7 @@
  * calibration from here (the CLI's `judge calibrate` stores the same results).
  */
 import Link from 'next/link';
-import { holdsRole } from '@/lib/actions/authorize';
+import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { countJudgeCalls, getCalibrationOrThrow, listCalibrations, type CalibrationDetail } from '@/lib/db/judge';
 import { NotFoundError } from '@/lib/db/errors';

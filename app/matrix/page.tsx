@@ -1,16 +1,16 @@
 /** The weakness matrix: run it on a dataset, see each flag's effect on the gate metrics, drill into the cases that moved. */
 import { requireUser } from '@/lib/auth/page-guard';
 import { listSuiteRuns } from '@/lib/db/suites';
-import { datasetOptions } from '@/lib/actions/support/datasets';
+import { datasetOptions } from '@/lib/runs/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
 import { loadMcpServers } from '@/lib/mcp/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
-import { holdsRole } from '@/lib/actions/authorize';
+import { holdsRole } from '@/lib/auth/authorize';
 import { roleNote } from '@/components/role-note';
-import { pickableProviders } from '@/lib/actions/support/models';
+import { pickableProviders } from '@/lib/runs/model-choice';
 
 export const dynamic = 'force-dynamic';
 

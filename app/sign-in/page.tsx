@@ -1,6 +1,6 @@
 /** Sign-in for dashboard users (email + password; accounts are created with `npm run stockroom -- admin create`). */
 import { redirect } from 'next/navigation';
-import { currentPrincipal } from '@/lib/actions/authorize';
+import { currentPrincipal } from '@/lib/auth/authorize';
 import { NextPathSchema } from '@/lib/schemas/governance';
 import { SignInForm } from './_components/sign-in-form';
 

@@ -8,8 +8,8 @@ import { openMigratedDatabase } from '../database';
 import { upsertUser } from '../../lib/auth/users';
 import { NewUserSchema } from '../../lib/schemas/users';
 import { DEFAULT_TENANT, ROLES, RoleSchema, type Role } from '../../lib/governance/principal';
-import { parseArgs, stringFlag, type FlagSpec } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag, type FlagSpec } from '../args';
+import type { CliCommand } from '../command';
 
 const FLAGS: FlagSpec = {
   email: { type: 'string', description: 'sign-in email' },

@@ -7,8 +7,8 @@ import { GovernanceError } from '../../lib/governance/errors';
 import { loadEvidenceKey } from '../../lib/governance/evidence-key';
 import { openMigratedDatabase } from '../database';
 import { verifyStoredChain } from '../../lib/db/governance-evidence';
-import { parseArgs } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs } from '../args';
+import type { CliCommand } from '../command';
 
 export const command: CliCommand = {
   name: 'audit',

@@ -5,8 +5,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { exportRunFile, suiteJsonl } from '../../lib/transfer/export-runs';
 import { NotFoundError } from '../../lib/db/errors';

@@ -7,8 +7,8 @@ import { baselineFromReport, baselineMismatches, readBaseline, writeBaseline } f
 import { evaluateGate, loadThresholds } from '../../lib/eval/gate';
 import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
 import { readReport } from '../../lib/eval/report';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 
 const FLAGS = {

@@ -2,8 +2,8 @@
  * `stockroom import FILE --tenant T`: stores the runs in an OTLP/JSON trace export (GenAI or
  * OpenInference conventions), a run file or a suite JSONL from `export`, marked imported.
  */
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { importFile } from '../../lib/transfer/import-file';
 import { getIdentity } from '../../lib/db/governance-members';

@@ -7,13 +7,13 @@
  */
 import { existsSync } from 'node:fs';
 import { calibrateJudge, defaultCalibrationFile, formatCalibration, loadCalibrationSet } from '../../lib/eval/calibration';
-import { ModelJudge } from '../../lib/eval/model-judge';
+import { ModelJudge } from '../../lib/models/model-judge';
 import { PrismaJudgeCallStore, saveCalibration } from '../../lib/db/judge';
 import { getIdentity } from '../../lib/db/governance-members';
 import { DEFAULT_TENANT, hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { cancelOnSigint } from '../common';
 import { openMigratedDatabase } from '../database';
 import { JUDGE_FLAGS, judgeFromSpec, judgeSpecFromArgs } from '../judge-flags';

@@ -4,8 +4,8 @@
  * classroom demos: `--model openai-compatible:stockroom-fake --model-base-url http://127.0.0.1:P/v1`.
  */
 import { startModelServer } from '../../lib/models/model-server/server';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { datasetFromArgs } from '../common';
 
 const FLAGS = {

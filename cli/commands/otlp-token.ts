@@ -2,8 +2,8 @@
  * `stockroom otlp-token --tenant T`: a new bearer token for the OTLP receiver and the
  * STOCKROOM_OTLP_TOKENS entry (its SHA-256) to configure; only the hash is ever stored.
  */
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { newIngestToken, OTLP_TOKENS_VAR } from '../../lib/otel/ingest-tokens';
 
 const FLAGS = { tenant: { type: 'string', description: 'the tenant whose traces the token sends' } } as const;

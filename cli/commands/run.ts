@@ -2,8 +2,8 @@
  * `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON; with
  * `--save --tenant T --as EMAIL` also stored where the dashboard shows it (its id is printed).
  */
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { openAgent } from '../../lib/runs/agent';
 import { metaFor, storeRun } from '../../lib/runs/store';

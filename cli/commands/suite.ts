@@ -11,8 +11,8 @@ import { requireSuiteInTenant } from '../../lib/db/tenant-scope';
 import { formatEta } from '../../lib/format/eta';
 import { hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 
 const FLAGS = {

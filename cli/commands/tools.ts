@@ -4,8 +4,8 @@
  * harness would see them. Without a server flag it lists the Stockroom server's own tools.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { parseArgs, stringFlag } from '../args';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError, parseArgs, stringFlag } from '../args';
+import type { CliCommand } from '../command';
 import { datasetFromArgs, HARNESS_FLAGS, toolServerFromArgs } from '../common';
 import { createExecutor } from '../../lib/mcp/create-executor';
 import type { McpToolExecutor } from '../../lib/mcp/mcp-executor';

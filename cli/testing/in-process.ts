@@ -5,7 +5,8 @@
  * returned as code 2 with its message; anything else is thrown.
  */
 import { vi } from 'vitest';
-import { CliUsageError, type CliCommand } from '../command';
+import { CliUsageError } from '../args';
+import type { CliCommand } from '../command';
 
 export interface InProcessResult {
   code: number;

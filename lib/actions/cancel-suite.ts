@@ -8,8 +8,8 @@ import { revalidatePath } from 'next/cache';
 import { cancelSuiteRun } from '../db/suite-jobs';
 import { requireSuiteInTenant } from '../db/tenant-scope';
 import { CancelSuiteInputSchema } from '../schemas/api-queries';
-import { ActionError } from './errors';
-import { safeAction } from './safe-action';
+import { ActionError } from '../boundary/errors';
+import { safeAction } from '../boundary/safe-action';
 
 export const cancelSuiteAction = safeAction({
   name: 'cancelSuite',

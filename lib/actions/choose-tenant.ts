@@ -1,15 +1,15 @@
 'use server';
 /**
  * Chooses the tenant a user with several memberships works in. The choice is a cookie, re-validated
- * against the user's memberships on every request (lib/actions/authorize.ts), so a forged value
+ * against the user's memberships on every request (lib/auth/authorize.ts), so a forged value
  * is ignored; here a tenant the caller does not belong to is refused without saying whether it exists.
  */
 import { cookies } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { ChooseTenantInputSchema } from '../schemas/governance';
-import { TENANT_COOKIE } from './authorize';
-import { ActionError } from './errors';
-import { safeAction } from './safe-action';
+import { TENANT_COOKIE } from '../auth/authorize';
+import { ActionError } from '../boundary/errors';
+import { safeAction } from '../boundary/safe-action';
 
 /** How long the choice is remembered (it is re-checked on every request regardless). */
 const TENANT_COOKIE_MAX_AGE_S = 60 * 60 * 24 * 180;

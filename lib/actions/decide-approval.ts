@@ -1,153 +1,38 @@
 'use server';
 /**
- * A reviewer approves or denies a pending request, with a reason. The decision is a compare-and-set
- * in the data layer; once the request is decided the paused run is resumed (re-validating every
- * bound field) and continues to its end: in this request on the embedded SQLite default, as a job a
- * worker takes on PostgreSQL. Each refusal comes back with its own code and a message
- * that says what happened: someone else decided first, the request expired, it went stale (naming
- * the changed field) or self-approval. A request of another tenant is answered as not found.
+ * A reviewer approves or denies a pending request of their tenant, with a reason; the paused run
+ * is then resumed (lib/runs/governed-decision.ts). A request of another tenant is answered as not
+ * found, and one whose approver role the caller lacks is refused.
  */
 import { revalidatePath } from 'next/cache';
-import { getDb } from '../db/client';
-import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
-import { userLabels } from '../db/governance-members';
+import { holdsRole } from '../auth/authorize';
+import { ForbiddenError } from '../auth/errors';
+import { safeAction } from '../boundary/safe-action';
 import { approvalInTenant } from '../db/tenant-scope';
-import type { ApprovalRequest } from '../governance/approval';
-import { ConflictError, GovernanceError } from '../governance/errors';
+import { getRunQueue } from '../jobs/queue';
+import { decideAndResume, type DecideApprovalResult } from '../runs/governed-decision';
 import { DecideApprovalInputSchema } from '../schemas/governance';
-import { holdsRole } from './authorize';
-import { ActionError, ForbiddenError } from './errors';
-import { safeAction } from './safe-action';
-import { resumeAfterDecision } from './support/governed';
-import { isMcpApproval } from '../mcp/mcp-approvals';
-import { workerPresence } from '../db/suite-jobs';
-import { getJobQueue } from '../jobs/queue';
-
-/** What the reviewer sees after deciding. */
-export interface DecideApprovalResult {
-  status: ApprovalRequest['status'];
-  /** The run after resuming: finished, paused again (another approval), or null while more approvals are needed. */
-  run: { status: string; terminationReason: string } | null;
-  /** How re-validation at dispatch resolved the call (approved, denied, expired, stale + field). */
-  dispatch: { status: string; field: string | null; message: string } | null;
-  message: string;
-}
-
-async function whoDecided(req: ApprovalRequest): Promise<string> {
-  const labels = await userLabels(getDb().prisma, req.decisions.map((d) => d.reviewerId));
-  const last = req.decisions.at(-1);
-  if (!last) return `It is ${req.status}${req.outcomeDetail ? ` (${req.outcomeDetail})` : ''}.`;
-  const verb = last.verdict === 'approve' ? 'approved' : 'denied';
-  return `${labels.get(last.reviewerId) ?? last.reviewerId} ${verb} it at ${last.at.slice(0, 19).replace('T', ' ')} UTC ("${last.reason}"); it is now ${req.status}.`;
-}
-
-async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'> & { failure?: string }> {
-  try {
-    const out = await resumeAfterDecision(runId);
-    const r = out.revalidation;
-    return {
-      run: { status: out.result.status, terminationReason: out.result.terminationReason },
-      dispatch: r ? { status: r.status, field: r.field, message: r.resolution.outcome === 'approved' ? 'the call was dispatched' : r.resolution.message } : null,
-    };
-  } catch (err) {
-    // Another worker resumed it first: the run goes on there, nothing to do here.
-    if (err instanceof ConflictError) return { run: null, dispatch: null };
-    // A write already reached the downstream: the user is told exactly that.
-    if (err instanceof ActionError) throw err;
-    // Nothing was written: the decision stands, the failure is on the run, and the sweeper retries.
-    const why = err instanceof GovernanceError ? err.message : 'an unexpected server error (logged)';
-    if (!(err instanceof GovernanceError)) console.error(`[decideApproval] resuming run ${runId} failed`, err);
-    return { run: null, dispatch: null, failure: why };
-  }
-}
-
-/**
- * On PostgreSQL the resume is a job (keyed by run, so the sweep adds no second one while it waits):
- * a worker resumes the run, not this request. Returns the live workers then, or null on the embedded
- * SQLite default, where this process is the worker and resumes in the request so the reviewer sees
- * the outcome at once.
- */
-async function resumeOnWorker(runId: string): Promise<{ online: number } | null> {
-  const queue = getJobQueue();
-  if (queue.backend !== 'graphile-worker') return null;
-  await queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` });
-  const workers = await workerPresence();
-  return { online: workers.backend === 'workers' ? workers.online : 0 };
-}
 
 export const decideApprovalAction = safeAction({
   name: 'decideApproval',
   schema: DecideApprovalInputSchema,
   role: 'reviewer',
   handler: async ({ id, verdict, reason }, { principal }): Promise<DecideApprovalResult> => {
-    const prisma = getDb().prisma;
     // A reviewer of another tenant learns nothing about the request, not even that it exists.
     const req = await approvalInTenant(id, principal.tenant);
     if (!holdsRole(principal.memberships, req.approverRole, req.proposal.tenant)) {
       throw new ForbiddenError(`This request needs the ${req.approverRole} role.`);
     }
-    const out = await decideApproval(prisma, { id, reviewer: { id: principal.id, memberships: principal.memberships }, verdict, reason, now: new Date() });
-    revalidatePath('/approvals');
-    revalidatePath(`/approvals/${id}`);
-    if (!out.ok) {
-      if (out.refusal === 'expired' && isMcpApproval(req)) {
-        throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided.`);
+    try {
+      const out = await decideAndResume(req, { verdict, reason, reviewer: { id: principal.id, memberships: principal.memberships } }, getRunQueue());
+      if (out.resumedHere) {
+        revalidatePath('/runs');
+        revalidatePath(`/runs/${req.runId}`);
       }
-      if (out.refusal === 'expired') {
-        // The run learns that its approval expired and finishes (here, or on a worker); the reviewer is told plainly.
-        if (!(await resumeOnWorker(req.runId))) {
-          await resume(req.runId).catch((err: unknown) => {
-            if (!(err instanceof GovernanceError)) throw err;
-          });
-        }
-        throw new ActionError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided. The run was told and finished without the call.`);
-      }
-      if (out.refusal === 'already_decided') {
-        const now = await getApprovalOrThrow(prisma, id);
-        throw new ActionError('already_decided', `Someone else decided first. ${await whoDecided(now)}`);
-      }
-      if (out.refusal === 'self_approval') {
-        throw new ActionError('self_approval', 'You started this run, so you cannot review its call: another reviewer must decide.');
-      }
-      throw new ActionError(out.refusal, out.message);
+      return out.result;
+    } finally {
+      revalidatePath('/approvals');
+      revalidatePath(`/approvals/${id}`);
     }
-    // Answers for a decision after which nothing runs in this request.
-    const decidedOnly = (message: string): DecideApprovalResult => ({ status: out.status, run: null, dispatch: null, message });
-    if (out.status === 'pending') {
-      const approvals = out.request.decisions.filter((d) => d.verdict === 'approve').length;
-      return decidedOnly(`Recorded. ${approvals} of ${req.quorum} approvals so far; the run waits for the rest.`);
-    }
-    if (isMcpApproval(req)) {
-      // No run waits on it: the MCP client that asked sends the identical call again, and that call
-      // is re-checked against the policy and every bound field before it is applied, once.
-      return decidedOnly(
-        verdict === 'approve'
-          ? 'Approved. The MCP client that asked may now send the identical call again; it is re-checked and applied once.'
-          : 'Denied. The MCP client is told when it asks again; nothing was written.',
-      );
-    }
-    const queued = await resumeOnWorker(req.runId);
-    if (queued) {
-      const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
-      return decidedOnly(
-        verdict === 'approve'
-          ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
-          : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
-      );
-    }
-    const { failure, ...resumed } = await resume(req.runId);
-    revalidatePath('/runs');
-    revalidatePath(`/runs/${req.runId}`);
-    const after = await getApprovalOrThrow(prisma, id);
-    const message = failure
-      ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but resuming the run failed (${failure}). Nothing was written; the run will be resumed automatically once the problem is fixed.`
-      : resumed.dispatch?.status === 'stale'
-        ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the call was refused at dispatch: the approval is stale (${resumed.dispatch.field} changed). ${resumed.dispatch.message}`
-        : resumed.dispatch?.status === 'expired'
-          ? `Recorded, but the approval expired before the call could be dispatched.`
-          : verdict === 'approve'
-            ? `Approved. ${resumed.run ? `The run resumed and ${resumed.run.status === 'paused' ? 'paused again for another approval' : `finished (${resumed.run.terminationReason})`}.` : 'The run is being resumed elsewhere.'}`
-            : `Denied. ${resumed.run ? `The run was told and finished (${resumed.run.terminationReason}).` : 'The run is being resumed elsewhere.'}`;
-    return { status: after.status, ...resumed, message };
   },
 });

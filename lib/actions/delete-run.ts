@@ -11,9 +11,10 @@ import { cancelGovernedRun, runOwner } from '../db/governance-runs';
 import { deleteRun } from '../db/runs-write';
 import { requireRunInTenant } from '../db/tenant-scope';
 import { DeleteRunInputSchema } from '../schemas/run-id';
-import { holdsRole } from './authorize';
-import { ActionError, ForbiddenError } from './errors';
-import { safeAction } from './safe-action';
+import { holdsRole } from '../auth/authorize';
+import { ActionError } from '../boundary/errors';
+import { ForbiddenError } from '../auth/errors';
+import { safeAction } from '../boundary/safe-action';
 
 export const deleteRunAction = safeAction({
   name: 'deleteRun',

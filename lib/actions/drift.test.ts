@@ -22,7 +22,7 @@ beforeAll(async () => {
   fs.cpSync(path.resolve('data'), dataDir, { recursive: true });
   process.env.STOCKROOM_EXTRA_DATASETS = dataDir;
   env = await setUpActionEnv();
-  const { allowedDatasets } = await import('./support/datasets');
+  const { allowedDatasets } = await import('../runs/datasets');
   datasetId = allowedDatasets().find((d) => d.dir === dataDir)!.id;
 });
 afterAll(async () => {
@@ -36,7 +36,7 @@ describe('tool schema drift', () => {
   it('shows the drifted tool on the paused run and refuses the approved call as stale (schemaDigest)', async () => {
     const { runGovernedAction } = await import('./run-governed');
     const { decideApprovalAction } = await import('./decide-approval');
-    const { currentBinding } = await import('./support/governed');
+    const { currentBinding } = await import('../runs/governed-binding');
     const { clearDatasetCache } = await import('../stockroom/dataset/load-dataset');
 
     env.as('operator');

@@ -20,7 +20,7 @@ let policyFile: string;
 const mod = async () => ({
   ...(await import('./run-governed')),
   ...(await import('./decide-approval')),
-  ...(await import('./support/sweeper')),
+  ...(await import('../runs/sweeper')),
   db: (await import('../db/client')).getDb().prisma,
   approvals: await import('../db/governance-approvals'),
   runs: await import('../db/runs-read'),

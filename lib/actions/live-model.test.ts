@@ -38,7 +38,7 @@ async function runCount() {
 
 describe('the model picker (server side)', () => {
   it('lists only providers whose credentials the server holds; openai-compatible only with the server’s endpoint', async () => {
-    const { pickableProviders } = await import('./support/models');
+    const { pickableProviders } = await import('../runs/model-choice');
     expect(pickableProviders({})).toEqual([]);
     expect(pickableProviders({ OPENAI_API_KEY: 'sk-x' })).toEqual(['openai']);
     expect(pickableProviders({ ANTHROPIC_API_KEY: 'k', STOCKROOM_MODEL_BASE_URL: 'http://127.0.0.1:1/v1' })).toEqual(['openai-compatible', 'anthropic']);

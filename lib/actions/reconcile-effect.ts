@@ -11,9 +11,9 @@ import { journalEntryInTenant } from '../db/tenant-scope';
 import { GovernanceError } from '../governance/errors';
 import { reconcileEntry } from '../governance/reconcile';
 import { ReconcileInputSchema } from '../schemas/governance';
-import { ActionError } from './errors';
-import { safeAction } from './safe-action';
-import { reconcilerFor } from './support/environments';
+import { ActionError } from '../boundary/errors';
+import { safeAction } from '../boundary/safe-action';
+import { reconcilerFor } from '../runs/ledger';
 
 export const reconcileEffectAction = safeAction({
   name: 'reconcileEffect',

@@ -4,9 +4,9 @@
  * recorded model responses, store the new run, and answer with both ids (the page opens compare).
  */
 import { ReplayRunInputSchema } from '../schemas/replay-run';
-import { safeAction } from './safe-action';
-import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
-import { replayRun } from './support/replay';
+import { safeAction } from '../boundary/safe-action';
+import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
+import { replayRun } from '../runs/replay';
 
 export const replayRunAction = safeAction({
   name: 'replayRun',

@@ -9,11 +9,11 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { PrismaJudgeCallStore, saveCalibration } from '../db/judge';
 import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet } from '../eval/calibration';
-import { ModelJudge } from '../eval/model-judge';
+import { ModelJudge } from '../models/model-judge';
 import { createJudge } from '../models/create-judge';
 import { RunCalibrationInputSchema } from '../schemas/judge';
-import { ActionError } from './errors';
-import { safeAction } from './safe-action';
+import { ActionError } from '../boundary/errors';
+import { safeAction } from '../boundary/safe-action';
 
 export const runCalibrationAction = safeAction({
   name: 'runCalibration',

@@ -5,8 +5,8 @@
  */
 import { revalidatePath } from 'next/cache';
 import { RunOneInputSchema } from '../schemas/run-settings';
-import { safeAction } from './safe-action';
-import { startGovernedOne } from './support/governed';
+import { safeAction } from '../boundary/safe-action';
+import { startGovernedOne } from '../runs/governed-start';
 
 export const runGovernedAction = safeAction({
   name: 'runGoverned',

@@ -4,9 +4,9 @@
  * dataset of the caller's tenant, and stores the run there. Refused when the tenant's governance is mandatory.
  */
 import { RunOneInputSchema } from '../schemas/run-settings';
-import { safeAction } from './safe-action';
-import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
-import { runOne } from './support/runner';
+import { safeAction } from '../boundary/safe-action';
+import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
+import { runOne } from '../runs/single';
 
 export const runOneAction = safeAction({
   name: 'runOne',

@@ -11,7 +11,7 @@ import { getDb } from '../db/client';
 import { PrismaEvidenceSink } from '../db/governance-evidence';
 import { evidenceBody } from '../governance/evidence';
 import { DemoFaultInputSchema } from '../schemas/governance';
-import { safeAction } from './safe-action';
+import { safeAction } from '../boundary/safe-action';
 
 export const setDemoFaultAction = safeAction({
   name: 'setDemoFault',

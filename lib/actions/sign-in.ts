@@ -7,10 +7,10 @@
  */
 import { headers } from 'next/headers';
 import { getAuth } from '../auth/auth';
-import { fieldErrorsOf } from './safe-action';
+import { fieldErrorsOf } from '../boundary/safe-action';
 import { SignInInputSchema } from '../schemas/governance';
-import type { ActionResult } from './result';
-import { toFailure } from './to-failure';
+import type { ActionResult } from '../boundary/result';
+import { toFailure } from '../boundary/to-failure';
 
 export async function signInAction(raw: { email: string; password: string; next?: string }): Promise<ActionResult<{ next: string }>> {
   const parsed = SignInInputSchema.safeParse(raw);

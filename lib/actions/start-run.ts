@@ -6,10 +6,11 @@
  * it is stored as queued and a worker runs it: the web server only enqueues.
  */
 import { RunOneInputSchema } from '../schemas/run-settings';
-import { getJobQueue } from '../jobs/queue';
-import { safeAction } from './safe-action';
-import { refuseUngovernedIfMandatory } from './support/mandatory-governance';
-import { queueRun, startRun } from './support/runner';
+import { getRunQueue } from '../jobs/queue';
+import { safeAction } from '../boundary/safe-action';
+import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
+import { queueRun } from '../runs/queued';
+import { startRun } from '../runs/single';
 
 export const startRunAction = safeAction({
   name: 'startRun',
@@ -17,8 +18,8 @@ export const startRunAction = safeAction({
   role: 'operator',
   handler: async (input, { principal }) => {
     refuseUngovernedIfMandatory(principal.tenant);
-    const queue = getJobQueue();
-    if (queue.backend === 'graphile-worker') return queueRun(input, principal, queue);
+    const queue = getRunQueue();
+    if (queue.remote) return queueRun(input, principal, queue);
     const started = await startRun(input, principal);
     // Nobody awaits the rest: a failure after the first stored step is logged (the run keeps what it stored).
     started.done.catch((err: unknown) => console.error(`[startRun ${started.runId}] failed after it was stored`, err));

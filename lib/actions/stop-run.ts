@@ -8,8 +8,8 @@ import { revalidatePath } from 'next/cache';
 import { requireRunInTenant } from '../db/tenant-scope';
 import { requestStop } from '../runs/stop-runs';
 import { StopRunInputSchema } from '../schemas/api-queries';
-import { ActionError } from './errors';
-import { safeAction } from './safe-action';
+import { ActionError } from '../boundary/errors';
+import { safeAction } from '../boundary/safe-action';
 
 export const stopRunAction = safeAction({
   name: 'stopRun',

@@ -11,9 +11,9 @@ import { nextCookies } from 'better-auth/next-js';
 import { getDb, type Database } from '../db/client';
 import { limitSignIn } from './sign-in-limit';
 
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../schemas/password-rules';
 
-export { MIN_PASSWORD_LENGTH } from './password-rules';
+export { MIN_PASSWORD_LENGTH } from '../schemas/password-rules';
 
 /** BETTER_AUTH_SECRET signs cookies; a fixed development value is used only outside production. */
 function secret(): string {

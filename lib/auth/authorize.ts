@@ -9,7 +9,7 @@ import 'server-only';
  * in that tenant only, and every read and write is scoped to it (lib/db/tenant-scope.ts).
  */
 import { headers } from 'next/headers';
-import { sessionUser } from '../auth/session';
+import { sessionUser } from './session';
 import { DEFAULT_TENANT, type Membership } from '../governance/principal';
 import { ForbiddenError, UnauthenticatedError } from './errors';
 

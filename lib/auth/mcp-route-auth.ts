@@ -5,7 +5,7 @@ import 'server-only';
  * write (restock requests), so an anonymous caller is refused like at every other mutating route.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { currentPrincipal, holdsRole } from '../actions/authorize';
+import { currentPrincipal, holdsRole } from './authorize';
 import { DEFAULT_TENANT } from '../governance/principal';
 
 function sameSecret(given: string, expected: string): boolean {

@@ -4,7 +4,7 @@ import 'server-only';
  * user (a Principal), or is redirected to /sign-in. Any membership makes a viewer, who may read.
  */
 import { redirect } from 'next/navigation';
-import { currentPrincipal, holdsRole, type Principal } from '../actions/authorize';
+import { currentPrincipal, holdsRole, type Principal } from './authorize';
 
 /** The signed-in user, or a redirect to /sign-in (also when they hold no role at all). */
 export async function requireUser(): Promise<Principal> {

@@ -6,7 +6,7 @@ import 'server-only';
  * shared policy (to-failure.ts), so no action can leak a stack or skip auth.
  */
 import type { z } from 'zod';
-import { authorize, type Principal, type Role } from './authorize';
+import { authorize, type Principal, type Role } from '../auth/authorize';
 import type { ActionResult } from './result';
 import { toFailure } from './to-failure';
 

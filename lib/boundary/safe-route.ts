@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { NextResponse } from 'next/server';
 import type { z } from 'zod';
-import { authorize, type Principal, type Role } from './authorize';
+import { authorize, type Principal, type Role } from '../auth/authorize';
 import { fieldErrorsOf } from './safe-action';
 import { toFailure } from './to-failure';
 

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, InvalidInputError } from '../db/errors';
 import { ConfigError, DatasetError, ExecutorError } from '../harness/errors';
 import { TraceImportError } from '../otel/errors';
+import { AuthError } from '../auth/errors';
+import { RunError } from '../runs/errors';
 import { ActionError } from './errors';
 
 export interface Failure {
@@ -19,8 +21,9 @@ export interface Failure {
 
 /** Maps a thrown value to what the browser may see. */
 export function toFailure(err: unknown, context: string): Failure {
-  if (err instanceof ActionError) {
-    const status = err.code === 'unauthenticated' ? 401 : err.code === 'forbidden' ? 403 : err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 400;
+  if (err instanceof AuthError) return { status: err.code === 'unauthenticated' ? 401 : 403, error: err.message, code: err.code };
+  if (err instanceof ActionError || err instanceof RunError) {
+    const status = err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 400;
     return { status, error: err.message, code: err.code, fieldErrors: err.fieldErrors };
   }
   if (err instanceof NotFoundError) return { status: 404, code: 'not_found', error: `That ${err.entity} does not exist (it may have been deleted).` };

@@ -146,3 +146,22 @@ export async function appliedWrites(prisma: Prisma, runId: string): Promise<{ op
     orderBy: { createdAt: 'asc' },
   });
 }
+
+/**
+ * Governed runs a sweep looks at, oldest first: every paused one (its request may have been decided
+ * or expired), and those left `resuming` since before `staleBefore` by a worker that died.
+ */
+export async function governedRunsDue(prisma: Prisma, staleBefore: Date, take: number): Promise<{ runId: string; status: string }[]> {
+  return prisma.governedRun.findMany({
+    where: { OR: [{ status: 'paused' }, { status: 'resuming', updatedAt: { lt: staleBefore } }] },
+    select: { runId: true, status: true },
+    orderBy: { updatedAt: 'asc' },
+    take,
+  });
+}
+
+/** Governed runs that finished but whose stored run could not be written (their failure is kept). */
+export async function unstoredGovernedRuns(prisma: Prisma, take: number): Promise<string[]> {
+  const rows = await prisma.governedRun.findMany({ where: { status: 'finished', lastError: { not: null } }, select: { runId: true }, take });
+  return rows.map((r) => r.runId);
+}

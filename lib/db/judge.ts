@@ -5,7 +5,7 @@ import 'server-only';
  * tenant's calibration answers exactly like a missing one.
  */
 import type { CalibrationResult } from '../eval/calibration';
-import type { JudgeCallRecord, JudgeCallStore } from '../eval/model-judge';
+import type { JudgeCallRecord, JudgeCallStore } from '../models/model-judge';
 import { getDb, type Database } from './client';
 import { NotFoundError } from './errors';
 import { newId } from './ids';

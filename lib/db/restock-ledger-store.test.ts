@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JournaledExecutor } from '../governance/journaled-executor';
 import { reconcileEntry } from '../governance/reconcile';
-import { ledgerStoreReconciler } from '../governance/stockroom-reconciler';
+import { ledgerStoreReconciler } from '../stockroom/ledger/reconcilers';
 import type { ToolExecutor } from '../harness/executor';
 import { clearDatasetCache, loadDataset } from '../stockroom/dataset/load-dataset';
 import type { Dataset } from '../stockroom/dataset/types';

@@ -38,3 +38,27 @@ export async function endRunsUnfinished(where: P.RunWhereInput, answer: string, 
   const { count } = await db.prisma.run.updateMany({ where, data: { status: 'finished', terminationReason: 'MODEL_ERROR', finalAnswer: answer } });
   return count;
 }
+
+/**
+ * Claims a queued run for a worker by compare-and-set (queued → running). `taken-over`: it was
+ * already running, so the worker that took it died and this one runs it again from the start;
+ * `not-queued`: stopped while queued, deleted or finished, so nothing runs.
+ */
+export async function claimQueuedRun(id: string, db: Database = getDb()): Promise<'claimed' | 'taken-over' | 'not-queued'> {
+  const claimed = await db.prisma.run.updateMany({ where: { id, status: 'queued' }, data: { status: 'running' } });
+  if (claimed.count > 0) return 'claimed';
+  const row = await db.prisma.run.findUnique({ where: { id }, select: { status: true } });
+  return row?.status === 'running' ? 'taken-over' : 'not-queued';
+}
+
+/** A run's status, or null when it does not exist (a live run polls it for a stop request). */
+export async function runStatus(id: string, db: Database = getDb()): Promise<string | null> {
+  const row = await db.prisma.run.findUnique({ where: { id }, select: { status: true } });
+  return row?.status ?? null;
+}
+
+/** Marks a running run `stopping` (its process polls the row); true when it was running. */
+export async function markRunStopping(id: string, db: Database = getDb()): Promise<boolean> {
+  const { count } = await db.prisma.run.updateMany({ where: { id, status: 'running' }, data: { status: 'stopping' } });
+  return count > 0;
+}

@@ -16,7 +16,7 @@ import 'server-only';
 import { Prisma as Sql } from './generated/sqlite/client';
 import type { Database } from './client';
 import { findMatch, ftsPhrase, likePattern, normaliseSearchText, type RunTextMatch } from './run-search';
-import type { RunFilters } from './runs-list';
+import type { RunFilters } from './run-filters';
 
 /** Above this many index hits, materialising them costs more than testing rows in sort order. */
 export const MAX_INDEXED_MATCHES = 10_000;

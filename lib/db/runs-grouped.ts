@@ -9,7 +9,8 @@ import type { Prisma as P } from './generated/sqlite/client';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
-import { MAX_RUN_PAGE, parseRunFilters, runWhere, type RunFilters } from './runs-list';
+import { MAX_RUN_PAGE, runWhere } from './runs-list';
+import { parseRunFilters, type RunFilters } from './run-filters';
 import type { RunListItem } from './types';
 
 /** A suite as one row of the grouped runs table. */

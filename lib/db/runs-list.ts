@@ -9,7 +9,8 @@ import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
 import { textMatches, textSearchCount, textSearchPageIds } from './run-text-search';
-import { MAX_SEARCH_TEXT, MIN_SEARCH_TEXT, normaliseSearchText } from './run-search';
+import { parseRunFilters, type RunFilters } from './run-filters';
+import { normaliseSearchText } from './run-search';
 import type { RunListItem } from './types';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
@@ -24,41 +25,6 @@ export const COUNT_CAP = 10_000;
  * test of a row on PostgreSQL, and what a reader wants of a common text is its newest matches.
  */
 export const TEXT_COUNT_CAP = 1_000;
-
-export const RunFiltersSchema = z.object({
-  /** The tenant whose runs to list (pages always set it to the caller's tenant). */
-  tenant: z.string().optional(),
-  datasetName: z.string().optional(),
-  /** Exact setting: `none` or sorted flags joined with `+`. */
-  setting: z.string().optional(),
-  /** Runs that have every one of these weakness flags (and maybe others). */
-  flags: z.array(z.string()).optional(),
-  category: z.string().optional(),
-  terminationReason: z.string().optional(),
-  caseId: z.string().optional(),
-  suiteRunId: z.string().optional(),
-  transport: z.string().optional(),
-  status: z.string().optional(),
-  /** `harness` or `imported`. */
-  source: z.string().optional(),
-  /** Exact model id. */
-  modelId: z.string().max(256).optional(),
-  /** Runs configured with this run guard. */
-  guard: z.string().max(64).optional(),
-  /**
-   * Case-insensitive substring of the question, the final answer, or any tool call's arguments or
-   * result (the run's search index, lib/db/run-text-search.ts).
-   */
-  text: z
-    .string()
-    .max(MAX_SEARCH_TEXT, `at most ${MAX_SEARCH_TEXT} characters`)
-    .refine((t) => {
-      const n = [...normaliseSearchText(t)].length;
-      return n === 0 || n >= MIN_SEARCH_TEXT;
-    }, `search text needs at least ${MIN_SEARCH_TEXT} characters`)
-    .optional(),
-});
-export type RunFilters = z.infer<typeof RunFiltersSchema>;
 
 export interface RunSort {
   key: RunSortKey;
@@ -109,16 +75,6 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
   }
   if (typeof v !== 'number') throw new InvalidInputError('cursor', 'cursor value is invalid');
   return { value: v, id };
-}
-
-/** Validated filters; a bad one is an InvalidInputError naming the filter. */
-export function parseRunFilters(filters: RunFilters): RunFilters {
-  const parsed = RunFiltersSchema.safeParse(filters);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(issue?.path.join('.') || 'filters', issue?.message ?? 'invalid filter');
-  }
-  return parsed.data;
 }
 
 /**

@@ -16,7 +16,7 @@ import { json } from './run-dto';
 import { buildRunRows } from './run-rows';
 import { runTables } from './runs-write';
 import { insertAll } from './bulk-insert';
-import { WORKER_LEASE_MS } from '../jobs/heartbeat';
+import { WORKER_LEASE_MS } from './worker-heartbeats';
 import { FAKE_MODEL } from '../harness/config';
 import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
 import type { WorkerPresence } from '../format/workers';

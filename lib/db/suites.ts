@@ -235,3 +235,8 @@ export async function getMatrixCasesThatMoved(
   }
   return moved;
 }
+
+/** Every queued or running suite, oldest first, with its stored job spec (null for suites from before jobs). */
+export async function unfinishedSuites(db: Database = getDb()): Promise<{ id: string; jobSpec: string | null }[]> {
+  return db.prisma.suiteRun.findMany({ where: { status: { in: ['queued', 'running'] } }, select: { id: true, jobSpec: true }, orderBy: { createdAt: 'asc' } });
+}

@@ -28,7 +28,6 @@ export {
   type RubricVersion,
 } from './judge';
 export { JUDGE_MAX_TOKENS, VERDICT_TOOL, judgeRequest, verdictFromResponse } from './judge-prompt';
-export { MemoryJudgeCallStore, ModelJudge, type JudgeCallRecord, type JudgeCallStore } from './model-judge';
 export { agreementStats, type AgreementStats, type LabelPair } from './agreement';
 export {
   CalibrationItemSchema,

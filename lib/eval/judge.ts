@@ -1,7 +1,7 @@
 /**
  * The mock-mode judge (SPEC.md §12.6): grades an answer by the share of key facts it contains,
  * with rubric v1 (lenient) or v2 (every fact, nothing forbidden), and delegates the faithfulness
- * rubric to the claim check. A live judge grades the same items through a model (model-judge.ts).
+ * rubric to the claim check. A live judge grades the same items through a model (lib/models/model-judge.ts).
  */
 import { pyRepr } from '../harness/text';
 import { EvalError } from './errors';
@@ -52,7 +52,7 @@ export interface GradeOptions {
   signal?: AbortSignal;
 }
 
-/** A grader of answers: the fake one is deterministic, a live one asks a model (lib/eval/model-judge.ts). */
+/** A grader of answers: the fake one is deterministic, a live one asks a model (lib/models/model-judge.ts). */
 export interface Judge {
   /** `fake-judge`, or the provider:model of a live judge. */
   readonly name: string;

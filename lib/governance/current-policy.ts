@@ -4,7 +4,7 @@
  * (and with it every tool transport).
  */
 import path from 'node:path';
-import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from '../../governance/policy-file';
+import { DEFAULT_POLICY_FILE, loadPolicyFile, type LoadedPolicy } from './policy-file';
 
 /** The policy file governed runs use: STOCKROOM_POLICY_FILE, or config/policy.json. */
 export function policyFilePath(): string {

@@ -13,7 +13,6 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalDigest, canonicalJson } from './canonical-json';
-import type { EvidenceEvent } from './evidence';
 
 /** The signing key (raw bytes). */
 export type EvidenceKey = Buffer;
@@ -40,13 +39,6 @@ export interface AnchorHead {
   count: number;
   hash: string;
   signature: string;
-}
-
-/** Everything verification reads. */
-export interface StoredEvidence {
-  events: EvidenceEvent[];
-  heads: ChainHead[];
-  anchor: AnchorHead | null;
 }
 
 function hmac(key: EvidenceKey, value: unknown): string {

@@ -4,8 +4,8 @@
  * last events shows), and the signed anchor (so deleting a whole chain with its head shows). Reports
  * the first bad event, in chain order, with what is wrong.
  */
-import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEvent } from './evidence';
-import { ANCHOR_GENESIS, anchorHash, sameSignature, signAnchor, signEvent, signHead, type ChainHead, type EvidenceKey, type StoredEvidence } from './evidence-signing';
+import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEvent, type StoredEvidence } from './evidence';
+import { ANCHOR_GENESIS, anchorHash, sameSignature, signAnchor, signEvent, signHead, type ChainHead, type EvidenceKey } from './evidence-signing';
 
 export type ChainVerification =
   | { ok: true; events: number; chains: number; unsealed: number; head: string }

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { canonicalDigest } from './canonical-json';
-import { anchorNext, signEvent, signHead, TEST_EVIDENCE_KEY, type AnchorHead, type ChainHead, type EvidenceKey, type StoredEvidence } from './evidence-signing';
+import { anchorNext, signEvent, signHead, TEST_EVIDENCE_KEY, type AnchorHead, type ChainHead, type EvidenceKey } from './evidence-signing';
 
 /** The previous hash of the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -66,6 +66,13 @@ export const EvidenceEventSchema = z.object({
   body: EvidenceBodySchema,
 });
 export type EvidenceEvent = z.infer<typeof EvidenceEventSchema>;
+
+/** Everything verification reads. */
+export interface StoredEvidence {
+  events: EvidenceEvent[];
+  heads: ChainHead[];
+  anchor: AnchorHead | null;
+}
 
 /** The chain an event belongs to: its run's, or `global` for events without a run. */
 export function chainOf(body: Pick<EvidenceBody, 'runId'>): string {

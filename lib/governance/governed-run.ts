@@ -25,8 +25,7 @@ import type { LoadedPolicy } from './policy-file';
 import type { Principal, ReviewerIdentity } from './principal';
 import { firstChangedField, proposalDigest, type BoundProposal } from './proposal';
 import { redact } from './redact';
-import { hasOperationLookup } from '../stockroom/ledger/durable-ledger-executor';
-import { operationReconciler } from './stockroom-reconciler';
+import { hasOperationLookup, operationReconciler } from './reconcile';
 
 /** How long a resume may go without progress before another worker may take the run over. */
 export const RESUME_LEASE_MS = 5 * 60_000;

@@ -13,7 +13,7 @@ import { verifyEvidence } from './evidence-verify';
 import { JournaledExecutor } from './journaled-executor';
 import { MemoryJournalStore } from './memory-journal-store';
 import { reconcileEntry } from './reconcile';
-import { ledgerReconciler } from './stockroom-reconciler';
+import { ledgerReconciler } from '../stockroom/ledger/reconcilers';
 import { CRASH_POINTS, crashAfterDownstream, crashAfterStatus, InjectedCrash, type CrashPoint } from './testing/faults';
 
 let dir: string;

@@ -13,6 +13,20 @@ export interface Reconciler {
   lookup(tool: string, operationKey: string): Promise<JsonValue | null>;
 }
 
+/** A downstream (an executor or a ledger) that can be asked whether an operation happened. */
+export interface OperationLookup {
+  lookupOperation(tool: string, operationKey: string): Promise<JsonValue | null>;
+}
+
+export function hasOperationLookup(x: unknown): x is OperationLookup {
+  return typeof (x as Partial<OperationLookup> | null)?.lookupOperation === 'function';
+}
+
+/** Asks whatever downstream the executor reaches (local ledger, durable store, MCP server). */
+export function operationReconciler(downstream: OperationLookup): Reconciler {
+  return { lookup: (tool, key) => downstream.lookupOperation(tool, key) };
+}
+
 /** Reconciles one unknown entry; throws GovernanceError('not_unknown') for any other state. */
 export async function reconcileEntry(
   store: JournalStore,

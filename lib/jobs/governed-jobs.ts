@@ -7,9 +7,10 @@
  */
 import { getDb } from '../db/client';
 import { sealEvidenceChains } from '../db/governance-evidence';
+import { unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError } from '../governance/errors';
-import { repairStoredRun, resumeAfterDecision } from '../actions/support/governed';
-import { runsToSweep } from '../actions/support/sweeper';
+import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
+import { runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
 import type { JobQueue } from './types';
 
 /** Resumes the run; another worker having resumed it first is success, not failure. */
@@ -27,8 +28,7 @@ export async function resumeGovernedJob(runId: string): Promise<'resumed' | 'tak
 export async function sweepAsJobs(queue: JobQueue, now: Date = new Date()): Promise<string[]> {
   const due = await runsToSweep(now);
   if (due.length > 0) await queue.enqueueMany('governed-resume', due.map((runId) => ({ payload: { runId }, key: `governed-resume:${runId}` })));
-  const unstored = await getDb().prisma.governedRun.findMany({ where: { status: 'finished', lastError: { not: null } }, select: { runId: true }, take: 100 });
-  for (const { runId } of unstored) {
+  for (const runId of await unstoredGovernedRuns(getDb().prisma, SWEEP_BATCH)) {
     await repairStoredRun(runId).catch((err: unknown) => console.error(`stockroom: storing governed run ${runId} failed again`, err));
   }
   await sealEvidenceChains(getDb().prisma);

@@ -9,6 +9,7 @@ import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenFile } from '../eval/golden';
+import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelWrapper } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
@@ -62,7 +63,6 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
   return {
     /** One run from the dashboard (PostgreSQL): claimed, run and stored by the run service. */
     async run(job) {
-      const { runQueuedRun } = await import('../actions/support/runner');
       await runQueuedRun(job);
     },
     /** Fans a suite out into one job per (setting, case) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */

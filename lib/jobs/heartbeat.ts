@@ -6,11 +6,7 @@
  * its case is stored once (storeSuiteCase and the Run table's unique key).
  */
 import type { Database } from '../db/client';
-
-/** How often a worker says it is alive. */
-export const HEARTBEAT_MS = 2_000;
-/** A worker silent this long is dead and its jobs are released. */
-export const WORKER_LEASE_MS = 10_000;
+import { deadWorkers, forgetWorker, HEARTBEAT_MS, removeHeartbeat, touchHeartbeat, WORKER_LEASE_MS } from '../db/worker-heartbeats';
 
 export interface HeartbeatOptions {
   db: Database;
@@ -26,20 +22,12 @@ export interface HeartbeatOptions {
 
 /** One beat: touch our row, then release and forget workers past their lease. Returns the dead heartbeat ids handled. */
 export async function beat(o: HeartbeatOptions, now: Date = new Date()): Promise<string[]> {
-  const p = o.db.prisma;
-  const workerIds = JSON.stringify(o.workerIds());
-  await p.workerHeartbeat.upsert({
-    where: { id: o.id },
-    create: { id: o.id, workerIds, concurrency: o.concurrency, startedAt: now, lastSeen: now },
-    update: { workerIds, lastSeen: now },
-  });
+  await touchHeartbeat(o.db, { id: o.id, workerIds: o.workerIds(), concurrency: o.concurrency }, now);
   const cutoff = new Date(now.getTime() - (o.leaseMs ?? WORKER_LEASE_MS));
-  const dead = await p.workerHeartbeat.findMany({ where: { lastSeen: { lt: cutoff }, id: { not: o.id } } });
   const handled: string[] = [];
-  for (const d of dead) {
-    const ids = JSON.parse(d.workerIds) as string[];
-    await o.release(ids);
-    await p.workerHeartbeat.deleteMany({ where: { id: d.id, lastSeen: { lt: cutoff } } });
+  for (const d of await deadWorkers(o.db, o.id, cutoff)) {
+    await o.release(d.workerIds);
+    await forgetWorker(o.db, d.id, cutoff);
     handled.push(d.id);
   }
   return handled;
@@ -61,7 +49,7 @@ export function startHeartbeat(o: HeartbeatOptions): { stop: () => Promise<void>
     async stop() {
       clearInterval(timer);
       await inFlight;
-      await o.db.prisma.workerHeartbeat.deleteMany({ where: { id: o.id } }).catch(() => undefined);
+      await removeHeartbeat(o.db, o.id).catch(() => undefined);
     },
   };
 }

@@ -67,14 +67,14 @@ describe('suites on the in-process queue (SQLite)', () => {
   });
 
   it('a restart mid-suite: the unfinished suite is enqueued again and finishes, each case stored once', async () => {
-    const { InProcessQueue, createHandlers, recoverUnfinishedSuites, queueSuite, prisma } = await mods();
+    const { InProcessQueue, createHandlers, recoverUnfinishedSuites, queueSuite, runQueueOf, prisma } = await mods();
     const dataset = bundledDataset();
     const golden = goldenSubset(dataset, 6, dir);
     const first = new InProcessQueue(createHandlers(), 1);
     const { resolveConfig } = await import('../harness/config');
     const { suiteRunId, total } = await queueSuite(
       { kind: 'matrix', dataset, golden, config: resolveConfig({}), settings: MATRIX_SETTINGS, owner: { createdBy: env.ids.operator!, tenant: 'kittiwake' } },
-      { queue: first },
+      runQueueOf(first),
     );
     const stored = () => prisma.run.count({ where: { suiteRunId } });
     while ((await stored()) < 3) await new Promise((r) => setTimeout(r, 20));
@@ -94,14 +94,14 @@ describe('suites on the in-process queue (SQLite)', () => {
   });
 
   it('cancelling from the dashboard keeps a partial result marked cancelled; a viewer cannot cancel and another tenant cannot see it', async () => {
-    const { InProcessQueue, createHandlers, queueSuite, cancelSuiteAction, prisma } = await mods();
+    const { InProcessQueue, createHandlers, queueSuite, runQueueOf, cancelSuiteAction, prisma } = await mods();
     const dataset = bundledDataset();
     const golden = goldenSubset(dataset, 6, dir);
     const queue = new InProcessQueue(createHandlers(), 1);
     const { resolveConfig } = await import('../harness/config');
     const { suiteRunId, total } = await queueSuite(
       { kind: 'matrix', dataset, golden, config: resolveConfig({}), settings: MATRIX_SETTINGS, owner: { createdBy: env.ids.operator!, tenant: 'kittiwake' } },
-      { queue },
+      runQueueOf(queue),
     );
     while ((await prisma.run.count({ where: { suiteRunId } })) < 2) await new Promise((r) => setTimeout(r, 10));
     env.as('viewer');

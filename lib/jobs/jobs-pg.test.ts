@@ -18,6 +18,7 @@ import { startModelServer, type ModelServer } from '../models/model-server/serve
 import { queueSuite } from '../runs/suites';
 import type { Dataset } from '../stockroom/dataset/types';
 import { GraphileQueue } from './graphile';
+import { runQueueOf } from './queue';
 import { bundledDataset, goldenSubset, liveConfig } from './testing/suite-fixtures';
 import { spawnWorker, type WorkerProcess } from './testing/worker-processes';
 
@@ -74,7 +75,7 @@ describe.skipIf(pgSkip !== null)('suites as jobs on PostgreSQL with worker proce
     workers.push(w);
     return w;
   };
-  const queueMatrix = () => queueSuite({ kind: 'matrix', dataset, golden, config: liveConfig(server.url), settings: MATRIX_SETTINGS, owner }, { db, queue });
+  const queueMatrix = () => queueSuite({ kind: 'matrix', dataset, golden, config: liveConfig(server.url), settings: MATRIX_SETTINGS, owner }, runQueueOf(queue), db);
   const storedRuns = (suiteRunId: string) => db.prisma.run.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true } });
   const statusOf = async (id: string) => (await db.prisma.suiteRun.findUniqueOrThrow({ where: { id } })).status;
   const distinct = (rows: { setting: string; caseId: string | null }[]) => new Set(rows.map((r) => `${r.setting}/${r.caseId}`)).size;

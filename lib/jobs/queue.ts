@@ -7,6 +7,7 @@ import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers } from './handlers';
 import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';
+import type { RunQueue } from '../runs/queue-port';
 import type { JobQueue } from './types';
 
 /** Jobs the in-process queue runs at once (STOCKROOM_WORKER_CONCURRENCY). */
@@ -52,4 +53,19 @@ export function createJobQueue(url: string | undefined = process.env.DATABASE_UR
   const target = resolveDatabaseUrl(url);
   if (target.provider === 'postgres') return new GraphileQueue(target.url);
   return new InProcessQueue(createHandlers(), concurrencyFromEnv('STOCKROOM_WORKER_CONCURRENCY', DEFAULT_IN_PROCESS_CONCURRENCY));
+}
+
+/** The run service's view of a job queue (lib/runs/queue-port.ts): runs and suites, each keyed so a repeat adds nothing. */
+export function runQueueOf(queue: JobQueue): RunQueue {
+  return {
+    remote: queue.backend === 'graphile-worker',
+    enqueueRun: (job) => queue.enqueue('run', job, { key: `run:${job.runId}` }),
+    enqueueSuite: (spec) => queue.enqueue('suite', spec, { key: `suite:${spec.suiteRunId}` }),
+    enqueueResume: (runId) => queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` }),
+  };
+}
+
+/** The process-wide queue as the run service sees it. */
+export function getRunQueue(): RunQueue {
+  return runQueueOf(getJobQueue());
 }

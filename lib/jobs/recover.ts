@@ -3,14 +3,13 @@
  * queue does this at every server start (it forgets its jobs when the process stops); a PostgreSQL
  * worker does it at its start as a reconciliation (keyed jobs already queued add nothing).
  */
-import type { Database } from '../db/client';
-import { getDb } from '../db/client';
-import { failSuiteRun } from '../db/suites';
+import { getDb, type Database } from '../db/client';
+import { failSuiteRun, unfinishedSuites } from '../db/suites';
 import { SuiteJobSchema, type JobQueue } from './types';
 
 /** Enqueues every queued or running suite again; returns how many. A suite without a job spec (from before jobs) is failed, saying so. */
 export async function recoverUnfinishedSuites(queue: JobQueue, db: Database = getDb()): Promise<number> {
-  const rows = await db.prisma.suiteRun.findMany({ where: { status: { in: ['queued', 'running'] } }, select: { id: true, jobSpec: true }, orderBy: { createdAt: 'asc' } });
+  const rows = await unfinishedSuites(db);
   let n = 0;
   for (const row of rows) {
     const spec = row.jobSpec ? SuiteJobSchema.safeParse(JSON.parse(row.jobSpec)) : null;

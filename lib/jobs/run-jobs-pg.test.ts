@@ -94,7 +94,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   });
 
   it('a worker that cannot honour the run (its dataset is not on that machine) ends it saying why, and a second take of the job runs nothing', async () => {
-    const { couldNotStartAnswer, runQueuedRun } = await import('../actions/support/runner');
+    const { couldNotStartAnswer, runQueuedRun } = await import('../runs/queued');
     const runId = await startQueued('S002');
     const { RunOneInputSchema } = await import('../schemas/run-settings');
     const job = { runId, input: RunOneInputSchema.parse({ datasetId: 'not-on-this-worker', caseId: 'S002' }), caller: { id: env.ids.operator!, tenant: 'kittiwake' } };

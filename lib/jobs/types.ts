@@ -30,7 +30,7 @@ export type SuiteCaseJob = z.infer<typeof SuiteCaseJobSchema>;
 export const ResumeJobSchema = z.object({ runId: z.string().min(1) });
 export type ResumeJob = z.infer<typeof ResumeJobSchema>;
 
-/** One run started from the dashboard on PostgreSQL, stored as `queued` (lib/actions/support/runner.ts queueRun). */
+/** One run started from the dashboard on PostgreSQL, stored as `queued` (lib/runs/queued.ts queueRun). */
 export const RunJobSchema = z.object({
   runId: z.string().min(1),
   input: RunOneInputSchema,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ConfigError } from '../harness/errors';
 import { FAKE_MODEL, MODEL_PROVIDERS, parseModelName } from '../harness/config';
 import { FakeJudge, type Judge } from '../eval/judge';
-import { ModelJudge, type JudgeCallStore } from '../eval/model-judge';
+import { ModelJudge, type JudgeCallStore } from './model-judge';
 import { providerClient } from './create-model-client';
 import { requireCredentials, type Env } from './credentials';
 import { ResilientModelClient, type ResilienceOptions } from './resilience';

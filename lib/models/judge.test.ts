@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrateJudge, loadCalibrationSet } from '../eval/calibration';
-import { ModelJudge } from '../eval/model-judge';
+import { ModelJudge } from './model-judge';
 import { judgeRequest } from '../eval/judge-prompt';
 import { requestDigest } from './recording';
 import { referenceKappa } from '../eval/testing/kappa-reference';

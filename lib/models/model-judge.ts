@@ -7,9 +7,9 @@
  */
 import type { JsonValue } from '../harness/json';
 import type { ModelClient } from '../harness/model/client';
-import { requestDigest } from '../models/recording';
-import type { GradeOptions, Judge, JudgeItem, JudgeOutcome } from './judge';
-import { judgeRequest, verdictFromResponse } from './judge-prompt';
+import { requestDigest } from './recording';
+import type { GradeOptions, Judge, JudgeItem, JudgeOutcome } from '../eval/judge';
+import { judgeRequest, verdictFromResponse } from '../eval/judge-prompt';
 
 /** One recorded judge call. `response` is the mapped (Converse-shaped) reply; `raw` the provider's body. */
 export interface JudgeCallRecord {

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../harness/json';
 import { safeJsonParse } from '../harness/json';
-import { redactSecrets } from '../otel/redact';
+import { redactSecrets } from '../security/redact';
 
 /** A parsed body (the SDK's plain object) or body text, as redacted JSON; text that is not JSON is kept as a string. */
 export function rawBody(body: unknown): JsonValue {

@@ -34,7 +34,7 @@ import {
   STOCKROOM,
   TOOL_ERROR_TYPES,
 } from './attributes';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../security/redact';
 
 export type AttributeValue = string | number | boolean | string[];
 export type Attributes = Record<string, AttributeValue>;

@@ -10,14 +10,14 @@ import 'server-only';
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { safeJsonParse } from '../../harness/json';
-import { DEFAULT_TENANT } from '../../governance/principal';
-import { defaultGoldenPath } from '../../eval/matrix';
-import { loadGoldenFile, type GoldenCase, type GoldenFile } from '../../eval/golden';
-import { defaultDatasetDir, loadDataset } from '../../stockroom/dataset/load-dataset';
-import type { Dataset } from '../../stockroom/dataset/types';
-import { datasetAllowList, DatasetTenantFileSchema, parseDatasetTenants, type DatasetEntry } from '../../schemas/datasets';
-import { InputError } from '../errors';
+import { safeJsonParse } from '../harness/json';
+import { DEFAULT_TENANT } from '../governance/principal';
+import { defaultGoldenPath } from '../eval/matrix';
+import { loadGoldenFile, type GoldenCase, type GoldenFile } from '../eval/golden';
+import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
+import type { Dataset } from '../stockroom/dataset/types';
+import { datasetAllowList, DatasetTenantFileSchema, parseDatasetTenants, type DatasetEntry } from '../schemas/datasets';
+import { InputError } from './errors';
 
 /** An allowed dataset and the tenant it belongs to. */
 export interface TenantDatasetEntry extends DatasetEntry {

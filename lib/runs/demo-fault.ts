@@ -8,11 +8,11 @@ import 'server-only';
  * Effects page, which asks the durable ledger and finds the write. The decorator sits beneath the
  * journal, so the write still went through the policy and the journal like any other.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../../harness/executor';
-import { ExecutorError } from '../../harness/errors';
-import type { JsonValue } from '../../harness/json';
-import { takeFault } from '../../db/demo-faults';
-import type { OperationLookup } from '../../stockroom/ledger/durable-ledger-executor';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
+import { ExecutorError } from '../harness/errors';
+import type { JsonValue } from '../harness/json';
+import { takeFault } from '../db/demo-faults';
+import type { OperationLookup } from '../governance/reconcile';
 
 /** What the journal entry's error says, so the Effects page shows where the timeout came from. */
 export function demoTimeoutMessage(armedBy: string): string {

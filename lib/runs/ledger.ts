@@ -4,12 +4,12 @@ import 'server-only';
  * database by operation key (lib/db/restock-ledger-store.ts), so reconciliation asks the same
  * system of record whichever server process, restart or transport the write went through.
  */
-import { getDb } from '../../db/client';
-import { PrismaLedgerStore } from '../../db/restock-ledger-store';
-import type { ToolExecutor } from '../../harness/executor';
-import type { Reconciler } from '../../governance/reconcile';
-import { ledgerStoreReconciler } from '../../governance/stockroom-reconciler';
-import { DurableLedgerExecutor } from '../../stockroom/ledger/durable-ledger-executor';
+import { getDb } from '../db/client';
+import { PrismaLedgerStore } from '../db/restock-ledger-store';
+import type { ToolExecutor } from '../harness/executor';
+import type { Reconciler } from '../governance/reconcile';
+import { ledgerStoreReconciler } from '../stockroom/ledger/reconcilers';
+import { DurableLedgerExecutor } from '../stockroom/ledger/durable-ledger-executor';
 
 /** The run's tools with every restock kept in (and answered from) the durable ledger. */
 export function withDurableLedger(executor: ToolExecutor, runId: string): DurableLedgerExecutor {

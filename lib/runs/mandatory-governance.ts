@@ -3,11 +3,11 @@ import 'server-only';
  * The per-tenant "governance is mandatory" setting of the policy file: ungoverned runs, suites and
  * matrices of such a tenant are refused before anything runs or is stored.
  */
-import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../../governance/policy-file';
-import { ActionError } from '../errors';
-import { currentPolicy } from './current-policy';
+import { currentPolicy } from '../governance/current-policy';
+import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../governance/policy-file';
+import { RunError } from './errors';
 
-/** Throws ActionError `governance_required` when the policy makes governance mandatory for `tenant`. */
+/** Throws RunError `governance_required` when the policy makes governance mandatory for `tenant`. */
 export function refuseUngovernedIfMandatory(tenant: string): void {
-  if (governanceMandatory(currentPolicy().document, tenant)) throw new ActionError('governance_required', GOVERNANCE_REQUIRED_MESSAGE);
+  if (governanceMandatory(currentPolicy().document, tenant)) throw new RunError('governance_required', GOVERNANCE_REQUIRED_MESSAGE);
 }

@@ -5,14 +5,14 @@ import 'server-only';
  * --replay-from`). At the first request that differs the new run stops as DIVERGED with the step and a
  * diff of the two requests — or, when a live model is chosen, continues live from there.
  */
-import { getRunOrThrow } from '../../db/runs-read';
-import { requireRunInTenant } from '../../db/tenant-scope';
-import { NotReplayableError, replaySourceOf } from '../../models/replay-source';
-import type { ReplayRunInput } from '../../schemas/replay-run';
-import type { RunOneInput } from '../../schemas/run-settings';
-import { InputError } from '../errors';
+import { getRunOrThrow } from '../db/runs-read';
+import { requireRunInTenant } from '../db/tenant-scope';
+import { NotReplayableError, replaySourceOf } from '../models/replay-source';
+import type { ReplayRunInput } from '../schemas/replay-run';
+import type { RunOneInput } from '../schemas/run-settings';
+import { InputError } from './errors';
 import { datasetOptions } from './datasets';
-import { startRun } from './runner';
+import { startRun } from './single';
 
 export interface ReplayRunResult {
   /** The new run. */

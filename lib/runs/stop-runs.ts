@@ -5,7 +5,7 @@
  * harness ends it as MODEL_ERROR (cancelled) and the run keeps its steps so far.
  */
 import { getDb, type Database } from '../db/client';
-import { endRunsUnfinished } from '../db/run-progress';
+import { endRunsUnfinished, markRunStopping, runStatus } from '../db/run-progress';
 
 /** How often a live run checks its row for a stop request made through another server. */
 export const STOP_POLL_MS = 1_000;
@@ -17,10 +17,9 @@ export function watchForStop(runId: string, db: Database = getDb()): { signal: A
   const controller = new AbortController();
   local.set(runId, controller);
   const poll = setInterval(() => {
-    void db.prisma.run
-      .findUnique({ where: { id: runId }, select: { status: true } })
-      .then((row) => {
-        if (row?.status === 'stopping') controller.abort(new DOMException('the run was stopped', 'AbortError'));
+    void runStatus(runId, db)
+      .then((status) => {
+        if (status === 'stopping') controller.abort(new DOMException('the run was stopped', 'AbortError'));
       })
       .catch(() => undefined);
   }, STOP_POLL_MS);
@@ -44,8 +43,8 @@ export const STOPPED_WHILE_QUEUED = 'Stopped before a worker took it: nothing ra
 export async function requestStop(runId: string, db: Database = getDb()): Promise<boolean> {
   // A run no worker has taken yet ends here and now; the worker that takes its job finds it finished.
   if ((await endRunsUnfinished({ id: runId, status: 'queued' }, STOPPED_WHILE_QUEUED, db)) > 0) return true;
-  const { count } = await db.prisma.run.updateMany({ where: { id: runId, status: 'running' }, data: { status: 'stopping' } });
+  const stopping = await markRunStopping(runId, db);
   const controller = local.get(runId);
   if (controller) controller.abort(new DOMException('the run was stopped', 'AbortError'));
-  return count > 0 || controller !== undefined;
+  return stopping || controller !== undefined;
 }

@@ -1,16 +1,21 @@
 /**
  * Queuing a suite or a matrix: the suite row (queued, with the job that works on it) and one job
  * that a worker fans out per (setting, case). The dashboard's actions and the CLI's `--queue` both
- * come here; nothing runs in the caller's process unless the queue is the in-process one.
+ * come here, handing in the queue; nothing runs in the caller's process unless the queue is the
+ * in-process one.
  */
 import type { HarnessConfig } from '../harness/config';
+import { MATRIX_SETTINGS } from '../eval/matrix';
 import type { GoldenFile } from '../eval/golden';
 import type { Dataset } from '../stockroom/dataset/types';
 import { getDb, type Database } from '../db/client';
 import { createSuiteRun } from '../db/suites';
 import { newId } from '../db/ids';
-import { getJobQueue } from '../jobs/queue';
-import type { JobQueue, SuiteJob } from '../jobs/types';
+import type { RunMatrixInput, RunSettings } from '../schemas/run-settings';
+import { goldenOf, resolveDataset } from './datasets';
+import type { RunCaller } from './prepare';
+import type { RunQueue, SuiteSpec } from './queue-port';
+import { configWithServer, settingLabel } from './settings';
 import type { RunOwner } from './store';
 
 export interface QueueSuiteInput {
@@ -27,11 +32,9 @@ export interface QueueSuiteInput {
 }
 
 /** Records a queued suite and enqueues its job; returns at once with its id. */
-export async function queueSuite(input: QueueSuiteInput, options: { db?: Database; queue?: JobQueue } = {}): Promise<{ suiteRunId: string; total: number }> {
-  const db = options.db ?? getDb();
-  const queue = options.queue ?? getJobQueue();
+export async function queueSuite(input: QueueSuiteInput, queue: RunQueue, db: Database = getDb()): Promise<{ suiteRunId: string; total: number }> {
   const suiteRunId = newId();
-  const job: SuiteJob = { suiteRunId, datasetDir: input.dataset.dir, goldenPath: input.golden.path, settings: [...input.settings], ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}) };
+  const job: SuiteSpec = { suiteRunId, datasetDir: input.dataset.dir, goldenPath: input.golden.path, settings: [...input.settings], ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}) };
   const total = input.golden.cases.length * input.settings.length;
   await createSuiteRun(
     {
@@ -48,6 +51,22 @@ export async function queueSuite(input: QueueSuiteInput, options: { db?: Databas
     },
     db,
   );
-  await queue.enqueue('suite', job, { key: `suite:${suiteRunId}` });
+  await queue.enqueueSuite(job);
   return { suiteRunId, total };
+}
+
+/** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
+export async function startSuite(input: RunSettings, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  // A configured tool server decides the transport (an unknown id is refused here, before queueing).
+  const { config } = configWithServer(input, input.weaknesses);
+  const settings = [settingLabel(config.weaknesses)];
+  return queueSuite({ kind: 'eval', dataset, golden: goldenOf(dataset), config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+}
+
+/** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
+export async function startMatrix(input: RunMatrixInput, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  const { config } = configWithServer(input, []);
+  return queueSuite({ kind: 'matrix', dataset, golden: goldenOf(dataset), config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
 }

@@ -1,23 +1,23 @@
 import 'server-only';
 /**
- * The governed-run sweeper (at server start, then periodically; instrumentation.ts). Nobody has to
+ * The governed-run sweeper (SQLite: the server, instrumentation-node.ts; PostgreSQL: the workers' sweep job). Nobody has to
  * open a run for it to move on: it resumes every paused run whose request was decided but whose
  * resume failed (a policy file briefly broken), finishes runs whose approval expired, and takes
  * over runs left `resuming` past the lease by a worker that died. A failure is kept on the run and
  * its request, and the next sweep tries again. It also seals new evidence chains into the anchor.
  */
-import { getDb } from '../../db/client';
-import { findApprovalForCall } from '../../db/governance-approvals';
-import { sealEvidenceChains } from '../../db/governance-evidence';
-import { findGovernedRun } from '../../db/governance-runs';
-import { ConflictError, GovernanceError } from '../../governance/errors';
-import { RESUME_LEASE_MS } from '../../governance/governed-run';
-import { repairStoredRun, resumeAfterDecision } from './governed';
+import { getDb } from '../db/client';
+import { findApprovalForCall } from '../db/governance-approvals';
+import { sealEvidenceChains } from '../db/governance-evidence';
+import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance-runs';
+import { ConflictError, GovernanceError } from '../governance/errors';
+import { RESUME_LEASE_MS } from '../governance/governed-run';
+import { repairStoredRun, resumeAfterDecision } from './governed-resume';
 
 /** How often the server sweeps. */
 export const SWEEP_INTERVAL_MS = 30_000;
 /** Most runs looked at per sweep (the next sweep takes the rest). */
-const SWEEP_BATCH = 100;
+export const SWEEP_BATCH = 100;
 
 export interface SweepReport {
   /** Evidence chains sealed into the signed anchor. */
@@ -29,12 +29,7 @@ export interface SweepReport {
 /** Runs that should move on without anyone touching them, as of `now`. */
 export async function runsToSweep(now: Date): Promise<string[]> {
   const prisma = getDb().prisma;
-  const rows = await prisma.governedRun.findMany({
-    where: { OR: [{ status: 'paused' }, { status: 'resuming', updatedAt: { lt: new Date(now.getTime() - RESUME_LEASE_MS) } }] },
-    select: { runId: true, status: true },
-    orderBy: { updatedAt: 'asc' },
-    take: SWEEP_BATCH,
-  });
+  const rows = await governedRunsDue(prisma, new Date(now.getTime() - RESUME_LEASE_MS), SWEEP_BATCH);
   const due: string[] = [];
   for (const r of rows) {
     if (r.status === 'resuming') {
@@ -65,8 +60,7 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
     }
   }
   // Runs that moved on but whose stored run could not be written: store it now.
-  const unstored = await getDb().prisma.governedRun.findMany({ where: { status: 'finished', lastError: { not: null } }, select: { runId: true }, take: SWEEP_BATCH });
-  for (const { runId } of unstored) {
+  for (const runId of await unstoredGovernedRuns(getDb().prisma, SWEEP_BATCH)) {
     try {
       await repairStoredRun(runId);
       report.resumed.push(runId);

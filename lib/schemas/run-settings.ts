@@ -18,7 +18,7 @@ const MODEL_ID = /^(?!.*\/\/)[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 /**
  * The model a run uses, as the picker sends it: `fake`, or a provider and a model id. Only names come
  * from the browser: credentials and the openai-compatible endpoint are the server's own
- * (lib/actions/support/models.ts refuses a provider the server holds no credentials for).
+ * (lib/runs/model-choice.ts refuses a provider the server holds no credentials for).
  */
 export const ModelChoiceSchema = z
   .string()

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TERMINATION_REASONS } from '../harness/types';
 import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness/config';
-import type { RunFilters } from '../db/runs-list';
+import type { RunFilters } from '../db/run-filters';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
 export const PAGE_SIZES = [25, 50, 100] as const;

@@ -1,6 +1,6 @@
 /** A dashboard user as the CLI (`user create`) and test setup give it: validated before anything is written. */
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from '../auth/password-rules';
+import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './password-rules';
 import { DEFAULT_TENANT, RoleSchema } from '../governance/principal';
 import { TenantSchema } from './datasets';
 

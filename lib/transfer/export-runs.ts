@@ -5,7 +5,8 @@ import 'server-only';
  * and `npm run stockroom -- export`.
  */
 import { getRunOrThrow } from '../db/runs-read';
-import { listRuns, MAX_RUN_PAGE, type RunFilters, type RunSort } from '../db/runs-list';
+import { listRuns, MAX_RUN_PAGE, type RunSort } from '../db/runs-list';
+import type { RunFilters } from '../db/run-filters';
 import { getSuiteRunOrThrow } from '../db/suites';
 import { getDb, type Database } from '../db/client';
 import { requireRunInTenant, requireSuiteInTenant } from '../db/tenant-scope';

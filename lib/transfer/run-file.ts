@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { JsonValue } from '../harness/json';
 import { JsonValueSchema, RunResultSchema, type RunResult } from '../harness/types';
-import { redactSecrets } from '../otel/redact';
+import { redactSecrets } from '../security/redact';
 import { TraceImportError } from '../otel/errors';
 
 export const RUN_FILE_SCHEMA = 'stockroom.run/v1';

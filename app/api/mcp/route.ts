@@ -9,12 +9,12 @@
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
-import { allowedDatasets } from '@/lib/actions/support/datasets';
+import { allowedDatasets } from '@/lib/runs/datasets';
 import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
-import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/mcp/route-auth';
+import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/auth/mcp-route-auth';
 import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
 import { GovernedWrites } from '@/lib/mcp/write-gate';
-import { currentPolicy } from '@/lib/actions/support/current-policy';
+import { currentPolicy } from '@/lib/governance/current-policy';
 import { getDb } from '@/lib/db/client';
 import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
 import { MCP_RUN_PREFIX } from '@/lib/mcp/mcp-approvals';

@@ -6,8 +6,8 @@
  */
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { holdsRole } from '@/lib/actions/authorize';
-import { currentBinding } from '@/lib/actions/support/governed';
+import { holdsRole } from '@/lib/auth/authorize';
+import { currentBinding } from '@/lib/runs/governed-binding';
 import { requireUser } from '@/lib/auth/page-guard';
 import { displayJson } from '@/lib/charts/message-view';
 import { getDb } from '@/lib/db/client';

@@ -1,7 +1,7 @@
 'use client';
 /** One case under no weakness and under the chosen switches: the scores that moved, the tools called, the answers. */
 import Link from 'next/link';
-import type { RunOneResult } from '@/lib/actions/support/runner';
+import type { RunOneResult } from '@/lib/runs/summary';
 import { TerminationBadge } from '@/components/termination-badge';
 import { countOf } from '@/lib/format/units';
 import { MarkdownText } from '@/components/markdown-text';

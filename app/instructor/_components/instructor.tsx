@@ -3,8 +3,8 @@
 import { useState, useTransition } from 'react';
 import { runOneAction } from '@/lib/actions/run-one';
 import { startSuiteAction } from '@/lib/actions/start-suite';
-import type { DatasetOption } from '@/lib/actions/support/datasets';
-import type { RunOneResult } from '@/lib/actions/support/runner';
+import type { DatasetOption } from '@/lib/runs/datasets';
+import type { RunOneResult } from '@/lib/runs/summary';
 import { FAKE_MODEL, WEAKNESS_FLAGS, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
 import { ModelPicker } from '@/components/model-picker';
 import { CaseResult } from './case-result';

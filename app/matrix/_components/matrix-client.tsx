@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
 import { cancelSuiteAction } from '@/lib/actions/cancel-suite';
-import type { DatasetOption } from '@/lib/actions/support/datasets';
+import type { DatasetOption } from '@/lib/runs/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import { SuiteProgress } from '@/components/suite-progress';

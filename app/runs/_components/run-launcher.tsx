@@ -7,7 +7,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { startRunAction } from '@/lib/actions/start-run';
 import { runGovernedAction } from '@/lib/actions/run-governed';
-import type { DatasetOption } from '@/lib/actions/support/datasets';
+import type { DatasetOption } from '@/lib/runs/datasets';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import type { ModelProvider } from '@/lib/harness/config';
 

@@ -262,7 +262,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     });
 
     it('reads a tenant a dataset declares in its tenant.json, and refuses a malformed one naming the file', async () => {
-      const { declaredTenant } = await import('../support/datasets');
+      const { declaredTenant } = await import('../../runs/datasets');
       fs.writeFileSync(path.join(tmp, 'tenant.json'), JSON.stringify({ tenant: 'puffin' }));
       expect(declaredTenant(tmp)).toBe('puffin');
       fs.writeFileSync(path.join(tmp, 'tenant.json'), JSON.stringify({ tenant: 'Not A Tenant!' }));
@@ -276,7 +276,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     it('works in the chosen tenant after switching, and refuses a tenant the user does not belong to', async () => {
       const { chooseTenantAction } = await import('../choose-tenant');
       const { runOneAction } = await import('../run-one');
-      const { currentPrincipal } = await import('../authorize');
+      const { currentPrincipal } = await import('../../auth/authorize');
       env.as('multi');
       expect(await currentPrincipal()).toMatchObject({ tenant: 'kittiwake', tenants: ['kittiwake', 'puffin'], roles: ['operator'] });
       expect(await chooseTenantAction({ tenant: 'other-depot' })).toMatchObject({ ok: false, code: 'not_found' });

@@ -12,19 +12,12 @@ import type { RestockRecord } from '../tools/restock-ledger';
 import type { LedgerStore } from './ledger-store';
 import type { ToolSource } from '../../governance/capability-registry';
 import { toolSourceOf } from '../../governance/tool-source';
+import { hasOperationLookup, type OperationLookup } from '../../governance/reconcile';
 
 /** The only tool that writes to the ledger. */
 export const LEDGER_WRITE_TOOL = 'create_restock_request';
 
 /** A downstream that can say whether an operation happened, by its key (local ledger or MCP server). */
-export interface OperationLookup {
-  lookupOperation(tool: string, operationKey: string): Promise<JsonValue | null>;
-}
-
-export function hasOperationLookup(x: unknown): x is OperationLookup {
-  return typeof (x as Partial<OperationLookup> | null)?.lookupOperation === 'function';
-}
-
 function isRecord(v: JsonValue): v is RestockRecord & JsonValue {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { request_id?: unknown }).request_id === 'string';
 }

@@ -1,12 +1,12 @@
 /**
  * Reconciliation against the Stockroom restock ledger, asked by operation key: the in-process
- * environment's ledger, a durable ledger store, or the MCP server (its read-only lookup tool).
+ * environment's ledger, or a durable ledger store (an MCP server is asked through its executor,
+ * lib/governance/reconcile.ts operationReconciler).
  */
-import type { JsonValue } from '../harness/json';
-import type { StockroomEnvironment } from '../stockroom/environment';
-import type { OperationLookup } from '../stockroom/ledger/durable-ledger-executor';
-import type { LedgerStore } from '../stockroom/ledger/ledger-store';
-import type { Reconciler } from './reconcile';
+import type { JsonValue } from '../../harness/json';
+import type { Reconciler } from '../../governance/reconcile';
+import type { StockroomEnvironment } from '../environment';
+import type { LedgerStore } from './ledger-store';
 
 /** Asks the environment's ledger whether a restock was created under an operation key. */
 export function ledgerReconciler(env: StockroomEnvironment): Reconciler {
@@ -26,9 +26,4 @@ export function ledgerStoreReconciler(store: LedgerStore): Reconciler {
       return ((await store.find(key)) as unknown as JsonValue) ?? null;
     },
   };
-}
-
-/** Asks whatever downstream the executor reaches (local ledger, durable store, MCP server). */
-export function operationReconciler(downstream: OperationLookup): Reconciler {
-  return { lookup: (tool, key) => downstream.lookupOperation(tool, key) };
 }

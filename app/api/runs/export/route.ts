@@ -1,5 +1,5 @@
 /** GET the runs table as CSV under the runs page's filters and sort (the same query string). */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { RunsQuerySchema, runFiltersOf } from '@/lib/schemas/runs-query';
 import { linesToStream, runsCsv } from '@/lib/transfer/export-runs';
 

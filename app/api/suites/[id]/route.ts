@@ -1,5 +1,5 @@
 /** GET a suite or matrix run with its progress (counted from stored cases, with an estimate), per-setting metrics, cost and running cases (the pages poll this). */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { getSuiteProgress } from '@/lib/db/suite-jobs';
 import { getSuiteRunOrThrow } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';

@@ -4,7 +4,7 @@
  */
 import Link from 'next/link';
 import type { ApprovalRequest } from '@/lib/governance/approval';
-import type { CurrentBinding } from '@/lib/actions/support/governed';
+import type { CurrentBinding } from '@/lib/runs/governed-binding';
 import { DriftAlert } from '@/components/drift-alert';
 
 export function GovernancePanel({

@@ -4,7 +4,7 @@
  * become imported runs of that tenant; traces without model or tool spans are reported back as
  * rejected spans (OTLP partial success), and a malformed or oversized body stores nothing.
  */
-import { safeBearerRoute } from '@/lib/actions/safe-bearer-route';
+import { safeBearerRoute } from '@/lib/boundary/safe-bearer-route';
 import { TraceImportError } from '@/lib/otel/errors';
 import { importSpanRecords, type ImportResult } from '@/lib/otel/import/import-traces';
 import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';

@@ -1,5 +1,5 @@
 /** GET one stored run as a `stockroom.run/v1` JSON download (what `stockroom import` reads back). */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 import { exportRunFile } from '@/lib/transfer/export-runs';
 

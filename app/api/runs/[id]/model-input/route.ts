@@ -1,5 +1,5 @@
 /** GET the messages one model call of a run saw. */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { getModelInputAt } from '@/lib/db/runs-read';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { ModelInputQuerySchema } from '@/lib/schemas/api-queries';

@@ -1,5 +1,5 @@
 /** GET how far a run has got (status and step count): the replay of a running live run polls this. */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { getRunProgressOrThrow } from '@/lib/db/run-progress';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';

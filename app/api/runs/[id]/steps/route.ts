@@ -1,5 +1,5 @@
 /** GET a run's trajectory entries for harness steps `fromStep..toStep` (replay loads a step at a time). */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { getRunSteps } from '@/lib/db/runs-read';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { withFindings } from '@/lib/db/step-findings';

@@ -1,5 +1,5 @@
 /** GET the per-case scores of a suite run (instructor mode compares two suites case by case). */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { getSuiteCases } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';

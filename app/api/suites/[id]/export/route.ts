@@ -1,5 +1,5 @@
 /** GET a suite (eval or matrix) as `stockroom.suite/v1` JSONL, streamed one run per line. */
-import { safeRoute } from '@/lib/actions/safe-route';
+import { safeRoute } from '@/lib/boundary/safe-route';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 import { linesToStream, suiteJsonl } from '@/lib/transfer/export-runs';
 

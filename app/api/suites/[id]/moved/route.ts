@@ -1,6 +1,6 @@
 /** GET the cases whose score on a metric moved between `none` and a setting of a matrix run. */
-import { safeRoute } from '@/lib/actions/safe-route';
-import { ActionError } from '@/lib/actions/errors';
+import { safeRoute } from '@/lib/boundary/safe-route';
+import { ActionError } from '@/lib/boundary/errors';
 import { getMatrixCasesThatMoved } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { caseMoved, caseScoreKey } from '@/lib/charts/matrix-view';

@@ -1,0 +1,64 @@
+/**
+ * The execute → store half of a single run, shared by a run started in this process, a queued run a
+ * worker took, and a replay of a recording. A live-model run is stored as it goes: the record exists
+ * (status running) before its first model call and is rewritten after every step, so its replay can
+ * follow it; a fake-model run takes milliseconds and is stored once, when it ends.
+ */
+import { FAKE_MODEL } from '../harness/config';
+import type { RunResult } from '../harness/types';
+import { replayModel, type ReplaySource } from '../models/replay-source';
+import { resolveLiveModel, withAgent, type LiveModel } from './agent';
+import type { PreparedRun } from './prepare';
+import { watchForStop } from './stop-runs';
+import { storeRun, storeRunSoFar } from './store';
+import { summariseRun, type RunOneResult } from './summary';
+
+/** A run that has been started: its stored id, and its summary once it finishes. */
+export interface StartedRun {
+  runId: string;
+  done: Promise<RunOneResult>;
+}
+
+export interface ExecuteOptions {
+  /** Replaying: the recorded answers, then the chosen live model (if any) from the first mismatch. */
+  replay?: ReplaySource;
+  /** Store over the record the run already has (a queued run). */
+  replace?: boolean;
+}
+
+/**
+ * Runs a prepared run and stores it; resolves as soon as its first record is stored (a live run) or
+ * it has ended (a fake one), with `done` for the rest.
+ */
+export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): Promise<StartedRun> {
+  const { dataset, golden, server, config, meta } = p;
+  const liveProgress = config.model !== FAKE_MODEL;
+  let stored: () => void = () => {};
+  const firstStored = new Promise<void>((resolve) => (stored = resolve));
+  const runAndStore = async (live: LiveModel, signal: AbortSignal | undefined) => {
+    const run: RunResult = await withAgent({ dataset, config, tools: server, live }, (agent) =>
+      agent.run(p.query, golden?.id ?? null, {
+        signal,
+        // Once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
+        onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta).then(stored)) : undefined,
+        model: options.replay
+          ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
+          : undefined,
+      }),
+    );
+    await (liveProgress || options.replace ? storeRunSoFar(run, meta) : storeRun(run, meta));
+    return summariseRun(meta.id, run, golden);
+  };
+  const done = (async () => {
+    const live = await resolveLiveModel(config);
+    // A live run can be stopped from its replay page (stop-runs.ts); it ends as MODEL_ERROR (cancelled).
+    const stop = liveProgress ? watchForStop(meta.id) : null;
+    try {
+      return await runAndStore(live, stop?.signal);
+    } finally {
+      stop?.dispose();
+    }
+  })();
+  await Promise.race([firstStored, done]);
+  return { runId: meta.id, done };
+}

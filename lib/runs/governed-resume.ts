@@ -1,0 +1,39 @@
+import 'server-only';
+/**
+ * A paused governed run continues once its request is decided (or expires): resumeGovernedRun
+ * claims it by compare-and-set, re-validates every bound field and runs on; the stored run is
+ * replaced with the continued one. Also the repair of a run whose storing failed after it moved on.
+ */
+import { resumeGovernedRun, type GovernedOutcome } from '../governance/governed-run';
+import { getDb } from '../db/client';
+import { clearGovernedFailure, getGovernedRunOrThrow } from '../db/governance-runs';
+import { resolveDataset } from './datasets';
+import { governedMeta, specOf, withGovernedContext } from './governed-context';
+import { truthfully } from './governed-failure';
+import { storeRunSoFar } from './store';
+
+/** Resumes the run and replaces its stored run. Throws ConflictError when another worker resumed it first. */
+export async function resumeAfterDecision(runId: string): Promise<GovernedOutcome> {
+  const stored = await getGovernedRunOrThrow(getDb().prisma, runId);
+  const spec = specOf(runId, stored.spec);
+  return truthfully(runId, 'resume', async () => {
+    const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
+    const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId));
+    await storeRunSoFar(out.result, governedMeta(spec, dataset, runId, stored.principal.subject));
+    await clearGovernedFailure(getDb().prisma, runId);
+    return out;
+  });
+}
+
+/**
+ * Stores the run a governed run finished with when storing it failed after the governed run moved
+ * on (its writes were already committed): the runs list and replay then show what happened.
+ */
+export async function repairStoredRun(runId: string): Promise<void> {
+  const prisma = getDb().prisma;
+  const stored = await getGovernedRunOrThrow(prisma, runId);
+  const spec = specOf(runId, stored.spec);
+  const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
+  await storeRunSoFar(stored.result, governedMeta(spec, dataset, runId, stored.principal.subject));
+  await clearGovernedFailure(prisma, runId);
+}

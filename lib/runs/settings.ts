@@ -1,0 +1,58 @@
+/**
+ * A run's settings as the dashboard and the CLI name them, turned into the harness configuration:
+ * the setting label of a set of weakness flags, the configuration of UI settings (a live model's
+ * credentials checked), and the tool server a run may name.
+ */
+import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness/config';
+import type { ModelChoice, RunSettings } from '../schemas/run-settings';
+import { InputError } from './errors';
+import { modelSettings } from './model-choice';
+import { configuredToolServer } from './tool-servers';
+
+/** `none`, or the sorted flags joined with `+` (the data layer's setting label). */
+export function settingLabel(weaknesses: readonly string[]): string {
+  return weaknesses.length === 0 ? 'none' : [...weaknesses].sort().join('+');
+}
+
+/**
+ * The resolved harness configuration of UI settings under `weaknesses`. A live model is refused here,
+ * naming the variable, when the server lacks its credentials (model-choice.ts).
+ */
+export function configOf(
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice },
+  weaknesses: readonly WeaknessFlag[],
+): HarnessConfig {
+  return resolveConfig({
+    weaknesses: [...weaknesses],
+    guards: settings.guards,
+    payloadWrappers: settings.payloadWrappers,
+    transport: settings.transport,
+    ...modelSettings(settings.model ?? FAKE_MODEL),
+  });
+}
+
+/** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
+export function toolServerOptions(id: string): NonNullable<ReturnType<typeof configuredToolServer>> {
+  const server = configuredToolServer(id);
+  if (!server) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
+  return server;
+}
+
+/**
+ * The configuration of settings that may name a tool server: the server (when named) decides the
+ * transport. Returns the server too, so the run connects to it.
+ */
+export function configWithServer(
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice },
+  weaknesses: readonly WeaknessFlag[],
+): { config: HarnessConfig; server: ReturnType<typeof toolServerOptions> | undefined } {
+  const server = settings.toolServer !== undefined ? toolServerOptions(settings.toolServer) : undefined;
+  return { config: configOf(server ? { ...settings, transport: server.transport } : settings, weaknesses), server };
+}
+
+/** Governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */
+export function refuseToolServer(toolServer: string | undefined): void {
+  if (toolServer !== undefined) {
+    throw new InputError('toolServer', 'A tool server can be chosen for ungoverned runs, suites and matrices only; governed runs use the Stockroom tools.');
+  }
+}
