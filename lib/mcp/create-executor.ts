@@ -122,7 +122,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
     throw new ConfigError('mcpHeaders', '--mcp-header needs --mcp-url (headers go to an HTTP server)');
   }
   if (mcpUrl !== undefined && !URL.canParse(mcpUrl)) throw new ConfigError('mcpUrl', `--mcp-url is not a URL: '${mcpUrl}'`);
-  const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID };
+  // Only the servers started right here are the harness's own (per-run reset, private tools hidden).
+  const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID, ownServer: true };
   const serverId = options.mcpServerId;
   const wanted = serverSideWeaknesses(weaknesses);
   switch (transport) {

@@ -1,8 +1,10 @@
 /**
  * The MCP tool executor: the harness's ToolExecutor over one MCP client session, with any MCP
  * server. The specs the model sees are built from the server's tools/list answer (no local copy of
- * the descriptions). Per-run state is reset through the server's private reset tool when the server
- * offers it (the harness's own servers do); with any other server a run starts without a reset.
+ * the descriptions). Per-run state is reset only on the harness's own tool servers, recognised by
+ * identity — the executor was told it started that server itself (`ownServer`) and the server's
+ * initialize result names the Stockroom server — never by a tool's name: a stranger's tool called
+ * `reset_session_state` is just one of its tools, shown to the model and governed like the rest.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -23,7 +25,7 @@ import type { ToolSource } from '../governance/capability-registry';
 import type { ToolHints } from '../governance/policy-engine';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
-import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
+import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from './protocol';
 import { requestedWeaknessCapability } from './session-weaknesses';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
@@ -58,12 +60,19 @@ export interface McpExecutorOptions {
    * states: a server may ignore the request.
    */
   requestWeaknesses?: readonly string[];
+  /**
+   * Set only by createExecutor for a server it started itself (in-memory, its own stdio child, its
+   * own in-process HTTP server). Only such a server gets the per-run reset and has its private
+   * tools hidden; whatever a configured or user-given server lists, it is never treated as ours.
+   */
+  ownServer?: boolean;
 }
 
 const NO_FLOAT_KEYS: FloatKeys = new Set();
 
+/** A tool clients should not show a model: marked so by the server (our lookup and reset tools). */
 function isHidden(tool: Tool): boolean {
-  return tool.name === RESET_TOOL_NAME || tool._meta?.[HIDDEN_META_KEY] === true;
+  return tool._meta?.[HIDDEN_META_KEY] === true;
 }
 
 function messageOf(err: unknown): string {
@@ -91,6 +100,7 @@ export class McpToolExecutor implements ToolExecutor {
   private closed = false;
   /** The server's id for governance (see McpExecutorOptions.serverId). */
   readonly serverId: string;
+  private readonly ownServer: boolean;
 
   private constructor(
     private readonly client: Client,
@@ -101,6 +111,7 @@ export class McpToolExecutor implements ToolExecutor {
     this.floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     this.serverId = options.serverId ?? connection.target;
+    this.ownServer = options.ownServer === true;
     // A server that changes its tools says so; the next listSpecs() asks again.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.specs = null;
@@ -164,10 +175,19 @@ export class McpToolExecutor implements ToolExecutor {
     return { server: this.serverId, hints };
   }
 
-  /** Whether the server offers the private reset tool (known after the first tools/list). */
+  /**
+   * Whether this is one of the harness's own servers: started by createExecutor (`ownServer`) and
+   * naming itself the Stockroom server in its initialize result. A tool name proves nothing.
+   */
+  isOwnServer(): boolean {
+    return this.ownServer && this.client.getServerVersion()?.name === STOCKROOM_SERVER_INFO.name;
+  }
+
+  /** Whether the per-run reset applies: our own server, offering its hidden reset tool. */
   async offersReset(): Promise<boolean> {
+    if (!this.isOwnServer()) return false;
     await this.listSpecs();
-    return this.tools.some((tool) => tool.name === RESET_TOOL_NAME);
+    return this.tools.some((tool) => tool.name === RESET_TOOL_NAME && isHidden(tool));
   }
 
   listSpecs(): Promise<ToolSpec[]> {
@@ -267,7 +287,7 @@ export class McpToolExecutor implements ToolExecutor {
     );
   }
 
-  /** Resets per-run state through the private tool; a no-op with a server that does not offer it. */
+  /** Resets per-run state through our own server's private tool; a no-op with any other server. */
   async reset(): Promise<void> {
     if (!(await this.offersReset())) return;
     const result = await this.request('reset', () =>
