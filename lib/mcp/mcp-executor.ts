@@ -23,6 +23,7 @@ import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
 import type { ToolSource } from '../governance/capability-registry';
 import type { ToolHints } from '../governance/policy-engine';
+import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
 import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from './protocol';
@@ -101,6 +102,10 @@ export class McpToolExecutor implements ToolExecutor {
   /** The server's id for governance (see McpExecutorOptions.serverId). */
   readonly serverId: string;
   private readonly ownServer: boolean;
+  /** Set once the server is known to be gone; every later request fails with it at once. */
+  private lost: McpConnectionLostError | null = null;
+  private readonly lostWaiters = new Set<(err: McpConnectionLostError) => void>();
+  private probing = false;
 
   private constructor(
     private readonly client: Client,
@@ -116,6 +121,54 @@ export class McpToolExecutor implements ToolExecutor {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.specs = null;
     });
+    // A stdio child that exits closes the connection; an HTTP server that dies breaks its streams
+    // (the SDK reports it as a transport error and leaves the request waiting for its timeout).
+    client.onclose = () => this.markLost('the connection closed');
+    client.onerror = (err) => this.probeAfterError(err);
+  }
+
+  /** Fails every request in flight, and every later one, with a typed error naming the server. */
+  private markLost(detail: string, cause?: unknown): McpConnectionLostError {
+    if (this.lost) return this.lost;
+    const err = new McpConnectionLostError(this.transport, this.serverId, this.connection.target, detail, { cause });
+    if (this.closed) return err;
+    this.lost = err;
+    for (const reject of this.lostWaiters) reject(err);
+    this.lostWaiters.clear();
+    return err;
+  }
+
+  /**
+   * A transport error that looks like a lost connection is checked with a ping: a server that is
+   * gone cannot answer it (a refused connection fails at once), one that is only slow or whose
+   * notification stream blinked answers and nothing changes.
+   */
+  private probeAfterError(err: unknown): void {
+    if (this.closed || this.lost || this.probing || !isConnectionLoss(err)) return;
+    this.probing = true;
+    const detail = err instanceof Error ? err.message : String(err);
+    this.client
+      .ping({ timeout: LIVENESS_PROBE_MS })
+      .then(
+        () => undefined,
+        (pingErr: unknown) => {
+          if (isConnectionLoss(pingErr)) this.markLost(`connection lost (${detail})`, err);
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  /** `work`, unless the connection is lost first. */
+  private whileConnected<T>(work: Promise<T>): Promise<T> {
+    if (this.lost) return Promise.reject(this.lost);
+    let reject!: (err: McpConnectionLostError) => void;
+    const lost = new Promise<never>((_resolve, r) => {
+      reject = r;
+    });
+    this.lostWaiters.add(reject);
+    return Promise.race([work, lost]).finally(() => this.lostWaiters.delete(reject));
   }
 
   /**
@@ -221,8 +274,9 @@ export class McpToolExecutor implements ToolExecutor {
       const content = { error: 'bad_arguments', message: 'bad arguments: arguments must be a JSON object' };
       return { content, isError: true, errorCode: 'bad_arguments', payloadChars: payloadChars(content, true, this.floatKeys) };
     }
+    if (this.lost) return this.callFailure(name, this.lost, context?.operationKey);
     try {
-      const result = await this.client.callTool(
+      const result = await this.whileConnected(this.client.callTool(
         {
           name,
           arguments: args,
@@ -237,7 +291,7 @@ export class McpToolExecutor implements ToolExecutor {
         },
         CallToolResultSchema,
         { timeout: this.requestTimeoutMs },
-      );
+      ));
       return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
     } catch (err) {
       return this.callFailure(name, err, context?.operationKey);
@@ -255,6 +309,12 @@ export class McpToolExecutor implements ToolExecutor {
    * outcome is unknown, so it is thrown (the journal records `unknown`), never reported as failed.
    */
   private callFailure(name: string, err: unknown, operationKey?: string): ToolResult {
+    if (err instanceof McpConnectionLostError || isConnectionLoss(err)) {
+      const lost = err instanceof McpConnectionLostError ? err : this.markLost(`connection lost (${messageOf(err)})`, err);
+      // A write that was sent may have been applied before the server went: its outcome is unknown.
+      if (operationKey === undefined) throw lost;
+      throw new McpConnectionLostError(this.transport, this.serverId, this.connection.target, `${lost.detail}; ${name} (${operationKey}) was sent and its outcome is unknown`, { cause: lost });
+    }
     if (operationKey !== undefined && err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       throw new ExecutorError(this.transport, `${name} (${operationKey}) was sent over ${this.transport} and timed out after ${this.requestTimeoutMs} ms: its outcome is unknown`, { cause: err });
     }
@@ -273,8 +333,10 @@ export class McpToolExecutor implements ToolExecutor {
   private async request<T>(what: string, send: () => Promise<T>): Promise<T> {
     if (this.closed) throw new ExecutorError(this.transport, `${what}: the ${this.transport} executor is closed`);
     try {
-      return await send();
+      return await this.whileConnected(send());
     } catch (err) {
+      if (err instanceof McpConnectionLostError) throw err;
+      if (isConnectionLoss(err)) throw this.markLost(`${what}: connection lost (${messageOf(err)})`, err);
       throw this.connectionError(what, err);
     }
   }
