@@ -58,6 +58,8 @@ export interface HttpServerOptions {
   perSessionWeaknesses?: boolean;
   /** Idle time after which a session is reaped. */
   sessionIdleMs?: number;
+  /** Serve the conformance suite's test tools too (testing only). */
+  conformanceTools?: boolean;
   /** Sessions one client may hold (default MAX_SESSIONS_PER_CLIENT). */
   maxSessionsPerClient?: number;
   log?: (message: string) => void;
@@ -188,6 +190,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       weaknesses,
       offerReset: options.offerReset === true,
       perSessionWeaknesses: options.perSessionWeaknesses === true,
+      conformanceTools: options.conformanceTools === true,
       ...(options.writesFor ? { writes: options.writesFor(id) } : {}),
       log,
     });
