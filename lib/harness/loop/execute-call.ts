@@ -169,6 +169,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       quarantinedText,
       rewrittenBy,
       policy,
+      ...(result.media ? { media: result.media } : {}),
     },
   };
 }

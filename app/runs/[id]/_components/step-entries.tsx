@@ -8,6 +8,7 @@ import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
+import { ToolMedia } from './tool-media';
 
 /** The react-query options for one step's entries (shared with the prefetch). */
 export function stepsQuery(runId: string, step: number) {
@@ -83,6 +84,12 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
       <PlantedNotice paragraphs={item.planted ?? []} quarantined={item.quarantinedText.length > 0} />
       {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} />}
+      {item.hasMedia ? (
+        <>
+          <h3 className="small">Images, audio and resources (the model was given the description above)</h3>
+          <ToolMedia runId={runId} index={item.index} tool={item.name} />
+        </>
+      ) : null}
       {item.result.truncated && !full ? (
         <button type="button" className="small" onClick={() => setFull(true)}>
           Show the full result ({item.result.chars.toLocaleString('en')} chars)
