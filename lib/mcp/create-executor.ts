@@ -34,6 +34,8 @@ export interface CreateExecutorOptions {
   mcpCommand?: string | readonly string[];
   /** Working directory of `mcpCommand` (default: this process's). */
   mcpCwd?: string;
+  /** The whole environment of `mcpCommand` (a configured server's declared env, PATH and HOME); default PATH and HOME only. */
+  mcpEnv?: Readonly<Record<string, string>>;
   /**
    * The configured id of the server (`--mcp-server ID`), which governance pins its tools under.
    * The harness's own servers are `stockroom`; an unnamed `--mcp-url`/`--mcp-command` server is
@@ -136,7 +138,7 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
         return McpToolExecutor.connect(stdioConnection(await stockroomStdioCommand(dataset.dir, weaknesses)), executorOptions);
       }
       const [command, ...args] = typeof mcpCommand === 'string' ? splitCommandLine(mcpCommand) : [...mcpCommand];
-      const spec = { command: command as string, args, env: externalChildEnvironment(), ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
+      const spec = { command: command as string, args, env: { ...(options.mcpEnv ?? externalChildEnvironment()) }, ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
       // A stdio server has no URL for ?weaknesses=: the flags are asked for in the handshake.
       return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId, true);
     }

@@ -4,7 +4,7 @@
  * reached. Header values and environment variables never leave this module.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { externalChildEnvironment, httpConnection, stdioConnection } from './connections';
+import { httpConnection, stdioConnection } from './connections';
 import { McpToolExecutor } from './mcp-executor';
 import { loadMcpServers, resolveServer, summarise, type McpServerEntry, type McpServerSummary } from './server-config';
 
@@ -27,7 +27,7 @@ async function listOne(entry: McpServerEntry): Promise<ServerTools> {
     const resolved = resolveServer([entry], entry.id);
     const connection =
       resolved.kind === 'stdio'
-        ? stdioConnection({ command: resolved.command[0]!, args: resolved.command.slice(1), env: externalChildEnvironment(), cwd: resolved.cwd })
+        ? stdioConnection({ command: resolved.command[0]!, args: resolved.command.slice(1), env: resolved.env, cwd: resolved.cwd })
         : httpConnection(resolved.url, undefined, resolved.headers);
     executor = await McpToolExecutor.connect(connection, { connectTimeoutMs: LIST_TOOLS_TIMEOUT_MS, requestTimeoutMs: LIST_TOOLS_TIMEOUT_MS });
     return { server, serverInfo: executor.serverInfo() ?? null, tools: await executor.listTools(), error: null };

@@ -12,6 +12,6 @@ export function configuredToolServer(id: string): (ToolServer & { transport: 'mc
   if (!servers.some((s) => s.id === id)) return null;
   const server = resolveServer(servers, id);
   return server.kind === 'stdio'
-    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd, mcpServerId: id }
+    ? { transport: 'mcp-stdio', mcpCommand: server.command, mcpCwd: server.cwd, mcpEnv: server.env, mcpServerId: id }
     : { transport: 'mcp-http', mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id };
 }

@@ -39,6 +39,9 @@ function build(name: string): McpServer {
   const wipeCount = server.registerTool('wipe_count', { description: 'How often user data was wiped', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({
     content: [{ type: 'text', text: JSON.stringify(state) }],
   }));
+  server.registerTool('env', { description: 'The names of the variables this process was given, and the value of SHELF_TOKEN', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({
+    content: [{ type: 'text', text: JSON.stringify({ names: Object.keys(process.env).sort(), shelfToken: process.env.SHELF_TOKEN ?? null }) }],
+  }));
   server.registerTool('die', { description: 'Crashes the server process mid-call', inputSchema: {} }, () => {
     setTimeout(() => process.exit(3), 50);
     return new Promise(() => {});
