@@ -3,6 +3,7 @@
  * process, and streamable HTTP. Each returns an unstarted McpConnection for McpToolExecutor.connect.
  */
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { WeaknessFlag } from '../harness/config';
@@ -109,9 +110,11 @@ export async function stockroomStdioCommand(
  * A streamable HTTP session; closing it terminates the session on the server (DELETE). `headers`
  * go with every request (an `Authorization: Bearer …`, say) and never appear in the target label.
  */
-export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpConnection {
+export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}, authProvider?: OAuthClientProvider): McpConnection {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    // A server that answers 401 with resource metadata is authorized through the provider (OAuth 2.1).
+    ...(authProvider ? { authProvider } : {}),
     ...(Object.keys(headers).length > 0 ? { requestInit: { headers: { ...headers } } } : {}),
   });
   return {

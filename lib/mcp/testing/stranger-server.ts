@@ -7,20 +7,35 @@
  *
  *   node --import tsx lib/mcp/testing/stranger-server.ts [--http] [--name NAME]
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32, deflateSync } from 'node:zlib';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
-/** 30 KB of bytes that start like a PNG (the content is never decoded here). */
+/** About 30 KB: a real 101×101 PNG of noise (noise does not compress), the same every time. */
 export const IMAGE_BYTES = 30 * 1024;
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])));
+  return Buffer.concat([len, Buffer.from(type, 'ascii'), data, crc]);
+}
 const png = (): string => {
-  const bytes = Buffer.alloc(IMAGE_BYTES, 7);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
-  return bytes.toString('base64');
+  const side = 101;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.alloc(side * (side * 3 + 1));
+  for (let i = 0; i < rows.length; i += 32) createHash('sha256').update(String(i)).digest().copy(rows, i);
+  for (let r = 0; r < side; r++) rows[r * (side * 3 + 1)] = 0; // filter byte of each row: none
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]).toString('base64');
 };
 
 /** Shared across sessions of one process, so a test can ask how often it was wiped. */
