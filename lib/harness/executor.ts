@@ -29,6 +29,20 @@ export interface ToolCallContext {
    * reviewer approved): a downstream that would hold the write for a manager's sign-off takes it as given.
    */
   approval?: { id: string };
+  /**
+   * Aborted when the call must stop: the run's wall-clock deadline passed or the run was cancelled.
+   * An executor that can cancel a call in flight does (MCP sends notifications/cancelled).
+   */
+  signal?: AbortSignal;
+  /** Told of progress the tool reports while it runs (MCP notifications/progress). */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** How far a running tool call has got, as the tool reports it. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface ToolExecutor {

@@ -290,12 +290,33 @@ export class McpToolExecutor implements ToolExecutor {
             : {}),
         },
         CallToolResultSchema,
-        { timeout: this.requestTimeoutMs },
+        {
+          timeout: this.requestTimeoutMs,
+          // Asking for progress sends a progressToken with every call; a server may report against it.
+          onprogress: (p) => context?.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+          // Aborting sends notifications/cancelled to the server (the run's deadline, a stop).
+          ...(context?.signal ? { signal: context.signal } : {}),
+        },
       ));
       return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
     } catch (err) {
+      if (context?.signal?.aborted && !(err instanceof McpConnectionLostError)) return this.cancelled(name, context.signal, context.operationKey, err);
       return this.callFailure(name, err, context?.operationKey);
     }
+  }
+
+  /**
+   * A call cancelled while it ran (the server was sent notifications/cancelled). A read comes back
+   * as a `cancelled` error result; a write may have been applied before the cancel reached the
+   * server, so its outcome is unknown and it is thrown for the journal to record as such.
+   */
+  private cancelled(name: string, signal: AbortSignal, operationKey: string | undefined, err: unknown): ToolResult {
+    const why = signal.reason instanceof Error ? signal.reason.message : 'the call was cancelled';
+    if (operationKey !== undefined) {
+      throw new ExecutorError(this.transport, `${name} (${operationKey}) was cancelled over ${this.transport} (${why}): its outcome is unknown`, { cause: err });
+    }
+    const content = { error: 'cancelled', message: `${name} was cancelled: ${why}` };
+    return { content, isError: true, errorCode: 'cancelled', payloadChars: payloadChars(content, true, this.floatKeys) };
   }
 
   /** Asks the server whether a write was applied under `operationKey` (the hidden lookup tool). */

@@ -23,7 +23,7 @@ import { replayModel, type ReplaySource } from '../../models/replay-source';
 import { newId } from '../../db/ids';
 import { getDb, type Database } from '../../db/client';
 import { deleteRun } from '../../db/runs-write';
-import { endRunsUnfinished } from '../../db/run-progress';
+import { endRunsUnfinished, toolProgressRecorder } from '../../db/run-progress';
 import { ConfigError } from '../../harness/errors';
 import type { JobQueue } from '../../jobs/types';
 import { watchForStop } from '../../runs/stop-runs';
@@ -143,6 +143,8 @@ async function executeRun(p: PreparedRun, options: { replay?: ReplaySource; repl
         // A live model's run is stored from its start and rewritten after each step (replay follows it);
         // once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
         onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta).then(stored)) : undefined,
+        // A tool's progress (MCP notifications/progress) is shown live in the replay too.
+        onToolProgress: liveProgress ? toolProgressRecorder(meta.id) : undefined,
         // Replaying: the recorded answers, then the chosen live model (if any) from the first mismatch.
         model: options.replay
           ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
 import type { HarnessConfig } from '../config';
-import type { PayloadWrapper, ToolExecutor } from '../executor';
+import type { PayloadWrapper, ToolExecutor, ToolProgress } from '../executor';
 import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-call';
 import { repeatedCallGuard } from '../guards/repeated-call';
@@ -64,6 +64,8 @@ export interface HarnessOptions {
    * a store that keeps up sees every step in order; a failure there is the caller's and never stops the run.
    */
   onStep?: (soFar: RunResult) => void | Promise<void>;
+  /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
+  onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
 }
 
 export interface RunInput {
@@ -98,6 +100,24 @@ async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): 
     sizer: new MessageSizer(options.floatKeys),
     systemChars: pyLen(options.systemPrompt),
   };
+}
+
+/**
+ * The tool list as the executor has it now: a server that announced a change mid-run
+ * (notifications/tools/list_changed) is asked again, so the model sees new tools and changed
+ * schemas, validation uses them, and a call policy compares them with its pin (a pinned tool whose
+ * schema changed is refused as drift). Executors answer from their cache when nothing changed.
+ */
+async function refreshSpecs(d: Driver): Promise<void> {
+  let specList: ToolSpec[];
+  try {
+    specList = await d.options.executor.listSpecs();
+  } catch {
+    return; // a server that cannot list now says so on the next call; the run keeps the list it had
+  }
+  if (JSON.stringify(specList) === JSON.stringify(d.specList)) return;
+  d.specList = specList;
+  d.specs = new Map(specList.map((s) => [s.name, s]));
 }
 
 function contextEstimate(d: Driver, run: RunState): number {
@@ -139,6 +159,10 @@ async function executeCalls(
       operationKey: d.options.operationKey,
       policy: d.options.policy,
       resolution: resolving ? resolution : undefined,
+      // A call still running at the run's wall-clock deadline is cancelled, not waited for.
+      deadlineAt: d.started + config.wallClockTimeoutS * 1000,
+      signal: d.options.signal,
+      onToolProgress: d.options.onToolProgress,
     };
     let outcome;
     try {
@@ -191,6 +215,7 @@ async function executeCalls(
 async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<StepOutcome> {
   const { config, model, systemPrompt, floatKeys } = d.options;
   run.step += 1;
+  await refreshSpecs(d);
 
   const early = wallClockGuard(d.clock.now() - d.started, config.wallClockTimeoutS);
   const preVerdict = early.stop ? early : maxStepsGuard(run.usage.modelCalls, config.maxSteps);

@@ -1,4 +1,7 @@
 -- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "toolProgress" TEXT;
+
+-- AlterTable
 ALTER TABLE "ToolCall" ADD COLUMN     "mediaHash" TEXT;
 
 -- CreateTable
