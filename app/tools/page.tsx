@@ -8,6 +8,7 @@
  */
 import { holdsRole } from '@/lib/actions/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
+import { oauthStatuses } from '@/lib/db/mcp-oauth';
 import { getToolServerListings } from '@/lib/db/tool-server-listings';
 import { REFRESH_LIMIT_MS } from '@/lib/mcp/list-server-tools';
 import { loadMcpServers, summarise } from '@/lib/mcp/server-config';
@@ -15,13 +16,13 @@ import { ToolsBrowser, type ServerView } from './_components/tools-browser';
 
 export const dynamic = 'force-dynamic';
 
-export default async function ToolsPage() {
+export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ authorized?: string; oauth_error?: string }> }) {
   const principal = await requireUser();
-  const listings = new Map((await getToolServerListings(principal.tenant)).map((l) => [l.serverId, l]));
-  const servers: ServerView[] = loadMcpServers().map((entry) => {
-    const cached = listings.get(entry.id);
-    return { server: summarise(entry), cached: cached ?? null };
-  });
+  const [cachedListings, statuses] = await Promise.all([getToolServerListings(principal.tenant), oauthStatuses(principal.tenant)]);
+  const listings = new Map(cachedListings.map((l) => [l.serverId, l]));
+  const oauth = new Map(statuses.map((s) => [s.serverId, s]));
+  const servers: ServerView[] = loadMcpServers().map((entry) => ({ server: summarise(entry), cached: listings.get(entry.id) ?? null, oauth: oauth.get(entry.id) ?? null }));
+  const { authorized, oauth_error: oauthError } = await searchParams;
   return (
     <main className="page">
       <h1>Tools</h1>
@@ -29,6 +30,16 @@ export default async function ToolsPage() {
         The tool servers this deployment offers (config/mcp-servers.json) and what each listed when it was last refreshed. A run can use any of
         them; the policy file, not a tool&apos;s annotations, decides which calls need approval.
       </p>
+      {typeof authorized === 'string' ? (
+        <p className="alert info" role="status">
+          {authorized} is authorized for this tenant; runs and refreshes now use its token.
+        </p>
+      ) : null}
+      {typeof oauthError === 'string' ? (
+        <p className="alert" role="alert">
+          Authorization did not complete: {oauthError}
+        </p>
+      ) : null}
       {servers.length === 0 ? <p className="panel">No tool servers are configured.</p> : null}
       <ToolsBrowser servers={servers} canRefresh={holdsRole(principal.memberships, 'operator', principal.tenant)} limitS={REFRESH_LIMIT_MS / 1000} />
     </main>

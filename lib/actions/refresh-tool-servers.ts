@@ -8,7 +8,8 @@ import { revalidatePath } from 'next/cache';
 import { InvalidInputError } from '../db/errors';
 import { saveToolServerListings } from '../db/tool-server-listings';
 import { listConfiguredServerTools } from '../mcp/list-server-tools';
-import { loadMcpServers } from '../mcp/server-config';
+import { tenantOAuthProvider } from '../db/mcp-oauth';
+import { loadMcpServers, resolveServer } from '../mcp/server-config';
 import { RefreshToolServersInputSchema } from '../schemas/tool-servers';
 import { safeAction } from './safe-action';
 
@@ -20,7 +21,12 @@ export const refreshToolServersAction = safeAction({
     const configured = loadMcpServers();
     const servers = serverId === undefined ? configured : configured.filter((s) => s.id === serverId);
     if (serverId !== undefined && servers.length === 0) throw new InvalidInputError('serverId', `no tool server '${serverId}' is configured`);
-    const listed = await listConfiguredServerTools(servers);
+    // A remote server that asks for OAuth is listed with the tenant's stored token (never interactively here).
+    const authFor = (id: string) => {
+      const server = resolveServer(configured, id);
+      return server.kind === 'http' ? tenantOAuthProvider(principal.tenant, server, principal.email) : undefined;
+    };
+    const listed = await listConfiguredServerTools(servers, { authFor });
     await saveToolServerListings(
       principal.tenant,
       principal.email,

@@ -39,7 +39,7 @@ async function listOne(entry: McpServerEntry, options: ListOptions): Promise<Ser
   const limitMs = options.limitMs ?? REFRESH_LIMIT_MS;
   const work = (async (): Promise<Omit<ServerTools, 'durationMs'>> => {
     const resolved = resolveServer([entry], entry.id);
-    const auth = options.authFor?.(entry.id);
+    const auth = resolved.kind === 'http' ? options.authFor?.(entry.id) : undefined;
     const connection =
       resolved.kind === 'stdio'
         ? stdioConnection({ command: resolved.command[0]!, args: resolved.command.slice(1), env: resolved.env, cwd: resolved.cwd })

@@ -28,6 +28,20 @@ const HEADER_NAME = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header 
 const ENV_NAME = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 const Headers = z.record(HEADER_NAME, z.string());
 const Env = z.record(ENV_NAME, z.string());
+/**
+ * OAuth 2.1 client settings for a remote server, when its operator registered us rather than
+ * letting us register ourselves: `client_credentials` for machine access (workers need no person),
+ * else the authorization code flow with these credentials. Secrets as `${VAR}`.
+ */
+const OAuth = z.strictObject({
+  grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  scope: z.string().min(1).optional(),
+  /** The authorization server the credentials belong to (they are never sent to another). */
+  issuer: z.string().min(1).optional(),
+});
+export type McpOAuthSettings = z.infer<typeof OAuth>;
 
 const OurEntrySchema = z
   .strictObject({
@@ -37,8 +51,10 @@ const OurEntrySchema = z
     env: Env.optional(),
     url: z.string().min(1).optional(),
     headers: Headers.optional(),
+    oauth: OAuth.optional(),
   })
   .refine((s) => (s.command === undefined) !== (s.url === undefined), 'give either command or url')
+  .refine((s) => s.oauth === undefined || s.url !== undefined, 'oauth only applies to a url')
   .refine((s) => s.headers === undefined || s.url !== undefined, 'headers only apply to a url')
   .refine((s) => s.env === undefined || s.command !== undefined, 'env only applies to a command');
 
@@ -52,6 +68,7 @@ const McpJsonEntrySchema = z
     env: Env.optional(),
     url: z.string().min(1).optional(),
     headers: Headers.optional(),
+    oauth: OAuth.optional(),
   })
   .refine((s) => (s.command === undefined) !== (s.url === undefined), 'give either command (with args) or url')
   .refine((s) => (s.headers === undefined || s.url !== undefined) && (s.args === undefined || s.command !== undefined), 'args go with a command, headers with a url');
@@ -74,12 +91,14 @@ export interface McpServerSummary {
   headerNames: string[];
   /** Names of the variables a stdio server is given (values never shown). */
   envNames: string[];
+  /** How the server is authorized when it asks (OAuth 2.1): by an operator, or by client credentials. */
+  oauth: 'authorization_code' | 'client_credentials' | null;
 }
 
 /** A server ready to connect to: its command with its whole environment, or its URL with the headers filled in. */
 export type ResolvedMcpServer =
   | { id: string; kind: 'stdio'; command: string[]; cwd: string; env: Record<string, string> }
-  | { id: string; kind: 'http'; url: string; headers: Record<string, string> };
+  | { id: string; kind: 'http'; url: string; headers: Record<string, string>; oauth?: McpOAuthSettings };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -96,7 +115,7 @@ function fromMcpJson(servers: Record<string, z.infer<typeof McpJsonEntrySchema>>
   return Object.entries(servers).map(([id, s]) =>
     s.command !== undefined
       ? { id, ...(s.title ? { title: s.title } : {}), command: [s.command, ...(s.args ?? [])], ...(s.env ? { env: s.env } : {}) }
-      : { id, ...(s.title ? { title: s.title } : {}), url: s.url as string, ...(s.headers ? { headers: s.headers } : {}) },
+      : { id, ...(s.title ? { title: s.title } : {}), url: s.url as string, ...(s.headers ? { headers: s.headers } : {}), ...(s.oauth ? { oauth: s.oauth } : {}) },
   );
 }
 
@@ -136,6 +155,7 @@ export function summarise(entry: McpServerEntry): McpServerSummary {
     target: entry.command ? entry.command.join(' ') : displayUrl(entry.url as string),
     headerNames: Object.keys(entry.headers ?? {}),
     envNames: Object.keys(entry.env ?? {}),
+    oauth: entry.url === undefined ? null : (entry.oauth?.grant ?? 'authorization_code'),
   };
 }
 
@@ -179,5 +199,8 @@ export function resolveServer(servers: readonly McpServerEntry[], id: string, en
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new ConfigError('mcp-servers', `tool server '${id}': its url is not an http(s) URL`);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(entry.headers ?? {})) headers[name] = fill(id, `its ${name} header`, value, env);
-  return { id, kind: 'http', url, headers };
+  const oauth = entry.oauth
+    ? { ...entry.oauth, clientId: fill(id, 'its OAuth client id', entry.oauth.clientId, env), ...(entry.oauth.clientSecret ? { clientSecret: fill(id, 'its OAuth client secret', entry.oauth.clientSecret, env) } : {}) }
+    : undefined;
+  return { id, kind: 'http', url, headers, ...(oauth ? { oauth } : {}) };
 }

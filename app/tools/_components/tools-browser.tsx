@@ -7,13 +7,63 @@
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { JsonTree } from '@/components/json-tree';
+import type { OAuthStatusDto } from '@/lib/db/mcp-oauth';
 import type { ToolServerListingDto } from '@/lib/db/tool-server-listings';
+import { authorizeToolServerAction } from '@/lib/actions/authorize-tool-server';
 import type { McpServerSummary } from '@/lib/mcp/server-config';
 import { refreshToolServersAction } from '@/lib/actions/refresh-tool-servers';
 
 export interface ServerView {
   server: McpServerSummary;
   cached: ToolServerListingDto | null;
+  oauth: OAuthStatusDto | null;
+}
+
+/** Starts OAuth for a remote server: the browser goes to its authorization server, which sends it back to the dashboard. */
+function AuthorizeButton({ serverId }: { serverId: string }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <span>
+      <button
+        type="button"
+        className="small secondary"
+        disabled={pending}
+        onClick={() =>
+          start(async () => {
+            const res = await authorizeToolServerAction({ serverId });
+            if (!res.ok) return setMessage(res.error);
+            if (res.data.authorized) {
+              setMessage('authorized');
+              router.refresh();
+            } else window.location.assign(res.data.authorizationUrl);
+          })
+        }
+      >
+        {pending ? 'Authorizing…' : 'Authorize'}
+      </button>
+      {message ? (
+        <span className="small muted" role="status">
+          {' '}
+          {message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function OAuthState({ view, canRefresh }: { view: ServerView; canRefresh: boolean }) {
+  if (view.server.oauth === null) return null;
+  const status = view.oauth;
+  return (
+    <span className="small">
+      {' '}
+      · OAuth ({view.server.oauth === 'client_credentials' ? 'client credentials from the environment' : 'an operator authorizes'}):{' '}
+      {status?.authorized ? `token held${status.expiresAt ? ` until ${status.expiresAt.replace('T', ' ').slice(0, 16)} UTC` : ''}, set by ${status.updatedBy}` : 'no token'}{' '}
+      {canRefresh && view.server.oauth === 'authorization_code' ? <AuthorizeButton serverId={view.server.id} /> : null}
+    </span>
+  );
 }
 
 interface ToolRow {
@@ -102,7 +152,9 @@ export function ToolsBrowser({ servers, canRefresh, limitS }: { servers: ServerV
           {canRefresh ? <RefreshButton label="Refresh every server" limitS={limitS} /> : <span className="muted small">Refreshing needs the operator role.</span>}
         </div>
         <ul>
-          {servers.map(({ server, cached }) => (
+          {servers.map((view) => {
+            const { server, cached } = view;
+            return (
             <li key={server.id} data-testid={`tool-server-${server.id}`}>
               <strong>{server.title}</strong> <small>({server.id})</small> · {server.kind === 'stdio' ? 'stdio command' : 'streamable HTTP'}: <code>{server.target}</code>
               {server.headerNames.length > 0 ? <> · headers: {server.headerNames.join(', ')} (values from the environment, not shown)</> : null}
@@ -121,9 +173,11 @@ export function ToolsBrowser({ servers, canRefresh, limitS }: { servers: ServerV
                   Could not list this server&apos;s tools: {cached.error}
                 </p>
               ) : null}
+              <OAuthState view={view} canRefresh={canRefresh} />
               {canRefresh ? <RefreshButton serverId={server.id} label="Refresh" limitS={limitS} /> : null}
             </li>
-          ))}
+            );
+          })}
         </ul>
       </section>
       <section className="panel" aria-label="Tools">

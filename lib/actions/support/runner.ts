@@ -52,8 +52,8 @@ export function configOf(
 }
 
 /** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
-function toolServerOptions(id: string) {
-  const server = configuredToolServer(id);
+function toolServerOptions(id: string, tenant?: string) {
+  const server = configuredToolServer(id, tenant);
   if (!server) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
   return server;
 }
@@ -117,7 +117,7 @@ function prepareRun(input: RunOneInput, caller: { id: string; tenant: string }, 
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
   // A configured tool server decides the transport; the stored run names the server it used.
-  const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer) : undefined;
+  const server = input.toolServer !== undefined ? toolServerOptions(input.toolServer, tenant) : undefined;
   const config = configOf(server ? { ...input, transport: server.transport } : input, input.weaknesses);
   const base = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
   const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id };
