@@ -6,7 +6,7 @@
  * size counts that text, and the whole parts are stored with the run (SQLite and PostgreSQL) for
  * replay.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../harness/config';
 import { scriptedModel } from '../harness/testing/scripted-model';
 import type { RunResult, ToolRecord } from '../harness/types';
