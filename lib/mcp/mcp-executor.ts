@@ -162,7 +162,10 @@ export class McpToolExecutor implements ToolExecutor {
 
   /** `work`, unless the connection is lost first. */
   private whileConnected<T>(work: Promise<T>): Promise<T> {
-    if (this.lost) return Promise.reject(this.lost);
+    if (this.lost) {
+      work.catch(() => undefined); // already started: its own failure says nothing more
+      return Promise.reject(this.lost);
+    }
     let reject!: (err: McpConnectionLostError) => void;
     const lost = new Promise<never>((_resolve, r) => {
       reject = r;
