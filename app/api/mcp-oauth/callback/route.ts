@@ -30,7 +30,8 @@ function back(result: { authorized?: string; error?: string }): Response {
 
 export async function GET(request: Request): Promise<Response> {
   const principal = await currentPrincipal(request.headers);
-  if (!principal) return Response.redirect(new URL('/sign-in', dashboardUrl()), 303);
+  // Like every route: no session, no answer (the authorization is started again once signed in).
+  if (!principal) return Response.json({ ok: false, code: 'unauthenticated', error: 'Sign in, then authorize the tool server again from the Tools page.' }, { status: 401 });
   if (!holdsRole(principal.memberships, 'operator', principal.tenant)) return back({ error: 'authorizing a tool server needs the operator role' });
   const query = CallbackQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return back({ error: `the authorization server's answer is not valid (${query.error.issues[0]?.path.join('.') ?? 'query'})` });

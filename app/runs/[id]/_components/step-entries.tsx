@@ -31,12 +31,22 @@ function FullResult({ runId, index }: { runId: string; index: number }) {
   return q.data.result !== null && typeof q.data.result === 'object' ? <JsonTree value={q.data.result} label="Full tool result" /> : <pre>{displayJson(q.data.result)}</pre>;
 }
 
-/** A result preview: a collapsible tree when the preview is whole JSON, else the text as it is. */
+/** A JSON string preview's text (a tool that answered in words, e.g. a line per image or resource), or null. */
+function stringPreview(text: string): string | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A result preview: a collapsible tree when the preview is whole JSON, its text when it is a JSON string, else the text as it is. */
 function ResultPreview({ text, name }: { text: string; name: string }) {
   const parsed = parseJsonText(text);
   return (
     <div data-testid="tool-result">
-      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{text}</pre>}
+      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{stringPreview(text) ?? text}</pre>}
     </div>
   );
 }
