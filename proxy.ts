@@ -42,5 +42,6 @@ export async function proxy(request: NextRequest) {
 export const config = {
   // Pages only: API routes answer 401 themselves and get their headers from next.config.ts, as do
   // static files.
-  matcher: ['/((?!api/|_next/|icon\\.svg|favicon\\.ico).*)'],
+  // .well-known: the OAuth protected-resource metadata is public (RFC 9728), like /api's own checks.
+  matcher: ['/((?!api/|_next/|\\.well-known/|icon\\.svg|favicon\\.ico).*)'],
 };

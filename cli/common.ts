@@ -57,7 +57,7 @@ function impliedTransport(args: ParsedArgs): string | undefined {
 /** The external tool server the flags name (`--mcp-server ID`, `--mcp-command`, or `--mcp-url` + headers), if any. */
 export async function toolServerFromArgs(
   args: ParsedArgs,
-): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpCommand?: string | string[]; mcpCwd?: string; mcpServerId?: string }> {
+): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpCommand?: string | string[]; mcpCwd?: string; mcpEnv?: Record<string, string>; mcpServerId?: string }> {
   const { parseHeaders } = await import('../lib/mcp/command-line');
   const id = stringFlag(args, 'mcp-server');
   const url = stringFlag(args, 'mcp-url');
@@ -68,7 +68,7 @@ export async function toolServerFromArgs(
   if (headers.length > 0 && url === undefined) throw new CliUsageError('--mcp-header needs --mcp-url');
   if (id !== undefined) {
     const server = resolveServer(loadMcpServers(), id);
-    return server.kind === 'http' ? { mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id } : { mcpCommand: server.command, mcpCwd: server.cwd, mcpServerId: id };
+    return server.kind === 'http' ? { mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id } : { mcpCommand: server.command, mcpCwd: server.cwd, mcpEnv: server.env, mcpServerId: id };
   }
   return {
     ...(url !== undefined ? { mcpUrl: url, mcpHeaders: parseHeaders(headers) } : {}),

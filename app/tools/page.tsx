@@ -1,76 +1,47 @@
 /**
- * The Tools page: every tool server configured in config/mcp-servers.json (or STOCKROOM_MCP_SERVERS)
- * and the tools it lists, with their schemas and annotations, asked live. Servers come from the
- * deployment's file only; nothing the browser sends picks a command or a URL.
+ * The Tools page: every tool server configured in config/mcp-servers.json (or STOCKROOM_MCP_SERVERS),
+ * and the tools each listed when an operator of this tenant last refreshed it — one row per tool,
+ * schemas as collapsible trees, a filter box. Loading the page spawns and connects to nothing
+ * (observed before: 7.2 s for one load, 27–35 s with six at once); the refresh does, within a
+ * time limit. Servers come from the deployment's file only; nothing the browser sends picks a
+ * command or a URL, and no header value, variable value or URL query value is shown.
  */
+import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
-import { listConfiguredServerTools } from '@/lib/mcp/list-server-tools';
+import { oauthStatuses } from '@/lib/db/mcp-oauth';
+import { getToolServerListings } from '@/lib/db/tool-server-listings';
+import { REFRESH_LIMIT_MS } from '@/lib/mcp/list-server-tools';
+import { loadMcpServers, summarise } from '@/lib/mcp/server-config';
+import { ToolsBrowser, type ServerView } from './_components/tools-browser';
 
 export const dynamic = 'force-dynamic';
 
-function Json({ value }: { value: unknown }) {
-  return <pre className="code">{JSON.stringify(value, null, 2)}</pre>;
-}
-
-export default async function ToolsPage() {
-  await requireUser();
-  const servers = await listConfiguredServerTools();
+export default async function ToolsPage({ searchParams }: { searchParams: Promise<{ authorized?: string; oauth_error?: string }> }) {
+  const principal = await requireUser();
+  const [cachedListings, statuses] = await Promise.all([getToolServerListings(principal.tenant), oauthStatuses(principal.tenant)]);
+  const listings = new Map(cachedListings.map((l) => [l.serverId, l]));
+  const oauth = new Map(statuses.map((s) => [s.serverId, s]));
+  const servers: ServerView[] = loadMcpServers().map((entry) => ({ server: summarise(entry), cached: listings.get(entry.id) ?? null, oauth: oauth.get(entry.id) ?? null }));
+  const { authorized, oauth_error: oauthError } = await searchParams;
   return (
     <main className="page">
       <h1>Tools</h1>
       <p className="lede">
-        The tool servers this deployment offers (config/mcp-servers.json) and what each one lists. A run can use any of them; the policy file,
-        not a tool&apos;s annotations, decides which calls need approval.
+        The tool servers this deployment offers (config/mcp-servers.json) and what each listed when it was last refreshed. A run can use any of
+        them; the policy file, not a tool&apos;s annotations, decides which calls need approval.
       </p>
+      {typeof authorized === 'string' ? (
+        <p className="alert info" role="status">
+          {authorized} is authorized for this tenant; runs and refreshes now use its token.
+        </p>
+      ) : null}
+      {typeof oauthError === 'string' ? (
+        <p className="alert" role="alert">
+          Authorization did not complete: {oauthError}
+        </p>
+      ) : null}
       {servers.length === 0 ? <p className="panel">No tool servers are configured.</p> : null}
-      {servers.map(({ server, serverInfo, tools, error }) => (
-        <section key={server.id} className="panel" aria-labelledby={`server-${server.id}`} data-testid={`tool-server-${server.id}`}>
-          <h2 id={`server-${server.id}`}>
-            {server.title} <small>({server.id})</small>
-          </h2>
-          <p>
-            {server.kind === 'stdio' ? 'stdio command' : 'streamable HTTP'}: <code>{server.target}</code>
-            {server.headerNames.length > 0 ? <> · headers: {server.headerNames.join(', ')} (values from the environment, not shown)</> : null}
-            {serverInfo ? (
-              <>
-                {' '}
-                · server {serverInfo.name} {serverInfo.version}
-              </>
-            ) : null}
-          </p>
-          {error ? (
-            <p role="alert">Could not list this server&apos;s tools: {error}</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Annotations</th>
-                  <th scope="col">Input schema</th>
-                  <th scope="col">Output schema</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tools.map((tool) => (
-                  <tr key={tool.name} data-testid={`tool-${server.id}-${tool.name}`}>
-                    <td>
-                      <strong>{tool.name}</strong>
-                      {tool.title ? <div>{tool.title}</div> : null}
-                    </td>
-                    <td>{tool.description ?? ''}</td>
-                    <td>{tool.annotations ? <Json value={tool.annotations} /> : 'none'}</td>
-                    <td>
-                      <Json value={tool.inputSchema} />
-                    </td>
-                    <td>{tool.outputSchema ? <Json value={tool.outputSchema} /> : 'none'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-      ))}
+      <ToolsBrowser servers={servers} canRefresh={holdsRole(principal.memberships, 'operator', principal.tenant)} limitS={REFRESH_LIMIT_MS / 1000} />
     </main>
   );
 }

@@ -27,6 +27,7 @@ const FLAGS: FlagSpec = {
     description: 'with --policy: keep the journal and evidence in the dashboard database and queue writes that need approval for its reviewers',
   },
   actor: { type: 'string', description: 'who the MCP caller acts as in approvals (default mcp-agent)' },
+  'conformance-tools': { type: 'boolean', description: "also serve the MCP conformance suite's test tools (testing only; never offered to a model)" },
 };
 
 /** The dashboard database's governance storage, opened (and migrated) only for --approvals. */
@@ -43,7 +44,7 @@ export const command: CliCommand = {
   summary:
     'Serve the Stockroom inventory tools over MCP (stdio or streamable HTTP). Reads are open; writes are refused unless started with --policy FILE (e.g. --policy config/policy.json), when each write goes through that policy, a journal and evidence; with --approvals a write that needs approval waits for a dashboard reviewer (poll approval_status, then retry the identical call). --session-weaknesses lets clients pick their flags (HTTP: ?weaknesses=; stdio: in the initialize request); idle HTTP sessions are closed after --session-idle-minutes (5).',
   usage:
-    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--approvals] [--actor NAME] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
+    'mcp-server [--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes 5] [--approvals] [--actor NAME] [--conformance-tools] [--port 8765] [--host 127.0.0.1] [--allowed-hosts h1,h2]',
   flags: FLAGS,
   run: (argv) => runMcpServer(argv, { openDatabaseGovernance }),
 };

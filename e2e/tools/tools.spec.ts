@@ -1,23 +1,91 @@
+/**
+ * The Tools page (issue 24 §6, issue 27 item 6) and tool results of every kind in replay (issue 24 §4).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { resolveConfig } from '../../lib/harness/config';
+import { scriptedModel } from '../../lib/harness/testing/scripted-model';
+import { createExecutor } from '../../lib/mcp/create-executor';
+import { strangerCommand } from '../../lib/mcp/testing/stranger-process';
+import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { loadDataset } from '../../lib/stockroom/dataset/load-dataset';
+import { toRunFile } from '../../lib/transfer/run-file';
+import { saveArtifact } from '../support/helpers';
+import { E2E_USERS, storageStateOf } from '../support/users';
 
-test("lists each configured tool server's tools with schemas and annotations", async ({ page }) => {
+test('lists no server live on load; an operator refreshes; one row per tool, schemas folded, a filter box', async ({ page }) => {
   await page.goto('/tools');
   await expect(page.getByRole('heading', { name: 'Tools', level: 1 })).toBeVisible();
+  // Loading the page spawns nothing: until a refresh, no server has been listed.
+  await expect(page.getByTestId('tool-server-everything')).toContainText('never refreshed');
+  await page.getByRole('button', { name: 'Refresh every server' }).click();
+  await expect(page.getByTestId('tool-everything-echo')).toBeVisible({ timeout: 60_000 });
 
-  // The third-party reference server, spawned from the deployment's file.
   const echo = page.getByTestId('tool-everything-echo');
   await expect(echo).toContainText('Echoes back the input string');
-  await expect(echo).toContainText('"readOnlyHint": true');
-  await expect(echo).toContainText('"message"');
+  await expect(echo).toContainText('read-only');
+  // The schema is a folded tree, not raw JSON in a narrow cell.
+  await expect(echo.getByTestId('json-tree')).toBeHidden();
+  await echo.getByText('input schema').click();
+  await expect(echo.getByTestId('json-tree').first()).toContainText('message');
 
-  // Our own stand-alone server: the restock is the one tool that is not read-only.
   const restock = page.getByTestId('tool-stockroom-create_restock_request');
-  await expect(restock).toContainText('"readOnlyHint": false');
-  await expect(restock).toContainText('"request_id"');
-  await expect(page.getByTestId('tool-stockroom-get_stock_level')).toContainText('"readOnlyHint": true');
-  // The private reset is not offered to a server listed for outside use.
+  await expect(restock).toContainText('writes');
   await expect(page.getByTestId('tool-stockroom-reset_session_state')).toHaveCount(0);
 
-  // A header value never reaches the page, only its name.
-  await expect(page.getByTestId('tool-server-dashboard')).toContainText('headers: Authorization');
+  // The filter narrows the rows.
+  const all = await page.locator('tbody tr').count();
+  await page.getByLabel('Filter tools').fill('restock');
+  await expect(page.locator('tbody tr')).not.toHaveCount(all);
+  await expect(restock).toBeVisible();
+  await expect(echo).toBeHidden();
+  await page.getByLabel('Filter tools').fill('');
+
+  // A header value never reaches the page, only its name; the dashboard's own address is not hardcoded.
+  const dashboard = page.getByTestId('tool-server-dashboard');
+  await expect(dashboard).toContainText('headers: Authorization');
+  await expect(dashboard).toContainText('${DASHBOARD_URL}/api/mcp');
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeLessThan(8_877);
+  await saveArtifact(page, 'tools');
+});
+
+test.describe('as a viewer', () => {
+  test.use({ storageState: storageStateOf('viewer') });
+  test('reads the cached listing but cannot refresh', async ({ page }) => {
+    await page.goto('/tools');
+    await expect(page.getByText('Refreshing needs the operator role.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Refresh every server' })).toHaveCount(0);
+  });
+});
+
+test("replay shows a tool's image and embedded resource, and what the model was given instead", async ({ page }) => {
+  // A run against a third-party server returning every content kind, made here and imported.
+  const dataset = loadDataset(path.resolve('data'));
+  const executor = await createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() });
+  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ transport: 'mcp-stdio' }), executor });
+  const run = await agent.run('show me shelf B-12', null, { model: scriptedModel([{ calls: [['everything_kinds', {}]] }, { text: 'Shelf B-12 is shown.' }]) });
+  await agent.close();
+  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-media-'));
+  const file = path.join(dir, 'run.json');
+  const meta = { datasetName: dataset.name, datasetHash: 'e2e', transport: 'mcp-stdio', category: null, setting: 'none', source: 'harness' as const, config: { mode: 'mock' } };
+  writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
+  const out = execFileSync(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--as', E2E_USERS.admin.email], {
+    env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
+    encoding: 'utf8',
+  });
+  const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
+  expect(id).toBeTruthy();
+
+  await page.goto(`/runs/${id}?step=2`);
+  const entry = page.getByTestId('tool-entry').filter({ hasText: 'everything_kinds' });
+  await expect(entry.getByTestId('tool-result')).toContainText('[image image/png, 30 KB]');
+  const media = entry.getByTestId('tool-media');
+  await expect(media.getByRole('img', { name: /Image 1 returned by everything_kinds \(image\/png/ })).toBeVisible();
+  await expect(media).toContainText('file:///reports/b12.pdf');
+  await expect(media.getByTestId('json-tree')).toContainText('B-12');
+  await saveArtifact(page, 'replay-media');
 });

@@ -76,6 +76,8 @@ beforeAll(async () => {
     reconcileEffectAction: { operationKey: key },
     chooseTenantAction: { tenant: 'kittiwake' },
     setDemoFaultAction: { armed: true },
+    refreshToolServersAction: { serverId: 'stockroom' },
+    authorizeToolServerAction: { serverId: 'dashboard' },
     runCalibrationAction: { judge: 'fake' },
   };
 

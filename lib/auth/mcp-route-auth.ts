@@ -16,18 +16,23 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** An authorized caller: how they proved it, who they are, and the tenant they act in. */
 export type McpCaller =
-  | { ok: true; via: 'token' | 'session'; subject: string; tenant: string }
-  | { ok: false; status: 401 | 403; message: string };
+  | { ok: true; via: 'token' | 'session' | 'oauth'; subject: string; tenant: string }
+  | { ok: false; status: 401 | 403; message: string; error?: 'invalid_token' | 'insufficient_scope' };
+
+/** Checks a bearer token that is not the static one (an OAuth access token), when the route accepts those. */
+export type OAuthTokenCheck = (token: string) => Promise<McpCaller>;
 
 /** Who a token holder acts as (the token is the deployment's, for the bundled tenant). */
 export const TOKEN_SUBJECT = 'mcp-token';
 
-export async function authorizeMcpRequest(request: Request, token = process.env.STOCKROOM_MCP_TOKEN): Promise<McpCaller> {
+export async function authorizeMcpRequest(request: Request, token = process.env.STOCKROOM_MCP_TOKEN, oauth?: OAuthTokenCheck): Promise<McpCaller> {
   const header = request.headers.get('authorization');
   if (header !== null) {
     const given = /^Bearer (.+)$/i.exec(header)?.[1];
     if (token && given && sameSecret(given, token)) return { ok: true, via: 'token', subject: TOKEN_SUBJECT, tenant: DEFAULT_TENANT };
-    return { ok: false, status: 401, message: 'the bearer token is not valid for this MCP endpoint' };
+    // Not the scripts' static token: an OAuth access token for this resource, when the route takes those.
+    if (given && oauth) return oauth(given);
+    return { ok: false, status: 401, message: 'the bearer token is not valid for this MCP endpoint', error: 'invalid_token' };
   }
   // No token: only a dashboard session can authorise, and a request without cookies has none.
   if (!request.headers.get('cookie')) {
@@ -39,10 +44,17 @@ export async function authorizeMcpRequest(request: Request, token = process.env.
   return { ok: true, via: 'session', subject: principal.id, tenant: principal.tenant };
 }
 
-/** The refusal as an HTTP answer an MCP client understands. */
-export function mcpAuthRefusal(caller: Extract<McpCaller, { ok: false }>): Response {
+/**
+ * The refusal as an HTTP answer an MCP client understands; `challenge` builds the 401's
+ * `WWW-Authenticate` (RFC 9728: it points to the resource's metadata, so a client can find the
+ * authorization server).
+ */
+export function mcpAuthRefusal(
+  caller: Extract<McpCaller, { ok: false }>,
+  challenge: (error?: { code: 'invalid_token' | 'insufficient_scope'; description: string }) => string = () => 'Bearer realm="stockroom-mcp"',
+): Response {
   return Response.json(
     { jsonrpc: '2.0', id: null, error: { code: -32001, message: `Unauthorized: ${caller.message}` } },
-    { status: caller.status, headers: caller.status === 401 ? { 'www-authenticate': 'Bearer realm="stockroom-mcp"' } : {} },
+    { status: caller.status, headers: caller.status === 401 ? { 'www-authenticate': challenge(caller.error ? { code: caller.error, description: caller.message } : undefined) } : {} },
   );
 }

@@ -13,6 +13,12 @@ export async function getIdentity(prisma: Prisma, userId: string): Promise<Revie
   return { id: user.id, memberships };
 }
 
+/** A user's identity by email (an OAuth access token names its user so), or null. */
+export async function getIdentityByEmail(prisma: Prisma, email: string): Promise<ReviewerIdentity | null> {
+  const user = await prisma.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+  return user ? getIdentity(prisma, user.id) : null;
+}
+
 export async function addMembership(prisma: Prisma, userId: string, tenant: string, role: Role): Promise<void> {
   await prisma.membership.upsert({ where: { userId_tenant_role: { userId, tenant, role } }, create: { userId, tenant, role }, update: {} });
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 /** How far a stored run has got: what a page following a live run polls (one small row read). */
 import { getDb, type Database } from './client';
+import { parseStoredJson } from './blobs';
 import { NotFoundError } from './errors';
 import type { Prisma as P } from './generated/sqlite/client';
 
@@ -10,12 +11,34 @@ export interface RunProgressDto {
   steps: number;
   modelCallCount: number;
   terminationReason: string;
+  /** The newest progress a tool call in flight reported (MCP notifications/progress), or null. */
+  toolProgress: ToolProgressDto | null;
+}
+
+/** What a running tool call last said of its progress. */
+export interface ToolProgressDto {
+  step: number;
+  toolUseId: string;
+  name: string;
+  progress: number;
+  total: number | null;
+  message: string | null;
+  at: string;
 }
 
 export async function getRunProgressOrThrow(id: string, db: Database = getDb()): Promise<RunProgressDto> {
-  const row = await db.prisma.run.findUnique({ where: { id }, select: { status: true, steps: true, modelCallCount: true, terminationReason: true } });
+  const row = await db.prisma.run.findUnique({ where: { id }, select: { status: true, steps: true, modelCallCount: true, terminationReason: true, toolProgress: true } });
   if (!row) throw new NotFoundError('run', id);
-  return row;
+  const parsed = row.toolProgress === null ? null : parseStoredJson(row.toolProgress, 'tool progress');
+  const toolProgress = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as unknown as ToolProgressDto) : null;
+  // Progress of a step already stored is over: only a call of a step still running is shown.
+  return { ...row, toolProgress: toolProgress && toolProgress.step > row.steps && row.status === 'running' ? toolProgress : null };
+}
+
+/** Records a running live run's newest tool progress (a run no longer running is left alone). */
+export async function storeToolProgress(id: string, progress: Omit<ToolProgressDto, 'at'>, db: Database = getDb()): Promise<void> {
+  const value: ToolProgressDto = { ...progress, at: new Date().toISOString() };
+  await db.prisma.run.updateMany({ where: { id, status: 'running' }, data: { toolProgress: JSON.stringify(value) } });
 }
 
 /** What an interrupted run says instead of an answer. */
@@ -61,4 +84,31 @@ export async function runStatus(id: string, db: Database = getDb()): Promise<str
 export async function markRunStopping(id: string, db: Database = getDb()): Promise<boolean> {
   const { count } = await db.prisma.run.updateMany({ where: { id, status: 'running' }, data: { status: 'stopping' } });
   return count > 0;
+}
+
+/** Fewest milliseconds between two progress writes of one run (a chatty tool is sampled, the newest kept). */
+export const TOOL_PROGRESS_WRITE_MS = 250;
+
+/**
+ * A harness onToolProgress observer for run `id` that stores the newest progress at most every
+ * TOOL_PROGRESS_WRITE_MS; never throws (progress is best effort: the run's record is what counts).
+ */
+export function toolProgressRecorder(id: string, db?: Database): (p: Omit<ToolProgressDto, 'at' | 'total' | 'message'> & { total?: number; message?: string }) => void {
+  let last = 0;
+  let pending: Omit<ToolProgressDto, 'at'> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    timer = null;
+    if (!pending) return;
+    const p = pending;
+    pending = null;
+    last = Date.now();
+    void storeToolProgress(id, p, db).catch(() => undefined);
+  };
+  return (p) => {
+    pending = { step: p.step, toolUseId: p.toolUseId, name: p.name, progress: p.progress, total: p.total ?? null, message: p.message ?? null };
+    if (timer) return;
+    timer = setTimeout(flush, Math.max(0, last + TOOL_PROGRESS_WRITE_MS - Date.now()));
+    timer.unref?.();
+  };
 }

@@ -157,6 +157,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           quarantinedText: JSON.stringify(s.quarantinedText),
           rewrittenBy: JSON.stringify(s.rewrittenBy),
           policy: s.policy ? JSON.stringify(s.policy) : null,
+          mediaHash: s.media && s.media.length > 0 ? referenced(blobs.addJson(s.media).hash) : null,
         });
         break;
       }

@@ -161,6 +161,7 @@ export async function getRunSteps(id: string, range: StepRange, db: Database = g
         ...toolFields(r),
         result: { hash: r.resultHash, chars: r.result.chars, preview: r.resultPreview, truncated: r.resultPreview.length < r.result.chars },
         ...toolTail(r),
+        hasMedia: r.mediaHash !== null,
       }),
     ),
     ...guards.map((r) => ({ index: r.idx, ...guardStep(r) }) as StepDto),
@@ -179,6 +180,15 @@ export async function getToolResultAt(id: string, index: number, db: Database = 
   const row = await db.prisma.toolCall.findUnique({ where: { runId_idx: { runId: id, idx: index } }, include: { result: true } });
   if (!row) throw new NotFoundError('tool call', `${id}#${index}`);
   return json(row.result.text, 'tool result');
+}
+
+/** The non-text parts of the tool call at trajectory position `index` (images, audio, resources), whole; [] when none. */
+export async function getToolMediaAt(id: string, index: number, db: Database = getDb()): Promise<JsonValue[]> {
+  const row = await db.prisma.toolCall.findUnique({ where: { runId_idx: { runId: id, idx: index } }, select: { mediaHash: true } });
+  if (!row) throw new NotFoundError('tool call', `${id}#${index}`);
+  if (row.mediaHash === null) return [];
+  const media = json(await getBlobTextOrThrow(row.mediaHash, db), 'tool media');
+  return Array.isArray(media) ? media : [];
 }
 
 /** The text of a stored blob by hash. */
@@ -258,6 +268,9 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     p.modelCall.findMany({ where: { runId: id }, orderBy: { callIndex: 'asc' } }),
     p.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.checkpointHash ? [row.checkpointHash] : [])] } } }),
   ]);
+  const mediaHashes = tools.flatMap((t) => (t.mediaHash !== null ? [t.mediaHash] : []));
+  const mediaBlobs = new Map(mediaHashes.length ? (await p.blob.findMany({ where: { hash: { in: mediaHashes } } })).map((b) => [b.hash, b.text]) : []);
+  const mediaOf = (hash: string | null) => (hash !== null && mediaBlobs.has(hash) ? { media: json(mediaBlobs.get(hash)!, 'tool media') as ToolRecord['media'] } : {});
   const recordedCalls = calls.filter((c) => c.requestDigest !== null && c.responseHash !== null && c.step !== null);
   const responses = recordedCalls.length
     ? new Map(
@@ -279,7 +292,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     ...turns.map((r) => [r.idx, modelTurnStep(r)] as const),
     ...tools.map(
       (r) =>
-        [r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r) } as TrajectoryStep] as const,
+        [r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r), ...mediaOf(r.mediaHash) } as TrajectoryStep] as const,
     ),
     ...guards.map((r) => [r.idx, guardStep(r)] as const),
     ...compactions.map((r) => [r.idx, compactionStep(r)] as const),

@@ -106,7 +106,8 @@ export interface ToolResultRef {
   truncated: boolean;
 }
 
-type ToolStepDto = Omit<Extract<TrajectoryStep, { kind: 'tool_call' }>, 'resultContent'> & { result: ToolResultRef };
+/** A tool call on a replay page: its result as a preview, and whether it has non-text parts to fetch. */
+type ToolStepDto = Omit<Extract<TrajectoryStep, { kind: 'tool_call' }>, 'resultContent' | 'media'> & { result: ToolResultRef; hasMedia: boolean };
 
 /** One trajectory entry on a replay page; `index` is its position in the trajectory. */
 export type StepDto = { index: number } & (Exclude<TrajectoryStep, { kind: 'tool_call' }> | ToolStepDto);

@@ -2,7 +2,7 @@
  * The tool executor seam: the harness lists specs, calls tools and resets per-run state through
  * this interface and never knows whether the tools run in-process or behind an MCP server.
  */
-import type { JsonValue } from './json';
+import type { JsonObject, JsonValue } from './json';
 import type { ToolSpec } from './types';
 
 /** What a tool call came back with, before the harness validates, guards or sanitises anything. */
@@ -12,8 +12,13 @@ export interface ToolResult {
   isError: boolean;
   /** `invalid_request`, `transient`, `unknown_tool`, `bad_arguments`, … or null on success. */
   errorCode: string | null;
-  /** Length of the result's Python-JSON (informational). */
+  /** Length of the result's Python-JSON (informational): what the model is sent, not attachments. */
   payloadChars: number;
+  /**
+   * Parts of the result that are not text (an MCP server's images, audio, resource links, embedded
+   * resources), whole; `content` holds what the model reads of them. Stored with the run for replay.
+   */
+  media?: JsonObject[];
 }
 
 /** Per-call context a tool may use (the operation key makes a write idempotent downstream). */
@@ -24,6 +29,20 @@ export interface ToolCallContext {
    * reviewer approved): a downstream that would hold the write for a manager's sign-off takes it as given.
    */
   approval?: { id: string };
+  /**
+   * Aborted when the call must stop: the run's wall-clock deadline passed or the run was cancelled.
+   * An executor that can cancel a call in flight does (MCP sends notifications/cancelled).
+   */
+  signal?: AbortSignal;
+  /** Told of progress the tool reports while it runs (MCP notifications/progress). */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+/** How far a running tool call has got, as the tool reports it. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface ToolExecutor {

@@ -141,6 +141,11 @@ export const ToolRecordSchema = z.object({
       resolution: z.enum(['approved', 'denied', 'expired', 'stale']).nullable(),
     })
     .nullable(),
+  /**
+   * The result's parts that are not text (an MCP server's images, audio, resource links, embedded
+   * resources), whole; `resultContent` is what the model was given of them. Absent: none.
+   */
+  media: z.array(z.record(z.string(), jsonValue)).optional(),
 });
 export type ToolRecord = z.infer<typeof ToolRecordSchema>;
 

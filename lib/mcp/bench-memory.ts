@@ -82,7 +82,7 @@ export async function benchMcpMemory(datasetDir: string): Promise<MemoryFigure[]
     const figures: MemoryFigure[] = [{ name: 'mcp-server http resident at start', mib: residentMib(pid) }];
     await oneSession(url, ONE_SESSION_REQUESTS);
     figures.push({ name: `resident after ${ONE_SESSION_REQUESTS.toLocaleString('en')} requests on one session`, mib: residentMib(pid) });
-    const clients = await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, () => McpToolExecutor.connect(httpConnection(url))));
+    const clients = await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, (_, i) => McpToolExecutor.connect(httpConnection(url, undefined, { Authorization: `Bearer bench-client-${i}` }))));
     await Promise.all(clients.map((c) => c.call('search_products', { query: 'gloves' })));
     figures.push({ name: `resident with ${CONCURRENT_CLIENTS} concurrent clients open`, mib: residentMib(pid) });
     // The clients go quiet without closing (as the Inspector does); the reaper closes their sessions.

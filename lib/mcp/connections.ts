@@ -2,15 +2,18 @@
  * Client-side connections for the three MCP transports: a linked in-memory pair, a stdio child
  * process, and streamable HTTP. Each returns an unstarted McpConnection for McpToolExecutor.connect.
  */
-import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { WeaknessFlag } from '../harness/config';
+import { ExactEnvStdioTransport } from './exact-env-stdio';
 import type { McpConnection } from './mcp-executor';
 import { REPO_ROOT, STDIO_ENTRY } from './paths';
 import { bundledStdioEntry } from './stdio-bundle';
 import { connectGuarded } from './request-guard';
 import { createStockroomServer, type StockroomServerOptions } from './stockroom-server';
+import { serverEnvironment } from './server-config';
 import { STDERR_TAIL_CHARS } from './timeouts';
 
 
@@ -36,12 +39,11 @@ export function childEnvironment(
 }
 
 /**
- * The environment of a child spawned from a user's `--mcp-command`: the SDK's safe list, a temp dir
- * and locale, and nothing of ours (no STOCKROOM_* settings, no secrets).
+ * The environment of a child spawned from a user's `--mcp-command`: PATH and HOME, and nothing of
+ * ours (no STOCKROOM_* settings, no secrets). A configured server adds exactly what it declares.
  */
 export function externalChildEnvironment(parent: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
-  const { STOCKROOM_WEAKNESSES: _ours, ...env } = childEnvironment([], parent);
-  return env;
+  return serverEnvironment({}, parent);
 }
 
 /** An in-process server joined to the client by a linked transport pair (tests, benchmarks). */
@@ -65,12 +67,15 @@ export interface StdioCommand {
   cwd?: string;
 }
 
-/** Any MCP server run as a child process speaking stdio; its stderr tail is kept for errors. */
+/**
+ * Any MCP server run as a child process speaking stdio, with exactly `spec.env` as its environment
+ * (exact-env-stdio.ts); its stderr tail is kept for errors.
+ */
 export function stdioConnection(spec: StdioCommand): McpConnection {
-  const transport = new StdioClientTransport({ ...spec, stderr: 'pipe' });
+  const transport = new ExactEnvStdioTransport({ command: spec.command, args: spec.args, env: spec.env ?? {}, ...(spec.cwd ? { cwd: spec.cwd } : {}) });
   let tail = '';
   // Reading stderr also keeps a chatty child from blocking on a full pipe.
-  transport.stderr?.on('data', (chunk: Buffer) => {
+  transport.stderr.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
   });
   return {
@@ -105,9 +110,11 @@ export async function stockroomStdioCommand(
  * A streamable HTTP session; closing it terminates the session on the server (DELETE). `headers`
  * go with every request (an `Authorization: Bearer …`, say) and never appear in the target label.
  */
-export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}): McpConnection {
+export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}, authProvider?: OAuthClientProvider): McpConnection {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    // A server that answers 401 with resource metadata is authorized through the provider (OAuth 2.1).
+    ...(authProvider ? { authProvider } : {}),
     ...(Object.keys(headers).length > 0 ? { requestInit: { headers: { ...headers } } } : {}),
   });
   return {

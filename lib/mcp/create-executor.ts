@@ -6,6 +6,7 @@
  * stated flags are confirmed before the executor is used: a server that cannot show the flags
  * asked for is refused, naming them, rather than quietly run without them.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport, WeaknessFlag } from '../harness/config';
 import { ConfigError } from '../harness/errors';
 import type { ToolExecutor } from '../harness/executor';
@@ -30,10 +31,14 @@ export interface CreateExecutorOptions {
   mcpUrl?: string;
   /** Headers sent with every request to `mcpUrl` (secrets: never logged or stored). */
   mcpHeaders?: Readonly<Record<string, string>>;
+  /** The OAuth 2.1 client for `mcpUrl`, used when the server answers 401 (stored tokens, client credentials). */
+  mcpAuth?: OAuthClientProvider;
   /** `mcp-stdio` only: any stdio MCP server's command line (or argv), instead of spawning our own. */
   mcpCommand?: string | readonly string[];
   /** Working directory of `mcpCommand` (default: this process's). */
   mcpCwd?: string;
+  /** The whole environment of `mcpCommand` (a configured server's declared env, PATH and HOME); default PATH and HOME only. */
+  mcpEnv?: Readonly<Record<string, string>>;
   /**
    * The configured id of the server (`--mcp-server ID`), which governance pins its tools under.
    * The harness's own servers are `stockroom`; an unnamed `--mcp-url`/`--mcp-command` server is
@@ -93,10 +98,10 @@ function withWeaknessesParam(url: string, wanted: readonly WeaknessFlag[]): stri
   return u.toString();
 }
 
-async function externalHttpExecutor(url: string, headers: Readonly<Record<string, string>>, wanted: WeaknessFlag[], dataset: Dataset, serverId?: string): Promise<McpToolExecutor> {
-  if (new URL(url).searchParams.has('weaknesses')) return connectConfirmed(httpConnection(url, undefined, headers), wanted, dataset.floatKeys, serverId);
+async function externalHttpExecutor(url: string, headers: Readonly<Record<string, string>>, wanted: WeaknessFlag[], dataset: Dataset, serverId?: string, auth?: OAuthClientProvider): Promise<McpToolExecutor> {
+  if (new URL(url).searchParams.has('weaknesses')) return connectConfirmed(httpConnection(url, undefined, headers, auth), wanted, dataset.floatKeys, serverId);
   const named = serverId !== undefined ? { serverId } : {};
-  const first = await McpToolExecutor.connect(httpConnection(url, undefined, headers), { floatKeys: dataset.floatKeys, ...named });
+  const first = await McpToolExecutor.connect(httpConnection(url, undefined, headers, auth), { floatKeys: dataset.floatKeys, ...named });
   const stated = first.serverWeaknesses();
   if (weaknessMismatch(first, wanted) === null || stated?.perSession !== true) {
     const mismatch = weaknessMismatch(first, wanted);
@@ -106,7 +111,7 @@ async function externalHttpExecutor(url: string, headers: Readonly<Record<string
   }
   // The server lets each session choose: ask for this run's flags, then confirm them again.
   await first.close();
-  return connectConfirmed(httpConnection(withWeaknessesParam(url, wanted), undefined, headers), wanted, dataset.floatKeys, serverId);
+  return connectConfirmed(httpConnection(withWeaknessesParam(url, wanted), undefined, headers, auth), wanted, dataset.floatKeys, serverId);
 }
 
 /** Builds a connected executor for the transport; an unreachable MCP server is an ExecutorError. */
@@ -122,7 +127,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
     throw new ConfigError('mcpHeaders', '--mcp-header needs --mcp-url (headers go to an HTTP server)');
   }
   if (mcpUrl !== undefined && !URL.canParse(mcpUrl)) throw new ConfigError('mcpUrl', `--mcp-url is not a URL: '${mcpUrl}'`);
-  const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID };
+  // Only the servers started right here are the harness's own (per-run reset, private tools hidden).
+  const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID, ownServer: true };
   const serverId = options.mcpServerId;
   const wanted = serverSideWeaknesses(weaknesses);
   switch (transport) {
@@ -135,12 +141,12 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
         return McpToolExecutor.connect(stdioConnection(await stockroomStdioCommand(dataset.dir, weaknesses)), executorOptions);
       }
       const [command, ...args] = typeof mcpCommand === 'string' ? splitCommandLine(mcpCommand) : [...mcpCommand];
-      const spec = { command: command as string, args, env: externalChildEnvironment(), ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
+      const spec = { command: command as string, args, env: { ...(options.mcpEnv ?? externalChildEnvironment()) }, ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
       // A stdio server has no URL for ?weaknesses=: the flags are asked for in the handshake.
       return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId, true);
     }
     case 'mcp-http':
       if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), executorOptions);
-      return externalHttpExecutor(mcpUrl, options.mcpHeaders ?? {}, wanted, dataset, serverId);
+      return externalHttpExecutor(mcpUrl, options.mcpHeaders ?? {}, wanted, dataset, serverId, options.mcpAuth);
   }
 }

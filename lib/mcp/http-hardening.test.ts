@@ -1,12 +1,12 @@
 /**
  * Issue 11 §3: the HTTP server under hostile or careless clients, on a real socket — oversized and
  * malformed bodies answered with the JSON-RPC error a client expects, idle sessions reaped on a
- * timer, no client able to lock others out — and tool metadata an MCP client can rely on.
+ * timer, no client able to lock others out or use another's session (issue 24 §3) — and tool metadata an MCP client can rely on.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import { httpConnection } from './connections';
-import { MAX_BODY_BYTES, MAX_SESSIONS, startStockroomHttpServer, type RunningHttpServer } from './http-server';
+import { MAX_BODY_BYTES, MAX_SESSIONS, MAX_SESSIONS_PER_CLIENT, startStockroomHttpServer, type RunningHttpServer } from './http-server';
 import { McpToolExecutor } from './mcp-executor';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 
@@ -89,22 +89,39 @@ describe.skipIf(!hasOwn)('sessions', () => {
     }
   });
 
-  it('never lets clients that never close lock a new client out (observed: 64 open sessions locked everyone out for 13 minutes)', async () => {
+  it('refuses a flood from one client with 429 and evicts no one else (observed: 256 sessions from one client, every other session 404)', async () => {
     const server = await startStockroomHttpServer({ dataset: loadDataset(OWN_DATASET_DIR), weaknesses: [], port: 0, log: () => {} });
+    const other = await McpToolExecutor.connect(httpConnection(server.url, undefined, { Authorization: 'Bearer another-client' }));
     try {
-      for (let i = 0; i < MAX_SESSIONS + 5; i++) await openSession(server.url);
-      // A full server closes its least recently used session instead of refusing newcomers.
-      expect(server.sessionCount()).toBe(MAX_SESSIONS);
-      const latecomer = await McpToolExecutor.connect(httpConnection(server.url));
-      try {
-        expect((await latecomer.call('get_stock_level', { sku: 'SKU-2001' })).isError).toBe(false);
-      } finally {
-        await latecomer.close();
-      }
+      const statuses: number[] = [];
+      for (let i = 0; i < MAX_SESSIONS + 1; i++) statuses.push((await post(server.url, INITIALIZE)).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_SESSIONS_PER_CLIENT);
+      expect(statuses.slice(MAX_SESSIONS_PER_CLIENT).every((s) => s === 429)).toBe(true);
+      // The other client's live session was never touched.
+      expect((await other.call('get_stock_level', { sku: 'SKU-2001' })).isError).toBe(false);
     } finally {
+      await other.close();
       await server.close();
     }
   }, 60_000);
+
+  it("answers another client's session id as not found (observed: accepted)", async () => {
+    const server = await startStockroomHttpServer({ dataset: loadDataset(OWN_DATASET_DIR), weaknesses: [], port: 0, log: () => {} });
+    try {
+      const mine = await openSession(server.url);
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+      expect((await post(server.url, list, mine)).status).toBe(200);
+      const stolen = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...HEADERS, authorization: 'Bearer someone-else', 'mcp-session-id': mine, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify(list),
+      });
+      expect(stolen.status).toBe(404);
+      expect((await post(server.url, list, mine)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe.skipIf(!hasOwn)('tool metadata', () => {

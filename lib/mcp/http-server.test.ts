@@ -129,6 +129,7 @@ describe('mcp-server flags', () => {
       sessionIdleMs: 5 * 60_000,
       approvals: false,
       actor: 'mcp-agent',
+      conformanceTools: false,
     });
   });
 

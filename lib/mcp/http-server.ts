@@ -2,11 +2,14 @@
  * Streamable HTTP serving of the Stockroom server from a plain node:http server: one MCP session per
  * client (its own server and environment, so per-run state never mixes between clients), JSON
  * responses, Host/Origin checks against DNS rebinding, and a close() that ends every session.
- * Idle sessions are reaped on a timer, and a full server closes its least recently used session
- * rather than lock new clients out, so clients that never close cannot exhaust it (memory is
- * bounded by the cap; a session costs little once its requests are answered).
+ * Idle sessions are reaped on a timer. A session belongs to the client that opened it — its
+ * credentials (the Authorization header), or its address when it sent none — and only that client
+ * may use it: another client's session id is answered as not found. Each client holds at most
+ * MAX_SESSIONS_PER_CLIENT sessions; past that its initialize is refused with 429, so one client
+ * opening sessions in a loop is turned away without evicting anyone else's (observed before: 256
+ * sessions from one client in 8 s, and every other client's live session answered 404).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -25,8 +28,10 @@ import type { WriteGate } from './write-gate';
 
 /** Largest request body accepted (a tools/call is a few hundred bytes). */
 export const MAX_BODY_BYTES = 1_000_000;
-/** Open sessions at once; beyond it the least recently used session is closed. */
+/** Open sessions at once; beyond it the biggest holder's least recently used session is closed. */
 export const MAX_SESSIONS = 256;
+/** Sessions one client (one credential, or one address without credentials) may hold at once. */
+export const MAX_SESSIONS_PER_CLIENT = 32;
 /** A session unused this long is closed by the reaper (clients such as the Inspector never DELETE). */
 export const SESSION_IDLE_MS = 5 * 60_000;
 /** How often the reaper looks for idle sessions, at most (a shorter idle limit checks more often). */
@@ -53,6 +58,10 @@ export interface HttpServerOptions {
   perSessionWeaknesses?: boolean;
   /** Idle time after which a session is reaped. */
   sessionIdleMs?: number;
+  /** Serve the conformance suite's test tools too (testing only). */
+  conformanceTools?: boolean;
+  /** Sessions one client may hold (default MAX_SESSIONS_PER_CLIENT). */
+  maxSessionsPerClient?: number;
   log?: (message: string) => void;
 }
 
@@ -71,6 +80,18 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
+  /** Who opened it (see clientKey); nobody else may use it. */
+  owner: string;
+}
+
+/**
+ * Who is calling: a digest of the credentials they present, else their address. Digested so the
+ * server never keeps a bearer token in memory longer than the request.
+ */
+export function clientKey(req: IncomingMessage): string {
+  const credentials = req.headers.authorization;
+  if (credentials) return `credentials:${createHash('sha256').update(credentials).digest('hex')}`;
+  return `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -142,21 +163,34 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     return found?.[0];
   };
 
-  /** Makes room for a new session: a full server closes its least recently used one. */
-  const makeRoom = (): void => {
+  const perClient = options.maxSessionsPerClient ?? MAX_SESSIONS_PER_CLIENT;
+  const heldBy = (owner: string): [string, Session][] => [...sessions].filter(([, s]) => s.owner === owner);
+
+  /**
+   * Makes room for `owner`'s new session, or says why not: a client at its own cap is refused; a
+   * full server closes the least recently used session of whoever holds the most.
+   */
+  const makeRoom = (owner: string): string | null => {
+    const held = heldBy(owner).length;
+    if (held >= perClient) return `this client already holds ${held} sessions (at most ${perClient}); end one with DELETE or wait until an idle one is reaped`;
     if (sessions.size >= MAX_SESSIONS) {
-      const id = oldest(sessions);
+      const counts = new Map<string, number>();
+      for (const s of sessions.values()) counts.set(s.owner, (counts.get(s.owner) ?? 0) + 1);
+      const biggest = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+      const id = biggest === undefined ? undefined : oldest(heldBy(biggest));
       if (id) closeSession(id);
     }
+    return null;
   };
 
-  const openSession = async (weaknesses: readonly WeaknessFlag[]): Promise<StreamableHTTPServerTransport> => {
+  const openSession = async (weaknesses: readonly WeaknessFlag[], owner: string): Promise<StreamableHTTPServerTransport> => {
     const id = randomUUID();
     const server = createStockroomServer({
       dataset: options.dataset,
       weaknesses,
       offerReset: options.offerReset === true,
       perSessionWeaknesses: options.perSessionWeaknesses === true,
+      conformanceTools: options.conformanceTools === true,
       ...(options.writesFor ? { writes: options.writesFor(id) } : {}),
       log,
     });
@@ -164,7 +198,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, server, lastUsed: Date.now() });
+        sessions.set(id, { transport, server, lastUsed: Date.now(), owner });
       },
       onsessionclosed: () => {
         sessions.delete(id);
@@ -199,7 +233,10 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
 
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-    const session = sessionId ? sessions.get(sessionId) : undefined;
+    const owner = clientKey(req);
+    const found = sessionId ? sessions.get(sessionId) : undefined;
+    // Another client's session is answered exactly like one that does not exist.
+    const session = found && found.owner === owner ? found : undefined;
     if (sessionId && !session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
     if (session) session.lastUsed = Date.now();
 
@@ -223,8 +260,11 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       const chosen = sessionWeaknesses(url);
       if (!chosen.ok) return sendJsonRpcError(res, 400, -32602, `Invalid params: ${chosen.message}`);
       reapIdleSessions();
-      makeRoom();
-      const transport = await openSession(chosen.weaknesses);
+      const full = makeRoom(owner);
+      if (full !== null) {
+        return sendJsonRpcError(res, 429, -32000, `Too many sessions: ${full}`, { 'retry-after': String(Math.ceil(Math.min(idleMs, REAP_INTERVAL_MS) / 1000)) });
+      }
+      const transport = await openSession(chosen.weaknesses, owner);
       await transport.handleRequest(req, res, parsed.value);
       releaseSettledJsonStreams(transport);
       return;

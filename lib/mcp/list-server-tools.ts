@@ -1,15 +1,19 @@
 /**
  * What the Tools page shows: each configured tool server (config/mcp-servers.json) and the tools it
  * lists — name, title, description, input and output schemas, annotations — or why it could not be
- * reached. Header values and environment variables never leave this module.
+ * reached. Asked only when an operator refreshes (the page reads the stored result), every server
+ * at once, each within REFRESH_LIMIT_MS. Header values and environment variables never leave this module.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { externalChildEnvironment, httpConnection, stdioConnection } from './connections';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { httpConnection, stdioConnection } from './connections';
 import { McpToolExecutor } from './mcp-executor';
 import { loadMcpServers, resolveServer, summarise, type McpServerEntry, type McpServerSummary } from './server-config';
 
-/** How long one server may take to connect and list its tools on the page. */
+/** How long one server may take to connect and list its tools. */
 export const LIST_TOOLS_TIMEOUT_MS = 10_000;
+/** The whole refresh of one server, spawn to answer: past it the server is reported as not answering. */
+export const REFRESH_LIMIT_MS = 15_000;
 
 export interface ServerTools {
   server: McpServerSummary;
@@ -18,29 +22,48 @@ export interface ServerTools {
   tools: Tool[];
   /** Why nothing is listed (unreachable, a missing environment variable, …). */
   error: string | null;
+  durationMs: number;
 }
 
-async function listOne(entry: McpServerEntry): Promise<ServerTools> {
+export interface ListOptions {
+  /** An OAuth client for a server that asks for authorization (the tenant's stored credentials). */
+  authFor?: (serverId: string) => OAuthClientProvider | undefined;
+  limitMs?: number;
+}
+
+async function listOne(entry: McpServerEntry, options: ListOptions): Promise<ServerTools> {
   const server = summarise(entry);
+  const started = performance.now();
   let executor: McpToolExecutor | undefined;
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  const limitMs = options.limitMs ?? REFRESH_LIMIT_MS;
+  const work = (async (): Promise<Omit<ServerTools, 'durationMs'>> => {
     const resolved = resolveServer([entry], entry.id);
+    const auth = resolved.kind === 'http' ? options.authFor?.(entry.id) : undefined;
     const connection =
       resolved.kind === 'stdio'
-        ? stdioConnection({ command: resolved.command[0]!, args: resolved.command.slice(1), env: externalChildEnvironment(), cwd: resolved.cwd })
-        : httpConnection(resolved.url, undefined, resolved.headers);
-    executor = await McpToolExecutor.connect(connection, { connectTimeoutMs: LIST_TOOLS_TIMEOUT_MS, requestTimeoutMs: LIST_TOOLS_TIMEOUT_MS });
+        ? stdioConnection({ command: resolved.command[0]!, args: resolved.command.slice(1), env: resolved.env, cwd: resolved.cwd })
+        : httpConnection(resolved.url, undefined, resolved.headers, auth);
+    executor = await McpToolExecutor.connect(connection, { connectTimeoutMs: LIST_TOOLS_TIMEOUT_MS, requestTimeoutMs: LIST_TOOLS_TIMEOUT_MS, serverId: entry.id });
     return { server, serverInfo: executor.serverInfo() ?? null, tools: await executor.listTools(), error: null };
+  })();
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not answer within ${limitMs / 1000} s`)), limitMs);
+  });
+  try {
+    return { ...(await Promise.race([work, limit])), durationMs: performance.now() - started };
   } catch (err) {
     // The first line only: a stdio child's stderr tail may follow, and it is the server's, not ours to show.
     const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unknown error';
-    return { server, serverInfo: null, tools: [], error: message };
+    return { server, serverInfo: null, tools: [], error: message, durationMs: performance.now() - started };
   } finally {
-    await executor?.close();
+    clearTimeout(timer);
+    // A server past its limit is closed once its connection attempt ends (it is not waited for here).
+    void work.catch(() => undefined).finally(() => executor?.close());
   }
 }
 
 /** Every configured server with its tools, in the file's order (servers listed in parallel). */
-export async function listConfiguredServerTools(servers: readonly McpServerEntry[] = loadMcpServers()): Promise<ServerTools[]> {
-  return Promise.all(servers.map(listOne));
+export async function listConfiguredServerTools(servers: readonly McpServerEntry[] = loadMcpServers(), options: ListOptions = {}): Promise<ServerTools[]> {
+  return Promise.all(servers.map((s) => listOne(s, options)));
 }

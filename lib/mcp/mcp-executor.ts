@@ -1,8 +1,10 @@
 /**
  * The MCP tool executor: the harness's ToolExecutor over one MCP client session, with any MCP
  * server. The specs the model sees are built from the server's tools/list answer (no local copy of
- * the descriptions). Per-run state is reset through the server's private reset tool when the server
- * offers it (the harness's own servers do); with any other server a run starts without a reset.
+ * the descriptions). Per-run state is reset only on the harness's own tool servers, recognised by
+ * identity — the executor was told it started that server itself (`ownServer`) and the server's
+ * initialize result names the Stockroom server — never by a tool's name: a stranger's tool called
+ * `reset_session_state` is just one of its tools, shown to the model and governed like the rest.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,9 +23,10 @@ import type { FloatKeys } from '../harness/pyjson';
 import type { ToolSpec } from '../harness/types';
 import type { ToolSource } from '../governance/capability-registry';
 import type { ToolHints } from '../governance/policy-engine';
+import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';
-import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, type WeaknessCapability } from './protocol';
+import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from './protocol';
 import { requestedWeaknessCapability } from './session-weaknesses';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
 
@@ -58,12 +61,19 @@ export interface McpExecutorOptions {
    * states: a server may ignore the request.
    */
   requestWeaknesses?: readonly string[];
+  /**
+   * Set only by createExecutor for a server it started itself (in-memory, its own stdio child, its
+   * own in-process HTTP server). Only such a server gets the per-run reset and has its private
+   * tools hidden; whatever a configured or user-given server lists, it is never treated as ours.
+   */
+  ownServer?: boolean;
 }
 
 const NO_FLOAT_KEYS: FloatKeys = new Set();
 
+/** A tool clients should not show a model: marked so by the server (our lookup and reset tools). */
 function isHidden(tool: Tool): boolean {
-  return tool.name === RESET_TOOL_NAME || tool._meta?.[HIDDEN_META_KEY] === true;
+  return tool._meta?.[HIDDEN_META_KEY] === true;
 }
 
 function messageOf(err: unknown): string {
@@ -91,6 +101,11 @@ export class McpToolExecutor implements ToolExecutor {
   private closed = false;
   /** The server's id for governance (see McpExecutorOptions.serverId). */
   readonly serverId: string;
+  private readonly ownServer: boolean;
+  /** Set once the server is known to be gone; every later request fails with it at once. */
+  private lost: McpConnectionLostError | null = null;
+  private readonly lostWaiters = new Set<(err: McpConnectionLostError) => void>();
+  private probing = false;
 
   private constructor(
     private readonly client: Client,
@@ -101,10 +116,62 @@ export class McpToolExecutor implements ToolExecutor {
     this.floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     this.serverId = options.serverId ?? connection.target;
+    this.ownServer = options.ownServer === true;
     // A server that changes its tools says so; the next listSpecs() asks again.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.specs = null;
     });
+    // A stdio child that exits closes the connection; an HTTP server that dies breaks its streams
+    // (the SDK reports it as a transport error and leaves the request waiting for its timeout).
+    client.onclose = () => this.markLost('the connection closed');
+    client.onerror = (err) => this.probeAfterError(err);
+  }
+
+  /** Fails every request in flight, and every later one, with a typed error naming the server. */
+  private markLost(detail: string, cause?: unknown): McpConnectionLostError {
+    if (this.lost) return this.lost;
+    const err = new McpConnectionLostError(this.transport, this.serverId, this.connection.target, detail, { cause });
+    if (this.closed) return err;
+    this.lost = err;
+    for (const reject of this.lostWaiters) reject(err);
+    this.lostWaiters.clear();
+    return err;
+  }
+
+  /**
+   * A transport error that looks like a lost connection is checked with a ping: a server that is
+   * gone cannot answer it (a refused connection fails at once), one that is only slow or whose
+   * notification stream blinked answers and nothing changes.
+   */
+  private probeAfterError(err: unknown): void {
+    if (this.closed || this.lost || this.probing || !isConnectionLoss(err)) return;
+    this.probing = true;
+    const detail = err instanceof Error ? err.message : String(err);
+    this.client
+      .ping({ timeout: LIVENESS_PROBE_MS })
+      .then(
+        () => undefined,
+        (pingErr: unknown) => {
+          if (isConnectionLoss(pingErr)) this.markLost(`connection lost (${detail})`, err);
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  /** `work`, unless the connection is lost first. */
+  private whileConnected<T>(work: Promise<T>): Promise<T> {
+    if (this.lost) {
+      work.catch(() => undefined); // already started: its own failure says nothing more
+      return Promise.reject(this.lost);
+    }
+    let reject!: (err: McpConnectionLostError) => void;
+    const lost = new Promise<never>((_resolve, r) => {
+      reject = r;
+    });
+    this.lostWaiters.add(reject);
+    return Promise.race([work, lost]).finally(() => this.lostWaiters.delete(reject));
   }
 
   /**
@@ -164,10 +231,19 @@ export class McpToolExecutor implements ToolExecutor {
     return { server: this.serverId, hints };
   }
 
-  /** Whether the server offers the private reset tool (known after the first tools/list). */
+  /**
+   * Whether this is one of the harness's own servers: started by createExecutor (`ownServer`) and
+   * naming itself the Stockroom server in its initialize result. A tool name proves nothing.
+   */
+  isOwnServer(): boolean {
+    return this.ownServer && this.client.getServerVersion()?.name === STOCKROOM_SERVER_INFO.name;
+  }
+
+  /** Whether the per-run reset applies: our own server, offering its hidden reset tool. */
   async offersReset(): Promise<boolean> {
+    if (!this.isOwnServer()) return false;
     await this.listSpecs();
-    return this.tools.some((tool) => tool.name === RESET_TOOL_NAME);
+    return this.tools.some((tool) => tool.name === RESET_TOOL_NAME && isHidden(tool));
   }
 
   listSpecs(): Promise<ToolSpec[]> {
@@ -201,8 +277,9 @@ export class McpToolExecutor implements ToolExecutor {
       const content = { error: 'bad_arguments', message: 'bad arguments: arguments must be a JSON object' };
       return { content, isError: true, errorCode: 'bad_arguments', payloadChars: payloadChars(content, true, this.floatKeys) };
     }
+    if (this.lost) return this.callFailure(name, this.lost, context?.operationKey);
     try {
-      const result = await this.client.callTool(
+      const result = await this.whileConnected(this.client.callTool(
         {
           name,
           arguments: args,
@@ -216,12 +293,33 @@ export class McpToolExecutor implements ToolExecutor {
             : {}),
         },
         CallToolResultSchema,
-        { timeout: this.requestTimeoutMs },
-      );
+        {
+          timeout: this.requestTimeoutMs,
+          // Asking for progress sends a progressToken with every call; a server may report against it.
+          onprogress: (p) => context?.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
+          // Aborting sends notifications/cancelled to the server (the run's deadline, a stop).
+          ...(context?.signal ? { signal: context.signal } : {}),
+        },
+      ));
       return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
     } catch (err) {
+      if (context?.signal?.aborted && !(err instanceof McpConnectionLostError)) return this.cancelled(name, context.signal, context.operationKey, err);
       return this.callFailure(name, err, context?.operationKey);
     }
+  }
+
+  /**
+   * A call cancelled while it ran (the server was sent notifications/cancelled). A read comes back
+   * as a `cancelled` error result; a write may have been applied before the cancel reached the
+   * server, so its outcome is unknown and it is thrown for the journal to record as such.
+   */
+  private cancelled(name: string, signal: AbortSignal, operationKey: string | undefined, err: unknown): ToolResult {
+    const why = signal.reason instanceof Error ? signal.reason.message : 'the call was cancelled';
+    if (operationKey !== undefined) {
+      throw new ExecutorError(this.transport, `${name} (${operationKey}) was cancelled over ${this.transport} (${why}): its outcome is unknown`, { cause: err });
+    }
+    const content = { error: 'cancelled', message: `${name} was cancelled: ${why}` };
+    return { content, isError: true, errorCode: 'cancelled', payloadChars: payloadChars(content, true, this.floatKeys) };
   }
 
   /** Asks the server whether a write was applied under `operationKey` (the hidden lookup tool). */
@@ -235,6 +333,12 @@ export class McpToolExecutor implements ToolExecutor {
    * outcome is unknown, so it is thrown (the journal records `unknown`), never reported as failed.
    */
   private callFailure(name: string, err: unknown, operationKey?: string): ToolResult {
+    if (err instanceof McpConnectionLostError || isConnectionLoss(err)) {
+      const lost = err instanceof McpConnectionLostError ? err : this.markLost(`connection lost (${messageOf(err)})`, err);
+      // A write that was sent may have been applied before the server went: its outcome is unknown.
+      if (operationKey === undefined) throw lost;
+      throw new McpConnectionLostError(this.transport, this.serverId, this.connection.target, `${lost.detail}; ${name} (${operationKey}) was sent and its outcome is unknown`, { cause: lost });
+    }
     if (operationKey !== undefined && err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       throw new ExecutorError(this.transport, `${name} (${operationKey}) was sent over ${this.transport} and timed out after ${this.requestTimeoutMs} ms: its outcome is unknown`, { cause: err });
     }
@@ -253,8 +357,10 @@ export class McpToolExecutor implements ToolExecutor {
   private async request<T>(what: string, send: () => Promise<T>): Promise<T> {
     if (this.closed) throw new ExecutorError(this.transport, `${what}: the ${this.transport} executor is closed`);
     try {
-      return await send();
+      return await this.whileConnected(send());
     } catch (err) {
+      if (err instanceof McpConnectionLostError) throw err;
+      if (isConnectionLoss(err)) throw this.markLost(`${what}: connection lost (${messageOf(err)})`, err);
       throw this.connectionError(what, err);
     }
   }
@@ -267,7 +373,7 @@ export class McpToolExecutor implements ToolExecutor {
     );
   }
 
-  /** Resets per-run state through the private tool; a no-op with a server that does not offer it. */
+  /** Resets per-run state through our own server's private tool; a no-op with any other server. */
   async reset(): Promise<void> {
     if (!(await this.offersReset())) return;
     const result = await this.request('reset', () =>

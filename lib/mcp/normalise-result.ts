@@ -1,11 +1,14 @@
 /**
  * Turns a CallToolResult from any MCP server into the harness's ToolResult: structured content
  * first, else the text parsed as JSON (plain text stays a string), a bare `{"result": …}` unwrapped.
- * Error results become `{error, message}` like the local path's, keeping the server's code when it
- * sent one.
+ * A result with images, audio, resource links or embedded resources reaches the model as text
+ * with a line per part (content-parts.ts) — never as base64, never dropped — and keeps the whole
+ * parts as `media` for the record. Error results become `{error, message}` like the local path's,
+ * keeping the server's code when it sent one.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../harness/executor';
+import { hasMedia, mediaParts, modelText } from './content-parts';
 import { isJsonObject, safeJsonParse, type JsonValue } from '../harness/json';
 import { pyJson, type FloatKeys } from '../harness/pyjson';
 import { pyLen } from '../harness/text';
@@ -28,8 +31,10 @@ function textOf(result: CallToolResult): string | null {
 
 function valueOf(result: CallToolResult): JsonValue {
   if (result.structuredContent !== undefined) return unwrap(result.structuredContent as JsonValue);
+  // Other kinds of part: what the model can use of each, in order (payload sizes count this text).
+  if (hasMedia(result)) return modelText(result);
   const text = textOf(result);
-  if (text === null) return result.content as unknown as JsonValue; // images, resources: keep the parts
+  if (text === null) return '';
   const parsed = safeJsonParse(text);
   return parsed.ok ? unwrap(parsed.value) : text;
 }
@@ -42,13 +47,14 @@ export function payloadChars(content: JsonValue, isError: boolean, floatKeys: Fl
 /** A CallToolResult as a ToolResult; `floatKeys` only affects the informational payload length. */
 export function normaliseCallToolResult(result: CallToolResult, floatKeys: FloatKeys): ToolResult {
   const value = valueOf(result);
+  const media = hasMedia(result) ? { media: mediaParts(result) } : {};
   if (result.isError !== true) {
-    return { content: value, isError: false, errorCode: null, payloadChars: payloadChars(value, false, floatKeys) };
+    return { content: value, isError: false, errorCode: null, payloadChars: payloadChars(value, false, floatKeys), ...media };
   }
   const content: JsonValue =
     isJsonObject(value) && typeof value.error === 'string'
       ? value
       : { error: GENERIC_TOOL_ERROR, message: typeof value === 'string' ? value : JSON.stringify(value) };
   const errorCode = (content as { error: string }).error;
-  return { content, isError: true, errorCode, payloadChars: payloadChars(content, true, floatKeys) };
+  return { content, isError: true, errorCode, payloadChars: payloadChars(content, true, floatKeys), ...media };
 }

@@ -116,7 +116,7 @@ async function serveStdio(flags: ServerFlags, datasetDir: string, options: Serve
   const session = await stdioSession(flags);
   if (session === null) return 0;
   const { transport, weaknesses } = session;
-  const server = createStockroomServer({ dataset, weaknesses, offerReset: options.harnessChild === true, writes, log, perSessionWeaknesses: flags.sessionWeaknesses });
+  const server = createStockroomServer({ dataset, weaknesses, offerReset: options.harnessChild === true, writes, log, perSessionWeaknesses: flags.sessionWeaknesses, conformanceTools: flags.conformanceTools });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // The parent closing our stdin is the normal end of a stdio session.
@@ -135,6 +135,7 @@ async function serveHttp(flags: ServerFlags, datasetDir: string, options: ServeO
   const running = await startStockroomHttpServer({
     writesFor,
     perSessionWeaknesses: flags.sessionWeaknesses,
+    conformanceTools: flags.conformanceTools,
     sessionIdleMs: flags.sessionIdleMs,
     offerReset: options.harnessChild === true,
     dataset,

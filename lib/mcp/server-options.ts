@@ -1,7 +1,7 @@
 /**
  * The `mcp-server` flags (`[--transport stdio|http] [--dataset DIR] [--weaknesses a,b] [--port N]
  * [--host H] [--allowed-hosts a,b] [--policy FILE] [--session-weaknesses] [--session-idle-minutes N]
- * [--approvals] [--actor NAME]`),
+ * [--approvals] [--actor NAME] [--conformance-tools]`),
  * parsed and validated with zod before anything starts.
  */
 import { z } from 'zod';
@@ -17,9 +17,9 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 /** Minutes an HTTP session may sit unused before it is reaped, when not given. */
 export const DEFAULT_SESSION_IDLE_MINUTES = 5;
 
-const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts', 'policy', 'session-weaknesses', 'session-idle-minutes', 'approvals', 'actor'] as const;
+const FLAG_NAMES = ['transport', 'dataset', 'weaknesses', 'port', 'host', 'allowed-hosts', 'policy', 'session-weaknesses', 'session-idle-minutes', 'approvals', 'actor', 'conformance-tools'] as const;
 /** Flags that take no value. */
-const BOOLEAN_FLAGS: readonly string[] = ['session-weaknesses', 'approvals'];
+const BOOLEAN_FLAGS: readonly string[] = ['session-weaknesses', 'approvals', 'conformance-tools'];
 
 /** Who a stand-alone server's MCP caller acts as in approvals, when --actor is not given. */
 export const DEFAULT_MCP_ACTOR = 'mcp-agent';
@@ -40,6 +40,7 @@ const ServerFlagsSchema = z.strictObject({
   policy: z.string().min(1, '--policy needs a policy file').optional(),
   'session-weaknesses': z.literal('true').optional(),
   approvals: z.literal('true').optional(),
+  'conformance-tools': z.literal('true').optional(),
   actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, '--actor is letters, digits, . _ @ - (at most 64)').optional(),
   'session-idle-minutes': z
     .string()
@@ -70,6 +71,8 @@ export interface ServerFlags {
   approvals: boolean;
   /** Who the MCP caller acts as in approvals and the journal. */
   actor: string;
+  /** Serve the MCP conformance suite's test tools beside the Stockroom tools (testing only). */
+  conformanceTools: boolean;
 }
 
 /** Splits `--flag value` and `--flag=value` pairs; boolean flags stand alone. */
@@ -123,5 +126,6 @@ export function parseServerFlags(argv: readonly string[]): ServerFlags {
     sessionIdleMs: (f['session-idle-minutes'] ?? DEFAULT_SESSION_IDLE_MINUTES) * 60_000,
     approvals: f.approvals === 'true',
     actor: f.actor ?? DEFAULT_MCP_ACTOR,
+    conformanceTools: f['conformance-tools'] === 'true',
   };
 }

@@ -33,6 +33,7 @@ import { OPEN_WRITES, type WriteGate } from './write-gate';
 import { schemaDigest } from '../governance/capability-registry';
 import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
 import { isJsonObject } from '../harness/json';
+import { callConformanceTool, CONFORMANCE_TOOLS, isConformanceTool } from './conformance-tools';
 
 export interface StockroomServerOptions {
   dataset: Dataset;
@@ -51,6 +52,13 @@ export interface StockroomServerOptions {
   perSessionWeaknesses?: boolean;
   /** Where unexpected handler failures are reported (stdio servers must never write to stdout). */
   log?: (message: string) => void;
+  /** Also serve the conformance suite's test tools (`mcp-server --conformance-tools`; never for a model). */
+  conformanceTools?: boolean;
+  /**
+   * Advertise `logging` and send log messages (writes applied or refused). Off for the stateless
+   * /api/mcp endpoint: it answers each request as JSON and has no stream a log message could use.
+   */
+  logging?: boolean;
 }
 
 const RESET_TOOL: Tool = {
@@ -78,9 +86,18 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
   const writes = options.writes ?? OPEN_WRITES;
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
+  const logging = options.logging !== false;
   const server = new Server(STOCKROOM_SERVER_INFO, {
-    capabilities: { tools: {}, logging: {}, experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
+    capabilities: { tools: {}, ...(logging ? { logging: {} } : {}), experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
   });
+  /** Tells the client what became of a write (at the level it set; never the arguments' secrets: tool and outcome only). */
+  const logWrite = (name: string, result: ToolResult, sessionId: string | undefined): void => {
+    if (!logging) return;
+    const data = result.isError
+      ? { event: 'write_refused', tool: name, error: result.errorCode, message: isJsonObject(result.content) && typeof result.content.message === 'string' ? result.content.message : null }
+      : { event: 'write_applied', tool: name };
+    void server.sendLoggingMessage({ level: result.isError ? 'warning' : 'info', logger: 'stockroom', data }, sessionId).catch(() => undefined);
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
@@ -97,12 +114,14 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       // Read-only and limited to this caller's own environment, so every client may reconcile with it.
       LOOKUP_TOOL,
       ...(writes.approvalStatus ? [APPROVAL_STATUS_TOOL] : []),
+      ...(options.conformanceTools ? CONFORMANCE_TOOLS : []),
     ],
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as JsonValue;
+    if (options.conformanceTools && isConformanceTool(name)) return callConformanceTool(server, name, request.params._meta?.progressToken);
     if (name === RESET_TOOL_NAME && options.offerReset) {
       environment.reset();
       return encodeToolValue({ reset: true }, false);
@@ -141,7 +160,9 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
           ...(operationKey !== undefined ? { operationKey } : {}),
           ...(approvalRequestId !== undefined ? { approvalRequestId } : {}),
         };
-        return encodeResult(await writes.write(gated, run));
+        const outcome = await writes.write(gated, run);
+        logWrite(name, outcome, extra.sessionId);
+        return encodeResult(outcome);
       }
       return encodeResult(await run(operationKey));
     } catch (err) {

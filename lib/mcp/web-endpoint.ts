@@ -94,6 +94,8 @@ export class StatelessMcpEndpoint {
       environment: this.environmentFor(dataset, param.weaknesses, caller.key),
       writes: caller.writes,
       perSessionWeaknesses: true,
+      // Stateless JSON answers: no stream could carry a log message, so none is advertised.
+      logging: false,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await connectGuarded(server, transport);

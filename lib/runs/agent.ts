@@ -15,7 +15,7 @@ import { createStockroomAgent, type LiveModelContext, type StockroomAgent } from
 import type { Dataset } from '../stockroom/dataset/types';
 
 /** An external tool server to run against instead of the Stockroom tools (none: the configuration's transport). */
-export type ToolServer = Pick<CreateExecutorOptions, 'mcpUrl' | 'mcpHeaders' | 'mcpCommand' | 'mcpCwd' | 'mcpServerId'> & {
+export type ToolServer = Pick<CreateExecutorOptions, 'mcpUrl' | 'mcpHeaders' | 'mcpCommand' | 'mcpCwd' | 'mcpEnv' | 'mcpAuth' | 'mcpServerId'> & {
   transport?: 'mcp-stdio' | 'mcp-http';
 };
 

@@ -7,6 +7,7 @@
 import { FAKE_MODEL } from '../harness/config';
 import type { RunResult } from '../harness/types';
 import { replayModel, type ReplaySource } from '../models/replay-source';
+import { toolProgressRecorder } from '../db/run-progress';
 import { resolveLiveModel, withAgent, type LiveModel } from './agent';
 import type { PreparedRun } from './prepare';
 import { watchForStop } from './stop-runs';
@@ -41,6 +42,8 @@ export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): 
         signal,
         // Once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
         onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta).then(stored)) : undefined,
+        // A tool's progress (MCP notifications/progress) is shown live in the replay too.
+        onToolProgress: liveProgress ? toolProgressRecorder(meta.id) : undefined,
         model: options.replay
           ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
           : undefined,

@@ -31,9 +31,12 @@ export function configOf(
   });
 }
 
-/** A configured tool server's connection options; InputError on `toolServer` for an id the deployment does not list. */
-export function toolServerOptions(id: string): NonNullable<ReturnType<typeof configuredToolServer>> {
-  const server = configuredToolServer(id);
+/**
+ * A configured tool server's connection options for a run of `tenant` (whose stored OAuth token it
+ * uses); InputError on `toolServer` for an id the deployment does not list.
+ */
+export function toolServerOptions(id: string, tenant?: string): NonNullable<ReturnType<typeof configuredToolServer>> {
+  const server = configuredToolServer(id, tenant);
   if (!server) throw new InputError('toolServer', `Unknown tool server '${id}'.`);
   return server;
 }
@@ -45,8 +48,9 @@ export function toolServerOptions(id: string): NonNullable<ReturnType<typeof con
 export function configWithServer(
   settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice },
   weaknesses: readonly WeaknessFlag[],
+  tenant?: string,
 ): { config: HarnessConfig; server: ReturnType<typeof toolServerOptions> | undefined } {
-  const server = settings.toolServer !== undefined ? toolServerOptions(settings.toolServer) : undefined;
+  const server = settings.toolServer !== undefined ? toolServerOptions(settings.toolServer, tenant) : undefined;
   return { config: configOf(server ? { ...settings, transport: server.transport } : settings, weaknesses), server };
 }
 

@@ -128,7 +128,7 @@ export async function runSuiteCase(
   if (suite.caseStored) return { stored: false, reason: 'already-stored' };
   const dataset = datasetFor(input.datasetDir, suite.datasetHash);
   const golden = goldenCase(input.goldenPath, suite.goldenSha256, input.caseId);
-  const server = input.toolServer !== undefined ? configuredToolServer(input.toolServer) : undefined;
+  const server = input.toolServer !== undefined ? configuredToolServer(input.toolServer, suite.tenant) : undefined;
   if (server === null) throw new SuiteJobError(`the tool server '${input.toolServer}' is no longer configured`);
   const settingConfig = configOfSetting(json(suite.config, 'suite config'), input.setting);
   const config = server ? { ...settingConfig, transport: server.transport } : settingConfig;

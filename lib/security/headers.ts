@@ -20,6 +20,8 @@ export function pageCsp(nonce: string, opts: { dev: boolean }): string {
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
+    // A tool's audio result plays from the stored run (a data: URL), never from elsewhere.
+    "media-src 'self' data:",
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",

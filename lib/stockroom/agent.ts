@@ -42,6 +42,8 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Told of the run so far after each step (live progress; see HarnessOptions.onStep). */
   onStep?: HarnessOptions['onStep'];
+  /** Told of a tool call's progress while it runs (see HarnessOptions.onToolProgress). */
+  onToolProgress?: HarnessOptions['onToolProgress'];
 }
 
 /** What a live model client may carry as request metadata (the offline model server simulates the fake model with it). */
@@ -131,6 +133,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     operationKey: runOptions.operationKey,
     signal: runOptions.signal,
     onStep: runOptions.onStep,
+    onToolProgress: runOptions.onToolProgress,
     costMeter: options.costMeter ?? undefined,
   });
 

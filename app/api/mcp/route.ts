@@ -11,7 +11,11 @@ import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
 import { allowedDatasets } from '@/lib/runs/datasets';
 import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
-import { authorizeMcpRequest, mcpAuthRefusal } from '@/lib/auth/mcp-route-auth';
+import { authorizeMcpRequest, mcpAuthRefusal, type McpCaller } from '@/lib/auth/mcp-route-auth';
+import { bearerChallenge, resourceServerConfig, verifyResourceToken } from '@/lib/mcp/protected-resource';
+import { dashboardUrl } from '@/lib/mcp/server-config';
+import { holdsRole } from '@/lib/auth/authorize';
+import { getIdentityByEmail } from '@/lib/db/governance-members';
 import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
 import { GovernedWrites } from '@/lib/mcp/write-gate';
 import { currentPolicy } from '@/lib/governance/current-policy';
@@ -26,11 +30,31 @@ export const dynamic = 'force-dynamic';
 // loadDataset memoises by directory, so this reads the files once per process.
 const endpoint = new StatelessMcpEndpoint(() => loadDataset(defaultDatasetDir()));
 
+/** This endpoint as an OAuth protected resource (its authorization server comes from the environment). */
+const resource = () => resourceServerConfig(dashboardUrl());
+
+/**
+ * An OAuth access token: issued by the configured authorization server for this resource (audience),
+ * naming (by email) a user of this dashboard who is an operator of the tenant it acts in (the
+ * token's `tenant` claim, else the user's first operator tenant).
+ */
+async function oauthCaller(token: string): Promise<McpCaller> {
+  const check = await verifyResourceToken(token, resource());
+  if (!check.ok) return { ok: false, status: 401, message: check.message, error: 'invalid_token' };
+  const email = typeof check.claims.email === 'string' ? check.claims.email : null;
+  const identity = email ? await getIdentityByEmail(getDb().prisma, email) : null;
+  if (!identity) return { ok: false, status: 403, message: 'the token names no user of this dashboard' };
+  const claimed = typeof check.claims.tenant === 'string' ? check.claims.tenant : undefined;
+  const tenant = claimed ?? identity.memberships.find((m) => m.role === 'operator' || m.role === 'admin')?.tenant;
+  if (!tenant || !holdsRole(identity.memberships, 'operator', tenant)) return { ok: false, status: 403, message: 'calling the tools needs the operator role' };
+  return { ok: true, via: 'oauth', subject: identity.id, tenant };
+}
+
 export async function POST(request: Request): Promise<Response> {
   const origin = mcpOriginRefusal(request);
   if (origin) return origin;
-  const caller = await authorizeMcpRequest(request);
-  if (!caller.ok) return mcpAuthRefusal(caller);
+  const caller = await authorizeMcpRequest(request, process.env.STOCKROOM_MCP_TOKEN, oauthCaller);
+  if (!caller.ok) return mcpAuthRefusal(caller, (error) => bearerChallenge(resource(), error));
   const datasetTenant = allowedDatasets().find((d) => path.resolve(d.dir) === path.resolve(defaultDatasetDir()))?.tenant ?? DEFAULT_TENANT;
   // The served dataset is one tenant's: to anyone working in another tenant the endpoint does not exist.
   if (caller.tenant !== datasetTenant) {

@@ -22,11 +22,14 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
   signOutAction: 'it only ends the caller’s own session',
   chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
   setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',
+  refreshToolServersAction: 'it lists the deployment’s tool servers into the caller’s own tenant’s cache only (lib/db/tool-server-listings.ts)',
+  authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/mcp-oauth.test.ts)',
 };
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {
   'auth/[...all]': 'better-auth’s own endpoints',
   mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
+  'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/mcp-oauth.test.ts)',
   'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
   'runs/export': 'the runs table as CSV: a list, scoped by the caller’s tenant like /runs (tested below)',
 };
@@ -116,7 +119,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
   describe(`read routes (${provider})`, () => {
     const routes = discoverRoutes().filter((r) => !(r in TENANTLESS_ROUTES));
     const query = () => `fromStep=0&toStep=1&call=0&index=${k.toolIndex}&setting=none&metric=tool_selection_accuracy`;
-    const idFor = (route: string) => (route.startsWith('suites/') ? k.suite : route.includes('tool-result') ? k.plainRun : k.governedRun);
+    const idFor = (route: string) => (route.startsWith('suites/') ? k.suite : route.includes('tool-result') || route.includes('tool-media') ? k.plainRun : k.governedRun);
     const get = async (route: string, id: string) => {
       const { headers } = await import('next/headers');
       const res = await (await loadRoute(route)).GET!(new Request(`http://127.0.0.1/api/${route.replace('[id]', id)}?${query()}`, { headers: await headers() }), {

@@ -4,7 +4,7 @@
  * the repeated-call guard has already looked at the call.
  */
 import type { HarnessConfig } from '../config';
-import type { PayloadWrapper, ToolExecutor, ToolResult } from '../executor';
+import type { PayloadWrapper, ToolExecutor, ToolProgress, ToolResult } from '../executor';
 import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
 import type { JsonObject } from '../json';
@@ -34,6 +34,26 @@ export interface CallEnvironment {
   policy?: CallPolicy;
   /** A reviewer's resolution for this very call (resuming a paused run); skips the policy. */
   resolution?: ApprovalResolution & { rule: string; policyVersion: string };
+  /** When (on `now()`'s clock) the run's wall-clock limit passes: a call still running then is cancelled. */
+  deadlineAt?: number;
+  /** The run's cancellation. */
+  signal?: AbortSignal;
+  onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
+}
+
+/** Runs `call` with a signal that aborts at the run's deadline or when the run is cancelled. */
+async function withDeadline<T>(env: CallEnvironment, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onCancel = () => controller.abort(env.signal?.reason);
+  env.signal?.addEventListener('abort', onCancel, { once: true });
+  const left = env.deadlineAt === undefined ? undefined : Math.max(0, env.deadlineAt - env.now());
+  const timer = left === undefined ? undefined : setTimeout(() => controller.abort(new Error('the run reached its wall-clock limit')), left);
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    env.signal?.removeEventListener('abort', onCancel);
+  }
 }
 
 export function callSignature(name: string, args: unknown): string {
@@ -137,7 +157,14 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
   }
 
   const started = env.now();
-  let result: ToolResult = await env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call) });
+  const onToolProgress = env.onToolProgress;
+  let result: ToolResult = await withDeadline(env, (signal) =>
+    env.executor.call(call.name, call.arguments, {
+      operationKey: env.operationKey?.(call),
+      signal,
+      ...(onToolProgress ? { onProgress: (p: ToolProgress) => onToolProgress({ ...p, step, toolUseId: call.toolUseId, name: call.name }) } : {}),
+    }),
+  );
   const rewrittenBy: string[] = [];
   for (const wrapper of env.payloadWrappers) {
     const next = wrapper.wrap({ name: call.name, arguments: call.arguments }, result);
@@ -169,6 +196,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       quarantinedText,
       rewrittenBy,
       policy,
+      ...(result.media ? { media: result.media } : {}),
     },
   };
 }

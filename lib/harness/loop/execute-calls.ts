@@ -39,6 +39,10 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     operationKey: d.options.operationKey,
     policy: d.options.policy,
     resolution,
+    // A call still running at the run's wall-clock deadline is cancelled, not waited for.
+    deadlineAt: d.started + d.options.config.wallClockTimeoutS * 1000,
+    signal: d.options.signal,
+    onToolProgress: d.options.onToolProgress,
   };
 }
 

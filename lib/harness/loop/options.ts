@@ -5,7 +5,7 @@
 import { systemClock, type Clock } from '../clock';
 import type { HarnessConfig } from '../config';
 import type { CostMeter } from '../cost';
-import type { PayloadWrapper, ToolExecutor } from '../executor';
+import type { PayloadWrapper, ToolExecutor, ToolProgress } from '../executor';
 import type { CallPolicy } from '../guards/call-policy';
 import type { RunGuard } from '../guards/run-guard';
 import type { ModelClient } from '../model/client';
@@ -41,6 +41,8 @@ export interface HarnessOptions {
    * a store that keeps up sees every step in order; a failure there is the caller's and never stops the run.
    */
   onStep?: (soFar: RunResult) => void | Promise<void>;
+  /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
+  onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
 }
 
 export interface RunInput {
@@ -74,6 +76,24 @@ export async function driver(input: RunInput, options: HarnessOptions, elapsedMs
     sizer: new MessageSizer(options.floatKeys),
     systemChars: pyLen(options.systemPrompt),
   };
+}
+
+/**
+ * The tool list as the executor has it now: a server that announced a change mid-run
+ * (notifications/tools/list_changed) is asked again, so the model sees new tools and changed
+ * schemas, validation uses them, and a call policy compares them with its pin (a pinned tool whose
+ * schema changed is refused as drift). Executors answer from their cache when nothing changed.
+ */
+export async function refreshSpecs(d: Driver): Promise<void> {
+  let specList: ToolSpec[];
+  try {
+    specList = await d.options.executor.listSpecs();
+  } catch {
+    return; // a server that cannot list now says so on the next call; the run keeps the list it had
+  }
+  if (JSON.stringify(specList) === JSON.stringify(d.specList)) return;
+  d.specList = specList;
+  d.specs = new Map(specList.map((s) => [s.name, s]));
 }
 
 /** The next model call's input tokens, estimated (chars / 4 of system prompt, messages and tool specs). */

@@ -14,7 +14,7 @@ import type { ApprovalResolution } from '../guards/call-policy';
 import type { RunResult } from '../types';
 import { executeCalls, type StepOutcome } from './execute-calls';
 import { callModel } from './model-call';
-import { driver, type Driver, type HarnessOptions, type RunInput } from './options';
+import { driver, refreshSpecs, type Driver, type HarnessOptions, type RunInput } from './options';
 import { preCallChecks } from './pre-call';
 import { reportStep } from './progress';
 import { runResult, type RunIdentity } from './result';
@@ -27,6 +27,7 @@ export const NO_TEXT_ANSWER = '(the model returned no text)';
 /** One iteration: the pre-call guards, one model turn, and its tool calls. */
 async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<StepOutcome> {
   run.step += 1;
+  await refreshSpecs(d);
   const pre = preCallChecks(d, run);
   if (pre.stop) {
     run.stopWith(pre.stop);

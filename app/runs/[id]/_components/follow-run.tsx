@@ -50,6 +50,17 @@ export function FollowRun({ runId, status, steps, canStop = false }: { runId: st
           : `${status === 'stopping' ? 'Stopping' : 'Running'}: ${steps} step${steps === 1 ? '' : 's'} stored so far. This page follows the run as each step completes.`}
         {progress.error ? <span className="small"> (could not check progress: {progress.error.message})</span> : null}
       </p>
+      {seen?.toolProgress ? (
+        <p className="small" data-testid="tool-progress" style={{ margin: 0 }}>
+          <span className="mono">{seen.toolProgress.name}</span> is running:{' '}
+          {seen.toolProgress.total !== null ? (
+            <progress value={seen.toolProgress.progress} max={seen.toolProgress.total} aria-label={`${seen.toolProgress.name} progress`} />
+          ) : null}{' '}
+          {seen.toolProgress.progress}
+          {seen.toolProgress.total !== null ? ` of ${seen.toolProgress.total}` : ''}
+          {seen.toolProgress.message ? ` — ${seen.toolProgress.message}` : ''}
+        </p>
+      ) : null}
       {canStop && (status === 'running' || status === 'queued') ? (
         <button type="button" className="secondary" onClick={stop} disabled={stopping} data-testid="stop-run">
           {stopping ? 'Stopping…' : 'Stop this run'}

@@ -8,6 +8,7 @@ import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
+import { ToolMedia } from './tool-media';
 
 /** The react-query options for one step's entries (shared with the prefetch). */
 export function stepsQuery(runId: string, step: number) {
@@ -30,12 +31,22 @@ function FullResult({ runId, index }: { runId: string; index: number }) {
   return q.data.result !== null && typeof q.data.result === 'object' ? <JsonTree value={q.data.result} label="Full tool result" /> : <pre>{displayJson(q.data.result)}</pre>;
 }
 
-/** A result preview: a collapsible tree when the preview is whole JSON, else the text as it is. */
+/** A JSON string preview's text (a tool that answered in words, e.g. a line per image or resource), or null. */
+function stringPreview(text: string): string | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A result preview: a collapsible tree when the preview is whole JSON, its text when it is a JSON string, else the text as it is. */
 function ResultPreview({ text, name }: { text: string; name: string }) {
   const parsed = parseJsonText(text);
   return (
     <div data-testid="tool-result">
-      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{text}</pre>}
+      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{stringPreview(text) ?? text}</pre>}
     </div>
   );
 }
@@ -83,6 +94,12 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
       <PlantedNotice paragraphs={item.planted ?? []} quarantined={item.quarantinedText.length > 0} />
       {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} />}
+      {item.hasMedia ? (
+        <>
+          <h3 className="small">Images, audio and resources (the model was given the description above)</h3>
+          <ToolMedia runId={runId} index={item.index} tool={item.name} />
+        </>
+      ) : null}
       {item.result.truncated && !full ? (
         <button type="button" className="small" onClick={() => setFull(true)}>
           Show the full result ({item.result.chars.toLocaleString('en')} chars)
