@@ -27,7 +27,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await runFromLauncher(page, { caseId: 'S024', governed: true });
     await page.getByRole('link', { name: 'Open the approval request' }).click();
     const approval = new URL(page.url()).pathname;
-    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?step=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/no-such-page'];
+    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?transition=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/no-such-page'];
     const found: string[] = [];
     for (const url of pages) {
       await page.goto(url);
@@ -55,7 +55,7 @@ test('replay highlights, effect arguments and instructor suggestions have no ser
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [url, ready] of [
-      [`/runs/${c}?step=2`, 'planted-notice'],
+      [`/runs/${c}?transition=2`, 'planted-notice'],
       ['/effects', 'effect-arguments'],
       ['/instructor', 'suggested-case'],
     ] as const) {

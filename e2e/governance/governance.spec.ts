@@ -75,7 +75,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
 
   // The run finished, with the restock written once and journaled.
   await reviewer.getByTestId('replay-link').click();
-  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?step=\\d+)?$`));
+  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?transition=\\d+)?$`));
   await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
   await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
   // The answer reports the approved restock, not one still waiting for the approval just given.

@@ -12,7 +12,7 @@ test('runs a golden case from the UI and replays it step by step', async ({ page
   // The state diagram is drawn (mermaid SVG) with the current state highlighted.
   await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(position).toContainText('Transition 2 of');
   await expect(position).toContainText('CALL_MODEL → EXECUTE_TOOLS');
   // The step's tool call with its arguments and result.
@@ -78,20 +78,26 @@ test('a call grounded_write blocked shows in the guard panel and keeps the badge
   await expect(page.getByTestId('run-query').locator('..')).not.toContainText(/\b1 steps\b|\b1 tool calls\b|\b1 model calls\b/);
 });
 
-test('the address follows the replay position, opening it lands there, and copy link shares it', async ({ page, context }) => {
+test('the address follows the replay position in transitions, a ?step= link lands on that harness step, and copy link shares it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const runId = await runFromLauncher(page, { caseId: 'S001' });
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?step=3$`));
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?transition=3$`));
   await page.getByTestId('copy-link').click();
   await expect(page.getByText('Link copied.')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toMatch(new RegExp(`/runs/${runId}\\?step=3$`));
+  expect(copied).toMatch(new RegExp(`/runs/${runId}\\?transition=3$`));
 
-  await page.goto(`/runs/${runId}?step=2`);
+  await page.goto(`/runs/${runId}?transition=2`);
   await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
   await expect(page.getByTestId('replay-position')).toContainText('CALL_MODEL → EXECUTE_TOOLS');
+
+  // "Step" is one thing: ?step=2 opens harness step 2, the step the position line and the panel name.
+  await page.goto(`/runs/${runId}?step=2`);
+  await expect(page.getByTestId('replay-position')).toContainText('· step 2 ·');
+  await expect(page.getByRole('heading', { name: 'Step 2: tool calls and events' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?transition=\\d+$`));
 });
 
 test('answers read as text, tool JSON folds, and the theme follows the system with a toggle that sticks', async ({ page }) => {
@@ -103,7 +109,7 @@ test('answers read as text, tool JSON folds, and the theme follows the system wi
   expect(await answer.evaluate((el) => getComputedStyle(el).fontFamily)).not.toMatch(/mono/i);
 
   // A tool result is a tree whose branches fold.
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   const result = page.getByTestId('tool-entry').first().getByRole('tree', { name: 'Result of search_products' });
   await expect(result).toContainText('SKU-2011');
   const toggle = result.getByRole('button', { name: /(collapse|expand) JSON/ }).first();
@@ -135,7 +141,7 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   await expect(leak).toContainText('Leaked system prompt');
   await expect(leak.locator('mark')).toContainText(prompt.split('\n')[0]!.trim());
 
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   const planted = page.getByRole('note', { name: 'Planted instruction in this tool result' });
   await expect(planted).toContainText('the model read it');
   await expect(planted.locator('mark').first()).toContainText(notice.split('\n').find((l) => l.includes('SYSTEM NOTICE'))!.trim());
@@ -145,6 +151,6 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   // The same case without the weakness: quarantine took the notice out, and nothing leaked.
   await runFromLauncher(page, { caseId: 'S046' });
   await expect(page.getByTestId('prompt-leak')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(page.getByRole('note', { name: 'Planted instruction in this tool result' })).toContainText('quarantine removed it before the model saw it');
 });
