@@ -121,13 +121,25 @@ test('answers read as text, tool JSON folds, and the theme follows the system wi
   const html = page.locator('html');
   await expect(html).toHaveClass(/dark/);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: system');
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark (system)');
   await page.getByTestId('theme-toggle').click();
   await expect(html).toHaveClass(/light/);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(bg);
   await page.goto(`/runs/${runId}`);
   await expect(html).toHaveClass(/light/);
   await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light');
+  // Flipping back to the system's scheme follows the system again.
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/dark/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark (system)');
+
+  // On a light system the first click changes what is shown (it used to pick "light" and change nothing).
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveClass(/light/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light (system)');
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/dark/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark');
 });
 
 test('the planted notice in a tool result and the system prompt leaked into the answer are marked and labelled', async ({ page }) => {
