@@ -17,14 +17,8 @@ import { StepEntries, stepsQuery } from './step-entries';
 import { TokenChart } from './token-chart';
 import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
+import { isTyping } from '@/components/is-typing';
 import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  const tag = el.tagName;
-  return tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && (el as HTMLInputElement).type !== 'range') || el.isContentEditable;
-}
 
 /** `initialAt` is where the page was opened (`?transition=N` or `?step=N`; see lib/charts/replay-position.ts). */
 export function Replay({
