@@ -69,7 +69,21 @@ test('replay highlights, effect arguments and instructor suggestions have no ser
 
 test('the first demo can be done with the keyboard alone', async ({ page }) => {
   await page.goto('/');
-  await tabTo(page, '[data-testid=start-demo]');
+  // The first Tab stop skips the navigation; from there the demo button is a few Tabs away (it was 13).
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('skip-link')).toBeFocused();
+  await expect(page.getByTestId('skip-link')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await tabTo(page, '[data-testid=start-demo]', 3);
+  // "?" lists the shortcuts in a dialog that Escape closes.
+  await page.keyboard.press('?');
+  const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts).toBeVisible();
+  await expect(shortcuts).toContainText('next / previous row on Runs and Approvals');
+  await expect(shortcuts).toContainText('previous / next transition in a replay');
+  await page.keyboard.press('Escape');
+  await expect(shortcuts).toBeHidden();
+  await expect(page.getByTestId('start-demo')).toBeFocused();
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/matrix\?suite=/);
   await expect(page.locator('[data-testid=delta-table] tbody tr')).toHaveCount(5, { timeout: 90_000 });
@@ -83,6 +97,8 @@ test('the first demo can be done with the keyboard alone', async ({ page }) => {
   await tabTo(page, '[data-testid=moved-cases] tbody a[href^="/runs/"]');
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/runs\/[0-9a-f]+/);
+  // It opens the run under the weakness (the baseline link comes after it).
+  await expect(page.getByText(/^setting: (?!none$)/)).toBeVisible();
   await expect(page.getByTestId('replay-position')).toContainText('Transition 1 of');
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');

@@ -166,3 +166,69 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(page.getByRole('note', { name: 'Planted instruction in this tool result' })).toContainText('quarantine removed it before the model saw it');
 });
+
+/** WCAG contrast ratio of two computed CSS colours (rgb()/rgba() strings). */
+async function contrast(page: import('@playwright/test').Page, fg: string, bg: string): Promise<number> {
+  return page.evaluate(
+    ([a, b]) => {
+      const lum = (c: string) => {
+        const [r, g, bl] = (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+          const x = Number(v) / 255;
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+      };
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    },
+    [fg, bg] as const,
+  );
+}
+
+test('the token chart, the state diagram and a cut-off tool result read well: light, dark and on a phone', async ({ page }) => {
+  // oversized_payload makes search_products return whole records: a result longer than its stored preview.
+  const runId = await runFromLauncher(page, { caseId: 'S001', weaknesses: ['oversized_payload'] });
+  // The diagram's space is reserved, with a placeholder, in the page as served (mermaid draws it later).
+  const served = await (await page.request.get(`/runs/${runId}`)).text();
+  expect(served).toContain('Drawing the state diagram…');
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
+
+  // The cut-off preview is the JSON tree the arguments use, not a minified string.
+  const tool = page.getByTestId('tool-entry').first();
+  await expect(tool.getByRole('tree', { name: 'Result of search_products' })).toBeVisible();
+  await expect(tool.getByTestId('tool-result')).toContainText(/The first [\d,]+ of [\d,]+ characters/);
+  await expect(tool.getByTestId('tool-result').locator('pre')).toHaveCount(0);
+
+  // The bars fill the chart (their own axis), instead of standing 2% tall under the budget's scale.
+  const chart = page.getByTestId('token-chart');
+  await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  const share = await chart.evaluate((el) => {
+    const grid = el.querySelector('.recharts-cartesian-grid')!.getBoundingClientRect().height;
+    const bars = [...el.querySelectorAll('.recharts-bar-rectangle path')].map((b) => b.getBoundingClientRect().height);
+    return Math.max(...bars) / grid;
+  });
+  expect(share).toBeGreaterThan(0.5);
+
+  // The current call's marker shows on the dark panel as on the light one.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+    const marker = chart.locator('.current-call-marker line, line.current-call-marker').first();
+    await expect(marker).toBeAttached();
+    const stroke = await marker.evaluate((el) => getComputedStyle(el).stroke);
+    const panel = await chart.evaluate((el) => getComputedStyle(el.closest('.panel')!).backgroundColor);
+    expect(await contrast(page, stroke, panel), `marker contrast on ${scheme}`).toBeGreaterThanOrEqual(3);
+  }
+
+  // Drawn, the diagram takes the space reserved for it; on a phone its labels stay readable and its box scrolls, saying so.
+  const diagram = page.locator('.diagram');
+  await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
+  await expect(page.getByTestId('diagram-placeholder')).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await diagram.scrollIntoViewIfNeeded();
+  const label = await page.locator('[data-testid=state-diagram] svg text, [data-testid=state-diagram] svg .nodeLabel').first().boundingBox();
+  expect(label!.height, 'state labels are readable on a phone').toBeGreaterThanOrEqual(9);
+  await expect(diagram).toHaveAttribute('data-overflowing', '');
+  expect(await diagram.evaluate((el) => getComputedStyle(el, '::before').content)).toContain('Scrolls sideways');
+});
