@@ -217,9 +217,6 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <table className="data" data-testid="runs-table">
             <thead>
               <tr>
-                <th>
-                  <span className="visually-hidden">Pick to compare</span>
-                </th>
                 <th>Run</th>
                 <th>Case</th>
                 <th>Query</th>
@@ -237,14 +234,12 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             <tbody>
               {rows.map((row) => {
                 if (row.kind === 'suite')
-                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={13} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
+                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={12} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
                 const r = row.run;
                 return (
                 <tr key={r.id}>
-                  <td>
-                    <PickRun id={r.id} label={r.id.slice(-8)} />
-                  </td>
                   <td className="mono">
+                    <PickRun id={r.id} label={r.id.slice(-8)} />{' '}
                     <Link href={`/runs/${r.id}`} data-row-link>
                       {r.id.slice(-8)}
                     </Link>{' '}

@@ -8,7 +8,7 @@ const CASES = fs.readFileSync('data/golden/stockroom_golden_own_v1.jsonl', 'utf8
 
 /** The x-axis labels a chart shows, and fails when two neighbouring labels overlap on screen. */
 async function xLabels(chart: Locator): Promise<string[]> {
-  const labels = chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
+  const labels = chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
   const boxes = await labels.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
   for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.left, `x label ${i + 1} overlaps label ${i}`).toBeGreaterThanOrEqual(boxes[i - 1]!.right - 0.5);
   return labels.allTextContents();
