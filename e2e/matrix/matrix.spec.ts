@@ -59,11 +59,12 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
 
   // A moved case's main link is the run under the weakness, not the none baseline that did not move.
   const firstMoved = moved.locator('tbody tr').first();
+  const matrixUrl = page.url();
   await expect(firstMoved.locator('a[href^="/runs/"]').first()).toHaveText('replay under ambiguous_tool_desc');
   await firstMoved.locator('a[href^="/runs/"]').first().click();
   await expect(page.getByTestId('replay')).toBeVisible();
   await expect(page.getByText('setting: ambiguous_tool_desc')).toBeVisible();
-  await page.goBack();
+  await page.goto(matrixUrl);
   await expect(page.getByTestId('moved-cases').locator('tbody tr').first()).toBeVisible();
 
   // The open cell is in the address; opening it shows the same cases.

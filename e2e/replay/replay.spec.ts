@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
+import { expectNoSidewaysScroll, expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
 
 test('runs a golden case from the UI and replays it step by step', async ({ page }) => {
   await runFromLauncher(page, { caseId: 'S001' });
@@ -226,8 +226,10 @@ test('the token chart, the state diagram and a cut-off tool result read well: li
   await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
   await expect(page.getByTestId('diagram-placeholder')).toHaveCount(0);
   await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page, 'the replay at 390 px');
   await diagram.scrollIntoViewIfNeeded();
-  const label = await page.locator('[data-testid=state-diagram] svg text').filter({ hasText: 'EXECUTE_TOOLS' }).first().boundingBox();
+  // mermaid draws the state names as HTML labels inside the SVG.
+  const label = await page.locator('[data-testid=state-diagram] svg .nodeLabel').filter({ hasText: 'EXECUTE_TOOLS' }).first().boundingBox();
   expect(label!.height, 'state labels are readable on a phone').toBeGreaterThanOrEqual(9);
   await expect(diagram).toHaveAttribute('data-overflowing', '');
   expect(await diagram.evaluate((el) => getComputedStyle(el, '::before').content)).toContain('Scrolls sideways');
