@@ -21,7 +21,7 @@ function SettingTick(props: { x?: number | string; y?: number | string; payload?
   const groups = Math.max(1, props.visibleTicksCount ?? 1);
   const perGroup = Number(props.width ?? 0) / groups;
   // A phone's narrow groups get a slightly smaller type rather than labels running into each other.
-  const size = perGroup < 72 ? 9.5 : 11;
+  const size = perGroup < 60 ? 9 : perGroup < 72 ? 9.5 : 11;
   const lines = wrapLabel(String(props.payload?.value ?? ''), Math.max(4, Math.floor((perGroup - 4) / ((TICK_CHAR_PX * size) / 11))));
   return (
     <text x={x} y={y + 4} textAnchor="middle" fontSize={size} className="recharts-cartesian-axis-tick-value setting-tick">
@@ -42,10 +42,11 @@ function Chart({ settings, metrics, unit, testId, small }: { settings: readonly 
   return (
     <div className={`chart-box${small ? ' small' : ''}`} data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 10, right: 20, bottom: 5, left: 0 }}>
+        <BarChart data={data} margin={{ top: 10, right: 10, bottom: 5, left: 0 }}>
           <CartesianGrid stroke="#e5e9f0" vertical={false} />
           <XAxis dataKey="setting" interval={0} tick={<SettingTick />} height={small ? 44 : 48} />
-          {unit === 'rate' ? <YAxis domain={[0, 1]} tickCount={6} /> : <YAxis />}
+          {/* Narrow axes leave the bar groups room to label every setting on a phone. */}
+          {unit === 'rate' ? <YAxis domain={[0, 1]} tickCount={6} width={34} tick={{ fontSize: 11 }} /> : <YAxis width={44} tick={{ fontSize: 11 }} />}
           <Tooltip formatter={(v) => (typeof v === 'number' ? (unit === 'rate' ? v.toFixed(2) : v.toFixed(0)) : String(v))} />
           {/* Recharts 3 sorts legend items by name unless told not to; keep them in bar order. */}
           <Legend itemSorter={null} />
