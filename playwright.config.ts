@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { E2E_OTLP_TOKEN, storageStateOf } from './e2e/support/users';
+import { E2E_AUTH_SECRET, E2E_OTLP_TOKEN, storageStateOf } from './e2e/support/users';
 import { E2E_PROVIDER_KEY } from './e2e/support/live';
 import { writeHostileDataset } from './e2e/support/hostile-dataset';
 import { execFileSync } from 'node:child_process';
@@ -71,7 +71,7 @@ export default defineConfig({
       DATABASE_URL: `file:${DB_FILE}`,
       NEXT_TELEMETRY_DISABLED: '1',
       CHECKPOINT_DISABLE: '1',
-      BETTER_AUTH_SECRET: 'e2e-session-secret-not-for-production-0123456789',
+      BETTER_AUTH_SECRET: E2E_AUTH_SECRET,
       BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
       STOCKROOM_EXTRA_DATASETS: HOSTILE_DIR,
       // The OTLP receiver's tenant token, configured hashed as in production.

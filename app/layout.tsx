@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { getNonce } from '@/lib/security/nonce';
 import { Providers } from '@/components/providers';
 import { SiteHeader } from '@/components/site-header';
+import { ScrollHints } from '@/components/scroll-hints';
+import { ShortcutsDialog } from '@/components/shortcuts-dialog';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -18,8 +20,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en" suppressHydrationWarning>
       <body>
         <Providers nonce={nonce}>
+          {/* The first Tab stop: past the navigation to the page itself. */}
+          <a className="skip-link" href="#content" data-testid="skip-link">
+            Skip to content
+          </a>
           <SiteHeader />
+          <div id="content" tabIndex={-1} />
           {children}
+          <ShortcutsDialog />
+          <ScrollHints />
         </Providers>
       </body>
     </html>

@@ -29,6 +29,18 @@ describe('every CLI command answers --help', () => {
     expect(err).toBe('');
   });
 
+  it.each(Object.keys(COMMANDS))('%s --help says nothing twice, and its usage lists every allowed value of a flag it shows with values', async (name) => {
+    const { command } = await COMMANDS[name]!();
+    expect(await main([name, '--help'])).toBe(0);
+    // "(repeatable) (repeatable)", "(one of a, b) (one of a, b)": a note the flag list adds must not be in the description too.
+    expect(out).not.toMatch(/(\([^()]+\))\s*\1/);
+    for (const [flag, def] of Object.entries(command.flags ?? {})) {
+      if (!def.values) continue;
+      // `[--transport local]` read as the only value; every usage that spells values out spells them all.
+      for (const m of command.usage.matchAll(new RegExp(`--${flag} ([a-z][a-z0-9_|-]*)`, 'g'))) expect(m[1]!.split('|')).toEqual([...def.values]);
+    }
+  });
+
   it('run --help is no longer refused as an unknown flag', async () => {
     expect(await main(['run', '--help'])).toBe(0);
     expect(out).toContain('--weaknesses');
@@ -64,6 +76,41 @@ describe('user create refuses bad input naming the field, and writes nothing', (
     expect(err).toContain('--role is required');
     expect(await main(['user', 'create', '--email', 'Op@Example.com', '--password', 'long-enough-password', '--role', 'operator', '--tenant', 'puffin'])).toBe(0);
     expect(out).toMatch(/user: op@example\.com \(.+\) has operator in puffin/);
+  });
+
+  it("'user list' shows the users of one tenant with their roles there, and nothing of another tenant", async () => {
+    const pw = ['--password', 'long-enough-password'];
+    expect(await main(['user', 'create', '--email', 'both@example.com', ...pw, '--role', 'viewer,reviewer', '--tenant', 'kittiwake'])).toBe(0);
+    expect(await main(['user', 'create', '--email', 'both@example.com', ...pw, '--role', 'admin', '--tenant', 'puffin'])).toBe(0);
+    expect(await main(['user', 'create', '--email', 'puffin-only@example.com', ...pw, '--role', 'operator', '--tenant', 'puffin'])).toBe(0);
+    out = '';
+    expect(await main(['user', 'list', '--tenant', 'kittiwake'])).toBe(0);
+    expect(out).toBe('1 user in tenant kittiwake:\n  both@example.com  viewer, reviewer\n');
+    out = '';
+    expect(await main(['user', 'list', '--tenant', 'puffin', '--json'])).toBe(0);
+    const listed = JSON.parse(out) as { tenant: string; users: { email: string; roles: string[] }[] };
+    expect(listed.tenant).toBe('puffin');
+    expect(listed.users.map((u) => [u.email, u.roles])).toEqual([
+      ['both@example.com', ['admin']],
+      ['puffin-only@example.com', ['operator']],
+    ]);
+    out = '';
+    expect(await main(['user', 'list', '--tenant', 'nobody-here'])).toBe(0);
+    expect(out).toBe('no users in tenant nobody-here\n');
+  });
+
+  it("'user list' refuses a missing or malformed tenant and a flag of 'user create', naming it, before opening the database", async () => {
+    await refused(['user', 'list', '--tenant', 'Not A Tenant'], 'tenant', 'a tenant name is lower-case letters, digits, - and _');
+    err = '';
+    expect(await main(['user', 'list'])).toBe(2);
+    expect(err).toContain('--tenant is required');
+    err = '';
+    expect(await main(['user', 'list', '--tenant', 'kittiwake', '--email', 'a@example.com'])).toBe(2);
+    expect(err).toContain('unknown flag --email');
+    err = '';
+    expect(await main(['user', 'remove'])).toBe(2);
+    expect(err).toContain("expected 'user create' or 'user list'");
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('refuses a mysql:// DATABASE_URL naming the variable, without a stack trace', async () => {

@@ -16,7 +16,7 @@ export const HARNESS_FLAGS: FlagSpec = {
   'payload-wrappers': { type: 'string', description: 'comma-separated payload wrappers (cap_payload)' },
   transport: { type: 'string', description: 'tool transport', values: TRANSPORTS },
   'mcp-url': { type: 'string', description: 'any streamable-HTTP MCP server URL (implies --transport mcp-http)' },
-  'mcp-header': { type: 'string', multiple: true, description: 'header sent to --mcp-url, "Name: value" (repeatable)' },
+  'mcp-header': { type: 'string', multiple: true, description: 'header sent to --mcp-url, "Name: value"' },
   'mcp-command': { type: 'string', description: 'any stdio MCP server, "CMD ARGS" (implies --transport mcp-stdio)' },
   'mcp-server': { type: 'string', description: 'a tool server by id from config/mcp-servers.json (or STOCKROOM_MCP_SERVERS)' },
   'max-steps': { type: 'string', description: 'max model calls per run' },

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { JsonTree, expandedUpTo } from './json-tree';
+import { JsonTree, expandedUpTo, parsePartialJsonText } from './json-tree';
 
 const html = (value: object, expandLevels?: number | 'all') =>
   renderToStaticMarkup(createElement(JsonTree, { value, label: 'Result of search_products', expandLevels }));
@@ -27,5 +27,17 @@ describe('JsonTree', () => {
     expect(expandedUpTo(0)(1)).toBe(false);
     expect(expandedUpTo(1)(1)).toBe(true);
     expect(expandedUpTo(1)(2)).toBe(false);
+  });
+});
+
+describe('parsePartialJsonText', () => {
+  it('keeps the whole values of JSON cut off mid-way and leaves out the string or number the cut went through', () => {
+    expect(parsePartialJsonText('[{"sku":"SKU-2011","stock":230},{"sku":"SKU-20')).toEqual({ ok: true, value: [{ sku: 'SKU-2011', stock: 230 }, {}] });
+    expect(parsePartialJsonText('{"rows":[1,2,{"qty":23')).toEqual({ ok: true, value: { rows: [1, 2, {}] } });
+  });
+
+  it('is not ok for text that is not JSON, or not an object or array', () => {
+    expect(parsePartialJsonText('Error: no such SKU')).toEqual({ ok: false });
+    expect(parsePartialJsonText('"a string that was cut')).toEqual({ ok: false });
   });
 });

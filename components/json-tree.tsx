@@ -7,6 +7,7 @@
  * rgb(203, 75, 22), on the dark panel; its light booleans on white).
  */
 import { JsonView, allExpanded, defaultStyles } from 'react-json-view-lite';
+import { Allow, parse as parsePartial } from 'partial-json';
 import 'react-json-view-lite/dist/index.css';
 
 /** The library's layout classes with our palette's colours: one style for light and dark alike. */
@@ -31,6 +32,20 @@ const PALETTE_STYLES: typeof defaultStyles = {
 export function parseJsonText(text: string): { ok: true; value: object } | { ok: false } {
   try {
     const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? { ok: true, value } : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * The whole values at the start of JSON text that was cut off (a stored result's preview): objects and
+ * arrays are closed where the text ends, and a string or number the cut went through is left out
+ * rather than shown shortened as if it were the value.
+ */
+export function parsePartialJsonText(text: string): { ok: true; value: object } | { ok: false } {
+  try {
+    const value: unknown = parsePartial(text, Allow.ALL & ~Allow.STR & ~Allow.NUM);
     return value !== null && typeof value === 'object' ? { ok: true, value } : { ok: false };
   } catch {
     return { ok: false };

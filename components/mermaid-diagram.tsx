@@ -20,6 +20,7 @@ export function MermaidDiagram({ source, label }: { source: string; label: strin
   const id = `m${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const ref = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
+  const [drawn, setDrawn] = useState(false);
   const renderCount = useRef(0);
 
   useEffect(() => {
@@ -30,6 +31,7 @@ export function MermaidDiagram({ source, label }: { source: string; label: strin
       .then(({ svg }) => {
         if (!cancelled && ref.current) {
           ref.current.innerHTML = svg;
+          setDrawn(true);
           setError(null);
         }
       })
@@ -41,9 +43,18 @@ export function MermaidDiagram({ source, label }: { source: string; label: strin
     };
   }, [id, source]);
 
+  // The canvas keeps the diagram's shape before mermaid (loaded on demand) has drawn it, so the page
+  // does not jump; on a phone it keeps a readable size and scrolls sideways inside its box.
   return (
     <figure className="diagram" aria-label={label} style={{ margin: 0 }}>
-      <div ref={ref} data-testid="state-diagram" />
+      <div className="diagram-canvas" data-drawn={drawn ? 'true' : 'false'}>
+        <div ref={ref} data-testid="state-diagram" />
+        {!drawn && !error ? (
+          <p className="muted small diagram-placeholder" data-testid="diagram-placeholder">
+            Drawing the state diagram…
+          </p>
+        ) : null}
+      </div>
       {error ? <p className="field-error">Diagram error: {error}</p> : null}
     </figure>
   );

@@ -15,10 +15,13 @@ export async function SiteHeader() {
         <Link href="/" className="brand">
           Stockroom Harness
         </Link>
-        {user ? <NavLinks /> : null}
-        <span className="spacer" />
-        <ThemeToggle />
-        <LargeTypeToggle />
+        {/* One row at 1400 px; on a phone the links and switches share one row that scrolls sideways. */}
+        <div className="nav-scroll">
+          {user ? <NavLinks /> : null}
+          <span className="spacer" />
+          <ThemeToggle />
+          <LargeTypeToggle />
+        </div>
         {user ? (
           // Who is signed in above the tenant switcher and sign-out, so the navigation stays one row at 1400 px.
           <div className="account">

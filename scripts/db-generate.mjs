@@ -61,10 +61,25 @@ export function generate(options = {}) {
   return done;
 }
 
+/**
+ * What the command line prints after generating: a line only when a client was generated, and
+ * nothing under `npm run -s` (npm passes its log level to scripts as npm_config_loglevel), so
+ * `npm run -s stockroom -- … --json` prints only what the command printed.
+ * @param {string[]} done the providers generated
+ * @param {Record<string, string | undefined>} env
+ * @returns {string | null}
+ */
+export function generatedLine(done, env = process.env) {
+  if (done.length === 0 || env.npm_config_loglevel === 'silent') return null;
+  return `db: Prisma clients generated (${done.join(', ')})`;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    const done = generate({ force: process.argv.includes('--force') });
-    console.log(`db: Prisma clients ${done.length ? `generated (${done.join(', ')})` : 'up to date'}`);
+    // Under -s, prisma's own output is kept too (it is printed with the error if generating fails).
+    const done = generate({ force: process.argv.includes('--force'), quiet: process.env.npm_config_loglevel === 'silent' });
+    const line = generatedLine(done);
+    if (line) console.log(line);
   } catch (err) {
     console.error(`db: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);

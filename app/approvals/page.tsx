@@ -10,6 +10,7 @@ import { userLabels } from '@/lib/db/governance-members';
 import { APPROVAL_STATUSES } from '@/lib/governance/approval';
 import { ApprovalTabSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';
+import { RowKeys } from '@/components/row-keys';
 
 export const dynamic = 'force-dynamic';
 
@@ -26,7 +27,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       <h1>Approvals</h1>
       <p className="lede">
         Calls a governed run may not make without a reviewer: each request binds the exact call (tool, arguments, tool schema, policy
-        version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}.
+        version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}. j and k move through the requests, Enter opens one.
       </p>
       <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
         {APPROVAL_STATUSES.map((s) => (
@@ -41,6 +42,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         </p>
       ) : (
         <div className="table-wrap">
+          <RowKeys table="approvals-table" />
           <table className="data" data-testid="approvals-table">
             <thead>
               <tr>
@@ -58,7 +60,9 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
               {requests.map((r) => (
                 <tr key={r.id}>
                   <td className="mono">
-                    <Link href={`/approvals/${r.id}`}>{r.id.slice(-8)}</Link>
+                    <Link href={`/approvals/${r.id}`} data-row-link>
+                      {r.id.slice(-8)}
+                    </Link>
                   </td>
                   <td>
                     <strong className="mono">{r.proposal.tool}</strong>

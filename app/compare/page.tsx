@@ -9,7 +9,7 @@ import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { findSameCaseRun, resolveRunId } from '@/lib/db/run-lookup';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { WEAKNESS_FLAGS, type WeaknessFlag } from '@/lib/harness/config';
-import { answerDiff } from '@/lib/charts/answer-diff';
+import { answerColumns } from '@/lib/charts/answer-diff';
 import { countOf } from '@/lib/format/units';
 import { RunSameCase } from './_components/run-same-case';
 import type { StoredRun } from '@/lib/db/types';
@@ -263,6 +263,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     { entries: entriesOf(b), terminationReason: b.run.terminationReason, finalAnswer: b.run.finalAnswer },
   );
 
+  const columns = answerColumns(a.run.finalAnswer, b.run.finalAnswer);
   // A replay of a recorded run that left its recording: the step where it did, and what differed.
   const replayed = divergenceOf(b.run.trajectory) ? { side: 'B', other: 'A', d: divergenceOf(b.run.trajectory)! } : divergenceOf(a.run.trajectory) ? { side: 'A', other: 'B', d: divergenceOf(a.run.trajectory)! } : null;
 
@@ -299,23 +300,30 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         {alignment.answerDiffers ? (
           <>
             <p className="small muted" style={{ marginTop: 0 }}>
-              <del className="diff-a">Struck through</del>: only in A. <ins className="diff-b">Underlined</ins>: only in B.
+              Side by side, word by word: <del className="diff-a">struck through</del> is only in A, <ins className="diff-b">underlined</ins> only in B.
             </p>
-            <p className="answer-diff">
-              {answerDiff(a.run.finalAnswer, b.run.finalAnswer).map((part, i) =>
-                part.kind === 'only_a' ? (
-                  <del key={i} className="diff-a">
-                    {part.text}
-                  </del>
-                ) : part.kind === 'only_b' ? (
-                  <ins key={i} className="diff-b">
-                    {part.text}
-                  </ins>
-                ) : (
-                  <span key={i}>{part.text}</span>
-                ),
-              )}
-            </p>
+            <div className="grid-2">
+              {(['a', 'b'] as const).map((side) => (
+                <div key={side}>
+                  <h3 style={{ marginTop: 0 }}>{side.toUpperCase()}</h3>
+                  <p className="answer-diff" data-testid={`answer-${side}`}>
+                    {columns[side].map((part, i) =>
+                      part.kind === 'only_a' ? (
+                        <del key={i} className="diff-a">
+                          {part.text}
+                        </del>
+                      ) : part.kind === 'only_b' ? (
+                        <ins key={i} className="diff-b">
+                          {part.text}
+                        </ins>
+                      ) : (
+                        <span key={i}>{part.text}</span>
+                      ),
+                    )}
+                  </p>
+                </div>
+              ))}
+            </div>
           </>
         ) : (
           <p className="answer-diff">{a.run.finalAnswer}</p>

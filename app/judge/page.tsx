@@ -13,6 +13,7 @@ import type { AgreementStats } from '@/lib/eval/agreement';
 import { isScored, type JudgeOutcome } from '@/lib/eval/judge';
 import { JudgePageQuerySchema } from '@/lib/schemas/judge';
 import { RunCalibrationForm } from './_components/run-calibration-form';
+import { calibrationSetStatus } from '@/lib/eval/calibration';
 
 export const dynamic = 'force-dynamic';
 
@@ -130,6 +131,8 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
       })
     : null;
   const isAdmin = holdsRole(user.memberships, 'admin', user.tenant);
+  // Checked before anyone presses a button: without the labelled set a calibration can only fail.
+  const set = calibrationSetStatus();
   return (
     <main className="page">
       <h1>Judge</h1>
@@ -139,11 +142,35 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
         how often the judge agrees with the labels, and Cohen&apos;s kappa, which discounts the agreement chance alone would give. Judge
         calls are recorded ({recordedCalls} in this tenant) and answer the same request again without calling the provider.
       </p>
-      {isAdmin ? <RunCalibrationForm /> : null}
+      {set.ok ? (
+        <>
+          <p className="small muted" data-testid="calibration-set">
+            Calibrations grade {set.name} ({set.items} human-labelled items).
+          </p>
+          {isAdmin ? <RunCalibrationForm /> : null}
+        </>
+      ) : (
+        <div className="alert warn" role="note" data-testid="calibration-missing">
+          <p style={{ marginTop: 0 }}>
+            <strong>No calibration can run on this server yet:</strong> it needs the human-labelled calibration set, and{' '}
+            {isAdmin ? set.problem : 'the set is not there'}.
+          </p>
+          <p style={{ marginBottom: 0 }}>
+            Put the course dataset (<code>stockroom-v1</code>, with <code>judge_calibration/calibration_v1.jsonl</code>) beside this checkout
+            as <code>../shared/stockroom-v1</code>, or set <code>STOCKROOM_CALIBRATION_SET</code> to a calibration JSONL file and restart
+            the server; or run <code>npm run stockroom -- judge calibrate --set FILE</code> from the command line.
+          </p>
+        </div>
+      )}
       {calibrations.length === 0 ? (
         <p className="panel" data-testid="calibrations-empty">
-          No calibrations yet. Run <code>npm run stockroom -- judge calibrate</code>
-          {isAdmin ? ' or use the form above' : ''}.
+          No calibrations yet.{' '}
+          {set.ok ? (
+            <>
+              Run <code>npm run stockroom -- judge calibrate</code>
+              {isAdmin ? ' or use the form above' : ''}.
+            </>
+          ) : null}
         </p>
       ) : (
         <section className="panel" aria-labelledby="calibrations-heading">

@@ -6,6 +6,7 @@ import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
 import { loadMcpServers } from '@/lib/mcp/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
+import { getSuitePoll } from '@/lib/db/suite-poll';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
 import { holdsRole } from '@/lib/auth/authorize';
@@ -26,6 +27,9 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
   const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
   const [{ items }, datasets] = await Promise.all([listSuiteRuns({ kind: 'matrix', limit: 50, tenant: user.tenant }), Promise.resolve(datasetOptions(user.tenant))]);
   const selected = idOrNull(params.suite) ?? items.find((s) => s.status === 'done')?.id ?? items[0]?.id ?? null;
+  // A suite still working is read here too, so its progress is on the first paint, not after the first poll.
+  const listed = items.find((s) => s.id === selected);
+  const initial = listed && (listed.status === 'queued' || listed.status === 'running') ? await getSuitePoll(listed.id, user.tenant).catch(() => null) : null;
   return (
     <main className="page">
       <h1>Weakness matrix</h1>
@@ -33,7 +37,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
-      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} runBlocked={runBlocked} toolServers={toolServers} modelProviders={pickableProviders()} />
+      <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} initialPoll={initial} runBlocked={runBlocked} toolServers={toolServers} modelProviders={pickableProviders()} />
     </main>
   );
 }

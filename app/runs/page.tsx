@@ -13,7 +13,7 @@ import type { RunListItem } from '@/lib/db/types';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '@/lib/harness/config';
 import { TERMINATION_REASONS } from '@/lib/harness/types';
-import { PAGE_SIZES, RunsQuerySchema, groupingBlockedBy, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
+import { PAGE_SIZES, RunsQuerySchema, activeFilters, groupingBlockedBy, hasFilters, runFiltersOf, runsCsvHref, runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { TerminationBadge } from '@/components/termination-badge';
 import { ImportedBadge } from '@/components/imported-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
@@ -30,6 +30,10 @@ import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
 import { RefreshWhileRunning } from './_components/refresh-while-running';
 import { isLiveStatus } from '@/lib/format/run-status';
+import { SettingBadge } from '@/components/setting-badge';
+import { FiltersDisclosure } from '@/components/filters-disclosure';
+import { RowKeys } from '@/components/row-keys';
+import { ComparePicker, CompareBar, PickRun } from './_components/compare-picker';
 
 export const dynamic = 'force-dynamic';
 
@@ -100,9 +104,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   return (
     <main className="page">
       <h1>Runs</h1>
-      <p className="lede">Every stored harness run. Open one to replay it step by step, or pick two to compare.</p>
+      <p className="lede">
+        Every stored harness run. Open one to replay it step by step, or tick two to compare them (j and k move through the rows; ? lists
+        the keys).
+      </p>
       {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
+      <FiltersDisclosure active={activeFilters(query)}>
       <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
           <label htmlFor="f-q">Text contains</label>
@@ -174,6 +182,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         </button>
         {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
       </form>
+      </FiltersDisclosure>
 
       <RefreshWhileRunning active={items.some((r) => isLiveStatus(r.status))} />
       <p className="muted small" data-testid="runs-count">
@@ -201,6 +210,9 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       ) : rows.length === 0 ? (
         <p className="panel">{hasFilters(query) ? 'No runs match these filters.' : 'No runs yet: run a case above, or run the matrix.'}</p>
       ) : (
+        <ComparePicker>
+        <CompareBar />
+        <RowKeys table="runs-table" />
         <div className="table-wrap">
           <table className="data" data-testid="runs-table">
             <thead>
@@ -222,12 +234,16 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             <tbody>
               {rows.map((row) => {
                 if (row.kind === 'suite')
-                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={11} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
+                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={12} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
                 const r = row.run;
                 return (
                 <tr key={r.id}>
                   <td className="mono">
-                    <Link href={`/runs/${r.id}`}>{r.id.slice(-8)}</Link> <ImportedBadge source={r.source} />
+                    <PickRun id={r.id} label={r.id.slice(-8)} />{' '}
+                    <Link href={`/runs/${r.id}`} data-row-link>
+                      {r.id.slice(-8)}
+                    </Link>{' '}
+                    <ImportedBadge source={r.source} />
                   </td>
                   <td>
                     {r.caseId ?? <span className="muted">—</span>}
@@ -238,7 +254,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     {r.match && r.match.field !== 'question' ? <MatchSnippet match={r.match} /> : null}
                   </td>
                   <td>
-                    <span className="badge wraps">{r.setting.replaceAll('+', ' + ')}</span>
+                    <SettingBadge setting={r.setting} />
                     <div className="muted small">{r.datasetName}</div>
                   </td>
                   <td>
@@ -280,6 +296,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             </tbody>
           </table>
         </div>
+        </ComparePicker>
       )}
       <nav className="row" aria-label="Pagination" style={{ marginTop: '0.75rem' }}>
         {query.cursor ? <Link href={runsHref(query, { cursor: undefined })}>« First page</Link> : null}

@@ -40,7 +40,7 @@ function userCommand(name: 'user' | 'admin'): CliCommand {
     flags: FLAGS,
     async run(argv) {
       const args = parseArgs(argv, FLAGS);
-      if (args.positionals[0] !== 'create' || args.positionals.length !== 1) throw new CliUsageError(`expected '${name} create'`);
+      if (args.positionals[0] !== 'create' || args.positionals.length !== 1) throw new CliUsageError(name === 'user' ? "expected 'user create' or 'user list'" : "expected 'admin create'");
       const email = stringFlag(args, 'email');
       const password = stringFlag(args, 'password');
       if (email === undefined) throw new CliUsageError('--email is required');

@@ -36,9 +36,16 @@ test('compare takes the 8-character ids, finds the same case under no weakness f
   await page.goto(`/compare?a=${weak.slice(-8)}&b=${baseline.slice(-8)}`);
   await expect(page.getByTestId('compare-table')).toBeVisible();
   await expect(page.getByText('does not exist')).toHaveCount(0);
-  // The answers differ word by word: what only A said is struck through, what only B said is marked inserted.
+  // The answers side by side, each column reading as its own answer (one interleaved paragraph was
+  // unreadable); what only A said is struck through, what only B said is marked inserted.
   const answers = page.getByTestId('answer-diff');
   await expect(answers.locator('del.diff-a, ins.diff-b').first()).toBeVisible();
+  for (const [side, id] of [['a', weak], ['b', baseline]] as const) {
+    const stored = (await (await page.request.get(`/api/runs/${id}/export`)).json()) as { run?: { finalAnswer?: string }; finalAnswer?: string };
+    const answer = stored.run?.finalAnswer ?? stored.finalAnswer;
+    expect(answer, 'the export names the final answer').toBeTruthy();
+    await expect(answers.getByTestId(`answer-${side}`)).toHaveText(answer!, { useInnerText: false });
+  }
 
   // Now that a run under no weakness exists, the replay button goes straight to the comparison.
   await page.goto(`/runs/${weak}`);

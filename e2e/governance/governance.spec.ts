@@ -75,7 +75,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
 
   // The run finished, with the restock written once and journaled.
   await reviewer.getByTestId('replay-link').click();
-  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?step=\\d+)?$`));
+  await expect(reviewer).toHaveURL(new RegExp(`/runs/${runId}(\\?transition=\\d+)?$`));
   await expect(reviewer.getByTestId('waiting-banner')).toHaveCount(0);
   await expect(reviewer.getByText('COMPLETED').first()).toBeVisible();
   // The answer reports the approved restock, not one still waiting for the approval just given.
@@ -89,7 +89,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   await reviewer.context().close();
 });
 
-test('controls a role cannot use are hidden or disabled with the reason, and a requester cannot decide their own request', async ({ browser, page }) => {
+test('controls a role cannot use are hidden or disabled with the reason, and a requester sees only why they cannot decide their own request', async ({ browser, page }) => {
   const reviewer = await signedInAs(browser, 'reviewer');
   await reviewer.goto('/runs');
   await expect(reviewer.getByText('Run a case or a query')).toHaveCount(0);
@@ -105,9 +105,11 @@ test('controls a role cannot use are hidden or disabled with the reason, and a r
   // The admin (also a reviewer) starts a run that pauses: on their own request the decision buttons are disabled, with the reason.
   await runFromLauncher(page, { caseId: 'S025', governed: true });
   await page.getByRole('link', { name: 'Open the approval request' }).click();
+  // The note alone: no reason box and no greyed buttons that could only be refused.
   await expect(page.getByTestId('self-note')).toContainText('another reviewer must decide');
-  await expect(page.getByRole('button', { name: 'Approve' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Deny' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Deny' })).toHaveCount(0);
+  await expect(page.getByLabel(/Reason/)).toHaveCount(0);
   // The "now" column says why most fields have no current value.
   await expect(page.getByTestId('now-not-rechecked').first()).toContainText('not re-checked');
   await expect(page.getByTestId('bound-fields').locator('caption')).toContainText('cannot change');
@@ -120,4 +122,36 @@ test('controls a role cannot use are hidden or disabled with the reason, and a r
   const rows = page.locator('[data-testid=runs-table] tbody tr');
   await expect(rows.first()).toBeVisible();
   for (const text of await rows.allTextContents()) expect(text).toContain('waiting for approval');
+});
+
+test('a reviewer moves through the queue with j and k, and a denial reason ending in a full stop is quoted with one', async ({ browser }) => {
+  const operator = await signedInAs(browser, 'operator');
+  const runId = await runFromLauncher(operator, { caseId: 'S024', governed: true });
+  const request = await operator.getByRole('link', { name: 'Open the approval request' }).getAttribute('href');
+  await operator.context().close();
+
+  const reviewer = await signedInAs(browser, 'reviewer');
+  await reviewer.goto('/approvals');
+  const links = reviewer.getByTestId('approvals-table').locator('tbody a[data-row-link]');
+  const first = await links.first().getAttribute('href');
+  await reviewer.locator('body').press('j');
+  await expect(links.first()).toBeFocused();
+  if ((await links.count()) > 1) {
+    await reviewer.keyboard.press('j');
+    await expect(links.nth(1)).toBeFocused();
+    await reviewer.keyboard.press('k');
+  }
+  await expect(links.first()).toBeFocused();
+  await reviewer.keyboard.press('Enter');
+  await reviewer.waitForURL(`**${first}`);
+
+  await reviewer.goto(request!);
+  await reviewer.getByLabel(/Reason/).fill('Not this week.');
+  await reviewer.getByRole('button', { name: 'Deny' }).click();
+  await expect(reviewer.getByTestId('decide-outcome')).toContainText('Denied.');
+  await reviewer.goto(`/runs/${runId}`);
+  const answer = reviewer.getByTestId('final-answer');
+  await expect(answer).toContainText('Not this week');
+  await expect(answer).not.toContainText('..');
+  await reviewer.context().close();
 });

@@ -130,3 +130,25 @@ test("naive_retry's biggest move is the loop rate rising (lower is better), and 
   await expect(result.locator('[data-metric=mean_input_tokens]')).toHaveClass(/worse/);
   await expect(result.locator('[data-metric=mean_input_tokens] .small')).toContainText(/^\+\d/);
 });
+
+test('a case card says what changed with both numbers: input tokens and loop findings are shown, never "unchanged" when they moved', async ({ page }) => {
+  await page.goto('/instructor');
+  await page.locator('[data-flag=ambiguous_tool_desc]').click();
+  await page.getByLabel('Golden case').selectOption('S037');
+  await page.getByTestId('instructor-run-case').click();
+  const result = page.getByTestId('instructor-case-result');
+  for (const key of ['inputTokens', 'loopFindings']) {
+    const card = result.locator(`[data-score=${key}]`);
+    await expect(card.locator('.big-number')).toHaveText(/^[\d,]+$/);
+    const now = (await card.locator('.big-number').textContent())!;
+    const change = card.getByTestId('score-change');
+    // Either the same number ("unchanged") or both numbers: this run's and the one with no weakness.
+    const text = (await change.textContent())!;
+    if (text === 'unchanged') continue;
+    const was = /^was ([\d,]+) with no weakness/.exec(text)?.[1];
+    expect(was, `${key}: "${text}" names the number with no weakness`).toBeTruthy();
+    expect(was).not.toBe(now);
+  }
+  // S037's input tokens move under ambiguous_tool_desc: the card says so with both numbers.
+  await expect(result.locator('[data-score=inputTokens]').getByTestId('score-change')).toHaveText(/^was [\d,]+ with no weakness/);
+});

@@ -2,6 +2,7 @@ import { expect, test, type Browser } from '@playwright/test';
 import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet } from '../../lib/eval/calibration';
 import { FakeJudge } from '../../lib/eval/judge';
 import { storageStateOf, type E2eUser } from '../support/users';
+import { startSecondServer } from '../support/second-server';
 
 const signedInAs = async (browser: Browser, user: E2eUser) => (await browser.newContext({ storageState: storageStateOf(user) })).newPage();
 
@@ -49,4 +50,25 @@ test('an admin calibrates the fake judge from the Judge page; figures, items and
   await expect(puffin.getByTestId('calibration-detail')).toHaveCount(0);
   await expect(puffin.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
   await expect(puffin.locator('body')).not.toContainText(id);
+});
+
+test('a server without the calibration set says what is missing up front and offers no button that can only fail', async ({ page }) => {
+  const missing = '/nonexistent/stockroom-e2e/calibration_v1.jsonl';
+  const server = await startSecondServer({ STOCKROOM_CALIBRATION_SET: missing });
+  try {
+    await page.goto(`${server.url}/judge`);
+    const note = page.getByTestId('calibration-missing');
+    await expect(note).toContainText('No calibration can run on this server yet');
+    await expect(note).toContainText(`there is no calibration set at ${missing}`);
+    await expect(note).toContainText('STOCKROOM_CALIBRATION_SET');
+    await expect(page.getByRole('button', { name: 'Run calibration' })).toHaveCount(0);
+  } finally {
+    await server.stop();
+  }
+  // The e2e server has the course's set: the page names it and offers the form.
+  const expected = loadCalibrationSet(defaultCalibrationFile());
+  await page.goto('/judge');
+  await expect(page.getByTestId('calibration-set')).toHaveText(`Calibrations grade ${expected.name} (${expected.items.length} human-labelled items).`);
+  await expect(page.getByRole('button', { name: 'Run calibration' })).toBeVisible();
+  await expect(page.getByTestId('calibration-missing')).toHaveCount(0);
 });

@@ -1,5 +1,23 @@
-import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { expectNoSidewaysScroll, saveArtifact } from '../support/helpers';
+
+const SETTINGS = ['none', 'ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded'];
+/** Golden cases of the bundled dataset (one JSON object a line). */
+const CASES = fs.readFileSync('data/golden/stockroom_golden_own_v1.jsonl', 'utf8').split('\n').filter((l) => l.trim()).length;
+
+/** The x-axis labels a chart shows, and fails when two neighbouring labels overlap on screen. */
+async function xLabels(chart: Locator): Promise<string[]> {
+  const labels = chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+  const boxes = await labels.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+  for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.left, `x label ${i + 1} overlaps label ${i}`).toBeGreaterThanOrEqual(boxes[i - 1]!.right - 0.5);
+  return labels.allTextContents();
+}
+
+/** Every chart of the matrix labels every setting (light and dark, at the current width). */
+async function expectEveryChartLabelled(page: Page, charts: string[]): Promise<void> {
+  for (const id of charts) expect(await xLabels(page.getByTestId(id)), `${id} labels every setting`).toEqual(SETTINGS);
+}
 
 test('runs the matrix from the home page and shows the chart, deltas and the cases that moved', async ({ page }) => {
   await page.goto('/');
@@ -32,6 +50,22 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   await expect(page.getByTestId('matrix-chart-mean_input_tokens').locator('.recharts-bar-rectangle').first()).toBeVisible();
   // The run's label names transport, guards and model (the deterministic fake model by what it is).
   await expect(page.getByTestId('matrix-harness')).toContainText('local · no extra guards · fake model (deterministic)');
+  // Every chart names every setting: the small charts dropped ambiguous_tool_desc at 1400 px (light and dark).
+  const allCharts = ['matrix-chart', 'matrix-chart-loop_rate', 'matrix-chart-mean_input_tokens'];
+  await expectEveryChartLabelled(page, allCharts);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectEveryChartLabelled(page, allCharts);
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // A moved case's main link is the run under the weakness, not the none baseline that did not move.
+  const firstMoved = moved.locator('tbody tr').first();
+  const matrixUrl = page.url();
+  await expect(firstMoved.locator('a[href^="/runs/"]').first()).toHaveText('replay under ambiguous_tool_desc');
+  await firstMoved.locator('a[href^="/runs/"]').first().click();
+  await expect(page.getByTestId('replay')).toBeVisible();
+  await expect(page.getByText('setting: ambiguous_tool_desc')).toBeVisible();
+  await page.goto(matrixUrl);
+  await expect(page.getByTestId('moved-cases').locator('tbody tr').first()).toBeVisible();
 
   // The open cell is in the address; opening it shows the same cases.
   await expect(page).toHaveURL(/cell=ambiguous_tool_desc(~|%7E)tool_selection_accuracy/);
@@ -50,6 +84,13 @@ test('runs the matrix from the home page and shows the chart, deltas and the cas
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId('delta-table')).toBeVisible();
   await expectNoSidewaysScroll(page, 'the matrix at 390 px');
+  // The rates chart labels all five groups on a phone too (it showed two), light and dark; the delta table scrolls in its box and says so.
+  await expectEveryChartLabelled(page, ['matrix-chart']);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectEveryChartLabelled(page, ['matrix-chart']);
+  const wrap = page.locator('.table-wrap').filter({ has: page.getByTestId('delta-table') });
+  await expect(wrap).toHaveAttribute('data-overflowing', '');
+  expect(await wrap.evaluate((el) => getComputedStyle(el, '::before').content)).toContain('Scrolls sideways');
 });
 
 test('cancelling a matrix on a live model stops it within seconds: a partial result marked cancelled, and nothing stored after', async ({ page }) => {
@@ -63,6 +104,21 @@ test('cancelling a matrix on a live model stops it within seconds: a partial res
   await page.waitForURL(/\/matrix\?suite=/);
   const progress = page.getByRole('region', { name: 'Progress' });
   await expect(progress.getByTestId('suite-status')).toHaveText(/queued|running/);
+
+  // From the first paint (server-rendered, not after the first poll): stored of total, and a time estimate or why there is none yet.
+  expect(planned).toBe(String(CASES * SETTINGS.length));
+  const html = await (await page.request.get(page.url())).text();
+  const text = html.replaceAll('<!-- -->', '').replace(/<[^>]+>/g, ' ');
+  expect(text).toMatch(new RegExp(`\\d+ of ${planned} runs stored`));
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  await expect(progress.getByTestId('suite-count')).toHaveText(new RegExp(`^\\d+ of ${planned} runs stored$`));
+  await expect(progress.getByTestId('suite-eta')).toHaveText(/left|no estimate until the first runs are stored; a first run takes .+ to about a minute/);
+  // The table fills in as runs are stored: a setting's row over its cases so far, before the matrix is done.
+  const partialRow = page.locator('[data-testid=delta-table] tbody tr[data-partial=true]').first();
+  await expect(partialRow).toBeVisible({ timeout: 60_000 });
+  await expect(partialRow.getByTestId('partial-cases')).toHaveText(new RegExp(`^[1-9]\\d* of ${CASES} cases$`));
+  await expect(page.getByTestId('matrix-partial')).toContainText('Filling in as runs are stored');
+  await expect(progress.getByTestId('suite-eta')).toHaveText(/left/);
 
   await progress.getByRole('button', { name: 'Cancel the matrix' }).click();
   await expect(progress.getByTestId('suite-status')).toHaveText('cancelled');

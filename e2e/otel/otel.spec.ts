@@ -34,7 +34,7 @@ test('an imported agent trace replays step by step and compares with another', a
   const position = page.getByTestId('replay-position');
   await expect(position).toContainText('PLAN → CALL_MODEL');
   await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(position).toContainText('CALL_MODEL → EXECUTE_TOOLS');
   const tool = page.getByTestId('tool-entry').first();
   await expect(tool).toContainText('get_weather');

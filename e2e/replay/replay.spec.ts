@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
+import { expectNoSidewaysScroll, expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
 
 test('runs a golden case from the UI and replays it step by step', async ({ page }) => {
   await runFromLauncher(page, { caseId: 'S001' });
@@ -12,7 +12,7 @@ test('runs a golden case from the UI and replays it step by step', async ({ page
   // The state diagram is drawn (mermaid SVG) with the current state highlighted.
   await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(position).toContainText('Transition 2 of');
   await expect(position).toContainText('CALL_MODEL → EXECUTE_TOOLS');
   // The step's tool call with its arguments and result.
@@ -78,20 +78,26 @@ test('a call grounded_write blocked shows in the guard panel and keeps the badge
   await expect(page.getByTestId('run-query').locator('..')).not.toContainText(/\b1 steps\b|\b1 tool calls\b|\b1 model calls\b/);
 });
 
-test('the address follows the replay position, opening it lands there, and copy link shares it', async ({ page, context }) => {
+test('the address follows the replay position in transitions, a ?step= link lands on that harness step, and copy link shares it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const runId = await runFromLauncher(page, { caseId: 'S001' });
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?step=3$`));
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?transition=3$`));
   await page.getByTestId('copy-link').click();
   await expect(page.getByText('Link copied.')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toMatch(new RegExp(`/runs/${runId}\\?step=3$`));
+  expect(copied).toMatch(new RegExp(`/runs/${runId}\\?transition=3$`));
 
-  await page.goto(`/runs/${runId}?step=2`);
+  await page.goto(`/runs/${runId}?transition=2`);
   await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
   await expect(page.getByTestId('replay-position')).toContainText('CALL_MODEL → EXECUTE_TOOLS');
+
+  // "Step" is one thing: ?step=2 opens harness step 2, the step the position line and the panel name.
+  await page.goto(`/runs/${runId}?step=2`);
+  await expect(page.getByTestId('replay-position')).toContainText('· step 2 ·');
+  await expect(page.getByRole('heading', { name: 'Step 2: tool calls and events' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?transition=\\d+$`));
 });
 
 test('answers read as text, tool JSON folds, and the theme follows the system with a toggle that sticks', async ({ page }) => {
@@ -103,7 +109,7 @@ test('answers read as text, tool JSON folds, and the theme follows the system wi
   expect(await answer.evaluate((el) => getComputedStyle(el).fontFamily)).not.toMatch(/mono/i);
 
   // A tool result is a tree whose branches fold.
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   const result = page.getByTestId('tool-entry').first().getByRole('tree', { name: 'Result of search_products' });
   await expect(result).toContainText('SKU-2011');
   const toggle = result.getByRole('button', { name: /(collapse|expand) JSON/ }).first();
@@ -115,13 +121,25 @@ test('answers read as text, tool JSON folds, and the theme follows the system wi
   const html = page.locator('html');
   await expect(html).toHaveClass(/dark/);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: system');
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark (system)');
   await page.getByTestId('theme-toggle').click();
   await expect(html).toHaveClass(/light/);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(bg);
   await page.goto(`/runs/${runId}`);
   await expect(html).toHaveClass(/light/);
   await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light');
+  // Flipping back to the system's scheme follows the system again.
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/dark/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark (system)');
+
+  // On a light system the first click changes what is shown (it used to pick "light" and change nothing).
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveClass(/light/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: light (system)');
+  await page.getByTestId('theme-toggle').click();
+  await expect(html).toHaveClass(/dark/);
+  await expect(page.getByTestId('theme-toggle')).toHaveText('Theme: dark');
 });
 
 test('the planted notice in a tool result and the system prompt leaked into the answer are marked and labelled', async ({ page }) => {
@@ -135,7 +153,7 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   await expect(leak).toContainText('Leaked system prompt');
   await expect(leak.locator('mark')).toContainText(prompt.split('\n')[0]!.trim());
 
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   const planted = page.getByRole('note', { name: 'Planted instruction in this tool result' });
   await expect(planted).toContainText('the model read it');
   await expect(planted.locator('mark').first()).toContainText(notice.split('\n').find((l) => l.includes('SYSTEM NOTICE'))!.trim());
@@ -145,6 +163,74 @@ test('the planted notice in a tool result and the system prompt leaked into the 
   // The same case without the weakness: quarantine took the notice out, and nothing leaked.
   await runFromLauncher(page, { caseId: 'S046' });
   await expect(page.getByTestId('prompt-leak')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(page.getByRole('note', { name: 'Planted instruction in this tool result' })).toContainText('quarantine removed it before the model saw it');
+});
+
+/** WCAG contrast ratio of two computed CSS colours (rgb()/rgba() strings). */
+async function contrast(page: import('@playwright/test').Page, fg: string, bg: string): Promise<number> {
+  return page.evaluate(
+    ([a, b]) => {
+      const lum = (c: string) => {
+        const [r, g, bl] = (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+          const x = Number(v) / 255;
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+      };
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    },
+    [fg, bg] as const,
+  );
+}
+
+test('the token chart, the state diagram and a cut-off tool result read well: light, dark and on a phone', async ({ page }) => {
+  // oversized_payload makes search_products return whole records: a result longer than its stored preview.
+  const runId = await runFromLauncher(page, { caseId: 'S001', weaknesses: ['oversized_payload'] });
+  // The diagram's space is reserved, with a placeholder, in the page as served (mermaid draws it later).
+  const served = await (await page.request.get(`/runs/${runId}`)).text();
+  expect(served).toContain('Drawing the state diagram…');
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await expect(page.getByTestId('replay-position')).toContainText('Transition 2 of');
+
+  // The cut-off preview is the JSON tree the arguments use, not a minified string.
+  const tool = page.getByTestId('tool-entry').first();
+  await expect(tool.getByRole('tree', { name: 'Result of search_products' })).toBeVisible();
+  await expect(tool.getByTestId('tool-result')).toContainText(/The first [\d,]+ of [\d,]+ characters/);
+  await expect(tool.getByTestId('tool-result').locator('pre')).toHaveCount(0);
+
+  // The bars fill the chart (their own axis), instead of standing 2% tall under the budget's scale.
+  const chart = page.getByTestId('token-chart');
+  await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  const share = await chart.evaluate((el) => {
+    const grid = el.querySelector('.recharts-cartesian-grid')!.getBoundingClientRect().height;
+    const bars = [...el.querySelectorAll('.recharts-bar-rectangle path')].map((b) => b.getBoundingClientRect().height);
+    return Math.max(...bars) / grid;
+  });
+  expect(share).toBeGreaterThan(0.5);
+
+  // The current call's marker shows on the dark panel as on the light one.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(scheme));
+    const marker = chart.locator('.current-call-marker line, line.current-call-marker').first();
+    await expect(marker).toBeAttached();
+    const stroke = await marker.evaluate((el) => getComputedStyle(el).stroke);
+    const panel = await chart.evaluate((el) => getComputedStyle(el.closest('.panel')!).backgroundColor);
+    expect(await contrast(page, stroke, panel), `marker contrast on ${scheme}`).toBeGreaterThanOrEqual(3);
+  }
+
+  // Drawn, the diagram takes the space reserved for it; on a phone its labels stay readable and its box scrolls, saying so.
+  const diagram = page.locator('.diagram');
+  await expect(page.locator('[data-testid=state-diagram] svg')).toBeVisible();
+  await expect(page.getByTestId('diagram-placeholder')).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page, 'the replay at 390 px');
+  await diagram.scrollIntoViewIfNeeded();
+  // mermaid draws the state names as HTML labels inside the SVG.
+  const label = await page.locator('[data-testid=state-diagram] svg .nodeLabel').filter({ hasText: 'EXECUTE_TOOLS' }).first().boundingBox();
+  expect(label!.height, 'state labels are readable on a phone').toBeGreaterThanOrEqual(9);
+  await expect(diagram).toHaveAttribute('data-overflowing', '');
+  expect(await diagram.evaluate((el) => getComputedStyle(el, '::before').content)).toContain('Scrolls sideways');
 });

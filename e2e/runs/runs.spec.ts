@@ -40,4 +40,25 @@ test('filters and pages through the stored runs', async ({ page }) => {
   expect(steps).toEqual([...steps].sort((a, b) => b - a));
   await page.goto('/runs?size=25');
   await saveArtifact(page, 'runs');
+
+  // "Pick two to compare": tick two rows and compare them, A the first ticked; a third waits until one is let go.
+  const ids = (await rows.locator('a[data-row-link]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!.split('/').pop()!))).slice(0, 3);
+  await rows.nth(0).getByTestId('pick-run').check();
+  await expect(page.getByTestId('compare-bar')).toContainText('tick one more');
+  await rows.nth(2).getByTestId('pick-run').check();
+  await expect(rows.nth(1).getByTestId('pick-run')).toBeDisabled();
+  await page.getByTestId('compare-picked').click();
+  await page.waitForURL(`/compare?a=${ids[0]}&b=${ids[2]}`);
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+
+  // j and k move through the rows (the row's link takes the focus), Enter opens the one reached.
+  await page.goto('/runs?size=25');
+  await page.locator('body').press('j');
+  await expect(rows.nth(0).locator('a[data-row-link]')).toBeFocused();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await expect(rows.nth(1).locator('a[data-row-link]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(new RegExp(`/runs/${ids[1]}`));
 });

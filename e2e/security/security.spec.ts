@@ -10,7 +10,7 @@ test('markup in a query and in what the model saw is shown as text and never exe
 
   await expect(page.getByTestId('run-query')).toHaveText(HOSTILE);
   // Step to the first model call: the user message carries the markup, as text.
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(page.getByTestId('model-messages')).toContainText('<img src=x onerror=alert(1)>');
   await expect(page.getByTestId('model-messages')).toContainText('<script>alert(1)</script>');
   await expect(page.getByTestId('tool-entry').first()).toBeVisible();
@@ -35,12 +35,12 @@ test('markup inside tool output is shown as text everywhere and never executes',
   const query = 'Where is SKU-2001 stored?';
   await page.locator('#query').fill(query);
   await page.getByRole('button', { name: 'Run and replay' }).click();
-  await page.waitForURL(/\/runs\/[0-9a-f]+(\?step=\d+)?$/);
+  await page.waitForURL(/\/runs\/[0-9a-f]+(\?transition=\d+)?$/);
 
   // The stock lookup returned the product name with its markup; the answer quotes it, as text.
   await expect(page.getByTestId('final-answer')).toContainText(HOSTILE_MARKUP);
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  await page.getByRole('button', { name: 'Next transition' }).click();
   await expect(page.getByTestId('tool-entry').first()).toContainText('<script>alert(1)</script>');
   await page.keyboard.press('End');
   await expect(page.getByTestId('model-messages')).toContainText('<img src=x onerror=alert(1)>');

@@ -30,7 +30,7 @@ export async function runFromLauncher(page: Page, what: { caseId?: string; query
   }
   if (what.governed) await page.getByLabel(/Attach the governance policy/).check();
   await page.getByRole('button', { name: 'Run and replay' }).click();
-  await page.waitForURL(/\/runs\/[0-9a-f]+(\?step=\d+)?$/);
+  await page.waitForURL(/\/runs\/[0-9a-f]+(\?transition=\d+)?$/);
   await expect(page.getByTestId('replay')).toBeVisible();
   return new URL(page.url()).pathname.split('/').pop()!;
 }

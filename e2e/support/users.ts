@@ -32,3 +32,6 @@ export function storageStateOf(user: E2eUser): string {
 
 /** The OTLP receiver's bearer token in the browser tests (its hash is configured for tenant kittiwake). */
 export const E2E_OTLP_TOKEN = 'e2e-otlp-token-not-secret-0123456789';
+
+/** The e2e server's session secret (playwright.config.ts): a second server on the same database accepts the same sessions. */
+export const E2E_AUTH_SECRET = 'e2e-session-secret-not-for-production-0123456789';

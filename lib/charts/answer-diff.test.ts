@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerDiff } from './answer-diff';
+import { answerColumns, answerDiff } from './answer-diff';
 
 describe('answerDiff', () => {
   it('marks the words only one answer has and keeps the shared words once, in order', () => {
@@ -12,5 +12,17 @@ describe('answerDiff', () => {
 
   it('is one shared part for identical answers', () => {
     expect(answerDiff('same answer', 'same answer')).toEqual([{ kind: 'same', text: 'same answer' }]);
+  });
+});
+
+describe('answerColumns', () => {
+  it('gives each answer its own column that reads as that answer, with only its own extra words marked', () => {
+    const a = 'SKU-2027 (ratchet straps) has 230 units in stock in aisle B4.';
+    const b = 'I could not find that product; try searching by name.';
+    const cols = answerColumns(a, b);
+    expect(cols.a.map((p) => p.text).join('')).toBe(a);
+    expect(cols.b.map((p) => p.text).join('')).toBe(b);
+    expect(cols.a.some((p) => p.kind === 'only_b')).toBe(false);
+    expect(cols.b.some((p) => p.kind === 'only_a')).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import {
   formatDelta,
   groupedBarData,
   readMetrics,
+  wrapLabel,
 } from './matrix-view';
 
 const none = { setting: 'none', metrics: { tool_selection_accuracy: 1, loop_rate: 0, mean_input_tokens: 2000, cases: 61 } };
@@ -137,5 +138,15 @@ describe('MATRIX_SETTINGS', () => {
     const { MATRIX_SETTINGS: evalOrder } = await import('../eval/matrix');
     const { MATRIX_SETTINGS: viewOrder } = await import('./matrix-view');
     expect(viewOrder).toEqual(evalOrder);
+  });
+});
+
+describe('wrapLabel', () => {
+  it('breaks a setting after its underscores into lines that fit, never inside a word', () => {
+    expect(wrapLabel('ambiguous_tool_desc', 12)).toEqual(['ambiguous_', 'tool_desc']);
+    expect(wrapLabel('injection_unguarded', 10)).toEqual(['injection_', 'unguarded']);
+    expect(wrapLabel('none', 4)).toEqual(['none']);
+    expect(wrapLabel('naive_retry+oversized_payload', 40)).toEqual(['naive_retry+oversized_payload']);
+    expect(wrapLabel('oversized_payload', 5)).toEqual(['oversized_', 'payload']);
   });
 });

@@ -287,3 +287,20 @@ export function parseCell(value: string | null): MatrixCell | null {
 
 /** The `?cell=` value of a cell (parseCell's inverse). */
 export const cellParam = (c: MatrixCell): string => [c.setting, c.metric, ...(c.category ? [c.category] : [])].join('~');
+
+/**
+ * A setting's axis label in lines of at most `maxChars`, broken after `_` or `+` (never inside a
+ * word): recharts drops tick labels that would overlap, which hid ambiguous_tool_desc on the small
+ * charts and three of five settings on a phone. A single part longer than `maxChars` keeps a line
+ * of its own.
+ */
+export function wrapLabel(label: string, maxChars: number): string[] {
+  const parts = label.match(/[^_+]+[_+]?|[_+]/g) ?? [label];
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines.length - 1;
+    if (last >= 0 && (lines[last]! + part).length <= maxChars) lines[last] += part;
+    else lines.push(part);
+  }
+  return lines;
+}

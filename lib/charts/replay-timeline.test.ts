@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetFromConfig, buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenSeries } from './replay-timeline';
+import { budgetFromConfig, buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenAxes, tokenSeries } from './replay-timeline';
 
 const t = (index: number, step: number, from: string, to: string) => ({ index, step, from, to, reason: 'r' });
 
@@ -68,5 +68,21 @@ describe('modelStepForFrame', () => {
     expect(modelStepForFrame({ state: 'CALL_MODEL', step: 3 })).toBe(4);
     expect(modelStepForFrame({ state: 'EXECUTE_TOOLS', step: 3 })).toBe(3);
     expect(modelStepForFrame({ state: 'DONE', step: 5 })).toBe(5);
+  });
+});
+
+describe('tokenAxes', () => {
+  it('scales the per-call bars to the largest call, not to the budget, and the running total to the budget', () => {
+    const series = tokenSeries(
+      [
+        { step: 1, inputTokens: 1000, outputTokens: 50 },
+        { step: 2, inputTokens: 1200, outputTokens: 60 },
+      ] as never,
+      20_000,
+    );
+    const axes = tokenAxes(series, 20_000);
+    expect(axes.perCall[1]).toBeGreaterThanOrEqual(1200);
+    expect(axes.perCall[1]).toBeLessThan(1200 * 1.5);
+    expect(axes.total[1]).toBeGreaterThanOrEqual(20_000);
   });
 });

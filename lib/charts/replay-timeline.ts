@@ -94,3 +94,14 @@ export function budgetFromConfig(config: unknown): number | null {
   const v = (config as Record<string, unknown>).tokenBudget;
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
 }
+
+/**
+ * The token chart's two scales: each call's input tokens on their own (left) axis, so ~1,000-token
+ * bars fill the chart instead of standing 2% tall under a 20,000-token budget, and the running total
+ * with the budget line on the right axis.
+ */
+export function tokenAxes(series: readonly TokenPoint[], budget: number | null): { perCall: [number, number]; total: [number, number] } {
+  const perCall = Math.max(1, ...series.map((p) => p.inputTokens));
+  const total = Math.max(1, ...series.map((p) => p.cumulativeTokens), budget ?? 0);
+  return { perCall: [0, Math.ceil(perCall * 1.1)], total: [0, Math.ceil(total * 1.05)] };
+}

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_DATASET_DIR, warnIfNoSharedDataset } from '../stockroom/testing/shared-dataset';
-import { calibrateJudge, loadCalibrationSet } from './calibration';
+import { calibrateJudge, calibrationSetStatus, loadCalibrationSet } from './calibration';
 import { EvalFileError } from './errors';
 import { FakeJudge, type Judge, type JudgeItem } from './judge';
 import { referenceKappa } from './testing/kappa-reference';
@@ -70,5 +70,23 @@ describe('reading a calibration set', () => {
     const empty = path.join(dir, 'empty.jsonl');
     writeFileSync(empty, '\n');
     expect(() => loadCalibrationSet(empty)).toThrow(/no items/);
+  });
+});
+
+describe('calibrationSetStatus: what the Judge page says before anyone presses a button', () => {
+  it('names the missing file, and the line at fault of a malformed one', () => {
+    const missing = calibrationSetStatus({ STOCKROOM_CALIBRATION_SET: '/nonexistent/calibration.jsonl' });
+    expect(missing).toEqual({ ok: false, file: '/nonexistent/calibration.jsonl', problem: 'there is no calibration set at /nonexistent/calibration.jsonl' });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'calibration-status-'));
+    const bad = path.join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"id": 1}\n');
+    const status = calibrationSetStatus({ STOCKROOM_CALIBRATION_SET: bad });
+    expect(status.ok).toBe(false);
+    if (!status.ok) expect(status.problem).toMatch(/line 1/);
+  });
+
+  it.skipIf(!warnIfNoSharedDataset())('counts the items of a set that is there', () => {
+    const status = calibrationSetStatus({});
+    expect(status).toEqual({ ok: true, file: SET, name: 'calibration_v1.jsonl', items: loadCalibrationSet(SET).items.length });
   });
 });

@@ -7,7 +7,7 @@
  * the judge left unscored is counted apart and compared with nothing.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { safeJsonParse } from '../harness/json';
@@ -42,6 +42,25 @@ export interface CalibrationSet {
 /** The calibration set used when none is named: STOCKROOM_CALIBRATION_SET, else the course dataset's calibration_v1.jsonl. */
 export function defaultCalibrationFile(env: Record<string, string | undefined> = process.env): string {
   return env.STOCKROOM_CALIBRATION_SET?.trim() || path.join(SHARED_DATASET_DIR, 'judge_calibration', 'calibration_v1.jsonl');
+}
+
+/** Whether the calibration set a calibration would use is there and valid, and if not, why not. */
+export type CalibrationSetStatus = { ok: true; file: string; name: string; items: number } | { ok: false; file: string; problem: string };
+
+/**
+ * Checks the default calibration set before anyone asks for a calibration, so the Judge page can say
+ * up front what is missing instead of offering a button that can only fail (a fresh clone has no
+ * course dataset beside it).
+ */
+export function calibrationSetStatus(env: Record<string, string | undefined> = process.env): CalibrationSetStatus {
+  const file = defaultCalibrationFile(env);
+  if (!existsSync(file)) return { ok: false, file, problem: `there is no calibration set at ${file}` };
+  try {
+    const set = loadCalibrationSet(file);
+    return { ok: true, file, name: set.name, items: set.items.length };
+  } catch (err) {
+    return { ok: false, file, problem: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** Reads and validates a calibration JSONL file; throws EvalFileError naming the line and field. */

@@ -94,6 +94,9 @@ describe('re-validation before dispatch', () => {
     expect(revalidate(approved, { ...ctx, now: new Date('2026-01-03T00:00:00Z') })).toMatchObject({ status: 'expired', resolution: { outcome: 'expired' } });
     const denied = request({ status: 'denied', decisions: [{ reviewerId: 'bob', verdict: 'deny', reason: 'too many', at: '' }] });
     expect(revalidate(denied, ctx)).toMatchObject({ status: 'denied', resolution: { outcome: 'denied', message: expect.stringContaining('too many') } });
+    // A reason ending in a full stop loses it: the message is a clause that is ended by whoever quotes it.
+    const dotted = request({ status: 'denied', decisions: [{ reviewerId: 'bob', verdict: 'deny', reason: 'Not this week. ', at: '' }] });
+    expect(revalidate(dotted, ctx).resolution).toEqual({ outcome: 'denied', message: 'a reviewer denied this call: Not this week' });
   });
 
   it('refuses when an approver lost the reviewer role since approving', () => {

@@ -21,7 +21,8 @@ export type Revalidation = { resolution: ApprovalResolution; status: 'approved' 
 /** Decides the resolution for a request whose status is approved or denied. */
 export function revalidate(request: ApprovalRequest, ctx: RevalidationContext): Revalidation {
   if (request.status === 'denied') {
-    const reason = request.decisions.find((d) => d.verdict === 'deny')?.reason ?? 'denied';
+    // The message is a clause others end with their own full stop ("…: not this week."), so the reason's is dropped.
+    const reason = (request.decisions.find((d) => d.verdict === 'deny')?.reason ?? 'denied').trim().replace(/\.+$/, '') || 'denied';
     return { status: 'denied', field: null, resolution: { outcome: 'denied', message: `a reviewer denied this call: ${reason}` } };
   }
   if (request.status === 'expired') {

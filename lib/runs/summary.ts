@@ -12,7 +12,7 @@ export interface RunOneResult {
   steps: number;
   toolCalls: Array<{ name: string; status: string }>;
   /** The golden case's scores for this run, when a golden case was run. */
-  scores: Pick<CaseScores, 'toolSelection' | 'argumentCorrectness' | 'answerCorrectnessDeterministic' | 'terminationMatch' | 'mustNotCallOk'> | null;
+  scores: Pick<CaseScores, 'toolSelection' | 'argumentCorrectness' | 'answerCorrectnessDeterministic' | 'terminationMatch' | 'mustNotCallOk' | 'loopFindings' | 'inputTokens'> | null;
 }
 
 /** The short summary the UI shows of a run it just made (only the deterministic scores). */
@@ -30,6 +30,9 @@ export function summariseRun(runId: string, run: RunResult, golden: GoldenCase |
       answerCorrectnessDeterministic: scores.answerCorrectnessDeterministic,
       terminationMatch: scores.terminationMatch,
       mustNotCallOk: scores.mustNotCallOk,
+      // Instructor mode's cards show these two as well (they read "—" and "unchanged" while left out).
+      loopFindings: scores.loopFindings,
+      inputTokens: scores.inputTokens,
     },
   };
 }

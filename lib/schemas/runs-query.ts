@@ -104,6 +104,11 @@ export function runsCsvHref(query: RunsQuery): string {
   return runsHref(query, { cursor: undefined, size: undefined }).replace(/^\/runs/, '/api/runs/export');
 }
 
+/** How many filters are set (the phone's collapsed filter control says so). */
+export function activeFilters(query: RunsQuery): number {
+  return FILTER_KEYS.filter((k) => query[k] !== undefined).length;
+}
+
 /** Whether any filter is set (the empty state says "no runs match" rather than "no runs yet"). */
 export function hasFilters(query: RunsQuery): boolean {
   return FILTER_KEYS.some((k) => query[k] !== undefined);

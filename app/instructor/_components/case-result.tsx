@@ -5,7 +5,7 @@ import type { RunOneResult } from '@/lib/runs/summary';
 import { TerminationBadge } from '@/components/termination-badge';
 import { countOf } from '@/lib/format/units';
 import { MarkdownText } from '@/components/markdown-text';
-import { caseMoved } from '@/lib/charts/matrix-view';
+import { CASE_TOKEN_NOISE_FRACTION, caseMoved } from '@/lib/charts/matrix-view';
 
 const SCORE_LABELS: Record<string, string> = {
   toolSelection: 'Tool selection',
@@ -21,6 +21,18 @@ const SCORE_LABELS: Record<string, string> = {
 const LOWER_IS_BETTER = new Set(['loopFindings', 'inputTokens']);
 
 const show = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en') : v.toFixed(2)) : v === true ? 'yes' : v === false ? 'no' : '—');
+
+/**
+ * What a card says under its number: both values whenever they differ (a token count that moved less
+ * than the noise threshold says so), "unchanged" only when they are equal, and what is missing when a
+ * score was not recorded.
+ */
+function changeText(key: string, baseline: unknown, value: unknown, moved: boolean): string {
+  if (baseline === undefined || value === undefined) return 'not recorded for one of the runs';
+  if (JSON.stringify(baseline) === JSON.stringify(value)) return 'unchanged';
+  const was = `was ${show(baseline)} with no weakness`;
+  return moved ? was : `${was}: within the ${Math.round(CASE_TOKEN_NOISE_FRACTION * 100)}% noise of ${SCORE_LABELS[key]?.toLowerCase() ?? key}`;
+}
 
 function Column({ title, run }: { title: string; run: RunOneResult }) {
   return (
@@ -67,7 +79,9 @@ export function CaseResult({ baseline, current, label }: { baseline: RunOneResul
               <div key={k} className={`metric-card ${moved ? `delta ${worse ? 'worse' : 'better'}` : ''}`} data-score={k}>
                 <div className="label">{SCORE_LABELS[k]}</div>
                 <div className="big-number">{show(c)}</div>
-                <div className="small">{moved ? `was ${show(b)} with no weakness` : 'unchanged'}</div>
+                <div className="small" data-testid="score-change">
+                  {changeText(k, b, c, moved)}
+                </div>
               </div>
             );
           })}

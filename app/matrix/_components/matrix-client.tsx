@@ -9,13 +9,14 @@ import type { DatasetOption } from '@/lib/runs/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import { SuiteProgress } from '@/components/suite-progress';
-import { useSuiteRun } from '@/components/use-suite-run';
+import { useSuiteRun, type SuitePoll } from '@/components/use-suite-run';
 import { MatrixResults } from './matrix-results';
-import { harnessSummary, type MatrixCell } from '@/lib/charts/matrix-view';
+import { harnessSummary, MATRIX_SETTINGS, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 import type { ModelProvider } from '@/lib/harness/config';
 import Link from 'next/link';
 import { formatCost } from '@/lib/format/cost';
+import { FIRST_RUN_RANGE } from '@/lib/format/suite-estimate';
 
 const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
@@ -25,6 +26,7 @@ export function MatrixClient({
   selectedId,
   compareId,
   initialCell = null,
+  initialPoll = null,
   runBlocked = null,
   toolServers = [],
   modelProviders = [],
@@ -35,6 +37,8 @@ export function MatrixClient({
   compareId: string | null;
   /** The cell whose moved cases the page opens with (`?cell=`). */
   initialCell?: MatrixCell | null;
+  /** The server's read of the selected suite while it works (progress on the first paint). */
+  initialPoll?: SuitePoll | null;
   /** Why the caller cannot run the matrix (a missing role), or null. */
   runBlocked?: string | null;
   /** Configured tool servers (config/mcp-servers.json) the matrix may run against, by id. */
@@ -46,7 +50,7 @@ export function MatrixClient({
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
-  const poll = useSuiteRun(selectedId);
+  const poll = useSuiteRun(selectedId, initialPoll);
   const [cancelling, startCancel] = useTransition();
   const cancel = (id: string) =>
     startCancel(async () => {
@@ -121,7 +125,10 @@ export function MatrixClient({
       ) : null}
 
       {selectedId === null ? (
-        <p className="panel">No matrix has been run yet. Press “Run the matrix” above: it takes a few seconds on the bundled dataset.</p>
+        <p className="panel">
+          No matrix has been run yet. Press “Run the matrix” above: on the bundled dataset it takes {FIRST_RUN_RANGE}, and this page shows
+          each run as it is stored, with the time left.
+        </p>
       ) : poll.isError ? (
         <p className="alert error">{poll.error.message}</p>
       ) : !suite ? (
@@ -131,7 +138,7 @@ export function MatrixClient({
           {suite.status !== 'done' ? (
             <section className="panel" aria-label="Progress">
               <h2>Progress</h2>
-              <SuiteProgress suite={suite} progress={poll.data?.progress} />
+              <SuiteProgress suite={suite} progress={poll.data?.progress} timing={poll.data ? { previousMs: poll.data.previousMs, elapsedMs: poll.data.elapsedMs } : null} />
               {(suite.status === 'queued' || suite.status === 'running') && !runBlocked ? (
                 <button type="button" className="secondary" disabled={cancelling} onClick={() => cancel(suite.id)}>
                   {cancelling ? 'Cancelling…' : 'Cancel the matrix'}
@@ -150,6 +157,10 @@ export function MatrixClient({
           ) : null}
           {/* The comparison asked for comes first, not below a page of charts. */}
           {compareId && suite.status === 'done' ? <MatrixComparison current={suite} otherId={compareId} /> : null}
+          {/* While it works, the table fills in from the cases stored so far (the finished suite's own figures replace it). */}
+          {suite.settings.length === 0 && (poll.data?.partial.length ?? 0) > 0 ? (
+            <MatrixResults suite={{ ...suite, settings: poll.data!.partial }} partialCases={Object.fromEntries(poll.data!.partial.map((p) => [p.setting, p.cases]))} casesPerSetting={Math.round(suite.total / MATRIX_SETTINGS.length)} />
+          ) : null}
           {suite.settings.length > 0 ? (
             <>
               <p className="small muted" data-testid="matrix-harness">

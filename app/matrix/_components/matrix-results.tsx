@@ -12,17 +12,33 @@ const fmt = (metric: string, v: number | null) => (v === null ? '—' : metric.s
 
 const same = (a: MatrixCell | null, b: MatrixCell) => a !== null && a.setting === b.setting && a.metric === b.metric && a.category === b.category;
 
-export function MatrixResults({ suite, initialCell = null }: { suite: SuiteRunDto; initialCell?: MatrixCell | null }) {
+/**
+ * `partialCases`: the suite is still working and these are its settings over the cases stored so far
+ * (cases per setting, of `casesPerSetting`): figures only, no drill-down or download until it is done.
+ */
+export function MatrixResults({
+  suite,
+  initialCell = null,
+  partialCases = null,
+  casesPerSetting = null,
+}: {
+  suite: SuiteRunDto;
+  initialCell?: MatrixCell | null;
+  partialCases?: Record<string, number> | null;
+  casesPerSetting?: number | null;
+}) {
+  const partial = partialCases !== null;
   const [drill, setDrill] = useState<MatrixCell | null>(initialCell);
   // The address names the open cell, so it can be shared (copy link) and reopened.
   useEffect(() => {
+    if (partial) return;
     const url = new URL(window.location.href);
     const want = drill ? cellParam(drill) : null;
     if (url.searchParams.get('cell') === want) return;
     if (want) url.searchParams.set('cell', want);
     else url.searchParams.delete('cell');
     window.history.replaceState(window.history.state, '', url);
-  }, [drill]);
+  }, [drill, partial]);
   const rows = deltaRows(suite.settings);
   const categories = categoryRows(suite.settings);
   return (
@@ -34,19 +50,33 @@ export function MatrixResults({ suite, initialCell = null }: { suite: SuiteRunDt
 
       <section className="panel" aria-label="Change from none">
         <h2>Change from none</h2>
-        <p className="muted small" style={{ marginTop: 0 }}>
-          Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.{' '}
-          <a href={`/api/suites/${suite.id}/export`} download data-testid="download-suite">
-            Download the suite (JSONL)
-          </a>
-        </p>
+        {partial ? (
+          <p className="alert info small" data-testid="matrix-partial" role="status">
+            Filling in as runs are stored: each row is its setting over the cases stored so far. The cases behind a cell open once the
+            matrix is done.
+          </p>
+        ) : (
+          <p className="muted small" style={{ marginTop: 0 }}>
+            Green is better, red is worse (for loop rate and tokens, lower is better). Click a changed cell for the cases behind it.{' '}
+            <a href={`/api/suites/${suite.id}/export`} download data-testid="download-suite">
+              Download the suite (JSONL)
+            </a>
+          </p>
+        )}
         <div className="table-wrap">
           <table className="data" data-testid="delta-table">
             <MetricTableHead />
             <tbody>
               {rows.map((r) => (
-                <tr key={r.setting} data-setting={r.setting}>
-                  <th scope="row">{r.setting}</th>
+                <tr key={r.setting} data-setting={r.setting} data-partial={partial ? 'true' : undefined}>
+                  <th scope="row">
+                    {r.setting}
+                    {partial ? (
+                      <div className="muted small" data-testid="partial-cases">
+                        {partialCases[r.setting] ?? 0} of {casesPerSetting ?? '?'} cases
+                      </div>
+                    ) : null}
+                  </th>
                   {r.cells.map((c) => {
                     const cell = { setting: r.setting, metric: c.metric, category: null };
                     return (
@@ -55,7 +85,7 @@ export function MatrixResults({ suite, initialCell = null }: { suite: SuiteRunDt
                       className={`num ${c.direction !== 'same' ? `delta ${c.direction}` : ''} ${same(drill, cell) ? 'selected' : ''}`}
                       data-metric={c.metric}
                     >
-                      {c.direction !== 'same' ? (
+                      {c.direction !== 'same' && !partial ? (
                         <button
                           type="button"
                           className="small cell-button"
@@ -118,7 +148,7 @@ export function MatrixResults({ suite, initialCell = null }: { suite: SuiteRunDt
                           data-setting={s.setting}
                           data-metric={cell.metric}
                         >
-                          {cell.direction !== 'same' ? (
+                          {cell.direction !== 'same' && !partial ? (
                             <button
                               type="button"
                               className="small cell-button"

@@ -67,19 +67,26 @@ export function MovedCases({
                 <td className="mono">
                   {displayJson(c.baseline)} → {displayJson(c.value)}
                 </td>
-                <td className="nowrap">
-                  {c.baselineRunId ? <Link href={`/runs/${c.baselineRunId}`}>none</Link> : null}
+                <td>
+                  {/* The run that moved comes first: it is the one to open; the baseline is there to compare with. */}
                   {c.runId ? (
-                    <>
-                      {' · '}
-                      <Link href={`/runs/${c.runId}`}>{setting}</Link>
-                    </>
+                    <Link href={`/runs/${c.runId}`} data-testid="moved-run">
+                      replay under {setting}
+                    </Link>
                   ) : null}
                   {c.baselineRunId && c.runId ? (
                     <>
                       {' · '}
                       <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare with no weakness</Link>
                     </>
+                  ) : null}
+                  {c.baselineRunId ? (
+                    <span className="muted small">
+                      {c.runId ? ' · ' : null}
+                      <Link href={`/runs/${c.baselineRunId}`} aria-label={`${c.caseId} with no weakness`}>
+                        baseline (none)
+                      </Link>
+                    </span>
                   ) : null}
                   {c.runId ? (
                     <>

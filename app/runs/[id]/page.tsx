@@ -12,6 +12,7 @@ import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
+import { replayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
 import { GovernancePanel } from './_components/governance-panel';
 import { getDb } from '@/lib/db/client';
@@ -41,7 +42,7 @@ function settingsOf(weaknesses: readonly string[], config: unknown) {
   return { weaknesses: known(WEAKNESS_FLAGS, weaknesses), guards: known(RUN_GUARD_NAMES, c.guards), payloadWrappers: known(PAYLOAD_WRAPPER_NAMES, c.payloadWrappers) };
 }
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[] }> }) {
+export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[]; transition?: string | string[] }> }) {
   const user = await requireUser();
   const parsed = StoredIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
@@ -51,9 +52,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if (!run) notFound();
   const timeline = await loadTimeline(run.id);
   const budget = budgetFromConfig(run.config);
-  // `?step=N` opens the replay at transition N (1-based); anything else opens it at the start.
-  const stepParam = Number((await searchParams).step);
-  const initialFrame = Number.isInteger(stepParam) && stepParam >= 1 ? stepParam - 1 : 0;
+  // One word per thing: `?transition=N` opens the replay at transition N (1-based, what the slider
+  // counts); `?step=N` at the first transition of harness step N (what the panels and compare count).
+  const { transition, step } = await searchParams;
+  const initialAt = replayPosition(transition, step);
   const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
@@ -137,7 +139,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         packed={packTimeline(timeline)}
         budget={budget}
         terminationReason={run.terminationReason}
-        initialFrame={initialFrame}
+        initialAt={initialAt}
         following={isLiveStatus(run.status)}
       />
     </main>

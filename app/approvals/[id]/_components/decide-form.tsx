@@ -21,13 +21,15 @@ export function DecideForm({ id, open, self }: { id: string; open: boolean; self
   };
 
   if (!open && !outcome) return null;
+  // The requester cannot decide: the note alone, no reason box or buttons that could only be refused.
+  if (self && open && !outcome)
+    return (
+      <p className="alert info" id="self-note" data-testid="self-note">
+        You started this run, so another reviewer must decide (self-approval is refused).
+      </p>
+    );
   return (
     <form className="stack" aria-label="Decide" onSubmit={(e) => e.preventDefault()}>
-      {self && open ? (
-        <p className="alert info" id="self-note" data-testid="self-note">
-          You started this run, so another reviewer must decide (self-approval is refused).
-        </p>
-      ) : null}
       {open ? (
         <>
       <div className="field">
@@ -35,10 +37,10 @@ export function DecideForm({ id, open, self }: { id: string; open: boolean; self
         <textarea id="reason" rows={2} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
       <div className="row">
-        <button type="button" className="primary" disabled={pending || self} aria-describedby={self ? 'self-note' : undefined} onClick={() => decide('approve')}>
+        <button type="button" className="primary" disabled={pending} onClick={() => decide('approve')}>
           Approve
         </button>
-        <button type="button" className="danger" disabled={pending || self} aria-describedby={self ? 'self-note' : undefined} onClick={() => decide('deny')}>
+        <button type="button" className="danger" disabled={pending} onClick={() => decide('deny')}>
           Deny
         </button>
         {pending ? <span className="muted small">Deciding and resuming the run…</span> : null}

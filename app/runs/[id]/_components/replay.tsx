@@ -1,6 +1,7 @@
 'use client';
 /**
- * The step player: a slider and previous/next (arrow keys too) over the transition log; at each
+ * The replay player: a slider and previous/next (arrow keys too) over the transitions of the state
+ * machine (a harness step is several transitions; see lib/charts/replay-position.ts); at each
  * frame the state diagram, what the model saw, the step's tool calls and guard events, and the
  * token chart with the current call marked.
  */
@@ -16,28 +17,23 @@ import { StepEntries, stepsQuery } from './step-entries';
 import { TokenChart } from './token-chart';
 import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
+import { isTyping } from '@/components/is-typing';
+import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  const tag = el.tagName;
-  return tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && (el as HTMLInputElement).type !== 'range') || el.isContentEditable;
-}
-
-/** `initialFrame` is the 0-based frame the page was opened at (from `?step=N`, N 1-based). */
+/** `initialAt` is where the page was opened (`?transition=N` or `?step=N`; see lib/charts/replay-position.ts). */
 export function Replay({
   runId,
   packed,
   budget,
   terminationReason,
-  initialFrame = 0,
+  initialAt = null,
   following = false,
 }: {
   runId: string;
   packed: PackedTimeline;
   budget: number | null;
   terminationReason: string;
-  initialFrame?: number;
+  initialAt?: ReplayPosition;
   /** The run is still running: each time it grows, show its newest step. */
   following?: boolean;
 }) {
@@ -45,7 +41,7 @@ export function Replay({
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
   const series = useMemo(() => tokenSeries(timeline.calls, budget), [timeline.calls, budget]);
   const callSteps = useMemo(() => new Set(timeline.calls.map((c) => c.step)), [timeline.calls]);
-  const [frame, setFrameRaw] = useState(() => clampFrame(initialFrame, frames.length));
+  const [frame, setFrameRaw] = useState(() => clampFrame(frameOfPosition(frames, initialAt), frames.length));
   const setFrame = useCallback((f: number) => setFrameRaw(clampFrame(f, frames.length)), [frames.length]);
   const current = frames[frame];
   const queryClient = useQueryClient();
@@ -74,10 +70,8 @@ export function Replay({
 
   // The address follows the position, so the URL in the bar is always a link to what is on screen.
   useEffect(() => {
-    const url = new URL(window.location.href);
-    if (url.searchParams.get('step') === String(frame + 1)) return;
-    url.searchParams.set('step', String(frame + 1));
-    window.history.replaceState(window.history.state, '', url);
+    const next = addressForFrame(window.location.href, frame);
+    if (next) window.history.replaceState(window.history.state, '', next);
   }, [frame]);
 
   // Prefetch the neighbouring steps so stepping feels instant.
@@ -102,7 +96,7 @@ export function Replay({
     <section aria-label="Replay" data-testid="replay">
       <div className="panel">
         <div className="slider-row">
-          <button type="button" onClick={() => setFrame(frame - 1)} disabled={frame === 0} aria-label="Previous step">
+          <button type="button" onClick={() => setFrame(frame - 1)} disabled={frame === 0} aria-label="Previous transition">
             ← Prev
           </button>
           <input
@@ -114,7 +108,7 @@ export function Replay({
             aria-label="Replay position"
             aria-valuetext={`transition ${frame + 1} of ${frames.length}, step ${current.step}, ${current.state}`}
           />
-          <button type="button" onClick={() => setFrame(frame + 1)} disabled={frame >= frames.length - 1} aria-label="Next step">
+          <button type="button" onClick={() => setFrame(frame + 1)} disabled={frame >= frames.length - 1} aria-label="Next transition">
             Next →
           </button>
         </div>
@@ -125,9 +119,9 @@ export function Replay({
           </span>{' '}
           <span className="muted">({current.transition.reason})</span>
           {frame === frames.length - 1 ? <> · ended with {terminationReason}</> : null}
-          <span className="muted"> · ← → keys step through</span>
+          <span className="muted"> · ← → keys move one transition</span>
         </p>
-        <CopyLinkButton label="Copy link to this step" />
+        <CopyLinkButton label="Copy link to this transition" />
       </div>
 
       <div className="replay-grid">

@@ -6,7 +6,7 @@ import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/step-findings';
 import { PlantedNotice, PromptLeakNote } from '@/components/finding-notes';
 import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
-import { JsonTree, parseJsonText } from '@/components/json-tree';
+import { JsonTree, parseJsonText, parsePartialJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
 import { ToolMedia } from './tool-media';
 
@@ -41,12 +41,27 @@ function stringPreview(text: string): string | null {
   }
 }
 
-/** A result preview: a collapsible tree when the preview is whole JSON, its text when it is a JSON string, else the text as it is. */
-function ResultPreview({ text, name }: { text: string; name: string }) {
-  const parsed = parseJsonText(text);
+/**
+ * A result preview as the collapsible tree the arguments use: whole JSON as it is, a preview cut off
+ * mid-way with its whole values (the rest is a click away), a JSON string as its text, anything else
+ * as plain text.
+ */
+function ResultPreview({ text, name, truncated, chars }: { text: string; name: string; truncated: boolean; chars: number }) {
+  const parsed = truncated ? parsePartialJsonText(text) : parseJsonText(text);
   return (
     <div data-testid="tool-result">
-      {parsed.ok ? <JsonTree value={parsed.value} label={`Result of ${name}`} /> : <pre>{stringPreview(text) ?? text}</pre>}
+      {parsed.ok ? (
+        <>
+          <JsonTree value={parsed.value} label={`Result of ${name}`} />
+          {truncated ? (
+            <p className="muted small" style={{ margin: 0 }}>
+              The first {text.length.toLocaleString('en')} of {chars.toLocaleString('en')} characters; a value cut off there is left out.
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <pre>{stringPreview(text) ?? text}</pre>
+      )}
     </div>
   );
 }
@@ -93,7 +108,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
       ) : null}
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
       <PlantedNotice paragraphs={item.planted ?? []} quarantined={item.quarantinedText.length > 0} />
-      {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} />}
+      {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} truncated={item.result.truncated} chars={item.result.chars} />}
       {item.hasMedia ? (
         <>
           <h3 className="small">Images, audio and resources (the model was given the description above)</h3>
