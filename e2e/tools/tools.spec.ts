@@ -80,7 +80,8 @@ test("replay shows a tool's image and embedded resource, and what the model was 
   const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
   expect(id).toBeTruthy();
 
-  await page.goto(`/runs/${id}?step=2`);
+  // The tool ran in harness step 1; its result shows from the transition that executed it.
+  await page.goto(`/runs/${id}?step=1`);
   const entry = page.getByTestId('tool-entry').filter({ hasText: 'everything_kinds' });
   await expect(entry.getByTestId('tool-result')).toContainText('[image image/png, 30 KB]');
   const media = entry.getByTestId('tool-media');
