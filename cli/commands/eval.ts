@@ -25,6 +25,7 @@ import { settingLabel } from '../../lib/runs/settings';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
 import type { SuiteResult } from '../../lib/eval/suite';
+import { EXIT_CODES } from '../exit-codes';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -199,7 +200,8 @@ async function evaluate(
         (stored ? `\n\nstored as suite ${stored.suiteId} (${Object.keys(stored.runIds).length} runs) in tenant ${target!.owner.tenant}` : '') +
         '\n',
     );
-  return 0;
+  // A replay that did not reproduce every case says so in its status (README: exit codes).
+  return replayed && replayed.diverged > 0 ? EXIT_CODES.DIVERGED : 0;
 }
 
 /**

@@ -21,6 +21,9 @@ export const TERMINATION_REASONS = [
   'INVALID_TOOL_CALLS',
   'COST_BUDGET',
   'DIVERGED',
+  'OUTPUT_TRUNCATED',
+  'MODEL_REFUSED',
+  'CONTENT_FILTERED',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -62,7 +65,12 @@ export interface ToolCallRequest {
   arguments: JsonValue;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens';
+/**
+ * Why the model stopped, mapped from each provider's own value: a finished turn, a turn that asks for
+ * tools, an answer cut at the output-token limit, a refusal, or an answer withheld by a content filter
+ * or guardrail. The last three never complete a run (OUTPUT_TRUNCATED, MODEL_REFUSED, CONTENT_FILTERED).
+ */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'content_filter';
 
 export interface ModelResponse {
   text: string | null;

@@ -18,6 +18,7 @@ import type { JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 
 /** Smithy's JSON document type, as the Converse shapes use it. */
@@ -50,7 +51,15 @@ export function toBedrockMessages(messages: readonly Message[]): BedrockMessage[
   }));
 }
 
-const STOP_REASONS: Record<string, StopReason> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' };
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  stop_sequence: 'end_turn',
+  max_tokens: 'max_tokens',
+  model_context_window_exceeded: 'max_tokens',
+  content_filtered: 'content_filter',
+  guardrail_intervened: 'content_filter',
+};
 
 export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, latencyMs: number): ModelResponse {
   const content = r.output?.message?.content;
@@ -67,7 +76,7 @@ export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, la
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
-    stopReason: toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn'),
+    stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
     inputTokens: r.usage?.inputTokens ?? 0,
     outputTokens: r.usage?.outputTokens ?? 0,

@@ -37,7 +37,8 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-const FINISH = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;
+/** OpenAI's finish_reason for each mapped stop reason (a refusal is `stop` with `message.refusal`; the fake never refuses). */
+const FINISH = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'stop', content_filter: 'content_filter' } as const;
 
 function send(res: ServerResponse, status: number, body: JsonValue): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
