@@ -86,6 +86,8 @@ export interface ModelResponse {
   finishReason?: string;
   /** Input tokens the provider served from its prompt cache (a subset of `inputTokens`). */
   cachedTokens?: number;
+  /** Input tokens the provider wrote to its prompt cache (a subset of `inputTokens`, billed at the cache-write rate). */
+  cacheWriteTokens?: number;
   /**
    * The provider's response body exactly as it arrived (parsed JSON), with secret-looking values
    * redacted; recorded beside the mapped response (RunResult.exchanges).
@@ -114,6 +116,8 @@ export const ModelTurnSchema = z.object({
   provider: z.string().optional(),
   finishReason: z.string().optional(),
   cachedTokens: z.number().int().optional(),
+  /** Prompt tokens written to the provider's cache on this call (Anthropic, Bedrock). */
+  cacheWriteTokens: z.number().int().optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
@@ -226,7 +230,16 @@ export const UsageSchema = z.object({
   totalTokens: z.number().int(),
   /** Prompt tokens the provider served from its cache (live models). */
   cachedTokens: z.number().int().optional(),
-  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedTokens: z.number().int().optional() })),
+  /** Prompt tokens written to the provider's cache (live models that report it; part of inputTokens). */
+  cacheWriteTokens: z.number().int().optional(),
+  perCall: z.array(
+    z.object({
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      cachedTokens: z.number().int().optional(),
+      cacheWriteTokens: z.number().int().optional(),
+    }),
+  ),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -73,6 +73,7 @@ export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, laten
     inputTokens: (r.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: r.usage?.output_tokens ?? 0,
     cachedTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     latencyMs,
     modelId,
     provider: 'anthropic',

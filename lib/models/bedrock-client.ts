@@ -73,14 +73,19 @@ export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, la
     }
   }
   const finish = r.stopReason ?? 'end_turn';
+  // Converse's inputTokens is only the part of the prompt that was neither read from nor written to
+  // the cache; the prompt sent is the sum (the bug LiteLLM fixed in #15292).
+  const cacheRead = r.usage?.cacheReadInputTokens ?? 0;
+  const cacheWrite = r.usage?.cacheWriteInputTokens ?? 0;
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
     stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
-    inputTokens: r.usage?.inputTokens ?? 0,
+    inputTokens: (r.usage?.inputTokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: r.usage?.outputTokens ?? 0,
-    cachedTokens: r.usage?.cacheReadInputTokens ?? 0,
+    cachedTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     latencyMs,
     modelId,
     provider: 'bedrock',

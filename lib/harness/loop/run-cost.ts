@@ -12,7 +12,7 @@ export const MOCK_COST_NOTE = 'mock mode: no model calls were billed';
 
 /** The usage a meter prices. */
 export function usageTokens(usage: Usage) {
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens ?? 0 };
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens ?? 0, cacheWriteTokens: usage.cacheWriteTokens ?? 0 };
 }
 
 /** The run's cost estimate as stored with it. */
