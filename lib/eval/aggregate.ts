@@ -43,6 +43,8 @@ export type MetricKey = (typeof METRIC_KEYS)[number];
 export const AggregateMetricsSchema = z.object({
   cases: z.number().int(),
   ...(Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number().optional()])) as Record<MetricKey, z.ZodOptional<z.ZodNumber>>),
+  /** The agent's cost; null (unknown) when any case's model has no price: a partial sum is not the cost. */
+  total_cost_usd: z.number().nullable().optional(),
   cost_known: z.boolean().optional(),
 });
 export type AggregateMetrics = z.infer<typeof AggregateMetricsSchema>;
@@ -102,7 +104,7 @@ export function aggregate(scores: readonly CaseScores[]): Aggregate {
     mean_model_calls: mean4(scores.map((s) => s.modelCalls)),
     mean_input_tokens: mean4(scores.map((s) => s.inputTokens)),
     mean_output_tokens: mean4(scores.map((s) => s.outputTokens)),
-    total_cost_usd: roundTo(fsum(scores.map((s) => s.costUsd ?? 0)), 6),
+    total_cost_usd: scores.every((s) => s.costUsd !== null) ? roundTo(fsum(scores.map((s) => s.costUsd ?? 0)), 6) : null,
     cost_known: scores.every((s) => s.costUsd !== null),
   };
   return { metrics, byCategory: byCategory(scores) };

@@ -243,8 +243,11 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** `known` is false when the model has no price (then `usd` is 0 and means unknown); absent means known. */
-export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string(), known: z.boolean().optional() });
+/**
+ * `known` is false when the model has no price: `usd` is then null (unknown, never 0, which would read
+ * as free). Absent `known` means known. (Records stored before it was null may hold 0 with known false.)
+ */
+export const CostEstimateSchema = z.object({ usd: z.number().nullable(), note: z.string(), known: z.boolean().optional() });
 export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 /**
