@@ -14,7 +14,7 @@ import type { CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
-import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs } from '../judge-flags';
+import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSpendOf } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
 import { EVAL_REPLAY_FLAGS, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
 import { ReplayModelClient, replayOutcome, type ReplayOutcome } from '../../lib/models/recording';
@@ -54,9 +54,13 @@ export function formatEvalSummary(report: EvalReport): string {
     'mean_model_calls',
     'mean_input_tokens',
     'mean_output_tokens',
+    'total_cost_usd',
   ] as const;
   const weaknesses = report.config.weaknesses.length ? report.config.weaknesses.join(',') : 'none';
-  const judge = report.judge ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} case(s) unscored` : ''}`] : [];
+  const spend = judgeSpendOf([report]);
+  const judge = report.judge
+    ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} item(s) unscored` : ''}${spend ? `; ${formatJudgeSpend(spend)}` : ''}`]
+    : [];
   const lines = [
     `dataset ${report.dataset.name} (${report.dataset.hash.slice(0, 12)}), golden ${report.golden.file} (${report.golden.cases} cases, sha256 ${report.golden.sha256.slice(0, 12)})`,
     `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
