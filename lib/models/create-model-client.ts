@@ -8,6 +8,7 @@ import type { ModelClient } from '../harness/model/client';
 import type { LiveModelContext } from '../stockroom/agent';
 import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
+import { awsRegion } from './aws-chain';
 import { requireCredentials, type Env } from './credentials';
 import { OpenAIModelClient } from './openai-client';
 import { RecordingModelClient } from './recording';
@@ -56,7 +57,8 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
     case 'bedrock':
       return new BedrockModelClient({
         model: name.model,
-        region: (env.AWS_REGION || env.AWS_DEFAULT_REGION)!,
+        // From the environment or the profile in use (the same lookup as the credential check).
+        region: awsRegion(env)!,
         endpoint: baseURL,
         timeoutMs,
         // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).
