@@ -99,10 +99,12 @@ export function classifyAnthropicError(err: unknown): ProviderCallError {
 
 export class AnthropicModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicClientOptions) {
     this.modelId = `anthropic:${options.model}`;
+    this.endpoint = options.baseURL ?? 'https://api.anthropic.com';
     this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
   }
 

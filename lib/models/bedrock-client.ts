@@ -125,10 +125,12 @@ export function classifyBedrockError(err: unknown): ProviderCallError {
 
 export class BedrockModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: BedrockRuntimeClient;
 
   constructor(private readonly options: BedrockClientOptions) {
     this.modelId = `bedrock:${options.model}`;
+    this.endpoint = options.endpoint ?? `https://bedrock-runtime.${options.region}.amazonaws.com`;
     this.client = new BedrockRuntimeClient({
       region: options.region,
       endpoint: options.endpoint,

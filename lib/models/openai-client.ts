@@ -125,10 +125,12 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
 
 export class OpenAIModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAIClientOptions) {
     this.modelId = `${options.provider}:${options.model}`;
+    this.endpoint = options.baseURL ?? 'https://api.openai.com/v1';
     // Retries belong to the resilience layer: SDK retries would multiply its attempts.
     this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
   }
