@@ -18,7 +18,7 @@ export interface OpenAIClientOptions {
   model: string;
   apiKey: string;
   baseURL?: string;
-  /** Sent as request `metadata` (OpenAI-compatible servers only), e.g. the golden case id. */
+  /** Sent as request `metadata` (OpenAI-compatible servers only; the caller gives it only to the project's own model server). */
   metadata?: Record<string, string>;
   /** Per-attempt timeout handed to the SDK (the resilience layer has its own). */
   timeoutMs?: number;

@@ -16,7 +16,9 @@ import { productVocabulary } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { fromChatMessages, fromChatTools } from './chat-to-converse';
 
-export const MODEL_SERVER_MODEL = 'stockroom-fake';
+import { MODEL_SERVER_MODEL } from './model-name';
+
+export { MODEL_SERVER_MODEL } from './model-name';
 /** Request bodies above this are refused (a long run's prompt is well under it). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
