@@ -16,7 +16,7 @@ import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS,
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSpendOf } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
-import { EVAL_REPLAY_FLAGS, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
+import { EVAL_REPLAY_FLAGS, suiteReplayCases, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
 import { ReplayModelClient, replayOutcome, type ReplayOutcome } from '../../lib/models/recording';
 import { ModelCallError } from '../../lib/harness/errors';
 import type { SuiteAgent } from '../../lib/eval/suite';
@@ -179,7 +179,8 @@ async function evaluate(
   try {
     suite = await runSuite({
       agent: suiteAgent,
-      cases: golden.cases,
+      // A replay runs the suite's own cases, not the whole golden file.
+      cases: replay ? suiteReplayCases(golden.cases, replay, golden.path) : golden.cases,
       judge,
       signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
