@@ -102,3 +102,36 @@ describe.each(CASES)('$provider: a cached prompt', ({ provider, model, file, env
     expect(run.costEstimate.usd).toBeCloseTo(expected, 12);
   });
 });
+
+describe('the usd budget counts cache writes (Bedrock)', () => {
+  let stub: ProviderStub;
+  beforeAll(async () => {
+    stub = await ProviderStub.start('bedrock');
+  });
+  afterAll(() => stub.close());
+
+  it('stops with COST_BUDGET once the billed spend (cache writes included) reaches the budget', async () => {
+    resetBreakers();
+    const model = 'bedrock:anthropic.claude-3-5-haiku-20241022-v1:0';
+    const price = priceFor(model)!;
+    // The first call writes a large prompt to the cache: billed far above its uncached rest.
+    const usage = { input: 100 + 50_000, output: 10, cacheWrite: 50_000 };
+    const billed = (100 * price.input + 50_000 * price.cache_write! + 10 * price.output) / 1e6;
+    // Above what the first call may cost before it is made, below what it billed.
+    const budget = billed / 5;
+    stub.enqueue({ calls: [{ id: 'c1', name: 'get_stock_level', args: { sku: 'SKU-1001' } }], usage }, { text: 'done' });
+    // A token budget the cached prompt fits in, so the money is what stops the run.
+    const config = resolveConfig({ model, modelBaseUrl: stub.baseURL, usdBudget: budget, tokenBudget: 1_000_000 });
+    const agent = await createStockroomAgent({
+      dataset,
+      config,
+      liveModel: liveModelFactory(config, { env: CASES[0]!.env, resilience: { retries: 0 } }),
+      costMeter: costMeterFor(config),
+    });
+    const run = await agent.run('How many SKU-1001 are in stock?');
+    await agent.close();
+    expect(run.usage.modelCalls).toBe(1);
+    expect(run.terminationReason).toBe('COST_BUDGET');
+    expect(run.costEstimate.usd).toBeCloseTo(billed, 12);
+  });
+});
