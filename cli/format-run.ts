@@ -44,7 +44,7 @@ export function formatRun(run: RunResult): string {
   lines.push('', `termination: ${run.terminationReason}`);
   lines.push(
     `usage: ${run.usage.modelCalls} model call(s), ${run.usage.inputTokens} input + ${run.usage.outputTokens} output tokens ` +
-      `(per call in: ${run.usage.perCall.map((c) => c.inputTokens).join(', ') || '-'}); ${run.usage.cachedTokens ? `${run.usage.cachedTokens} cached; ` : ''}cost ${run.costEstimate.known === false ? 'unknown' : `$${run.costEstimate.usd.toFixed(6)}`} (${run.costEstimate.note})`,
+      `(per call in: ${run.usage.perCall.map((c) => c.inputTokens).join(', ') || '-'}); ${run.usage.cachedTokens ? `${run.usage.cachedTokens} cached; ` : ''}cost ${run.costEstimate.known === false || run.costEstimate.usd === null ? 'unknown' : `$${run.costEstimate.usd.toFixed(6)}`} (${run.costEstimate.note})`,
   );
   lines.push('', 'answer:', run.finalAnswer);
   return lines.join('\n');

@@ -47,7 +47,33 @@ export async function judgeForTarget(spec: JudgeSpec, target: SaveTarget | null)
   return judgeFromSpec(spec, new PrismaJudgeCallStore(target.owner.tenant, target.db));
 }
 
-/** Who judged, and how many items across the reports it left unscored. */
-export function judgeSummary(judge: Judge, reports: readonly EvalReport[]): { name: string; rubricVersion: string; unscored: number } {
-  return { name: judge.name, rubricVersion: judge.rubricVersion, unscored: reports.reduce((n, r) => n + (r.judge?.unscored ?? 0), 0) };
+/** What a live judge's calls cost across some reports, apart from the agent's: null when nothing was billed to it. */
+export interface JudgeSpendSummary {
+  calls: number;
+  failedCalls: number;
+  /** Null when the judge model has no price (unknown, never 0). */
+  usd: number | null;
+}
+
+export function judgeSpendOf(reports: readonly Pick<EvalReport, 'metrics'>[]): JudgeSpendSummary | null {
+  const billed = reports.filter((r) => r.metrics.judge_calls !== undefined);
+  if (billed.length === 0) return null;
+  return {
+    calls: billed.reduce((n, r) => n + (r.metrics.judge_calls ?? 0), 0),
+    failedCalls: billed.reduce((n, r) => n + (r.metrics.judge_failed_calls ?? 0), 0),
+    usd: billed.every((r) => typeof r.metrics.judge_cost_usd === 'number') ? billed.reduce((n, r) => n + (r.metrics.judge_cost_usd ?? 0), 0) : null,
+  };
+}
+
+/** A judge's spend as one line of text. */
+export function formatJudgeSpend(s: JudgeSpendSummary): string {
+  return `judge spend ${s.usd === null ? 'unknown (no price for the judge model)' : `$${s.usd.toFixed(6)}`} over ${s.calls} call(s)${s.failedCalls > 0 ? `, ${s.failedCalls} failed (their items unscored)` : ''}, apart from the agent's cost`;
+}
+
+/** Who judged, how many items across the reports it left unscored, and what its calls cost (apart from the agent's). */
+export function judgeSummary(
+  judge: Judge,
+  reports: readonly EvalReport[],
+): { name: string; rubricVersion: string; unscored: number; spend: JudgeSpendSummary | null } {
+  return { name: judge.name, rubricVersion: judge.rubricVersion, unscored: reports.reduce((n, r) => n + (r.judge?.unscored ?? 0), 0), spend: judgeSpendOf(reports) };
 }

@@ -46,7 +46,25 @@ export const EVAL_REPLAY_FLAGS: FlagSpec = {
 export interface SuiteReplaySource {
   suiteId: string;
   setting: string;
+  /** Every case the suite ran under the setting (recorded or not), in its order: the cases a replay runs. */
+  caseIds: string[];
   runs: Map<string, ReplaySource & { runId: string }>;
+}
+
+/**
+ * The golden cases a suite replay runs: the suite's own, looked up in the golden file (the default one
+ * or --golden). A case the file does not hold is refused, naming it, rather than replayed as something else.
+ */
+export function suiteReplayCases<C extends { id: string }>(cases: readonly C[], replay: SuiteReplaySource, goldenPath: string): C[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const missing = replay.caseIds.filter((id) => !byId.has(id));
+  if (missing.length > 0) {
+    throw new CliUsageError(
+      `--replay-from ${replay.suiteId}: the golden file ${goldenPath} has no case ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (and ${missing.length - 5} more)` : ''}; pass the suite's own golden file with --golden`,
+    );
+  }
+  const own = new Set(replay.caseIds);
+  return cases.filter((c) => own.has(c.id));
 }
 
 /**
@@ -74,14 +92,15 @@ export async function suiteReplaySourceFromArgs(args: ParsedArgs, datasetDir: st
     if (setting === undefined) throw new CliUsageError(`--replay-from ${id} is a ${suite.kind} with settings ${settings.join(', ') || '(none stored)'}; choose one with --replay-setting`);
     if (!settings.includes(setting)) throw new CliUsageError(`--replay-setting: suite ${id} has no setting '${setting}'; it has ${settings.join(', ')}`);
     const runs = new Map<string, ReplaySource & { runId: string }>();
-    for (const c of await getSuiteCases(id, setting, db)) {
+    const cases = await getSuiteCases(id, setting, db);
+    for (const c of cases) {
       if (!c.runId) continue;
       const stored = await getRunOrThrow(c.runId, db).catch(() => null);
       if (!stored?.run.exchanges?.length) continue;
       runs.set(c.caseId, { ...replaySourceOf(stored.run, stored.meta.config), runId: c.runId });
     }
     if (runs.size === 0) throw new CliUsageError(`--replay-from ${id}: the suite's runs have no recorded model exchanges (only live-model runs are recorded)`);
-    return { suiteId: id, setting, runs };
+    return { suiteId: id, setting, caseIds: cases.map((c) => c.caseId), runs };
   } finally {
     await db.close();
   }

@@ -14,9 +14,9 @@ import type { CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
-import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs } from '../judge-flags';
+import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSpendOf } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
-import { EVAL_REPLAY_FLAGS, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
+import { EVAL_REPLAY_FLAGS, suiteReplayCases, suiteReplaySourceFromArgs, type SuiteReplaySource } from '../replay';
 import { ReplayModelClient, replayOutcome, type ReplayOutcome } from '../../lib/models/recording';
 import { ModelCallError } from '../../lib/harness/errors';
 import type { SuiteAgent } from '../../lib/eval/suite';
@@ -25,6 +25,7 @@ import { settingLabel } from '../../lib/runs/settings';
 import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveEvalSetting } from '../../lib/db/suite-from-eval';
 import type { SuiteResult } from '../../lib/eval/suite';
+import { EXIT_CODES } from '../exit-codes';
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -53,9 +54,13 @@ export function formatEvalSummary(report: EvalReport): string {
     'mean_model_calls',
     'mean_input_tokens',
     'mean_output_tokens',
+    'total_cost_usd',
   ] as const;
   const weaknesses = report.config.weaknesses.length ? report.config.weaknesses.join(',') : 'none';
-  const judge = report.judge ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} case(s) unscored` : ''}`] : [];
+  const spend = judgeSpendOf([report]);
+  const judge = report.judge
+    ? [`judge: ${report.judge.name} (rubric ${report.judge.rubricVersion})${report.judge.unscored > 0 ? `; ${report.judge.unscored} item(s) unscored` : ''}${spend ? `; ${formatJudgeSpend(spend)}` : ''}`]
+    : [];
   const lines = [
     `dataset ${report.dataset.name} (${report.dataset.hash.slice(0, 12)}), golden ${report.golden.file} (${report.golden.cases} cases, sha256 ${report.golden.sha256.slice(0, 12)})`,
     `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
@@ -174,7 +179,8 @@ async function evaluate(
   try {
     suite = await runSuite({
       agent: suiteAgent,
-      cases: golden.cases,
+      // A replay runs the suite's own cases, not the whole golden file.
+      cases: replay ? suiteReplayCases(golden.cases, replay, golden.path) : golden.cases,
       judge,
       signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
@@ -199,7 +205,8 @@ async function evaluate(
         (stored ? `\n\nstored as suite ${stored.suiteId} (${Object.keys(stored.runIds).length} runs) in tenant ${target!.owner.tenant}` : '') +
         '\n',
     );
-  return 0;
+  // A replay that did not reproduce every case says so in its status (README: exit codes).
+  return replayed && replayed.diverged > 0 ? EXIT_CODES.DIVERGED : 0;
 }
 
 /**

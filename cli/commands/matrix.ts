@@ -11,7 +11,7 @@ import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
-import { JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
+import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
 import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
 import { loadGoldenFile } from '../../lib/eval/golden';
@@ -131,7 +131,7 @@ async function runAndPrint(
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
     const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));
-    process.stdout.write(`\njudge ${j.name} (rubric ${j.rubricVersion})${j.unscored > 0 ? `: ${j.unscored} item(s) unscored` : ''}\n`);
+    process.stdout.write(`\njudge ${j.name} (rubric ${j.rubricVersion})${j.unscored > 0 ? `: ${j.unscored} item(s) unscored` : ''}${j.spend ? `; ${formatJudgeSpend(j.spend)}` : ''}\n`);
     if (stored) process.stdout.write(`\nstored as suite ${stored.suiteId} in tenant ${target!.owner.tenant}\n`);
   }
   return 0;

@@ -7,6 +7,7 @@ import type { CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { openAgent } from '../../lib/runs/agent';
 import { metaFor, storeRun } from '../../lib/runs/store';
+import { exitCodeFor } from '../exit-codes';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
@@ -59,7 +60,8 @@ export const command: CliCommand = {
       } else {
         process.stdout.write(formatRun(result) + '\n' + (runId ? `stored as run ${runId} in tenant ${target!.owner.tenant}\n` : ''));
       }
-      return cancel.signal.aborted ? 130 : 0;
+      // 0 only for COMPLETED: the exit status says how the run ended (cli/exit-codes.ts, README).
+      return exitCodeFor(result.terminationReason, cancel.signal.aborted);
     } finally {
       cancel.dispose();
       await target?.close();

@@ -5,11 +5,11 @@ import 'server-only';
  * database through the Prisma adapter, whichever provider DATABASE_URL names.
  */
 import { betterAuth } from 'better-auth';
-import { createAuthMiddleware } from 'better-auth/api';
+import { createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { getDb, type Database } from '../db/client';
-import { limitSignIn } from './sign-in-limit';
+import { limitSignIn, PASSWORD_CHECK_PATHS } from './sign-in-limit';
 
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../schemas/password-rules';
 
@@ -38,8 +38,16 @@ export function createAuth(db: Database) {
     rateLimit: { enabled: false },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (!ctx.path.startsWith('/sign-in')) return;
-        await limitSignIn(db.prisma, { email: (ctx.body as { email?: unknown } | undefined)?.email, headers: ctx.headers });
+        if (ctx.path.startsWith('/sign-in')) {
+          await limitSignIn(db.prisma, { email: (ctx.body as { email?: unknown } | undefined)?.email, headers: ctx.headers });
+          return;
+        }
+        // Every other endpoint that checks a password counts against the same limits: the signed-in
+        // account's bucket (shared with sign-in, so guesses cannot be spread over paths) and the address's.
+        if (PASSWORD_CHECK_PATHS.includes(ctx.path)) {
+          const session = await getSessionFromCtx(ctx).catch(() => null);
+          await limitSignIn(db.prisma, { email: session?.user.email, headers: ctx.headers });
+        }
       }),
     },
   });

@@ -1,6 +1,7 @@
 import 'server-only';
 /**
- * The one sign-in limiter, for every sign-in path: better-auth runs it as a `before` hook, which it
+ * The one sign-in limiter, for every sign-in path and every other password check (change-password,
+ * verify-password, delete-user, keyed by the signed-in account): better-auth runs it as a `before` hook, which it
  * applies both to HTTP requests (`/api/auth/sign-in/*`) and to direct `auth.api.signInEmail` calls (the
  * sign-in server action). Each attempt counts against the account (the email given) and against the
  * client address the server stamped (scripts/client-address.mjs); either over its limit refuses the
@@ -16,6 +17,9 @@ import { consumeSignInAttempt, pruneSignInThrottle, type ThrottleRule } from '..
 export const SIGN_IN_PER_ACCOUNT: ThrottleRule = { max: 5, windowMs: 60_000 };
 /** Sign-in attempts allowed per client address per minute, over all accounts. */
 export const SIGN_IN_PER_ADDRESS: ThrottleRule = { max: 20, windowMs: 60_000 };
+/** better-auth endpoints besides sign-in that check a password (a signed-in user's): limited like sign-in. */
+export const PASSWORD_CHECK_PATHS: readonly string[] = ['/change-password', '/verify-password', '/delete-user'];
+
 /** Key of the one shared bucket used when no server stamped an address (e.g. plain `next start`). */
 export const UNKNOWN_ADDRESS = 'unknown';
 
@@ -39,6 +43,7 @@ function ipv6Prefix(address: string): string {
 export function tooManyAttempts(retryAfterS: number): APIError {
   return new APIError(
     'TOO_MANY_REQUESTS',
+    // Sign-in and every other password check share this message (the existing UI matches on it).
     { message: `Too many sign-in attempts. Try again in ${retryAfterS} s.`, code: 'TOO_MANY_SIGN_IN_ATTEMPTS' },
     { 'Retry-After': String(retryAfterS) },
   );

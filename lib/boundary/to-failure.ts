@@ -33,6 +33,19 @@ export function toFailure(err: unknown, context: string): Failure {
   if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
   if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${err.message}` };
   const ref = randomUUID().slice(0, 8);
-  console.error(`[${context}] failed (ref ${ref})`, err);
+  console.error(`[${context}] failed (ref ${ref}): ${loggable(err)}`);
   return { status: 500, code: 'internal', error: `Something went wrong on the server (ref ${ref}).` };
+}
+
+/**
+ * What the server log keeps of an unexpected error: its class, code and where it was thrown, not its
+ * message, which may quote what was being written (a prompt, a tool result, an imported span's text;
+ * Prisma's messages quote the arguments). STOCKROOM_DEBUG=1 logs the message too, for development.
+ */
+export function loggable(err: unknown): string {
+  if (!(err instanceof Error)) return typeof err;
+  const code = (err as { code?: unknown }).code;
+  const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 8).join('\n');
+  const message = process.env.STOCKROOM_DEBUG === '1' ? `: ${err.message}` : '';
+  return `${err.name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}${message}${frames ? `\n${frames}` : ''}`;
 }

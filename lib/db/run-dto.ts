@@ -72,7 +72,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     blockedCount: row.blockedCount,
     guardCount: row.guardCount,
     totalTokens: Number(row.totalTokens),
-    costUsd: row.costUsd,
+    costUsd: row.costKnown ? row.costUsd : null,
     costKnown: row.costKnown,
     durationMs: row.durationMs,
     startedAt: row.startedAt.toISOString(),

@@ -248,7 +248,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     inputTokens: run.usage.inputTokens,
     outputTokens: run.usage.outputTokens,
     totalTokens: run.usage.totalTokens,
-    costUsd: run.costEstimate.usd,
+    // The column is not nullable: an unknown cost is stored as 0 with costKnown false, and read back as null.
+    costUsd: run.costEstimate.usd ?? 0,
     costNote: run.costEstimate.note,
     costKnown: run.costEstimate.known !== false,
     cachedTokens: run.usage.cachedTokens ?? 0,

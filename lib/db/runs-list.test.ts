@@ -62,7 +62,7 @@ describe.each(providers)('listRuns on $name', (provider) => {
         const all = await collect({ key, dir });
         expect(all).toHaveLength(37);
         expect(new Set(all.map((r) => r.id)).size).toBe(37);
-        const value = (r: RunListItem) => (key === 'startedAt' ? Date.parse(r.startedAt) : r[key]);
+        const value = (r: RunListItem) => (key === 'startedAt' ? Date.parse(r.startedAt) : (r[key] ?? 0));
         const sorted = [...all].sort((a, b) => {
           const d = value(a) - value(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
           return dir === 'asc' ? d : -d;

@@ -334,7 +334,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
         .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
         .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
     },
-    costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: row.costUsd, note: row.costNote, known: false },
+    costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false },
     steps: row.steps,
     startedAt: row.startedAt.toISOString(),
     durationMs: row.durationMs,

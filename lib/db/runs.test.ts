@@ -49,7 +49,7 @@ describe.each(providers)('runs on $name', (provider) => {
       modelId: 'openai:gpt-4o-mini',
       trajectory,
       usage: { ...base.usage, cachedTokens: 128 },
-      costEstimate: { usd: 0, note: 'no price for openai:gpt-4o-mini', known: false },
+      costEstimate: { usd: null, note: 'no price for openai:gpt-4o-mini', known: false },
       exchanges: [
         { callIndex: 0, step: base.modelInputs[0]!.step, requestDigest: 'cd'.repeat(32), response: { text: 'older recording', toolCalls: [], stopReason: 'end_turn' } },
         {

@@ -6,7 +6,8 @@ import 'server-only';
 import { getDb, type Database } from './client';
 
 export interface CostDto {
-  usd: number;
+  /** Null (unknown) when any run's model has no price. */
+  usd: number | null;
   /** False when any run's model has no price: the sum is then not the cost. */
   known: boolean;
 }
@@ -29,15 +30,18 @@ export async function getSuiteLive(suiteRunId: string, db: Database = getDb()): 
     p.run.groupBy({ by: ['setting', 'costKnown'], where: { suiteRunId }, _sum: { costUsd: true } }),
     p.run.findMany({ where: { suiteRunId, status: 'running' }, select: { id: true, caseId: true, setting: true, steps: true }, orderBy: { id: 'asc' } }),
   ]);
-  const bySetting: Record<string, CostDto> = {};
+  const sums: Record<string, { usd: number; known: boolean }> = {};
   for (const g of groups) {
-    const cur = (bySetting[g.setting] ??= { usd: 0, known: true });
+    const cur = (sums[g.setting] ??= { usd: 0, known: true });
     cur.usd += g._sum.costUsd ?? 0;
     cur.known &&= g.costKnown;
   }
-  const all = Object.values(bySetting);
+  // A sum over runs of which any has no price is not the cost: it is unknown (null), never a partial figure.
+  const bySetting: Record<string, CostDto> = Object.fromEntries(Object.entries(sums).map(([k, c]) => [k, { usd: c.known ? c.usd : null, known: c.known }]));
+  const all = Object.values(sums);
+  const known = all.every((c) => c.known);
   return {
-    cost: { usd: all.reduce((a, c) => a + c.usd, 0), known: all.every((c) => c.known), bySetting },
+    cost: { usd: known ? all.reduce((a, c) => a + c.usd, 0) : null, known, bySetting },
     running: running.map((r) => ({ runId: r.id, caseId: r.caseId, setting: r.setting, steps: r.steps })),
   };
 }

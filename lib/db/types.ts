@@ -67,8 +67,9 @@ export interface RunListItem {
   blockedCount: number;
   guardCount: number;
   totalTokens: number;
-  costUsd: number;
-  /** False when the model has no price (costUsd is then 0 and means unknown, never free). */
+  /** Null when the model has no price (unknown, never free). */
+  costUsd: number | null;
+  /** False when the model has no price. */
   costKnown: boolean;
   durationMs: number;
   startedAt: string;

@@ -67,9 +67,12 @@ describe('aggregate', () => {
       blocked_call_rate: 0.25,
       invalid_call_rate: 0.25,
       compaction_rate: 0.25,
-      total_cost_usd: 0.3,
+      // One case's model has no price: the total is unknown, not the sum of the others.
+      total_cost_usd: null,
       cost_known: false,
     });
+    const priced = aggregate([score({ costUsd: 0.1 }), score({ costUsd: 0.2 }), score({ costUsd: 0.0000004 })]).metrics;
+    expect(priced).toMatchObject({ total_cost_usd: 0.3, cost_known: true });
   });
 
   it('groups by category, sorted by name', () => {

@@ -43,7 +43,17 @@ export type MetricKey = (typeof METRIC_KEYS)[number];
 export const AggregateMetricsSchema = z.object({
   cases: z.number().int(),
   ...(Object.fromEntries(METRIC_KEYS.map((k) => [k, z.number().optional()])) as Record<MetricKey, z.ZodOptional<z.ZodNumber>>),
+  /** The agent's cost; null (unknown) when any case's model has no price: a partial sum is not the cost. */
+  total_cost_usd: z.number().nullable().optional(),
   cost_known: z.boolean().optional(),
+  /**
+   * A live judge's own spend, apart from the agent's (present only when a judge made provider calls):
+   * its calls (failed ones included), the calls that failed (their items count as unscored), and USD
+   * (null when the judge model has no price).
+   */
+  judge_calls: z.number().int().optional(),
+  judge_failed_calls: z.number().int().optional(),
+  judge_cost_usd: z.number().nullable().optional(),
 });
 export type AggregateMetrics = z.infer<typeof AggregateMetricsSchema>;
 
@@ -102,8 +112,14 @@ export function aggregate(scores: readonly CaseScores[]): Aggregate {
     mean_model_calls: mean4(scores.map((s) => s.modelCalls)),
     mean_input_tokens: mean4(scores.map((s) => s.inputTokens)),
     mean_output_tokens: mean4(scores.map((s) => s.outputTokens)),
-    total_cost_usd: roundTo(fsum(scores.map((s) => s.costUsd ?? 0)), 6),
+    total_cost_usd: scores.every((s) => s.costUsd !== null) ? roundTo(fsum(scores.map((s) => s.costUsd ?? 0)), 6) : null,
     cost_known: scores.every((s) => s.costUsd !== null),
   };
+  const spends = scores.flatMap((s) => (s.judgeSpend ? [s.judgeSpend] : []));
+  if (spends.length > 0) {
+    metrics.judge_calls = spends.reduce((n, s) => n + s.calls, 0);
+    metrics.judge_failed_calls = spends.reduce((n, s) => n + s.failedCalls, 0);
+    metrics.judge_cost_usd = spends.every((s) => s.usd !== null) ? roundTo(fsum(spends.map((s) => s.usd ?? 0)), 6) : null;
+  }
   return { metrics, byCategory: byCategory(scores) };
 }

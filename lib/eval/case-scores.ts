@@ -36,6 +36,15 @@ export const CaseScoresSchema = z.object({
   judgeUnscored: z.string().nullable().optional(),
   /** Null when the run executed no tool call (nothing to be faithful to). */
   faithfulnessJudge: z.number().nullable(),
+  /** Why the judge gave no faithfulness verdict (a failed call, malformed output); absent otherwise. */
+  faithfulnessUnscored: z.string().optional(),
+  /**
+   * What grading this case cost a live judge (its provider calls, failed ones included), kept apart
+   * from the agent's `costUsd`; `usd` null when the judge model has no price. Absent: nothing billed.
+   */
+  judgeSpend: z
+    .object({ calls: z.number().int(), failedCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), usd: z.number().nullable() })
+    .optional(),
   loopFindings: z.number().int(),
   repeatedIdentical: z.number().int(),
   invalidCalls: z.number().int(),
@@ -66,6 +75,21 @@ export interface EvaluateCaseOptions {
 const defaultJudge = new FakeJudge('v2');
 
 const unscoredRationale = (o: JudgeOutcome | null | undefined) => (o && !isScored(o) ? `unscored (${o.unscored}): ${o.detail}` : null);
+
+/** The judge's spend on a case's items, summed; nothing when it made no provider call. */
+function spendOf(outcomes: readonly (JudgeOutcome | null)[]): { judgeSpend?: NonNullable<CaseScores['judgeSpend']> } {
+  const spends = outcomes.flatMap((o) => (o?.spend ? [o.spend] : []));
+  if (spends.length === 0) return {};
+  return {
+    judgeSpend: {
+      calls: spends.reduce((n, s) => n + s.calls, 0),
+      failedCalls: spends.reduce((n, s) => n + s.failedCalls, 0),
+      inputTokens: spends.reduce((n, s) => n + s.inputTokens, 0),
+      outputTokens: spends.reduce((n, s) => n + s.outputTokens, 0),
+      usd: spends.every((s) => s.usd !== null) ? spends.reduce((n, s) => n + (s.usd ?? 0), 0) : null,
+    },
+  };
+}
 
 /** What a judge said about a case: answer correctness, and faithfulness when the run executed a call. */
 export interface CaseJudgement {
@@ -151,6 +175,8 @@ export function scoreCase(
     judgeRationale: verdict?.rationale ?? unscoredRationale(outcome),
     ...(outcome && !isScored(outcome) ? { judgeUnscored: outcome.unscored } : {}),
     faithfulnessJudge: faithfulness?.score ?? null,
+    ...(faithfulnessOutcome && !isScored(faithfulnessOutcome) ? { faithfulnessUnscored: faithfulnessOutcome.unscored } : {}),
+    ...spendOf([outcome, faithfulnessOutcome]),
     loopFindings: findings.filter((f) => f.kind === 'loop').length,
     repeatedIdentical: findings.filter((f) => f.kind === 'repeated_identical_call').length,
     invalidCalls: records.filter((r) => r.validationError !== null).length,

@@ -132,14 +132,14 @@ export function evaluateGate(options: EvaluateGateOptions): GateResult {
   const { metrics, thresholds, baseline } = options;
   const checks: GateCheck[] = [];
   for (const [metric, threshold] of Object.entries(thresholds.min) as [MetricKey, number][]) {
-    checks.push(boundCheck('min', metric, threshold, metrics[metric]));
+    checks.push(boundCheck('min', metric, threshold, metrics[metric] ?? undefined));
   }
   for (const [metric, threshold] of Object.entries(thresholds.max) as [MetricKey, number][]) {
-    checks.push(boundCheck('max', metric, threshold, metrics[metric]));
+    checks.push(boundCheck('max', metric, threshold, metrics[metric] ?? undefined));
   }
   if (baseline) {
     for (const [metric, threshold] of Object.entries(thresholds.max_drop) as [MetricKey, number][]) {
-      checks.push(dropCheck(metric, threshold, metrics[metric], baseline[metric]));
+      checks.push(dropCheck(metric, threshold, metrics[metric] ?? undefined, baseline[metric] ?? undefined));
     }
   }
   return { passed: checks.every((c) => c.passed), checks, baselineUsed: Boolean(baseline) };

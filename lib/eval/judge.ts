@@ -42,7 +42,20 @@ export interface JudgeUnscored {
   detail: string;
 }
 
-export type JudgeOutcome = JudgeVerdict | JudgeUnscored;
+/**
+ * What one item cost a live judge in this process: the provider calls it made (a failed one included,
+ * with no tokens), their tokens, and USD (null when the judge model has no price). Absent when the
+ * verdict came from the recorded calls (the cache) or from the fake judge: nothing was billed.
+ */
+export interface JudgeSpend {
+  calls: number;
+  failedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  usd: number | null;
+}
+
+export type JudgeOutcome = (JudgeVerdict | JudgeUnscored) & { spend?: JudgeSpend };
 
 export function isScored(outcome: JudgeOutcome): outcome is JudgeVerdict {
   return !('unscored' in outcome);

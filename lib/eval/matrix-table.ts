@@ -30,7 +30,7 @@ export function computeDeltas(metricsBySetting: Readonly<Record<string, Aggregat
     for (const key of METRIC_KEYS) {
       const value = metrics[key];
       const baseValue = base?.[key];
-      row[key] = value === undefined || baseValue === undefined ? null : round4(value - baseValue);
+      row[key] = value == null || baseValue == null ? null : round4(value - baseValue);
     }
     out[setting] = row;
   }

@@ -71,7 +71,11 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       run: summarizeRun(r.run),
     })),
     judge: suite.judge
-      ? { ...suite.judge, unscored: suite.results.filter((r) => r.scores.judgeUnscored != null).length }
+      ? {
+          ...suite.judge,
+          // Items the judge gave no verdict on (a failed call, malformed output), both rubrics counted.
+          unscored: suite.results.reduce((n, r) => n + (r.scores.judgeUnscored != null ? 1 : 0) + (r.scores.faithfulnessUnscored != null ? 1 : 0), 0),
+        }
       : null,
   };
 }

@@ -14,6 +14,6 @@ describe('cost display', () => {
 
   it('sums a suite and makes it unknown when any run is', () => {
     expect(sumCosts([{ costUsd: 0.25, costKnown: true }, { costUsd: 0.5, costKnown: true }])).toEqual({ usd: 0.75, known: true });
-    expect(sumCosts([{ costUsd: 0.25, costKnown: true }, { costUsd: 0, costKnown: false }]).known).toBe(false);
+    expect(sumCosts([{ costUsd: 0.25, costKnown: true }, { costUsd: null, costKnown: false }])).toEqual({ usd: null, known: false });
   });
 });

@@ -7,6 +7,8 @@ export interface TokenCounts {
   outputTokens: number;
   /** Prompt tokens served from the provider's cache (part of inputTokens). */
   cachedTokens: number;
+  /** Prompt tokens written to the provider's cache (part of inputTokens; priced at the cache-write rate). */
+  cacheWriteTokens?: number;
 }
 
 export interface CostMeter {

@@ -21,6 +21,9 @@ export const TERMINATION_REASONS = [
   'INVALID_TOOL_CALLS',
   'COST_BUDGET',
   'DIVERGED',
+  'OUTPUT_TRUNCATED',
+  'MODEL_REFUSED',
+  'CONTENT_FILTERED',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -62,7 +65,12 @@ export interface ToolCallRequest {
   arguments: JsonValue;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens';
+/**
+ * Why the model stopped, mapped from each provider's own value: a finished turn, a turn that asks for
+ * tools, an answer cut at the output-token limit, a refusal, or an answer withheld by a content filter
+ * or guardrail. The last three never complete a run (OUTPUT_TRUNCATED, MODEL_REFUSED, CONTENT_FILTERED).
+ */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal' | 'content_filter';
 
 export interface ModelResponse {
   text: string | null;
@@ -78,6 +86,8 @@ export interface ModelResponse {
   finishReason?: string;
   /** Input tokens the provider served from its prompt cache (a subset of `inputTokens`). */
   cachedTokens?: number;
+  /** Input tokens the provider wrote to its prompt cache (a subset of `inputTokens`, billed at the cache-write rate). */
+  cacheWriteTokens?: number;
   /**
    * The provider's response body exactly as it arrived (parsed JSON), with secret-looking values
    * redacted; recorded beside the mapped response (RunResult.exchanges).
@@ -106,6 +116,8 @@ export const ModelTurnSchema = z.object({
   provider: z.string().optional(),
   finishReason: z.string().optional(),
   cachedTokens: z.number().int().optional(),
+  /** Prompt tokens written to the provider's cache on this call (Anthropic, Bedrock). */
+  cacheWriteTokens: z.number().int().optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
@@ -218,12 +230,24 @@ export const UsageSchema = z.object({
   totalTokens: z.number().int(),
   /** Prompt tokens the provider served from its cache (live models). */
   cachedTokens: z.number().int().optional(),
-  perCall: z.array(z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedTokens: z.number().int().optional() })),
+  /** Prompt tokens written to the provider's cache (live models that report it; part of inputTokens). */
+  cacheWriteTokens: z.number().int().optional(),
+  perCall: z.array(
+    z.object({
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      cachedTokens: z.number().int().optional(),
+      cacheWriteTokens: z.number().int().optional(),
+    }),
+  ),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** `known` is false when the model has no price (then `usd` is 0 and means unknown); absent means known. */
-export const CostEstimateSchema = z.object({ usd: z.number(), note: z.string(), known: z.boolean().optional() });
+/**
+ * `known` is false when the model has no price: `usd` is then null (unknown, never 0, which would read
+ * as free). Absent `known` means known. (Records stored before it was null may hold 0 with known false.)
+ */
+export const CostEstimateSchema = z.object({ usd: z.number().nullable(), note: z.string(), known: z.boolean().optional() });
 export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 /**

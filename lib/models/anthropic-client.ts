@@ -15,6 +15,7 @@ import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
+import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 
 export interface AnthropicClientOptions {
@@ -44,7 +45,13 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
   }));
 }
 
-const STOP_REASONS: Record<string, StopReason> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' };
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  model_context_window_exceeded: 'max_tokens',
+  refusal: 'refusal',
+};
 
 export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, latencyMs: number): ModelResponse {
   if (!r || !Array.isArray(r.content)) throw new ProviderCallError('bad_response', 'anthropic answered without content blocks');
@@ -60,12 +67,13 @@ export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, laten
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
-    stopReason: toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn'),
+    stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
     // Anthropic's input_tokens excludes cached tokens; the total prompt is the sum.
     inputTokens: (r.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: r.usage?.output_tokens ?? 0,
     cachedTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     latencyMs,
     modelId,
     provider: 'anthropic',
@@ -91,10 +99,12 @@ export function classifyAnthropicError(err: unknown): ProviderCallError {
 
 export class AnthropicModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicClientOptions) {
     this.modelId = `anthropic:${options.model}`;
+    this.endpoint = options.baseURL ?? 'https://api.anthropic.com';
     this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
   }
 

@@ -18,6 +18,7 @@ import type { JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 
 /** Smithy's JSON document type, as the Converse shapes use it. */
@@ -50,7 +51,15 @@ export function toBedrockMessages(messages: readonly Message[]): BedrockMessage[
   }));
 }
 
-const STOP_REASONS: Record<string, StopReason> = { end_turn: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' };
+const STOP_REASONS: Record<string, StopReason> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  stop_sequence: 'end_turn',
+  max_tokens: 'max_tokens',
+  model_context_window_exceeded: 'max_tokens',
+  content_filtered: 'content_filter',
+  guardrail_intervened: 'content_filter',
+};
 
 export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, latencyMs: number): ModelResponse {
   const content = r.output?.message?.content;
@@ -64,14 +73,19 @@ export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, la
     }
   }
   const finish = r.stopReason ?? 'end_turn';
+  // Converse's inputTokens is only the part of the prompt that was neither read from nor written to
+  // the cache; the prompt sent is the sum (the bug LiteLLM fixed in #15292).
+  const cacheRead = r.usage?.cacheReadInputTokens ?? 0;
+  const cacheWrite = r.usage?.cacheWriteInputTokens ?? 0;
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
-    stopReason: toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn'),
+    stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
-    inputTokens: r.usage?.inputTokens ?? 0,
+    inputTokens: (r.usage?.inputTokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: r.usage?.outputTokens ?? 0,
-    cachedTokens: r.usage?.cacheReadInputTokens ?? 0,
+    cachedTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     latencyMs,
     modelId,
     provider: 'bedrock',
@@ -111,10 +125,12 @@ export function classifyBedrockError(err: unknown): ProviderCallError {
 
 export class BedrockModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: BedrockRuntimeClient;
 
   constructor(private readonly options: BedrockClientOptions) {
     this.modelId = `bedrock:${options.model}`;
+    this.endpoint = options.endpoint ?? `https://bedrock-runtime.${options.region}.amazonaws.com`;
     this.client = new BedrockRuntimeClient({
       region: options.region,
       endpoint: options.endpoint,

@@ -86,11 +86,13 @@ describe('usage and cost of live runs (OpenAI stub)', () => {
     const agent = await agentFor('openai:unpriced');
     const run = await agent.run('hi');
     await agent.close();
-    expect(run.costEstimate).toMatchObject({ usd: 0, known: false });
+    expect(run.costEstimate).toMatchObject({ usd: null, known: false });
     const golden = loadGoldenFile(defaultGoldenPath(dataset)).cases[0]!;
     const scores = await evaluateCase(golden, run, { judge: null });
     expect(scores.costUsd).toBeNull();
     expect(aggregate([scores]).metrics.cost_known).toBe(false);
+    // The suite's total is unknown too, never the sum of the priced cases (here $0).
+    expect(aggregate([scores]).metrics.total_cost_usd).toBeNull();
   });
 
   it('the token budget counts the provider’s real usage before the next call', async () => {

@@ -10,6 +10,7 @@ import { FakeJudge, type Judge } from '../eval/judge';
 import { ModelJudge, type JudgeCallStore } from './model-judge';
 import { providerClient } from './create-model-client';
 import { requireCredentials, type Env } from './credentials';
+import { costMeterFor } from './prices';
 import { ResilientModelClient, type ResilienceOptions } from './resilience';
 
 export interface JudgeSpec {
@@ -61,5 +62,5 @@ export function createJudge(spec: JudgeSpec, options: CreateJudgeOptions = {}): 
   if (!name) return new FakeJudge('v2');
   const config = { model: spec.judge.trim(), modelBaseUrl: spec.baseUrl ?? null };
   const client = providerClient(config, env, { caseId: null, weaknesses: [] }, options.resilience?.timeoutMs);
-  return new ModelJudge(new ResilientModelClient(client, options.resilience), options.store);
+  return new ModelJudge(new ResilientModelClient(client, options.resilience), options.store, costMeterFor({ model: config.model, usdBudget: null }));
 }

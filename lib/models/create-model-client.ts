@@ -8,7 +8,9 @@ import type { ModelClient } from '../harness/model/client';
 import type { LiveModelContext } from '../stockroom/agent';
 import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
+import { awsRegion } from './aws-chain';
 import { requireCredentials, type Env } from './credentials';
+import { MODEL_SERVER_MODEL } from './model-server/model-name';
 import { OpenAIModelClient } from './openai-client';
 import { RecordingModelClient } from './recording';
 import { ResilientModelClient, type ResilienceOptions } from './resilience';
@@ -22,9 +24,10 @@ export interface LiveModelOptions {
 export type LiveModelFactory = (run: LiveModelContext) => ModelClient;
 
 /**
- * Request metadata for OpenAI-compatible servers: the golden case id and the run's weakness flags.
- * The offline model server (model-server) selects a case's scripted turns by the id and gives its
- * simulated model the same dispositions the fake model has under those flags; other servers ignore it.
+ * Request metadata for the project's own offline model server: the golden case id and the run's
+ * weakness flags. It selects a case's scripted turns by the id and gives its simulated model the same
+ * dispositions the fake model has under those flags. Sent only with its model (`stockroom-fake`, the one
+ * model it serves): a third party's server is never told which evaluation case or flags it is serving.
  */
 export function runMetadata(run: LiveModelContext): Record<string, string> {
   return {
@@ -49,14 +52,15 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
         apiKey: env.OPENAI_COMPATIBLE_API_KEY?.trim() || 'not-needed',
         baseURL,
         timeoutMs,
-        metadata: runMetadata(run),
+        ...(name.model === MODEL_SERVER_MODEL ? { metadata: runMetadata(run) } : {}),
       });
     case 'anthropic':
       return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL, timeoutMs });
     case 'bedrock':
       return new BedrockModelClient({
         model: name.model,
-        region: (env.AWS_REGION || env.AWS_DEFAULT_REGION)!,
+        // From the environment or the profile in use (the same lookup as the credential check).
+        region: awsRegion(env)!,
         endpoint: baseURL,
         timeoutMs,
         // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).

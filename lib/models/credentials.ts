@@ -5,22 +5,18 @@
  */
 import { ConfigError } from '../harness/errors';
 import type { ModelProvider } from '../harness/config';
+import { awsCredentialSource, awsRegion, readText, type Env, type ReadText } from './aws-chain';
 
-export type Env = Record<string, string | undefined>;
+export type { Env } from './aws-chain';
 
 const set = (env: Env, name: string) => (env[name] ?? '').trim() !== '';
 
-/** AWS's standard chain: static keys, a profile, web identity, or a container role. */
-const AWS_SOURCES = [
-  'AWS_ACCESS_KEY_ID',
-  'AWS_PROFILE',
-  'AWS_WEB_IDENTITY_TOKEN_FILE',
-  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
-  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
-];
-
-/** The first variable a provider is missing, or null when it can be called. */
-export function missingCredential(provider: ModelProvider, env: Env): string | null {
+/**
+ * The first variable a provider is missing, or null when it can be called. Bedrock accepts whatever
+ * the AWS SDK's default chain would use (aws-chain.ts): keys, a profile in the shared files, web
+ * identity, a container or an EC2 instance role.
+ */
+export function missingCredential(provider: ModelProvider, env: Env, read: ReadText = readText): string | null {
   switch (provider) {
     case 'openai':
       return set(env, 'OPENAI_API_KEY') ? null : 'OPENAI_API_KEY';
@@ -29,17 +25,26 @@ export function missingCredential(provider: ModelProvider, env: Env): string | n
     case 'openai-compatible':
       return null; // OPENAI_COMPATIBLE_API_KEY is optional: local servers rarely want one
     case 'bedrock':
-      if (!set(env, 'AWS_REGION') && !set(env, 'AWS_DEFAULT_REGION')) return 'AWS_REGION';
-      if (!AWS_SOURCES.some((v) => set(env, v))) return 'AWS_ACCESS_KEY_ID';
+      if (awsRegion(env, read) === null) return 'AWS_REGION';
+      if (awsCredentialSource(env, read) === null) return 'AWS_ACCESS_KEY_ID';
       if (set(env, 'AWS_ACCESS_KEY_ID') && !set(env, 'AWS_SECRET_ACCESS_KEY') && !set(env, 'AWS_PROFILE')) return 'AWS_SECRET_ACCESS_KEY';
       return null;
   }
 }
 
 /** Throws a ConfigError naming the missing variable. */
-export function requireCredentials(provider: ModelProvider, env: Env): void {
-  const missing = missingCredential(provider, env);
-  if (missing) throw new ConfigError(missing, `${provider} models need ${missing} in the environment; it is not set`);
+export function requireCredentials(provider: ModelProvider, env: Env, read: ReadText = readText): void {
+  const missing = missingCredential(provider, env, read);
+  if (!missing) return;
+  if (provider === 'bedrock') {
+    throw new ConfigError(
+      missing,
+      missing === 'AWS_REGION'
+        ? 'bedrock models need a region: AWS_REGION (or AWS_DEFAULT_REGION), or `region` in the AWS profile in use; none is set'
+        : 'bedrock models need AWS credentials: AWS_ACCESS_KEY_ID with AWS_SECRET_ACCESS_KEY, AWS_PROFILE or a profile in ~/.aws/credentials or ~/.aws/config, web identity, a container role or an EC2 instance role; none was found',
+    );
+  }
+  throw new ConfigError(missing, `${provider} models need ${missing} in the environment; it is not set`);
 }
 
 /** The providers this process holds credentials for (the dashboard's model picker lists only these). */

@@ -108,3 +108,31 @@ describe('a run through a live model (OpenAI stub)', () => {
     expect(run.trajectory.find(isGuardEvent)).toMatchObject({ errorKind: 'cancelled' });
   });
 });
+
+describe('openai-compatible request metadata (issue 22 §6)', () => {
+  let stub: ProviderStub;
+  beforeAll(async () => {
+    stub = await ProviderStub.start('openai');
+  });
+  afterAll(() => stub.close());
+
+  const sent = async (model: string) => {
+    stub.reset();
+    resetBreakers();
+    const config = resolveConfig({ model, modelBaseUrl: stub.baseURL });
+    const client = liveModelFactory(config, { env: {}, resilience: FAST })!({ caseId: 'G007', weaknesses: ['naive_retry'] });
+    await client.converse({ system: 's', messages: [{ role: 'user', content: [{ text: 'hi' }] }], tools: [], maxTokens: 16 });
+    return stub.requests[0]!.body as Record<string, unknown>;
+  };
+
+  it('never tells a third party’s server the case id or the flags', async () => {
+    const body = await sent('openai-compatible:llama-3.1-8b-instruct');
+    expect(body).not.toHaveProperty('metadata');
+    expect(JSON.stringify(body)).not.toContain('G007');
+    expect(JSON.stringify(body)).not.toContain('naive_retry');
+  });
+
+  it('tells the project’s own model server (its model stockroom-fake) both', async () => {
+    expect(await sent('openai-compatible:stockroom-fake')).toMatchObject({ metadata: { stockroom_case_id: 'G007', stockroom_weaknesses: 'naive_retry' } });
+  });
+});

@@ -5,6 +5,7 @@
  * JudgeCallStore, which is also the cache: the same judge asked the same request is answered from
  * the store without calling the provider. A failed call or an unreadable answer is an unscored item.
  */
+import type { CostMeter } from '../harness/cost';
 import type { JsonValue } from '../harness/json';
 import type { ModelClient } from '../harness/model/client';
 import { requestDigest } from './recording';
@@ -49,6 +50,8 @@ export class ModelJudge implements Judge {
   constructor(
     private readonly client: ModelClient,
     private readonly store: JudgeCallStore = new MemoryJudgeCallStore(),
+    /** Prices the judge's own calls (kept apart from the agent's cost); without one their cost is unknown. */
+    private readonly costMeter: CostMeter | null = null,
   ) {
     this.name = client.modelId;
   }
@@ -68,7 +71,11 @@ export class ModelJudge implements Judge {
         // Cancellation ends the suite; any other failure (after the client's retries) leaves this item unscored.
         if (options.signal?.aborted) throw err;
         const kind = (err as { kind?: string }).kind ?? 'error';
-        return { unscored: 'model_error', detail: `${kind}: ${err instanceof Error ? err.message : String(err)}` };
+        return {
+          unscored: 'model_error',
+          detail: `${kind}: ${err instanceof Error ? err.message : String(err)}`,
+          spend: { calls: 1, failedCalls: 1, inputTokens: 0, outputTokens: 0, usd: 0 },
+        };
       }
       const { raw, exchange: _e, diverged: _d, ...mapped } = reply;
       record = {
@@ -81,6 +88,14 @@ export class ModelJudge implements Judge {
         outputTokens: reply.outputTokens,
       };
       await this.store.put(record);
+      const usd = this.costMeter?.usd({
+        inputTokens: reply.inputTokens,
+        outputTokens: reply.outputTokens,
+        cachedTokens: reply.cachedTokens ?? 0,
+        cacheWriteTokens: reply.cacheWriteTokens ?? 0,
+      });
+      const spend = { calls: 1, failedCalls: 0, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, usd: usd ?? null };
+      return { ...verdictFromResponse(record.response), spend };
     }
     return verdictFromResponse(record.response);
   }

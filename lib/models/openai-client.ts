@@ -11,13 +11,14 @@ import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
+import { mappedStopReason } from './stop-reason';
 
 export interface OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
   model: string;
   apiKey: string;
   baseURL?: string;
-  /** Sent as request `metadata` (OpenAI-compatible servers only), e.g. the golden case id. */
+  /** Sent as request `metadata` (OpenAI-compatible servers only; the caller gives it only to the project's own model server). */
   metadata?: Record<string, string>;
   /** Per-attempt timeout handed to the SDK (the resilience layer has its own). */
   timeoutMs?: number;
@@ -60,7 +61,13 @@ export function toChatMessages(system: string, messages: readonly Message[]): Ch
   return out;
 }
 
-const STOP_REASONS: Record<string, StopReason> = { stop: 'end_turn', tool_calls: 'tool_use', function_call: 'tool_use', length: 'max_tokens' };
+const STOP_REASONS: Record<string, StopReason> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+  content_filter: 'content_filter',
+};
 
 /**
  * Tool-call arguments arrive as a JSON string. Unparseable text is kept as the raw string: the
@@ -80,9 +87,11 @@ export function fromChatCompletion(c: ChatCompletion, modelId: string, provider:
     t.type === 'function' ? [{ toolUseId: t.id, name: t.function.name, arguments: parseToolArguments(t.function.arguments) }] : [],
   );
   const finish = choice.finish_reason ?? 'stop';
-  // Some compatible servers say `stop` while returning tool calls: the calls decide.
-  const stopReason: StopReason = toolCalls.length > 0 ? 'tool_use' : (STOP_REASONS[finish] ?? 'end_turn');
-  const text = typeof choice.message.content === 'string' && choice.message.content !== '' ? choice.message.content : null;
+  // A refusal arrives as `message.refusal` (structured outputs) with finish_reason `stop`.
+  const refusal = typeof choice.message.refusal === 'string' && choice.message.refusal !== '' ? choice.message.refusal : null;
+  const stopReason = mappedStopReason(refusal !== null ? 'refusal' : (STOP_REASONS[finish] ?? 'end_turn'), toolCalls.length > 0);
+  const content = typeof choice.message.content === 'string' && choice.message.content !== '' ? choice.message.content : null;
+  const text = content ?? refusal;
   return {
     text,
     toolCalls,
@@ -116,10 +125,12 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
 
 export class OpenAIModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint: string;
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAIClientOptions) {
     this.modelId = `${options.provider}:${options.model}`;
+    this.endpoint = options.baseURL ?? 'https://api.openai.com/v1';
     // Retries belong to the resilience layer: SDK retries would multiply its attempts.
     this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
   }

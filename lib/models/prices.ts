@@ -16,6 +16,11 @@ const PriceSchema = z.object({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
   cached: z.number().nonnegative(),
+  /**
+   * Prompt tokens written to the provider's cache (Anthropic, Bedrock bill them above the input rate).
+   * Absent: the provider does not bill cache writes apart (OpenAI), so they cost the input rate.
+   */
+  cache_write: z.number().nonnegative().optional(),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD'),
   source: z.string().min(1),
 });
@@ -46,10 +51,15 @@ export function priceFor(modelId: string, prices: PriceFile = loadPrices()): Pri
   return prices.prices.find((p) => p.provider === name.provider && p.model === name.model) ?? null;
 }
 
-/** USD for some tokens at a price: cached prompt tokens at the cached rate, the rest at the input rate. */
+/**
+ * USD for some tokens at a price: prompt tokens read from the cache at the cached rate, those written
+ * to it at the cache-write rate, the rest of the prompt at the input rate, and the output.
+ */
 export function usdAt(price: Price, t: TokenCounts): number {
-  const uncached = Math.max(0, t.inputTokens - t.cachedTokens);
-  return (uncached * price.input + t.cachedTokens * price.cached + t.outputTokens * price.output) / 1_000_000;
+  const written = t.cacheWriteTokens ?? 0;
+  const uncached = Math.max(0, t.inputTokens - t.cachedTokens - written);
+  const writeRate = price.cache_write ?? price.input;
+  return (uncached * price.input + t.cachedTokens * price.cached + written * writeRate + t.outputTokens * price.output) / 1_000_000;
 }
 
 /**
@@ -68,6 +78,9 @@ export function costMeterFor(config: Pick<HarnessConfig, 'model' | 'usdBudget'>,
   }
   return {
     usd: (t) => usdAt(price, t),
-    note: `${config.model} at $${price.input}/$${price.output}/$${price.cached} per M input/output/cached tokens (${price.date}, ${price.source})`,
+    note:
+      price.cache_write === undefined
+        ? `${config.model} at $${price.input}/$${price.output}/$${price.cached} per M input/output/cached tokens (${price.date}, ${price.source})`
+        : `${config.model} at $${price.input}/$${price.output}/$${price.cached}/$${price.cache_write} per M input/output/cached/cache-write tokens (${price.date}, ${price.source})`,
   };
 }

@@ -140,3 +140,34 @@ describe('the circuit breaker per provider and model', () => {
     expect((await call(c)).text).toBe('Done.');
   });
 });
+
+describe('circuit breakers keyed by provider, endpoint and model (issue 22 §6)', () => {
+  let down: ProviderStub;
+  let up: ProviderStub;
+  beforeAll(async () => {
+    [down, up] = await Promise.all([ProviderStub.start('openai'), ProviderStub.start('openai')]);
+  });
+  afterAll(async () => {
+    await Promise.all([down.close(), up.close()]);
+  });
+
+  it('a failing server does not open the circuit of another server answering to the same model id', async () => {
+    resetBreakers();
+    const o = { ...FAST, retries: 0, breakerThreshold: 2 };
+    const at = (stub: ProviderStub) =>
+      new ResilientModelClient(new OpenAIModelClient({ provider: 'openai-compatible', model: 'same-name', apiKey: 'k', baseURL: stub.baseURL }), o);
+    const call = (x: ResilientModelClient) => x.converse({ system: 's', messages: [{ role: 'user', content: [{ text: 'hi' }] }], tools: TOOLS, maxTokens: 16 });
+    const a = at(down);
+    const b = at(up);
+    expect(a.modelId).toBe(b.modelId);
+    down.respondWith(() => ({ kind: 'error', status: 503 }));
+    expect((await failure(call(a))).kind).toBe('server_error');
+    expect((await failure(call(a))).kind).toBe('server_error');
+    expect((await failure(call(a))).kind).toBe('circuit_open');
+    // Same provider and model name, another endpoint: its own circuit, still closed.
+    expect((await call(b)).text).toBe('Done.');
+    // A second client of the failing endpoint (the judge beside the agent) shares its open circuit.
+    expect((await failure(call(at(down)))).kind).toBe('circuit_open');
+    down.respondWith(null);
+  });
+});

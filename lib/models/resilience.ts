@@ -1,7 +1,8 @@
 /**
  * Resilience around any provider ModelClient (cockatiel): a per-attempt timeout, retries with
  * exponential backoff and full jitter that honour Retry-After, and one circuit breaker per
- * provider and model shared by every run in the process. SDK retries are off, so attempts never
+ * provider, endpoint and model shared by every run (agent and judge alike) in the process: two
+ * servers answering to the same model name never open each other's circuit. SDK retries are off, so attempts never
  * multiply. Each retry is reported through `request.onRetry` for the trajectory; a failure leaves
  * as a ProviderCallError with a typed reason.
  */
@@ -67,7 +68,12 @@ export function retryDelay(err: unknown, attempt: number, o: ResilienceOptions):
 
 const breakers = new Map<string, CircuitBreakerPolicy>();
 
-/** The process-wide breaker for one provider+model (created on first use with these options). */
+/** The breaker key of a client: provider:model at its endpoint (a client without one: its model id). */
+export function breakerKeyOf(client: Pick<ModelClient, 'modelId' | 'endpoint'>): string {
+  return client.endpoint ? `${client.modelId} @ ${client.endpoint.replace(/\/+$/, '')}` : client.modelId;
+}
+
+/** The process-wide breaker for one provider+endpoint+model (created on first use with these options). */
 export function breakerFor(key: string, o: ResilienceOptions): CircuitBreakerPolicy {
   let b = breakers.get(key);
   if (!b) {
@@ -84,6 +90,8 @@ export function resetBreakers(): void {
 
 export class ResilientModelClient implements ModelClient {
   readonly modelId: string;
+  readonly endpoint?: string;
+  private readonly breakerKey: string;
   private readonly options: ResilienceOptions;
 
   constructor(
@@ -91,6 +99,8 @@ export class ResilientModelClient implements ModelClient {
     options: Partial<ResilienceOptions> = {},
   ) {
     this.modelId = inner.modelId;
+    this.endpoint = inner.endpoint;
+    this.breakerKey = breakerKeyOf(inner);
     this.options = { ...DEFAULT_RESILIENCE, ...options };
   }
 
@@ -112,7 +122,7 @@ export class ResilientModelClient implements ModelClient {
         delayMs: event.delay,
       });
     });
-    const policy = wrap(breakerFor(this.modelId, o), retryPolicy, timeout(o.timeoutMs, TimeoutStrategy.Aggressive));
+    const policy = wrap(breakerFor(this.breakerKey, o), retryPolicy, timeout(o.timeoutMs, TimeoutStrategy.Aggressive));
     try {
       return await policy.execute(({ signal }) => this.inner.converse({ ...request, signal }), request.signal);
     } catch (err) {

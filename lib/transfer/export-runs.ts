@@ -5,8 +5,9 @@ import 'server-only';
  * and `npm run stockroom -- export`.
  */
 import { getRunOrThrow } from '../db/runs-read';
-import { listRuns, MAX_RUN_PAGE, type RunSort } from '../db/runs-list';
-import type { RunFilters } from '../db/run-filters';
+import { InvalidInputError } from '../db/errors';
+import { listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, type RunSort } from '../db/runs-list';
+import { parseRunFilters, type RunFilters } from '../db/run-filters';
 import { getSuiteRunOrThrow } from '../db/suites';
 import { getDb, type Database } from '../db/client';
 import { requireRunInTenant, requireSuiteInTenant } from '../db/tenant-scope';
@@ -47,15 +48,23 @@ export async function suiteJsonl(suiteId: string, tenant: string, db: Database =
   })();
 }
 
-/** The runs table under `filters` (which carry the caller's tenant) as CSV lines (header first), newest first like the table. */
-export async function* runsCsv(filters: RunFilters, sort: RunSort | undefined, db: Database = getDb()): AsyncGenerator<string> {
-  yield csvHeader();
-  let cursor: string | null = null;
-  do {
-    const page = await listRuns({ filters, sort, cursor, limit: MAX_RUN_PAGE }, db);
-    for (const item of page.items) yield csvRow(item);
-    cursor = page.nextCursor;
-  } while (cursor);
+/**
+ * The runs table under `filters` (which carry the caller's tenant) as CSV lines (header first), newest
+ * first like the table. The filters and sort are checked here, before the first line: a bad one is an
+ * InvalidInputError naming it (a 400), never a stream that breaks after its 200 was sent.
+ */
+export function runsCsv(filters: RunFilters, sort: RunSort | undefined, db: Database = getDb()): AsyncGenerator<string> {
+  const checked = parseRunFilters(filters);
+  if (sort && !RUN_SORT_KEYS.includes(sort.key)) throw new InvalidInputError('sort', `unknown sort key '${String(sort.key)}'`);
+  return (async function* lines() {
+    yield csvHeader();
+    let cursor: string | null = null;
+    do {
+      const page = await listRuns({ filters: checked, sort, cursor, limit: MAX_RUN_PAGE }, db);
+      for (const item of page.items) yield csvRow(item);
+      cursor = page.nextCursor;
+    } while (cursor);
+  })();
 }
 
 /** A stream of text lines as a web ReadableStream (for a download Response). */

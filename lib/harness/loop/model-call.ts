@@ -51,6 +51,7 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     ...(response.provider !== undefined ? { provider: response.provider } : {}),
     ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
     ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
+    ...(response.cacheWriteTokens ? { cacheWriteTokens: response.cacheWriteTokens } : {}),
   });
   const assistant = assistantMessage(response.text, response.toolCalls);
   if (assistant) run.messages = [...run.messages, assistant];

@@ -14,8 +14,8 @@ describe("a run's cost", () => {
 
   it('is known to be 0 for the fake model, and not known for a live model without a meter or a price', () => {
     expect(costOf(undefined, 'mock', usage(10, 10))).toEqual({ usd: 0, note: MOCK_COST_NOTE });
-    expect(costOf(undefined, 'live', usage(10, 10))).toMatchObject({ known: false });
-    expect(costOf(unpriced, 'live', usage(10, 10))).toMatchObject({ known: false, note: 'no price for this model' });
+    expect(costOf(undefined, 'live', usage(10, 10))).toMatchObject({ usd: null, known: false });
+    expect(costOf(unpriced, 'live', usage(10, 10))).toMatchObject({ usd: null, known: false, note: 'no price for this model' });
   });
 });
 

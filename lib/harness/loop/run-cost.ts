@@ -12,14 +12,14 @@ export const MOCK_COST_NOTE = 'mock mode: no model calls were billed';
 
 /** The usage a meter prices. */
 export function usageTokens(usage: Usage) {
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens ?? 0 };
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens ?? 0, cacheWriteTokens: usage.cacheWriteTokens ?? 0 };
 }
 
 /** The run's cost estimate as stored with it. */
 export function costOf(meter: CostMeter | undefined, mode: HarnessConfig['mode'], usage: Usage): RunResult['costEstimate'] {
-  if (!meter) return mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: 0, note: 'cost not estimated', known: false };
+  if (!meter) return mode === 'mock' ? { usd: 0, note: MOCK_COST_NOTE } : { usd: null, note: 'cost not estimated', known: false };
   const usd = meter.usd(usageTokens(usage));
-  return usd === null ? { usd: 0, note: meter.note, known: false } : { usd, note: meter.note };
+  return usd === null ? { usd: null, note: meter.note, known: false } : { usd, note: meter.note };
 }
 
 /**

@@ -46,12 +46,16 @@ export class RunState {
     this.usage.inputTokens += r.inputTokens;
     this.usage.outputTokens += r.outputTokens;
     this.usage.totalTokens = this.usage.inputTokens + this.usage.outputTokens;
+    const call: Usage['perCall'][number] = { inputTokens: r.inputTokens, outputTokens: r.outputTokens };
     if (r.cachedTokens !== undefined) {
       this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + r.cachedTokens;
-      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens, cachedTokens: r.cachedTokens });
-    } else {
-      this.usage.perCall.push({ inputTokens: r.inputTokens, outputTokens: r.outputTokens });
+      call.cachedTokens = r.cachedTokens;
     }
+    if (r.cacheWriteTokens) {
+      this.usage.cacheWriteTokens = (this.usage.cacheWriteTokens ?? 0) + r.cacheWriteTokens;
+      call.cacheWriteTokens = r.cacheWriteTokens;
+    }
+    this.usage.perCall.push(call);
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApprovalResolution } from '../guards/call-policy';
+import { modelStopGuard } from '../guards/model-stop';
 import type { RunResult } from '../types';
 import { executeCalls, type StepOutcome } from './execute-calls';
 import { callModel } from './model-call';
@@ -35,6 +36,12 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
   }
   const response = await callModel(d, run, pre.contextTokens);
   if (!response) return { kind: 'stopped' };
+  // A truncated, refused or filtered answer is recorded as a turn but never completes the run.
+  const unfinished = modelStopGuard(response, d.options.config.maxTokens);
+  if (unfinished.stop) {
+    run.stopWith(unfinished);
+    return { kind: 'stopped' };
+  }
   if (response.toolCalls.length === 0) {
     run.finalAnswer = (response.text ?? '').trim() || NO_TEXT_ANSWER;
     run.move('DONE', `stop_reason:${response.stopReason}`);

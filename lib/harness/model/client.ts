@@ -26,5 +26,7 @@ export interface ModelRetryNotice {
 
 export interface ModelClient {
   readonly modelId: string;
+  /** Where its calls go (a provider client's base URL or endpoint); live clients' circuit breakers are keyed by it. */
+  readonly endpoint?: string;
   converse(request: ConverseRequest): Promise<ModelResponse>;
 }

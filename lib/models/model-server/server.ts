@@ -16,7 +16,9 @@ import { productVocabulary } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { fromChatMessages, fromChatTools } from './chat-to-converse';
 
-export const MODEL_SERVER_MODEL = 'stockroom-fake';
+import { MODEL_SERVER_MODEL } from './model-name';
+
+export { MODEL_SERVER_MODEL } from './model-name';
 /** Request bodies above this are refused (a long run's prompt is well under it). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -37,7 +39,8 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-const FINISH = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;
+/** OpenAI's finish_reason for each mapped stop reason (a refusal is `stop` with `message.refusal`; the fake never refuses). */
+const FINISH = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'stop', content_filter: 'content_filter' } as const;
 
 function send(res: ServerResponse, status: number, body: JsonValue): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

@@ -10,12 +10,14 @@ export interface StubTurn {
   calls?: { id: string; name: string; args: JsonValue | { raw: string } }[];
   /** The provider's own finish reason; defaults to its tool-use / end-of-turn value. */
   stop?: string;
-  usage?: { input: number; output: number; cached?: number };
+  /** The whole prompt (`input`), the part read from the cache (`cached`) and written to it (`cacheWrite`). */
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
 }
 
 const DEFAULT_USAGE = { input: 100, output: 20, cached: 0 };
 const isRaw = (a: unknown): a is { raw: string } => typeof a === 'object' && a !== null && !Array.isArray(a) && 'raw' in a;
 
+/** OpenAI bills no cache writes apart: its prompt_tokens is the whole prompt, cached_tokens the part read. */
 export function formatOpenAI(t: StubTurn, model: string): JsonValue {
   const u = { ...DEFAULT_USAGE, ...t.usage };
   const calls = t.calls ?? [];
@@ -72,9 +74,9 @@ export function formatAnthropic(t: StubTurn, model: string): JsonValue {
     stop_sequence: null,
     // Anthropic reports cache reads apart from input_tokens.
     usage: {
-      input_tokens: u.input - (u.cached ?? 0),
+      input_tokens: u.input - (u.cached ?? 0) - (u.cacheWrite ?? 0),
       output_tokens: u.output,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: u.cacheWrite ?? 0,
       cache_read_input_tokens: u.cached ?? 0,
       service_tier: 'standard',
     },
@@ -95,7 +97,14 @@ export function formatBedrock(t: StubTurn): JsonValue {
       },
     },
     stopReason: t.stop ?? (calls.length > 0 ? 'tool_use' : 'end_turn'),
-    usage: { inputTokens: u.input, outputTokens: u.output, totalTokens: u.input + u.output, cacheReadInputTokens: u.cached ?? 0 },
+    // Converse reports the cache reads and writes apart from inputTokens (the rest of the prompt).
+    usage: {
+      inputTokens: u.input - (u.cached ?? 0) - (u.cacheWrite ?? 0),
+      outputTokens: u.output,
+      totalTokens: u.input + u.output,
+      cacheReadInputTokens: u.cached ?? 0,
+      cacheWriteInputTokens: u.cacheWrite ?? 0,
+    },
     metrics: { latencyMs: 5 },
   };
 }

@@ -41,6 +41,27 @@ function fail(path: string, message: string): never {
   throw new TraceImportError(path, `${path}: ${message}`);
 }
 
+/**
+ * A string the import will store: well-formed Unicode (no unpaired UTF-16 surrogate, which neither
+ * database's text can hold faithfully) and no NUL (PostgreSQL text refuses it; refused on SQLite too,
+ * so a payload imports the same on both). The message names the path only: the text itself may be a
+ * prompt or a tool result and is never echoed or logged.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function storable(value: string, path: string): string {
+  if (LONE_SURROGATE.test(value)) fail(path, 'holds an unpaired UTF-16 surrogate (not valid Unicode text)');
+  if (value.includes('\u0000')) fail(path, 'holds a NUL character (U+0000), which cannot be stored');
+  return value;
+}
+
+/** Cuts a string to `max` UTF-16 units without leaving half of a surrogate pair at the end. */
+function cut(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1] ?? '') ? max - 1 : max;
+  return `${value.slice(0, end)}…`;
+}
+
 function hexId(value: unknown, path: string, bytes: number, optional: boolean): string | null {
   if ((value === undefined || value === null || value === '') && optional) return null;
   if (typeof value !== 'string' || !new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(value)) {
@@ -69,7 +90,7 @@ export function anyValue(value: unknown, path: string): AttrValue {
   if ('stringValue' in value) {
     const s = value.stringValue;
     if (typeof s !== 'string') fail(`${path}.stringValue`, 'must be a string');
-    return s.length > MAX_ATTRIBUTE_CHARS ? `${s.slice(0, MAX_ATTRIBUTE_CHARS)}…` : s;
+    return cut(storable(s, `${path}.stringValue`), MAX_ATTRIBUTE_CHARS);
   }
   if ('boolValue' in value) {
     if (typeof value.boolValue !== 'boolean') fail(`${path}.boolValue`, 'must be true or false');
@@ -93,7 +114,7 @@ export function anyValue(value: unknown, path: string): AttrValue {
   }
   if ('bytesValue' in value) {
     if (typeof value.bytesValue !== 'string') fail(`${path}.bytesValue`, 'must be a base64 string');
-    return value.bytesValue;
+    return storable(value.bytesValue, `${path}.bytesValue`);
   }
   return null; // an empty AnyValue is allowed (OTLP: "no value")
 }
@@ -106,7 +127,7 @@ export function attributes(list: unknown, path: string): AttrMap {
   const out: AttrMap = {};
   list.forEach((kv, i) => {
     if (!isObject(kv) || typeof kv.key !== 'string') fail(`${path}[${i}].key`, 'must be a string');
-    out[kv.key] = anyValue(kv.value, `${path}[${i}].value`);
+    out[storable(kv.key, `${path}[${i}].key`)] = anyValue(kv.value, `${path}[${i}].value`);
   });
   return out;
 }
@@ -125,7 +146,7 @@ export function toSpanRecord(raw: unknown, path: string, serviceName: string | n
     traceId: hexId(raw.traceId, `${path}.traceId`, 16, false)!,
     spanId: hexId(raw.spanId, `${path}.spanId`, 8, false)!,
     parentSpanId: hexId(raw.parentSpanId, `${path}.parentSpanId`, 8, true),
-    name: raw.name,
+    name: storable(raw.name, `${path}.name`),
     kind: Number.isInteger(kind) ? kind : 0,
     startNs,
     endNs: endNs < startNs ? startNs : endNs,
@@ -133,10 +154,10 @@ export function toSpanRecord(raw: unknown, path: string, serviceName: string | n
     events: events.map((e, i) => {
       const p = `${path}.events[${i}]`;
       if (!isObject(e) || typeof e.name !== 'string') fail(`${p}.name`, 'must be a string');
-      return { name: e.name, timeNs: e.timeUnixNano === undefined ? startNs : nanos(e.timeUnixNano, `${p}.timeUnixNano`), attributes: attributes(e.attributes, `${p}.attributes`) };
+      return { name: storable(e.name, `${p}.name`), timeNs: e.timeUnixNano === undefined ? startNs : nanos(e.timeUnixNano, `${p}.timeUnixNano`), attributes: attributes(e.attributes, `${p}.attributes`) };
     }),
     statusCode: typeof status.code === 'number' ? status.code : status.code === 'STATUS_CODE_ERROR' ? 2 : status.code === 'STATUS_CODE_OK' ? 1 : 0,
-    statusMessage: typeof status.message === 'string' ? status.message : '',
+    statusMessage: typeof status.message === 'string' ? storable(status.message, `${path}.status.message`) : '',
     serviceName,
   };
 }
