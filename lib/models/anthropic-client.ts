@@ -16,6 +16,7 @@ import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../har
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
 import { rawBody } from './raw-body';
+import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
 export interface AnthropicClientOptions {
   model: string;
@@ -95,7 +96,7 @@ export class AnthropicModelClient implements ModelClient {
 
   constructor(private readonly options: AnthropicClientOptions) {
     this.modelId = `anthropic:${options.model}`;
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {

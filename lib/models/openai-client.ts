@@ -11,6 +11,7 @@ import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
+import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
 export interface OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
@@ -19,7 +20,7 @@ export interface OpenAIClientOptions {
   baseURL?: string;
   /** Sent as request `metadata` (OpenAI-compatible servers only), e.g. the golden case id. */
   metadata?: Record<string, string>;
-  /** Per-attempt timeout handed to the SDK (the resilience layer has its own). */
+  /** The SDK's own request timeout; off unless given (the resilience layer times each attempt). */
   timeoutMs?: number;
 }
 
@@ -121,7 +122,7 @@ export class OpenAIModelClient implements ModelClient {
   constructor(private readonly options: OpenAIClientOptions) {
     this.modelId = `${options.provider}:${options.model}`;
     // Retries belong to the resilience layer: SDK retries would multiply its attempts.
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {

@@ -41,7 +41,7 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     resolution,
     // A call still running at the run's wall-clock deadline is cancelled, not waited for.
     deadlineAt: d.started + d.options.config.wallClockTimeoutS * 1000,
-    signal: d.options.signal,
+    signal: d.deadline.signal,
     onToolProgress: d.options.onToolProgress,
   };
 }
@@ -73,6 +73,10 @@ export async function executeCalls(
     try {
       outcome = await executeCall(callEnvironment(d, run, resolving ? resolution : undefined), call, run.step);
     } catch (err) {
+      if (d.deadline.passed()) {
+        run.stopWith(d.deadline.verdict());
+        return { kind: 'stopped' };
+      }
       // The executor itself failed (a transport down, not a tool refusal): nothing more can run.
       run.stopWith({ stop: true, guard: 'tool', reason: 'TOOL_ERROR', detail: err instanceof Error ? err.message : String(err) });
       return { kind: 'stopped' };
@@ -99,6 +103,11 @@ export async function executeCalls(
     run.trajectory.push(record);
     stepRecords.push(record);
     if (record.validationError !== null) run.invalidCount += 1;
+    if (d.deadline.passed()) {
+      // The call was cut off at the wall-clock limit: nothing more of this step runs.
+      run.stopWith(d.deadline.verdict());
+      return { kind: 'stopped' };
+    }
     if (outcome.halt) {
       run.stopWith({ stop: true, ...outcome.halt });
       return { kind: 'stopped' };

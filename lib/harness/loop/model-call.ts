@@ -12,12 +12,13 @@ import type { RunState } from './run-state';
 
 /** Calls the model; null when the run stopped instead (the reason is on the run). */
 export async function callModel(d: Driver, run: RunState, contextTokens: number): Promise<ModelResponse | null> {
-  const { config, model, systemPrompt, signal } = d.options;
+  const { config, model, systemPrompt } = d.options;
+  const signal = d.deadline.signal;
   const visible = stripPrivateKeys(run.messages);
   run.modelInputs.push({ step: run.step, messages: visible });
   let response: ModelResponse;
   try {
-    if (signal?.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
+    if (signal.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
     response = await model.converse({
       system: systemPrompt,
       messages: visible,
@@ -27,6 +28,10 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
       onRetry: (r) => run.trajectory.push({ kind: 'model_retry', step: run.step, ...r }),
     });
   } catch (err) {
+    if (d.deadline.passed()) {
+      run.stopWith(d.deadline.verdict());
+      return null;
+    }
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
     if (stopIfDiverged(run, kind, message)) return null;

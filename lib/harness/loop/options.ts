@@ -12,6 +12,7 @@ import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
 import type { RunResult, ToolCallRequest, ToolSpec } from '../types';
+import { runDeadline, type RunDeadline } from './deadline';
 import { MessageSizer } from './message-size';
 import type { RunState } from './run-state';
 
@@ -31,7 +32,10 @@ export interface HarnessOptions {
   runId?: string;
   /** Supplies an idempotency key for a call (governance); none by default. */
   operationKey?: (call: ToolCallRequest) => string | undefined;
-  /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
+  /**
+   * Cancels the run: whatever it waits on (model call, retry wait, tool call) is aborted and the run
+   * ends as MODEL_ERROR (cancelled). The wall-clock limit aborts the same way and ends it TIMEOUT.
+   */
   signal?: AbortSignal;
   /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
   costMeter?: CostMeter;
@@ -57,6 +61,8 @@ export interface Driver {
   clock: Clock;
   /** The clock's reading when the run started (`elapsedMs` earlier for a resumed run). */
   started: number;
+  /** The run's signal (the caller's cancel or the wall-clock limit) and whether the limit passed. */
+  deadline: RunDeadline;
   specList: ToolSpec[];
   specs: Map<string, ToolSpec>;
   sizer: MessageSizer;
@@ -66,11 +72,13 @@ export interface Driver {
 export async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): Promise<Driver> {
   const clock = options.clock ?? systemClock;
   const specList: ToolSpec[] = await options.executor.listSpecs();
+  const started = clock.now() - elapsedMs;
   return {
     options,
     input,
     clock,
-    started: clock.now() - elapsedMs,
+    started,
+    deadline: runDeadline(clock, started, options.config.wallClockTimeoutS, options.signal),
     specList,
     specs: new Map(specList.map((s) => [s.name, s])),
     sizer: new MessageSizer(options.floatKeys),

@@ -58,12 +58,16 @@ export async function runHarness(input: RunInput, options: HarnessOptions): Prom
   await options.executor.reset();
   const d = await driver(input, options);
   const id: RunIdentity = { runId: options.runId ?? randomUUID(), startedAt: d.clock.isoNow() };
-  const run = new RunState(input.query);
-  run.move('CALL_MODEL', 'start');
-  // Reported once before the first model call too, so a store holds the run from its start.
-  await reportStep(d, run, id);
-  await loop(d, run, 0, id);
-  return runResult(d, run, id);
+  try {
+    const run = new RunState(input.query);
+    run.move('CALL_MODEL', 'start');
+    // Reported once before the first model call too, so a store holds the run from its start.
+    await reportStep(d, run, id);
+    await loop(d, run, 0, id);
+    return runResult(d, run, id);
+  } finally {
+    d.deadline.dispose();
+  }
 }
 
 /**
@@ -75,9 +79,13 @@ export async function resumeHarness(paused: RunResult, resolution: ApprovalResol
   if (paused.status !== 'paused' || cp === null) throw new Error(`run ${paused.runId} is not paused`);
   const d = await driver({ query: paused.query, caseId: paused.caseId }, options, cp.elapsedMs);
   const id: RunIdentity = { runId: paused.runId, startedAt: paused.startedAt };
-  const { run, step } = restoreRun(paused, cp);
-  run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
-  const outcome = await executeCalls(d, run, cp.pendingCalls, step, boundResolution(resolution, cp), cp.stateVersion);
-  if (outcome.kind === 'done') await loop(d, run, cp.stateVersion, id);
-  return runResult(d, run, id);
+  try {
+    const { run, step } = restoreRun(paused, cp);
+    run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
+    const outcome = await executeCalls(d, run, cp.pendingCalls, step, boundResolution(resolution, cp), cp.stateVersion);
+    if (outcome.kind === 'done') await loop(d, run, cp.stateVersion, id);
+    return runResult(d, run, id);
+  } finally {
+    d.deadline.dispose();
+  }
 }
