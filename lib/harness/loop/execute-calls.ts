@@ -13,6 +13,7 @@ import { callSignature, executeCall, type CallEnvironment } from './execute-call
 import { toolResultBlock } from './messages';
 import type { Driver } from './options';
 import type { RunState } from './run-state';
+import { callTime, instant } from './timing';
 
 /** How a step ended: on to the next model call, stopped (reason on the run), or paused for approval. */
 export type StepOutcome = { kind: 'done' } | { kind: 'stopped' } | { kind: 'paused' };
@@ -70,6 +71,7 @@ export async function executeCalls(
       }
     }
     let outcome;
+    const started = instant(d.timeline);
     try {
       outcome = await executeCall(callEnvironment(d, run, resolving ? resolution : undefined), call, run.step);
     } catch (err) {
@@ -83,6 +85,7 @@ export async function executeCalls(
     }
     if (outcome.awaitApproval) {
       const { rule, policyVersion, message } = outcome.awaitApproval;
+      const pausedAt = instant(d.timeline);
       run.checkpoint = {
         version: 1,
         stateVersion: stateVersion + 1,
@@ -93,12 +96,18 @@ export async function executeCalls(
         stepRecords: stepRecords.length,
         invalidCount: run.invalidCount,
         elapsedMs: d.clock.now() - d.started,
+        pausedAt: pausedAt.at,
+        offsetMs: pausedAt.ms,
         awaiting: { toolUseId: call.toolUseId, name: call.name, arguments: call.arguments, rule, policyVersion, message },
       };
       run.move('EXECUTE_TOOLS', `awaiting approval: ${call.name} (${rule})`);
       return { kind: 'paused' };
     }
-    const { record } = outcome;
+    const record = {
+      ...outcome.record,
+      time: callTime(started, instant(d.timeline)),
+      ...(resolving && d.approvalWait ? { approvalWait: d.approvalWait } : {}),
+    };
     run.records.push(record);
     run.trajectory.push(record);
     stepRecords.push(record);

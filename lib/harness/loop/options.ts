@@ -11,9 +11,10 @@ import type { RunGuard } from '../guards/run-guard';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
-import type { RunResult, ToolCallRequest, ToolSpec } from '../types';
+import type { CallTime, Checkpoint, RunResult, ToolCallRequest, ToolSpec } from '../types';
 import { runDeadline, type RunDeadline } from './deadline';
 import { MessageSizer } from './message-size';
+import { resumedTimeline, type Timeline } from './timing';
 import type { RunState } from './run-state';
 
 export interface HarnessOptions {
@@ -63,22 +64,29 @@ export interface Driver {
   started: number;
   /** The run's signal (the caller's cancel or the wall-clock limit) and whether the limit passed. */
   deadline: RunDeadline;
+  /** What recorded times count from (timing.ts). */
+  timeline: Timeline;
+  /** A resumed run: how long the awaited call waited for its reviewer (null: not resumed, or unknown). */
+  approvalWait: CallTime | null;
   specList: ToolSpec[];
   specs: Map<string, ToolSpec>;
   sizer: MessageSizer;
   systemChars: number;
 }
 
-export async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): Promise<Driver> {
+export async function driver(input: RunInput, options: HarnessOptions, paused: Checkpoint | null = null): Promise<Driver> {
   const clock = options.clock ?? systemClock;
   const specList: ToolSpec[] = await options.executor.listSpecs();
-  const started = clock.now() - elapsedMs;
+  const started = clock.now() - (paused?.elapsedMs ?? 0);
+  const resumed = paused ? resumedTimeline(clock, paused) : null;
   return {
     options,
     input,
     clock,
     started,
     deadline: runDeadline(clock, started, options.config.wallClockTimeoutS, options.signal),
+    timeline: resumed?.timeline ?? { clock, base: started },
+    approvalWait: resumed?.approvalWait ?? null,
     specList,
     specs: new Map(specList.map((s) => [s.name, s])),
     sizer: new MessageSizer(options.floatKeys),
