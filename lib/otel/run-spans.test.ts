@@ -71,3 +71,29 @@ describe('span times', () => {
     }
   });
 });
+
+describe('times of an imported trace', () => {
+  /** The sample Python agent's trace, its second tool call moved to start while the first still ran. */
+  async function importedWithParallelTools(): Promise<RunResult> {
+    const { readOtlpJson } = await import('./import/read-otlp');
+    const { traceToRun } = await import('./import/trace-to-run');
+    const fs = await import('node:fs');
+    const raw = JSON.parse(fs.readFileSync(new URL('./testing/fixtures/genai-python-agent.json', import.meta.url), 'utf8')) as {
+      resourceSpans: { scopeSpans: { spans: { name: string; startTimeUnixNano: string; endTimeUnixNano: string }[] }[] }[];
+    };
+    const tools = raw.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).filter((s) => s.name.startsWith('execute_tool'));
+    tools[1]!.startTimeUnixNano = String(BigInt(tools[0]!.startTimeUnixNano) + 10_000_000n);
+    const spans = await readOtlpJson([Buffer.from(JSON.stringify(raw))]);
+    return traceToRun(spans)!.run;
+  }
+
+  it('keeps the times the tracer recorded, so tool calls that ran at once overlap on the way back out', async () => {
+    const run = await importedWithParallelTools();
+    const [first, second] = run.trajectory.filter((s): s is ToolRecord => s.kind === 'tool_call');
+    // The fixture's root starts 100 ms before the first chat; the first tool 910 ms after the root.
+    expect(first!.time).toMatchObject({ startMs: 910, endMs: 1010 });
+    expect(second!.time!.startMs).toBeLessThan(first!.time!.endMs);
+    const [a, b] = tools(planRunSpans(run, OPTIONS));
+    expect(b!.startMs).toBeLessThan(a!.endMs);
+  });
+});
