@@ -19,10 +19,10 @@ let dir: string;
 let url: string;
 let db: Database;
 
-function audit(env: Record<string, string | undefined> = {}) {
-  const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'cli/stockroom.ts', 'audit', 'verify'], {
+function audit(env: Record<string, string | undefined> = {}, flags: string[] = []) {
+  const r = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'cli/stockroom.ts', 'audit', 'verify', ...flags], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, STOCKROOM_EVIDENCE_KEY: KEY, STOCKROOM_EVIDENCE_KEY_FILE: path.join(dir, 'no-key-file'), ...env },
+    env: { ...process.env, DATABASE_URL: url, STOCKROOM_EVIDENCE_KEY: KEY, STOCKROOM_EVIDENCE_KEY_FILE: path.join(dir, 'no-key-file'), STOCKROOM_EVIDENCE_WITNESS: 'off', ...env },
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -33,7 +33,7 @@ beforeAll(async () => {
   url = `file:${path.join(dir, 'audit.db')}`;
   await migrate({ url });
   db = openDatabase(url);
-  const sink = new PrismaEvidenceSink(db.prisma, Buffer.from(KEY, 'utf8'));
+  const sink = new PrismaEvidenceSink(db.prisma, Buffer.from(KEY, 'utf8'), null);
   for (const runId of ['run-a', 'run-b']) {
     for (const kind of ['run_started', 'policy_decision', 'effect', 'run_finished'] as const) {
       await sink.append(evidenceBody({ kind, at: new Date().toISOString(), runId, decision: 'allow' }));
@@ -90,5 +90,44 @@ describe('audit verify', () => {
     const r = audit();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/BROKEN at chain run-b event 1: event 1's run id column \(run-z\) differs from its signed body \(run-b\)/);
+  });
+});
+
+describe('audit verify --witness (issue 22 §5)', () => {
+  it('sees a whole database restored from an older snapshot only through the witness kept outside it', async () => {
+    const wdir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-witness-cli-'));
+    const file = path.join(wdir, 'stockroom.db');
+    const witness = path.join(wdir, 'elsewhere', 'evidence-witness.json');
+    const wurl = `file:${file}`;
+    try {
+      await migrate({ url: wurl });
+      const wdb = openDatabase(wurl);
+      const sink = new PrismaEvidenceSink(wdb.prisma, Buffer.from(KEY, 'utf8'), witness);
+      const append = (runId: string) => sink.append(evidenceBody({ kind: 'run_started', at: new Date().toISOString(), runId }));
+      await append('run-1');
+      await wdb.close();
+      const snapshot = `${file}.snapshot`;
+      fs.copyFileSync(file, snapshot);
+      const again = openDatabase(wurl);
+      await new PrismaEvidenceSink(again.prisma, Buffer.from(KEY, 'utf8'), witness).append(evidenceBody({ kind: 'run_started', at: new Date().toISOString(), runId: 'run-2' }));
+      await again.close();
+
+      const fresh = audit({ DATABASE_URL: wurl }, ['--witness', witness]);
+      expect(fresh.code).toBe(0);
+      expect(fresh.stdout).toMatch(/not older than the witness \(2 chain\(s\)\)/);
+
+      // The database goes back to its snapshot: everything in it agrees with everything else.
+      fs.copyFileSync(snapshot, file);
+      expect(audit({ DATABASE_URL: wurl }).code).toBe(0);
+      const rolledBack = audit({ DATABASE_URL: wurl }, ['--witness', witness]);
+      expect(rolledBack.code).toBe(1);
+      expect(rolledBack.stderr).toMatch(/BROKEN at chain \(witness\): the database's anchor registers 1 chain\(s\) but the witness outside it registered 2/);
+
+      const missing = audit({ DATABASE_URL: wurl }, ['--witness', path.join(wdir, 'none.json')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/no evidence witness at/);
+    } finally {
+      fs.rmSync(wdir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,6 +25,9 @@ export const HARNESS_FLAGS: FlagSpec = {
   'usd-budget': { type: 'string', description: 'per-run spending ceiling in USD (needs a priced model, config/prices.json)' },
   model: { type: 'string', description: 'fake (default), bedrock:ID, openai:MODEL, openai-compatible:MODEL or anthropic:MODEL' },
   'model-base-url': { type: 'string', description: 'endpoint for openai-compatible (required) or to override a provider' },
+  'wall-clock-timeout-s': { type: 'string', description: 'a run\'s wall-clock limit in seconds (WALL_CLOCK_TIMEOUT_S); whatever is in flight then is cancelled' },
+  'model-timeout-s': { type: 'string', description: 'a live model call\'s per-attempt timeout in seconds (MODEL_CALL_TIMEOUT_S, 0.1–600)' },
+  'model-retries': { type: 'string', description: 'retries of a failed live model call (MODEL_CALL_RETRIES, 0–10)' },
 };
 
 export function configFromArgs(args: ParsedArgs): HarnessConfig {
@@ -41,6 +44,9 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       model: stringFlag(args, 'model'),
       modelBaseUrl: stringFlag(args, 'model-base-url'),
       usdBudget: stringFlag(args, 'usd-budget'),
+      wallClockTimeoutS: stringFlag(args, 'wall-clock-timeout-s'),
+      modelTimeoutS: stringFlag(args, 'model-timeout-s'),
+      modelRetries: stringFlag(args, 'model-retries'),
     }),
   );
 }

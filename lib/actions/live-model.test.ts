@@ -143,6 +143,37 @@ describe('a live run is stored as it goes', () => {
     expect(await stopRunAction({ id })).toMatchObject({ ok: false, code: 'already_finished' });
   }, 60_000);
 
+  it('stops a live run waiting out a Retry-After: 30 at once (observed: 28 s, the retry wait ignored the stop)', async () => {
+    const { ProviderStub } = await import('../models/testing/stub-server');
+    const { startRunAction } = await import('./start-run');
+    const { stopRunAction } = await import('./stop-run');
+    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs-read');
+    const stub = await ProviderStub.start('openai');
+    try {
+      stub.respondWith(() => ({ kind: 'error', status: 429, headers: { 'retry-after': '30' } }));
+      withEnv({ STOCKROOM_MODEL_BASE_URL: stub.baseURL });
+      env.as('operator');
+      const res = await startRunAction({ datasetId: 'bundled', caseId: 'S003', model: 'openai-compatible:stub' });
+      if (!res.ok) throw new Error(JSON.stringify(res));
+      const id = res.data.runId;
+      await vi.waitFor(() => expect(stub.requests).toHaveLength(1), { timeout: 10_000, interval: 20 });
+      // The 429 has been answered; give the client a moment to start its 30 s wait.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await stopRunAction({ id })).toMatchObject({ ok: true, data: { status: 'stopping' } });
+      let final = await getRunSummaryOrThrow(id);
+      while (final.status === 'running' || final.status === 'stopping') {
+        await new Promise((r) => setTimeout(r, 50));
+        final = await getRunSummaryOrThrow(id);
+      }
+      expect(final).toMatchObject({ status: 'finished', terminationReason: 'MODEL_ERROR' });
+      const ended = (await getRunOrThrow(id)).run.trajectory.find((e) => e.kind === 'guard' && e.guard === 'model');
+      expect(ended).toMatchObject({ detail: expect.stringMatching(/^cancelled: /) });
+      expect(stub.requests).toHaveLength(1);
+    } finally {
+      await stub.close();
+    }
+  }, 20_000);
+
   it('keeps a fake-model run as before: stored once, finished', async () => {
     const { startRunAction } = await import('./start-run');
     const { getRunSummaryOrThrow } = await import('../db/runs-read');

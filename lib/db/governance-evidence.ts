@@ -1,15 +1,18 @@
 import 'server-only';
 /**
  * The evidence chains in the database: one chain per run, so appends of different runs never
- * contend. An append is one short transaction that locks only its own chain's head row (an UPDATE …
+ * contend. An append is one short transaction that locks its own chain's head row (an UPDATE …
  * RETURNING; concurrent appends to the same chain queue on the row instead of retrying), inserts the
- * signed event and re-signs the head. New chains are sealed into the signed anchor by the sweeper
- * (sealEvidenceChains), never by an append, so no append waits on a shared row.
+ * signed event and re-signs the head. A chain's first append also seals the new chain into the signed
+ * anchor in the same transaction (the only appends that take the anchor's lock: one per run), so no
+ * chain exists unsealed; the sweeper (sealEvidenceChains) seals chains stored before that was so.
  */
 import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type EvidenceEvent, type EvidenceSink } from '../governance/evidence';
 import { evidenceKey } from '../governance/evidence-key';
-import { ANCHOR_ID, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
-import { verifyEvidence, type ChainVerification, type StoredEvent } from '../governance/evidence-verify';
+import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
+import { readWitness, recordWitness, witnessPath } from '../governance/evidence-witness';
+import { missingEvidence, type EvidenceSubjects } from '../governance/evidence-crosscheck';
+import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance/evidence-verify';
 import { canonicalJson } from '../governance/canonical-json';
 import { safeJsonParse } from '../harness/json';
 import type { Prisma } from './client';
@@ -77,6 +80,11 @@ export async function appendManyIn(tx: Tx, key: EvidenceKey, bodies: readonly Ev
   const byChain = new Map<string, EvidenceBody[]>();
   for (const b of bodies) byChain.set(chainOf(b), [...(byChain.get(chainOf(b)) ?? []), b]);
   const out: EvidenceEvent[] = [];
+  // A new chain is sealed into the anchor in this transaction, with its first event: a chain deleted
+  // with its head before a later seal used to verify as intact. The anchor is locked before any head
+  // (as the sweeper does), so two appends never wait on each other in opposite orders.
+  const known = new Set((await tx.evidenceChain.findMany({ where: { chain: { in: [...byChain.keys()] } }, select: { chain: true } })).map((c) => c.chain));
+  let anchor = [...byChain.keys()].some((c) => !known.has(c)) ? await lockAnchor(tx) : undefined;
   for (const [chain, list] of byChain) {
     const head = await lockHead(tx, chain, list.length);
     const events: EvidenceEvent[] = [];
@@ -92,10 +100,27 @@ export async function appendManyIn(tx: Tx, key: EvidenceKey, bodies: readonly Ev
     const end = events.at(-1)!;
     const signed = signHead(key, { chain, anchorSeq: head?.anchorSeq ?? null, seq: end.seq, hash: end.hash });
     if (head) await tx.evidenceChain.update({ where: { chain }, data: { hash: signed.hash, signature: signed.signature } });
-    else await tx.evidenceChain.create({ data: { chain, anchorSeq: null, seq: end.seq, hash: signed.hash, signature: signed.signature } });
+    else {
+      anchor ??= await lockAnchor(tx);
+      const next = anchorNext(key, anchor.head, chain);
+      const sealed = signHead(key, { chain, anchorSeq: next.count, seq: end.seq, hash: end.hash });
+      await tx.evidenceChain.create({ data: { chain, anchorSeq: next.count, seq: end.seq, hash: sealed.hash, signature: sealed.signature } });
+      if (anchor.head) await tx.evidenceAnchor.update({ where: { id: ANCHOR_ID }, data: next });
+      else await tx.evidenceAnchor.create({ data: { id: ANCHOR_ID, ...next } });
+      anchor = { head: next };
+    }
     out.push(...events);
   }
   return out;
+}
+
+/** Takes the anchor row's lock (an UPDATE that changes nothing) and reads it; null head when there is none yet. */
+async function lockAnchor(tx: Tx): Promise<{ head: AnchorHead | null }> {
+  const rows = await tx.$queryRaw<{ count: number | bigint; hash: string; signature: string }[]>`
+    UPDATE "EvidenceAnchor" SET "count" = "count" WHERE "id" = ${ANCHOR_ID} RETURNING "count", "hash", "signature"`;
+  const r = rows[0];
+  // Two first chains of a new database may both create the row: the loser's transaction is retried (unique violation).
+  return { head: r ? { count: Number(r.count), hash: r.hash, signature: r.signature } : null };
 }
 
 /** Runs `work` in a transaction, again when a first append of a chain lost a race. */
@@ -116,15 +141,56 @@ export class PrismaEvidenceSink implements EvidenceSink {
   constructor(
     private readonly prisma: Prisma,
     private readonly key: EvidenceKey = evidenceKey(),
+    /** Where the newest anchor is witnessed outside the database (null: nowhere); STOCKROOM_EVIDENCE_WITNESS by default. */
+    private readonly witness: string | null = witnessPath(),
   ) {}
 
-  append(body: EvidenceBody): Promise<EvidenceEvent> {
-    return withEvidenceTx(this.prisma, (tx) => appendEvidenceIn(tx, this.key, body));
+  async append(body: EvidenceBody): Promise<EvidenceEvent> {
+    const e = await withEvidenceTx(this.prisma, (tx) => appendEvidenceIn(tx, this.key, body));
+    if (e.seq === 1) await this.witnessNow();
+    return e;
   }
 
-  appendMany(bodies: readonly EvidenceBody[]): Promise<EvidenceEvent[]> {
-    return withEvidenceTx(this.prisma, (tx) => appendManyIn(tx, this.key, bodies));
+  async appendMany(bodies: readonly EvidenceBody[]): Promise<EvidenceEvent[]> {
+    const events = await withEvidenceTx(this.prisma, (tx) => appendManyIn(tx, this.key, bodies));
+    // Only a new chain moves the anchor.
+    if (events.some((e) => e.seq === 1)) await this.witnessNow();
+    return events;
   }
+
+  private async witnessNow(): Promise<void> {
+    if (this.witness !== null) await writeEvidenceWitness(this.prisma, this.witness);
+  }
+}
+
+/** The anchor's digest after its first chain: which database an anchor belongs to (null: no chain yet). */
+async function originOf(prisma: Prisma): Promise<string | null> {
+  const first = await prisma.evidenceChain.findUnique({ where: { anchorSeq: 1 }, select: { chain: true } });
+  return first ? anchorHash(ANCHOR_GENESIS, first.chain) : null;
+}
+
+let witnessWarned = false;
+
+/**
+ * Writes the newest anchor to the witness file (evidence-witness.ts). Never fails what it follows
+ * (the evidence is committed): a witness that cannot be written is said once on stderr.
+ */
+export async function writeEvidenceWitness(prisma: Prisma, file: string | null = witnessPath()): Promise<void> {
+  if (file === null) return;
+  try {
+    const [anchor, origin] = await Promise.all([prisma.evidenceAnchor.findUnique({ where: { id: ANCHOR_ID } }), originOf(prisma)]);
+    if (!anchor || origin === null) return;
+    recordWitness(file, origin, { count: anchor.count, hash: anchor.hash, signature: anchor.signature });
+  } catch (err) {
+    if (witnessWarned) return;
+    witnessWarned = true;
+    console.warn(`evidence: could not write the witness ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The witnessed anchor for this database from `file` (GovernanceError naming the file when it has none). */
+export async function witnessForDatabase(prisma: Prisma, file: string): Promise<WitnessAnchor> {
+  return readWitness(file, await originOf(prisma));
 }
 
 function toEvent(r: { chain: string; seq: number; prevHash: string; hash: string; signature: string; body: string; runId: string | null }): StoredEvent {
@@ -148,13 +214,37 @@ export async function listEvidence(prisma: Prisma, filter: { runId?: string } = 
   return rows.map(toEvent);
 }
 
-/** Verifies every stored chain, its signed head and the anchor with `key` (the server's key by default). */
-export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evidenceKey()): Promise<ChainVerification> {
+/**
+ * Verifies every stored chain, its signed head and the anchor with `key` (the server's key by
+ * default), then that every governed run, journal entry, ledger record and decision has its events,
+ * and, given a witness (the newest anchor kept outside the database), that the anchor is not older.
+ */
+export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evidenceKey(), options: { witness?: WitnessAnchor } = {}): Promise<ChainVerification> {
   const [rows, heads, anchor] = await Promise.all([
     prisma.evidenceEvent.findMany({ orderBy: [{ chain: 'asc' }, { seq: 'asc' }] }),
     prisma.evidenceChain.findMany(),
     prisma.evidenceAnchor.findUnique({ where: { id: ANCHOR_ID } }),
   ]);
   const chainHeads: ChainHead[] = heads.map((h) => ({ chain: h.chain, anchorSeq: h.anchorSeq, seq: h.seq, hash: h.hash, signature: h.signature }));
-  return verifyEvidence(key, { events: rows.map(toEvent), heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null });
+  const events = rows.map(toEvent);
+  const verified = verifyEvidence(key, { events, heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null, witness: options.witness });
+  if (!verified.ok) return verified;
+  const missing = missingEvidence(await evidenceSubjects(prisma), events.map((e) => e.body));
+  return missing ? { ok: false, chain: missing.chain, seq: null, reason: missing.reason } : verified;
+}
+
+/** The records evidence is about (evidence-crosscheck.ts). */
+async function evidenceSubjects(prisma: Prisma): Promise<EvidenceSubjects> {
+  const [runs, journal, ledger, decisions] = await Promise.all([
+    prisma.governedRun.findMany({ select: { runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
+    prisma.effectJournalEntry.findMany({ select: { operationKey: true, runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
+    prisma.restockLedgerRecord.findMany({ select: { operationKey: true, runId: true }, orderBy: { createdAt: 'asc' } }),
+    prisma.approvalDecision.findMany({ select: { requestId: true, reviewerId: true, request: { select: { runId: true, callId: true } } }, orderBy: { createdAt: 'asc' } }),
+  ]);
+  return {
+    runs,
+    journal,
+    ledger,
+    decisions: decisions.map((d) => ({ requestId: d.requestId, reviewerId: d.reviewerId, runId: d.request.runId, callId: d.request.callId })),
+  };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStockroomAgent } from '../stockroom/agent';
@@ -18,13 +19,16 @@ import { loadPolicyFile, parsePolicy, type LoadedPolicy } from '../governance/po
 import { OPERATOR_SCOPES, type Principal } from '../governance/principal';
 import { openDatabase, type Database } from './client';
 import { decideApproval, getApprovalOrThrow } from './governance-approvals';
-import { listEvidence, PrismaEvidenceSink, sealEvidenceChains, verifyStoredChain } from './governance-evidence';
+import { listEvidence, PrismaEvidenceSink, sealEvidenceChains, verifyStoredChain, witnessForDatabase } from './governance-evidence';
 import { evidenceBody, eventHash } from '../governance/evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { prismaGovernanceStore } from './governance-store';
 import { testProviders, type TestDatabase } from './testing/test-databases';
 
 const providers = await testProviders();
+// The witness outside the database (issue 22 §5): one file for every test database, keyed by database.
+const WITNESS = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-witness-')), 'evidence-witness.json');
+process.env.STOCKROOM_EVIDENCE_WITNESS = WITNESS;
 const policyFile = path.resolve('config/policy.json');
 let dir: string;
 let dataset: Dataset;
@@ -369,7 +373,8 @@ describe.each(providers)('governed runs on $name', (provider) => {
 
     test('deleting a whole sealed chain with its head is detected by the anchor', async () => {
       const { runId, rows, restore } = await tamperable();
-      expect(await sealEvidenceChains(t.db.prisma)).toBeGreaterThan(0);
+      // Chains are sealed with their first event: the sweeper has nothing left to seal.
+      expect(await sealEvidenceChains(t.db.prisma)).toBe(0);
       expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true, unsealed: 0 });
       const head = await t.db.prisma.evidenceChain.findUniqueOrThrow({ where: { chain: runId } });
       await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: runId } });
@@ -378,6 +383,87 @@ describe.each(providers)('governed runs on $name', (provider) => {
       await t.db.prisma.evidenceChain.create({ data: head });
       expect(rows.length).toBeGreaterThan(0);
       await restore();
+    });
+  });
+
+  describe('evidence a database edit cannot quietly cut (issue 22 §5)', () => {
+    const head = (chain: string) => t.db.prisma.evidenceChain.findUniqueOrThrow({ where: { chain } });
+
+    test('(a) a governed run whose whole chain and head were deleted before any sweep is detected (observed: intact)', async () => {
+      const p = processOn(t.url, { script: [{ calls: [['create_restock_request', { sku: 'SKU-2003', quantity: 20 }]] }, { text: 'ok' }] });
+      const out = await startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock' } });
+      await p.db.close();
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true, unsealed: 0 });
+      const rows = await t.db.prisma.evidenceEvent.findMany({ where: { chain: out.runId } });
+      const saved = await head(out.runId);
+      await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: out.runId } });
+      await t.db.prisma.evidenceChain.delete({ where: { chain: out.runId } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, reason: expect.stringContaining('deleted') });
+      // Even with the anchor put back as it was before the run, the run's records name what is missing.
+      await t.db.prisma.evidenceChain.create({ data: saved });
+      await t.db.prisma.evidenceEvent.createMany({ data: rows });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+    });
+
+    test('(b) deleting the last event of a chain and restoring its older head is detected (observed: intact)', async () => {
+      const started = await pausedRun();
+      const older = await head(started.runId);
+      expect(await approve(started.approval!.id, 'bob')).toMatchObject({ ok: true });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+      const newer = await head(started.runId);
+      const last = await t.db.prisma.evidenceEvent.findUniqueOrThrow({ where: { chain_seq: { chain: started.runId, seq: newer.seq } } });
+      expect(JSON.parse(last.body)).toMatchObject({ kind: 'approval_decided', actor: 'bob' });
+      await t.db.prisma.evidenceEvent.delete({ where: { chain_seq: { chain: started.runId, seq: newer.seq } } });
+      await t.db.prisma.evidenceChain.update({ where: { chain: started.runId }, data: older });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: started.runId, reason: expect.stringContaining('approval_decided') });
+      await t.db.prisma.evidenceEvent.create({ data: last });
+      await t.db.prisma.evidenceChain.update({ where: { chain: started.runId }, data: newer });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+    });
+
+    test('(c) deleting the newest chain and restoring an older anchor is detected; a whole-database rollback only by the witness', async () => {
+      const anchorBefore = await t.db.prisma.evidenceAnchor.findUniqueOrThrow({ where: { id: 'root' } });
+      const p = processOn(t.url, { script: [{ calls: [['create_restock_request', { sku: 'SKU-2003', quantity: 20 }]] }, { text: 'ok' }] });
+      const out = await startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock' } });
+      await p.db.close();
+      const anchorAfter = await t.db.prisma.evidenceAnchor.findUniqueOrThrow({ where: { id: 'root' } });
+      expect(anchorAfter.count).toBe(anchorBefore.count + 1);
+      // The witness outside the database has the newest anchor.
+      const witness = await witnessForDatabase(t.db.prisma, WITNESS);
+      expect(witness).toMatchObject({ count: anchorAfter.count, hash: anchorAfter.hash });
+      expect(await verifyStoredChain(t.db.prisma, undefined, { witness })).toMatchObject({ ok: true });
+
+      const events = await t.db.prisma.evidenceEvent.findMany({ where: { chain: out.runId } });
+      const chainRow = await head(out.runId);
+      await t.db.prisma.evidenceEvent.deleteMany({ where: { chain: out.runId } });
+      await t.db.prisma.evidenceChain.delete({ where: { chain: out.runId } });
+      await t.db.prisma.evidenceAnchor.update({ where: { id: 'root' }, data: anchorBefore });
+      // The run, its journal entry and its ledger record remain, with no evidence.
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: false, chain: out.runId, reason: expect.stringContaining('no evidence') });
+
+      // The rest of the database rolled back as well: consistent inside, older than the witness.
+      const run = await t.db.prisma.governedRun.findUniqueOrThrow({ where: { runId: out.runId } });
+      const journal = await t.db.prisma.effectJournalEntry.findMany({ where: { runId: out.runId } });
+      const ledger = await t.db.prisma.restockLedgerRecord.findMany({ where: { runId: out.runId } });
+      expect(journal.length).toBeGreaterThan(0);
+      await t.db.prisma.effectJournalEntry.deleteMany({ where: { runId: out.runId } });
+      await t.db.prisma.restockLedgerRecord.deleteMany({ where: { runId: out.runId } });
+      await t.db.prisma.governedRun.delete({ where: { runId: out.runId } });
+      expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+      expect(await verifyStoredChain(t.db.prisma, undefined, { witness })).toMatchObject({ ok: false, chain: '(witness)', reason: expect.stringContaining('rolled back') });
+
+      await t.db.prisma.governedRun.create({ data: run });
+      await t.db.prisma.effectJournalEntry.createMany({ data: journal });
+      await t.db.prisma.restockLedgerRecord.createMany({ data: ledger });
+      await t.db.prisma.evidenceChain.create({ data: chainRow });
+      await t.db.prisma.evidenceEvent.createMany({ data: events });
+      await t.db.prisma.evidenceAnchor.update({ where: { id: 'root' }, data: anchorAfter });
+      expect(await verifyStoredChain(t.db.prisma, undefined, { witness })).toMatchObject({ ok: true });
+    });
+
+    test('a witness not signed with the evidence key is refused', async () => {
+      const witness = await witnessForDatabase(t.db.prisma, WITNESS);
+      expect(await verifyStoredChain(t.db.prisma, undefined, { witness: { ...witness, signature: 'f'.repeat(64) } })).toMatchObject({ ok: false, reason: expect.stringContaining('not signed') });
     });
   });
 

@@ -8,6 +8,7 @@
 import type { Prisma } from './generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../harness/types';
 import { BlobSet, encodeMessage } from './blobs';
+import { callTimeColumns } from './call-time-rows';
 import { MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
@@ -129,6 +130,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           provider: s.provider ?? null,
           finishReason: s.finishReason ?? null,
           cachedTokens: s.cachedTokens ?? null,
+          ...callTimeColumns(s.time),
         });
         break;
       case 'tool_call': {
@@ -158,15 +160,17 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           rewrittenBy: JSON.stringify(s.rewrittenBy),
           policy: s.policy ? JSON.stringify(s.policy) : null,
           mediaHash: s.media && s.media.length > 0 ? referenced(blobs.addJson(s.media).hash) : null,
+          ...callTimeColumns(s.time),
+          approvalWait: s.approvalWait ? JSON.stringify(s.approvalWait) : null,
         });
         break;
       }
       case 'guard':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, ...callTimeColumns(s.time) });
         break;
       case 'model_retry':
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.
-        rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), ...callTimeColumns(s.time) });
         break;
       case 'compaction':
         rows.compactions.push({

@@ -5,7 +5,8 @@ import 'server-only';
  * once; large tool results are previews until asked for.
  */
 import type { JsonValue } from '../harness/json';
-import type { Checkpoint, Exchange, ModelInput, RunResult, ToolRecord, TrajectoryStep } from '../harness/types';
+import { CallTimeSchema, type Checkpoint, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness/types';
+import { callTimeOf } from './call-time-rows';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
 import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
@@ -63,6 +64,7 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     ...(r.provider !== null ? { provider: r.provider } : {}),
     ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),
     ...(r.cachedTokens !== null ? { cachedTokens: r.cachedTokens } : {}),
+    ...callTimeOf(r),
   };
 }
 
@@ -91,18 +93,21 @@ function toolTail(r: ToolCall) {
     quarantinedText: stringList(r.quarantinedText, 'quarantined text'),
     rewrittenBy: stringList(r.rewrittenBy, 'rewritten by'),
     policy: r.policy === null ? null : (json(r.policy, 'tool policy') as ToolRecord['policy']),
+    ...callTimeOf(r),
+    ...(r.approvalWait !== null ? { approvalWait: CallTimeSchema.parse(json(r.approvalWait, 'approval wait')) } : {}),
   };
 }
 
 const guardStep = (r: GuardEvent): TrajectoryStep =>
   r.guard === MODEL_RETRY_GUARD
-    ? retryFromRow(r)
+    ? { ...retryFromRow(r), ...callTimeOf(r) }
     : {
         kind: 'guard',
         step: r.step,
         guard: r.guard,
         reason: r.reason as Extract<TrajectoryStep, { kind: 'guard' }>['reason'],
         detail: r.detail,
+        ...callTimeOf(r),
       };
 
 const compactionStep = (r: CompactionEvent): TrajectoryStep => ({

@@ -33,6 +33,37 @@ describe.each(providers)('runs on $name', (provider) => {
     expect(stored.meta.config).toEqual({ mode: 'mock', maxSteps: 12, weaknesses: [] });
   });
 
+  test('rebuilds recorded times exactly (model calls, tool calls, retry waits, approval waits, guards), and a run without them as unknown (issue 22 §3)', async () => {
+    const base = makeRun({ runId: 'times-1', terminationReason: 'MAX_STEPS', rounds: 2 });
+    let ms = 10.5;
+    const next = (length: number) => {
+      const startMs = ms;
+      ms += length;
+      const iso = (at: number) => new Date(Date.parse(base.startedAt) + Math.round(at)).toISOString();
+      return { startedAt: iso(startMs), endedAt: iso(ms), startMs, endMs: ms };
+    };
+    const trajectory = base.trajectory.flatMap((s): TrajectoryStep[] => {
+      switch (s.kind) {
+        case 'model_turn':
+          return [{ kind: 'model_retry', step: s.step, attempt: 1, reason: 'throttled', delayMs: 1000, detail: '429', time: next(1000) }, { ...s, time: next(250.125) }];
+        case 'tool_call':
+          return [{ ...s, approvalWait: next(60_000), time: next(12) }];
+        case 'guard':
+          return [{ ...s, time: next(0) }];
+        default:
+          return [s];
+      }
+    });
+    const run = { ...base, trajectory };
+    const id = await saveRun(run, makeMeta(), db);
+    expect((await getRunOrThrow(id, db)).run).toEqual(run);
+    const page = await getRunSteps(id, { fromIndex: 0, toIndex: 50 }, db);
+    expect(page.items.filter((i) => i.kind === 'model_turn').every((i) => 'time' in i && i.time !== undefined)).toBe(true);
+    // A run recorded before times were: nothing is made up.
+    const old = await getRunOrThrow(await saveRun(makeRun({ runId: 'times-0', rounds: 2 }), makeMeta(), db), db);
+    expect(old.run.trajectory.some((s) => 'time' in s)).toBe(false);
+  });
+
   test('rebuilds a live run exactly: provider, finish reason, cached tokens, retries, recorded exchanges (mapped and raw) and an unknown cost', async () => {
     const base = makeRun({ runId: 'live-1', rounds: 2 });
     const trajectory = base.trajectory.flatMap((s): TrajectoryStep[] =>

@@ -11,6 +11,13 @@ export type ChainVerification =
   | { ok: true; events: number; chains: number; unsealed: number; head: string }
   | { ok: false; chain: string; seq: number | null; reason: string };
 
+/** The newest anchor as written outside the database (evidence-witness.ts): a count and its signed digest. */
+export interface WitnessAnchor {
+  count: number;
+  hash: string;
+  signature: string;
+}
+
 /** An event as stored: the run id column is kept apart from the body so an edit of it shows. */
 export type StoredEvent = EvidenceEvent & { runIdColumn: string | null };
 
@@ -43,7 +50,10 @@ function verifyOne(key: EvidenceKey, head: ChainHead | undefined, events: readon
 }
 
 /** Verifies everything stored; `key` is the evidence key the events were signed with. */
-export function verifyEvidence(key: EvidenceKey, stored: { events: readonly StoredEvent[]; heads: readonly ChainHead[]; anchor: StoredEvidence['anchor'] }): ChainVerification {
+export function verifyEvidence(
+  key: EvidenceKey,
+  stored: { events: readonly StoredEvent[]; heads: readonly ChainHead[]; anchor: StoredEvidence['anchor']; witness?: WitnessAnchor },
+): ChainVerification {
   const byChain = new Map<string, StoredEvent[]>();
   for (const e of stored.events) {
     const list = byChain.get(e.chain) ?? [];
@@ -60,17 +70,32 @@ export function verifyEvidence(key: EvidenceKey, stored: { events: readonly Stor
     const broken = verifyOne(key, heads.get(name), events);
     if (broken) return broken;
   }
-  if (ordered.length > 0 || stored.anchor) {
+  if (ordered.length > 0 || stored.anchor || stored.witness) {
     const anchor = stored.anchor;
-    if (!anchor) return { ok: false, chain: ordered[0]!.chain, seq: null, reason: 'the anchor that registers every chain is missing' };
+    if (!anchor) return { ok: false, chain: ordered[0]?.chain ?? '(anchor)', seq: null, reason: 'the anchor that registers every chain is missing' };
     if (!sameSignature(signAnchor(key, anchor), anchor.signature)) return { ok: false, chain: '(anchor)', seq: null, reason: 'the anchor is not signed by the evidence key' };
     let hash = ANCHOR_GENESIS;
     for (const [i, h] of ordered.entries()) {
       if (h.anchorSeq !== i + 1) return { ok: false, chain: h.chain, seq: null, reason: `chain number ${i + 1} in the anchor was deleted (found chain ${h.anchorSeq} next)` };
       hash = anchorHash(hash, h.chain);
+      if (stored.witness && i + 1 === stored.witness.count && hash !== stored.witness.hash) {
+        return { ok: false, chain: '(witness)', seq: null, reason: `the chains registered in the anchor differ from the witness's at chain ${i + 1}` };
+      }
     }
     if (ordered.length < anchor.count) return { ok: false, chain: '(anchor)', seq: null, reason: `chains ${ordered.length + 1}–${anchor.count} of the anchor were deleted with their events` };
     if (ordered.length > anchor.count || hash !== anchor.hash) return { ok: false, chain: '(anchor)', seq: null, reason: 'the chains registered in the anchor differ from the stored chains' };
+  }
+  const w = stored.witness;
+  if (w) {
+    if (!sameSignature(signAnchor(key, w), w.signature)) return { ok: false, chain: '(witness)', seq: null, reason: 'the witness is not signed by the evidence key' };
+    if (ordered.length < w.count) {
+      return {
+        ok: false,
+        chain: '(witness)',
+        seq: null,
+        reason: `the database's anchor registers ${ordered.length} chain(s) but the witness outside it registered ${w.count}: the database was rolled back or chains were deleted with an older anchor restored`,
+      };
+    }
   }
   return { ok: true, events: stored.events.length, chains: stored.heads.length, unsealed: unsealed.length, head: stored.anchor?.hash ?? ANCHOR_GENESIS };
 }

@@ -53,6 +53,17 @@ export const HarnessConfigSchema = z
     /** Per-run spending ceiling in USD (needs a priced model); null: no cost budget. */
     usdBudget: z.number().positive('STOCKROOM_USD_BUDGET must be > 0').nullable(),
     wallClockTimeoutS: z.number().positive('WALL_CLOCK_TIMEOUT_S must be > 0'),
+    /** A live model call's per-attempt timeout, seconds. */
+    modelTimeoutS: z
+      .number()
+      .min(T.MODEL_CALL_TIMEOUT_RANGE_S.min, `MODEL_CALL_TIMEOUT_S must be between ${T.MODEL_CALL_TIMEOUT_RANGE_S.min} and ${T.MODEL_CALL_TIMEOUT_RANGE_S.max}`)
+      .max(T.MODEL_CALL_TIMEOUT_RANGE_S.max, `MODEL_CALL_TIMEOUT_S must be between ${T.MODEL_CALL_TIMEOUT_RANGE_S.min} and ${T.MODEL_CALL_TIMEOUT_RANGE_S.max}`),
+    /** Retries of a failed live model call after its first attempt. */
+    modelRetries: z
+      .number()
+      .int('MODEL_CALL_RETRIES must be an integer')
+      .min(0, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
+      .max(T.MAX_MODEL_CALL_RETRIES, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`),
     repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2'),
     compactionTokenThreshold: z.number().int().min(1),
     compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1'),
@@ -85,6 +96,8 @@ export const DEFAULT_CONFIG: HarnessConfig = {
   tokenBudget: T.DEFAULT_TOKEN_BUDGET,
   usdBudget: null,
   wallClockTimeoutS: T.DEFAULT_WALL_CLOCK_TIMEOUT_S,
+  modelTimeoutS: T.DEFAULT_MODEL_CALL_TIMEOUT_S,
+  modelRetries: T.DEFAULT_MODEL_CALL_RETRIES,
   repeatCallWindow: T.DEFAULT_REPEAT_CALL_WINDOW,
   compactionTokenThreshold: T.DEFAULT_COMPACTION_TOKEN_THRESHOLD,
   compactionKeepTurns: T.DEFAULT_COMPACTION_KEEP_TURNS,
@@ -104,6 +117,8 @@ export const ENV_KEYS = {
   TOKEN_BUDGET: 'tokenBudget',
   STOCKROOM_USD_BUDGET: 'usdBudget',
   WALL_CLOCK_TIMEOUT_S: 'wallClockTimeoutS',
+  MODEL_CALL_TIMEOUT_S: 'modelTimeoutS',
+  MODEL_CALL_RETRIES: 'modelRetries',
   REPEAT_CALL_WINDOW: 'repeatCallWindow',
   COMPACTION_TOKEN_THRESHOLD: 'compactionTokenThreshold',
   COMPACTION_KEEP_TURNS: 'compactionKeepTurns',
@@ -186,6 +201,9 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
       }
       case 'wallClockTimeoutS':
         out.wallClockTimeoutS = parseFloatValue(env, value);
+        break;
+      case 'modelTimeoutS':
+        out.modelTimeoutS = parseFloatValue(env, value);
         break;
       case 'usdBudget':
         out.usdBudget = parseFloatValue(env, value);

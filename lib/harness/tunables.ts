@@ -11,6 +11,14 @@ export const DEFAULT_TOKEN_BUDGET = 20_000;
 export const DEFAULT_MAX_TOKENS = 1024;
 /** Wall-clock limit of one run, in seconds. */
 export const DEFAULT_WALL_CLOCK_TIMEOUT_S = 60;
+/** One model call attempt's deadline, seconds (live models; the run's wall-clock limit still bounds the whole call). */
+export const DEFAULT_MODEL_CALL_TIMEOUT_S = 60;
+/** Allowed per-attempt timeouts, seconds. */
+export const MODEL_CALL_TIMEOUT_RANGE_S = { min: 0.1, max: 600 } as const;
+/** Retries of a failed model call after its first attempt (throttling, timeouts, server errors). */
+export const DEFAULT_MODEL_CALL_RETRIES = 3;
+/** The most retries a run may ask for. */
+export const MAX_MODEL_CALL_RETRIES = 10;
 /** The third identical request inside this window stops the run. */
 export const DEFAULT_REPEAT_CALL_WINDOW = 3;
 /** Context estimate (tokens) above which older tool results are summarised. */

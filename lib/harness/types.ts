@@ -102,6 +102,19 @@ export interface ModelResponse {
 // ---------------------------------------------------------------------------------------------
 // Trajectory
 
+/**
+ * When something in a run happened: its wall-clock start and end (ISO-8601) and the same as offsets in
+ * ms from the run's start on a monotonic clock (a resumed run's offsets count the approval wait too).
+ * Absent on runs recorded before times were (unknown, never rebuilt from latencies).
+ */
+export const CallTimeSchema = z.object({
+  startedAt: z.string(),
+  endedAt: z.string(),
+  startMs: z.number(),
+  endMs: z.number(),
+});
+export type CallTime = z.infer<typeof CallTimeSchema>;
+
 export const ModelTurnSchema = z.object({
   kind: z.literal('model_turn'),
   step: z.number().int(),
@@ -118,6 +131,8 @@ export const ModelTurnSchema = z.object({
   cachedTokens: z.number().int().optional(),
   /** Prompt tokens written to the provider's cache on this call (Anthropic, Bedrock). */
   cacheWriteTokens: z.number().int().optional(),
+  /** When the call was made and answered (retries and their waits included). */
+  time: CallTimeSchema.optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
@@ -158,6 +173,10 @@ export const ToolRecordSchema = z.object({
    * resources), whole; `resultContent` is what the model was given of them. Absent: none.
    */
   media: z.array(z.record(z.string(), jsonValue)).optional(),
+  /** When the call went through the harness's checks and the executor. */
+  time: CallTimeSchema.optional(),
+  /** A governed call that waited for a reviewer: from the pause to the resume. */
+  approvalWait: CallTimeSchema.optional(),
 });
 export type ToolRecord = z.infer<typeof ToolRecordSchema>;
 
@@ -190,6 +209,8 @@ export const GuardEventSchema = z.object({
   detail: z.string(),
   /** For MODEL_ERROR: the typed reason the model call failed (`throttled`, `auth`, `timeout`, …). */
   errorKind: z.string().optional(),
+  /** When the guard tripped (a MODEL_ERROR: the failed call, from its start to the failure). */
+  time: CallTimeSchema.optional(),
 });
 export type GuardEvent = z.infer<typeof GuardEventSchema>;
 
@@ -203,6 +224,8 @@ export const ModelRetryEventSchema = z.object({
   reason: z.string(),
   delayMs: z.number(),
   detail: z.string(),
+  /** The wait before the next attempt, as it happened (cut short when the run was cancelled or timed out). */
+  time: CallTimeSchema.optional(),
 });
 export type ModelRetryEvent = z.infer<typeof ModelRetryEventSchema>;
 
@@ -321,6 +344,9 @@ export const CheckpointSchema = z.object({
   invalidCount: z.number().int(),
   /** Wall-clock time the run had used when it paused (waiting for a reviewer does not count). */
   elapsedMs: z.number(),
+  /** When it paused: wall clock, and the offset on the run's timeline (earlier waits included). */
+  pausedAt: z.string().optional(),
+  offsetMs: z.number().optional(),
   awaiting: z.object({
     toolUseId: z.string(),
     name: z.string(),

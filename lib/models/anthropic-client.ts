@@ -17,6 +17,7 @@ import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
+import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
 export interface AnthropicClientOptions {
   model: string;
@@ -105,7 +106,7 @@ export class AnthropicModelClient implements ModelClient {
   constructor(private readonly options: AnthropicClientOptions) {
     this.modelId = `anthropic:${options.model}`;
     this.endpoint = options.baseURL ?? 'https://api.anthropic.com';
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {

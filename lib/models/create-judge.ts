@@ -61,6 +61,6 @@ export function createJudge(spec: JudgeSpec, options: CreateJudgeOptions = {}): 
   const name = parseModelName(spec.judge);
   if (!name) return new FakeJudge('v2');
   const config = { model: spec.judge.trim(), modelBaseUrl: spec.baseUrl ?? null };
-  const client = providerClient(config, env, { caseId: null, weaknesses: [] }, options.resilience?.timeoutMs);
+  const client = providerClient(config, env, { caseId: null, weaknesses: [] });
   return new ModelJudge(new ResilientModelClient(client, options.resilience), options.store, costMeterFor({ model: config.model, usdBudget: null }));
 }

@@ -36,14 +36,17 @@ export function runMetadata(run: LiveModelContext): Record<string, string> {
   };
 }
 
-/** The bare provider client a configuration names (no resilience, no recording): used for the agent and for a live judge. */
-export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext, timeoutMs: number | undefined): ModelClient {
+/**
+ * The bare provider client a configuration names (no resilience, no recording): used for the agent and
+ * for a live judge. Its SDK neither retries nor times out: the resilience layer does both.
+ */
+export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext): ModelClient {
   const name = parseModelName(config.model);
   if (!name) throw new Error('the fake model has no provider client');
   const baseURL = config.modelBaseUrl ?? undefined;
   switch (name.provider) {
     case 'openai':
-      return new OpenAIModelClient({ provider: 'openai', model: name.model, apiKey: env.OPENAI_API_KEY!, baseURL, timeoutMs });
+      return new OpenAIModelClient({ provider: 'openai', model: name.model, apiKey: env.OPENAI_API_KEY!, baseURL });
     case 'openai-compatible':
       return new OpenAIModelClient({
         provider: 'openai-compatible',
@@ -51,18 +54,16 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
         // The SDK insists on a key; local servers ignore it.
         apiKey: env.OPENAI_COMPATIBLE_API_KEY?.trim() || 'not-needed',
         baseURL,
-        timeoutMs,
         ...(name.model === MODEL_SERVER_MODEL ? { metadata: runMetadata(run) } : {}),
       });
     case 'anthropic':
-      return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL, timeoutMs });
+      return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL });
     case 'bedrock':
       return new BedrockModelClient({
         model: name.model,
         // From the environment or the profile in use (the same lookup as the credential check).
         region: awsRegion(env)!,
         endpoint: baseURL,
-        timeoutMs,
         // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).
         credentials:
           env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
@@ -76,11 +77,23 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
  * Checks credentials and returns a factory of resilient clients, or null when the configuration
  * names the fake model. Throws ConfigError naming a missing variable.
  */
-export function liveModelFactory(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, options: LiveModelOptions = {}): LiveModelFactory | null {
+export function liveModelFactory(
+  config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'> & Partial<Pick<HarnessConfig, 'modelTimeoutS' | 'modelRetries'>>,
+  options: LiveModelOptions = {},
+): LiveModelFactory | null {
   const name = parseModelName(config.model);
   if (!name) return null;
   const env = options.env ?? process.env;
   requireCredentials(name.provider, env);
   // Every live call is recorded (request digest + response) so the run can be replayed against a changed harness.
-  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience));
+  const resilience = { ...resilienceOf(config), ...options.resilience };
+  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run), resilience));
+}
+
+/** The per-attempt timeout and retry count a configuration sets (MODEL_CALL_TIMEOUT_S, MODEL_CALL_RETRIES). */
+export function resilienceOf(config: Partial<Pick<HarnessConfig, 'modelTimeoutS' | 'modelRetries'>>): Partial<ResilienceOptions> {
+  return {
+    ...(config.modelTimeoutS !== undefined ? { timeoutMs: Math.round(config.modelTimeoutS * 1000) } : {}),
+    ...(config.modelRetries !== undefined ? { retries: config.modelRetries } : {}),
+  };
 }

@@ -12,6 +12,7 @@ import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultCon
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
 import { mappedStopReason } from './stop-reason';
+import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
 export interface OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
@@ -20,7 +21,7 @@ export interface OpenAIClientOptions {
   baseURL?: string;
   /** Sent as request `metadata` (OpenAI-compatible servers only; the caller gives it only to the project's own model server). */
   metadata?: Record<string, string>;
-  /** Per-attempt timeout handed to the SDK (the resilience layer has its own). */
+  /** The SDK's own request timeout; off unless given (the resilience layer times each attempt). */
   timeoutMs?: number;
 }
 
@@ -132,7 +133,7 @@ export class OpenAIModelClient implements ModelClient {
     this.modelId = `${options.provider}:${options.model}`;
     this.endpoint = options.baseURL ?? 'https://api.openai.com/v1';
     // Retries belong to the resilience layer: SDK retries would multiply its attempts.
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {

@@ -1,23 +1,14 @@
 /**
- * Resilience around any provider ModelClient (cockatiel): a per-attempt timeout, retries with
- * exponential backoff and full jitter that honour Retry-After, and one circuit breaker per
- * provider, endpoint and model shared by every run (agent and judge alike) in the process: two
- * servers answering to the same model name never open each other's circuit. SDK retries are off, so attempts never
+ * Resilience around any provider ModelClient: a per-attempt timeout (cockatiel), retries with
+ * exponential backoff and full jitter that honour Retry-After (waits the caller's signal cuts
+ * short), and one circuit breaker (cockatiel) per provider, endpoint and model shared by every run
+ * (agent and judge alike) in the process: two servers answering to the same model name never open
+ * each other's circuit. SDK retries are off, so attempts never
  * multiply. Each retry is reported through `request.onRetry` for the trajectory; a failure leaves
  * as a ProviderCallError with a typed reason.
  */
-import {
-  circuitBreaker,
-  ConsecutiveBreaker,
-  DelegateBackoff,
-  handleWhen,
-  retry,
-  timeout,
-  TimeoutStrategy,
-  wrap,
-  type CircuitBreakerPolicy,
-  type IRetryBackoffContext,
-} from 'cockatiel';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen, timeout, TimeoutStrategy, type CircuitBreakerPolicy } from 'cockatiel';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { ModelResponse } from '../harness/types';
 import { classifyPolicyError, ProviderCallError } from './errors';
@@ -106,30 +97,31 @@ export class ResilientModelClient implements ModelClient {
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {
     const o = this.options;
-    const retryPolicy = retry(handleWhen(retryable), {
-      maxAttempts: o.retries,
-      backoff: new DelegateBackoff<IRetryBackoffContext<unknown>>((ctx) =>
-        retryDelay('error' in ctx.result ? ctx.result.error : undefined, ctx.attempt, o),
-      ),
-    });
-    const listener = retryPolicy.onRetry((event) => {
-      if (!('error' in event)) return;
-      const failure = classifyPolicyError(event.error, this.modelId);
-      request.onRetry?.({
-        attempt: event.attempt,
-        reason: failure?.kind ?? 'server_error',
-        detail: failure?.message ?? String(event.error),
-        delayMs: event.delay,
-      });
-    });
-    const policy = wrap(breakerFor(this.breakerKey, o), retryPolicy, timeout(o.timeoutMs, TimeoutStrategy.Aggressive));
+    const attempt = timeout(o.timeoutMs, TimeoutStrategy.Aggressive);
+    // Our own retry loop rather than cockatiel's retry: its wait between attempts ignores the abort
+    // signal, so a Ctrl-C, a Stop or the run's deadline during a `Retry-After: 30` waited the 30 s out.
+    const attempts = async (signal: AbortSignal): Promise<ModelResponse> => {
+      for (let n = 1; ; n += 1) {
+        try {
+          return await attempt.execute(({ signal: attemptSignal }) => this.inner.converse({ ...request, signal: attemptSignal }), signal);
+        } catch (err) {
+          if (signal.aborted || n > o.retries || !retryable(err)) throw err;
+          const delayMs = retryDelay(err, n, o);
+          const failure = classifyPolicyError(err, this.modelId);
+          request.onRetry?.({ attempt: n, reason: failure?.kind ?? 'server_error', detail: failure?.message ?? String(err), delayMs });
+          try {
+            await sleep(delayMs, undefined, { signal });
+          } finally {
+            request.onRetryWaited?.(n);
+          }
+        }
+      }
+    };
     try {
-      return await policy.execute(({ signal }) => this.inner.converse({ ...request, signal }), request.signal);
+      return await breakerFor(this.breakerKey, o).execute(({ signal }) => attempts(signal), request.signal);
     } catch (err) {
       if (request.signal?.aborted) throw new ProviderCallError('cancelled', `${this.modelId} call cancelled`, { cause: err });
       throw classifyPolicyError(err, this.modelId) ?? new ProviderCallError('bad_response', String(err), { cause: err });
-    } finally {
-      listener.dispose();
     }
   }
 }

@@ -2,11 +2,14 @@
  * A finished RunResult as a tree of span plans following the GenAI semantic conventions: one
  * `invoke_agent` root, a `chat` span per model call, an `execute_tool` span per tool call, and
  * transitions, guard trips, compaction and approval decisions as events. Pure: the exporter turns
- * plans into SDK spans, tests read them directly. Times are rebuilt from the run's start and each
- * call's measured latency (the loop records durations, not timestamps).
+ * plans into SDK spans, tests read them directly. Each span starts and ends when the loop recorded
+ * (callTimesOf: the run's start plus the monotonic offsets), so gaps stay gaps and calls that ran at
+ * once overlap; a run recorded before times were is laid out as before, call after call from the
+ * run's start by each call's latency (its children's times were never known).
  */
+import { callTimesOf, timeAt } from '../harness/call-times';
 import type { JsonValue } from '../harness/json';
-import type { ModelTurn, RunResult, ToolRecord } from '../harness/types';
+import type { CallTime, ModelTurn, RunResult, ToolRecord } from '../harness/types';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
@@ -107,7 +110,13 @@ function outputMessages(turn: ModelTurn): string {
   return json([{ role: 'assistant', parts, finish_reason: finishReasonsOf(turn)[0] ?? 'stop' }]);
 }
 
-function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: number, startMs: number, options: RunSpanOptions): SpanPlan {
+/** A span's start and end: the recorded time when there is one, else `cursor` plus the latency. */
+function spanTimes(runStartMs: number, time: CallTime | null, cursor: number, latencyMs: number): { startMs: number; endMs: number } {
+  if (time) return { startMs: runStartMs + time.startMs, endMs: runStartMs + Math.max(time.startMs, time.endMs) };
+  return { startMs: cursor, endMs: cursor + Math.max(0, latencyMs) };
+}
+
+function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: number, at: { startMs: number; endMs: number }, options: RunSpanOptions): SpanPlan {
   const attributes: Attributes = {
     [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT,
     [ATTR_GEN_AI_PROVIDER_NAME]: providerOf(run, turn),
@@ -137,8 +146,8 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
   return {
     name: `${GEN_AI_OPERATION_NAME_VALUE_CHAT} ${run.modelId}`,
     kind: 'client',
-    startMs,
-    endMs: startMs + Math.max(0, turn.latencyMs),
+    startMs: at.startMs,
+    endMs: at.endMs,
     attributes,
     events: [],
     errorType: null,
@@ -146,7 +155,8 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
   };
 }
 
-function toolSpan(record: ToolRecord, index: number, startMs: number, options: RunSpanOptions): SpanPlan {
+function toolSpan(record: ToolRecord, index: number, at: { startMs: number; endMs: number }, options: RunSpanOptions): SpanPlan {
+  const { startMs, endMs } = at;
   const attributes: Attributes = {
     [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
     [ATTR_GEN_AI_TOOL_NAME]: record.name,
@@ -169,7 +179,6 @@ function toolSpan(record: ToolRecord, index: number, startMs: number, options: R
   }
   const errorType = toolErrorType(record);
   if (errorType !== null) attributes[ATTR_ERROR_TYPE] = errorType;
-  const endMs = startMs + Math.max(0, record.latencyMs);
   const events: SpanEventPlan[] = [];
   if (record.policy) {
     events.push({
@@ -193,31 +202,42 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
   const children: SpanPlan[] = [];
   const events: SpanEventPlan[] = [];
   const stepStart = new Map<number, number>();
+  const times = callTimesOf(run);
   let cursor = startMs;
+  let latest = startMs;
   let callIndex = 0;
   run.trajectory.forEach((entry, index) => {
-    if (!stepStart.has(entry.step)) stepStart.set(entry.step, cursor);
     switch (entry.kind) {
       case 'model_turn': {
-        const span = chatSpan(run, entry, index, callIndex++, cursor, options);
+        const at = spanTimes(startMs, timeAt(times, index, 'model_call'), cursor, entry.latencyMs);
+        if (!stepStart.has(entry.step)) stepStart.set(entry.step, at.startMs);
+        const span = chatSpan(run, entry, index, callIndex++, at, options);
         children.push(span);
         cursor = span.endMs;
         break;
       }
       case 'tool_call': {
-        const span = toolSpan(entry, index, cursor, options);
+        const at = spanTimes(startMs, timeAt(times, index, 'tool_call'), cursor, entry.latencyMs);
+        if (!stepStart.has(entry.step)) stepStart.set(entry.step, at.startMs);
+        const span = toolSpan(entry, index, at, options);
         children.push(span);
         cursor = span.endMs;
         break;
       }
-      case 'guard':
+      case 'guard': {
+        const time = timeAt(times, index, 'guard');
+        const timeMs = time ? startMs + time.endMs : cursor;
+        if (!stepStart.has(entry.step)) stepStart.set(entry.step, timeMs);
+        latest = Math.max(latest, timeMs);
         events.push({
           name: EVENTS.guard,
-          timeMs: cursor,
+          timeMs,
           attributes: { 'stockroom.guard.name': entry.guard, 'stockroom.guard.reason': entry.reason, 'stockroom.guard.detail': entry.detail, [STOCKROOM.step]: entry.step, [STOCKROOM.trajectoryIndex]: index },
         });
         break;
+      }
       case 'compaction':
+        if (!stepStart.has(entry.step)) stepStart.set(entry.step, cursor);
         events.push({
           name: EVENTS.compaction,
           timeMs: cursor,
@@ -232,7 +252,8 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
         break;
     }
   });
-  const endMs = Math.max(cursor, startMs + Math.max(0, run.durationMs));
+  // The root covers its children: a resumed run's duration leaves out the wait for a reviewer, its times do not.
+  const endMs = Math.max(cursor, latest, ...children.map((c) => c.endMs), startMs + Math.max(0, run.durationMs));
   run.transitions.forEach((t, idx) => {
     events.push({
       name: EVENTS.transition,

@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { getDb } from '../db/client';
 import { findApprovalForCall } from '../db/governance-approvals';
-import { sealEvidenceChains } from '../db/governance-evidence';
+import { sealEvidenceChains, writeEvidenceWitness } from '../db/governance-evidence';
 import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError, GovernanceError } from '../governance/errors';
 import { RESUME_LEASE_MS } from '../governance/governed-run';
@@ -69,5 +69,7 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
     }
   }
   report.sealed = await sealEvidenceChains(getDb().prisma);
+  // Anchors moved by appends inside other transactions (a decision, a deleted run) reach the witness here.
+  await writeEvidenceWitness(getDb().prisma);
   return report;
 }

@@ -45,7 +45,8 @@ export interface CallEnvironment {
 async function withDeadline<T>(env: CallEnvironment, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const onCancel = () => controller.abort(env.signal?.reason);
-  env.signal?.addEventListener('abort', onCancel, { once: true });
+  if (env.signal?.aborted) onCancel();
+  else env.signal?.addEventListener('abort', onCancel, { once: true });
   const left = env.deadlineAt === undefined ? undefined : Math.max(0, env.deadlineAt - env.now());
   const timer = left === undefined ? undefined : setTimeout(() => controller.abort(new Error('the run reached its wall-clock limit')), left);
   try {

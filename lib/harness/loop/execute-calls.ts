@@ -13,6 +13,7 @@ import { callSignature, executeCall, type CallEnvironment } from './execute-call
 import { toolResultBlock } from './messages';
 import type { Driver } from './options';
 import type { RunState } from './run-state';
+import { callTime, instant } from './timing';
 
 /** How a step ended: on to the next model call, stopped (reason on the run), or paused for approval. */
 export type StepOutcome = { kind: 'done' } | { kind: 'stopped' } | { kind: 'paused' };
@@ -41,7 +42,7 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     resolution,
     // A call still running at the run's wall-clock deadline is cancelled, not waited for.
     deadlineAt: d.started + d.options.config.wallClockTimeoutS * 1000,
-    signal: d.options.signal,
+    signal: d.deadline.signal,
     onToolProgress: d.options.onToolProgress,
   };
 }
@@ -70,15 +71,21 @@ export async function executeCalls(
       }
     }
     let outcome;
+    const started = instant(d.timeline);
     try {
       outcome = await executeCall(callEnvironment(d, run, resolving ? resolution : undefined), call, run.step);
     } catch (err) {
+      if (d.deadline.passed()) {
+        run.stopWith(d.deadline.verdict());
+        return { kind: 'stopped' };
+      }
       // The executor itself failed (a transport down, not a tool refusal): nothing more can run.
       run.stopWith({ stop: true, guard: 'tool', reason: 'TOOL_ERROR', detail: err instanceof Error ? err.message : String(err) });
       return { kind: 'stopped' };
     }
     if (outcome.awaitApproval) {
       const { rule, policyVersion, message } = outcome.awaitApproval;
+      const pausedAt = instant(d.timeline);
       run.checkpoint = {
         version: 1,
         stateVersion: stateVersion + 1,
@@ -89,16 +96,27 @@ export async function executeCalls(
         stepRecords: stepRecords.length,
         invalidCount: run.invalidCount,
         elapsedMs: d.clock.now() - d.started,
+        pausedAt: pausedAt.at,
+        offsetMs: pausedAt.ms,
         awaiting: { toolUseId: call.toolUseId, name: call.name, arguments: call.arguments, rule, policyVersion, message },
       };
       run.move('EXECUTE_TOOLS', `awaiting approval: ${call.name} (${rule})`);
       return { kind: 'paused' };
     }
-    const { record } = outcome;
+    const record = {
+      ...outcome.record,
+      time: callTime(started, instant(d.timeline)),
+      ...(resolving && d.approvalWait ? { approvalWait: d.approvalWait } : {}),
+    };
     run.records.push(record);
     run.trajectory.push(record);
     stepRecords.push(record);
     if (record.validationError !== null) run.invalidCount += 1;
+    if (d.deadline.passed()) {
+      // The call was cut off at the wall-clock limit: nothing more of this step runs.
+      run.stopWith(d.deadline.verdict());
+      return { kind: 'stopped' };
+    }
     if (outcome.halt) {
       run.stopWith({ stop: true, ...outcome.halt });
       return { kind: 'stopped' };

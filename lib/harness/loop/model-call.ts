@@ -4,38 +4,57 @@
  * its kind, or DIVERGED when a replay left its recording.
  */
 import { ModelCallError } from '../errors';
-import type { ModelResponse } from '../types';
+import type { ModelResponse, ModelRetryEvent } from '../types';
 import { assistantMessage, stripPrivateKeys } from './messages';
 import type { Driver } from './options';
 import { recordExchange, stopIfDiverged } from './recording';
 import type { RunState } from './run-state';
+import { callTime, instant, type Instant } from './timing';
 
 /** Calls the model; null when the run stopped instead (the reason is on the run). */
 export async function callModel(d: Driver, run: RunState, contextTokens: number): Promise<ModelResponse | null> {
-  const { config, model, systemPrompt, signal } = d.options;
+  const { config, model, systemPrompt } = d.options;
+  const signal = d.deadline.signal;
   const visible = stripPrivateKeys(run.messages);
   run.modelInputs.push({ step: run.step, messages: visible });
   let response: ModelResponse;
+  const started = instant(d.timeline);
+  // A retry's wait is timed from the notice (the client is about to wait) to the client's word that it is over.
+  const waits = new Map<number, { event: ModelRetryEvent; from: Instant }>();
   try {
-    if (signal?.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
+    if (signal.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
     response = await model.converse({
       system: systemPrompt,
       messages: visible,
       tools: d.specList,
       maxTokens: config.maxTokens,
       signal,
-      onRetry: (r) => run.trajectory.push({ kind: 'model_retry', step: run.step, ...r }),
+      onRetry: (r) => {
+        const event: ModelRetryEvent = { kind: 'model_retry', step: run.step, ...r };
+        waits.set(r.attempt, { event, from: instant(d.timeline) });
+        run.trajectory.push(event);
+      },
+      onRetryWaited: (attempt) => {
+        const wait = waits.get(attempt);
+        if (wait) wait.event.time = callTime(wait.from, instant(d.timeline));
+      },
     });
   } catch (err) {
+    const failed = callTime(started, instant(d.timeline));
+    if (d.deadline.passed()) {
+      run.stopWith(d.deadline.verdict(), failed);
+      return null;
+    }
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
     if (stopIfDiverged(run, kind, message)) return null;
-    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind });
+    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind, time: failed });
     run.termination = 'MODEL_ERROR';
     run.finalAnswer = `The model call failed (${kind}): ${message}`;
     run.move('FAILED', 'model_error');
     return null;
   }
+  const time = callTime(started, instant(d.timeline));
   run.addResponse(response);
   recordExchange(run, response);
   run.trajectory.push({
@@ -52,6 +71,7 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
     ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
     ...(response.cacheWriteTokens ? { cacheWriteTokens: response.cacheWriteTokens } : {}),
+    time,
   });
   const assistant = assistantMessage(response.text, response.toolCalls);
   if (assistant) run.messages = [...run.messages, assistant];

@@ -11,8 +11,10 @@ import type { RunGuard } from '../guards/run-guard';
 import type { ModelClient } from '../model/client';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
-import type { RunResult, ToolCallRequest, ToolSpec } from '../types';
+import type { CallTime, Checkpoint, RunResult, ToolCallRequest, ToolSpec } from '../types';
+import { runDeadline, type RunDeadline } from './deadline';
 import { MessageSizer } from './message-size';
+import { resumedTimeline, type Timeline } from './timing';
 import type { RunState } from './run-state';
 
 export interface HarnessOptions {
@@ -31,7 +33,10 @@ export interface HarnessOptions {
   runId?: string;
   /** Supplies an idempotency key for a call (governance); none by default. */
   operationKey?: (call: ToolCallRequest) => string | undefined;
-  /** Cancels the run: the model call in flight is aborted and the run ends as MODEL_ERROR (cancelled). */
+  /**
+   * Cancels the run: whatever it waits on (model call, retry wait, tool call) is aborted and the run
+   * ends as MODEL_ERROR (cancelled). The wall-clock limit aborts the same way and ends it TIMEOUT.
+   */
   signal?: AbortSignal;
   /** Prices the run's usage (live models); without one, mock runs cost 0 and live runs are not estimated. */
   costMeter?: CostMeter;
@@ -57,20 +62,31 @@ export interface Driver {
   clock: Clock;
   /** The clock's reading when the run started (`elapsedMs` earlier for a resumed run). */
   started: number;
+  /** The run's signal (the caller's cancel or the wall-clock limit) and whether the limit passed. */
+  deadline: RunDeadline;
+  /** What recorded times count from (timing.ts). */
+  timeline: Timeline;
+  /** A resumed run: how long the awaited call waited for its reviewer (null: not resumed, or unknown). */
+  approvalWait: CallTime | null;
   specList: ToolSpec[];
   specs: Map<string, ToolSpec>;
   sizer: MessageSizer;
   systemChars: number;
 }
 
-export async function driver(input: RunInput, options: HarnessOptions, elapsedMs = 0): Promise<Driver> {
+export async function driver(input: RunInput, options: HarnessOptions, paused: Checkpoint | null = null): Promise<Driver> {
   const clock = options.clock ?? systemClock;
   const specList: ToolSpec[] = await options.executor.listSpecs();
+  const started = clock.now() - (paused?.elapsedMs ?? 0);
+  const resumed = paused ? resumedTimeline(clock, paused) : null;
   return {
     options,
     input,
     clock,
-    started: clock.now() - elapsedMs,
+    started,
+    deadline: runDeadline(clock, started, options.config.wallClockTimeoutS, options.signal),
+    timeline: resumed?.timeline ?? { clock, base: started },
+    approvalWait: resumed?.approvalWait ?? null,
     specList,
     specs: new Map(specList.map((s) => [s.name, s])),
     sizer: new MessageSizer(options.floatKeys),

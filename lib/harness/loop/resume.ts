@@ -7,10 +7,11 @@ import type { ApprovalResolution } from '../guards/call-policy';
 import type { Checkpoint, Message, RunResult, ToolRecord, ToolResultBlock } from '../types';
 import type { BoundResolution, StepSoFar } from './execute-calls';
 import { RunState } from './run-state';
+import type { Instant } from './timing';
 
 /** The run state a paused run had, ready to continue its step. */
-export function restoreRun(paused: RunResult, cp: Checkpoint): { run: RunState; step: StepSoFar } {
-  const run = new RunState(paused.query);
+export function restoreRun(paused: RunResult, cp: Checkpoint, now?: () => Instant): { run: RunState; step: StepSoFar } {
+  const run = new RunState(paused.query, now);
   run.state = 'EXECUTE_TOOLS';
   run.step = cp.step;
   run.messages = cp.messages as unknown as Message[];

@@ -4,6 +4,7 @@
  */
 import type { GuardVerdict } from '../guards/verdict';
 import type {
+  CallTime,
   Checkpoint,
   Exchange,
   HarnessState,
@@ -16,6 +17,7 @@ import type {
   Usage,
 } from '../types';
 import { userMessage } from './messages';
+import { momentTime, type Instant } from './timing';
 
 export class RunState {
   state: HarnessState = 'PLAN';
@@ -32,8 +34,12 @@ export class RunState {
   invalidCount = 0;
   checkpoint: Checkpoint | null = null;
 
-  constructor(query: string) {
+  /** Reads the run's timeline (timing.ts); absent, events carry no time. */
+  readonly now: (() => Instant) | undefined;
+
+  constructor(query: string, now?: () => Instant) {
     this.messages = [userMessage(query)];
+    this.now = now;
   }
 
   move(to: HarnessState, reason: string): void {
@@ -59,8 +65,9 @@ export class RunState {
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */
-  stopWith(v: Extract<GuardVerdict, { stop: true }>): void {
-    this.trajectory.push({ kind: 'guard', step: this.step, guard: v.guard, reason: v.reason, detail: v.detail });
+  stopWith(v: Extract<GuardVerdict, { stop: true }>, time?: CallTime): void {
+    const at = time ?? (this.now ? momentTime(this.now()) : undefined);
+    this.trajectory.push({ kind: 'guard', step: this.step, guard: v.guard, reason: v.reason, detail: v.detail, ...(at ? { time: at } : {}) });
     this.termination = v.reason;
     this.finalAnswer = `I had to stop before finishing (${v.reason}): ${v.detail}.`;
     this.move('FAILED', `guard:${v.guard}`);

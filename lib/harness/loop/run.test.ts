@@ -89,7 +89,15 @@ describe('the harness loop', () => {
     expect(r.terminationReason).toBe('TIMEOUT');
     expect(r.usage.modelCalls).toBe(2);
     expect(r.trajectory.filter(isGuardEvent)).toEqual([
-      { kind: 'guard', step: 3, guard: 'wall_clock', reason: 'TIMEOUT', detail: 'run exceeded the wall-clock limit of 60s (62.0s)' },
+      {
+        kind: 'guard',
+        step: 3,
+        guard: 'wall_clock',
+        reason: 'TIMEOUT',
+        detail: 'run exceeded the wall-clock limit of 60s (62.0s)',
+        // When it tripped, on the clock the run was given.
+        time: { startedAt: '2026-01-01T00:01:02.000Z', endedAt: '2026-01-01T00:01:02.000Z', startMs: 62_000, endMs: 62_000 },
+      },
     ]);
   });
 

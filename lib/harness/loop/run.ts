@@ -21,6 +21,7 @@ import { reportStep } from './progress';
 import { runResult, type RunIdentity } from './result';
 import { boundResolution, restoreRun } from './resume';
 import { RunState } from './run-state';
+import { instant } from './timing';
 
 /** The final answer of a model that finished without saying anything. */
 export const NO_TEXT_ANSWER = '(the model returned no text)';
@@ -65,12 +66,16 @@ export async function runHarness(input: RunInput, options: HarnessOptions): Prom
   await options.executor.reset();
   const d = await driver(input, options);
   const id: RunIdentity = { runId: options.runId ?? randomUUID(), startedAt: d.clock.isoNow() };
-  const run = new RunState(input.query);
-  run.move('CALL_MODEL', 'start');
-  // Reported once before the first model call too, so a store holds the run from its start.
-  await reportStep(d, run, id);
-  await loop(d, run, 0, id);
-  return runResult(d, run, id);
+  try {
+    const run = new RunState(input.query, () => instant(d.timeline));
+    run.move('CALL_MODEL', 'start');
+    // Reported once before the first model call too, so a store holds the run from its start.
+    await reportStep(d, run, id);
+    await loop(d, run, 0, id);
+    return runResult(d, run, id);
+  } finally {
+    d.deadline.dispose();
+  }
 }
 
 /**
@@ -80,11 +85,15 @@ export async function runHarness(input: RunInput, options: HarnessOptions): Prom
 export async function resumeHarness(paused: RunResult, resolution: ApprovalResolution, options: HarnessOptions): Promise<RunResult> {
   const cp = paused.checkpoint;
   if (paused.status !== 'paused' || cp === null) throw new Error(`run ${paused.runId} is not paused`);
-  const d = await driver({ query: paused.query, caseId: paused.caseId }, options, cp.elapsedMs);
+  const d = await driver({ query: paused.query, caseId: paused.caseId }, options, cp);
   const id: RunIdentity = { runId: paused.runId, startedAt: paused.startedAt };
-  const { run, step } = restoreRun(paused, cp);
-  run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
-  const outcome = await executeCalls(d, run, cp.pendingCalls, step, boundResolution(resolution, cp), cp.stateVersion);
-  if (outcome.kind === 'done') await loop(d, run, cp.stateVersion, id);
-  return runResult(d, run, id);
+  try {
+    const { run, step } = restoreRun(paused, cp, () => instant(d.timeline));
+    run.move('EXECUTE_TOOLS', `approval ${resolution.outcome}: ${cp.awaiting.name}`);
+    const outcome = await executeCalls(d, run, cp.pendingCalls, step, boundResolution(resolution, cp), cp.stateVersion);
+    if (outcome.kind === 'done') await loop(d, run, cp.stateVersion, id);
+    return runResult(d, run, id);
+  } finally {
+    d.deadline.dispose();
+  }
 }

@@ -14,6 +14,8 @@ export interface ConverseRequest {
   signal?: AbortSignal;
   /** Told about each retry a resilient client makes, so the loop can record it in the trajectory. */
   onRetry?: (event: ModelRetryNotice) => void;
+  /** Told when the wait before retry `attempt` is over (or was cut short by the signal). */
+  onRetryWaited?: (attempt: number) => void;
 }
 
 /** One retry of a model call: which attempt failed, why, and how long the client waits before the next. */

@@ -10,6 +10,7 @@ import { callSignature } from '../../harness/loop/execute-call';
 import type { JsonValue } from '../../harness/json';
 import {
   TERMINATION_REASONS,
+  type CallTime,
   type CompactionEvent,
   type GuardEvent,
   type ModelInput,
@@ -159,6 +160,16 @@ function stopReasonOf(span: SpanRecord, hasCalls: boolean): string {
     default:
       return first;
   }
+}
+
+/** When a span's call ran, as the tracer that sent it recorded: offsets from the root span's start. */
+function spanTime(root: SpanRecord, span: SpanRecord): CallTime {
+  return {
+    startedAt: new Date(ms(span.startNs)).toISOString(),
+    endedAt: new Date(ms(span.endNs)).toISOString(),
+    startMs: ms(span.startNs - root.startNs),
+    endMs: ms(span.endNs - root.startNs),
+  };
 }
 
 function modelTurn(span: SpanRecord, step: number, calls: Call[]): ModelTurn {
@@ -380,7 +391,7 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
       step = Math.trunc(num(span.attributes[STOCKROOM.step]) ?? step + 1);
       chats.push(span);
       const calls = requestedCalls(span);
-      currentTurn = modelTurn(span, step, calls ?? []);
+      currentTurn = { ...modelTurn(span, step, calls ?? []), time: spanTime(root, span) };
       pending = [...(calls ?? [])];
       entries.push([sortIndex, currentTurn]);
       const messages = converseMessages(span);
@@ -391,7 +402,7 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
     const id = str(span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]) ?? str(span.attributes[OPENINFERENCE.toolCallId]);
     const matchAt = pending.findIndex((c) => (id !== null ? c.toolUseId === id : true));
     const requested = matchAt >= 0 ? pending.splice(matchAt, 1)[0] : undefined;
-    const record = toolRecord(span, toolStep, requested);
+    const record: ToolRecord = { ...toolRecord(span, toolStep, requested), time: spanTime(root, span) };
     // A model turn whose calls the trace did not list gets them from the tool spans that followed it.
     const turn = currentTurn as ModelTurn | null;
     if (turn && turn.step === toolStep && !requested && !turn.toolCalls.some((c) => c.toolUseId === record.toolUseId)) {

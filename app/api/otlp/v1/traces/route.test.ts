@@ -196,11 +196,19 @@ describe.each(['http/json', 'http/protobuf'] as const)('round trip through the o
         usage: r.usage,
         steps: r.steps,
         transitions: r.transitions,
-        modelCalls: r.trajectory.filter((s) => s.kind === 'model_turn').map(({ latencyMs: _l, ...rest }) => rest),
+        // What was measured comes back as the spans carried it (checked below), not to the digit.
+        modelCalls: r.trajectory.filter((s) => s.kind === 'model_turn').map(({ latencyMs: _l, time: _t, ...rest }) => rest),
         toolCalls: r.trajectory.filter((s) => s.kind === 'tool_call').map((s) => [s.step, s.name, s.toolUseId, s.arguments, s.resultContent, s.isError, s.errorCode, s.blockedBy, s.validationError, s.executed, s.sanitized, s.quarantinedLines, s.policy]),
-        events: r.trajectory.filter((s) => s.kind === 'guard' || s.kind === 'compaction'),
+        events: r.trajectory.filter((s) => s.kind === 'guard' || s.kind === 'compaction').map((s) => ({ ...s, time: undefined })),
       });
       expect(essentials(back)).toEqual(essentials(original));
+      // Each call's recorded start and end come back as offsets from the run's start (issue 22 §3).
+      const offsets = (r: RunResult) => r.trajectory.flatMap((s) => (s.kind === 'model_turn' || s.kind === 'tool_call' ? [s.time] : []));
+      const sent = offsets(original);
+      offsets(back).forEach((t, i) => {
+        expect(t!.startMs).toBeCloseTo(sent[i]!.startMs, 0);
+        expect(t!.endMs).toBeCloseTo(sent[i]!.endMs, 0);
+      });
     }
   });
 });

@@ -1,0 +1,18 @@
+-- AlterTable
+ALTER TABLE "ModelTurn" ADD COLUMN     "endMs" DOUBLE PRECISION,
+ADD COLUMN     "endedAt" TIMESTAMP(3),
+ADD COLUMN     "startMs" DOUBLE PRECISION,
+ADD COLUMN     "startedAt" TIMESTAMP(3);
+
+-- AlterTable
+ALTER TABLE "ToolCall" ADD COLUMN     "approvalWait" TEXT,
+ADD COLUMN     "endMs" DOUBLE PRECISION,
+ADD COLUMN     "endedAt" TIMESTAMP(3),
+ADD COLUMN     "startMs" DOUBLE PRECISION,
+ADD COLUMN     "startedAt" TIMESTAMP(3);
+
+-- AlterTable
+ALTER TABLE "GuardEvent" ADD COLUMN     "endMs" DOUBLE PRECISION,
+ADD COLUMN     "endedAt" TIMESTAMP(3),
+ADD COLUMN     "startMs" DOUBLE PRECISION,
+ADD COLUMN     "startedAt" TIMESTAMP(3);

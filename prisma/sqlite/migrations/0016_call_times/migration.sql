@@ -1,0 +1,18 @@
+-- AlterTable
+ALTER TABLE "ModelTurn" ADD COLUMN "endMs" REAL;
+ALTER TABLE "ModelTurn" ADD COLUMN "endedAt" DATETIME;
+ALTER TABLE "ModelTurn" ADD COLUMN "startMs" REAL;
+ALTER TABLE "ModelTurn" ADD COLUMN "startedAt" DATETIME;
+
+-- AlterTable
+ALTER TABLE "ToolCall" ADD COLUMN "approvalWait" TEXT;
+ALTER TABLE "ToolCall" ADD COLUMN "endMs" REAL;
+ALTER TABLE "ToolCall" ADD COLUMN "endedAt" DATETIME;
+ALTER TABLE "ToolCall" ADD COLUMN "startMs" REAL;
+ALTER TABLE "ToolCall" ADD COLUMN "startedAt" DATETIME;
+
+-- AlterTable
+ALTER TABLE "GuardEvent" ADD COLUMN "endMs" REAL;
+ALTER TABLE "GuardEvent" ADD COLUMN "endedAt" DATETIME;
+ALTER TABLE "GuardEvent" ADD COLUMN "startMs" REAL;
+ALTER TABLE "GuardEvent" ADD COLUMN "startedAt" DATETIME;
