@@ -116,6 +116,8 @@ describe.each(['http/json', 'http/protobuf'] as const)('exporting a run over %s'
         const back = traceToRun(spans)!.run;
         expect(back.terminationReason).toBe(run.terminationReason);
         expect(back.usage).toEqual(run.usage);
+        // A trace does not carry the cost: unknown (null), never $0 (issue 22 §2).
+        expect(back.costEstimate).toMatchObject({ usd: null, known: false });
         expect(back.transitions).toEqual(run.transitions);
         expect(back.steps).toBe(run.steps);
         expect(back.trajectory.map((s) => s.kind)).toEqual(run.trajectory.map((s) => s.kind));

@@ -438,7 +438,7 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
     trajectory,
     transitions: events.transitions ?? deriveTransitions(trajectory, terminationReason),
     usage: { modelCalls: turns.length, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, perCall },
-    costEstimate: { usd: 0, note: IMPORTED_COST_NOTE },
+    costEstimate: { usd: null, note: IMPORTED_COST_NOTE, known: false },
     steps: Math.trunc(num(a[STOCKROOM.steps]) ?? turns.length),
     startedAt: new Date(ms(root.startNs)).toISOString(),
     durationMs: ms(root.endNs - root.startNs),
