@@ -20,6 +20,8 @@ export interface HandlerDeps {
   wrapModel?: ModelWrapper;
   /** Told after each stored case (tests and the bench watch workers through it). */
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
+  /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
+  onCaseStarted?: (job: JobPayload<'suite-case'>) => void;
 }
 
 function suiteOf(kind: JobKind, payload: unknown): string | null {
@@ -83,6 +85,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       else await finishSuiteIfComplete(job.suiteRunId);
     },
     async 'suite-case'(job, ctx) {
+      deps.onCaseStarted?.(job);
       const out = await runSuiteCase(job, { signal: ctx.signal, wrapModel: deps.wrapModel });
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
