@@ -6,13 +6,47 @@
  */
 import { EventEmitter } from 'node:events';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerPool, type WorkerUtils } from 'graphile-worker';
-import { JOB_MAX_ATTEMPTS, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
+import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 
 /** The schema graphile-worker keeps its tables in. */
 export const GRAPHILE_SCHEMA = 'graphile_worker';
+/**
+ * What a repeated key means, per kind, in graphile-worker's own modes (add_job): both replace a job
+ * still queued or failed for good (attempts reset) and, beside one already running, add a new one.
+ * - `preserve_run_at` (run, suite, suite-case): the key names one piece of work; a repeat changes
+ *   nothing about when it runs (a run is enqueued once; a suite's fan-out and its cases are idempotent:
+ *   a case is stored once).
+ * - `replace` (governed-resume): a repeat is a new decision, new information; a resume already
+ *   running on the older state is followed by another (the claim on the run's state version makes
+ *   it one resume).
+ * The sweep has no key: graphile-worker's crontab runs it once per interval across workers.
+ */
+export const JOB_KEY_MODES: Record<JobKind, 'replace' | 'preserve_run_at'> = {
+  run: 'preserve_run_at',
+  suite: 'preserve_run_at',
+  'suite-case': 'preserve_run_at',
+  'governed-resume': 'replace',
+  sweep: 'replace',
+};
+
+/**
+ * The periodic sweep on graphile-worker's crontab: every minute, once across all workers (the
+ * crontab's own bookkeeping, _private_known_crontabs, decides which worker adds it), a minute's
+ * backfill when no worker was running at the time, one attempt (the next minute is the retry), and
+ * keyed so a sweep still queued is replaced rather than doubled.
+ */
+export const SWEEP_CRONTAB = '* * * * * sweep ?fill=1m&max=1&jobKey=sweep&jobKeyMode=replace';
+
 /** Connections the enqueue-only utilities keep (the web server, the CLI). */
 const UTILS_POOL_SIZE = 2;
+
+/** The queue as an operator sees it (`npm run stockroom -- jobs`). */
+export interface QueueReport {
+  byKind: Array<{ kind: string; waiting: number; running: number; failed: number }>;
+  /** Jobs failed for good, newest first: never retried, kept with their error until removed. */
+  failed: Array<{ id: string; kind: string; key: string | null; attempts: number; error: string | null; at: string }>;
+}
 
 /** Enqueues on graphile-worker; nothing runs here. */
 export class GraphileQueue implements JobQueue {
@@ -38,35 +72,65 @@ export class GraphileQueue implements JobQueue {
     await utils.addJob(kind as string, payload as never, {
       maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS,
       ...(options.priority !== undefined ? { priority: options.priority } : {}),
-      ...(options.key !== undefined ? { jobKey: options.key, jobKeyMode: 'unsafe_dedupe' as const } : {}),
+      ...(options.key !== undefined ? { jobKey: options.key, jobKeyMode: JOB_KEY_MODES[kind] } : {}),
     });
   }
 
   /**
    * One statement for the whole batch (graphile-worker's add_jobs), so a suite's fan-out is ready at
-   * once rather than job by job. add_jobs replaces a queued job of the same key and starts another
-   * beside a running one, so keys already queued or running are left out first: a key present adds
-   * nothing, as with enqueue. (A job keyed the same added between the two steps may run twice;
-   * a suite case is stored once whatever runs it.)
+   * once rather than job by job, with each kind's key mode (JOB_KEY_MODES). Keys whose job can still
+   * run (queued, waiting for a retry, or running) are left out first, so a repeated fan-out neither
+   * resets a retry's attempts nor starts a second copy beside a running one; a key whose job failed
+   * for good is added again (add_jobs resets it), so nothing that failed blocks later work.
    */
   async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
     if (jobs.length === 0) return;
     const utils = await this.get();
     const keys = jobs.flatMap((j) => (j.key !== undefined ? [j.key] : []));
-    const present = new Set(
+    const live = new Set(
       keys.length === 0
         ? []
-        : await utils.withPgClient(async (client) => (await client.query<{ key: string }>(`SELECT key FROM ${GRAPHILE_SCHEMA}.jobs WHERE key = ANY($1::text[])`, [keys])).rows.map((r) => r.key)),
+        : await utils.withPgClient(
+            async (client) =>
+              (await client.query<{ key: string }>(`SELECT key FROM ${GRAPHILE_SCHEMA}.jobs WHERE key = ANY($1::text[]) AND (attempts < max_attempts OR locked_by IS NOT NULL)`, [keys])).rows.map((r) => r.key),
+          ),
     );
     const specs = jobs
-      .filter((j) => j.key === undefined || !present.has(j.key))
+      .filter((j) => j.key === undefined || !live.has(j.key))
       .map((j) => ({ identifier: kind as string, payload: j.payload as never, maxAttempts: JOB_MAX_ATTEMPTS, ...(j.key !== undefined ? { jobKey: j.key } : {}), ...(j.priority !== undefined ? { priority: j.priority } : {}) }));
-    if (specs.length > 0) await utils.addJobs(specs, true);
+    if (specs.length > 0) await utils.addJobs(specs, JOB_KEY_MODES[kind] === 'preserve_run_at');
   }
 
   /** A client of the queue's pool (tests, the bench, the jobs CLI). */
   async withClient<T>(fn: (client: import('pg').PoolClient) => Promise<T>): Promise<T> {
     return (await this.get()).withPgClient(fn);
+  }
+
+  /**
+   * What the queue holds, by kind: jobs waiting to run (new or waiting for a retry), running, and
+   * failed for good, with the failed ones' errors, newest first (the `jobs` command). Payloads are
+   * not shown (they name tenants and callers).
+   */
+  async report(limit = 20): Promise<QueueReport> {
+    return this.withClient(async (client) => {
+      const counts = await client.query<{ kind: string; waiting: string; running: string; failed: string }>(
+        `SELECT task_identifier AS kind,
+                count(*) FILTER (WHERE locked_by IS NULL AND attempts < max_attempts)::text AS waiting,
+                count(*) FILTER (WHERE locked_by IS NOT NULL)::text AS running,
+                count(*) FILTER (WHERE locked_by IS NULL AND attempts >= max_attempts)::text AS failed
+           FROM ${GRAPHILE_SCHEMA}.jobs GROUP BY task_identifier ORDER BY task_identifier`,
+      );
+      const failed = await client.query<{ id: string; kind: string; key: string | null; attempts: number; error: string | null; at: Date }>(
+        `SELECT id::text AS id, task_identifier AS kind, key, attempts, last_error AS error, updated_at AS at
+           FROM ${GRAPHILE_SCHEMA}.jobs WHERE locked_by IS NULL AND attempts >= max_attempts
+          ORDER BY updated_at DESC, id DESC LIMIT $1`,
+        [limit],
+      );
+      return {
+        byKind: counts.rows.map((r) => ({ kind: r.kind, waiting: Number(r.waiting), running: Number(r.running), failed: Number(r.failed) })),
+        failed: failed.rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, attempts: r.attempts, error: r.error ?? null, at: r.at.toISOString() })),
+      };
+    });
   }
 
   /** Jobs of a kind still queued or running (tests, the bench). */
@@ -178,7 +242,16 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     const handler = withJobPolicy(kind, options.handlers[kind] as never);
     const task: Task = async (payload, helpers) => {
       const signal = helpers.abortSignal ? AbortSignal.any([helpers.abortSignal, options.stopSignal]) : options.stopSignal;
-      await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue });
+      try {
+        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue });
+      } catch (err) {
+        if (err instanceof PermanentJobError && !options.released()) {
+          // Recorded as failed for good: this attempt becomes the last, so graphile-worker's own fail
+          // keeps the row with its error (the `jobs` command lists it) and never retries it.
+          await helpers.withPgClient((client) => client.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET max_attempts = attempts WHERE id = $1 AND locked_by IS NOT NULL`, [helpers.job.id]));
+        }
+        throw err;
+      }
       // Done after the job was handed back: another worker may hold it now, so it must not be deleted from under it.
       if (options.released()) throw new JobReleasedError();
     };
@@ -207,7 +280,7 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     // before the stop is completed fire-and-forget and was left locked when the process exited.
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     taskList,
-    crontab: '', // the sweep is enqueued by the workers themselves (keyed), not by cron
+    crontab: SWEEP_CRONTAB,
     logger: quietLogger,
   });
   if (!pool) throw new Error('graphile-worker started without announcing its worker pool');

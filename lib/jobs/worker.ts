@@ -13,12 +13,10 @@ import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';
-import { limitedModels, parseProviderLimits, pruneProviderCalls } from './provider-limits';
+import { limitedModels, parseProviderLimits } from './provider-limits';
 import { recoverUnfinishedSuites } from './recover';
 import { preloadLiveModels } from '../runs/agent';
 
-/** How often a worker enqueues the sweep (keyed, so N workers still sweep once per interval). */
-export const SWEEP_INTERVAL_MS = 30_000;
 /** Concurrent jobs per worker when STOCKROOM_WORKER_CONCURRENCY is not set. */
 export const DEFAULT_WORKER_CONCURRENCY = 4;
 /** How long a stopping worker lets its running jobs finish when STOCKROOM_WORKER_GRACE_MS is not set. */
@@ -102,15 +100,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   });
   // Reconciliation: a suite whose fan-out was lost (its jobs deleted by hand, a queue restored) is enqueued again.
   await recoverUnfinishedSuites(queue, db).catch((err: unknown) => console.error('stockroom worker: recovering unfinished suites failed', err));
-  const sweep = () => {
-    void queue.enqueue('sweep', {}, { key: 'sweep' }).catch((err: unknown) => console.error('stockroom worker: could not enqueue the sweep', err));
-    void pruneProviderCalls(db).catch(() => undefined);
-  };
-  sweep();
-  const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
   let stopped: Promise<StopReport> | null = null;
   const stop = async (): Promise<StopReport> => {
-    clearInterval(sweepTimer);
     // No new jobs from here; the running ones carry on. The heartbeat keeps beating meanwhile, so no
     // other worker takes this one for dead and starts its jobs a second time.
     const drained = Promise.resolve(pool.gracefulShutdown(`stockroom worker ${id} stopping`)).then(
