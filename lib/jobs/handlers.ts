@@ -14,13 +14,13 @@ import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, st
 import { loadGoldenFile } from '../eval/golden';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
-import type { ModelWrapper } from '../runs/agent';
+import type { ModelGate } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
-  /** Wraps live model clients (per-provider limits shared by workers). */
-  wrapModel?: ModelWrapper;
+  /** The gate live model attempts pass (per-provider limits shared by workers). */
+  modelGate?: ModelGate;
   /** Told after each stored case (tests and the bench watch workers through it). */
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
   /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
@@ -90,7 +90,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     },
     async 'suite-case'(job, ctx) {
       deps.onCaseStarted?.(job);
-      const out = await runSuiteCase(job, { signal: ctx.signal, wrapModel: deps.wrapModel });
+      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate });
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },

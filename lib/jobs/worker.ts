@@ -13,7 +13,7 @@ import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';
-import { limitedModels, parseProviderLimits } from './provider-limits';
+import { parseProviderLimits, providerGates, SlotWaiter } from './provider-limits';
 import { recoverUnfinishedSuites } from './recover';
 import { preloadLiveModels } from '../runs/agent';
 
@@ -72,7 +72,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const queue = new GraphileQueue(target.url);
   const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
-  const handlers = createHandlers({ wrapModel: limits.size > 0 ? limitedModels(db, limits, id) : undefined, ...options.deps });
+  const slots = new SlotWaiter(target.url);
+  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, ...options.deps });
   const workerIds: string[] = [];
   await queue.countJobs(); // migrates graphile-worker's schema before the runner starts
   await warmUp(db, options.concurrency);
@@ -125,6 +126,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     // The heartbeat row goes only once nothing is locked under this worker's ids; if handing back
     // failed, it stays, and the other workers' lease check releases the jobs.
     await heartbeat.stop({ forget: !releaseFailed });
+    await slots.close();
     await queue.close();
     await db.close();
     return { released: handedBack.length };

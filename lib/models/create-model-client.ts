@@ -11,11 +11,13 @@ import { BedrockModelClient } from './bedrock-client';
 import { requireCredentials, type Env } from './credentials';
 import { OpenAIModelClient } from './openai-client';
 import { RecordingModelClient } from './recording';
-import { ResilientModelClient, type ResilienceOptions } from './resilience';
+import { ResilientModelClient, type AttemptGate, type ResilienceOptions } from './resilience';
 
 export interface LiveModelOptions {
   env?: Env;
   resilience?: Partial<ResilienceOptions>;
+  /** Passed by every attempt before it is sent (the per-provider limits workers share). */
+  gate?: AttemptGate;
 }
 
 /** Builds a client for one run. */
@@ -78,5 +80,5 @@ export function liveModelFactory(config: Pick<HarnessConfig, 'model' | 'modelBas
   const env = options.env ?? process.env;
   requireCredentials(name.provider, env);
   // Every live call is recorded (request digest + response) so the run can be replayed against a changed harness.
-  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience));
+  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run, options.resilience?.timeoutMs), options.resilience, options.gate));
 }

@@ -22,6 +22,13 @@ import type { ModelResponse } from '../harness/types';
 import { classifyPolicyError, ProviderCallError } from './errors';
 import * as T from './tunables';
 
+/**
+ * Called before each attempt, outside its timeout, so waiting here is not a timed-out attempt:
+ * waits until the attempt may be sent (provider limits shared by workers) and returns what to call
+ * once it has ended, with the response (null when it failed).
+ */
+export type AttemptGate = (request: ConverseRequest, signal: AbortSignal) => Promise<(response: ModelResponse | null) => Promise<void>>;
+
 export interface ResilienceOptions {
   /** Per-attempt timeout, ms. */
   timeoutMs: number;
@@ -89,6 +96,8 @@ export class ResilientModelClient implements ModelClient {
   constructor(
     private readonly inner: ModelClient,
     options: Partial<ResilienceOptions> = {},
+    /** Each attempt (a retry too: the provider counts every request) passes it first. */
+    private readonly gate?: AttemptGate,
   ) {
     this.modelId = inner.modelId;
     this.options = { ...DEFAULT_RESILIENCE, ...options };
@@ -112,9 +121,22 @@ export class ResilientModelClient implements ModelClient {
         delayMs: event.delay,
       });
     });
-    const policy = wrap(breakerFor(this.modelId, o), retryPolicy, timeout(o.timeoutMs, TimeoutStrategy.Aggressive));
+    const attemptTimeout = timeout(o.timeoutMs, TimeoutStrategy.Aggressive);
+    const policy = wrap(breakerFor(this.modelId, o), retryPolicy);
+    const gate = this.gate;
+    const attempt = (signal: AbortSignal) => attemptTimeout.execute(({ signal: timed }) => this.inner.converse({ ...request, signal: timed }), signal);
     try {
-      return await policy.execute(({ signal }) => this.inner.converse({ ...request, signal }), request.signal);
+      return await policy.execute(async ({ signal }) => {
+        if (!gate) return attempt(signal);
+        const done = await gate(request, signal);
+        let response: ModelResponse | null = null;
+        try {
+          response = await attempt(signal);
+          return response;
+        } finally {
+          await done(response).catch(() => undefined);
+        }
+      }, request.signal);
     } catch (err) {
       if (request.signal?.aborted) throw new ProviderCallError('cancelled', `${this.modelId} call cancelled`, { cause: err });
       throw classifyPolicyError(err, this.modelId) ?? new ProviderCallError('bad_response', String(err), { cause: err });
