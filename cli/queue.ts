@@ -70,12 +70,21 @@ export async function queueAndFollow(input: QueueCommandInput): Promise<number> 
       process.stdout.write(input.json ? JSON.stringify({ suiteId: suiteRunId, total }) + '\n' : `${suiteRunId}\n`);
       return 0;
     }
-    let cancelled = false;
+    // Ctrl-C cancels the suite. The cancel is stored before this process may exit, even when Ctrl-C
+    // comes twice (a terminal signals npm, the tsx wrapper and node alike, and tsx relays it again):
+    // exiting first left the suite queued for the workers to run whole.
+    let cancelling: Promise<void> | null = null;
     const onSigint = () => {
-      if (cancelled) process.exit(130);
-      cancelled = true;
-      process.stderr.write(`\ncancelling suite ${suiteRunId}… (Ctrl-C again to quit at once)\n`);
-      void cancelSuiteRun(suiteRunId, db).catch(() => undefined);
+      if (cancelling) {
+        process.stderr.write(`storing the cancel of suite ${suiteRunId}…\n`);
+        void cancelling.then(() => process.exit(130));
+        return;
+      }
+      process.stderr.write(`\ncancelling suite ${suiteRunId}… (Ctrl-C again to quit once the cancel is stored)\n`);
+      cancelling = cancelSuiteRun(suiteRunId, db).then(
+        () => undefined,
+        (err: unknown) => void process.stderr.write(`could not cancel suite ${suiteRunId}: ${err instanceof Error ? err.message : String(err)} (npm run stockroom -- suite cancel ${suiteRunId} …)\n`),
+      );
     };
     process.on('SIGINT', onSigint);
     const tty = process.stderr.isTTY === true && !input.json;

@@ -16,6 +16,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   eval: () => import('./commands/eval'),
   matrix: () => import('./commands/matrix'),
   suite: () => import('./commands/suite'),
+  jobs: () => import('./commands/jobs'),
   gate: () => import('./commands/gate'),
   'mcp-server': () => import('./commands/mcp-server'),
   user: () => import('./commands/user'),

@@ -6,42 +6,61 @@ import { setPriority } from 'node:os';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { resolveDatabaseUrl } from '../lib/db/database-url';
 import { concurrencyFromEnv, workerNiceFromEnv } from '../lib/jobs/queue';
-import { DEFAULT_WORKER_CONCURRENCY, startWorker } from '../lib/jobs/worker';
+import { DEFAULT_WORKER_CONCURRENCY, DEFAULT_WORKER_GRACE_MS, startWorker } from '../lib/jobs/worker';
 import { openMigratedDatabase } from './database';
 
 async function main(): Promise<number> {
   const { values } = parseNodeArgs({ options: { concurrency: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
   if (values.help) {
-    process.stdout.write('usage: npm run worker [-- --concurrency N]\n  runs suites, matrices, governed resumes and sweeps from the PostgreSQL queue (DATABASE_URL)\n  --concurrency N   jobs at once (default STOCKROOM_WORKER_CONCURRENCY or 4)\n  STOCKROOM_WORKER_NICE=N   run at CPU priority N (0–19; 10 when sharing a machine with the web server)\n');
+    process.stdout.write('usage: npm run worker [-- --concurrency N]\n  runs suites, matrices, governed resumes and sweeps from the PostgreSQL queue (DATABASE_URL)\n  --concurrency N   jobs at once (default STOCKROOM_WORKER_CONCURRENCY or 4)\n  STOCKROOM_WORKER_NICE=N   run at CPU priority N (0–19; 10 when sharing a machine with the web server)\n  STOCKROOM_WORKER_GRACE_MS=N   on SIGTERM/SIGINT, how long running jobs may finish before they are handed back (default ${DEFAULT_WORKER_GRACE_MS})\n');
     return 0;
   }
   const concurrency = concurrencyFromEnv('--concurrency', DEFAULT_WORKER_CONCURRENCY, { '--concurrency': values.concurrency ?? process.env.STOCKROOM_WORKER_CONCURRENCY } as unknown as NodeJS.ProcessEnv);
   if (resolveDatabaseUrl(process.env.DATABASE_URL).provider !== 'postgres') {
     throw new Error('npm run worker needs DATABASE_URL=postgres://… (on the embedded SQLite default, npm start runs suites in the server itself)');
   }
+  const env = process.env;
+  const graceMs = concurrencyFromEnv('STOCKROOM_WORKER_GRACE_MS', DEFAULT_WORKER_GRACE_MS, env, 3_600_000, 0);
+  // Signals are taken from the start, so one that arrives while the worker readies itself is not lost (nor kills it half-way).
+  let signalled: NodeJS.Signals | null = null;
+  let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
+  const handle = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      process.stdout.write(`stockroom worker: ${signal} again; already stopping (running jobs have ${graceMs} ms, then they are handed back)\n`);
+      return;
+    }
+    signalled = signal;
+    onSignal?.(signal);
+  };
+  process.on('SIGTERM', handle);
+  process.on('SIGINT', handle);
   const nice = workerNiceFromEnv();
   if (nice > 0) setPriority(nice); // below the web server's pages when they share the machine
   const db = await openMigratedDatabase(); // the schema is brought up to date before any job runs
   await db.close();
-  const env = process.env;
   const leaseMs = env.STOCKROOM_WORKER_LEASE_MS ? concurrencyFromEnv('STOCKROOM_WORKER_LEASE_MS', 0, env, 3_600_000) : undefined;
   const worker = await startWorker({
     concurrency,
     leaseMs,
+    graceMs,
     heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 5)) : undefined,
     // One line per stored case (tests and the bench count who did what).
-    deps: env.STOCKROOM_WORKER_LOG_CASES === '1' ? { onCaseStored: (j) => process.stdout.write(`stored ${j.suiteRunId} ${j.setting} ${j.caseId}\n`) } : undefined,
+    deps:
+      env.STOCKROOM_WORKER_LOG_CASES === '1'
+        ? {
+            onCaseStarted: (j) => process.stdout.write(`started ${j.suiteRunId} ${j.setting} ${j.caseId}\n`),
+            onCaseStored: (j) => process.stdout.write(`stored ${j.suiteRunId} ${j.setting} ${j.caseId}\n`),
+          }
+        : undefined,
   });
   process.stdout.write(`stockroom worker ${worker.id} ready (concurrency ${concurrency})\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.stdout.write(`stockroom worker ${worker.id} stopping\n`);
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    if (signalled) resolve(signalled);
   });
-  await worker.stop();
+  process.stdout.write(`stockroom worker ${worker.id} stopping (${signal}): no new jobs; running jobs have ${graceMs} ms to finish\n`);
+  const { released } = await worker.stop();
+  process.stdout.write(`stockroom worker ${worker.id} stopped${released > 0 ? `; handed ${released} unfinished job(s) back to the queue` : ''}\n`);
   return 0;
 }
 

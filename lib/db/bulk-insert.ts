@@ -23,7 +23,17 @@ export interface TableRows {
   rows: ReadonlyArray<object>;
   /** A duplicate key on this column is a no-op (content-addressed rows). */
   ignoreConflictOn?: string;
+  /**
+   * PostgreSQL: the write holds BLOB_PRUNE_LOCK shared until commit. Writers share it; a prune
+   * (runs-write.ts pruneBlobs) takes it exclusively, so it waits for every write in flight and they
+   * wait for it: a row this transaction references cannot be pruned between its conflict check and
+   * its reference (observed: RunBlobRef_hash_fkey failures).
+   */
+  shareExisting?: boolean;
 }
+
+/** The advisory lock pruning content-addressed rows takes exclusively and their writers share. */
+export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
 
 type Statement = ReturnType<Database['prisma']['$executeRaw']>;
 
@@ -54,8 +64,12 @@ function insertSql({ table, rows, ignoreConflictOn }: TableRows): Array<{ sql: S
  */
 export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
   const pieces = tables.flatMap(insertSql);
+  // SQLite has one writer at a time: nothing can be pruned between this write's statements.
   if (db.provider !== 'postgres') return pieces.map((piece) => db.prisma.$executeRaw`${piece.sql}`);
   const statements: Statement[] = [];
+  if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
+    statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
+  }
   let group: Sql.Sql[] = [];
   let params = 0;
   const flush = () => {

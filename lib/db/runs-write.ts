@@ -6,8 +6,9 @@ import 'server-only';
  */
 import type { RunResult } from '../harness/types';
 import { BlobSet, type BlobRow } from './blobs';
-import { insertAll, type TableRows } from './bulk-insert';
+import { BLOB_PRUNE_LOCK, insertAll, type TableRows } from './bulk-insert';
 import { getDb, type Database } from './client';
+import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
 import type { SaveRunInput, SaveRunMeta } from './types';
@@ -25,7 +26,8 @@ export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows
   return [
     // A blob another run already stored is reused (content-addressed). In hash order, so writers
     // storing the same new payloads at once (workers, the server) lock them in one order: no deadlock.
-    { table: 'Blob', rows: [...blobs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)), ignoreConflictOn: 'hash' },
+    // Blobs already stored are locked against a concurrent prune until this write commits (shareExisting).
+    { table: 'Blob', rows: [...blobs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)), ignoreConflictOn: 'hash', shareExisting: true },
     { table: 'Run', rows: batch.map((r) => r.run) },
     { table: 'RunFlag', rows: all((r) => r.flags) },
     { table: 'Transition', rows: all((r) => r.transitions) },
@@ -95,11 +97,8 @@ export async function deleteRun(id: string, db: Database = getDb()): Promise<boo
     const refs = await tx.runBlobRef.findMany({ where: { runId: id }, select: { hash: true } });
     const deleted = await tx.run.deleteMany({ where: { id } });
     if (deleted.count === 0) return false;
-    const hashes = refs.map((r) => r.hash);
-    for (let i = 0; i < hashes.length; i += HASHES_PER_STATEMENT) {
-      const chunk = hashes.slice(i, i + HASHES_PER_STATEMENT);
-      await tx.blob.deleteMany({ where: { hash: { in: chunk }, refs: { none: {} } } });
-    }
+    const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+    for (const statement of pruneBlobs(txDb, refs.map((r) => r.hash))) await statement;
     return true;
   });
 }
@@ -115,9 +114,36 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   const blobs = new BlobSet();
   const rows = buildRunRows(run, meta, meta.id, blobs);
   const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
-  const prune = [];
-  for (let i = 0; i < stale.length; i += HASHES_PER_STATEMENT) {
-    prune.push(p.blob.deleteMany({ where: { hash: { in: stale.slice(i, i + HASHES_PER_STATEMENT) }, refs: { none: {} } } }));
-  }
-  await p.$transaction([p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, runTables(blobs.rows.values(), [rows])), ...prune]);
+  // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
+  const lock = db.provider === 'postgres' ? [lockBlobsForPrune(db)] : [];
+  const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false }));
+  await p.$transaction([...lock, p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, tables), ...pruneBlobs(db, stale, true)]);
 }
+
+/**
+ * Statements deleting those of `hashes` no run references any more, to run in order inside the
+ * caller's transaction. PostgreSQL: BLOB_PRUNE_LOCK is taken exclusively first, which waits for
+ * every write in flight (they hold it shared until they commit); the DELETE that follows is a new
+ * statement, so under READ COMMITTED it sees their references and keeps those blobs. A write that
+ * starts meanwhile waits for this transaction, then finds a pruned blob gone and inserts it again.
+ * No failure, no retry. (SQLite has one writer at a time.)
+ */
+function pruneBlobs(db: Database, hashes: readonly string[], locked = false): Statement[] {
+  const p = db.prisma;
+  const unique = [...new Set(hashes)];
+  const statements: Statement[] = [];
+  if (unique.length === 0) return statements;
+  if (db.provider === 'postgres' && !locked) statements.push(lockBlobsForPrune(db));
+  for (let i = 0; i < unique.length; i += HASHES_PER_STATEMENT) {
+    const chunk = unique.slice(i, i + HASHES_PER_STATEMENT);
+    statements.push(p.$executeRaw`DELETE FROM "Blob" WHERE "hash" IN (${Sql.join(chunk)}) AND NOT EXISTS (SELECT 1 FROM "RunBlobRef" r WHERE r."hash" = "Blob"."hash")`);
+  }
+  return statements;
+}
+
+/** PostgreSQL: BLOB_PRUNE_LOCK exclusively, until commit. */
+function lockBlobsForPrune(db: Database): Statement {
+  return db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtext(${BLOB_PRUNE_LOCK}))) AS l`;
+}
+
+type Statement = ReturnType<Database['prisma']['$executeRaw']>;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './client';
+import { openDatabase, type Database } from './client';
 import { getRunOrThrow } from './runs-read';
 import { cancelSuiteRun, caseKey, finishSuiteIfComplete, pastCaseDurations, storeSuiteCase, suiteForCase, suiteStatus } from './suite-jobs';
 import { saveRun } from './runs-write';
@@ -117,6 +117,24 @@ describe.each(providers)('suite cases on $name', (provider) => {
     expect(await db.prisma.suiteSetting.count({ where: { suiteRunId: id } })).toBe(1);
     expect(await finishSuiteIfComplete(id, db)).toBe(false);
     expect(await finishSuiteIfComplete('no-such-suite', db)).toBe(false);
+  });
+
+  test('workers finishing the same suite at once (issue 23): one finishes it, none fails on the case rows, and the cases stay as stored', async () => {
+    const id = await newSuite(24);
+    for (const setting of ['none', 'naive_retry']) for (let i = 1; i <= 12; i++) await store(id, `${setting}-c${i}`, setting);
+    const before = await db.prisma.suiteCase.findMany({ where: { suiteRunId: id }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] });
+    // PostgreSQL: separate clients, as separate worker processes are; SQLite: the one process that runs its jobs.
+    const others = provider.name === 'postgres' ? Array.from({ length: 6 }, () => openDatabase(t.url)) : [];
+    try {
+      const outcomes = await Promise.allSettled([db, ...others].flatMap((d) => Array.from({ length: others.length > 0 ? 2 : 8 }, () => finishSuiteIfComplete(id, d))));
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled' && o.value === true)).toHaveLength(1);
+    } finally {
+      await Promise.all(others.map((d) => d.close()));
+    }
+    expect(await db.prisma.suiteRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'done', completed: 24 });
+    expect(await db.prisma.suiteSetting.count({ where: { suiteRunId: id } })).toBe(2);
+    expect(await db.prisma.suiteCase.findMany({ where: { suiteRunId: id }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] })).toEqual(before);
   });
 
   test('a cancelled suite gains no case: nothing of the run is written', async () => {

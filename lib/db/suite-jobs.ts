@@ -20,7 +20,6 @@ import { WORKER_LEASE_MS } from './worker-heartbeats';
 import { FAKE_MODEL } from '../harness/config';
 import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
 import type { WorkerPresence } from '../format/workers';
-import { saveSuiteSetting } from './suites';
 import type { SaveRunMeta } from './types';
 
 /** Statuses a worker may still add cases to. */
@@ -148,33 +147,44 @@ export async function markSuiteStarted(suiteRunId: string, db: Database = getDb(
 }
 
 /**
- * Writes each setting's metrics from the stored case scores (what the matrix page shows). Settings
- * with no stored case are left out.
+ * Writes each setting's aggregate (SuiteSetting) from the suite's stored cases. The SuiteCase rows
+ * are the record and are left as they are (rewriting them raced a worker finishing the same suite:
+ * two deletes then two inserts of the same (suite, setting, case)). Called inside the transaction
+ * that moves the suite out of queued/running, so it runs once per suite.
  */
-export async function writeSettingsFromStoredCases(suiteRunId: string, db: Database = getDb()): Promise<void> {
-  const cases = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] });
+async function writeSettingsFromStoredCases(suiteRunId: string, tx: Database['prisma']): Promise<void> {
+  const cases = await tx.suiteCase.findMany({ where: { suiteRunId }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] });
   const bySetting = new Map<string, typeof cases>();
   for (const c of cases) bySetting.set(c.setting, [...(bySetting.get(c.setting) ?? []), c]);
-  for (const [setting, rows] of bySetting) {
-    const scores = rows.map((r) => CaseScoresSchema.parse(json(r.scores, 'case scores')));
-    const agg = aggregate(scores);
-    await saveSuiteSetting(
-      suiteRunId,
-      {
-        setting,
-        metrics: agg.metrics,
-        byCategory: agg.byCategory,
-        reportedAt: new Date().toISOString(),
-        cases: rows.map((r, i) => ({ caseId: r.caseId, category: r.category, scores: scores[i]!, runId: r.runId })),
-      },
-      db,
-    );
-  }
+  await tx.suiteSetting.deleteMany({ where: { suiteRunId } });
+  const reportedAt = new Date();
+  const rows = [...bySetting].map(([setting, list]) => {
+    const agg = aggregate(list.map((r) => CaseScoresSchema.parse(json(r.scores, 'case scores'))));
+    return { suiteRunId, setting, metrics: JSON.stringify(agg.metrics), byCategory: JSON.stringify(agg.byCategory), reportedAt };
+  });
+  if (rows.length > 0) await tx.suiteSetting.createMany({ data: rows });
+}
+
+/**
+ * Moves an active suite to a final status and writes its settings in one transaction. The status
+ * update is the claim: on PostgreSQL a second worker finishing the same suite waits on the row
+ * lock, then finds it no longer active and writes nothing (SQLite serialises the writers).
+ */
+async function closeSuite(suiteRunId: string, data: { status: 'done' | 'cancelled'; completed?: number; error?: string }, db: Database): Promise<boolean> {
+  return db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.suiteRun.updateMany({ where: { id: suiteRunId, status: { in: ACTIVE } }, data: { ...data, finishedAt: new Date() } });
+    if (count === 0) return false;
+    await writeSettingsFromStoredCases(suiteRunId, tx as unknown as Database['prisma']);
+    if (data.completed === undefined) {
+      await tx.suiteRun.update({ where: { id: suiteRunId }, data: { completed: await tx.suiteCase.count({ where: { suiteRunId } }) } });
+    }
+    return true;
+  });
 }
 
 /**
  * Finishes the suite when every case is stored: settings written, status done. Safe to call from
- * any worker any number of times (only the first that sees it complete moves it).
+ * any worker any number of times, at once (only the first that sees it complete moves it).
  */
 export async function finishSuiteIfComplete(suiteRunId: string, db: Database = getDb()): Promise<boolean> {
   // Asked after every stored case: one raw query for the status and both counts.
@@ -184,12 +194,7 @@ export async function finishSuiteIfComplete(suiteRunId: string, db: Database = g
   if (!suite || !ACTIVE.includes(suite.status)) return false;
   const stored = Number(suite.stored);
   if (stored < Number(suite.total)) return false;
-  await writeSettingsFromStoredCases(suiteRunId, db);
-  const { count } = await db.prisma.suiteRun.updateMany({
-    where: { id: suiteRunId, status: { in: ACTIVE } },
-    data: { status: 'done', completed: stored, finishedAt: new Date() },
-  });
-  return count > 0;
+  return closeSuite(suiteRunId, { status: 'done', completed: stored }, db);
 }
 
 /** What a suite's cancel did. */
@@ -202,15 +207,8 @@ export type CancelOutcome = 'cancelled' | 'already-finished';
 export async function cancelSuiteRun(suiteRunId: string, db: Database = getDb()): Promise<CancelOutcome> {
   const exists = await db.prisma.suiteRun.findUnique({ where: { id: suiteRunId }, select: { id: true } });
   if (!exists) throw new NotFoundError('suite run', suiteRunId);
-  const { count } = await db.prisma.suiteRun.updateMany({
-    where: { id: suiteRunId, status: { in: ACTIVE } },
-    data: { status: 'cancelled', error: 'cancelled: the partial result holds the cases stored before the cancel', finishedAt: new Date() },
-  });
-  if (count === 0) return 'already-finished';
-  await writeSettingsFromStoredCases(suiteRunId, db);
-  const stored = await db.prisma.suiteCase.count({ where: { suiteRunId } });
-  await db.prisma.suiteRun.update({ where: { id: suiteRunId }, data: { completed: stored } });
-  return 'cancelled';
+  const closed = await closeSuite(suiteRunId, { status: 'cancelled', error: 'cancelled: the partial result holds the cases stored before the cancel' }, db);
+  return closed ? 'cancelled' : 'already-finished';
 }
 
 /** Suites a worker should still be working on (queued or running), oldest first. */

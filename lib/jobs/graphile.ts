@@ -5,14 +5,48 @@
  * workers (`npm run worker`) run the handlers (startGraphileRunner).
  */
 import { EventEmitter } from 'node:events';
-import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerUtils } from 'graphile-worker';
-import { JOB_MAX_ATTEMPTS, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
+import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerPool, type WorkerUtils } from 'graphile-worker';
+import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 
 /** The schema graphile-worker keeps its tables in. */
 export const GRAPHILE_SCHEMA = 'graphile_worker';
+/**
+ * What a repeated key means, per kind, in graphile-worker's own modes (add_job): both replace a job
+ * still queued or failed for good (attempts reset) and, beside one already running, add a new one.
+ * - `preserve_run_at` (run, suite, suite-case): the key names one piece of work; a repeat changes
+ *   nothing about when it runs (a run is enqueued once; a suite's fan-out and its cases are idempotent:
+ *   a case is stored once).
+ * - `replace` (governed-resume): a repeat is a new decision, new information; a resume already
+ *   running on the older state is followed by another (the claim on the run's state version makes
+ *   it one resume).
+ * The sweep has no key: graphile-worker's crontab runs it once per interval across workers.
+ */
+export const JOB_KEY_MODES: Record<JobKind, 'replace' | 'preserve_run_at'> = {
+  run: 'preserve_run_at',
+  suite: 'preserve_run_at',
+  'suite-case': 'preserve_run_at',
+  'governed-resume': 'replace',
+  sweep: 'replace',
+};
+
+/**
+ * The periodic sweep on graphile-worker's crontab: every minute, once across all workers (the
+ * crontab's own bookkeeping, _private_known_crontabs, decides which worker adds it), a minute's
+ * backfill when no worker was running at the time, one attempt (the next minute is the retry), and
+ * keyed so a sweep still queued is replaced rather than doubled.
+ */
+export const SWEEP_CRONTAB = '* * * * * sweep ?fill=1m&max=1&jobKey=sweep&jobKeyMode=replace';
+
 /** Connections the enqueue-only utilities keep (the web server, the CLI). */
 const UTILS_POOL_SIZE = 2;
+
+/** The queue as an operator sees it (`npm run stockroom -- jobs`). */
+export interface QueueReport {
+  byKind: Array<{ kind: string; waiting: number; running: number; failed: number }>;
+  /** Jobs failed for good, newest first: never retried, kept with their error until removed. */
+  failed: Array<{ id: string; kind: string; key: string | null; attempts: number; error: string | null; at: string }>;
+}
 
 /** Enqueues on graphile-worker; nothing runs here. */
 export class GraphileQueue implements JobQueue {
@@ -38,30 +72,65 @@ export class GraphileQueue implements JobQueue {
     await utils.addJob(kind as string, payload as never, {
       maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS,
       ...(options.priority !== undefined ? { priority: options.priority } : {}),
-      ...(options.key !== undefined ? { jobKey: options.key, jobKeyMode: 'unsafe_dedupe' as const } : {}),
+      ...(options.key !== undefined ? { jobKey: options.key, jobKeyMode: JOB_KEY_MODES[kind] } : {}),
     });
   }
 
   /**
    * One statement for the whole batch (graphile-worker's add_jobs), so a suite's fan-out is ready at
-   * once rather than job by job. add_jobs replaces a queued job of the same key and starts another
-   * beside a running one, so keys already queued or running are left out first: a key present adds
-   * nothing, as with enqueue. (A job keyed the same added between the two steps may run twice;
-   * a suite case is stored once whatever runs it.)
+   * once rather than job by job, with each kind's key mode (JOB_KEY_MODES). Keys whose job can still
+   * run (queued, waiting for a retry, or running) are left out first, so a repeated fan-out neither
+   * resets a retry's attempts nor starts a second copy beside a running one; a key whose job failed
+   * for good is added again (add_jobs resets it), so nothing that failed blocks later work.
    */
   async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
     if (jobs.length === 0) return;
     const utils = await this.get();
     const keys = jobs.flatMap((j) => (j.key !== undefined ? [j.key] : []));
-    const present = new Set(
+    const live = new Set(
       keys.length === 0
         ? []
-        : await utils.withPgClient(async (client) => (await client.query<{ key: string }>(`SELECT key FROM ${GRAPHILE_SCHEMA}.jobs WHERE key = ANY($1::text[])`, [keys])).rows.map((r) => r.key)),
+        : await utils.withPgClient(
+            async (client) =>
+              (await client.query<{ key: string }>(`SELECT key FROM ${GRAPHILE_SCHEMA}.jobs WHERE key = ANY($1::text[]) AND (attempts < max_attempts OR locked_by IS NOT NULL)`, [keys])).rows.map((r) => r.key),
+          ),
     );
     const specs = jobs
-      .filter((j) => j.key === undefined || !present.has(j.key))
+      .filter((j) => j.key === undefined || !live.has(j.key))
       .map((j) => ({ identifier: kind as string, payload: j.payload as never, maxAttempts: JOB_MAX_ATTEMPTS, ...(j.key !== undefined ? { jobKey: j.key } : {}), ...(j.priority !== undefined ? { priority: j.priority } : {}) }));
-    if (specs.length > 0) await utils.addJobs(specs, true);
+    if (specs.length > 0) await utils.addJobs(specs, JOB_KEY_MODES[kind] === 'preserve_run_at');
+  }
+
+  /** A client of the queue's pool (tests, the bench, the jobs CLI). */
+  async withClient<T>(fn: (client: import('pg').PoolClient) => Promise<T>): Promise<T> {
+    return (await this.get()).withPgClient(fn);
+  }
+
+  /**
+   * What the queue holds, by kind: jobs waiting to run (new or waiting for a retry), running, and
+   * failed for good, with the failed ones' errors, newest first (the `jobs` command). Payloads are
+   * not shown (they name tenants and callers).
+   */
+  async report(limit = 20): Promise<QueueReport> {
+    return this.withClient(async (client) => {
+      const counts = await client.query<{ kind: string; waiting: string; running: string; failed: string }>(
+        `SELECT task_identifier AS kind,
+                count(*) FILTER (WHERE locked_by IS NULL AND attempts < max_attempts)::text AS waiting,
+                count(*) FILTER (WHERE locked_by IS NOT NULL)::text AS running,
+                count(*) FILTER (WHERE locked_by IS NULL AND attempts >= max_attempts)::text AS failed
+           FROM ${GRAPHILE_SCHEMA}.jobs GROUP BY task_identifier ORDER BY task_identifier`,
+      );
+      const failed = await client.query<{ id: string; kind: string; key: string | null; attempts: number; error: string | null; at: Date }>(
+        `SELECT id::text AS id, task_identifier AS kind, key, attempts, last_error AS error, updated_at AS at
+           FROM ${GRAPHILE_SCHEMA}.jobs WHERE locked_by IS NULL AND attempts >= max_attempts
+          ORDER BY updated_at DESC, id DESC LIMIT $1`,
+        [limit],
+      );
+      return {
+        byKind: counts.rows.map((r) => ({ kind: r.kind, waiting: Number(r.waiting), running: Number(r.running), failed: Number(r.failed) })),
+        failed: failed.rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, attempts: r.attempts, error: r.error ?? null, at: r.at.toISOString() })),
+      };
+    });
   }
 
   /** Jobs of a kind still queued or running (tests, the bench). */
@@ -76,10 +145,44 @@ export class GraphileQueue implements JobQueue {
     });
   }
 
-  /** Releases the jobs locked by workers that are gone (their heartbeat stopped). */
+  /**
+   * Releases the jobs locked by workers that are gone (their heartbeat stopped), and wakes the
+   * listening workers so one takes them now rather than at its next poll.
+   */
   async releaseWorkers(workerIds: string[]): Promise<void> {
     if (workerIds.length === 0) return;
-    await (await this.get()).forceUnlockWorkers(workerIds);
+    const utils = await this.get();
+    await utils.forceUnlockWorkers(workerIds);
+    await utils.withPgClient((client) => client.query(`SELECT pg_notify('jobs:insert', json_build_object('r', random(), 'count', $1::int)::text)`, [workerIds.length]));
+  }
+
+  /**
+   * Hands back the jobs a stopping worker still holds after its grace period, as graphile-worker's
+   * own returnJobs does (unlocked, the attempt they were on not counted, due now), and wakes the
+   * listening workers so another takes them at once. graphile-worker's forcefulShutdown would fail
+   * them instead, which delays each by its retry backoff and spends an attempt on a job that did
+   * nothing wrong. Returns the ids released.
+   */
+  async returnJobsOf(lockedBy: readonly string[], message: string): Promise<string[]> {
+    if (lockedBy.length === 0) return [];
+    const utils = await this.get();
+    return utils.withPgClient(async (client) => {
+      const r = await client.query<{ id: string }>(
+        `WITH j AS (
+           UPDATE ${GRAPHILE_SCHEMA}._private_jobs
+              SET locked_by = NULL, locked_at = NULL, attempts = GREATEST(0, attempts - 1), last_error = $2::text
+            WHERE locked_by = ANY($1::text[])
+        RETURNING id, job_queue_id
+         ), q AS (
+           UPDATE ${GRAPHILE_SCHEMA}._private_job_queues AS jq SET locked_by = NULL, locked_at = NULL
+             FROM j WHERE jq.id = j.job_queue_id AND jq.locked_by = ANY($1::text[])
+         )
+         SELECT id::text AS id FROM j`,
+        [lockedBy, message],
+      );
+      if (r.rows.length > 0) await client.query(`SELECT pg_notify('jobs:insert', json_build_object('r', random(), 'count', $1::int)::text)`, [r.rows.length]);
+      return r.rows.map((row) => row.id);
+    });
   }
 
   async close(): Promise<void> {
@@ -108,20 +211,59 @@ export interface GraphileRunnerOptions {
   onWorkerId: (id: string) => void;
   /** Milliseconds between polls for jobs whose retry is due (new jobs arrive by NOTIFY). */
   pollInterval?: number;
+  /**
+   * Aborts the running handlers when a stopping worker's grace period is over (graphile-worker's
+   * own abort, 5 s after a graceful shutdown starts, is pushed past it).
+   */
+  stopSignal: AbortSignal;
+  /** True once this worker handed its jobs back: a handler ending after that neither completes nor fails its job. */
+  released: () => boolean;
+  /** Longest grace period a stop may give running jobs (graphile-worker's abort waits past it). */
+  graceMs: number;
+}
+
+/** The runner and its pool (whose id locks the jobs; it takes gracefulShutdown). */
+export interface GraphileRunner {
+  runner: Runner;
+  pool: WorkerPool;
+}
+
+/** Thrown by a handler that ended after its job was handed back: graphile-worker's fail is then a no-op (the lock is no longer ours). */
+export class JobReleasedError extends Error {
+  constructor() {
+    super('the worker stopped and handed this job back to the queue');
+  }
 }
 
 /** Starts a graphile-worker runner over the handlers. */
-export async function startGraphileRunner(options: GraphileRunnerOptions): Promise<Runner> {
+export async function startGraphileRunner(options: GraphileRunnerOptions): Promise<GraphileRunner> {
   const taskList: TaskList = {};
   for (const kind of Object.keys(options.handlers) as JobKind[]) {
     const handler = withJobPolicy(kind, options.handlers[kind] as never);
-    const task: Task = async (payload, helpers) =>
-      handler(payload, { signal: helpers.abortSignal ?? new AbortController().signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue });
+    const task: Task = async (payload, helpers) => {
+      const signal = helpers.abortSignal ? AbortSignal.any([helpers.abortSignal, options.stopSignal]) : options.stopSignal;
+      try {
+        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue });
+      } catch (err) {
+        if (err instanceof PermanentJobError && !options.released()) {
+          // Recorded as failed for good: this attempt becomes the last, so graphile-worker's own fail
+          // keeps the row with its error (the `jobs` command lists it) and never retries it.
+          await helpers.withPgClient((client) => client.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET max_attempts = attempts WHERE id = $1 AND locked_by IS NOT NULL`, [helpers.job.id]));
+        }
+        throw err;
+      }
+      // Done after the job was handed back: another worker may hold it now, so it must not be deleted from under it.
+      if (options.released()) throw new JobReleasedError();
+    };
     taskList[kind] = task;
   }
   // Handed in before the workers exist, so no worker:create is missed.
   const events = new EventEmitter() as NonNullable<Parameters<typeof run>[0]['events']>;
-  events.on('pool:create', ({ workerPool }) => options.onWorkerId(workerPool.id));
+  let pool: WorkerPool | null = null;
+  events.on('pool:create', ({ workerPool }) => {
+    pool = workerPool;
+    options.onWorkerId(workerPool.id);
+  });
   events.on('worker:create', ({ worker }) => options.onWorkerId(worker.workerId));
   const runner = await run({
     events,
@@ -131,10 +273,16 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     // The pool serves the jobs' lock/complete queries; the data layer has its own (Prisma).
     maxPoolSize: Math.max(4, options.concurrency + 2),
     pollInterval: options.pollInterval ?? 1_000,
-    noHandleSignals: true,
+    noHandleSignals: true, // the worker's CLI stops it (SIGTERM/SIGINT) with its grace period
+    gracefulShutdownAbortTimeout: options.graceMs + 60_000,
+    // Completions and failures through graphile-worker's batcher (delay 0: sent at once), because a
+    // pool shutting down waits for the batcher, whereas with batching off (-1) a job finished just
+    // before the stop is completed fire-and-forget and was left locked when the process exited.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     taskList,
-    crontab: '', // the sweep is enqueued by the workers themselves (keyed), not by cron
+    crontab: SWEEP_CRONTAB,
     logger: quietLogger,
   });
-  return runner;
+  if (!pool) throw new Error('graphile-worker started without announcing its worker pool');
+  return { runner, pool };
 }

@@ -1,25 +1,30 @@
 /**
  * What each job kind does. One wrapper (`withJobPolicy`) holds the error policy, so no handler can
  * skip it: a payload is parsed again (a job row is data), a failure that can never succeed
- * (SuiteJobError, a configuration error) fails its suite at once, and any other failure is
- * retried with backoff until the last attempt, which fails the suite naming the error.
+ * (a malformed payload, SuiteJobError, a configuration error) fails its suite or run at once and
+ * is thrown as a PermanentJobError (the queue records the job failed with its error, not retried),
+ * and any other failure is retried with backoff until the last attempt, which fails the suite or
+ * run naming the error and is recorded failed the same way. No job that failed vanishes.
  */
 import { ConfigError, HarnessError } from '../harness/errors';
+import { getDb } from '../db/client';
 import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenFile } from '../eval/golden';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
-import type { ModelWrapper } from '../runs/agent';
-import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import type { ModelGate } from '../runs/agent';
+import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
-  /** Wraps live model clients (per-provider limits shared by workers). */
-  wrapModel?: ModelWrapper;
+  /** The gate live model attempts pass (per-provider limits shared by workers). */
+  modelGate?: ModelGate;
   /** Told after each stored case (tests and the bench watch workers through it). */
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
+  /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
+  onCaseStarted?: (job: JobPayload<'suite-case'>) => void;
 }
 
 function suiteOf(kind: JobKind, payload: unknown): string | null {
@@ -33,28 +38,29 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
   return async (raw, ctx) => {
     const parsed = JOB_SCHEMAS[kind].safeParse(raw);
     if (!parsed.success) {
-      console.error(`[job ${kind}] refused a malformed payload: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-      return; // retrying cannot fix it
+      const issue = parsed.error.issues[0];
+      // Retrying cannot fix it.
+      throw new PermanentJobError(`malformed ${kind} payload: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
     }
     try {
       await handler(parsed.data as JobPayload<K>, ctx);
     } catch (err) {
+      if (ctx.signal.aborted) throw err; // the worker is stopping: the job is handed back or retried
+      const isPermanent = permanent(err);
+      const last = isPermanent || ctx.attempt >= ctx.maxAttempts;
+      if (!last) throw err; // retried with backoff by the backend
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
       const suiteRunId = suiteOf(kind, parsed.data);
-      const last = permanent(err) || ctx.attempt >= ctx.maxAttempts;
-      const message = err instanceof Error ? err.message : String(err);
-      if (suiteRunId && last && !ctx.signal.aborted) {
+      if (suiteRunId) {
         console.error(`[job ${kind}] suite ${suiteRunId} failed`, err);
-        await failSuiteRun(suiteRunId, message.slice(0, 500)).catch(() => undefined);
-        return;
-      }
-      if (kind === 'run' && last && !ctx.signal.aborted) {
+        await failSuiteRun(suiteRunId, message).catch(() => undefined);
+      } else if (kind === 'run') {
         // A run given up on says so, rather than stay `running` with nobody working on it.
         const { runId } = parsed.data as JobPayload<'run'>;
         console.error(`[job run] run ${runId} failed`, err);
-        await endRunsUnfinished({ id: runId, status: { in: ['queued', 'running', 'stopping'] } }, `The run failed on its worker: ${message.slice(0, 500)}`).catch(() => undefined);
-        return;
+        await endRunsUnfinished({ id: runId, status: { in: ['queued', 'running', 'stopping'] } }, `The run failed on its worker: ${message}`).catch(() => undefined);
       }
-      throw err; // retried with backoff by the backend
+      throw isPermanent ? new PermanentJobError(message, { cause: err }) : err;
     }
   };
 }
@@ -83,7 +89,8 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       else await finishSuiteIfComplete(job.suiteRunId);
     },
     async 'suite-case'(job, ctx) {
-      const out = await runSuiteCase(job, { signal: ctx.signal, wrapModel: deps.wrapModel });
+      deps.onCaseStarted?.(job);
+      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate });
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },
@@ -95,6 +102,8 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');
       await sweepAsJobs(ctx.queue);
+      const { pruneProviderCalls } = await import('./provider-limits');
+      await pruneProviderCalls(getDb());
     },
   };
 }

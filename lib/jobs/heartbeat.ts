@@ -34,7 +34,7 @@ export async function beat(o: HeartbeatOptions, now: Date = new Date()): Promise
 }
 
 /** Beats now and every interval until stopped; a failed beat is logged and the next one tries again. */
-export function startHeartbeat(o: HeartbeatOptions): { stop: () => Promise<void> } {
+export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget?: boolean }) => Promise<void> } {
   let inFlight: Promise<unknown> = Promise.resolve();
   const tick = () => {
     inFlight = beat(o)
@@ -46,10 +46,11 @@ export function startHeartbeat(o: HeartbeatOptions): { stop: () => Promise<void>
   tick();
   const timer = setInterval(tick, o.intervalMs ?? HEARTBEAT_MS);
   return {
-    async stop() {
+    /** Stops beating; the row is removed unless `forget: false` (jobs may still be locked under this worker's ids, and the others' lease check needs the row to release them). */
+    async stop(options: { forget?: boolean } = {}) {
       clearInterval(timer);
       await inFlight;
-      await removeHeartbeat(o.db, o.id).catch(() => undefined);
+      if (options.forget !== false) await removeHeartbeat(o.db, o.id).catch(() => undefined);
     },
   };
 }

@@ -6,7 +6,7 @@
  * database: a suite's stored cases are its progress, and a start enqueues every unfinished suite
  * again (lib/jobs/recover.ts), whose stored cases are skipped.
  */
-import { JOB_MAX_ATTEMPTS, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
+import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 
 /** First retry delay; doubles per attempt up to RETRY_MAX_MS. */
@@ -97,8 +97,8 @@ export class InProcessQueue implements JobQueue {
       await handler(job.payload, { signal: this.controller.signal, attempt: job.attempt, maxAttempts: job.maxAttempts, queue: this });
       if (job.key !== undefined) this.keys.delete(job.key);
     } catch (err) {
-      if (job.attempt >= job.maxAttempts || this.controller.signal.aborted) {
-        console.error(`[job ${job.kind}] gave up after ${job.attempt} attempt(s)`, err);
+      if (job.attempt >= job.maxAttempts || err instanceof PermanentJobError || this.controller.signal.aborted) {
+        console.error(`[job ${job.kind}] failed for good after ${job.attempt} attempt(s): ${err instanceof Error ? err.message : String(err)}`);
         if (job.key !== undefined) this.keys.delete(job.key);
       } else {
         const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (job.attempt - 1));

@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../db/client';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import type { ModelClient } from '../harness/model/client';
 import { scriptedModel } from '../harness/testing/scripted-model';
-import { acquireSlot, limitedModels, parseProviderLimits, releaseSlot, requestTokenEstimate } from './provider-limits';
+import { acquireSlot, parseProviderLimits, providerGates, releaseSlot, requestTokenEstimate } from './provider-limits';
 
 describe('STOCKROOM_PROVIDER_LIMITS', () => {
   it('parses provider=concurrent:N,rpm:N,tpm:N entries', () => {
@@ -66,8 +66,13 @@ describe.each(providers)('provider limits across workers on $name', (provider) =
         return scriptedModel([{ text: 'done' }]).converse(request);
       },
     };
-    const workers = [limitedModels(t.db, limits, 'worker-a'), limitedModels(second, limits, 'worker-b')];
-    const calls = Array.from({ length: 6 }, (_, i) => workers[i % 2]!(held, 'openai-compatible:stockroom-fake').converse({ system: '', messages: [], tools: [], maxTokens: 10 } as never));
+    const gates = [providerGates(t.db, limits, 'worker-a'), providerGates(second, limits, 'worker-b')].map((g) => g('openai-compatible:stockroom-fake')!);
+    const request = { system: '', messages: [], tools: [], maxTokens: 10 } as never;
+    const calls = Array.from({ length: 6 }, async (_, i) => {
+      const done = await gates[i % 2]!(request, new AbortController().signal);
+      const response = await held.converse(request);
+      await done(response);
+    });
     const until = async (ok: () => boolean) => {
       while (!ok()) await new Promise((r) => setTimeout(r, 20));
     };
@@ -112,9 +117,12 @@ describe.each(providers)('provider limits across workers on $name', (provider) =
 
   test('a limited model reserves its estimate for the call and keeps what the provider reported', async () => {
     const limits = parseProviderLimits('anthropic=tpm:100000');
-    const model = limitedModels(t.db, limits, 'worker-a')(scriptedModel([{ text: 'done' }]), 'anthropic:claude-test');
+    const gate = providerGates(t.db, limits, 'worker-a')('anthropic:claude-test')!;
+    expect(providerGates(t.db, limits, 'worker-a')('openai:gpt-test')).toBeUndefined();
     const request = { system: 'You are careful.', messages: [{ role: 'user' as const, content: [{ text: 'How many?' }] }], tools: [], maxTokens: 256 };
-    const response = await model.converse(request as never);
+    const done = await gate(request as never, new AbortController().signal);
+    const response = await scriptedModel([{ text: 'done' }]).converse(request as never);
+    await done(response);
     const row = await t.db.prisma.providerCall.findFirstOrThrow({ where: { provider: 'anthropic', holder: 'worker-a', tokens: { gt: 0 } } });
     expect(row.finishedAt).not.toBeNull();
     expect(row.tokens).toBe(response.inputTokens + response.outputTokens);

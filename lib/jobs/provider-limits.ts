@@ -1,20 +1,31 @@
 /**
- * Per-provider limits shared by every worker: at most `concurrent` calls in flight,
- * `requestsPerMinute` calls started and `tokensPerMinute` tokens spent in any sliding minute, per
- * provider, across all processes that share the database. Each call holds a ProviderCall row while it runs (with a lease, so a
- * dead worker's calls stop counting); taking a slot is serialised per provider (PostgreSQL: an
- * advisory transaction lock). Workers, and so these limits, exist on PostgreSQL only.
+ * Per-provider limits shared by every worker: at most `concurrent` requests in flight,
+ * `requestsPerMinute` requests and `tokensPerMinute` tokens in any sliding minute, per provider,
+ * across all processes that share the database, as the provider counts them. Every request to the
+ * provider (each attempt: a retry is a request too) passes the gate just before it is sent and
+ * holds a ProviderCall row from then (with a lease, so a dead worker's requests stop counting).
+ * The provider counts a request at some moment between its dispatch and its answer, so a request
+ * stays in the window until a minute after it was answered: then no minute the provider may count
+ * in ever holds more than the limit. Taking a slot is serialised per provider (PostgreSQL: an
+ * advisory transaction lock). A caller that must wait computes when the window will have room
+ * and sleeps exactly that long; one waiting for a request in flight to end is woken by
+ * NOTIFY when a slot is released (never a polling loop). Workers, and so these limits, exist on
+ * PostgreSQL only.
  *
  * Configured with STOCKROOM_PROVIDER_LIMITS, e.g. `openai-compatible=concurrent:16,rpm:600,tpm:200000;anthropic=concurrent:4`.
  *
- * Tokens are counted the way providers count them against a per-minute quota: a call reserves its
- * estimated input (characters / CHARS_PER_TOKEN) plus the most output it may produce (maxTokens)
- * before it starts, and once answered holds the input + output the provider reported instead.
- * A call bigger than the whole limit still goes when the minute is otherwise empty (it could never
- * go otherwise; the provider then refuses or throttles it, which the resilient client handles).
+ * Tokens are counted the way providers count them against a per-minute quota: a request reserves
+ * its estimated input (characters / CHARS_PER_TOKEN) plus the most output it may produce
+ * (maxTokens) before it is sent, and once answered holds the input + output the provider reported
+ * instead. A request bigger than the whole limit still goes when the window is otherwise empty (it
+ * could never go otherwise; the provider then refuses or throttles it, which the resilient client
+ * handles).
  */
 import { hostname } from 'node:os';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
+import pg from 'pg';
+import type { ConverseRequest } from '../harness/model/client';
+import type { ModelResponse } from '../harness/types';
+import type { AttemptGate } from '../models/resilience';
 import { CHARS_PER_TOKEN } from '../harness/tunables';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -24,12 +35,17 @@ export interface ProviderLimit {
   concurrent: number | null;
   requestsPerMinute: number | null;
   tokensPerMinute: number | null;
+  /** The sliding window the per-minute limits count over (60 s; tests shorten it). */
+  windowMs?: number;
 }
+
+/** The channel a released slot is announced on (payload: the provider). */
+export const SLOT_CHANNEL = 'stockroom_provider_slot';
+/** A waiter for a request in flight wakes at least this often, should a NOTIFY be missed (a listener reconnecting). */
+const MISSED_NOTIFY_MS = 5_000;
 
 /** How long a call may hold its slot before it stops counting (a worker died mid-call). */
 export const CALL_LEASE_MS = 10 * 60_000;
-/** Wait between attempts to take a slot. */
-const SLOT_WAIT_MS = 25;
 
 /** Parses STOCKROOM_PROVIDER_LIMITS; a bad entry is refused naming the variable and the entry. */
 export function parseProviderLimits(raw: string | undefined): Map<string, ProviderLimit> {
@@ -59,41 +75,141 @@ export function requestTokenEstimate(request: Pick<ConverseRequest, 'system' | '
   return Math.ceil(chars / CHARS_PER_TOKEN) + request.maxTokens;
 }
 
+/** When a slot may be taken: now (its id), at a known time, or when a request in flight ends. */
+type SlotAnswer = { slot: string } | { retryAt: number | null };
+
 /**
- * Takes a slot for `provider`, waiting while the limits are reached; returns the slot's id.
- * `tokens` is what the call reserves against a tokens-per-minute limit (requestTokenEstimate).
+ * Wakes waiters when a slot is released on any worker: one LISTEN connection per process (opened
+ * on first wait), and a timer for the exact time the window has room.
  */
-export async function acquireSlot(db: Database, provider: string, limit: ProviderLimit, holder: string, signal?: AbortSignal, tokens = 0): Promise<string> {
-  for (;;) {
-    signal?.throwIfAborted();
-    const id = await db.prisma.$transaction(async (tx) => {
-      if (db.provider === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'provider:' + provider}))`;
-      const now = new Date();
-      if (limit.concurrent !== null) {
-        const inFlight = await tx.providerCall.count({ where: { provider, finishedAt: null, leaseUntil: { gt: now } } });
-        if (inFlight >= limit.concurrent) return null;
-      }
-      if (limit.requestsPerMinute !== null) {
-        const lastMinute = await tx.providerCall.count({ where: { provider, startedAt: { gt: new Date(now.getTime() - 60_000) } } });
-        if (lastMinute >= limit.requestsPerMinute) return null;
-      }
-      if (limit.tokensPerMinute !== null) {
-        const spent = await tx.providerCall.aggregate({ where: { provider, startedAt: { gt: new Date(now.getTime() - 60_000) } }, _sum: { tokens: true } });
-        const used = spent._sum.tokens ?? 0;
-        if (used > 0 && used + tokens > limit.tokensPerMinute) return null;
-      }
-      const slot = newId();
-      await tx.providerCall.create({ data: { id: slot, provider, holder, startedAt: now, leaseUntil: new Date(now.getTime() + CALL_LEASE_MS), tokens } });
-      return slot;
+export class SlotWaiter {
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(private readonly connectionString: string | null) {}
+
+  private listen(): Promise<void> {
+    if (!this.connectionString) return Promise.resolve();
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.connectionString! });
+      client.on('notification', (n) => {
+        for (const wake of this.waiters.get(n.payload ?? '') ?? []) wake();
+      });
+      client.on('error', () => {
+        this.client = null;
+        this.connecting = null; // the next wait reconnects; meanwhile waiters wake on MISSED_NOTIFY_MS
+      });
+      await client.connect();
+      await client.query(`LISTEN ${SLOT_CHANNEL}`);
+      this.client = client;
+    })().catch(() => {
+      this.connecting = null;
     });
-    if (id) return id;
-    await new Promise((r) => setTimeout(r, SLOT_WAIT_MS));
+    return this.connecting;
+  }
+
+  /** Resolves at `retryAt` (an exact time), or when `provider` releases a slot (retryAt null), or on abort (rejects). */
+  async wait(provider: string, retryAt: number | null, signal?: AbortSignal): Promise<void> {
+    if (retryAt === null) await this.listen();
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const set = this.waiters.get(provider) ?? new Set<() => void>();
+      this.waiters.set(provider, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        done();
+        reject(signal!.reason);
+      };
+      const ms = retryAt === null ? MISSED_NOTIFY_MS : Math.max(0, retryAt - Date.now());
+      const timer = setTimeout(done, ms);
+      if (retryAt === null) set.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.connecting = null;
+    await client?.end().catch(() => undefined);
   }
 }
 
-/** Ends a call's slot; `usedTokens` (the provider's reported input + output) replaces its estimate. A failed call keeps its estimate (the provider may have counted it). */
-export async function releaseSlot(db: Database, id: string, usedTokens?: number): Promise<void> {
+/**
+ * Takes a slot for `provider` now, or says when to ask again. A request counts from its dispatch
+ * until a window after its answer (finishedAt), or while in flight under its lease.
+ */
+async function trySlot(db: Database, provider: string, limit: ProviderLimit, holder: string, tokens: number): Promise<SlotAnswer> {
+  const windowMs = limit.windowMs ?? 60_000;
+  return db.prisma.$transaction(async (tx) => {
+    if (db.provider === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'provider:' + provider}))`;
+    const now = Date.now();
+    const live = { provider, OR: [{ finishedAt: null, leaseUntil: { gt: new Date(now) } }, { finishedAt: { gt: new Date(now - windowMs) } }] };
+    const rows = limit.concurrent !== null || limit.requestsPerMinute !== null || limit.tokensPerMinute !== null ? await tx.providerCall.findMany({ where: live, select: { finishedAt: true, tokens: true } }) : [];
+    const inFlight = rows.filter((r) => r.finishedAt === null);
+    // The finished ones leave the window a window after their answer, earliest first.
+    const leaving = rows.flatMap((r) => (r.finishedAt ? [{ at: r.finishedAt.getTime() + windowMs, tokens: r.tokens }] : [])).sort((x, y) => x.at - y.at);
+    let retryAt: number | null | undefined;
+    const later = (at: number | null) => {
+      // null (a request in flight must end) wins over any time; otherwise the latest time needed.
+      if (retryAt === null || at === null) retryAt = null;
+      else retryAt = Math.max(retryAt ?? 0, at);
+    };
+    if (limit.concurrent !== null && inFlight.length >= limit.concurrent) later(null);
+    if (limit.requestsPerMinute !== null && rows.length >= limit.requestsPerMinute) {
+      // Room once rows.length - rpm + 1 have left; those still in flight have not started leaving.
+      const mustLeave = rows.length - limit.requestsPerMinute + 1;
+      later(mustLeave <= leaving.length ? leaving[mustLeave - 1]!.at : null);
+    }
+    if (limit.tokensPerMinute !== null) {
+      let used = rows.reduce((n, r) => n + r.tokens, 0);
+      if (used > 0 && used + tokens > limit.tokensPerMinute) {
+        let at: number | null = null;
+        for (const l of leaving) {
+          used -= l.tokens;
+          if (used === 0 || used + tokens <= limit.tokensPerMinute) {
+            at = l.at;
+            break;
+          }
+        }
+        later(at);
+      }
+    }
+    if (retryAt !== undefined) return { retryAt };
+    const slot = newId();
+    await tx.providerCall.create({ data: { id: slot, provider, holder, startedAt: new Date(now), leaseUntil: new Date(now + CALL_LEASE_MS), tokens } });
+    return { slot };
+  });
+}
+
+/**
+ * Takes a slot for `provider`, waiting while the limits are reached (until the exact time the
+ * window has room, or a released slot's NOTIFY); returns the slot's id. `tokens` is what the
+ * request reserves against a tokens-per-minute limit (requestTokenEstimate).
+ */
+export async function acquireSlot(db: Database, provider: string, limit: ProviderLimit, holder: string, signal?: AbortSignal, tokens = 0, waiter: SlotWaiter = new SlotWaiter(null)): Promise<string> {
+  for (;;) {
+    signal?.throwIfAborted();
+    const answer = await trySlot(db, provider, limit, holder, tokens);
+    if ('slot' in answer) return answer.slot;
+    await waiter.wait(provider, answer.retryAt, signal);
+  }
+}
+
+/**
+ * Ends a request's slot; `usedTokens` (the provider's reported input + output) replaces its
+ * estimate. A failed request keeps its estimate (the provider may have counted it). The other
+ * workers waiting on this provider are told (NOTIFY).
+ */
+export async function releaseSlot(db: Database, id: string, usedTokens?: number, provider?: string): Promise<void> {
   await db.prisma.providerCall.updateMany({ where: { id }, data: { finishedAt: new Date(), ...(usedTokens !== undefined ? { tokens: usedTokens } : {}) } });
+  if (provider !== undefined && db.provider === 'postgres') await db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_notify(${SLOT_CHANNEL}, ${provider})) AS n`;
 }
 
 /** Forgets calls older than the sliding minute and the lease (kept small by the sweep). */
@@ -102,25 +218,21 @@ export async function pruneProviderCalls(db: Database, now: Date = new Date()): 
   return count;
 }
 
-/** A model wrapper that holds a provider slot for each call (nothing when the provider has no limit). */
-export function limitedModels(db: Database, limits: Map<string, ProviderLimit>, holder: string = `${hostname()}:${process.pid}`) {
-  return (client: ModelClient, model: string): ModelClient => {
+/**
+ * The gates of the limited providers, by model name (lib/runs/agent.ts ModelGate): each attempt
+ * takes a slot just before it is sent and releases it once answered, keeping the provider's
+ * reported usage. Nothing for a provider without a limit.
+ */
+export function providerGates(db: Database, limits: Map<string, ProviderLimit>, holder: string = `${hostname()}:${process.pid}`, waiter: SlotWaiter = new SlotWaiter(null)) {
+  return (model: string): AttemptGate | undefined => {
     const provider = parseModelName(model)?.provider ?? model;
     const limit = limits.get(provider);
-    if (!limit) return client;
-    return {
-      modelId: client.modelId,
-      async converse(request) {
-        const slot = await acquireSlot(db, provider, limit, holder, request.signal, limit.tokensPerMinute !== null ? requestTokenEstimate(request) : 0);
-        let used: number | undefined;
-        try {
-          const response = await client.converse(request);
-          used = response.inputTokens + response.outputTokens;
-          return response;
-        } finally {
-          await releaseSlot(db, slot, used).catch(() => undefined);
-        }
-      },
+    if (!limit) return undefined;
+    return async (request: ConverseRequest, signal: AbortSignal) => {
+      const slot = await acquireSlot(db, provider, limit, holder, signal, limit.tokensPerMinute !== null ? requestTokenEstimate(request) : 0, waiter);
+      return async (response: ModelResponse | null) => {
+        await releaseSlot(db, slot, response ? response.inputTokens + response.outputTokens : undefined, provider);
+      };
     };
   };
 }

@@ -13,12 +13,12 @@ import type { JobQueue } from './types';
 /** Jobs the in-process queue runs at once (STOCKROOM_WORKER_CONCURRENCY). */
 export const DEFAULT_IN_PROCESS_CONCURRENCY = 2;
 
-/** A positive integer from the environment (a concurrency by default); a bad value is refused naming the variable. */
-export function concurrencyFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env, max = 256): number {
+/** An integer from the environment (a concurrency by default: 1 to 256); a bad value is refused naming the variable. */
+export function concurrencyFromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env, max = 256, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new RangeError(`${name} must be an integer from 1 to ${max} (got '${raw}')`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
   return n;
 }
 

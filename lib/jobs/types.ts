@@ -54,8 +54,8 @@ export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_SCHEMAS)[K]>;
 
 export interface EnqueueOptions {
   /**
-   * Idempotency key: while a job with this key is queued, running or retrying, another enqueue with
-   * the same key adds nothing (graphile-worker `unsafe_dedupe`).
+   * Job key: one job per key, with the kind's graphile-worker key mode (lib/jobs/graphile.ts
+   * JOB_KEY_MODES); a job failed for good is replaced, so it never blocks later work.
    */
   key?: string;
   /** Attempts before the job is given up (default JOB_MAX_ATTEMPTS). */
@@ -91,3 +91,15 @@ export interface JobQueue {
 
 /** Attempts per job before it is given up (transient failures: a dropped connection, a busy database). */
 export const JOB_MAX_ATTEMPTS = 5;
+
+/**
+ * A job that can never succeed (a malformed payload, a configuration or harness error, a suite
+ * that cannot run here): recorded as failed at once with this message, never retried. Its
+ * suite or run already says so where it applies.
+ */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}

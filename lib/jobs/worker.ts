@@ -2,29 +2,38 @@
  * A job worker (`npm run worker`): runs suite fan-outs, suite cases, governed resumes and sweeps
  * from the PostgreSQL queue, `concurrency` at a time, alongside any number of other workers on any
  * machine that reaches the database. It beats a heartbeat; the jobs of a worker that stops beating
- * are released to the others. SIGTERM/SIGINT stop it gracefully (jobs in flight finish or are
- * released for another worker).
+ * are released to the others. `stop()` is graceful: no new job is taken, the running ones get the
+ * grace period to finish, and what is still running then is handed back to the queue (and its
+ * handlers aborted) so another worker takes it at once; only then does the heartbeat row go.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Runner } from 'graphile-worker';
 import { getDb, PG_POOL_SIZE, type Database } from '../db/client';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';
-import { limitedModels, parseProviderLimits, pruneProviderCalls } from './provider-limits';
+import { parseProviderLimits, providerGates, SlotWaiter } from './provider-limits';
 import { recoverUnfinishedSuites } from './recover';
 import { preloadLiveModels } from '../runs/agent';
 
-/** How often a worker enqueues the sweep (keyed, so N workers still sweep once per interval). */
-export const SWEEP_INTERVAL_MS = 30_000;
 /** Concurrent jobs per worker when STOCKROOM_WORKER_CONCURRENCY is not set. */
 export const DEFAULT_WORKER_CONCURRENCY = 4;
+/** How long a stopping worker lets its running jobs finish when STOCKROOM_WORKER_GRACE_MS is not set. */
+export const DEFAULT_WORKER_GRACE_MS = 30_000;
+/** After the grace period, how long the aborted handlers get to wind down before the pool is shut regardless. */
+const ABORT_WAIT_MS = 5_000;
+
+/** What a graceful stop did. */
+export interface StopReport {
+  /** Jobs still running when the grace period ended, handed back to the queue. */
+  released: number;
+}
 
 export interface RunningWorker {
   id: string;
-  stop(): Promise<void>;
+  /** Graceful: no new jobs, running ones finish within the grace period, the rest are handed back. */
+  stop(): Promise<StopReport>;
 }
 
 export interface StartWorkerOptions {
@@ -34,7 +43,11 @@ export interface StartWorkerOptions {
   leaseMs?: number;
   /** Heartbeat interval (default HEARTBEAT_MS). */
   heartbeatMs?: number;
+  /** How long a stop lets running jobs finish before handing them back (default DEFAULT_WORKER_GRACE_MS). */
+  graceMs?: number;
 }
+
+const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
 
 /**
  * Readies a new worker before it takes jobs, so its first jobs do not all pay at once for what
@@ -59,16 +72,23 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const queue = new GraphileQueue(target.url);
   const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
-  const handlers = createHandlers({ wrapModel: limits.size > 0 ? limitedModels(db, limits, id) : undefined, ...options.deps });
+  const slots = new SlotWaiter(target.url);
+  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, ...options.deps });
   const workerIds: string[] = [];
   await queue.countJobs(); // migrates graphile-worker's schema before the runner starts
   await warmUp(db, options.concurrency);
-  const runner: Runner = await startGraphileRunner({
+  const graceMs = options.graceMs ?? DEFAULT_WORKER_GRACE_MS;
+  const stopping = new AbortController();
+  let released = false;
+  const { pool } = await startGraphileRunner({
     connectionString: target.url,
     concurrency: options.concurrency,
     handlers,
     queue,
     onWorkerId: (w) => workerIds.push(w),
+    stopSignal: stopping.signal,
+    released: () => released,
+    graceMs,
   });
   const heartbeat = startHeartbeat({
     db,
@@ -81,20 +101,41 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   });
   // Reconciliation: a suite whose fan-out was lost (its jobs deleted by hand, a queue restored) is enqueued again.
   await recoverUnfinishedSuites(queue, db).catch((err: unknown) => console.error('stockroom worker: recovering unfinished suites failed', err));
-  const sweep = () => {
-    void queue.enqueue('sweep', {}, { key: 'sweep' }).catch((err: unknown) => console.error('stockroom worker: could not enqueue the sweep', err));
-    void pruneProviderCalls(db).catch(() => undefined);
+  let stopped: Promise<StopReport> | null = null;
+  const stop = async (): Promise<StopReport> => {
+    // No new jobs from here; the running ones carry on. The heartbeat keeps beating meanwhile, so no
+    // other worker takes this one for dead and starts its jobs a second time.
+    const drained = Promise.resolve(pool.gracefulShutdown(`stockroom worker ${id} stopping`)).then(
+      () => 'drained' as const,
+      () => 'drained' as const,
+    );
+    let handedBack: string[] = [];
+    let releaseFailed = false;
+    if ((await Promise.race([drained, sleep(graceMs)])) === 'timeout') {
+      // Handed back before the handlers are aborted, so an aborted handler's failure cannot push its job back by a retry backoff.
+      released = true;
+      try {
+        handedBack = await queue.returnJobsOf(workerIds, `the worker stopped after its ${graceMs} ms grace period; handed back unfinished`);
+      } catch (err) {
+        releaseFailed = true;
+        console.error('stockroom worker: could not hand its jobs back (the other workers release them once its lease ends)', err);
+      }
+      stopping.abort(new Error('the worker is stopping'));
+      if ((await Promise.race([drained, sleep(ABORT_WAIT_MS)])) === 'timeout') await Promise.resolve(pool.forcefulShutdown('handlers did not end after the abort')).catch(() => undefined);
+    }
+    // The heartbeat row goes only once nothing is locked under this worker's ids; if handing back
+    // failed, it stays, and the other workers' lease check releases the jobs.
+    await heartbeat.stop({ forget: !releaseFailed });
+    await slots.close();
+    await queue.close();
+    await db.close();
+    return { released: handedBack.length };
   };
-  sweep();
-  const sweepTimer = setInterval(sweep, SWEEP_INTERVAL_MS);
   return {
     id,
-    async stop() {
-      clearInterval(sweepTimer);
-      await runner.stop();
-      await heartbeat.stop();
-      await queue.close();
-      await db.close();
+    stop() {
+      stopped ??= stop();
+      return stopped;
     },
   };
 }

@@ -13,11 +13,13 @@ import { requireCredentials, type Env } from './credentials';
 import { MODEL_SERVER_MODEL } from './model-server/model-name';
 import { OpenAIModelClient } from './openai-client';
 import { RecordingModelClient } from './recording';
-import { ResilientModelClient, type ResilienceOptions } from './resilience';
+import { ResilientModelClient, type AttemptGate, type ResilienceOptions } from './resilience';
 
 export interface LiveModelOptions {
   env?: Env;
   resilience?: Partial<ResilienceOptions>;
+  /** Passed by every attempt before it is sent (the per-provider limits workers share). */
+  gate?: AttemptGate;
 }
 
 /** Builds a client for one run. */
@@ -87,7 +89,7 @@ export function liveModelFactory(
   requireCredentials(name.provider, env);
   // Every live call is recorded (request digest + response) so the run can be replayed against a changed harness.
   const resilience = { ...resilienceOf(config), ...options.resilience };
-  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run), resilience));
+  return (run) => new RecordingModelClient(new ResilientModelClient(providerClient(config, env, run), resilience, options.gate));
 }
 
 /** The per-attempt timeout and retry count a configuration sets (MODEL_CALL_TIMEOUT_S, MODEL_CALL_RETRIES). */

@@ -14,6 +14,13 @@ import type { ModelResponse } from '../harness/types';
 import { classifyPolicyError, ProviderCallError } from './errors';
 import * as T from './tunables';
 
+/**
+ * Called before each attempt, outside its timeout, so waiting here is not a timed-out attempt:
+ * waits until the attempt may be sent (provider limits shared by workers) and returns what to call
+ * once it has ended, with the response (null when it failed).
+ */
+export type AttemptGate = (request: ConverseRequest, signal: AbortSignal) => Promise<(response: ModelResponse | null) => Promise<void>>;
+
 export interface ResilienceOptions {
   /** Per-attempt timeout, ms. */
   timeoutMs: number;
@@ -88,6 +95,8 @@ export class ResilientModelClient implements ModelClient {
   constructor(
     private readonly inner: ModelClient,
     options: Partial<ResilienceOptions> = {},
+    /** Each attempt (a retry too: the provider counts every request) passes it first. */
+    private readonly gate?: AttemptGate,
   ) {
     this.modelId = inner.modelId;
     this.endpoint = inner.endpoint;
@@ -97,13 +106,28 @@ export class ResilientModelClient implements ModelClient {
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {
     const o = this.options;
-    const attempt = timeout(o.timeoutMs, TimeoutStrategy.Aggressive);
+    const attemptTimeout = timeout(o.timeoutMs, TimeoutStrategy.Aggressive);
+    const gate = this.gate;
+    // One request to the provider: through the rate gate first (the provider counts every request,
+    // a retry too), then under the per-attempt timeout.
+    const attempt = async (signal: AbortSignal): Promise<ModelResponse> => {
+      const send = () => attemptTimeout.execute(({ signal: timed }) => this.inner.converse({ ...request, signal: timed }), signal);
+      if (!gate) return send();
+      const done = await gate(request, signal);
+      let response: ModelResponse | null = null;
+      try {
+        response = await send();
+        return response;
+      } finally {
+        await done(response).catch(() => undefined);
+      }
+    };
     // Our own retry loop rather than cockatiel's retry: its wait between attempts ignores the abort
     // signal, so a Ctrl-C, a Stop or the run's deadline during a `Retry-After: 30` waited the 30 s out.
     const attempts = async (signal: AbortSignal): Promise<ModelResponse> => {
       for (let n = 1; ; n += 1) {
         try {
-          return await attempt.execute(({ signal: attemptSignal }) => this.inner.converse({ ...request, signal: attemptSignal }), signal);
+          return await attempt(signal);
         } catch (err) {
           if (signal.aborted || n > o.retries || !retryable(err)) throw err;
           const delayMs = retryDelay(err, n, o);

@@ -9,6 +9,7 @@ import { FAKE_MODEL, type HarnessConfig } from '../harness/config';
 import type { ToolExecutor } from '../harness/executor';
 import type { CallPolicy } from '../harness/guards/call-policy';
 import type { ModelClient } from '../harness/model/client';
+import type { AttemptGate } from '../models/resilience';
 import { createExecutor, type CreateExecutorOptions } from '../mcp/create-executor';
 import { exportRunTrace } from '../otel/run-exporter';
 import { createStockroomAgent, type LiveModelContext, type StockroomAgent } from '../stockroom/agent';
@@ -25,19 +26,18 @@ export interface LiveModel {
   costMeter: import('../harness/cost').CostMeter | null;
 }
 
-/** Wraps each live model client (the per-provider limits shared by workers plug in here). */
-export type ModelWrapper = (client: ModelClient, model: string) => ModelClient;
+/** The gate each attempt of a live model passes before it is sent (the per-provider limits shared by workers), by model name; none when unlimited. */
+export type ModelGate = (model: string) => AttemptGate | undefined;
 
 /**
  * The live model the configuration names, its credentials checked (nulls for the fake model).
  * Refuses before anything runs, naming a missing variable. No provider SDK is loaded for the fake model.
  */
-export async function resolveLiveModel(config: HarnessConfig, wrap?: ModelWrapper): Promise<LiveModel> {
+export async function resolveLiveModel(config: HarnessConfig, gateFor?: ModelGate): Promise<LiveModel> {
   if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null };
   const [{ liveModelFactory }, { costMeterFor }] = await liveModelModules();
   const costMeter = costMeterFor(config);
-  const factory = liveModelFactory(config);
-  const liveModel = factory && wrap ? (run: LiveModelContext) => wrap(factory(run), config.model) : factory;
+  const liveModel = liveModelFactory(config, { gate: gateFor?.(config.model) });
   return { liveModel, costMeter };
 }
 
@@ -68,13 +68,13 @@ export interface OpenAgentOptions {
   policy?: CallPolicy;
   /** Already resolved (the CLI resolves it before opening the database); else resolved here. */
   live?: LiveModel;
-  wrapModel?: ModelWrapper;
+  modelGate?: ModelGate;
 }
 
 /** An agent over the dataset with everything resolved; the caller closes it (or uses `withAgent`). */
 export async function openAgent(options: OpenAgentOptions): Promise<StockroomAgent> {
   const { dataset, config } = options;
-  const live = options.live ?? (await resolveLiveModel(config, options.wrapModel));
+  const live = options.live ?? (await resolveLiveModel(config, options.modelGate));
   const executor = options.executor ?? (await resolveExecutor(config, dataset, options.tools));
   return createStockroomAgent({
     dataset,

@@ -15,7 +15,7 @@ import { loadDataset } from '../stockroom/dataset/load-dataset';
 import type { Dataset } from '../stockroom/dataset/types';
 import { json } from '../db/run-dto';
 import { McpToolExecutor } from '../mcp/mcp-executor';
-import { resolveExecutor, withAgent, type ModelWrapper } from './agent';
+import { resolveExecutor, withAgent, type ModelGate } from './agent';
 import { configuredToolServer } from './tool-servers';
 import { borrowExecutor } from './executor-pool';
 import { metaFor } from './store';
@@ -120,7 +120,7 @@ export type SuiteCaseOutcome = StoreCaseOutcome | { stored: false; reason: 'canc
  */
 export async function runSuiteCase(
   input: RunSuiteCaseInput,
-  options: { signal?: AbortSignal; wrapModel?: ModelWrapper; db?: Database } = {},
+  options: { signal?: AbortSignal; modelGate?: ModelGate; db?: Database } = {},
 ): Promise<SuiteCaseOutcome> {
   const db = options.db ?? getDb();
   const suite = await suiteForCase(input.suiteRunId, input.setting, input.caseId, db);
@@ -144,7 +144,7 @@ export async function runSuiteCase(
     const borrowed = server ? await borrowExecutor(`${input.suiteRunId}\u0000${input.setting}\u0000${input.toolServer}`, async () => (await resolveExecutor(config, dataset, server))!) : undefined;
     const executor = borrowed?.executor;
     const confirmed = borrowed?.session instanceof McpToolExecutor ? (borrowed.session.serverWeaknesses()?.active ?? null) : null;
-    const run = await withAgent({ dataset, config, executor, wrapModel: options.wrapModel }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal }));
+    const run = await withAgent({ dataset, config, executor, modelGate: options.modelGate }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal }));
     if (cancel.signal.aborted) {
       options.signal?.throwIfAborted(); // a worker shutting down: the job is retried elsewhere
       return { stored: false, reason: 'cancelled' };
