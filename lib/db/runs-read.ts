@@ -11,7 +11,7 @@ import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
-import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
+import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -97,7 +97,9 @@ function toolTail(r: ToolCall) {
 const guardStep = (r: GuardEvent): TrajectoryStep =>
   r.guard === MODEL_RETRY_GUARD
     ? retryFromRow(r)
-    : {
+    : r.guard === GUARDRAIL_GUARD
+      ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail })
+      : {
         kind: 'guard',
         step: r.step,
         guard: r.guard,

@@ -43,6 +43,7 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     deadlineAt: d.started + d.options.config.wallClockTimeoutS * 1000,
     signal: d.options.signal,
     onToolProgress: d.options.onToolProgress,
+    guardrails: d.options.config.guardrails,
   };
 }
 
@@ -98,6 +99,7 @@ export async function executeCalls(
     run.records.push(record);
     run.trajectory.push(record);
     stepRecords.push(record);
+    for (const e of outcome.guardrailEvents ?? []) run.trajectory.push(e);
     if (record.validationError !== null) run.invalidCount += 1;
     if (outcome.halt) {
       run.stopWith({ stop: true, ...outcome.halt });

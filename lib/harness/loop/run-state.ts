@@ -31,6 +31,8 @@ export class RunState {
   finalAnswer = '';
   invalidCount = 0;
   checkpoint: Checkpoint | null = null;
+  /** Extra turns the guardrails have given the agent so far. */
+  guardrailRetries = 0;
 
   constructor(query: string) {
     this.messages = [userMessage(query)];
