@@ -2,12 +2,16 @@
  * Flags shared by the commands that run the harness, and how they become a validated
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
+import fs from 'node:fs';
 import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { ConfigError } from '../lib/harness/errors';
+import { parseGuardrailsJson } from '../lib/harness/guardrails/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { CliUsageError, stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
+import { guardrailsFor } from '../lib/runs/settings';
 
 export const HARNESS_FLAGS: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
@@ -25,9 +29,38 @@ export const HARNESS_FLAGS: FlagSpec = {
   'usd-budget': { type: 'string', description: 'per-run spending ceiling in USD (needs a priced model, config/prices.json)' },
   model: { type: 'string', description: 'fake (default), bedrock:ID, openai:MODEL, openai-compatible:MODEL or anthropic:MODEL' },
   'model-base-url': { type: 'string', description: 'endpoint for openai-compatible (required) or to override a provider' },
+  guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see README: Guardrails)' },
 };
 
+/**
+ * `--guardrails JSON_OR_FILE`: inline JSON (starts with `{`) or the path of a JSON file, validated
+ * with the harness's schema; an error names the flag and the field (`guardrails.on_violation`).
+ */
+export function guardrailsFromArgs(args: ParsedArgs): string | undefined {
+  const raw = stringFlag(args, 'guardrails');
+  if (raw === undefined) return undefined;
+  const text = raw.trim().startsWith('{') ? raw : readGuardrailsFile(raw);
+  try {
+    parseGuardrailsJson(text);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliUsageError(`--guardrails: ${err.message}`);
+    throw err;
+  }
+  return text;
+}
+
+function readGuardrailsFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`--guardrails: '${file}' is neither inline JSON nor a readable file (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
 export function configFromArgs(args: ParsedArgs): HarnessConfig {
+  // No --guardrails with --tenant T: T's default from the policy file (as for the dashboard's runs).
+  const tenant = stringFlag(args, 'tenant');
+  const tenantDefault = stringFlag(args, 'guardrails') === undefined && tenant !== undefined ? guardrailsFor(undefined, tenant) : undefined;
   return resolveConfig(
     configFromEnv(),
     parseOverrides({
@@ -41,7 +74,9 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       model: stringFlag(args, 'model'),
       modelBaseUrl: stringFlag(args, 'model-base-url'),
       usdBudget: stringFlag(args, 'usd-budget'),
+      guardrails: guardrailsFromArgs(args),
     }),
+    tenantDefault && !process.env.STOCKROOM_GUARDRAILS ? { guardrails: tenantDefault } : {},
   );
 }
 

@@ -45,7 +45,7 @@ export function specOf(runId: string, stored: unknown): GovernedSpec {
 }
 
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
-  const config = configOf(spec, spec.weaknesses);
+  const config = configOf(spec, spec.weaknesses, spec.tenant);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
   const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
   // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
@@ -71,5 +71,5 @@ export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, 
 
 /** What a governed run is stored with (governed, in its spec's tenant, attributed to `createdBy`). */
 export function governedMeta(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: string) {
-  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
+  return { ...metaFor(dataset, configOf(spec, spec.weaknesses, spec.tenant), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
 }
