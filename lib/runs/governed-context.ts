@@ -5,6 +5,7 @@ import 'server-only';
  * demonstration fault beneath the journal, the policy file, and an agent from the run service.
  */
 import { z } from 'zod';
+import { GuardrailsSchema } from '../harness/guardrails/config';
 import type { ToolExecutor } from '../harness/executor';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
 import type { AgentDriver, GovernedContext } from '../governance/governed-run';
@@ -34,6 +35,8 @@ export const GovernedSpecSchema = z.object({
   guards: z.array(z.enum(RUN_GUARD_NAMES)),
   payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
   transport: z.enum(TRANSPORTS),
+  /** The guardrails the run runs under, fixed when it starts (its own, or its tenant's default then). */
+  guardrails: GuardrailsSchema.optional(),
 });
 export type GovernedSpec = z.infer<typeof GovernedSpecSchema>;
 
@@ -45,7 +48,7 @@ export function specOf(runId: string, stored: unknown): GovernedSpec {
 }
 
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
-  const config = configOf(spec, spec.weaknesses, spec.tenant);
+  const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
   const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
   // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
@@ -71,5 +74,5 @@ export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, 
 
 /** What a governed run is stored with (governed, in its spec's tenant, attributed to `createdBy`). */
 export function governedMeta(spec: GovernedSpec, dataset: Dataset, runId: string, createdBy: string) {
-  return { ...metaFor(dataset, configOf(spec, spec.weaknesses, spec.tenant), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
+  return { ...metaFor(dataset, configOf(spec, spec.weaknesses), spec.category, null, { createdBy, tenant: spec.tenant }, true), id: runId };
 }
