@@ -2,6 +2,7 @@
  * `stockroom eval`: runs the golden set once under one configuration, writes the report and prints
  * a summary (or the whole report with --json).
  */
+import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { writeFileSync } from 'node:fs';
 import { loadGoldenFile } from '../../lib/eval/golden';
 import { defaultGoldenPath } from '../../lib/eval/matrix';
@@ -62,6 +63,7 @@ export function formatEvalSummary(report: EvalReport): string {
     ...judge,
     '',
     ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
+    ...guardrailFigureLines(m).map((l) => `  ${l}`),
   ];
   const weak = Object.entries(report.by_category).filter(
     ([, c]) => c.tool_selection_accuracy < 1 || c.answer_correctness < 1 || c.termination_match_rate < 1,

@@ -3,7 +3,7 @@
  * published table with deltas against `none` (or as JSON keyed by setting). With `--save --tenant T
  * --as EMAIL` the matrix is stored as a suite where the dashboard's matrix page shows it.
  */
-import { formatMatrixTable } from '../../lib/eval/matrix-table';
+import { formatGuardrailTable, formatMatrixTable } from '../../lib/eval/matrix-table';
 import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
 import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
@@ -130,6 +130,8 @@ async function runAndPrint(
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    const guardrailTable = formatGuardrailTable(metrics);
+    if (guardrailTable) process.stdout.write(`\nguardrails\n\n${guardrailTable}\n`);
     const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));
     process.stdout.write(`\njudge ${j.name} (rubric ${j.rubricVersion})${j.unscored > 0 ? `: ${j.unscored} item(s) unscored` : ''}\n`);
     if (stored) process.stdout.write(`\nstored as suite ${stored.suiteId} in tenant ${target!.owner.tenant}\n`);

@@ -4,7 +4,8 @@ import 'server-only';
  * run rebuilt for export. Replay pages through steps by range, so a 20,000-step run never loads at
  * once; large tool results are previews until asked for.
  */
-import type { JsonValue } from '../harness/json';
+import { isJsonObject, type JsonValue } from '../harness/json';
+import { GuardrailsSchema } from '../harness/guardrails/config';
 import type { Checkpoint, Exchange, ModelInput, RunResult, ToolRecord, TrajectoryStep } from '../harness/types';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
 import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
@@ -313,6 +314,9 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
   }
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
   const weaknesses = stringList(row.weaknesses, 'weaknesses');
+  const config = json(row.config, 'config');
+  // The guardrails a run ran under are recorded in its configuration.
+  const guardrails = isJsonObject(config) && config.guardrails !== undefined ? GuardrailsSchema.safeParse(config.guardrails) : null;
   const run: RunResult = {
     runId: row.harnessRunId,
     caseId: row.caseId,
@@ -343,6 +347,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     mode: row.mode as RunResult['mode'],
     modelId: row.modelId,
     weaknesses,
+    ...(guardrails?.success ? { guardrails: guardrails.data } : {}),
     systemPrompt: text(row.systemPromptHash),
     toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs') as RunResult['toolSpecs'],
     modelInputs,
@@ -358,7 +363,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       transport: row.transport,
       category: row.category,
       suiteRunId: row.suiteRunId,
-      config: json(row.config, 'config'),
+      config,
       setting: row.setting,
       tenant: row.tenant,
       governed: row.governed,

@@ -4,6 +4,7 @@
  * parsed back, replayed and resumed.
  */
 import { z } from 'zod';
+import { GuardrailsSchema } from './guardrails/config';
 import type { JsonObject, JsonValue } from './json';
 
 export const HARNESS_STATES = ['PLAN', 'CALL_MODEL', 'EXECUTE_TOOLS', 'OBSERVE', 'DONE', 'FAILED'] as const;
@@ -309,6 +310,8 @@ export const RunResultSchema = z.object({
   mode: z.enum(['mock', 'live']),
   modelId: z.string(),
   weaknesses: z.array(z.string()),
+  /** The guardrails the run ran under (lib/harness/guardrails); absent: none. */
+  guardrails: z.lazy(() => GuardrailsSchema).optional(),
   systemPrompt: z.string(),
   toolSpecs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: jsonValue })),
   modelInputs: z.array(ModelInputSchema),
