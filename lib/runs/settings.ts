@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness/config';
-import type { Guardrails } from '../harness/guardrails/config';
+import { guardrailsOn, type Guardrails } from '../harness/guardrails/config';
 import { policyFilePath } from '../governance/current-policy';
 import { loadPolicyFile, tenantGuardrails } from '../governance/policy-file';
 import type { ModelChoice, RunSettings } from '../schemas/run-settings';
@@ -47,7 +47,8 @@ export function configOf(
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
     ...modelSettings(settings.model ?? FAKE_MODEL),
-    ...(guardrails ? { guardrails } : {}),
+    // Guardrails with nothing switched on are none (and, named by the run, keep the tenant default off).
+    ...(guardrails && guardrailsOn(guardrails).length > 0 ? { guardrails } : {}),
   });
 }
 
