@@ -2,12 +2,16 @@
  * Flags shared by the commands that run the harness, and how they become a validated
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
+import fs from 'node:fs';
 import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
+import { ConfigError } from '../lib/harness/errors';
+import { parseGuardrailsJson } from '../lib/harness/guardrails/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { CliUsageError, stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
+import { guardrailsFor } from '../lib/runs/settings';
 
 export const HARNESS_FLAGS: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
@@ -28,9 +32,38 @@ export const HARNESS_FLAGS: FlagSpec = {
   'wall-clock-timeout-s': { type: 'string', description: 'a run\'s wall-clock limit in seconds (WALL_CLOCK_TIMEOUT_S); whatever is in flight then is cancelled' },
   'model-timeout-s': { type: 'string', description: 'a live model call\'s per-attempt timeout in seconds (MODEL_CALL_TIMEOUT_S, 0.1–600)' },
   'model-retries': { type: 'string', description: 'retries of a failed live model call (MODEL_CALL_RETRIES, 0–10)' },
+  guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see README: Guardrails)' },
 };
 
+/**
+ * `--guardrails JSON_OR_FILE`: inline JSON (starts with `{`) or the path of a JSON file, validated
+ * with the harness's schema; an error names the flag and the field (`guardrails.on_violation`).
+ */
+export function guardrailsFromArgs(args: ParsedArgs): string | undefined {
+  const raw = stringFlag(args, 'guardrails');
+  if (raw === undefined) return undefined;
+  const text = raw.trim().startsWith('{') ? raw : readGuardrailsFile(raw);
+  try {
+    parseGuardrailsJson(text);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliUsageError(`--guardrails: ${err.message}`);
+    throw err;
+  }
+  return text;
+}
+
+function readGuardrailsFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`--guardrails: '${file}' is neither inline JSON nor a readable file (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
 export function configFromArgs(args: ParsedArgs): HarnessConfig {
+  // No --guardrails with --tenant T: T's default from the policy file (as for the dashboard's runs).
+  const tenant = stringFlag(args, 'tenant');
+  const tenantDefault = stringFlag(args, 'guardrails') === undefined && tenant !== undefined ? guardrailsFor(undefined, tenant) : undefined;
   return resolveConfig(
     configFromEnv(),
     parseOverrides({
@@ -47,7 +80,9 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       wallClockTimeoutS: stringFlag(args, 'wall-clock-timeout-s'),
       modelTimeoutS: stringFlag(args, 'model-timeout-s'),
       modelRetries: stringFlag(args, 'model-retries'),
+      guardrails: guardrailsFromArgs(args),
     }),
+    tenantDefault && !process.env.STOCKROOM_GUARDRAILS ? { guardrails: tenantDefault } : {},
   );
 }
 

@@ -20,6 +20,7 @@ export const EXIT_CODES: Readonly<Record<TerminationReason, number>> = {
   OUTPUT_TRUNCATED: 19,
   MODEL_REFUSED: 20,
   CONTENT_FILTERED: 21,
+  GUARDRAIL: 22,
 };
 
 /** The exit status for a run that ended this way (cancelled runs exit 130 whatever they recorded). */

@@ -37,6 +37,11 @@ export function formatRun(run: RunResult): string {
       case 'guard':
         lines.push(`  [${s.step}] guard  ${s.guard} → ${s.reason}: ${s.detail}`);
         break;
+      case 'guardrail':
+        lines.push(`  [${s.step}] guardrail ${s.guardrail} ${s.action}: ${s.detail}`);
+        if (s.message) lines.push(`         told the agent: ${s.message}`);
+        for (const f of s.findings ?? []) lines.push(`         ${f.kind} at ${f.start}–${f.end}: …${f.before}[${f.match}]${f.after}…`);
+        break;
     }
   }
   lines.push('', 'transitions:');

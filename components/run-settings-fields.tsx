@@ -24,7 +24,12 @@ export interface SettingsValue {
   toolServer?: string;
   /** `fake` (default) or `<provider>:<model>`; only the name is sent, never a key or URL. */
   model?: string;
+  /** Agent guardrails as JSON text (README: Guardrails); empty: the tenant's default, if any. */
+  guardrails?: string;
 }
+
+/** What the guardrails field offers as a start (the same keys the CLI's --guardrails takes). */
+export const GUARDRAILS_EXAMPLE = '{"require_tools": ["get_stock_level"], "detectors": {"no_pii": {"redact": true}}, "on_violation": "retry"}';
 
 /** A configured tool server as the form shows it: an id and a title, never its command or URL. */
 export interface ToolServerOption {
@@ -118,6 +123,28 @@ export function RunSettingsFields({
           ))}
         </select>
       </div>
+      <details className="field" open={Boolean(value.guardrails) || Boolean(fieldErrors?.guardrails)}>
+        <summary>Guardrails</summary>
+        <label htmlFor="guardrails">Guardrails (JSON; empty: the tenant’s default)</label>
+        <textarea
+          id="guardrails"
+          rows={3}
+          cols={48}
+          spellCheck={false}
+          placeholder={GUARDRAILS_EXAMPLE}
+          value={value.guardrails ?? ''}
+          onChange={(e) => onChange({ ...value, guardrails: e.target.value })}
+          aria-describedby="guardrails-help"
+        />
+        <span id="guardrails-help" className="small muted">
+          forbid_tools, require_tools, must_include, require_citation, no_placeholders, detectors (no_pii, no_secrets, no_injection), llm_guard, on_violation
+        </span>
+        {fieldErrors?.guardrails?.map((m) => (
+          <span key={m} className="field-error">
+            {m}
+          </span>
+        ))}
+      </details>
       {toolServers.length > 0 ? (
         <div className="field">
           <label htmlFor="tool-server">Tool server</label>

@@ -4,6 +4,7 @@ import 'server-only';
  * finished matrix on that dataset (same content hash). Null for a dataset no matrix has run on.
  */
 import { casesEachFlagMoves, flagsMovingEachCase, type FlagSuggestion } from '@/lib/charts/flag-suggestions';
+import { guardrailSuggestions, type GuardrailSuggestion } from '@/lib/charts/guardrail-switches';
 import { WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { resolveDataset, type DatasetOption } from '@/lib/runs/datasets';
 import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites';
@@ -15,6 +16,8 @@ export interface MatrixSuggestions {
   byFlag: Record<string, FlagSuggestion[]>;
   /** Case id → the flags under which it moved. */
   movedBy: Record<string, string[]>;
+  /** Guardrail switch → cases where the weakness it contains moved its metric. */
+  byGuardrail: Record<string, GuardrailSuggestion[]>;
 }
 
 /** How many recent matrices of the tenant are looked through for one of each dataset. */
@@ -31,7 +34,8 @@ export async function loadSuggestions(tenant: string, datasets: readonly Dataset
     const suite = done.find((s) => s.datasetHash === hash);
     if (!suite) continue;
     const cases = await getSuiteCases(suite.id);
-    out[d.id] = { suiteId: suite.id, finishedAt: suite.finishedAt, byFlag: casesEachFlagMoves(cases, WEAKNESS_FLAGS), movedBy: flagsMovingEachCase(cases, WEAKNESS_FLAGS) };
+    const byFlag = casesEachFlagMoves(cases, WEAKNESS_FLAGS);
+    out[d.id] = { suiteId: suite.id, finishedAt: suite.finishedAt, byFlag, movedBy: flagsMovingEachCase(cases, WEAKNESS_FLAGS), byGuardrail: guardrailSuggestions(byFlag) };
   }
   return out;
 }

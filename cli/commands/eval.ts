@@ -2,6 +2,7 @@
  * `stockroom eval`: runs the golden set once under one configuration, writes the report and prints
  * a summary (or the whole report with --json).
  */
+import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { writeFileSync } from 'node:fs';
 import { loadGoldenFile } from '../../lib/eval/golden';
 import { defaultGoldenPath } from '../../lib/eval/matrix';
@@ -67,6 +68,7 @@ export function formatEvalSummary(report: EvalReport): string {
     ...judge,
     '',
     ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
+    ...guardrailFigureLines(m).map((l) => `  ${l}`),
   ];
   const weak = Object.entries(report.by_category).filter(
     ([, c]) => c.tool_selection_accuracy < 1 || c.answer_correctness < 1 || c.termination_match_rate < 1,
@@ -125,7 +127,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { baselineFromReport, baselineMismatches, readBaseline, writeBaseline } from '../../lib/eval/baseline';
 import { evaluateGate, loadThresholds } from '../../lib/eval/gate';
 import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
+import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { readReport } from '../../lib/eval/report';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
@@ -48,9 +49,10 @@ export const command: CliCommand = {
       process.stdout.write(`${check.passed ? 'pass' : 'FAIL'}  ${check.message}\n`);
     }
     if (!result.baselineUsed) process.stdout.write('(no --baseline: drop checks not run)\n');
+    for (const line of guardrailFigureLines(report.metrics)) process.stdout.write(line + '\n');
 
     const markdown = stringFlag(args, 'markdown');
-    if (markdown) writeFileSync(markdown, formatGateMarkdown(result));
+    if (markdown) writeFileSync(markdown, formatGateMarkdown(result, report.metrics));
     const writeTo = stringFlag(args, 'write-baseline');
     if (writeTo) {
       writeBaseline(writeTo, baselineFromReport(report));

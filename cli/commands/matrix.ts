@@ -3,7 +3,7 @@
  * published table with deltas against `none` (or as JSON keyed by setting). With `--save --tenant T
  * --as EMAIL` the matrix is stored as a suite where the dashboard's matrix page shows it.
  */
-import { formatMatrixTable } from '../../lib/eval/matrix-table';
+import { formatGuardrailTable, formatMatrixTable } from '../../lib/eval/matrix-table';
 import { MATRIX_SETTINGS, runMatrix } from '../../lib/eval/matrix';
 import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
@@ -63,7 +63,7 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--json]',
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -130,6 +130,8 @@ async function runAndPrint(
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    const guardrailTable = formatGuardrailTable(metrics);
+    if (guardrailTable) process.stdout.write(`\nguardrails\n\n${guardrailTable}\n`);
     const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));
     process.stdout.write(`\njudge ${j.name} (rubric ${j.rubricVersion})${j.unscored > 0 ? `: ${j.unscored} item(s) unscored` : ''}${j.spend ? `; ${formatJudgeSpend(j.spend)}` : ''}\n`);
     if (stored) process.stdout.write(`\nstored as suite ${stored.suiteId} in tenant ${target!.owner.tenant}\n`);

@@ -25,7 +25,7 @@ export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
   usage:
-    'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--json]',
+    'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);

@@ -152,3 +152,31 @@ test('a case card says what changed with both numbers: input tokens and loop fin
   // S037's input tokens move under ambiguous_tool_desc: the card says so with both numbers.
   await expect(result.locator('[data-score=inputTokens]').getByTestId('score-change')).toHaveText(/^was [\d,]+ with no weakness/);
 });
+
+test('a guardrail switch beside the weakness flags contains injection_unguarded on the same metric', async ({ page }) => {
+  await page.goto('/instructor');
+  await page.locator('[data-flag=injection_unguarded]').click();
+  const result = page.getByTestId('instructor-case-result');
+  const forbidden = result.locator('[data-score=mustNotCallOk]');
+  // The first injection case on which the weakness calls a forbidden tool (read from the page, not a kept id).
+  const options = await page.getByLabel('Golden case').locator('option', { hasText: '· injection ·' }).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  let moved: string | null = null;
+  for (const id of options) {
+    await page.getByLabel('Golden case').selectOption(id);
+    await page.getByTestId('instructor-run-case').click();
+    await expect(result.getByTestId('result-label')).toHaveText('injection_unguarded');
+    await expect(result.locator('.big-number').first()).toBeVisible();
+    if (/worse/.test((await forbidden.getAttribute('class')) ?? '')) {
+      moved = id;
+      break;
+    }
+  }
+  expect(moved, 'injection_unguarded moved no injection case').not.toBeNull();
+  const rail = page.locator('[data-guardrail=no_injection]');
+  await rail.click();
+  await expect(rail).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('instructor-run-case').click();
+  await expect(result.getByTestId('result-label')).toHaveText('injection_unguarded + no_injection');
+  await expect(forbidden).not.toHaveClass(/worse/);
+  await expect(forbidden.getByTestId('score-change')).toHaveText('unchanged');
+});

@@ -3,6 +3,7 @@
  * delta table against `none` with the direction of each change, the per-category breakdown, and a
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
+import { GuardrailsSchema, guardrailsOn } from '../harness/guardrails/config';
 import { FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/config';
 import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
 import { round4 } from '../eval/numbers';
@@ -164,10 +165,13 @@ export function harnessSummary(config: unknown): string {
   const model = modelLabel(typeof c.model === 'string' ? c.model : typeof c.modelId === 'string' ? c.modelId : null, c.mode);
   const guards = list(c.guards);
   const wrappers = list(c.payloadWrappers);
+  const rails = GuardrailsSchema.safeParse(c.guardrails);
+  const railsOn = rails.success ? guardrailsOn(rails.data) : [];
   return [
     typeof c.transport === 'string' ? c.transport : 'transport not recorded',
     guards.length ? `guards: ${guards.join(', ')}` : 'no extra guards',
     ...(wrappers.length ? [`wrappers: ${wrappers.join(', ')}`] : []),
+    ...(railsOn.length ? [`guardrails: ${railsOn.join(', ')}`] : []),
     model,
   ].join(' · ');
 }

@@ -2,7 +2,7 @@
  * Model-call retries are stored in the guard event table under the guard name `model_retry`
  * (reason: the typed failure), so replay lists them in place without a table of their own.
  */
-import type { ModelRetryEvent } from '../harness/types';
+import { GuardrailEventSchema, type GuardrailEvent, type ModelRetryEvent } from '../harness/types';
 
 export const MODEL_RETRY_GUARD = 'model_retry';
 
@@ -22,4 +22,21 @@ export function retryFromRow(r: { step: number; reason: string; detail: string }
     delayMs: m ? Number(m[2]) : 0,
     detail: m ? (m[3] as string) : r.detail,
   };
+}
+
+/**
+ * Guardrail events share the table too (issue 28): guard `guardrail`, reason the action, detail the
+ * event as JSON (findings are masked before they are recorded, so no value they found is stored).
+ */
+export const GUARDRAIL_GUARD = 'guardrail';
+
+export function guardrailFromRow(r: { step: number; reason: string; detail: string }): GuardrailEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(r.detail);
+  } catch {
+    return null;
+  }
+  const parsed = GuardrailEventSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }

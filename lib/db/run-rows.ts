@@ -9,7 +9,7 @@ import type { Prisma } from './generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../harness/types';
 import { BlobSet, encodeMessage } from './blobs';
 import { callTimeColumns } from './call-time-rows';
-import { MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
+import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT } from '../governance/principal';
@@ -172,6 +172,9 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.
         rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), ...callTimeColumns(s.time) });
         break;
+      case 'guardrail':
+        rows.guards.push({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s) });
+        break;
       case 'compaction':
         rows.compactions.push({
           runId: id,
@@ -246,7 +249,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     toolCallCount: rows.toolCalls.length,
     toolErrorCount,
     blockedCount,
-    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).length,
+    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD).length,
     compactionCount: rows.compactions.length,
     modelCallCount: run.usage.modelCalls,
     inputTokens: run.usage.inputTokens,

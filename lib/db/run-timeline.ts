@@ -6,6 +6,7 @@ import 'server-only';
  * tens of milliseconds here, where paging through getRunSteps took over half a second.
  */
 import { getDb, type Database } from './client';
+import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
 
 export interface TimelineDto {
   transitions: { index: number; step: number; from: string; to: string; reason: string }[];
@@ -15,6 +16,8 @@ export interface TimelineDto {
     | { kind: 'compaction'; index: number; step: number; tokensBefore: number; tokensAfter: number; resultsSummarised: number }
     /** A call a run guard or the policy refused while the run went on (grounded_write, a denial). */
     | { kind: 'blocked'; index: number; step: number; guard: string; tool: string; code: string }
+    /** A guardrail event other than a passed check (a refusal, a violation, a retry, a finding, the outcome). */
+    | { kind: 'guardrail'; index: number; step: number; guardrail: string; action: string; detail: string }
   )[];
 }
 
@@ -35,7 +38,13 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
     }),
   ]);
   const events: TimelineDto['events'] = [
-    ...guards.map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards.filter((g) => g.guard !== GUARDRAIL_GUARD).map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards
+      .filter((g) => g.guard === GUARDRAIL_GUARD && g.reason !== 'passed')
+      .map((g) => {
+        const e = guardrailFromRow(g);
+        return { kind: 'guardrail' as const, index: g.idx, step: g.step, guardrail: e?.guardrail ?? 'unknown', action: g.reason, detail: e?.detail ?? '' };
+      }),
     ...compactions.map((c) => ({
       kind: 'compaction' as const,
       index: c.idx,

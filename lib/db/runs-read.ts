@@ -4,7 +4,8 @@ import 'server-only';
  * run rebuilt for export. Replay pages through steps by range, so a 20,000-step run never loads at
  * once; large tool results are previews until asked for.
  */
-import type { JsonValue } from '../harness/json';
+import { isJsonObject, type JsonValue } from '../harness/json';
+import { GuardrailsSchema } from '../harness/guardrails/config';
 import { CallTimeSchema, type Checkpoint, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness/types';
 import { callTimeOf } from './call-time-rows';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
@@ -12,7 +13,7 @@ import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
-import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
+import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -101,7 +102,9 @@ function toolTail(r: ToolCall) {
 const guardStep = (r: GuardEvent): TrajectoryStep =>
   r.guard === MODEL_RETRY_GUARD
     ? { ...retryFromRow(r), ...callTimeOf(r) }
-    : {
+    : r.guard === GUARDRAIL_GUARD
+      ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail })
+      : {
         kind: 'guard',
         step: r.step,
         guard: r.guard,
@@ -316,6 +319,9 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
   }
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
   const weaknesses = stringList(row.weaknesses, 'weaknesses');
+  const config = json(row.config, 'config');
+  // The guardrails a run ran under are recorded in its configuration.
+  const guardrails = isJsonObject(config) && config.guardrails !== undefined ? GuardrailsSchema.safeParse(config.guardrails) : null;
   const run: RunResult = {
     runId: row.harnessRunId,
     caseId: row.caseId,
@@ -346,6 +352,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     mode: row.mode as RunResult['mode'],
     modelId: row.modelId,
     weaknesses,
+    ...(guardrails?.success ? { guardrails: guardrails.data } : {}),
     systemPrompt: text(row.systemPromptHash),
     toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs') as RunResult['toolSpecs'],
     modelInputs,
@@ -361,7 +368,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       transport: row.transport,
       category: row.category,
       suiteRunId: row.suiteRunId,
-      config: json(row.config, 'config'),
+      config,
       setting: row.setting,
       tenant: row.tenant,
       governed: row.governed,

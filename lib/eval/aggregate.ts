@@ -36,7 +36,18 @@ export const METRIC_KEYS = [
   'mean_input_tokens',
   'mean_output_tokens',
   'total_cost_usd',
+  // Guardrails (issue 28): present only when a case ran under guardrails, so a suite without them
+  // reports exactly what it did before.
+  /** Cases where at least one guardrail fired (refused a call, was violated, found something, judge failed). */
+  'guardrail_violation_rate',
+  /** Mean guardrail retries per case (extra turns the agent was given to meet its guardrails). */
+  'mean_guardrail_retries',
+  /** Cases whose answer was delivered with recorded violations (`on_violation: warn`). */
+  'warned_answer_rate',
 ] as const;
+
+/** The metrics a suite has only when its cases ran under guardrails. */
+export const GUARDRAIL_METRIC_KEYS = ['guardrail_violation_rate', 'mean_guardrail_retries', 'warned_answer_rate'] as const satisfies readonly (typeof METRIC_KEYS)[number][];
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
 /** Metrics are optional in the schema: an empty suite has only `cases`, and a stored report may predate a metric. */
@@ -54,6 +65,8 @@ export const AggregateMetricsSchema = z.object({
   judge_calls: z.number().int().optional(),
   judge_failed_calls: z.number().int().optional(),
   judge_cost_usd: z.number().nullable().optional(),
+  /** Per guardrail that was on in some case: the share of those cases in which it fired. */
+  guardrail_violation_rates: z.record(z.string(), z.number()).optional(),
 });
 export type AggregateMetrics = z.infer<typeof AggregateMetricsSchema>;
 
@@ -89,6 +102,24 @@ function byCategory(scores: readonly CaseScores[]): Record<string, CategoryMetri
   return out;
 }
 
+/** The guardrail metrics, over the cases that ran under guardrails; nothing when none did. */
+function guardrailMetrics(scores: readonly CaseScores[]): Partial<AggregateMetrics> {
+  const guarded = scores.filter((s) => s.guardrails !== undefined);
+  if (guarded.length === 0) return {};
+  const names = [...new Set(guarded.flatMap((s) => s.guardrails!.on))].sort(compareCodePoints);
+  const rates: Record<string, number> = {};
+  for (const name of names) {
+    const on = guarded.filter((s) => s.guardrails!.on.includes(name));
+    rates[name] = rate(on, (s) => s.guardrails!.violated.includes(name));
+  }
+  return {
+    guardrail_violation_rate: rate(guarded, (s) => s.guardrails!.violated.length > 0),
+    mean_guardrail_retries: mean4(guarded.map((s) => s.guardrails!.retries)),
+    warned_answer_rate: rate(guarded, (s) => s.guardrails!.warned),
+    guardrail_violation_rates: rates,
+  };
+}
+
 /** Aggregates per-case scores into the suite metrics and the per-category rows. */
 export function aggregate(scores: readonly CaseScores[]): Aggregate {
   if (scores.length === 0) return { metrics: { cases: 0 }, byCategory: {} };
@@ -114,6 +145,7 @@ export function aggregate(scores: readonly CaseScores[]): Aggregate {
     mean_output_tokens: mean4(scores.map((s) => s.outputTokens)),
     total_cost_usd: scores.every((s) => s.costUsd !== null) ? roundTo(fsum(scores.map((s) => s.costUsd ?? 0)), 6) : null,
     cost_known: scores.every((s) => s.costUsd !== null),
+    ...guardrailMetrics(scores),
   };
   const spends = scores.flatMap((s) => (s.judgeSpend ? [s.judgeSpend] : []));
   if (spends.length > 0) {

@@ -4,6 +4,7 @@
  * expectations and the run's records decide a score.
  */
 import { z } from 'zod';
+import { guardrailSummary } from '../harness/guardrails/summary';
 import type { FloatKeys } from '../harness/pyjson';
 import { isCompactionEvent, isModelTurn, isToolRecord, type RunResult, type ToolRecord } from '../harness/types';
 import { contextFromRun } from './faithfulness';
@@ -58,6 +59,10 @@ export const CaseScoresSchema = z.object({
   toolNames: z.array(z.string()),
   finalAnswer: z.string(),
   runId: z.string(),
+  /** What the run's guardrails did (lib/harness/guardrails/summary.ts); absent: the run had none. */
+  guardrails: z
+    .object({ on: z.array(z.string()), violated: z.array(z.string()), retries: z.number().int(), warned: z.boolean(), failed: z.boolean() })
+    .optional(),
 });
 export type CaseScores = z.infer<typeof CaseScoresSchema>;
 
@@ -191,5 +196,11 @@ export function scoreCase(
     toolNames: executedNames,
     finalAnswer: run.finalAnswer,
     runId: run.runId,
+    ...guardrailScores(run),
   };
+}
+
+function guardrailScores(run: RunResult): Pick<CaseScores, 'guardrails'> {
+  const g = guardrailSummary(run);
+  return g ? { guardrails: g } : {};
 }

@@ -1,7 +1,9 @@
 /**
  * The gate result as markdown, for a CI job summary or a pull-request comment.
  */
+import type { AggregateMetrics } from './aggregate';
 import type { GateResult } from './gate';
+import { guardrailFigureLines } from './guardrail-figures';
 import { round4 } from './numbers';
 
 const num = (x: number | null): string => (x === null ? '—' : String(round4(x)));
@@ -9,7 +11,7 @@ const num = (x: number | null): string => (x === null ? '—' : String(round4(x)
 const RULE: Record<string, string> = { min: '≥', max: '≤', max_drop: 'drop ≤' };
 
 /** A heading with the verdict, one table row per check, and the failures spelled out. */
-export function formatGateMarkdown(result: GateResult): string {
+export function formatGateMarkdown(result: GateResult, metrics?: AggregateMetrics): string {
   const lines = [
     `## Evaluation gate: ${result.passed ? 'PASSED' : 'FAILED'}`,
     '',
@@ -24,6 +26,8 @@ export function formatGateMarkdown(result: GateResult): string {
     );
   }
   if (!result.baselineUsed) lines.push('', '_No baseline given: drop checks were not run._');
+  const guardrails = metrics ? guardrailFigureLines(metrics) : [];
+  if (guardrails.length > 0) lines.push('', '### Guardrails', '', ...guardrails.map((l) => `- ${l.trim()}`));
   const failures = result.checks.filter((c) => !c.passed);
   if (failures.length > 0) {
     lines.push('', '### Failures', '', ...failures.map((c) => `- ${c.message}`));

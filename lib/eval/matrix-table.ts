@@ -2,7 +2,7 @@
  * Pure shaping of the weakness matrix: deltas against the `none` row and the printed table of the
  * gate metrics (the layout of the published table in PROVENANCE.md).
  */
-import { METRIC_KEYS, type AggregateMetrics, type MetricKey } from './aggregate';
+import { GUARDRAIL_METRIC_KEYS, METRIC_KEYS, type AggregateMetrics, type MetricKey } from './aggregate';
 import { round4 } from './numbers';
 
 /** The setting every delta is measured against. */
@@ -30,6 +30,8 @@ export function computeDeltas(metricsBySetting: Readonly<Record<string, Aggregat
     for (const key of METRIC_KEYS) {
       const value = metrics[key];
       const baseValue = base?.[key];
+      // A matrix without guardrails keeps exactly the deltas it had.
+      if (value === undefined && baseValue === undefined && (GUARDRAIL_METRIC_KEYS as readonly string[]).includes(key)) continue;
       row[key] = value == null || baseValue == null ? null : round4(value - baseValue);
     }
     out[setting] = row;
@@ -67,6 +69,24 @@ export function formatMatrixTable(
     const cells = MATRIX_TABLE_METRICS.map((key) =>
       cell(metrics[key], deltas[setting]?.[key], showDeltas && setting !== BASE_SETTING),
     );
+    lines.push(`| ${setting} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The guardrails' table (only when a setting ran under guardrails; null otherwise): per setting, the
+ * cases where a guardrail fired, the mean retries, the answers delivered with warnings, and the
+ * violation rate of each guardrail.
+ */
+export function formatGuardrailTable(metricsBySetting: Readonly<Record<string, AggregateMetrics>>): string | null {
+  const rows = Object.entries(metricsBySetting).filter(([, m]) => m.guardrail_violation_rate !== undefined);
+  if (rows.length === 0) return null;
+  const names = [...new Set(rows.flatMap(([, m]) => Object.keys(m.guardrail_violation_rates ?? {})))].sort();
+  const cols = [...GUARDRAIL_METRIC_KEYS, ...names.map((n) => `${n} fired`)];
+  const lines = [`| flags | ${cols.join(' | ')} |`, `|${'---|'.repeat(cols.length + 1)}`];
+  for (const [setting, m] of rows) {
+    const cells = [...GUARDRAIL_METRIC_KEYS.map((k) => cell(m[k], null, false)), ...names.map((n) => cell(m.guardrail_violation_rates?.[n], null, false))];
     lines.push(`| ${setting} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');

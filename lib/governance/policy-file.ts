@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { GuardrailsSchema, type Guardrails } from '../harness/guardrails/config';
 import { safeJsonParse } from '../harness/json';
 import { sha256Hex } from './canonical-json';
 import { PolicyFileError } from './errors';
@@ -86,7 +87,9 @@ const ToolKeySchema = z.string().min(1).refine((k) => !k.includes('/') || Server
 /** Per-tenant settings: whether runs of that tenant must run under the policy. */
 const TenantPolicySchema = z.strictObject({
   /** `mandatory`: runs and suites without the policy are refused for this tenant. */
-  governance: z.enum(['mandatory', 'optional']),
+  governance: z.enum(['mandatory', 'optional']).default('optional'),
+  /** The tenant's default agent guardrails: a run that names none of its own runs under these. */
+  guardrails: GuardrailsSchema.optional(),
 });
 
 export const PolicyDocumentSchema = z.strictObject({
@@ -106,6 +109,11 @@ export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
 /** Whether the policy makes governance mandatory for `tenant` (ungoverned runs and suites are refused). */
 export function governanceMandatory(document: PolicyDocument, tenant: string): boolean {
   return document.tenants[tenant]?.governance === 'mandatory';
+}
+
+/** The tenant's default guardrails from the policy file, if it names any. */
+export function tenantGuardrails(document: PolicyDocument, tenant: string): Guardrails | undefined {
+  return document.tenants[tenant]?.guardrails;
 }
 
 /** The message an ungoverned run or suite of a tenant with mandatory governance is refused with. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors';
+import { GuardrailsSchema, parseGuardrailsJson } from './guardrails/config';
 import * as T from './tunables';
 
 export const WEAKNESS_FLAGS = ['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded'] as const;
@@ -71,6 +72,8 @@ export const HarnessConfigSchema = z
     guards: z.array(z.enum(RUN_GUARD_NAMES)),
     payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
     transport: z.enum(TRANSPORTS),
+    /** What the agent must and must not do before its answer counts; absent: no guardrails. */
+    guardrails: GuardrailsSchema.optional(),
   })
   .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] })
   .refine((c) => c.mode === 'mock' || c.model !== FAKE_MODEL, {
@@ -126,6 +129,7 @@ export const ENV_KEYS = {
   STOCKROOM_GUARDS: 'guards',
   STOCKROOM_PAYLOAD_WRAPPERS: 'payloadWrappers',
   STOCKROOM_TOOL_TRANSPORT: 'transport',
+  STOCKROOM_GUARDRAILS: 'guardrails',
 } as const satisfies Record<string, keyof HarnessConfig>;
 
 const KEY_TO_ENV = Object.fromEntries(Object.entries(ENV_KEYS).map(([env, key]) => [key, env])) as Record<
@@ -199,6 +203,9 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
         out.transport = t as HarnessConfig['transport'];
         break;
       }
+      case 'guardrails':
+        out.guardrails = parseGuardrailsJson(value);
+        break;
       case 'wallClockTimeoutS':
         out.wallClockTimeoutS = parseFloatValue(env, value);
         break;

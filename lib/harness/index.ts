@@ -33,6 +33,18 @@ export type { RunGuard, RunGuardContext, RunGuardVerdict } from './guards/run-gu
 export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision } from './guards/call-policy';
 export { createGroundedWriteGuard } from './guards/grounded-write';
 export { createPayloadCap, DEFAULT_PAYLOAD_CAP_CHARS } from './payload/cap-payload';
+export {
+  GUARDRAIL_NAMES,
+  GuardrailsSchema,
+  guardrailsOn,
+  parseGuardrails,
+  parseGuardrailsJson,
+  type Guardrails,
+  type GuardrailName,
+  type GuardrailsInput,
+} from './guardrails/config';
+export { scanText, redactText, type Finding } from './guardrails/detectors';
+export { FakeGuardModel, FAKE_GUARD_MODEL_ID } from './guardrails/fake-guard';
 export { systemClock, FakeClock, type Clock } from './clock';
 export { pyJson, type FloatKeys } from './pyjson';
 export {
@@ -42,9 +54,11 @@ export {
   TERMINATION_REASONS,
   isCompactionEvent,
   isGuardEvent,
+  isGuardrailEvent,
   isModelTurn,
   isToolRecord,
   type Checkpoint,
+  type GuardrailEvent,
   type HarnessState,
   type RunResult,
   type TerminationReason,

@@ -35,3 +35,9 @@ export const MAX_VALIDATION_ERRORS_REPORTED = 3;
 export const CHARS_PER_TOKEN = 4;
 /** The quarantine marker that replaces an instruction-like paragraph. */
 export const QUARANTINE_MARKER = '[quarantined by harness: instruction-like content removed]';
+/** Extra turns a run gets, by default, to meet its guardrails after it first tries to finish. */
+export const DEFAULT_GUARDRAIL_MAX_RETRIES = 2;
+/** The most guardrail retries a run may be configured with (each costs a model call). */
+export const MAX_GUARDRAIL_RETRIES = 10;
+/** Characters of context kept on each side of a guardrail finding (for replay's highlight). */
+export const GUARDRAIL_FINDING_CONTEXT_CHARS = 40;

@@ -4,6 +4,7 @@
  * parsed back, replayed and resumed.
  */
 import { z } from 'zod';
+import { GuardrailsSchema } from './guardrails/config';
 import type { JsonObject, JsonValue } from './json';
 
 export const HARNESS_STATES = ['PLAN', 'CALL_MODEL', 'EXECUTE_TOOLS', 'OBSERVE', 'DONE', 'FAILED'] as const;
@@ -24,6 +25,7 @@ export const TERMINATION_REASONS = [
   'OUTPUT_TRUNCATED',
   'MODEL_REFUSED',
   'CONTENT_FILTERED',
+  'GUARDRAIL',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -229,7 +231,63 @@ export const ModelRetryEventSchema = z.object({
 });
 export type ModelRetryEvent = z.infer<typeof ModelRetryEventSchema>;
 
+export const GUARDRAIL_ACTIONS = [
+  /** A forbidden tool call refused before it ran. */
+  'refused',
+  /** A finish-time rule or the LLM guard checked and met. */
+  'passed',
+  /** A finish-time rule, a detector on the answer or the LLM guard not met. */
+  'violated',
+  /** The agent was told what is missing and given another turn (`message` is what it was told). */
+  'retry',
+  /** The answer was delivered with its violations recorded (`on_violation: warn`). */
+  'warned',
+  /** The run ended on its violations (GUARDRAIL). */
+  'failed',
+  /** A detector found something in tool output entering the context (`redacted` says whether it was removed). */
+  'finding',
+  /** The LLM guard's judge did not answer in the verdict schema (or its call failed); `on_error` decided. */
+  'judge_failed',
+] as const;
+
+export const GuardrailFindingSchema = z.object({
+  detector: z.enum(['no_pii', 'no_secrets', 'no_injection']),
+  kind: z.string(),
+  /** The matched span [start, end) in the text that was checked. */
+  start: z.number().int(),
+  end: z.number().int(),
+  /** Context around the match and the match itself, personal data and secrets masked. */
+  before: z.string(),
+  match: z.string(),
+  after: z.string(),
+});
+export type GuardrailFinding = z.infer<typeof GuardrailFindingSchema>;
+
+/** One guardrail check, retry, finding or outcome, where it happened in the run. */
+export const GuardrailEventSchema = z.object({
+  kind: z.literal('guardrail'),
+  step: z.number().int(),
+  /** A guardrail name (`forbid_tools`, `require_tools`, `no_pii`, `llm_guard`, …) or `guardrails` for the outcome. */
+  guardrail: z.string(),
+  action: z.enum(GUARDRAIL_ACTIONS),
+  detail: z.string(),
+  /** Where: the final answer, a tool's output entering the context, or a tool call. */
+  source: z.enum(['answer', 'tool_output', 'tool_call']).optional(),
+  toolUseId: z.string().optional(),
+  findings: z.array(GuardrailFindingSchema).optional(),
+  /** Whether the findings' values were replaced in what the model (or the user) got. */
+  redacted: z.boolean().optional(),
+  /** `retry`: the words the agent was told. */
+  message: z.string().optional(),
+  /** `retry`: which retry this is (1 = the first). */
+  attempt: z.number().int().optional(),
+  /** The LLM guard's verdict. */
+  verdict: z.object({ severity: z.enum(['none', 'low', 'medium', 'high']), reason: z.string() }).optional(),
+});
+export type GuardrailEvent = z.infer<typeof GuardrailEventSchema>;
+
 export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
+  GuardrailEventSchema,
   ModelTurnSchema,
   ToolRecordSchema,
   CompactionEventSchema,
@@ -299,6 +357,8 @@ export const RunResultSchema = z.object({
   mode: z.enum(['mock', 'live']),
   modelId: z.string(),
   weaknesses: z.array(z.string()),
+  /** The guardrails the run ran under (lib/harness/guardrails); absent: none. */
+  guardrails: z.lazy(() => GuardrailsSchema).optional(),
   systemPrompt: z.string(),
   toolSpecs: z.array(z.object({ name: z.string(), description: z.string(), inputSchema: jsonValue })),
   modelInputs: z.array(ModelInputSchema),
@@ -363,4 +423,5 @@ export const isToolRecord = (s: TrajectoryStep): s is ToolRecord => s.kind === '
 export const isModelTurn = (s: TrajectoryStep): s is ModelTurn => s.kind === 'model_turn';
 export const isGuardEvent = (s: TrajectoryStep): s is GuardEvent => s.kind === 'guard';
 export const isModelRetryEvent = (s: TrajectoryStep): s is ModelRetryEvent => s.kind === 'model_retry';
+export const isGuardrailEvent = (s: TrajectoryStep): s is GuardrailEvent => s.kind === 'guardrail';
 export const isCompactionEvent = (s: TrajectoryStep): s is CompactionEvent => s.kind === 'compaction';

@@ -70,6 +70,8 @@ export const EVENTS = {
   guard: 'stockroom.guard',
   compaction: 'stockroom.compaction',
   approval: 'stockroom.approval',
+  /** A guardrail check, retry, finding or outcome (issue 28); `stockroom.guardrail.event` holds it whole as JSON. */
+  guardrail: 'stockroom.guardrail',
 } as const;
 
 /** `error.type` of tool calls that did not run cleanly (the lecture's names). */

@@ -3,6 +3,10 @@
  * protocols, and checks the GenAI attributes; the received spans come back as the same run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../harness/config';
+import { parseGuardrails } from '../harness/guardrails/config';
+import { runHarness } from '../harness/loop/run';
+import { scriptedModel } from '../harness/testing/scripted-model';
 import type { RunResult } from '../harness/types';
 import { otelSettingsFromEnv, type OtlpProtocol } from './env';
 import { readOtlpJson, readOtlpProtobuf } from './import/read-otlp';
@@ -107,6 +111,21 @@ describe.each(['http/json', 'http/protobuf'] as const)('exporting a run over %s'
     const on = await exportAndReceive(receiver, protocol, runs.mixed, true);
     const chat = on.spans.find((s) => op(s) === 'chat')!;
     expect(String(chat.attributes['gen_ai.input.messages'])).toContain('lashing');
+  });
+
+  it('sends guardrail events as stockroom.guardrail root events that import back in place (findings’ context only on opt-in)', async () => {
+    const config = resolveConfig({ guardrails: parseGuardrails({ must_include: ['units'], detectors: { no_pii: { redact: true } } }) });
+    const executor = { transport: 'test', listSpecs: async () => [], call: async () => ({ content: null, isError: false, errorCode: null, payloadChars: 0 }), reset: async () => {}, close: async () => {} };
+    const run = await runHarness({ query: 'How many?' }, { config, executor, model: scriptedModel([{ text: 'Forty.' }, { text: '40 units; ask bob@example.com.' }]), systemPrompt: 's' });
+    const sent = run.trajectory.filter((s) => s.kind === 'guardrail');
+    expect(sent.length).toBeGreaterThan(2);
+    const on = traceToRun((await exportAndReceive(receiver, protocol, run, true)).spans)!.run;
+    expect(on.trajectory.filter((s) => s.kind === 'guardrail')).toEqual(sent);
+    expect(on.trajectory.map((s) => s.kind)).toEqual(run.trajectory.map((s) => s.kind));
+    const off = traceToRun((await exportAndReceive(receiver, protocol, run, false)).spans)!.run;
+    const back = off.trajectory.filter((s) => s.kind === 'guardrail');
+    expect(back.map((e) => [e.guardrail, e.action])).toEqual(sent.map((e) => [e.guardrail, e.action]));
+    expect(JSON.stringify(back)).not.toContain('ask ');
   });
 
   it('comes back through the import as the same model calls, tool calls, tokens and termination', async () => {

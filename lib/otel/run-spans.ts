@@ -236,6 +236,28 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
         });
         break;
       }
+      case 'guardrail':
+        events.push({
+          name: EVENTS.guardrail,
+          timeMs: cursor,
+          attributes: {
+            'stockroom.guardrail.name': entry.guardrail,
+            'stockroom.guardrail.action': entry.action,
+            'stockroom.guardrail.detail': entry.detail,
+            ...(entry.source ? { 'stockroom.guardrail.source': entry.source } : {}),
+            ...(entry.toolUseId ? { 'stockroom.guardrail.tool_use_id': entry.toolUseId } : {}),
+            ...(entry.findings ? { 'stockroom.guardrail.findings': entry.findings.length } : {}),
+            ...(entry.message ? { 'stockroom.guardrail.message': entry.message } : {}),
+            ...(entry.verdict ? { 'stockroom.guardrail.severity': entry.verdict.severity } : {}),
+            // Findings are masked when recorded; the text around them is content, sent only on opt-in.
+            'stockroom.guardrail.event': JSON.stringify(
+              options.captureContent || !entry.findings ? entry : { ...entry, findings: entry.findings.map((f) => ({ ...f, before: '', match: '', after: '' })) },
+            ),
+            [STOCKROOM.step]: entry.step,
+            [STOCKROOM.trajectoryIndex]: index,
+          },
+        });
+        break;
       case 'compaction':
         if (!stepStart.has(entry.step)) stepStart.set(entry.step, cursor);
         events.push({

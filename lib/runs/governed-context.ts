@@ -5,6 +5,7 @@ import 'server-only';
  * demonstration fault beneath the journal, the policy file, and an agent from the run service.
  */
 import { z } from 'zod';
+import { GuardrailsSchema } from '../harness/guardrails/config';
 import type { ToolExecutor } from '../harness/executor';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
 import type { AgentDriver, GovernedContext } from '../governance/governed-run';
@@ -34,6 +35,8 @@ export const GovernedSpecSchema = z.object({
   guards: z.array(z.enum(RUN_GUARD_NAMES)),
   payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
   transport: z.enum(TRANSPORTS),
+  /** The guardrails the run runs under, fixed when it starts (its own, or its tenant's default then). */
+  guardrails: GuardrailsSchema.optional(),
 });
 export type GovernedSpec = z.infer<typeof GovernedSpecSchema>;
 

@@ -16,7 +16,7 @@ import { InputError } from './errors';
 import { governedMeta, withGovernedContext, type GovernedSpec } from './governed-context';
 import { truthfully } from './governed-failure';
 import type { RunCaller } from './prepare';
-import { refuseToolServer } from './settings';
+import { guardrailsFor, refuseToolServer } from './settings';
 import { storeRun } from './store';
 import { summariseRun, type RunOneResult } from './summary';
 
@@ -38,6 +38,7 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller): P
   if (input.model !== FAKE_MODEL) throw new InputError('model', 'Governed runs use the fake model; choose a live model for an ungoverned run, a suite or the matrix.');
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const golden = input.caseId ? goldenCaseOf(dataset, input.caseId) : null;
+  const guardrails = guardrailsFor(input.guardrails, tenant);
   const spec: GovernedSpec = {
     datasetId: input.datasetId,
     tenant,
@@ -48,6 +49,7 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller): P
     guards: [...input.guards],
     payloadWrappers: [...input.payloadWrappers],
     transport: input.transport,
+    ...(guardrails ? { guardrails } : {}),
   };
   const runId = newId();
   const out = await truthfully(runId, 'start', async () => {

@@ -3,7 +3,11 @@
  * the setting label of a set of weakness flags, the configuration of UI settings (a live model's
  * credentials checked), and the tool server a run may name.
  */
+import fs from 'node:fs';
 import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness/config';
+import { guardrailsOn, type Guardrails } from '../harness/guardrails/config';
+import { policyFilePath } from '../governance/current-policy';
+import { loadPolicyFile, tenantGuardrails } from '../governance/policy-file';
 import type { ModelChoice, RunSettings } from '../schemas/run-settings';
 import { InputError } from './errors';
 import { modelSettings } from './model-choice';
@@ -15,19 +19,36 @@ export function settingLabel(weaknesses: readonly string[]): string {
 }
 
 /**
+ * The guardrails a run of `tenant` runs under: its own when it names any, else the tenant's default
+ * from the policy file (none when the file names none or does not exist; a policy file that exists
+ * but does not parse is refused, never read as "no default").
+ */
+export function guardrailsFor(own: Guardrails | undefined, tenant: string | undefined): Guardrails | undefined {
+  if (own !== undefined || tenant === undefined) return own;
+  const file = policyFilePath();
+  if (!fs.existsSync(file)) return undefined;
+  return tenantGuardrails(loadPolicyFile(file).document, tenant);
+}
+
+/**
  * The resolved harness configuration of UI settings under `weaknesses`. A live model is refused here,
- * naming the variable, when the server lacks its credentials (model-choice.ts).
+ * naming the variable, when the server lacks its credentials (model-choice.ts). `tenant`: whose
+ * default guardrails apply when the settings name none.
  */
 export function configOf(
-  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice },
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice; guardrails?: Guardrails },
   weaknesses: readonly WeaknessFlag[],
+  tenant?: string,
 ): HarnessConfig {
+  const guardrails = guardrailsFor(settings.guardrails, tenant);
   return resolveConfig({
     weaknesses: [...weaknesses],
     guards: settings.guards,
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
     ...modelSettings(settings.model ?? FAKE_MODEL),
+    // Guardrails with nothing switched on are none (and, named by the run, keep the tenant default off).
+    ...(guardrails && guardrailsOn(guardrails).length > 0 ? { guardrails } : {}),
   });
 }
 
@@ -46,12 +67,12 @@ export function toolServerOptions(id: string, tenant?: string): NonNullable<Retu
  * transport. Returns the server too, so the run connects to it.
  */
 export function configWithServer(
-  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice },
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice; guardrails?: Guardrails },
   weaknesses: readonly WeaknessFlag[],
   tenant?: string,
 ): { config: HarnessConfig; server: ReturnType<typeof toolServerOptions> | undefined } {
   const server = settings.toolServer !== undefined ? toolServerOptions(settings.toolServer, tenant) : undefined;
-  return { config: configOf(server ? { ...settings, transport: server.transport } : settings, weaknesses), server };
+  return { config: configOf(server ? { ...settings, transport: server.transport } : settings, weaknesses, tenant), server };
 }
 
 /** Governed runs use the Stockroom tools: a tool server asked for there is refused, not ignored. */

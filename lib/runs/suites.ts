@@ -59,7 +59,7 @@ export async function queueSuite(input: QueueSuiteInput, queue: RunQueue, db: Da
 export async function startSuite(input: RunSettings, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   // A configured tool server decides the transport (an unknown id is refused here, before queueing).
-  const { config } = configWithServer(input, input.weaknesses);
+  const { config } = configWithServer(input, input.weaknesses, tenant);
   const settings = [settingLabel(config.weaknesses)];
   return queueSuite({ kind: 'eval', dataset, golden: goldenOf(dataset), config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
 }
@@ -67,6 +67,6 @@ export async function startSuite(input: RunSettings, caller: RunCaller, queue: R
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
 export async function startMatrix(input: RunMatrixInput, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
-  const { config } = configWithServer(input, []);
+  const { config } = configWithServer(input, [], tenant);
   return queueSuite({ kind: 'matrix', dataset, golden: goldenOf(dataset), config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
 }

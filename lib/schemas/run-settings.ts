@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { FAKE_MODEL, MODEL_PROVIDERS, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
+import { ConfigError } from '../harness/errors';
+import { parseGuardrails, parseGuardrailsJson, type Guardrails } from '../harness/guardrails/config';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
 
@@ -37,6 +39,28 @@ export const ModelChoiceSchema = z
   });
 export type ModelChoice = z.output<typeof ModelChoiceSchema>;
 
+/** Longest guardrails JSON accepted from the UI. */
+export const MAX_GUARDRAILS_CHARS = 8000;
+
+/**
+ * The run's guardrails: an object, or JSON text from the run form's field (empty: none of its own, the
+ * tenant's default applies). Refused with the harness's message, which names the field.
+ */
+export const GuardrailsFieldSchema = z.unknown().transform((v, ctx): Guardrails | undefined => {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
+  if (typeof v === 'string' && v.length > MAX_GUARDRAILS_CHARS) {
+    ctx.addIssue({ code: 'custom', message: `guardrails are at most ${MAX_GUARDRAILS_CHARS} characters of JSON` });
+    return z.NEVER;
+  }
+  try {
+    return typeof v === 'string' ? parseGuardrailsJson(v) : parseGuardrails(v);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+    return z.NEVER;
+  }
+});
+
 export const RunSettingsSchema = z.object({
   datasetId: DatasetIdSchema,
   weaknesses: z.array(z.enum(WEAKNESS_FLAGS)).max(WEAKNESS_FLAGS.length).default([]).transform(sortedUnique),
@@ -51,6 +75,7 @@ export const RunSettingsSchema = z.object({
     .regex(/^([a-z0-9][a-z0-9-]*)?$/, 'not a tool server id')
     .optional()
     .transform((v) => (v ? v : undefined)),
+  guardrails: GuardrailsFieldSchema.optional(),
 });
 export type RunSettings = z.output<typeof RunSettingsSchema>;
 export type RunSettingsInput = z.input<typeof RunSettingsSchema>;

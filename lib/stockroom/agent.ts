@@ -14,6 +14,7 @@ import type { HarnessOptions } from '../harness/loop/options';
 import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
 import { FakeModelClient, type ScriptTurn } from '../harness/model/fake/fake-client';
 import { HeuristicPlanner } from '../harness/model/fake/planner';
+import { FakeGuardModel } from '../harness/guardrails/fake-guard';
 import { buildProductVocabulary } from '../harness/model/fake/vocabulary';
 import type { ModelClient } from '../harness/model/client';
 import { createPayloadCap } from '../harness/payload/cap-payload';
@@ -68,6 +69,11 @@ export interface CreateAgentOptions {
    * into. It must not throw; a failure there never fails the run.
    */
   onRunFinished?: (run: RunResult) => void;
+  /**
+   * The judge of the guardrails' LLM guard. Default: the run's live model when there is one (a fresh
+   * client per run), else the deterministic FakeGuardModel (which checks the policy's quoted terms only).
+   */
+  guardModel?: ModelClient;
 }
 
 const vocabularies = new WeakMap<Dataset, Set<string>>();
@@ -98,6 +104,10 @@ export function buildPayloadWrappers(config: HarnessConfig): PayloadWrapper[] {
         return createPayloadCap();
     }
   });
+}
+
+function guardModelFor(options: CreateAgentOptions): ModelClient {
+  return options.guardModel ?? options.liveModel?.({ caseId: null, weaknesses: [] }) ?? new FakeGuardModel();
 }
 
 export async function createStockroomAgent(options: CreateAgentOptions): Promise<StockroomAgent> {
@@ -135,6 +145,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     onStep: runOptions.onStep,
     onToolProgress: runOptions.onToolProgress,
     costMeter: options.costMeter ?? undefined,
+    guardModel: config.guardrails?.llm_guard ? guardModelFor(options) : undefined,
   });
 
   const finished = (run: RunResult): RunResult => {

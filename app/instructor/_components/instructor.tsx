@@ -12,6 +12,8 @@ import { SuiteResult } from './suite-result';
 import { RoleNote } from '@/components/role-note';
 import type { MatrixSuggestions } from '../load-suggestions';
 import { CaseMoveNote, FlagSuggestions } from './flag-suggestions';
+import { GuardrailSuggestions } from './guardrail-suggestions';
+import { GUARDRAIL_SWITCHES, guardrailsOfSwitches } from '@/lib/charts/guardrail-switches';
 
 const FLAG_HELP: Record<WeaknessFlag, string> = {
   ambiguous_tool_desc: 'search tool described vaguely',
@@ -40,6 +42,7 @@ export function Instructor({
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
   const [guard, setGuard] = useState(false);
+  const [rails, setRails] = useState<string[]>([]);
   const [model, setModel] = useState<string>(FAKE_MODEL);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
@@ -48,14 +51,25 @@ export function Instructor({
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
-  const label = (flags.length || guard ? [...flags, ...guards].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
+  const railLabels = GUARDRAIL_SWITCHES.filter((r) => rails.includes(r.id)).map((r) => r.label);
+  const label = (flags.length || guard || rails.length ? [...flags, ...guards, ...railLabels].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
+  // The baseline runs with no guardrails at all (`{}`: not even the tenant's default), so the difference is the switches.
+  const guardrails = guardrailsOfSwitches(rails);
 
   const shown = caseRuns ?? suites;
   const pick = (flag: WeaknessFlag, id: string) => {
     setFlags([flag]);
     setGuard(false);
+    setRails([]);
     setCaseId(id);
   };
+  const pickGuardrail = (rail: string, flag: WeaknessFlag, id: string) => {
+    setFlags([flag]);
+    setGuard(false);
+    setRails([rail]);
+    setCaseId(id);
+  };
+  const toggleRail = (r: string) => setRails((xs) => (xs.includes(r) ? xs.filter((x) => x !== r) : [...xs, r]));
   const toggleFlag = (f: WeaknessFlag) => setFlags((xs) => (xs.includes(f) ? xs.filter((x) => x !== f) : [...xs, f].sort()));
 
   const runCase = () => {
@@ -64,8 +78,8 @@ export function Instructor({
       setError(null);
       setSuites(null);
       const [baseline, current] = await Promise.all([
-        runOneAction({ datasetId, caseId, model }),
-        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model }),
+        runOneAction({ datasetId, caseId, model, guardrails: {} }),
+        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model, guardrails }),
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
@@ -78,9 +92,9 @@ export function Instructor({
     start(async () => {
       setError(null);
       setCaseRuns(null);
-      const baseline = await startSuiteAction({ datasetId, model });
+      const baseline = await startSuiteAction({ datasetId, model, guardrails: {} });
       if (!baseline.ok) return setError(baseline.error);
-      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model });
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails });
       if (!current.ok) return setError(current.error);
       setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
     });
@@ -99,6 +113,14 @@ export function Instructor({
           <button type="button" className="toggle" aria-pressed={guard} onClick={() => setGuard((g) => !g)} data-flag="grounded_write">
             grounded_write guard <span className="small">(blocks ungrounded restocks)</span>
           </button>
+        </div>
+        <div className="row" role="group" aria-label="Guardrails">
+          <span className="small muted">Guardrails:</span>
+          {GUARDRAIL_SWITCHES.map((r) => (
+            <button key={r.id} type="button" className="toggle" aria-pressed={rails.includes(r.id)} onClick={() => toggleRail(r.id)} data-guardrail={r.id}>
+              {r.label} <span className="small">({r.help})</span>
+            </button>
+          ))}
         </div>
       </section>
       <section className="panel" aria-label="What to run">
@@ -140,6 +162,7 @@ export function Instructor({
         {error ? <p className="alert error">{error}</p> : null}
       </section>
       <FlagSuggestions flags={WEAKNESS_FLAGS} suggestions={suggestions[datasetId] ?? null} onPick={pick} />
+      <GuardrailSuggestions suggestions={suggestions[datasetId] ?? null} onPick={pickGuardrail} />
       {shown && shown.label !== label ? (
         <p className="alert info" role="status" data-testid="instructor-stale">
           The results below are for <strong>{shown.label}</strong>, not for the switches now chosen ({label}). Run again to see {label}.

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { SuiteRunDto } from '@/lib/db/types';
 import { cellParam, categoryRows, deltaRows, formatDelta, metricLabel, type MatrixCell } from '@/lib/charts/matrix-view';
+import { guardrailRows } from '@/lib/charts/guardrail-rows';
 import { MatrixBarChart } from './matrix-bar-chart';
 import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
@@ -40,6 +41,7 @@ export function MatrixResults({
     window.history.replaceState(window.history.state, '', url);
   }, [drill, partial]);
   const rows = deltaRows(suite.settings);
+  const guardrails = guardrailRows(suite.settings);
   const categories = categoryRows(suite.settings);
   return (
     <>
@@ -47,6 +49,48 @@ export function MatrixResults({
         <h2>Gate metrics per setting</h2>
         <MatrixBarChart settings={suite.settings} />
       </section>
+
+      {guardrails.rows.length > 0 ? (
+        <section className="panel" aria-label="Guardrails per setting" data-testid="matrix-guardrails">
+          <h2>Guardrails per setting</h2>
+          <p className="muted small" style={{ marginTop: 0 }}>
+            Share of cases where a guardrail fired (refused a call, was violated, found something, or its judge failed), the mean extra turns
+            the guardrails gave, and the answers delivered with recorded violations.
+          </p>
+          <div className="table-wrap">
+            <table className="data" data-testid="guardrail-table">
+              <thead>
+                <tr>
+                  <th scope="col">setting</th>
+                  <th scope="col">fired</th>
+                  <th scope="col">mean retries</th>
+                  <th scope="col">warned answers</th>
+                  {guardrails.names.map((n) => (
+                    <th key={n} scope="col" className="mono">
+                      {n}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {guardrails.rows.map((r) => (
+                  <tr key={r.setting}>
+                    <th scope="row" className="mono">
+                      {r.setting}
+                    </th>
+                    <td>{fmt('rate', r.violationRate)}</td>
+                    <td>{fmt('mean_', r.meanRetries)}</td>
+                    <td>{fmt('rate', r.warnedRate)}</td>
+                    {guardrails.names.map((n) => (
+                      <td key={n}>{fmt('rate', r.perGuardrail[n] ?? null)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
 
       <section className="panel" aria-label="Change from none">
         <h2>Change from none</h2>

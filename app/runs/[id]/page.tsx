@@ -32,8 +32,16 @@ import { ReplayAgainst } from './_components/replay-against';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
+import { GuardrailsSchema, guardrailsOn } from '@/lib/harness/guardrails/config';
 
 export const dynamic = 'force-dynamic';
+
+/** The guardrails a stored run ran under, by name (none when its configuration records none). */
+function guardrailsOfConfig(config: unknown): string[] {
+  const c = config !== null && typeof config === 'object' ? (config as { guardrails?: unknown }) : {};
+  const parsed = GuardrailsSchema.safeParse(c.guardrails);
+  return parsed.success ? guardrailsOn(parsed.data) : [];
+}
 
 /** The stored run's flags, guards and wrappers, keeping only names this harness knows. */
 function settingsOf(weaknesses: readonly string[], config: unknown) {
@@ -102,6 +110,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           {run.category ? <span className="badge">{run.category}</span> : null}
           <span className="badge">setting: {run.setting}</span>
           <span className="badge">{run.transport}</span>
+          {guardrailsOfConfig(run.config).length > 0 ? (
+            <span className="badge info" data-testid="run-guardrails" title="The guardrails this run ran under (its recorded configuration)">
+              guardrails: {guardrailsOfConfig(run.config).join(', ')}
+            </span>
+          ) : null}
           <span className="muted">
             {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
             {countOf(run.totalTokens, 'token')} · <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} /> ·{' '}

@@ -9,7 +9,9 @@ import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
 import type { JsonObject } from '../json';
 import { pyJson } from '../pyjson';
-import type { ToolCallRequest, ToolRecord, ToolSpec, TerminationReason } from '../types';
+import type { Guardrails } from '../guardrails/config';
+import type { GuardrailEvent, ToolCallRequest, ToolRecord, ToolSpec, TerminationReason } from '../types';
+import { refuseForbidden, scanToolOutput } from './guardrails-tools';
 import { quarantine } from './quarantine';
 import { validateArguments } from './validate';
 
@@ -19,6 +21,8 @@ export interface CallOutcome {
   halt?: { guard: string; reason: TerminationReason; detail: string };
   /** Set when the call policy wants a reviewer's approval before the call may run. */
   awaitApproval?: { rule: string; policyVersion: string; message: string };
+  /** Guardrail events of this call (a refusal, findings in its output), recorded after it. */
+  guardrailEvents?: GuardrailEvent[];
 }
 
 export interface CallEnvironment {
@@ -39,6 +43,8 @@ export interface CallEnvironment {
   /** The run's cancellation. */
   signal?: AbortSignal;
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
+  /** The run's guardrails: forbidden tools are refused here, detectors read the output. */
+  guardrails?: Guardrails;
 }
 
 /** Runs `call` with a signal that aborts at the run's deadline or when the run is cancelled. */
@@ -102,6 +108,9 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       record: { ...record, resultContent: { error: 'unknown_tool', message }, isError: true, errorCode: 'unknown_tool', validationError: message },
     };
   }
+
+  const refused = env.guardrails ? refuseForbidden(env.guardrails, call, step, record) : null;
+  if (refused) return refused;
 
   const validationError = validateArguments(spec.inputSchema, call.arguments);
   if (validationError !== null) {
@@ -183,7 +192,10 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
     quarantinedLines = q.removedLines;
     quarantinedText = q.removed;
   }
+  const scanned = env.guardrails ? scanToolOutput(env.guardrails, content, step, call.toolUseId) : null;
+  if (scanned) content = scanned.content;
   return {
+    ...(scanned && scanned.events.length > 0 ? { guardrailEvents: scanned.events } : {}),
     record: {
       ...record,
       resultContent: content,

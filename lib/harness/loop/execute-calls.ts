@@ -44,6 +44,7 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     deadlineAt: d.started + d.options.config.wallClockTimeoutS * 1000,
     signal: d.deadline.signal,
     onToolProgress: d.options.onToolProgress,
+    guardrails: d.options.config.guardrails,
   };
 }
 
@@ -111,6 +112,7 @@ export async function executeCalls(
     run.records.push(record);
     run.trajectory.push(record);
     stepRecords.push(record);
+    for (const e of outcome.guardrailEvents ?? []) run.trajectory.push(e);
     if (record.validationError !== null) run.invalidCount += 1;
     if (d.deadline.passed()) {
       // The call was cut off at the wall-clock limit: nothing more of this step runs.

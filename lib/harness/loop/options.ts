@@ -3,6 +3,7 @@
  * cost meter, progress observer) and the per-run context resolved once from it.
  */
 import { systemClock, type Clock } from '../clock';
+import { ConfigError } from '../errors';
 import type { HarnessConfig } from '../config';
 import type { CostMeter } from '../cost';
 import type { PayloadWrapper, ToolExecutor, ToolProgress } from '../executor';
@@ -46,6 +47,11 @@ export interface HarnessOptions {
    * a store that keeps up sees every step in order; a failure there is the caller's and never stops the run.
    */
   onStep?: (soFar: RunResult) => void | Promise<void>;
+  /**
+   * The judge of the guardrails' LLM guard (fake or live, Converse-shaped like the agent's model).
+   * Required when the configuration has an `llm_guard`: the run is refused before it starts without one.
+   */
+  guardModel?: ModelClient;
   /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
 }
@@ -75,6 +81,9 @@ export interface Driver {
 }
 
 export async function driver(input: RunInput, options: HarnessOptions, paused: Checkpoint | null = null): Promise<Driver> {
+  if (options.config.guardrails?.llm_guard && !options.guardModel) {
+    throw new ConfigError('guardrails.llm_guard', 'guardrails.llm_guard: no judge model was configured for the LLM guard');
+  }
   const clock = options.clock ?? systemClock;
   const specList: ToolSpec[] = await options.executor.listSpecs();
   const started = clock.now() - (paused?.elapsedMs ?? 0);

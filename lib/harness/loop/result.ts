@@ -29,6 +29,7 @@ export function runResult(d: Driver, run: RunState, id: RunIdentity): RunResult 
     mode: config.mode,
     modelId: model.modelId,
     weaknesses: [...config.weaknesses].sort(),
+    ...(config.guardrails ? { guardrails: config.guardrails } : {}),
     systemPrompt,
     toolSpecs: d.specList,
     modelInputs: run.modelInputs as unknown as RunResult['modelInputs'],

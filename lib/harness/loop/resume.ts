@@ -22,6 +22,7 @@ export function restoreRun(paused: RunResult, cp: Checkpoint, now?: () => Instan
   run.modelInputs = [...(paused.modelInputs as unknown as RunState['modelInputs'])];
   run.exchanges = [...(paused.exchanges ?? [])];
   run.invalidCount = cp.invalidCount;
+  run.guardrailRetries = run.trajectory.filter((s) => s.kind === 'guardrail' && s.action === 'retry').length;
   const step = { blocks: [...(cp.stepBlocks as unknown as ToolResultBlock[])], records: run.records.slice(run.records.length - cp.stepRecords) };
   return { run, step };
 }

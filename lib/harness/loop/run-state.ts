@@ -33,6 +33,8 @@ export class RunState {
   finalAnswer = '';
   invalidCount = 0;
   checkpoint: Checkpoint | null = null;
+  /** Extra turns the guardrails have given the agent so far. */
+  guardrailRetries = 0;
 
   /** Reads the run's timeline (timing.ts); absent, events carry no time. */
   readonly now: (() => Instant) | undefined;

@@ -14,6 +14,7 @@ import type { ApprovalResolution } from '../guards/call-policy';
 import { modelStopGuard } from '../guards/model-stop';
 import type { RunResult } from '../types';
 import { executeCalls, type StepOutcome } from './execute-calls';
+import { finishWithGuardrails } from './guardrails-finish';
 import { callModel } from './model-call';
 import { driver, refreshSpecs, type Driver, type HarnessOptions, type RunInput } from './options';
 import { preCallChecks } from './pre-call';
@@ -44,7 +45,18 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     return { kind: 'stopped' };
   }
   if (response.toolCalls.length === 0) {
-    run.finalAnswer = (response.text ?? '').trim() || NO_TEXT_ANSWER;
+    let answer = (response.text ?? '').trim() || NO_TEXT_ANSWER;
+    const guardrails = d.options.config.guardrails;
+    if (guardrails) {
+      const outcome = await finishWithGuardrails(d, run, guardrails, answer);
+      if (outcome.kind === 'failed') return { kind: 'stopped' };
+      if (outcome.kind === 'retry') {
+        run.move('CALL_MODEL', 'guardrails: told the agent what is missing');
+        return { kind: 'done' };
+      }
+      answer = outcome.answer;
+    }
+    run.finalAnswer = answer;
     run.move('DONE', `stop_reason:${response.stopReason}`);
     return { kind: 'stopped' };
   }

@@ -9,9 +9,11 @@
 import { callSignature } from '../../harness/loop/execute-call';
 import type { JsonValue } from '../../harness/json';
 import {
+  GuardrailEventSchema,
   TERMINATION_REASONS,
   type CallTime,
   type CompactionEvent,
+  type GuardrailEvent,
   type GuardEvent,
   type ModelInput,
   type ModelTurn,
@@ -334,14 +336,18 @@ function converseMessages(span: SpanRecord): JsonValue[] | undefined {
   return converse ? parsed : undefined;
 }
 
-function rootEvents(root: SpanRecord): { entries: Array<[number, GuardEvent | CompactionEvent]>; transitions: Transition[] | null } {
-  const entries: Array<[number, GuardEvent | CompactionEvent]> = [];
+function rootEvents(root: SpanRecord): { entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent]>; transitions: Transition[] | null } {
+  const entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent]> = [];
   const transitions: Array<[number, Transition]> = [];
   for (const e of root.events) {
     const a: AttrMap = e.attributes;
     const step = Math.trunc(num(a[STOCKROOM.step]) ?? 0);
     const index = num(a[STOCKROOM.trajectoryIndex]) ?? Number.MAX_SAFE_INTEGER;
-    if (e.name === EVENTS.guard) {
+    if (e.name === EVENTS.guardrail) {
+      const raw = jsonAttr(a['stockroom.guardrail.event']);
+      const parsed = raw === undefined ? null : GuardrailEventSchema.safeParse(raw);
+      if (parsed?.success) entries.push([index, parsed.data]);
+    } else if (e.name === EVENTS.guard) {
       const reason = str(a['stockroom.guard.reason']);
       if (!reason || !(TERMINATION_REASONS as readonly string[]).includes(reason)) continue;
       entries.push([index, { kind: 'guard', step, guard: str(a['stockroom.guard.name']) ?? 'unknown', reason: reason as TerminationReason, detail: str(a['stockroom.guard.detail']) ?? '' }]);

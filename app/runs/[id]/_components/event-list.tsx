@@ -6,6 +6,7 @@ import type { TimelineEvent } from '../load-timeline';
 
 // What each refusal code means, in a sentence.
 const BLOCK_NOTE: Record<string, string> = {
+  refused_by_guardrail: 'The run’s guardrails forbid this tool, so the call never ran.',
   blocked_by_guard: 'The call was not grounded in the request, so it never ran.',
   halted_by_guard: 'The guard halted the run at this call.',
   denied_by_policy: 'The governance policy denies this call.',
@@ -13,6 +14,13 @@ const BLOCK_NOTE: Record<string, string> = {
   approval_expired: 'The approval request expired before anyone decided it.',
   approval_stale: 'What was approved no longer matched the call, so it was refused.',
 };
+
+/** How a guardrail event reads at a glance: stopped or refused (bad), contained or retried (warn), checked (good). */
+export function guardrailTone(action: string): 'bad' | 'warn' | 'good' {
+  if (action === 'refused' || action === 'violated' || action === 'failed' || action === 'judge_failed') return 'bad';
+  if (action === 'passed') return 'good';
+  return 'warn';
+}
 
 export function EventList({ events, currentStep, onJump }: { events: TimelineEvent[]; currentStep: number; onJump: (step: number) => void }) {
   const parent = useRef<HTMLDivElement>(null);
@@ -38,6 +46,13 @@ export function EventList({ events, currentStep, onJump }: { events: TimelineEve
                 <>
                   <span>
                     <span className="badge bad">{e.reason}</span> guard <strong>{e.guard}</strong> at step {e.step}
+                  </span>
+                  <span className="small muted">{e.detail}</span>
+                </>
+              ) : e.kind === 'guardrail' ? (
+                <>
+                  <span>
+                    <span className={`badge ${guardrailTone(e.action)}`}>{e.action.toUpperCase()}</span> guardrail <strong>{e.guardrail}</strong> at step {e.step}
                   </span>
                   <span className="small muted">{e.detail}</span>
                 </>

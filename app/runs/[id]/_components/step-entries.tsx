@@ -8,6 +8,7 @@ import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText, parsePartialJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
+import { GuardrailEntry } from './guardrail-entry';
 import { ToolMedia } from './tool-media';
 
 /** The react-query options for one step's entries (shared with the prefetch). */
@@ -166,6 +167,8 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
           <pre>{item.detail}</pre>
         </div>
       );
+    case 'guardrail':
+      return <GuardrailEntry item={item} />;
     case 'compaction':
       return (
         <div className="entry compaction">
