@@ -257,6 +257,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),
     toolSpecsHash: referenced(blobs.addJson(run.toolSpecs).hash),
     source: meta.source ?? 'harness',
+    sessionId: meta.sessionId ?? null,
+    traceUserId: meta.traceUserId ?? null,
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));

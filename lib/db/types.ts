@@ -26,6 +26,10 @@ export interface SaveRunMeta {
   id?: string;
   /** `harness` (default: run here) or `imported` (an OTLP trace or a run file read back). */
   source?: RunSource;
+  /** An imported trace's `session.id` (the session view lists a session's runs in order). */
+  sessionId?: string | null;
+  /** An imported trace's `user.id` (the traced application's end user). */
+  traceUserId?: string | null;
 }
 
 export const RUN_SOURCES = ['harness', 'imported'] as const;

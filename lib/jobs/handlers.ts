@@ -13,6 +13,8 @@ import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelWrapper } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { settleQuietTraces } from '../db/otlp-store';
+import { traceQuietMs } from '../otel/import/limits';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
@@ -95,6 +97,8 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');
       await sweepAsJobs(ctx.queue);
+      // Imported traces whose root never came and that went quiet: their runs stop showing running.
+      await settleQuietTraces(traceQuietMs());
     },
   };
 }

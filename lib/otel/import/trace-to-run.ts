@@ -54,7 +54,19 @@ export interface ImportedTrace {
   format: TraceFormat;
   serviceName: string | null;
   datasetName: string | null;
+  /** `session.id` (OpenInference, OpenLLMetry association) or the GenAI conversation id, when given. */
+  sessionId: string | null;
+  /** `user.id`: the traced application's end user, when given. */
+  userId: string | null;
   run: RunResult;
+}
+
+/** Attribute prefixes only agent instrumentation writes (GenAI, OpenInference, AI SDK, OpenLLMetry, ours). */
+const AGENT_PREFIXES = ['gen_ai.', 'llm.', 'openinference.', 'ai.', 'traceloop.', 'stockroom.'];
+
+/** Whether a span comes from agent instrumentation (its trace is worth assembling). */
+export function isAgentSpan(span: SpanRecord): boolean {
+  return Object.keys(span.attributes).some((k) => AGENT_PREFIXES.some((p) => k.startsWith(p)));
 }
 
 export const IMPORTED_COST_NOTE = 'imported trace: cost was not recorded';
@@ -440,5 +452,8 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
     status: 'finished',
     checkpoint: null,
   };
-  return { traceId: root.traceId, format, serviceName: root.serviceName, datasetName: str(a[STOCKROOM.datasetName]), run };
+  const firstOf = (key: string) => spans.map((s) => str(s.attributes[key])).find((v) => v !== null) ?? null;
+  const sessionId = firstOf('session.id') ?? firstOf(ATTR_GEN_AI_CONVERSATION_ID);
+  const userId = firstOf('user.id');
+  return { traceId: root.traceId, format, serviceName: root.serviceName, datasetName: str(a[STOCKROOM.datasetName]), sessionId, userId, run };
 }

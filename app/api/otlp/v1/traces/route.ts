@@ -1,8 +1,9 @@
 /**
  * OTLP/HTTP trace receiver: other agents (and this dashboard's own export) send traces here, JSON
- * or protobuf, with a tenant's bearer token. Agent traces (GenAI or OpenInference conventions)
- * become imported runs of that tenant; traces without model or tool spans are reported back as
- * rejected spans (OTLP partial success), and a malformed or oversized body stores nothing.
+ * or protobuf, with a tenant's bearer token. Spans are stored as they arrive and each agent trace
+ * is (re)built as one imported run of that tenant, however many requests it comes in and however
+ * often it is resent (lib/otel/import/import-traces.ts); spans of traces that are not an agent's
+ * are reported back as rejected (OTLP partial success), and a malformed or oversized body stores nothing.
  */
 import { safeBearerRoute } from '@/lib/boundary/safe-bearer-route';
 import { TraceImportError } from '@/lib/otel/errors';
@@ -18,7 +19,7 @@ function partialSuccess(result: ImportResult): { rejectedSpans: number; errorMes
   if (result.skippedSpans === 0) return null;
   return {
     rejectedSpans: result.skippedSpans,
-    errorMessage: `${result.skippedTraces} trace(s) had no model or tool span (gen_ai.operation.name or openinference.span.kind) and were not imported`,
+    errorMessage: `${result.skippedTraces} trace(s) had no agent span (gen_ai.*, openinference.span.kind, ai.*, traceloop.*) and were not imported`,
   };
 }
 
