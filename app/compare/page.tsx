@@ -58,6 +58,8 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
         return { kind: 'compaction', step: e.step };
       case 'model_retry':
         return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
+      case 'span':
+        return { kind: 'guard', step: e.step, guard: `span:${e.spanKind}`, reason: e.name, detail: '' };
     }
   });
 }

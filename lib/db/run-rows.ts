@@ -9,6 +9,7 @@ import type { Prisma } from './generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../harness/types';
 import { BlobSet, encodeMessage } from './blobs';
 import { MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
+import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT } from '../governance/principal';
@@ -168,6 +169,9 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.
         rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s) });
         break;
+      case 'span':
+        rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s) });
+        break;
       case 'compaction':
         rows.compactions.push({
           runId: id,
@@ -242,7 +246,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     toolCallCount: rows.toolCalls.length,
     toolErrorCount,
     blockedCount,
-    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).length,
+    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).length,
     compactionCount: rows.compactions.length,
     modelCallCount: run.usage.modelCalls,
     inputTokens: run.usage.inputTokens,

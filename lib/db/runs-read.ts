@@ -12,6 +12,7 @@ import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
+import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -97,7 +98,9 @@ function toolTail(r: ToolCall) {
 const guardStep = (r: GuardEvent): TrajectoryStep =>
   r.guard === MODEL_RETRY_GUARD
     ? retryFromRow(r)
-    : {
+    : r.guard === SPAN_STEP_GUARD
+      ? spanStepFromRow(r)
+      : {
         kind: 'guard',
         step: r.step,
         guard: r.guard,

@@ -194,12 +194,30 @@ export const ModelRetryEventSchema = z.object({
 });
 export type ModelRetryEvent = z.infer<typeof ModelRetryEventSchema>;
 
+/**
+ * A span of an imported trace that is neither a model call nor a tool call (a chain, retriever,
+ * guardrail, embedding, or an application's own span): kept as a step of its own kind, with its
+ * attributes, so nothing the trace recorded is dropped. Runs made here have none.
+ */
+export const SpanStepSchema = z.object({
+  kind: z.literal('span'),
+  step: z.number().int(),
+  /** The convention's own word (`retriever`, `chain`, `guardrail`, `task`, …) or `custom`. */
+  spanKind: z.string(),
+  name: z.string(),
+  attributes: z.record(z.string(), jsonValue),
+  latencyMs: z.number(),
+  isError: z.boolean(),
+});
+export type SpanStep = z.infer<typeof SpanStepSchema>;
+
 export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
   ModelTurnSchema,
   ToolRecordSchema,
   CompactionEventSchema,
   GuardEventSchema,
   ModelRetryEventSchema,
+  SpanStepSchema,
 ]);
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 

@@ -8,6 +8,7 @@ import 'server-only';
  * a trace that is not an agent's (no GenAI, OpenInference, AI SDK or OpenLLMetry attribute, and not
  * a trace already being assembled) are refused: reported back as OTLP partial success.
  */
+import type { JsonValue } from '../../harness/json';
 import { RunResultSchema } from '../../harness/types';
 import type { Database } from '../../db/client';
 import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild } from '../../db/otlp-store';
@@ -78,7 +79,7 @@ function builder(options: ImportOptions) {
           datasetHash: '',
           transport: 'otlp',
           category: null,
-          config: { source: 'otlp', format: imported.format, traceId, serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded },
+          config: { source: 'otlp', format: imported.format, traceId, serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: imported.modelCalls as unknown as JsonValue },
           createdBy: options.createdBy ?? null,
           tenant: options.tenant,
           source: 'imported',
