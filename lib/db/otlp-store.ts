@@ -58,7 +58,21 @@ export type TraceBuild =
   | { kind: 'pending'; rootEnded: boolean }
   | { kind: 'run'; input: SaveRunInput; rootEnded: boolean };
 
-export type TraceBuilder = (traceId: string, spans: StoredSpan[], logs: StoredLog[], known: boolean) => TraceBuild;
+/** How a trace that is one bare model call continues a conversation (see the import's conversationKeys). */
+export interface ConversationKeys {
+  tail: string | null;
+  prefixes: string[];
+}
+
+/** The import's side of the rebuild: spans → run, and the keys that join bare model-call traces. */
+export interface TraceBuilder {
+  /** The run of a trace (or of several joined ones: their spans together), from all of its spans. */
+  build(traceIds: string[], spans: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild;
+  conversationKeys(spans: StoredSpan[]): ConversationKeys | null;
+}
+
+/** OtlpLog rows under this name hold a bare model-call trace's conversation tail (its digest), not content. */
+const CONVERSATION_TAIL = 'stockroom.conversation.tail';
 
 export interface TraceOutcome {
   traceId: string;
@@ -158,7 +172,7 @@ async function storedSpansOf(tx: Tx, tenant: string, traceIds: string[]): Promis
 async function storedLogsOf(tx: Tx, tenant: string, traceIds: string[]): Promise<Map<string, StoredLog[]>> {
   const out = new Map<string, StoredLog[]>();
   for (const ids of chunks(traceIds, TRACES_PER_STATEMENT)) {
-    const rows = await tx.otlpLog.findMany({ where: { tenant, traceId: { in: ids } } });
+    const rows = await tx.otlpLog.findMany({ where: { tenant, traceId: { in: ids }, name: { not: CONVERSATION_TAIL } } });
     for (const row of rows) {
       const log: StoredLog = { traceId: row.traceId, spanId: row.spanId, digest: row.digest, timeNs: BigInt(row.timeNs), name: row.name, attributes: JSON.parse(row.attributes) as Record<string, unknown> };
       const list = out.get(row.traceId);
@@ -172,7 +186,9 @@ async function storedLogsOf(tx: Tx, tenant: string, traceIds: string[]): Promise
 async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], build: TraceBuilder, db: Database): Promise<TraceOutcome[]> {
   const spansByTrace = groupBy(spans);
   const logsByTrace = groupBy(logs);
-  const traceIds = [...new Set([...spansByTrace.keys(), ...logsByTrace.keys()])];
+  const firstStart = (id: string) => (spansByTrace.get(id) ?? []).reduce<bigint | null>((m, sp) => (m === null || sp.startNs < m ? sp.startNs : m), null) ?? 0n;
+  // Earliest first, so a conversation's later calls find the earlier ones' tails in the same batch.
+  const traceIds = [...new Set([...spansByTrace.keys(), ...logsByTrace.keys()])].sort((x, y) => (firstStart(x) < firstStart(y) ? -1 : firstStart(x) > firstStart(y) ? 1 : 0));
   return db.prisma.$transaction(
     async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Prisma, provider: db.provider, close: async () => undefined };
@@ -187,7 +203,12 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
       const newLogRows: object[] = [];
       const newTraces: object[] = [];
       const traceUpdates: Array<{ traceId: string; runId: string | null; spanCount: number; rootEnded: boolean }> = [];
-      const runs: Array<{ input: SaveRunInput; id: string; replaces: boolean }> = [];
+      const runs = new Map<string, { input: SaveRunInput; id: string; replaces: boolean }>();
+      // Within this batch: each processed trace's spans and logs, its run, and the tails it wrote.
+      const batchTraces = new Map<string, { spans: StoredSpan[]; logs: StoredLog[]; runId: string | null }>();
+      const batchTails = new Map<string, string>();
+      const runOfTrace = async (id: string): Promise<string | null> =>
+        batchTraces.get(id)?.runId ?? known.get(id)?.runId ?? (await tx.otlpTrace.findUnique({ where: { tenant_traceId: { tenant, traceId: id } }, select: { runId: true } }))?.runId ?? null;
 
       for (const traceId of traceIds) {
         const old = storedSpans.get(traceId) ?? [];
@@ -213,7 +234,41 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         }
         const all = [...old, ...fresh];
         const allLogs = [...oldLogs, ...freshLogs];
-        const built = build(traceId, all, allLogs, row !== undefined || freshLogs.length > 0);
+        let runId = row?.runId ?? null;
+        const keys = build.conversationKeys(all);
+        if (keys && runId === null && keys.prefixes.length > 0) {
+          // A bare model call continuing another's conversation joins that trace's run.
+          const inBatch = keys.prefixes.map((p) => batchTails.get(p)).find((t) => t !== undefined);
+          const stored = inBatch ? null : await tx.otlpLog.findFirst({ where: { tenant, name: CONVERSATION_TAIL, digest: { in: keys.prefixes } }, select: { traceId: true } });
+          const previous = inBatch ?? stored?.traceId ?? null;
+          if (previous && previous !== traceId) runId = await runOfTrace(previous);
+        }
+        // Spans of the other traces of the same run (joined conversations), stored or in this batch.
+        const groupIds = [traceId];
+        const groupSpans = [...all];
+        const groupLogs = [...allLogs];
+        if (runId !== null) {
+          const members = new Set((await tx.otlpTrace.findMany({ where: { tenant, runId }, select: { traceId: true } })).map((m) => m.traceId));
+          for (const [id, t] of batchTraces) if (t.runId === runId) members.add(id);
+          members.delete(traceId);
+          const others = [...members];
+          if (others.length > 0) {
+            const fromBatch = others.filter((id) => batchTraces.has(id));
+            const fromStore = others.filter((id) => !batchTraces.has(id));
+            const sp = await storedSpansOf(tx, tenant, fromStore);
+            const lg = await storedLogsOf(tx, tenant, fromStore);
+            for (const id of fromStore) {
+              groupSpans.push(...(sp.get(id) ?? []));
+              groupLogs.push(...(lg.get(id) ?? []));
+            }
+            for (const id of fromBatch) {
+              groupSpans.push(...batchTraces.get(id)!.spans);
+              groupLogs.push(...batchTraces.get(id)!.logs);
+            }
+            groupIds.push(...others);
+          }
+        }
+        const built = build.build(groupIds, groupSpans, groupLogs, row !== undefined || freshLogs.length > 0 || groupIds.length > 1);
         if (built.kind === 'refused') {
           outcomes.push({ traceId, status: 'refused', runId: null, newSpans: 0, refusedSpans: fresh.length, build: built });
           continue;
@@ -227,11 +282,15 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         for (const l of freshLogs) {
           newLogRows.push({ tenant, traceId, digest: l.digest, spanId: l.spanId, timeNs: l.timeNs, name: l.name, attributes: JSON.stringify(l.attributes), receivedAt: now });
         }
-        let runId = row?.runId ?? null;
         if (built.kind === 'run') {
-          const replaces = runId !== null;
+          const replaces = runId !== null && (runs.get(runId)?.replaces ?? true);
           runId ??= newId();
-          runs.push({ input: built.input, id: runId, replaces });
+          runs.set(runId, { input: built.input, id: runId, replaces });
+        }
+        batchTraces.set(traceId, { spans: all, logs: allLogs, runId });
+        if (keys?.tail) {
+          batchTails.set(keys.tail, traceId);
+          newLogRows.push({ tenant, traceId, digest: keys.tail, spanId: all[0]!.spanId, timeNs: 0n, name: CONVERSATION_TAIL, attributes: '{}', receivedAt: now });
         }
         const spanCount = all.length;
         if (row) traceUpdates.push({ traceId, runId, spanCount, rootEnded: built.rootEnded });
@@ -240,7 +299,7 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
       }
 
       // Old versions of rebuilt runs go first (their blobs pruned after the new rows reference theirs).
-      const replaced = runs.filter((r) => r.replaces).map((r) => r.id);
+      const replaced = [...runs.values()].filter((r) => r.replaces).map((r) => r.id);
       const oldHashes: string[] = [];
       for (const ids of chunks(replaced, TRACES_PER_STATEMENT)) {
         const refs = await tx.runBlobRef.findMany({ where: { runId: { in: ids } }, select: { hash: true } });
@@ -248,7 +307,7 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         await tx.run.deleteMany({ where: { id: { in: ids } } });
       }
       const blobs = new BlobSet();
-      const rows: RunRows[] = runs.map((r) => buildRunRows(r.input.run, r.input.meta, r.id, blobs));
+      const rows: RunRows[] = [...runs.values()].map((r) => buildRunRows(r.input.run, r.input.meta, r.id, blobs));
       const tables: TableRows[] = [
         // The trace row first: a trace new to two concurrent batches fails here in the second.
         { table: 'OtlpTrace', rows: newTraces },

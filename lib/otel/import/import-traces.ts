@@ -11,12 +11,12 @@ import 'server-only';
 import type { JsonValue } from '../../harness/json';
 import { RunResultSchema } from '../../harness/types';
 import type { Database } from '../../db/client';
-import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild } from '../../db/otlp-store';
+import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
 import { TraceImportError } from '../errors';
 import { traceQuietMs } from './limits';
 import type { LogRecord } from './log-record';
 import type { SpanRecord } from './span-record';
-import { isAgentSpan, traceToRun, type TraceFormat } from './trace-to-run';
+import { conversationKeys, isAgentSpan, traceToRun, type TraceFormat } from './trace-to-run';
 
 export interface ImportedRunSummary {
   id: string;
@@ -55,39 +55,42 @@ const toEvents = (logs: StoredLog[], spanId: string) =>
   logs.filter((l) => l.spanId === spanId).map((l) => ({ name: l.name, timeNs: l.timeNs, attributes: l.attributes as SpanRecord['attributes'] }));
 
 /** The rebuild handed to the store: one trace's spans (log records become events of their span) → run. */
-function builder(options: ImportOptions) {
-  return (traceId: string, stored: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild => {
-    const spans = stored as SpanRecord[];
-    if (!known && !spans.some(isAgentSpan)) return { kind: 'refused' };
-    const rootEnded = spans.some((s) => s.parentSpanId === null);
-    const withLogs = logs.length === 0 ? spans : spans.map((s) => ({ ...s, events: [...s.events, ...toEvents(logs, s.spanId)] }));
-    const imported = traceToRun(withLogs);
-    if (!imported) return { kind: 'pending', rootEnded };
-    const run = { ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) };
-    const parsed = RunResultSchema.safeParse(run);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new TraceImportError(`trace ${traceId}`, `trace ${traceId} does not make a valid run: ${issue?.path.join('.')}: ${issue?.message}`);
-    }
-    return {
-      kind: 'run',
-      rootEnded,
-      input: {
-        run,
-        meta: {
-          datasetName: imported.datasetName ?? `otlp:${imported.serviceName ?? 'unknown-service'}`,
-          datasetHash: '',
-          transport: 'otlp',
-          category: null,
-          config: { source: 'otlp', format: imported.format, traceId, serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: imported.modelCalls as unknown as JsonValue },
-          createdBy: options.createdBy ?? null,
-          tenant: options.tenant,
-          source: 'imported',
-          sessionId: imported.sessionId,
-          traceUserId: imported.userId,
-        },
+function builder(options: ImportOptions): TraceBuilder {
+  return { build: (traceIds, stored, logs, known) => buildRun(options, traceIds, stored, logs, known), conversationKeys: (spans) => (spans.length === 0 ? null : conversationKeys(spans as SpanRecord[])) };
+}
+
+function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild {
+  const traceId = traceIds[0]!;
+  const spans = stored as SpanRecord[];
+  if (!known && !spans.some(isAgentSpan)) return { kind: 'refused' };
+  const rootEnded = spans.some((s) => s.parentSpanId === null);
+  const withLogs = logs.length === 0 ? spans : spans.map((s) => ({ ...s, events: [...s.events, ...toEvents(logs, s.spanId)] }));
+  const imported = traceToRun(withLogs);
+  if (!imported) return { kind: 'pending', rootEnded };
+  const run = { ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) };
+  const parsed = RunResultSchema.safeParse(run);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TraceImportError(`trace ${traceId}`, `trace ${traceId} does not make a valid run: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return {
+    kind: 'run',
+    rootEnded,
+    input: {
+      run,
+      meta: {
+        datasetName: imported.datasetName ?? `otlp:${imported.serviceName ?? 'unknown-service'}`,
+        datasetHash: '',
+        transport: 'otlp',
+        category: null,
+        config: { source: 'otlp', format: imported.format, traceId: imported.traceId, ...(traceIds.length > 1 ? { traceIds: [...traceIds].sort() } : {}), serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: imported.modelCalls as unknown as JsonValue },
+        createdBy: options.createdBy ?? null,
+        tenant: options.tenant,
+        source: 'imported',
+        sessionId: imported.sessionId,
+        traceUserId: imported.userId,
       },
-    };
+    },
   };
 }
 
@@ -105,12 +108,13 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
     );
   }
   await settleQuietTraces(traceQuietMs(), new Date(), options.db);
-  const runs: ImportedRunSummary[] = [];
+  const byRun = new Map<string, ImportedRunSummary>();
   for (const o of outcomes) {
     if (o.status !== 'stored' || o.build?.kind !== 'run' || o.runId === null) continue;
     const run = o.build.input.run;
     const config = o.build.input.meta.config as { format: TraceFormat };
-    runs.push({
+    byRun.delete(o.runId);
+    byRun.set(o.runId, {
       id: o.runId,
       traceId: o.traceId,
       format: config.format,
@@ -120,6 +124,7 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
       status: run.status,
     });
   }
+  const runs = [...byRun.values()];
   const added = outcomes.reduce((n, o) => n + o.newSpans, 0);
   const skippedSpans = refused.reduce((n, o) => n + o.refusedSpans, 0);
   return {

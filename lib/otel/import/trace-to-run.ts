@@ -8,6 +8,7 @@
  * project's own `stockroom.*` attributes and events, when present, restore what the conventions do
  * not carry (termination, guards, exact order).
  */
+import { createHash } from 'node:crypto';
 import { callSignature } from '../../harness/loop/execute-call';
 import type { JsonValue } from '../../harness/json';
 import {
@@ -220,6 +221,32 @@ function toolRecord(span: SpanRecord, step: number, requested: Call | undefined,
   };
 }
 
+/** A tool call known only from the messages around it (no tool span): what the model asked, what it got back. */
+function syntheticTool(call: Call, step: number, answer: NormMessage): ToolRecord {
+  const result = answer.text === null ? null : (jsonOrText(answer.text) ?? null);
+  return {
+    kind: 'tool_call',
+    step,
+    toolUseId: call.toolUseId,
+    name: call.name,
+    arguments: call.arguments,
+    signature: callSignature(call.name, call.arguments),
+    resultContent: result,
+    isError: false,
+    errorCode: null,
+    validationError: null,
+    blockedBy: null,
+    executed: true,
+    payloadChars: result === null ? 0 : JSON.stringify(result).length,
+    latencyMs: 0,
+    sanitized: false,
+    quarantinedLines: 0,
+    quarantinedText: [],
+    rewrittenBy: [],
+    policy: null,
+  };
+}
+
 function spanStep(span: SpanRecord, step: number): SpanStep {
   const attributes: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(span.attributes)) attributes[k] = v as JsonValue;
@@ -399,6 +426,7 @@ function costOf(views: ModelCallView[], turns: ModelTurn[]): RunResult['costEsti
  * trace: an HTTP request's spans, say, or one whose model calls have not arrived yet).
  */
 export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
+  if (spans.length === 0) return null;
   const root = rootOf(spans);
   const rootKind = spanKindOf(root);
   const ordered = spans
@@ -423,6 +451,13 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
     const sortIndex = key[0] === Number.MAX_SAFE_INTEGER ? position : key[0];
     if (kind === 'chat') {
       const view = views.get(span)!;
+      // Calls the last turn asked for that no tool span recorded, answered in this call's input:
+      // the tool ran outside any instrumented span (a bare model-call instrumentation).
+      for (const call of pending) {
+        const answer = (view.input ?? []).find((m) => m.role === 'tool' && m.toolCallId === call.toolUseId);
+        if (answer) entries.push([sortIndex - 0.5, syntheticTool(call, step, answer)]);
+      }
+      pending = [];
       step = Math.trunc(num(span.attributes[STOCKROOM.step]) ?? step + 1);
       chatViews.push(view);
       chatSpans.push(span);
@@ -502,4 +537,30 @@ export function traceToRun(spans: SpanRecord[]): ImportedTrace | null {
   const ids = sessionAndUser(spans);
   const sessionId = ids.sessionId ?? firstOf(ATTR_GEN_AI_CONVERSATION_ID);
   return { traceId: root.traceId, format, serviceName: root.serviceName, datasetName: str(a[STOCKROOM.datasetName]), sessionId, userId: ids.userId, modelCalls: details, run };
+}
+
+const canonical = (v: JsonValue): string =>
+  v === null || typeof v !== 'object' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`).join(',')}}`;
+const messageKey = (m: NormMessage) => JSON.stringify([m.role, m.text ?? '', m.toolCalls.map((c) => [c.toolUseId, c.name, canonical(c.arguments)]), m.toolCallId ?? '']);
+const conversationDigest = (service: string | null, messages: NormMessage[]) => createHash('sha256').update(JSON.stringify([service ?? '', ...messages.map(messageKey)])).digest('hex');
+
+/**
+ * How a trace that is one bare model call (no agent span: an instrumented client used as is, each
+ * call its own trace) continues a conversation: `tail` names the conversation after this call
+ * (its input and output messages), `prefixes` the conversations its input continues (its input up
+ * to each assistant message). The store joins a trace whose prefix is another's tail into that
+ * trace's run, so one agent run is one run however its calls were traced. Null for other traces.
+ */
+export function conversationKeys(spans: SpanRecord[]): { tail: string | null; prefixes: string[] } | null {
+  const root = rootOf(spans);
+  if (spanKindOf(root) !== 'chat' || spans.some((s) => spanKindOf(s) === 'agent')) return null;
+  const view = modelCallView(root);
+  const input = view.input ?? [];
+  if (input.length === 0) return null;
+  const prefixes: string[] = [];
+  input.forEach((m, i) => {
+    if (m.role === 'assistant') prefixes.push(conversationDigest(root.serviceName, input.slice(0, i + 1)));
+  });
+  const output = (view.output ?? []).map((m) => ({ ...m, finishReason: null }));
+  return { tail: output.length > 0 ? conversationDigest(root.serviceName, [...input, ...output]) : null, prefixes };
 }

@@ -15,6 +15,8 @@ import { listRuns } from '@/lib/db/runs-list';
 import type { ModelTurn, RunResult, SpanStep, ToolRecord } from '@/lib/harness/types';
 import { priceFor, usdAt } from '@/lib/models/prices';
 import { hashToken } from '@/lib/otel/ingest-tokens';
+import { importSpanRecords } from '@/lib/otel/import/import-traces';
+import { readOtlpJson } from '@/lib/otel/import/read-otlp';
 import { AGENT, FIXTURE_FILES, type Producer } from '@/lib/otel/testing/record/scenario';
 import { POST as postLogs } from './logs/route';
 import { POST as postTraces } from './traces/route';
@@ -153,8 +155,20 @@ describe('traces from the producers people use, each recorded by running the lib
     expect(stored.meta.config).toMatchObject({ format: 'openllmetry', sessionId: AGENT.sessionId, userId: AGENT.userId });
   });
 
-  it.skip('OpenInference as is (each model call its own trace): one run, whose query is the question, not the request JSON', async () => {
-    const { runId } = await deliver('openinference');
+  it('OpenInference as is (each model call its own trace): one run, whose query is the question, not the request JSON', async () => {
+    const { doc, runId } = await deliver('openinference');
     await expectWeatherRun(runId);
+    expect(traceIdsOf(doc)).toHaveLength(2);
+    // Both traces in one request (another tenant): still one run.
+    const result = await importSpanRecords(await readOtlpJson([JSON.stringify(doc)]), { tenant: 'globex' });
+    expect(result.runs).toHaveLength(1);
+    expect(result.runs[0]).toMatchObject({ modelCalls: 2, toolCalls: 1 });
+    // A different question through the same instrumentation stays a run of its own.
+    const other = JSON.parse(JSON.stringify(doc).replaceAll(AGENT.question, 'And in Oslo?')) as Doc;
+    const first = other.resourceSpans[0]!.scopeSpans[0]!.spans;
+    for (const s of first) s.traceId = s.traceId.replace(/^./, (c) => (c === 'f' ? '0' : 'f'));
+    const separate = await importSpanRecords(await readOtlpJson([JSON.stringify(other)]), { tenant: 'globex' });
+    expect(separate.runs).toHaveLength(1);
+    expect(separate.runs[0]!.id).not.toBe(result.runs[0]!.id);
   });
 });
