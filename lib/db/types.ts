@@ -76,6 +76,10 @@ export interface RunListItem {
   costKnown: boolean;
   durationMs: number;
   startedAt: string;
+  /** An imported trace's `session.id` (the session view: /sessions/[id]), else null. */
+  sessionId: string | null;
+  /** An imported trace's `user.id` (the traced application's end user), else null. */
+  traceUserId: string | null;
 }
 
 /** The header of one run: everything but its trajectory and model inputs. */

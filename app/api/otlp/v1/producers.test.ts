@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@/scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { getModelInputAt, getRunOrThrow, getRunSteps } from '@/lib/db/runs-read';
-import { listRuns } from '@/lib/db/runs-list';
+import { listRuns, listSessionRuns } from '@/lib/db/runs-list';
 import type { ModelTurn, RunResult, SpanStep, ToolRecord } from '@/lib/harness/types';
 import { priceFor, usdAt } from '@/lib/models/prices';
 import { hashToken } from '@/lib/otel/ingest-tokens';
@@ -170,5 +170,20 @@ describe('traces from the producers people use, each recorded by running the lib
     const separate = await importSpanRecords(await readOtlpJson([JSON.stringify(other)]), { tenant: 'globex' });
     expect(separate.runs).toHaveLength(1);
     expect(separate.runs[0]!.id).not.toBe(result.runs[0]!.id);
+  });
+
+  it('filters runs by session.id and user.id, and lists a session’s runs in the order they started (another tenant sees none)', async () => {
+    const session = await listSessionRuns('acme', AGENT.sessionId);
+    // Every producer above ran the same session (the OTel GenAI one through gen_ai.conversation.id).
+    expect(session.items.length).toBeGreaterThanOrEqual(4);
+    const starts = session.items.map((r) => r.startedAt);
+    expect(starts).toEqual([...starts].sort());
+    expect(session.items.every((r) => r.sessionId === AGENT.sessionId)).toBe(true);
+    const byUser = await listRuns({ filters: { tenant: 'acme', traceUserId: AGENT.userId }, limit: 50 });
+    expect(byUser.items.length).toBeGreaterThanOrEqual(3);
+    expect(byUser.items.every((r) => r.traceUserId === AGENT.userId)).toBe(true);
+    const filtered = await listRuns({ filters: { tenant: 'acme', sessionId: 'no-such-session' }, limit: 50 });
+    expect(filtered.items).toEqual([]);
+    expect((await listSessionRuns('globex', AGENT.sessionId)).items).toEqual([]);
   });
 });
