@@ -10,7 +10,7 @@ import { TraceImportError } from '@/lib/otel/errors';
 import { importSpanRecords, type ImportResult } from '@/lib/otel/import/import-traces';
 import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';
 import { boundedBody, boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
-import { readOtlpJson, readOtlpProtobuf } from '@/lib/otel/import/read-otlp';
+import { readOtlpJson, readOtlpJsonText, readOtlpProtobuf, WHOLE_PARSE_MAX_BYTES } from '@/lib/otel/import/read-otlp';
 import { ingestTokensFromEnv, tenantForToken } from '@/lib/otel/ingest-tokens';
 
 export const dynamic = 'force-dynamic';
@@ -35,7 +35,13 @@ export const POST = safeBearerRoute({
     const limit = maxBodyBytes();
     const options = { tenant: caller.tenant, createdBy: caller.label };
     if (type === 'application/json') {
-      const result = await importSpanRecords(await readOtlpJson(boundedBody(request, limit)), options);
+      // Exporters send batches of a few MB at most: parse those whole; stream anything larger.
+      const declared = Number(request.headers.get('content-length') ?? NaN);
+      const records =
+        Number.isFinite(declared) && declared <= WHOLE_PARSE_MAX_BYTES && !request.headers.get('content-encoding')
+          ? readOtlpJsonText((await boundedBuffer(request, limit)).toString('utf8'))
+          : await readOtlpJson(boundedBody(request, limit));
+      const result = await importSpanRecords(records, options);
       const partial = partialSuccess(result);
       return Response.json(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
     }
