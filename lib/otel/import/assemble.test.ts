@@ -118,4 +118,20 @@ describe.each(providers)('assembling runs from traces on $name', (provider) => {
     expect(await settleQuietTraces(60_000, new Date(Date.now() + 120_000), db)).toBeGreaterThanOrEqual(1);
     expect((await getRunOrThrow(runs[0]!.id, db)).run.status).toBe('finished');
   });
+
+  test('stores no secret an imported trace carried (span attributes, tool results, messages)', async () => {
+    const traceId = newTraceId();
+    const spans = retrace(await fixtureSpans(), traceId);
+    const root = spans.find((s) => s.parentSpanId === null)!;
+    const key = 'sk-abcdefghijklmnopqrstuvwx';
+    const custom: SpanRecord = { ...root, spanId: 'aaaaaaaaaaaaaaaa', parentSpanId: root.spanId, name: 'fetch forecast', attributes: { 'http.request.header.authorization': 'Bearer abcdefghijklmnop1234', 'app.note': `used ${key}` } };
+    const leaky = spans.map((s) => (s.name.startsWith('execute_tool') ? { ...s, attributes: { ...s.attributes, 'gen_ai.tool.call.result': JSON.stringify({ api_key: 'hunter2-hunter2', echo: key }) } } : s));
+    const { runs } = await importSpanRecords([...leaky, custom], { tenant, db });
+    const stored = JSON.stringify((await getRunOrThrow(runs[0]!.id, db)).run);
+    expect(stored).toContain('fetch forecast');
+    expect(stored).toContain('[REDACTED]');
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain('hunter2');
+    expect(stored).not.toContain('abcdefghijklmnop1234');
+  });
 });

@@ -12,7 +12,9 @@ import type { JsonValue } from '../../harness/json';
 import { RunResultSchema } from '../../harness/types';
 import type { Database } from '../../db/client';
 import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
+import { redactSecrets } from '../../security/redact';
 import { TraceImportError } from '../errors';
+import { redactRun } from './redact-run';
 import { traceQuietMs } from './limits';
 import type { LogRecord } from './log-record';
 import type { SpanRecord } from './span-record';
@@ -67,7 +69,7 @@ function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan
   const withLogs = logs.length === 0 ? spans : spans.map((s) => ({ ...s, events: [...s.events, ...toEvents(logs, s.spanId)] }));
   const imported = traceToRun(withLogs);
   if (!imported) return { kind: 'pending', rootEnded };
-  const run = { ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) };
+  const run = redactRun({ ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) });
   const parsed = RunResultSchema.safeParse(run);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -83,7 +85,7 @@ function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan
         datasetHash: '',
         transport: 'otlp',
         category: null,
-        config: { source: 'otlp', format: imported.format, traceId: imported.traceId, ...(traceIds.length > 1 ? { traceIds: [...traceIds].sort() } : {}), serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: imported.modelCalls as unknown as JsonValue },
+        config: { source: 'otlp', format: imported.format, traceId: imported.traceId, ...(traceIds.length > 1 ? { traceIds: [...traceIds].sort() } : {}), serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: redactSecrets(imported.modelCalls as unknown as JsonValue) },
         createdBy: options.createdBy ?? null,
         tenant: options.tenant,
         source: 'imported',
