@@ -13,6 +13,8 @@ import { getJobQueue } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
 import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
+import { settleQuietTraces } from './lib/db/otlp-store';
+import { traceQuietMs } from './lib/otel/import/limits';
 
 export async function registerNode(): Promise<void> {
   if (resolveDatabaseUrl(process.env.DATABASE_URL).provider === 'postgres') {
@@ -48,6 +50,8 @@ async function startGovernedSweeper(): Promise<void> {
     running = true;
     try {
       const r = await sweepGovernedRuns();
+      const settled = await settleQuietTraces(traceQuietMs());
+      if (settled > 0) console.log(`stockroom: ${settled} imported trace(s) went quiet without a root span: finished`);
       if (r.resumed.length > 0) console.log(`stockroom: resumed ${r.resumed.length} governed run(s)`);
       for (const f of r.failed) console.error(`stockroom: resuming governed run ${f.runId} failed: ${f.error}`);
     } catch (err) {

@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance, jobs' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance, jobs, otlp' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     mcp: mcpTransports,
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
     jobs: async () => (await import('./jobs')).benchJobs(),
+    otlp: async () => (await import('./otlp')).benchOtlp(),
   };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
     sections[name] = async (n) => {

@@ -78,6 +78,29 @@ describe('stockroom import / export', () => {
     expect(stored.meta).toMatchObject({ source: 'imported', config: { tenant: 'acme', format: 'genai' } });
   });
 
+  it('imports one trace split over two files (root last) as one run, and the same files again as nothing new', async () => {
+    const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as { resourceSpans: Array<{ resource: unknown; scopeSpans: Array<{ spans: Array<{ parentSpanId?: string; traceId: string }> }> }> };
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => ({ ...s, traceId: 'abcabcabcabcabcabcabcabcabcabc12' }));
+    const write = (name: string, list: unknown[]) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, JSON.stringify({ resourceSpans: [{ resource: doc.resourceSpans[0]!.resource, scopeSpans: [{ spans: list }] }] }));
+      return file;
+    };
+    const children = write('children.json', spans.filter((s) => s.parentSpanId));
+    const root = write('root.json', spans.filter((s) => !s.parentSpanId));
+    const before = (await countRuns({}, {}, db)).count;
+    const r = cli(['import', children, root, '--tenant', 'acme', '--json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as Array<{ result: { runs: Array<{ id: string; status: string }> } }>;
+    expect(out[0]!.result.runs).toMatchObject([{ status: 'running' }]);
+    expect(out[1]!.result.runs).toMatchObject([{ id: out[0]!.result.runs[0]!.id, status: 'finished' }]);
+    const again = cli(['import', children, root, '--tenant', 'acme']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('0 run(s) built from 4 span(s) for tenant acme; 4 span(s) already stored');
+    expect((await countRuns({}, {}, db)).count).toBe(before + 1);
+    expect((await getRunOrThrow(out[1]!.result.runs[0]!.id, db)).run.usage.modelCalls).toBe(2);
+  });
+
   it('exports a run as stockroom.run/v1 JSON and a suite as JSONL, and imports both back as the same runs', async () => {
     const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'fixture', datasetHash: 'h', total: 2 }, db);
     const [a, b] = await saveRuns(

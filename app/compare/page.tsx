@@ -60,6 +60,8 @@ function entriesOf(stored: StoredRun): AlignEntry[] {
         return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
       case 'guardrail':
         return { kind: 'guard', step: e.step, guard: `guardrail:${e.guardrail}`, reason: e.action, detail: e.detail };
+      case 'span':
+        return { kind: 'guard', step: e.step, guard: `span:${e.spanKind}`, reason: e.name, detail: '' };
     }
   });
 }

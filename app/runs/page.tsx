@@ -157,6 +157,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           </label>
         </div>
         <div className="field">
+          <label htmlFor="f-session">Session</label>
+          <input id="f-session" name="session" defaultValue={query.session ?? ''} placeholder="session.id" />
+        </div>
+        <div className="field">
+          <label htmlFor="f-user">End user</label>
+          <input id="f-user" name="user" defaultValue={query.user ?? ''} placeholder="user.id" />
+        </div>
+        <div className="field">
           <label htmlFor="f-source">Source</label>
           <select id="f-source" name="source" defaultValue={query.source ?? ''}>
             <option value="">any</option>
@@ -244,6 +252,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       {r.id.slice(-8)}
                     </Link>{' '}
                     <ImportedBadge source={r.source} />
+                    {r.sessionId ? (
+                      <div className="small">
+                        <Link href={`/sessions/${encodeURIComponent(r.sessionId)}`}>session {r.sessionId}</Link>
+                      </div>
+                    ) : null}
                   </td>
                   <td>
                     {r.caseId ?? <span className="muted">—</span>}

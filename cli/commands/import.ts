@@ -1,6 +1,8 @@
 /**
- * `stockroom import FILE --tenant T`: stores the runs in an OTLP/JSON trace export (GenAI or
- * OpenInference conventions), a run file or a suite JSONL from `export`, marked imported.
+ * `stockroom import FILE… --tenant T`: stores the runs in OTLP/JSON trace exports (GenAI,
+ * OpenInference, AI SDK or OpenLLMetry conventions), run files or suite JSONL from `export`, marked
+ * imported. Trace files are assembled like the receiver's requests: one trace spread over several
+ * files is one run, and a file imported twice adds nothing.
  */
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
@@ -18,13 +20,13 @@ const FLAGS = {
 
 export const command: CliCommand = {
   name: 'import',
-  summary: 'import an OTLP/JSON trace file, a run JSON or a suite JSONL as imported runs',
-  usage: 'import FILE --tenant T [--as EMAIL] [--json]',
+  summary: 'import OTLP/JSON trace files, run JSON or suite JSONL as imported runs',
+  usage: 'import FILE... --tenant T [--as EMAIL] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
-    const file = args.positionals[0];
-    if (file === undefined || args.positionals.length > 1) throw new CliUsageError('import needs exactly one FILE');
+    const files = args.positionals;
+    if (files.length === 0) throw new CliUsageError('import needs at least one FILE');
     const rawTenant = stringFlag(args, 'tenant');
     if (!rawTenant) throw new CliUsageError('--tenant is required (the tenant the runs belong to)');
     const parsed = TenantSchema.safeParse(rawTenant);
@@ -42,17 +44,26 @@ export const command: CliCommand = {
         }
         createdBy = user.id;
       }
-      const outcome = await importFile(file, { tenant, createdBy, db });
-      if (args.flags.json) {
-        process.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
-      } else if (outcome.kind === 'otlp') {
-        const { runs, spans, skippedTraces } = outcome.result;
-        process.stdout.write(`imported ${runs.length} run(s) from ${spans} span(s) for tenant ${tenant}${skippedTraces ? `; ${skippedTraces} trace(s) without model or tool spans left out` : ''}\n`);
-        for (const r of runs) process.stdout.write(`  ${r.id}  trace ${r.traceId}  ${r.format}  ${r.modelCalls} model call(s), ${r.toolCalls} tool call(s), ${r.terminationReason}\n`);
-      } else {
-        process.stdout.write(`imported ${outcome.ids.length} run(s) from a ${outcome.kind} file for tenant ${tenant}\n`);
-        for (const id of outcome.ids) process.stdout.write(`  ${id}\n`);
+      const outcomes = [];
+      for (const file of files) {
+        const outcome = await importFile(file, { tenant, createdBy, db });
+        outcomes.push({ file, ...outcome });
+        if (args.flags.json) continue;
+        if (outcome.kind === 'otlp') {
+          const { runs, spans, skippedTraces, duplicateSpans, pendingTraces } = outcome.result;
+          const notes = [
+            duplicateSpans ? `${duplicateSpans} span(s) already stored` : '',
+            pendingTraces ? `${pendingTraces} trace(s) kept without a model or tool span yet` : '',
+            skippedTraces ? `${skippedTraces} trace(s) without agent spans left out` : '',
+          ].filter(Boolean);
+          process.stdout.write(`${file}: ${runs.length} run(s) built from ${spans} span(s) for tenant ${tenant}${notes.length ? `; ${notes.join('; ')}` : ''}\n`);
+          for (const r of runs) process.stdout.write(`  ${r.id}  trace ${r.traceId}  ${r.format}  ${r.modelCalls} model call(s), ${r.toolCalls} tool call(s), ${r.terminationReason}${r.status === 'running' ? ' (running: root span not received yet)' : ''}\n`);
+        } else {
+          process.stdout.write(`${file}: imported ${outcome.ids.length} run(s) from a ${outcome.kind} file for tenant ${tenant}\n`);
+          for (const id of outcome.ids) process.stdout.write(`  ${id}\n`);
+        }
       }
+      if (args.flags.json) process.stdout.write(JSON.stringify(files.length === 1 ? outcomes[0] : outcomes, null, 2) + '\n');
       return 0;
     } finally {
       await db.close();

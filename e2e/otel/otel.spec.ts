@@ -69,3 +69,24 @@ test('the receiver refuses a request without a tenant token', async ({ request }
   const res = await request.post('/api/otlp/v1/traces', { headers: { 'content-type': 'application/json' }, data: fixture('genai-python-agent.json') });
   expect(res.status()).toBe(401);
 });
+
+test('an OpenInference agent trace shows its retriever step in replay, and its session lists the run', async ({ page }) => {
+  await sendTrace(page, 'openinference-openai-agent.json');
+  const id = await importedRunId(page, 'What is the weather in Paris?');
+  await page.goto(`/runs/${id}`);
+  await expect(page.getByTestId('run-query')).toHaveText('What is the weather in Paris?');
+  await page.getByRole('button', { name: 'Next transition' }).click();
+  const step = page.getByTestId('span-entry').first();
+  await expect(step).toContainText('retriever');
+  await expect(step).toContainText('lookup_city_notes');
+  await expect(page.getByTestId('tool-entry').first()).toContainText('get_weather');
+  await saveArtifact(page, 'otel-openinference-retriever-step');
+
+  await page.goto('/runs?session=session-weather-42');
+  const link = page.getByRole('link', { name: 'session session-weather-42' }).first();
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(/\/sessions\/session-weather-42$/);
+  await expect(page.getByTestId('session-runs')).toContainText('What is the weather in Paris?');
+  await saveArtifact(page, 'otel-session-view');
+});

@@ -21,8 +21,8 @@ const MAX_PARAMS_CHAINED = 30_000;
 export interface TableRows {
   table: string;
   rows: ReadonlyArray<object>;
-  /** A duplicate key on this column is a no-op (content-addressed rows). */
-  ignoreConflictOn?: string;
+  /** A duplicate key on this column (or these columns) is a no-op (content-addressed or resent rows). */
+  ignoreConflictOn?: string | readonly string[];
   /**
    * PostgreSQL: the write holds BLOB_PRUNE_LOCK shared until commit. Writers share it; a prune
    * (runs-write.ts pruneBlobs) takes it exclusively, so it waits for every write in flight and they
@@ -43,7 +43,8 @@ function insertSql({ table, rows, ignoreConflictOn }: TableRows): Array<{ sql: S
   if (!first) return [];
   const columns = Object.keys(first);
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const tail = Sql.raw(ignoreConflictOn ? ` ON CONFLICT ("${ignoreConflictOn}") DO NOTHING` : '');
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  const tail = Sql.raw(conflict.length > 0 ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING` : '');
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
   for (let i = 0; i < rows.length; i += perStatement) {

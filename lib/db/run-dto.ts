@@ -35,6 +35,8 @@ export const RUN_LIST_SELECT = {
   costKnown: true,
   durationMs: true,
   startedAt: true,
+  sessionId: true,
+  traceUserId: true,
 } as const;
 
 type ListRow = Pick<Run, keyof typeof RUN_LIST_SELECT>;
@@ -76,6 +78,8 @@ export function toRunListItem(row: ListRow): RunListItem {
     costKnown: row.costKnown,
     durationMs: row.durationMs,
     startedAt: row.startedAt.toISOString(),
+    sessionId: row.sessionId,
+    traceUserId: row.traceUserId,
   };
 }
 

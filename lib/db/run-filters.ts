@@ -26,6 +26,10 @@ export const RunFiltersSchema = z.object({
   modelId: z.string().max(256).optional(),
   /** Runs configured with this run guard. */
   guard: z.string().max(64).optional(),
+  /** An imported trace's `session.id`. */
+  sessionId: z.string().max(256).optional(),
+  /** An imported trace's `user.id`. */
+  traceUserId: z.string().max(256).optional(),
   /**
    * Case-insensitive substring of the question, the final answer, or any tool call's arguments or
    * result (the run's search index, lib/db/run-text-search.ts).

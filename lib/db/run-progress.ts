@@ -50,7 +50,8 @@ export const INTERRUPTED_ANSWER = 'The server stopped while this run was running
  * rewrites its whole record at its next step, so a too-early mark undoes itself.
  */
 export async function failInterruptedRuns(staleBefore: Date, db: Database = getDb()): Promise<number> {
-  return endRunsUnfinished({ status: { in: ['running', 'stopping'] }, createdAt: { lt: staleBefore } }, INTERRUPTED_ANSWER, db);
+  // An imported trace still being assembled is `running` too, but no process of ours runs it.
+  return endRunsUnfinished({ status: { in: ['running', 'stopping'] }, source: 'harness', createdAt: { lt: staleBefore } }, INTERRUPTED_ANSWER, db);
 }
 
 /**

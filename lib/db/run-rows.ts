@@ -10,6 +10,7 @@ import { RunResultSchema, type RunResult } from '../harness/types';
 import { BlobSet, encodeMessage } from './blobs';
 import { callTimeColumns } from './call-time-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
+import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT } from '../governance/principal';
@@ -175,6 +176,9 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
       case 'guardrail':
         rows.guards.push({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s) });
         break;
+      case 'span':
+        rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s) });
+        break;
       case 'compaction':
         rows.compactions.push({
           runId: id,
@@ -249,7 +253,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     toolCallCount: rows.toolCalls.length,
     toolErrorCount,
     blockedCount,
-    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD).length,
+    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD && g.guard !== SPAN_STEP_GUARD).length,
     compactionCount: rows.compactions.length,
     modelCallCount: run.usage.modelCalls,
     inputTokens: run.usage.inputTokens,
@@ -265,6 +269,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),
     toolSpecsHash: referenced(blobs.addJson(run.toolSpecs).hash),
     source: meta.source ?? 'harness',
+    sessionId: meta.sessionId ?? null,
+    traceUserId: meta.traceUserId ?? null,
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));

@@ -36,6 +36,8 @@ const EQUALS = {
   status: 'status',
   source: 'source',
   modelId: 'modelId',
+  sessionId: 'sessionId',
+  traceUserId: 'traceUserId',
 } as const satisfies Partial<Record<keyof RunFilters, string>>;
 
 /** Rows of RunSearch a PostgreSQL estimate of a text's commonness samples (about). */

@@ -95,6 +95,8 @@ export function runWhere(filters: RunFilters): P.RunWhereInput {
   if (f.status) and.push({ status: f.status });
   if (f.source) and.push({ source: f.source });
   if (f.modelId) and.push({ modelId: f.modelId });
+  if (f.sessionId) and.push({ sessionId: f.sessionId });
+  if (f.traceUserId) and.push({ traceUserId: f.traceUserId });
   if (f.guard) and.push({ guardsOn: { some: { guard: f.guard } } });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
   return and.length ? { AND: and } : {};
@@ -160,4 +162,15 @@ export async function listRunModelIds(tenant: string, db: Database = getDb()): P
   // GROUP BY in SQL over the (tenant, modelId) index; Prisma's `distinct` would fetch every row.
   const rows = await db.prisma.run.groupBy({ by: ['modelId'], where: { tenant }, orderBy: { modelId: 'asc' } });
   return rows.map((r) => r.modelId);
+}
+
+/** Most runs the session view lists. */
+export const SESSION_RUNS_LIMIT = 500;
+
+/**
+ * The runs of one imported session (`session.id`) of a tenant, in the order they started: the
+ * session view. Another tenant's session is simply empty.
+ */
+export async function listSessionRuns(tenant: string, sessionId: string, db: Database = getDb()): Promise<RunPage> {
+  return listRuns({ filters: { tenant, sessionId }, sort: { key: 'startedAt', dir: 'asc' }, limit: SESSION_RUNS_LIMIT }, db);
 }

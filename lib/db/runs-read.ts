@@ -14,6 +14,7 @@ import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
+import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 import { json, sourceOf, stringList, toRunListItem } from './run-dto';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -104,6 +105,8 @@ const guardStep = (r: GuardEvent): TrajectoryStep =>
     ? { ...retryFromRow(r), ...callTimeOf(r) }
     : r.guard === GUARDRAIL_GUARD
       ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail })
+      : r.guard === SPAN_STEP_GUARD
+        ? spanStepFromRow(r)
       : {
         kind: 'guard',
         step: r.step,

@@ -26,6 +26,10 @@ export interface SaveRunMeta {
   id?: string;
   /** `harness` (default: run here) or `imported` (an OTLP trace or a run file read back). */
   source?: RunSource;
+  /** An imported trace's `session.id` (the session view lists a session's runs in order). */
+  sessionId?: string | null;
+  /** An imported trace's `user.id` (the traced application's end user). */
+  traceUserId?: string | null;
 }
 
 export const RUN_SOURCES = ['harness', 'imported'] as const;
@@ -73,6 +77,10 @@ export interface RunListItem {
   costKnown: boolean;
   durationMs: number;
   startedAt: string;
+  /** An imported trace's `session.id` (the session view: /sessions/[id]), else null. */
+  sessionId: string | null;
+  /** An imported trace's `user.id` (the traced application's end user), else null. */
+  traceUserId: string | null;
 }
 
 /** The header of one run: everything but its trajectory and model inputs. */

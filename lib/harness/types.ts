@@ -285,6 +285,22 @@ export const GuardrailEventSchema = z.object({
   verdict: z.object({ severity: z.enum(['none', 'low', 'medium', 'high']), reason: z.string() }).optional(),
 });
 export type GuardrailEvent = z.infer<typeof GuardrailEventSchema>;
+/**
+ * A span of an imported trace that is neither a model call nor a tool call (a chain, retriever,
+ * guardrail, embedding, or an application's own span): kept as a step of its own kind, with its
+ * attributes, so nothing the trace recorded is dropped. Runs made here have none.
+ */
+export const SpanStepSchema = z.object({
+  kind: z.literal('span'),
+  step: z.number().int(),
+  /** The convention's own word (`retriever`, `chain`, `guardrail`, `task`, …) or `custom`. */
+  spanKind: z.string(),
+  name: z.string(),
+  attributes: z.record(z.string(), jsonValue),
+  latencyMs: z.number(),
+  isError: z.boolean(),
+});
+export type SpanStep = z.infer<typeof SpanStepSchema>;
 
 export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
   GuardrailEventSchema,
@@ -293,6 +309,7 @@ export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
   CompactionEventSchema,
   GuardEventSchema,
   ModelRetryEventSchema,
+  SpanStepSchema,
 ]);
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 

@@ -16,6 +16,8 @@ import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelGate } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { settleQuietTraces } from '../db/otlp-store';
+import { traceQuietMs } from '../otel/import/limits';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
@@ -104,6 +106,8 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       await sweepAsJobs(ctx.queue);
       const { pruneProviderCalls } = await import('./provider-limits');
       await pruneProviderCalls(getDb());
+      // Imported traces whose root never came and that went quiet: their runs stop showing running.
+      await settleQuietTraces(traceQuietMs());
     },
   };
 }

@@ -97,3 +97,44 @@ export const OPENINFERENCE = {
   outputValue: 'output.value',
   outputMessagesPrefix: 'llm.output_messages.',
 } as const;
+
+/**
+ * The Vercel AI SDK's telemetry attributes (`experimental_telemetry`). The SDK publishes no
+ * constants for them, so they are named once here, as its telemetry documentation lists them.
+ */
+export const AI_SDK = {
+  operationId: 'ai.operationId',
+  toolCallOperation: 'ai.toolCall',
+  prompt: 'ai.prompt',
+  promptMessages: 'ai.prompt.messages',
+  modelId: 'ai.model.id',
+  modelProvider: 'ai.model.provider',
+  responseText: 'ai.response.text',
+  responseToolCalls: 'ai.response.toolCalls',
+  responseFinishReason: 'ai.response.finishReason',
+  responseModel: 'ai.response.model',
+  inputTokens: 'ai.usage.inputTokens',
+  outputTokens: 'ai.usage.outputTokens',
+  /** AI SDK 4 and earlier. */
+  promptTokens: 'ai.usage.promptTokens',
+  completionTokens: 'ai.usage.completionTokens',
+  cachedInputTokens: 'ai.usage.cachedInputTokens',
+  cacheReadTokens: 'ai.usage.inputTokenDetails.cacheReadTokens',
+  toolCallName: 'ai.toolCall.name',
+  toolCallId: 'ai.toolCall.id',
+  toolCallArgs: 'ai.toolCall.args',
+  toolCallResult: 'ai.toolCall.result',
+  metadataPrefix: 'ai.telemetry.metadata.',
+  settingsPrefix: 'ai.settings.',
+} as const;
+
+/** AI SDK operations that are one provider call. */
+export const AI_SDK_MODEL_OPERATIONS: ReadonlySet<string> = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
+/** AI SDK operations that are the whole call (the agent run's root). */
+export const AI_SDK_ROOT_OPERATIONS: ReadonlySet<string> = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
+
+/** OpenLLMetry's token counts before it moved to `gen_ai.usage.*` (its conventions package no longer names them). */
+export const OPENLLMETRY_LEGACY = {
+  promptTokens: 'llm.usage.prompt_tokens',
+  completionTokens: 'llm.usage.completion_tokens',
+} as const;

@@ -40,6 +40,10 @@ export const RunsQuerySchema = z.object({
   guard: z.preprocess(one, z.enum(RUN_GUARD_NAMES).optional().catch(undefined)),
   /** `suite`: one row per suite (single runs stay rows). */
   group: z.preprocess(one, z.enum(['suite']).optional().catch(undefined)),
+  /** An imported trace's `session.id`: that session's runs. */
+  session: z.preprocess(one, optionalText(256)),
+  /** An imported trace's `user.id` (the traced application's end user). */
+  user: z.preprocess(one, optionalText(256)),
   /** `imported` or `harness`: where the runs came from. */
   source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
@@ -49,7 +53,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -84,6 +88,8 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     transport: q.transport,
     modelId: q.model,
     guard: q.guard,
+    sessionId: q.session,
+    traceUserId: q.user,
   };
 }
 

@@ -1,16 +1,24 @@
 import 'server-only';
 /**
- * Stores the runs an OTLP payload describes: spans grouped by trace, each trace rebuilt as a run
- * (trace-to-run.ts) and saved through the data layer marked `imported`. Every run is built and
- * validated before the first write, so a bad trace stores nothing.
+ * A run is a trace, not a request. Spans (and span-bound log records) are stored as they arrive,
+ * idempotent on (trace id, span id), and the run of every trace that got something new is rebuilt
+ * from all of its spans (trace-to-run.ts) under the same run id (lib/db/otlp-store.ts). A batch
+ * without the root is accepted; the run shows `running` until its root span arrives (an exporter
+ * sends a span when it ends) or the trace is quiet for STOCKROOM_OTLP_TRACE_QUIET_SECONDS. Spans of
+ * a trace that is not an agent's (no GenAI, OpenInference, AI SDK or OpenLLMetry attribute, and not
+ * a trace already being assembled) are refused: reported back as OTLP partial success.
  */
+import type { JsonValue } from '../../harness/json';
 import { RunResultSchema } from '../../harness/types';
-import { saveRuns } from '../../db/runs-write';
 import type { Database } from '../../db/client';
-import type { SaveRunInput } from '../../db/types';
+import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
+import { redactSecrets } from '../../security/redact';
 import { TraceImportError } from '../errors';
+import { redactRun } from './redact-run';
+import { traceQuietMs } from './limits';
+import type { LogRecord } from './log-record';
 import type { SpanRecord } from './span-record';
-import { traceToRun, type TraceFormat } from './trace-to-run';
+import { conversationKeys, isAgentSpan, traceToRun, type TraceFormat } from './trace-to-run';
 
 export interface ImportedRunSummary {
   id: string;
@@ -19,14 +27,21 @@ export interface ImportedRunSummary {
   modelCalls: number;
   toolCalls: number;
   terminationReason: string;
+  /** `running` until the trace's root span has arrived (or the trace went quiet). */
+  status: string;
 }
 
 export interface ImportResult {
+  /** Runs (re)built from this payload's new spans. */
   runs: ImportedRunSummary[];
   spans: number;
-  /** Traces with no model or tool span (an HTTP request's spans, say): left out. */
+  /** Spans already stored (a resend): nothing was added for them. */
+  duplicateSpans: number;
+  /** Agent traces kept without a run yet (no model or tool span so far). */
+  pendingTraces: number;
+  /** Traces with no agent span (an HTTP request's spans, say): refused. */
   skippedTraces: number;
-  /** Spans of the skipped traces. */
+  /** Spans of the refused traces. */
   skippedSpans: number;
 }
 
@@ -38,57 +53,88 @@ export interface ImportOptions {
   db?: Database;
 }
 
-/** Groups spans by trace, builds one run per agent trace and stores them all. */
-export async function importSpanRecords(records: SpanRecord[], options: ImportOptions): Promise<ImportResult> {
-  const byTrace = new Map<string, SpanRecord[]>();
-  for (const r of records) {
-    const list = byTrace.get(r.traceId);
-    if (list) list.push(r);
-    else byTrace.set(r.traceId, [r]);
+const toEvents = (logs: StoredLog[], spanId: string) =>
+  logs.filter((l) => l.spanId === spanId).map((l) => ({ name: l.name, timeNs: l.timeNs, attributes: l.attributes as SpanRecord['attributes'] }));
+
+/** The rebuild handed to the store: one trace's spans (log records become events of their span) → run. */
+function builder(options: ImportOptions): TraceBuilder {
+  return { build: (traceIds, stored, logs, known) => buildRun(options, traceIds, stored, logs, known), conversationKeys: (spans) => (spans.length === 0 ? null : conversationKeys(spans as SpanRecord[])) };
+}
+
+function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild {
+  const traceId = traceIds[0]!;
+  const spans = stored as SpanRecord[];
+  if (!known && !spans.some(isAgentSpan)) return { kind: 'refused' };
+  const rootEnded = spans.some((s) => s.parentSpanId === null);
+  const withLogs = logs.length === 0 ? spans : spans.map((s) => ({ ...s, events: [...s.events, ...toEvents(logs, s.spanId)] }));
+  const imported = traceToRun(withLogs);
+  if (!imported) return { kind: 'pending', rootEnded };
+  const run = redactRun({ ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) });
+  const parsed = RunResultSchema.safeParse(run);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TraceImportError(`trace ${traceId}`, `trace ${traceId} does not make a valid run: ${issue?.path.join('.')}: ${issue?.message}`);
   }
-  const inputs: SaveRunInput[] = [];
-  const summaries: Omit<ImportedRunSummary, 'id'>[] = [];
-  let skippedTraces = 0;
-  let skippedSpans = 0;
-  for (const [traceId, spans] of byTrace) {
-    const imported = traceToRun(spans);
-    if (!imported) {
-      skippedTraces++;
-      skippedSpans += spans.length;
-      continue;
-    }
-    const parsed = RunResultSchema.safeParse(imported.run);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new TraceImportError(`trace ${traceId}`, `trace ${traceId} does not make a valid run: ${issue?.path.join('.')}: ${issue?.message}`);
-    }
-    inputs.push({
-      run: imported.run,
+  return {
+    kind: 'run',
+    rootEnded,
+    input: {
+      run,
       meta: {
         datasetName: imported.datasetName ?? `otlp:${imported.serviceName ?? 'unknown-service'}`,
         datasetHash: '',
         transport: 'otlp',
         category: null,
-        config: { source: 'otlp', format: imported.format, traceId, serviceName: imported.serviceName, tenant: options.tenant },
+        config: { source: 'otlp', format: imported.format, traceId: imported.traceId, ...(traceIds.length > 1 ? { traceIds: [...traceIds].sort() } : {}), serviceName: imported.serviceName, tenant: options.tenant, rootSpan: rootEnded, sessionId: imported.sessionId, userId: imported.userId, modelCalls: redactSecrets(imported.modelCalls as unknown as JsonValue) },
         createdBy: options.createdBy ?? null,
         tenant: options.tenant,
         source: 'imported',
+        sessionId: imported.sessionId,
+        traceUserId: imported.userId,
       },
-    });
-    summaries.push({
-      traceId,
-      format: imported.format,
-      modelCalls: imported.run.usage.modelCalls,
-      toolCalls: imported.run.trajectory.filter((s) => s.kind === 'tool_call').length,
-      terminationReason: imported.run.terminationReason,
-    });
-  }
-  if (inputs.length === 0) {
+    },
+  };
+}
+
+/**
+ * Stores a payload's spans and log records for the tenant and rebuilds the runs of their traces.
+ * Refuses (stores nothing) only when every span belongs to a trace that is not an agent's.
+ */
+export async function importSpanRecords(records: SpanRecord[], options: ImportOptions, logs: LogRecord[] = []): Promise<ImportResult> {
+  const outcomes = await ingestTraceBatch(options.tenant, records, logs, builder(options), options.db);
+  const refused = outcomes.filter((o) => o.status === 'refused');
+  if (refused.length === outcomes.length && outcomes.length > 0) {
     throw new TraceImportError(
       'resourceSpans',
-      `none of the ${byTrace.size} trace(s) has a model or tool span (gen_ai.operation.name chat/execute_tool, or openinference.span.kind LLM/TOOL); nothing was stored`,
+      `none of the ${outcomes.length} trace(s) has a model or tool span (gen_ai.*, openinference.span.kind, ai.*, traceloop.*) nor belongs to a trace already received; nothing was stored`,
     );
   }
-  const ids = await saveRuns(inputs, options.db);
-  return { runs: summaries.map((s, i) => ({ id: ids[i]!, ...s })), spans: records.length, skippedTraces, skippedSpans };
+  await settleQuietTraces(traceQuietMs(), new Date(), options.db);
+  const byRun = new Map<string, ImportedRunSummary>();
+  for (const o of outcomes) {
+    if (o.status !== 'stored' || o.build?.kind !== 'run' || o.runId === null) continue;
+    const run = o.build.input.run;
+    const config = o.build.input.meta.config as { format: TraceFormat };
+    byRun.delete(o.runId);
+    byRun.set(o.runId, {
+      id: o.runId,
+      traceId: o.traceId,
+      format: config.format,
+      modelCalls: run.usage.modelCalls,
+      toolCalls: run.trajectory.filter((s) => s.kind === 'tool_call').length,
+      terminationReason: run.terminationReason,
+      status: run.status,
+    });
+  }
+  const runs = [...byRun.values()];
+  const added = outcomes.reduce((n, o) => n + o.newSpans, 0);
+  const skippedSpans = refused.reduce((n, o) => n + o.refusedSpans, 0);
+  return {
+    runs,
+    spans: records.length,
+    duplicateSpans: records.length - added - skippedSpans,
+    pendingTraces: outcomes.filter((o) => o.status === 'pending').length,
+    skippedTraces: refused.length,
+    skippedSpans,
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The OTLP trace request messages, written from the published opentelemetry-proto definitions
  * (collector/trace/v1/trace_service.proto, trace/v1/trace.proto, common/v1/common.proto,
- * resource/v1/resource.proto), in one package: protobuf decodes by field number, and protobufjs
+ * resource/v1/resource.proto, and for logs collector/logs/v1/logs_service.proto, logs/v1/logs.proto),
+ * in one package: protobuf decodes by field number, and protobufjs
  * maps names to the camelCase keys OTLP/JSON uses. Deprecated and unused fields are left out
  * (unknown fields are skipped on decode).
  */
@@ -88,6 +89,35 @@ message Status {
     STATUS_CODE_ERROR = 2;
   }
 }
+message ExportLogsServiceRequest { repeated ResourceLogs resource_logs = 1; }
+message ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1; }
+message ExportLogsPartialSuccess {
+  int64 rejected_log_records = 1;
+  string error_message = 2;
+}
+message ResourceLogs {
+  Resource resource = 1;
+  repeated ScopeLogs scope_logs = 2;
+  string schema_url = 3;
+}
+message ScopeLogs {
+  InstrumentationScope scope = 1;
+  repeated LogRecord log_records = 2;
+  string schema_url = 3;
+}
+message LogRecord {
+  fixed64 time_unix_nano = 1;
+  fixed64 observed_time_unix_nano = 11;
+  int32 severity_number = 2;
+  string severity_text = 3;
+  AnyValue body = 5;
+  repeated KeyValue attributes = 6;
+  uint32 dropped_attributes_count = 7;
+  fixed32 flags = 8;
+  bytes trace_id = 9;
+  bytes span_id = 10;
+  string event_name = 12;
+}
 message AnyValue {
   oneof value {
     string string_value = 1;
@@ -115,3 +145,9 @@ export const exportTraceRequestType = (): protobuf.Type => lookup('otlp.ExportTr
 
 /** The ExportTraceServiceResponse type (the receiver's protobuf answer). */
 export const exportTraceResponseType = (): protobuf.Type => lookup('otlp.ExportTraceServiceResponse');
+
+/** The ExportLogsServiceRequest type (the logs receiver). */
+export const exportLogsRequestType = (): protobuf.Type => lookup('otlp.ExportLogsServiceRequest');
+
+/** The ExportLogsServiceResponse type. */
+export const exportLogsResponseType = (): protobuf.Type => lookup('otlp.ExportLogsServiceResponse');

@@ -64,6 +64,33 @@ export async function readOtlpJson(source: Iterable<Uint8Array | string> | Async
   return records.map(({ record, resource }) => ({ ...record, serviceName: services.get(resource) ?? null }));
 }
 
+/** Bodies up to this size are parsed whole (JSON.parse is ~10× faster than the stream); larger ones are streamed. */
+export const WHOLE_PARSE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Span records of an OTLP/JSON document already in memory (a request body under WHOLE_PARSE_MAX_BYTES). */
+export function readOtlpJsonText(text: string): SpanRecord[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new TraceImportError('body', `the payload is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const records: SpanRecord[] = [];
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  list(obj(doc).resourceSpans).forEach((rs, r) => {
+    const service = serviceNameOf(obj(rs).resource, `resourceSpans[${r}].resource`);
+    list(obj(rs).scopeSpans).forEach((ss, sIndex) => {
+      list(obj(ss).spans).forEach((span, i) => {
+        if (records.length >= MAX_SPANS_PER_IMPORT) tooMany();
+        records.push(toSpanRecord(span, `resourceSpans[${r}].scopeSpans[${sIndex}].spans[${i}]`, service));
+      });
+    });
+  });
+  if (records.length === 0) noSpans();
+  return records;
+}
+
 const base64ToHex = (value: unknown) => (typeof value === 'string' ? Buffer.from(value, 'base64').toString('hex') : value);
 
 /** Span records of an OTLP protobuf ExportTraceServiceRequest. */

@@ -147,7 +147,10 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
           <div className="row small">
             <strong>Model turn</strong>
             <span className="muted">
-              stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out · context ≈ {item.contextTokensEstimate}
+              stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out
+              {item.cachedTokens ? ` (${item.cachedTokens} cached)` : ''} · context ≈ {item.contextTokensEstimate}
+              {item.provider ? ` · ${item.provider}` : ''}
+              {item.finishReason ? ` · finish: ${item.finishReason}` : ''}
             </span>
           </div>
           <PromptLeakNote leak={item.leak} where="This model turn" />
@@ -169,6 +172,21 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
       );
     case 'guardrail':
       return <GuardrailEntry item={item} />;
+    case 'span':
+      // An imported trace's chain, retriever, guardrail or custom span, with its attributes.
+      return (
+        <div className="entry span" data-testid="span-entry">
+          <div className="row small">
+            <strong>
+              Step ({item.spanKind}): {item.name}
+            </strong>
+            <span className="muted">
+              {item.latencyMs.toFixed(0)} ms{item.isError ? ' · error' : ''}
+            </span>
+          </div>
+          {Object.keys(item.attributes).length > 0 ? <JsonTree value={item.attributes} label={`Attributes of ${item.name}`} /> : null}
+        </div>
+      );
     case 'compaction':
       return (
         <div className="entry compaction">

@@ -109,7 +109,7 @@ describe('POST /api/otlp/v1/traces', () => {
     const before = await knownIds();
     const res = await post(fixture('openinference-llamaindex.json'));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('1 trace(s) had no model or tool span') } });
+    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringContaining('1 trace(s) had no agent span') } });
     const ids = await newRunsSince(before);
     expect(ids).toHaveLength(1);
     const stored = await getRunOrThrow(ids[0]!);
@@ -121,6 +121,25 @@ describe('POST /api/otlp/v1/traces', () => {
     expect(run.usage.perCall).toEqual([{ inputTokens: 210, outputTokens: 18 }, { inputTokens: 290, outputTokens: 12 }]);
     expect(run.trajectory.map((s) => s.kind)).toEqual(['model_turn', 'tool_call', 'model_turn']);
     expect(run.trajectory[1]).toMatchObject({ name: 'search_docs', toolUseId: 'call_q1', arguments: { query: 'refund policy' }, resultContent: 'Refunds are issued to the original payment method within 14 days.' });
+  });
+
+  it('answers 200 to each request of a trace split over three, the last holding only the root, and stores one run', async () => {
+    const doc = JSON.parse(fixture('genai-python-agent.json').toString('utf8')) as { resourceSpans: Array<{ resource: unknown; scopeSpans: Array<{ scope?: unknown; spans: Array<{ parentSpanId?: string; traceId: string }> }> }> };
+    const traceId = 'feedfacefeedfacefeedfacefeedface';
+    const spans = doc.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => ({ ...s, traceId }));
+    const root = spans.filter((s) => !s.parentSpanId);
+    const children = spans.filter((s) => s.parentSpanId);
+    const body = (list: unknown[]) => JSON.stringify({ resourceSpans: [{ resource: doc.resourceSpans[0]!.resource, scopeSpans: [{ spans: list }] }] });
+    const before = await knownIds();
+    for (const part of [children.slice(0, 1), children.slice(1), root, root]) {
+      const res = await post(body(part));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({});
+    }
+    const ids = await newRunsSince(before);
+    expect(ids).toHaveLength(1);
+    const stored = await getRunOrThrow(ids[0]!);
+    expect(stored.run).toMatchObject({ status: 'finished', usage: { modelCalls: 2 }, query: 'Weather in Paris and Oslo?' });
   });
 
   it('accepts a gzip-compressed body', async () => {

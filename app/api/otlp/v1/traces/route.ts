@@ -1,15 +1,16 @@
 /**
  * OTLP/HTTP trace receiver: other agents (and this dashboard's own export) send traces here, JSON
- * or protobuf, with a tenant's bearer token. Agent traces (GenAI or OpenInference conventions)
- * become imported runs of that tenant; traces without model or tool spans are reported back as
- * rejected spans (OTLP partial success), and a malformed or oversized body stores nothing.
+ * or protobuf, with a tenant's bearer token. Spans are stored as they arrive and each agent trace
+ * is (re)built as one imported run of that tenant, however many requests it comes in and however
+ * often it is resent (lib/otel/import/import-traces.ts); spans of traces that are not an agent's
+ * are reported back as rejected (OTLP partial success), and a malformed or oversized body stores nothing.
  */
 import { safeBearerRoute } from '@/lib/boundary/safe-bearer-route';
 import { TraceImportError } from '@/lib/otel/errors';
 import { importSpanRecords, type ImportResult } from '@/lib/otel/import/import-traces';
 import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';
 import { boundedBody, boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
-import { readOtlpJson, readOtlpProtobuf } from '@/lib/otel/import/read-otlp';
+import { readOtlpJson, readOtlpJsonText, readOtlpProtobuf, WHOLE_PARSE_MAX_BYTES } from '@/lib/otel/import/read-otlp';
 import { ingestTokensFromEnv, tenantForToken } from '@/lib/otel/ingest-tokens';
 
 export const dynamic = 'force-dynamic';
@@ -18,7 +19,7 @@ function partialSuccess(result: ImportResult): { rejectedSpans: number; errorMes
   if (result.skippedSpans === 0) return null;
   return {
     rejectedSpans: result.skippedSpans,
-    errorMessage: `${result.skippedTraces} trace(s) had no model or tool span (gen_ai.operation.name or openinference.span.kind) and were not imported`,
+    errorMessage: `${result.skippedTraces} trace(s) had no agent span (gen_ai.*, openinference.span.kind, ai.*, traceloop.*) and were not imported`,
   };
 }
 
@@ -34,7 +35,13 @@ export const POST = safeBearerRoute({
     const limit = maxBodyBytes();
     const options = { tenant: caller.tenant, createdBy: caller.label };
     if (type === 'application/json') {
-      const result = await importSpanRecords(await readOtlpJson(boundedBody(request, limit)), options);
+      // Exporters send batches of a few MB at most: parse those whole; stream anything larger.
+      const declared = Number(request.headers.get('content-length') ?? NaN);
+      const records =
+        Number.isFinite(declared) && declared <= WHOLE_PARSE_MAX_BYTES && !request.headers.get('content-encoding')
+          ? readOtlpJsonText((await boundedBuffer(request, limit)).toString('utf8'))
+          : await readOtlpJson(boundedBody(request, limit));
+      const result = await importSpanRecords(records, options);
       const partial = partialSuccess(result);
       return Response.json(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
     }
