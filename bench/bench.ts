@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
     jobs: async () => (await import('./jobs')).benchJobs(),
     otlp: async () => (await import('./otlp')).benchOtlp(),
+    deadlines: async (n) => (await import('../lib/models/bench-deadlines')).benchDeadlines(Math.min(n, 3)),
   };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {
     sections[name] = async (n) => {

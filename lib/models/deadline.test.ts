@@ -7,6 +7,8 @@
  * stub's delay) is the only bound on time.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseArgs } from '../../cli/args';
+import { configFromArgs, HARNESS_FLAGS } from '../../cli/common';
 import { configFromEnv, resolveConfig } from '../harness/config';
 import { ConfigError } from '../harness/errors';
 import type { ModelClient } from '../harness/model/client';
@@ -117,6 +119,13 @@ describe('the per-attempt timeout and retry settings', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).key).toBe(variable);
     expect((err as ConfigError).message).toContain(variable);
+  });
+
+  it('takes them from CLI flags too, validated the same way', () => {
+    const fromFlags = (...argv: string[]) => configFromArgs(parseArgs(argv, HARNESS_FLAGS));
+    expect(fromFlags('--model-timeout-s', '5', '--model-retries', '1', '--wall-clock-timeout-s', '30')).toMatchObject({ modelTimeoutS: 5, modelRetries: 1, wallClockTimeoutS: 30 });
+    expect(() => fromFlags('--model-retries', 'many')).toThrow(/MODEL_CALL_RETRIES must be an integer/);
+    expect(() => fromFlags('--model-timeout-s', '0')).toThrow(/MODEL_CALL_TIMEOUT_S must be between 0.1 and 600/);
   });
 
   it('reads valid values', () => {
