@@ -13,6 +13,8 @@ import { countRuns, listRuns } from '../../db/runs-list';
 import { testProviders, type TestDatabase } from '../../db/testing/test-databases';
 import { importSpanRecords } from './import-traces';
 import { readOtlpJson } from './read-otlp';
+import { readOtlpLogsJson } from './log-record';
+import { AGENT } from '../testing/record/scenario';
 import type { SpanRecord } from './span-record';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../testing/fixtures/genai-python-agent.json');
@@ -133,5 +135,28 @@ describe.each(providers)('assembling runs from traces on $name', (provider) => {
     expect(stored).not.toContain(key);
     expect(stored).not.toContain('hunter2');
     expect(stored).not.toContain('abcdefghijklmnop1234');
+  });
+
+  test('joins a bare instrumented client’s per-call traces into one run, and places log records sent before their spans', async () => {
+    const fixtures = path.dirname(FIXTURE);
+    const calls = await readOtlpJson([readFileSync(path.join(fixtures, 'openinference-openai.json'))]);
+    const traces = [...new Set(calls.map((s) => s.traceId))];
+    expect(traces).toHaveLength(2);
+    const later = calls.filter((s) => s.traceId === traces[1]);
+    const earlier = calls.filter((s) => s.traceId === traces[0]);
+    // One request per call, in the order the calls were made (an exporter's order).
+    const [first, second] = earlier[0]!.startNs < later[0]!.startNs ? [earlier, later] : [later, earlier];
+    const a = await importSpanRecords(first, { tenant, db });
+    const b = await importSpanRecords(second, { tenant, db });
+    expect(b.runs).toEqual([expect.objectContaining({ id: a.runs[0]!.id, modelCalls: 2, toolCalls: 1 })]);
+
+    const logs = readOtlpLogsJson(readFileSync(path.join(fixtures, 'otel-genai-openai.logs.json'), 'utf8')).records;
+    const spans = await readOtlpJson([readFileSync(path.join(fixtures, 'otel-genai-openai.json'))]);
+    expect((await importSpanRecords([], { tenant: 'logs-first', db }, logs)).runs).toEqual([]);
+    const { runs } = await importSpanRecords(spans, { tenant: 'logs-first', db });
+    const { run } = await getRunOrThrow(runs[0]!.id, db);
+    expect(run.query).toBe(AGENT.question);
+    expect(run.systemPrompt).toBe(AGENT.system);
+    expect(run.finalAnswer).toBe(AGENT.answer);
   });
 });

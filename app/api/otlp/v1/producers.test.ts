@@ -186,4 +186,15 @@ describe('traces from the producers people use, each recorded by running the lib
     expect(filtered.items).toEqual([]);
     expect((await listSessionRuns('globex', AGENT.sessionId)).items).toEqual([]);
   });
+
+  it('the logs receiver wants a tenant token, and reports records bound to no span as rejected', async () => {
+    const body = JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [{ timeUnixNano: '1', eventName: 'gen_ai.user.message', body: { kvlistValue: { values: [{ key: 'content', value: { stringValue: 'hi' } }] } } }] }] }] });
+    const anonymous = await postLogs(new Request('http://127.0.0.1/api/otlp/v1/logs', { method: 'POST', body, headers: { 'content-type': 'application/json' } }));
+    expect(anonymous.status).toBe(401);
+    const unbound = await postLogs(new Request('http://127.0.0.1/api/otlp/v1/logs', { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } }));
+    expect(unbound.status).toBe(200);
+    expect(await unbound.json()).toEqual({ partialSuccess: { rejectedLogRecords: '1', errorMessage: expect.stringContaining('no traceId and spanId') } });
+    const bad = await postLogs(new Request('http://127.0.0.1/api/otlp/v1/logs', { method: 'POST', body: '{"resourceLogs": [', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } }));
+    expect(bad.status).toBe(400);
+  });
 });
