@@ -31,6 +31,7 @@ import { CostText } from '@/components/cost-text';
 import { ReplayAgainst } from './_components/replay-against';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
+import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 
 export const dynamic = 'force-dynamic';
@@ -61,6 +62,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
+  const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
   const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
@@ -141,6 +143,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         terminationReason={run.terminationReason}
         initialAt={initialAt}
         following={isLiveStatus(run.status)}
+        labelling={{
+          labelSet: { version: labelSet.version, verdicts: labelSet.verdicts, categories: labelSet.categories },
+          labels: labels.map((l) => ({ id: l.id, step: l.step, verdict: l.verdict, category: l.category, score: l.score, comment: l.comment, createdByName: l.createdByName, createdAt: l.createdAt })),
+          canLabel: holdsRole(user.memberships, 'reviewer', user.tenant),
+          unverified,
+        }}
       />
     </main>
   );

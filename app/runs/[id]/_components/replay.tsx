@@ -19,6 +19,16 @@ import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import { isTyping } from '@/components/is-typing';
 import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
+import { LabelPanel, type LabelSetView } from './label-panel';
+import type { LabelView } from '@/components/label-badges';
+
+/** What the label panel needs (absent: no panel). */
+export interface ReplayLabelling {
+  labelSet: LabelSetView;
+  labels: LabelView[];
+  canLabel: boolean;
+  unverified: string[];
+}
 
 /** `initialAt` is where the page was opened (`?transition=N` or `?step=N`; see lib/charts/replay-position.ts). */
 export function Replay({
@@ -28,6 +38,7 @@ export function Replay({
   terminationReason,
   initialAt = null,
   following = false,
+  labelling = null,
 }: {
   runId: string;
   packed: PackedTimeline;
@@ -36,6 +47,7 @@ export function Replay({
   initialAt?: ReplayPosition;
   /** The run is still running: each time it grows, show its newest step. */
   following?: boolean;
+  labelling?: ReplayLabelling | null;
 }) {
   const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
@@ -140,6 +152,16 @@ export function Replay({
           </div>
         </div>
         <div>
+          {labelling ? (
+            <LabelPanel
+              runId={runId}
+              step={current.step}
+              labelSet={labelling.labelSet}
+              initialLabels={labelling.labels}
+              canLabel={labelling.canLabel}
+              unverified={labelling.unverified}
+            />
+          ) : null}
           <div className="panel">
             <h2>What the model saw{callIndex !== null ? ` (call ${callIndex + 1}, step ${modelStep})` : ''}</h2>
             <ModelMessages
