@@ -81,6 +81,8 @@ beforeAll(async () => {
     runCalibrationAction: { judge: 'fake' },
     addLabelAction: { runId: plain.data.runId, step: 1, verdict: 'fail', category: 'wrong_tool', score: 0.5, comment: 'looked up the wrong sku' },
     saveLabelSetAction: { verdicts: ['pass', 'fail', 'unsure'], categories: ['stale_data'] },
+    addGoldenCaseAction: { runId: plain.data.runId, setName: 'from-runs', id: 'C1', category: 'product_search', query: 'q?', referenceAnswer: 'a.', expectedTools: [{ name: 'search_products', args: { query: 'x' } }], expectedFacts: ['SKU-1'] },
+    importGoldenSetAction: { name: 'imported', jsonl: '{"id": "C1", "category": "c", "query": "q", "reference_answer": "a"}\n' },
   };
 
   // Everything an action could write, as one string: counts, statuses and versions.

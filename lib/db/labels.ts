@@ -6,7 +6,8 @@ import 'server-only';
  * label changed afterwards no longer matches its event (verifyRunLabels) and the chain itself cannot be
  * rewritten without breaking its signatures.
  */
-import { currentLabels, DEFAULT_LABEL_SET, labelDigest, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval/labels';
+import { labelDigest } from '../eval/label-digest';
+import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval/labels';
 import { evidenceBody } from '../governance/evidence';
 import { evidenceKey } from '../governance/evidence-key';
 import type { EvidenceKey } from '../governance/evidence-signing';

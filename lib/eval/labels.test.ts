@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { currentLabels, DEFAULT_LABEL_SET, keyOfVerdict, labelDigest, labelProblem, LabelSetSchema, verdictForKey, type LabelContent } from './labels';
+import { labelDigest } from './label-digest';
+import { currentLabels, DEFAULT_LABEL_SET, keyOfVerdict, labelProblem, LabelSetSchema, verdictForKey, type LabelContent } from './labels';
 
 const label: LabelContent = { runId: 'r1', step: 2, labelSetVersion: 0, verdict: 'fail', category: null, score: 0.5, comment: 'x', createdBy: 'u', createdAt: '2026-01-01T00:00:00.000Z' };
 

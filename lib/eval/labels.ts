@@ -1,10 +1,9 @@
 /**
- * Reviewers' labels: the tenant's label set (verdicts and categories, versioned), a label's
- * canonical digest (what the evidence chain records, so a stored label edited afterwards no longer
- * matches its event), and the keys the labelling keyboard uses for each label.
+ * Reviewers' labels: the tenant's label set (verdicts and categories, versioned), what a label
+ * records, and the keys the labelling keyboard uses for each label. Safe for the browser (no Node
+ * modules); the label's digest is in label-digest.ts.
  */
 import { z } from 'zod';
-import { canonicalDigest } from '../governance/canonical-json';
 
 /** A label value: short, lower-case words joined by `_` or `-`. */
 const LabelValueSchema = z
@@ -45,21 +44,6 @@ export interface LabelContent {
   comment: string;
   createdBy: string;
   createdAt: string;
-}
-
-/** SHA-256 of the label's canonical JSON: recorded in the evidence, recomputed to verify the stored row. */
-export function labelDigest(label: LabelContent): string {
-  return canonicalDigest({
-    runId: label.runId,
-    step: label.step,
-    labelSetVersion: label.labelSetVersion,
-    verdict: label.verdict,
-    category: label.category,
-    score: label.score,
-    comment: label.comment,
-    createdBy: label.createdBy,
-    createdAt: label.createdAt,
-  });
 }
 
 /** Why a label does not fit `set`, naming the field; null when it fits. */

@@ -8,7 +8,7 @@ import { ConfigError, HarnessError } from '../harness/errors';
 import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
-import { loadGoldenFile } from '../eval/golden';
+import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelWrapper } from '../runs/agent';
@@ -70,7 +70,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const status = await suiteStatus(job.suiteRunId);
       if (status !== 'queued' && status !== 'running') return;
       await markSuiteStarted(job.suiteRunId);
-      const golden = loadGoldenFile(job.goldenPath);
+      const golden = await loadGoldenSource(job.goldenPath);
       const stored = await storedCaseKeys(job.suiteRunId);
       const { settings, ...rest } = job;
       const past = await pastCaseDurations({ suiteRunId: job.suiteRunId, settings, caseIds: golden.cases.map((c) => c.id) });

@@ -32,6 +32,9 @@ import { ReplayAgainst } from './_components/replay-against';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
 import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
+import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
+import { draftCaseFromRun } from '@/lib/eval/golden-sets';
+import { AddGoldenCase } from './_components/add-golden-case';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 
 export const dynamic = 'force-dynamic';
@@ -63,6 +66,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
   const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
+  const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
+  const goldenSets = canCurate ? (await listGoldenSets(user.tenant)).map((s) => s.name) : [];
+  const draft = canCurate ? draftCaseFromRun(await runForDraftOrThrow(user.tenant, run.id)) : null;
   const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
@@ -134,6 +140,20 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </>
         )}
       </section>
+      {draft ? (
+        <AddGoldenCase
+          runId={run.id}
+          sets={goldenSets}
+          draft={{
+            id: draft.id,
+            category: draft.category,
+            query: draft.query,
+            referenceAnswer: draft.reference_answer,
+            expectedTools: draft.expected_tools.map((t) => ({ name: t.name, args: t.args as Record<string, unknown> })),
+            expectedFacts: draft.expected_facts,
+          }}
+        />
+      ) : null}
       {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay
