@@ -7,7 +7,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { buildFrames, callIndexForStep, clampFrame, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
+import { buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
+import { StepCost, WaterfallChart } from './waterfall';
 import { stateDiagramSource } from '@/lib/charts/state-diagram';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import { unpackTimeline, type PackedTimeline } from '@/lib/charts/timeline-codec';
@@ -136,6 +137,11 @@ export function Replay({
         <CopyLinkButton label="Copy link to this transition" />
       </div>
 
+      <div className="panel">
+        <h2>Timeline</h2>
+        <WaterfallChart runId={runId} currentStep={current.step} following={following} onSelectStep={(step) => setFrame(frameForStep(frames, step))} />
+      </div>
+
       <div className="replay-grid">
         <div>
           <div className="panel">
@@ -144,6 +150,7 @@ export function Replay({
           </div>
           <div className="panel">
             <h2>Step {current.step}: tool calls and events</h2>
+            <StepCost runId={runId} step={current.step} following={following} />
             <StepEntries runId={runId} step={current.step} />
           </div>
           <div className="panel">
