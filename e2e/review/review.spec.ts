@@ -18,7 +18,7 @@ let labelSuite = '';
 /** Runs an eval of stored set `name` from /golden-sets and waits for it; returns the suite id. */
 async function evalSet(page: Page, name: string): Promise<string> {
   await page.goto('/golden-sets');
-  await page.getByLabel('Golden set').selectOption(name);
+  await page.getByLabel('Golden set', { exact: true }).selectOption(name);
   await page.getByTestId('run-golden-set').click();
   const suite = page.getByTestId('golden-suite');
   await expect(suite.getByTestId('suite-status')).toHaveText('done', { timeout: 90_000 });
@@ -29,7 +29,7 @@ test('adds a case to a golden set from a run, and runs an eval on the new set', 
   await runFromLauncher(page, { caseId: 'S001' });
   const form = page.getByTestId('add-golden-case');
   await form.locator('summary').click();
-  await form.getByLabel('Golden set').fill('e2e-from-runs');
+  await form.getByLabel('Golden set', { exact: true }).fill('e2e-from-runs');
   await expect(form.getByLabel(/Expected answer/)).toHaveValue(/SKU-2011/);
   await form.getByLabel(/Expected answer/).fill('Yes: SKU-2011 Ratchet Lashing Strap 5m, pack of 4.');
   await form.getByTestId('add-golden-submit').click();

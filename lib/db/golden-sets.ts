@@ -87,11 +87,23 @@ export async function importGoldenSet(tenant: string, name: string, jsonl: strin
   return storeVersion(tenant, setName, jsonl.endsWith('\n') ? jsonl : `${jsonl}\n`, by, db);
 }
 
+/** Most expected tool calls a drafted case takes from its run (AddGoldenCaseInputSchema allows 50). */
+export const MAX_DRAFT_CALLS = 50;
+
 /** What a draft is made from, for a run of `tenant` (another tenant's run is not found). */
 export async function runForDraftOrThrow(tenant: string, runId: string, db: Database = getDb()): Promise<RunForDraft> {
   const run = await db.prisma.run.findUnique({
     where: { id: runId },
-    select: { id: true, tenant: true, caseId: true, category: true, query: true, finalAnswer: true, toolCalls: { select: { name: true, arguments: true, isError: true, executed: true }, orderBy: { idx: 'asc' } } },
+    select: {
+      id: true,
+      tenant: true,
+      caseId: true,
+      category: true,
+      query: true,
+      finalAnswer: true,
+      // A draft expects the calls that ran without error, at most as many as a case takes (a long run has thousands).
+      toolCalls: { where: { executed: true, isError: false }, select: { name: true, arguments: true, isError: true, executed: true }, orderBy: { idx: 'asc' }, take: MAX_DRAFT_CALLS },
+    },
   });
   if (!run || run.tenant !== tenant) throw new NotFoundError('run', runId);
   return {

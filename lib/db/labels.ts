@@ -172,7 +172,10 @@ export async function currentTenantLabels(tenant: string, options: { take?: numb
   return currentLabels(rows.map(toDto));
 }
 
-/** A run as the labelling queue shows it: the question, the answer, how it ended, its tool calls. */
+/** Tool calls a queue item lists (its first ones; the count says how many there are). */
+export const QUEUE_ITEM_CALLS = 40;
+
+/** A run as the labelling queue shows it: the question, the answer, how it ended, its first tool calls and how many it made. */
 export interface QueueItem {
   id: string;
   query: string;
@@ -181,13 +184,24 @@ export interface QueueItem {
   setting: string;
   caseId: string | null;
   toolCalls: { step: number; name: string; isError: boolean }[];
+  toolCallCount: number;
 }
 
 /** The queue items of `ids` in `tenant`, in the order of `ids` (ids of another tenant are left out). */
 export async function queueItems(tenant: string, ids: readonly string[], db: Database = getDb()): Promise<QueueItem[]> {
   const rows = await db.prisma.run.findMany({
     where: { tenant, id: { in: [...ids] } },
-    select: { id: true, query: true, finalAnswer: true, terminationReason: true, setting: true, caseId: true, toolCalls: { select: { step: true, name: true, isError: true }, orderBy: { idx: 'asc' } } },
+    select: {
+      id: true,
+      query: true,
+      finalAnswer: true,
+      terminationReason: true,
+      setting: true,
+      caseId: true,
+      toolCallCount: true,
+      // The first calls are enough to judge by; a long run's thousands would make the queue page heavy.
+      toolCalls: { select: { step: true, name: true, isError: true }, orderBy: { idx: 'asc' }, take: QUEUE_ITEM_CALLS },
+    },
   });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);

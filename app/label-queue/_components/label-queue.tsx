@@ -82,7 +82,7 @@ export function LabelQueue({ items, labelSet }: { items: QueueItem[]; labelSet: 
           </p>
           <h3>Answer</h3>
           <p style={{ whiteSpace: 'pre-wrap' }}>{item.finalAnswer || <span className="muted">(no answer)</span>}</p>
-          <h3>Tool calls</h3>
+          <h3>Tool calls{item.toolCallCount > item.toolCalls.length ? ` (the first ${item.toolCalls.length} of ${item.toolCallCount})` : ''}</h3>
           <ol className="small">
             {item.toolCalls.map((c, i) => (
               <li key={i}>
