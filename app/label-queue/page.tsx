@@ -11,6 +11,7 @@ import { currentLabelSet, queueItems } from '@/lib/db/labels';
 import { InvalidInputError } from '@/lib/db/errors';
 import { RunsQuerySchema, runFiltersOf, runsHref } from '@/lib/schemas/runs-query';
 import { LabelQueue } from './_components/label-queue';
+import { LabelSetForm } from './_components/label-set-form';
 
 export const dynamic = 'force-dynamic';
 
@@ -39,6 +40,7 @@ export default async function LabelQueuePage({ searchParams }: { searchParams: P
         {labelled === 'no' ? 'Runs not labelled yet' : labelled === 'yes' ? 'Runs already labelled' : 'Runs'} matching{' '}
         <Link href={runsHref({ ...query, labelled })}>these filters</Link> (up to {QUEUE_LENGTH}), newest first.
       </p>
+      {holdsRole(user.memberships, 'admin', user.tenant) ? <LabelSetForm labelSet={{ version: labelSet.version, verdicts: labelSet.verdicts, categories: labelSet.categories }} /> : null}
       {error ? (
         <p className="alert error" role="alert">
           {error}

@@ -4,7 +4,6 @@
  * expected tool calls and facts, and the category become a case of the caller's tenant's set (a new
  * version of it; the set is created when new). Operators only; the run must be in the caller's tenant.
  */
-import { revalidatePath } from 'next/cache';
 import { addGoldenCase, type GoldenSetSummary } from '../db/golden-sets';
 import { requireRunInTenant } from '../db/tenant-scope';
 import { AddGoldenCaseInputSchema } from '../schemas/golden-sets';
@@ -38,7 +37,7 @@ export const addGoldenCaseAction = safeAction({
       },
       principal.id,
     );
-    revalidatePath('/golden-sets');
+    // /golden-sets renders fresh on every request; revalidating would re-render the (long) run page.
     return saved;
   },
 });

@@ -4,7 +4,6 @@
  * score and comment. Reviewers (and admins) only; the label is kept with who and when, and recorded
  * in the run's evidence chain in the same transaction.
  */
-import { revalidatePath } from 'next/cache';
 import { addRunLabel, type RunLabelDto } from '../db/labels';
 import { AddLabelInputSchema } from '../schemas/labels';
 import { safeAction } from '../boundary/safe-action';
@@ -14,8 +13,8 @@ export const addLabelAction = safeAction({
   schema: AddLabelInputSchema,
   role: 'reviewer',
   handler: async (input, { principal }): Promise<RunLabelDto> => {
-    const label = await addRunLabel(principal.tenant, { ...input, by: { id: principal.id, name: principal.name || principal.email } });
-    revalidatePath(`/runs/${input.runId}`);
-    return label;
+    // No revalidation: the pages that show labels render fresh on every request, and revalidating
+    // would re-render the page the label was given on (the queue, after every key press).
+    return addRunLabel(principal.tenant, { ...input, by: { id: principal.id, name: principal.name || principal.email } });
   },
 });

@@ -3,7 +3,6 @@
  * Imports golden JSONL (the course's format) as the next version of one of the caller's tenant's
  * sets. Every bad line is refused at once, naming its line and field; nothing is stored then.
  */
-import { revalidatePath } from 'next/cache';
 import { importGoldenSet, type GoldenSetSummary } from '../db/golden-sets';
 import { ImportGoldenSetInputSchema } from '../schemas/golden-sets';
 import { safeAction } from '../boundary/safe-action';
@@ -13,8 +12,7 @@ export const importGoldenSetAction = safeAction({
   schema: ImportGoldenSetInputSchema,
   role: 'operator',
   handler: async ({ name, jsonl }, { principal }): Promise<GoldenSetSummary> => {
-    const saved = await importGoldenSet(principal.tenant, name, jsonl, principal.id);
-    revalidatePath('/golden-sets');
-    return saved;
+    // /golden-sets renders fresh on every request (the form refreshes it).
+    return importGoldenSet(principal.tenant, name, jsonl, principal.id);
   },
 });

@@ -3,7 +3,6 @@
  * Stores a new version of the caller's tenant's label set (verdicts and categories). Admins only;
  * labels already given keep the version they were given under.
  */
-import { revalidatePath } from 'next/cache';
 import { saveLabelSet, type VersionedLabelSet } from '../db/labels';
 import { SaveLabelSetInputSchema } from '../schemas/labels';
 import { safeAction } from '../boundary/safe-action';
@@ -13,8 +12,7 @@ export const saveLabelSetAction = safeAction({
   schema: SaveLabelSetInputSchema,
   role: 'admin',
   handler: async (set, { principal }): Promise<VersionedLabelSet> => {
-    const saved = await saveLabelSet(principal.tenant, set, principal.id);
-    revalidatePath('/labels');
-    return saved;
+    // The pages that use the set render fresh on every request (the form refreshes its own).
+    return saveLabelSet(principal.tenant, set, principal.id);
   },
 });

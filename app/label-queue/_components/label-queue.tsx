@@ -14,7 +14,9 @@ import type { LabelSetView } from '@/app/runs/[id]/_components/label-panel';
 
 type Outcome = { kind: 'sending' | 'labelled'; verdict: string } | { kind: 'skipped' } | { kind: 'refused'; error: string };
 
-export function LabelQueue({ items, labelSet }: { items: QueueItem[]; labelSet: LabelSetView }) {
+export function LabelQueue({ items: initialItems, labelSet }: { items: QueueItem[]; labelSet: LabelSetView }) {
+  // The queue as it was opened: a refresh that drops the runs labelled since must not shift the position.
+  const [items] = useState(initialItems);
   const [at, setAt] = useState(0);
   const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
   const [category, setCategory] = useState('');
