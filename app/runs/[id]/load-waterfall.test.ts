@@ -4,7 +4,10 @@
  * tenant's run has none. The bars are laid in trajectory order and say their start is not recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shapeWaterfall, stepTotals } from '@/lib/charts/waterfall';
+import { readFileSync } from 'node:fs';
+import { packWaterfall, shapeWaterfall, stepTotals } from '@/lib/charts/waterfall';
+import { importSpanRecords } from '@/lib/otel/import/import-traces';
+import { readOtlpJson } from '@/lib/otel/import/read-otlp';
 import { saveRun } from '@/lib/db/runs-write';
 import { makeMeta, makeRun } from '@/lib/db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
@@ -42,6 +45,15 @@ describe('the waterfall of a stored run', () => {
     const shaped = shapeWaterfall(w.entries, { runDurationMs: w.runDurationMs });
     expect(shaped.placement).toBe('ordered');
     expect(stepTotals(w.entries, 1).modelMs).toBe(turns[0]!.latencyMs);
+  });
+
+  it('draws an imported run too (an OTLP agent trace): its model and tool calls', async () => {
+    const records = await readOtlpJson([readFileSync('lib/otel/testing/fixtures/genai-python-agent.json')]);
+    const imported = await importSpanRecords(records, { tenant: 'kittiwake', db: t.db });
+    const w = (await loadWaterfall(imported.runs[0]!.id, 'kittiwake', t.db))!;
+    expect(w.entries.filter((e) => e.kind === 'tool').map((e) => e.label)).toContain('get_weather');
+    expect(w.entries.some((e) => e.kind === 'model')).toBe(true);
+    expect(JSON.parse(JSON.stringify(packWaterfall(w.entries)))).toEqual(packWaterfall(w.entries));
   });
 
   it("answers nothing for another tenant's run", async () => {

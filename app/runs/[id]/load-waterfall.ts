@@ -9,13 +9,24 @@ import { runWaterfallRows } from '@/lib/db/run-waterfall';
 import type { Database } from '@/lib/db/client';
 import type { WaterfallEntry } from '@/lib/charts/waterfall';
 import { FAKE_MODEL } from '@/lib/harness/config';
-import { priceFor, usdAt } from '@/lib/models/prices';
+import { priceFor, usdAt, type Price } from '@/lib/models/prices';
+import { ConfigError } from '@/lib/harness/errors';
+
+/** The model's price, or null: no price, or a model id that names no provider (an imported trace's `gpt-4o-mini`). */
+function priceOf(modelId: string): Price | null {
+  try {
+    return priceFor(modelId);
+  } catch (err) {
+    if (err instanceof ConfigError) return null;
+    throw err;
+  }
+}
 
 export async function loadWaterfall(runId: string, tenant: string, db?: Database): Promise<{ entries: WaterfallEntry[]; runDurationMs: number } | null> {
   const rows = await runWaterfallRows(runId, tenant, db);
   if (!rows) return null;
   const fake = rows.modelId === FAKE_MODEL || rows.modelId.startsWith(`${FAKE_MODEL}`);
-  const price = fake ? null : priceFor(rows.modelId);
+  const price = fake ? null : priceOf(rows.modelId);
   const entries: WaterfallEntry[] = [];
   for (const [i, m] of rows.model.entries()) {
     entries.push({

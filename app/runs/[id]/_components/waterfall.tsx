@@ -21,13 +21,14 @@ export const waterfallQuery = (runId: string) => ({
 });
 
 /** The run's entries and shaped waterfall (shared by the chart and the step line through react-query's cache). */
-export function useWaterfall(runId: string, following: boolean): { entries: WaterfallEntry[]; waterfall: Waterfall } | null {
+export function useWaterfall(runId: string, following: boolean): { entries: WaterfallEntry[]; waterfall: Waterfall } | { error: string } | null {
   const q = useQuery({ ...waterfallQuery(runId), refetchInterval: following ? 2_000 : false });
   return useMemo(() => {
+    if (q.error) return { error: q.error instanceof Error ? q.error.message : 'the waterfall could not be loaded' };
     if (!q.data) return null;
     const entries = unpackWaterfall(q.data.packed);
     return { entries, waterfall: shapeWaterfall(entries, { runDurationMs: q.data.runDurationMs }) };
-  }, [q.data]);
+  }, [q.data, q.error]);
 }
 
 const ms = (v: number | null) => (v === null ? 'not recorded' : formatDuration(v));
@@ -51,20 +52,26 @@ export function StepCostLine({ totals }: { totals: StepTotals }) {
 
 export function StepCost({ runId, step, following }: { runId: string; step: number; following: boolean }) {
   const w = useWaterfall(runId, following);
-  if (!w) return null;
+  if (!w || 'error' in w) return null;
   return <StepCostLine totals={stepTotals(w.entries, step)} />;
 }
 
 export function WaterfallChart({ runId, currentStep, following, onSelectStep }: { runId: string; currentStep: number; following: boolean; onSelectStep: (step: number) => void }) {
   const w = useWaterfall(runId, following);
   const parent = useRef<HTMLDivElement>(null);
-  const bars = useMemo(() => w?.waterfall.bars ?? [], [w]);
+  const bars = useMemo(() => (w && 'waterfall' in w ? w.waterfall.bars : []), [w]);
   const virtual = useVirtualizer({ count: bars.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 12 });
   const firstOfStep = useMemo(() => bars.findIndex((b) => b.step === currentStep), [bars, currentStep]);
   useEffect(() => {
     if (firstOfStep >= 0) virtual.scrollToIndex(firstOfStep, { align: 'auto' });
   }, [firstOfStep, virtual]);
   if (!w) return <p className="muted small">Loading the waterfall…</p>;
+  if ('error' in w)
+    return (
+      <p className="alert error" role="alert">
+        The waterfall could not be loaded: {w.error}
+      </p>
+    );
   const { waterfall } = w;
   if (waterfall.bars.length === 0) return <p className="muted small">This run made no model or tool call.</p>;
   const axis = Math.max(1, waterfall.axisMs);
