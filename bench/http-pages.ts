@@ -88,6 +88,8 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
       ['runs page filtered (setting naive_retry), p95', `${BASE}/runs?setting=naive_retry`, '≤ 150 ms'],
       ['runs page text search, p95', `${BASE}/runs?q=kind%2042`, '≤ 150 ms'],
       ['replay page, 20,000-step run, p95', `${BASE}/runs/${longId}`, '≤ 300 ms'],
+      // The replay fetches its waterfall after the page (issue 26): the same run's bars, packed.
+      ['replay waterfall, 20,000-step run, p95', `${BASE}/api/runs/${longId}/waterfall`, '≤ 300 ms'],
     ];
     const figures: Figure[] = [];
     for (const [name, pageUrl, target] of pages) {

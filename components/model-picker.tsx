@@ -26,6 +26,8 @@ export function ModelPicker({
   providers,
   idPrefix = 'model',
   error,
+  label = 'Model',
+  fakeLabel = 'fake (deterministic)',
 }: {
   value: string;
   onChange: (model: string) => void;
@@ -33,20 +35,23 @@ export function ModelPicker({
   providers: readonly ModelProvider[];
   idPrefix?: string;
   error?: readonly string[];
+  /** What is being picked (the Judge page picks a judge). */
+  label?: string;
+  fakeLabel?: string;
 }) {
   const { provider, name } = splitModel(value);
   const live = provider !== FAKE_MODEL;
   return (
     <div className="row" style={{ alignItems: 'flex-end' }}>
       <div className="field">
-        <label htmlFor={`${idPrefix}-provider`}>Model</label>
+        <label htmlFor={`${idPrefix}-provider`}>{label}</label>
         <select
           id={`${idPrefix}-provider`}
           data-testid="model-provider"
           value={provider}
           onChange={(e) => onChange(e.target.value === FAKE_MODEL ? FAKE_MODEL : `${e.target.value}:${name || PLACEHOLDER[e.target.value as ModelProvider]}`)}
         >
-          <option value={FAKE_MODEL}>fake (deterministic)</option>
+          <option value={FAKE_MODEL}>{fakeLabel}</option>
           {providers.map((p) => (
             <option key={p} value={p}>
               {p}

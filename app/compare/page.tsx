@@ -17,6 +17,9 @@ import { callStatus } from '@/lib/eval/run-summary';
 import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
+import { LabelBadges } from '@/components/label-badges';
+import { labelsOfRun, type RunLabelDto } from '@/lib/db/labels';
+import { currentLabels } from '@/lib/eval/labels';
 import { divergenceOf } from '@/lib/charts/divergence';
 import { UngovernedBadge } from '@/components/governance-badge';
 
@@ -99,7 +102,8 @@ function Side({ side }: { side: AlignedStep['a'] }) {
   );
 }
 
-function Header({ label, stored }: { label: string; stored: StoredRun }) {
+function Header({ label, stored, labels }: { label: string; stored: StoredRun; labels: RunLabelDto[] }) {
+  const current = currentLabels(labels).sort((x, y) => (x.step ?? -1) - (y.step ?? -1));
   return (
     <div className="panel">
       <h2 style={{ marginTop: 0 }}>
@@ -115,6 +119,15 @@ function Header({ label, stored }: { label: string; stored: StoredRun }) {
           {countOf(stored.run.steps, 'step')} · {countOf(stored.run.usage.totalTokens, 'token')}
         </span>
       </div>
+      {current.length > 0 ? (
+        <div className="row small" data-testid={`compare-labels-${label}`}>
+          {current.map((l) => (
+            <span key={l.id}>
+              {l.step === null ? 'run' : <a href={`#step-${l.step}`}>step {l.step}</a>}: <LabelBadges label={l} />
+            </span>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -267,6 +280,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     { entries: entriesOf(b), terminationReason: b.run.terminationReason, finalAnswer: b.run.finalAnswer },
   );
 
+  const [labelsA, labelsB] = await Promise.all([labelsOfRun(user.tenant, a.id), labelsOfRun(user.tenant, b.id)]);
   const columns = answerColumns(a.run.finalAnswer, b.run.finalAnswer);
   // A replay of a recorded run that left its recording: the step where it did, and what differed.
   const replayed = divergenceOf(b.run.trajectory) ? { side: 'B', other: 'A', d: divergenceOf(b.run.trajectory)! } : divergenceOf(a.run.trajectory) ? { side: 'A', other: 'B', d: divergenceOf(a.run.trajectory)! } : null;
@@ -296,8 +310,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <Link href={`/compare?a=${b.id}&b=${a.id}`}>Swap</Link>
       </p>
       <div className="grid-2">
-        <Header label="A" stored={a} />
-        <Header label="B" stored={b} />
+        <Header label="A" stored={a} labels={labelsA} />
+        <Header label="B" stored={b} labels={labelsB} />
       </div>
       <section className="panel" aria-label="Final answers" data-testid="answer-diff">
         <h2 style={{ marginTop: 0 }}>Final answers</h2>

@@ -8,6 +8,7 @@ import { armedFault } from '@/lib/db/demo-faults';
 import { FaultSwitch } from './_components/fault-switch';
 import { loadSuggestions } from './load-suggestions';
 import { pickableProviders } from '@/lib/runs/model-choice';
+import { listGoldenSets } from '@/lib/db/golden-sets';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +23,7 @@ export default async function InstructorPage() {
         Switch a harness weakness on, run one case or the whole golden suite, and compare with the same run without it. Use “Large type”
         (top right) when projecting.
       </p>
-      <Instructor datasets={datasets} runBlocked={runBlocked} suggestions={await loadSuggestions(user.tenant, datasets)} modelProviders={pickableProviders()} />
+      <Instructor datasets={datasets} runBlocked={runBlocked} suggestions={await loadSuggestions(user.tenant, datasets)} modelProviders={pickableProviders()} goldenSets={(await listGoldenSets(user.tenant)).map((s) => s.name)} />
       <FaultSwitch armed={await armedFault(user.tenant)} blocked={holdsRole(user.memberships, 'admin', user.tenant) ? null : roleNote('Arming a demonstration fault', 'admin', user.roles)} />
     </main>
   );

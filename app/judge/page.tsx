@@ -14,6 +14,9 @@ import { isScored, type JudgeOutcome } from '@/lib/eval/judge';
 import { JudgePageQuerySchema } from '@/lib/schemas/judge';
 import { RunCalibrationForm } from './_components/run-calibration-form';
 import { calibrationSetStatus } from '@/lib/eval/calibration';
+import { isLabelsSet, MIN_CALIBRATION_LABELS } from '@/lib/eval/label-calibration';
+import { labelCalibrationSource } from '@/lib/runs/label-calibration';
+import { pickableProviders } from '@/lib/runs/model-choice';
 
 export const dynamic = 'force-dynamic';
 
@@ -94,7 +97,7 @@ function Detail({ c }: { c: CalibrationDetail }) {
               const disagrees = i.verdict !== null && i.verdict !== i.human;
               return (
                 <tr key={i.id} data-testid={`calibration-item-${i.id}`} data-disagrees={disagrees ? 'true' : undefined}>
-                  <td className="mono">{i.id}</td>
+                  <td className="mono">{isLabelsSet(c.setName) ? <Link href={`/runs/${i.id}`}>run {i.id.slice(-8)}</Link> : i.id}</td>
                   <td className="small">{i.probe ?? ''}</td>
                   <td>
                     <span className={`badge ${i.human === 'pass' ? 'good' : 'bad'}`}>{i.human}</span> {i.humanScore}/5
@@ -133,6 +136,7 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
   const isAdmin = holdsRole(user.memberships, 'admin', user.tenant);
   // Checked before anyone presses a button: without the labelled set a calibration can only fail.
   const set = calibrationSetStatus();
+  const labels = await labelCalibrationSource(user.tenant);
   return (
     <main className="page">
       <h1>Judge</h1>
@@ -142,35 +146,40 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
         how often the judge agrees with the labels, and Cohen&apos;s kappa, which discounts the agreement chance alone would give. Judge
         calls are recorded ({recordedCalls} in this tenant) and answer the same request again without calling the provider.
       </p>
-      {set.ok ? (
-        <>
-          <p className="small muted" data-testid="calibration-set">
-            Calibrations grade {set.name} ({set.items} human-labelled items).
-          </p>
-          {isAdmin ? <RunCalibrationForm /> : null}
-        </>
-      ) : (
-        <div className="alert warn" role="note" data-testid="calibration-missing">
-          <p style={{ marginTop: 0 }}>
-            <strong>No calibration can run on this server yet:</strong> it needs the human-labelled calibration set, and{' '}
-            {isAdmin ? set.problem : 'the set is not there'}.
-          </p>
-          <p style={{ marginBottom: 0 }}>
-            Put the course dataset (<code>stockroom-v1</code>, with <code>judge_calibration/calibration_v1.jsonl</code>) beside this checkout
-            as <code>../shared/stockroom-v1</code>, or set <code>STOCKROOM_CALIBRATION_SET</code> to a calibration JSONL file and restart
-            the server; or run <code>npm run stockroom -- judge calibrate --set FILE</code> from the command line.
-          </p>
-        </div>
-      )}
+      <p className="small muted" data-testid="calibration-set">
+        Calibrations grade this tenant&apos;s runs labelled pass or fail as a whole ({labels.labelled} now
+        {labels.needed > 0 ? `; ${labels.needed} more needed, at least ${MIN_CALIBRATION_LABELS}` : ''})
+        {set.ok ? (
+          <>
+            {' '}
+            or the course&apos;s {set.name} ({set.items} human-labelled items)
+          </>
+        ) : null}
+        . From the command line: <code>npm run stockroom -- judge calibrate --labels tenant:{user.tenant}</code>.
+      </p>
+      {!set.ok ? (
+        <p className="small muted" data-testid="calibration-missing">
+          The course&apos;s calibration set is not on this server ({isAdmin ? set.problem : 'the set is not there'}): put the course dataset beside this
+          checkout as <code>../shared/stockroom-v1</code> or set <code>STOCKROOM_CALIBRATION_SET</code> to use it too.
+        </p>
+      ) : null}
+      {isAdmin ? (
+        <RunCalibrationForm
+          providers={pickableProviders()}
+          sources={{ labels: { ...labels, min: MIN_CALIBRATION_LABELS }, file: set.ok ? { ok: true, name: set.name, items: set.items } : { ok: false, problem: set.problem } }}
+        />
+      ) : null}
       {calibrations.length === 0 ? (
         <p className="panel" data-testid="calibrations-empty">
           No calibrations yet.{' '}
-          {set.ok ? (
+          {labels.needed > 0 ? (
             <>
-              Run <code>npm run stockroom -- judge calibrate</code>
-              {isAdmin ? ' or use the form above' : ''}.
+              Label {labels.needed} more run{labels.needed === 1 ? '' : 's'} pass or fail in the <Link href="/label-queue">labelling queue</Link>
+              {set.ok ? ', or calibrate on the course’s set' : ''}.
             </>
-          ) : null}
+          ) : (
+            <>Run <code>npm run stockroom -- judge calibrate --labels tenant:{user.tenant}</code>{isAdmin ? ' or use the form above' : ''}.</>
+          )}
         </p>
       ) : (
         <section className="panel" aria-labelledby="calibrations-heading">

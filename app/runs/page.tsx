@@ -34,6 +34,8 @@ import { SettingBadge } from '@/components/setting-badge';
 import { FiltersDisclosure } from '@/components/filters-disclosure';
 import { RowKeys } from '@/components/row-keys';
 import { ComparePicker, CompareBar, PickRun } from './_components/compare-picker';
+import { currentLabelSet, labelSummaries } from '@/lib/db/labels';
+import { LabelBadges } from '@/components/label-badges';
 
 export const dynamic = 'force-dynamic';
 
@@ -99,6 +101,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const models = await listRunModelIds(user.tenant);
   // Paused runs link to the request they wait for.
   const waiting = await approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id));
+  const [labelSet, labelled] = await Promise.all([currentLabelSet(user.tenant), labelSummaries(user.tenant, items.map((r) => r.id))]);
   const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
 
   return (
@@ -152,6 +155,28 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <FilterSelect id="f-model" name="model" label="Model" value={query.model} options={query.model && !models.includes(query.model) ? [...models, query.model] : models} />
         <FilterSelect id="f-guard" name="guard" label="Guard" value={query.guard} options={RUN_GUARD_NAMES} />
         <div className="field">
+          <label htmlFor="f-labelled">Labelled</label>
+          <select id="f-labelled" name="labelled" defaultValue={query.labelled ?? ''}>
+            <option value="">any</option>
+            <option value="yes">labelled</option>
+            <option value="no">not labelled</option>
+          </select>
+        </div>
+        <FilterSelect id="f-label" name="label" label="Label" value={query.label} options={[...labelSet.verdicts, ...labelSet.categories]} />
+        <div className="field">
+          <label htmlFor="f-tool-error">
+            <input id="f-tool-error" type="checkbox" name="toolError" value="1" defaultChecked={query.toolError === '1'} /> A tool call errored
+          </label>
+        </div>
+        <div className="field">
+          <label htmlFor="f-slower">Slower than (s)</label>
+          <input id="f-slower" name="slowerThan" type="number" min={0} step="any" defaultValue={query.slowerThan ?? ''} size={6} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-cost">Cost above ($)</label>
+          <input id="f-cost" name="costAbove" type="number" min={0} step="any" defaultValue={query.costAbove ?? ''} size={6} />
+        </div>
+        <div className="field">
           <label htmlFor="f-group">
             <input id="f-group" type="checkbox" name="group" value="suite" defaultChecked={query.group === 'suite'} /> Group by suite
           </label>
@@ -200,6 +225,10 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <a href={runsCsvHref(query)} download data-testid="runs-csv">
           Download CSV
         </a>
+        {' · '}
+        <Link href={runsHref(query, { cursor: undefined, size: undefined }).replace(/^\/runs/, '/label-queue')} data-testid="label-queue-link">
+          Label these runs one by one
+        </Link>
       </p>
 
       {query.group && groupBlocked !== null ? (
@@ -281,6 +310,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                       <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
                     )}{' '}
                     <UngovernedBadge governed={r.governed} />
+                    {labelled.get(r.id) ? (
+                      <div className="small" data-testid="row-label">
+                        <LabelBadges label={{ ...labelled.get(r.id)!, score: null }} />
+                      </div>
+                    ) : null}
                   </td>
                   <td className="num">{r.steps}</td>
                   <td className="num">

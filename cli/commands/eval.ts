@@ -4,7 +4,8 @@
  */
 import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { writeFileSync } from 'node:fs';
-import { loadGoldenFile } from '../../lib/eval/golden';
+import type { GoldenFile } from '../../lib/eval/golden';
+import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
 import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
@@ -34,6 +35,7 @@ const FLAGS = {
   ...JUDGE_FLAGS,
   ...EVAL_REPLAY_FLAGS,
   ...QUEUE_FLAGS,
+  ...GOLDEN_SET_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -127,7 +129,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
+    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -145,7 +147,7 @@ export const command: CliCommand = {
     const live = await liveModelFromConfig(config);
     const judgeSpec = await judgeSpecFromArgs(args);
     const dataset = datasetFromArgs(args);
-    const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
+    const golden = await goldenFromArgs(args, dataset);
     const replay = await suiteReplaySourceFromArgs(args, dataset.dir);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
@@ -164,7 +166,7 @@ async function evaluate(
   args: ReturnType<typeof parseArgs>,
   config: ReturnType<typeof configFromArgs>,
   dataset: ReturnType<typeof datasetFromArgs>,
-  golden: ReturnType<typeof loadGoldenFile>,
+  golden: GoldenFile,
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   judge: Judge,

@@ -14,7 +14,8 @@ import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
 import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
-import { loadGoldenFile } from '../../lib/eval/golden';
+import type { GoldenFile } from '../../lib/eval/golden';
+import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
 import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
@@ -28,6 +29,7 @@ const FLAGS = {
   ...SAVE_FLAGS,
   ...JUDGE_FLAGS,
   ...QUEUE_FLAGS,
+  ...GOLDEN_SET_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
@@ -63,7 +65,7 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
+    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -78,12 +80,15 @@ export const command: CliCommand = {
     const dataset = datasetFromArgs(args);
     // Checked before anything runs: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
+    const golden = await goldenFromArgs(args, dataset).catch(async (err: unknown) => {
+      await target?.close();
+      throw err;
+    });
     try {
       if (queued) {
-        const golden = loadGoldenFile(stringFlag(args, 'golden') ?? defaultGoldenPath(dataset));
         return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
-      return await runAndPrint(args, baseConfig, dataset, target, live, await judgeForTarget(judgeSpec, target));
+      return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target));
     } finally {
       await target?.close();
     }
@@ -94,6 +99,7 @@ async function runAndPrint(
   args: ReturnType<typeof parseArgs>,
   baseConfig: ReturnType<typeof configFromArgs>,
   dataset: ReturnType<typeof datasetFromArgs>,
+  golden: GoldenFile,
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   judge: Judge,
@@ -104,7 +110,7 @@ async function runAndPrint(
   const matrix = await runMatrix({
     dataset,
     baseConfig,
-    goldenPath: stringFlag(args, 'golden'),
+    golden,
     ...live,
     judge,
     signal: cancel.signal,

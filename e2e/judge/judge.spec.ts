@@ -15,7 +15,9 @@ test('an admin calibrates the fake judge from the Judge page; figures, items and
   await expect(page.getByRole('heading', { name: 'Judge', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Judge' })).toHaveAttribute('aria-current', 'page');
 
-  await page.getByLabel('Judge', { exact: true }).fill('fake');
+  // The judge is picked with the run form's model picker; on the course's set (too few labels yet).
+  await expect(page.getByLabel('Judge', { exact: true })).toHaveValue('fake');
+  await page.getByRole('radio', { name: /the course's set/ }).check();
   await page.getByRole('button', { name: 'Run calibration' }).click();
   await expect(page).toHaveURL(/\/judge\?id=/);
   const id = new URL(page.url()).searchParams.get('id')!;
@@ -34,7 +36,8 @@ test('an admin calibrates the fake judge from the Judge page; figures, items and
 
   // A bad judge name is refused at the field, and nothing is stored.
   const rows = await page.getByTestId('calibrations-table').locator('tbody tr').count();
-  await page.getByLabel('Judge', { exact: true }).fill('nonsense');
+  await page.getByLabel('Judge', { exact: true }).selectOption('openai');
+  await page.getByLabel('Model name').fill('');
   await page.getByRole('button', { name: 'Run calibration' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'a judge is fake or' })).toBeVisible();
   await expect(page.getByTestId('calibrations-table').locator('tbody tr')).toHaveCount(rows);
@@ -52,23 +55,25 @@ test('an admin calibrates the fake judge from the Judge page; figures, items and
   await expect(puffin.locator('body')).not.toContainText(id);
 });
 
-test('a server without the calibration set says what is missing up front and offers no button that can only fail', async ({ page }) => {
+test('a server without the calibration set says what is missing, and offers calibrating on labels with how many more are needed', async ({ page }) => {
   const missing = '/nonexistent/stockroom-e2e/calibration_v1.jsonl';
   const server = await startSecondServer({ STOCKROOM_CALIBRATION_SET: missing });
   try {
     await page.goto(`${server.url}/judge`);
     const note = page.getByTestId('calibration-missing');
-    await expect(note).toContainText('No calibration can run on this server yet');
     await expect(note).toContainText(`there is no calibration set at ${missing}`);
     await expect(note).toContainText('STOCKROOM_CALIBRATION_SET');
-    await expect(page.getByRole('button', { name: 'Run calibration' })).toHaveCount(0);
+    // Not a dead end: the tenant's labels are the source, and the page says how many more it needs.
+    await expect(page.getByRole('radio', { name: /this tenant's labels/ })).toBeChecked();
+    await expect(page.getByTestId('labels-needed')).toContainText('more in the labelling queue');
+    await expect(page.getByRole('button', { name: 'Run calibration' })).toBeDisabled();
   } finally {
     await server.stop();
   }
   // The e2e server has the course's set: the page names it and offers the form.
   const expected = loadCalibrationSet(defaultCalibrationFile());
   await page.goto('/judge');
-  await expect(page.getByTestId('calibration-set')).toHaveText(`Calibrations grade ${expected.name} (${expected.items.length} human-labelled items).`);
+  await expect(page.getByTestId('calibration-set')).toContainText(`the course's ${expected.name} (${expected.items.length} human-labelled items)`);
   await expect(page.getByRole('button', { name: 'Run calibration' })).toBeVisible();
   await expect(page.getByTestId('calibration-missing')).toHaveCount(0);
 });

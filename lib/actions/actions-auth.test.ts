@@ -79,6 +79,10 @@ beforeAll(async () => {
     refreshToolServersAction: { serverId: 'stockroom' },
     authorizeToolServerAction: { serverId: 'dashboard' },
     runCalibrationAction: { judge: 'fake' },
+    addLabelAction: { runId: plain.data.runId, step: 1, verdict: 'fail', category: 'wrong_tool', score: 0.5, comment: 'looked up the wrong sku' },
+    saveLabelSetAction: { verdicts: ['pass', 'fail', 'unsure'], categories: ['stale_data'] },
+    addGoldenCaseAction: { runId: plain.data.runId, setName: 'from-runs', id: 'C1', category: 'product_search', query: 'q?', referenceAnswer: 'a.', expectedTools: [{ name: 'search_products', args: { query: 'x' } }], expectedFacts: ['SKU-1'] },
+    importGoldenSetAction: { name: 'imported', jsonl: '{"id": "C1", "category": "c", "query": "q", "reference_answer": "a"}\n' },
   };
 
   // Everything an action could write, as one string: counts, statuses and versions.
@@ -96,6 +100,9 @@ beforeAll(async () => {
       faults: await prisma.demoFault.count(),
       calibrations: await prisma.judgeCalibration.count(),
       judgeCalls: await prisma.judgeCall.count(),
+      labels: await prisma.runLabel.count(),
+      labelSets: await prisma.labelSet.count(),
+      goldenSets: await prisma.goldenSet.count(),
     });
 });
 afterAll(async () => {
@@ -180,6 +187,26 @@ describe('server actions', () => {
     const id = (res as { data: { id: string } }).data.id;
     expect((await listCalibrations('kittiwake')).map((c) => c.id)).toContain(id);
     expect((await listCalibrations('other-depot')).map((c) => c.id)).not.toContain(id);
+  });
+
+  it('lets a reviewer label a run of their tenant (kept with who, in the evidence); an operator may not, another tenant finds no run', async () => {
+    const { addLabelAction } = await import('./add-label');
+    const { saveLabelSetAction } = await import('./save-label-set');
+    const { getDb } = await import('../db/client');
+    const input = inputs.addLabelAction as { runId: string };
+    const before = await snapshot();
+    env.as('operator');
+    expect(await addLabelAction(input as never)).toMatchObject({ ok: false, code: 'forbidden' });
+    env.as('outsider');
+    expect(await addLabelAction(input as never)).toMatchObject({ ok: false, code: 'not_found' });
+    env.as('reviewer');
+    expect(await saveLabelSetAction(inputs.saveLabelSetAction as never)).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(await addLabelAction({ ...input, verdict: 'meh' } as never)).toMatchObject({ ok: false, code: 'invalid_input', fieldErrors: { verdict: expect.any(Array) } });
+    expect(await snapshot()).toBe(before);
+    const res = await addLabelAction(input as never);
+    expect(res).toMatchObject({ ok: true, data: { verdict: 'fail', step: 1, createdBy: env.ids.reviewer } });
+    const events = await getDb().prisma.evidenceEvent.findMany({ where: { runId: input.runId } });
+    expect(events.map((e) => JSON.parse(e.body).kind)).toContain('label');
   });
 
   it('lets an operator delete only runs they started, and an admin any run', async () => {

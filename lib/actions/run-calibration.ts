@@ -1,6 +1,7 @@
 'use server';
 /**
- * Scores the judge calibration set from the Judge page (admins only: it writes a calibration and,
+ * Scores the judge calibration set — the course's file, or the runs the tenant's reviewers labelled
+ * pass or fail (refused, saying how many more labels it needs, below the minimum) — from the Judge page (admins only: it writes a calibration and,
  * for a live judge, spends provider calls). The judge is `fake` or a provider:model whose
  * credentials the server holds; results and recorded judge calls are stored in the caller's tenant.
  */
@@ -8,7 +9,9 @@ import { existsSync } from 'node:fs';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '../db/client';
 import { PrismaJudgeCallStore, saveCalibration } from '../db/judge';
-import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet } from '../eval/calibration';
+import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet, type CalibrationSet } from '../eval/calibration';
+import { MIN_CALIBRATION_LABELS } from '../eval/label-calibration';
+import { labelCalibrationSet } from '../runs/label-calibration';
 import { ModelJudge } from '../models/model-judge';
 import { createJudge } from '../models/create-judge';
 import { RunCalibrationInputSchema } from '../schemas/judge';
@@ -19,11 +22,23 @@ export const runCalibrationAction = safeAction({
   name: 'runCalibration',
   schema: RunCalibrationInputSchema,
   role: 'admin',
-  handler: async ({ judge: name }, { principal }) => {
-    const file = defaultCalibrationFile();
-    if (!existsSync(file)) throw new ActionError('no_calibration_set', 'This server has no judge calibration set (set STOCKROOM_CALIBRATION_SET).');
-    const set = loadCalibrationSet(file);
+  handler: async ({ judge: name, source }, { principal }) => {
     const db = getDb();
+    let set: Pick<CalibrationSet, 'name' | 'sha256' | 'items'>;
+    if (source === 'labels') {
+      const fromLabels = await labelCalibrationSet(principal.tenant, db);
+      if (fromLabels.set === null)
+        throw new ActionError(
+          'too_few_labels',
+          `A calibration on labels needs ${MIN_CALIBRATION_LABELS} runs labelled pass or fail as a whole; this tenant has ${fromLabels.labelled}. Label ${fromLabels.needed} more (Label queue).`,
+        );
+      set = fromLabels.set;
+    } else {
+      const file = defaultCalibrationFile();
+      if (!existsSync(file))
+        throw new ActionError('no_calibration_set', 'This server has no course calibration set (set STOCKROOM_CALIBRATION_SET); calibrate on your labels instead.');
+      set = loadCalibrationSet(file);
+    }
     // Refused (ConfigError → invalid_input) before any call when the server lacks the judge's credentials.
     const judge = createJudge({ judge: name, baseUrl: process.env.STOCKROOM_JUDGE_BASE_URL?.trim() || null }, { store: new PrismaJudgeCallStore(principal.tenant, db) });
     const result = await calibrateJudge({ judge, set });

@@ -30,6 +30,16 @@ export const RunFiltersSchema = z.object({
   sessionId: z.string().max(256).optional(),
   /** An imported trace's `user.id`. */
   traceUserId: z.string().max(256).optional(),
+  /** `yes`: runs with at least one reviewer label; `no`: runs without. */
+  labelled: z.enum(['yes', 'no']).optional(),
+  /** Runs with a label (of the run or a step) whose verdict or category is this value. */
+  label: z.string().max(40).optional(),
+  /** Runs in which at least one tool call returned an error. */
+  toolError: z.boolean().optional(),
+  /** Runs that took longer than this (ms). */
+  minDurationMs: z.number().min(0, 'at least 0').optional(),
+  /** Runs with a known cost above this (USD); a run without a price is not "above". */
+  minCostUsd: z.number().min(0, 'at least 0').optional(),
   /**
    * Case-insensitive substring of the question, the final answer, or any tool call's arguments or
    * result (the run's search index, lib/db/run-text-search.ts).

@@ -110,6 +110,12 @@ function filterConditions(f: RunFilters): Condition[] {
   }
   for (const flag of new Set(f.flags ?? [])) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunFlag" x WHERE x."runId" = r."id" AND x."flag" = ${flag})`);
   if (f.guard) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunGuardOn" g WHERE g."runId" = r."id" AND g."guard" = ${f.guard})`);
+  if (f.labelled === 'yes') out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
+  if (f.labelled === 'no') out.push(Sql.sql`NOT EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
+  if (f.label) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id" AND (l."verdict" = ${f.label} OR l."category" = ${f.label}))`);
+  if (f.toolError) out.push(Sql.sql`r."toolErrorCount" > 0`);
+  if (f.minDurationMs !== undefined) out.push(Sql.sql`r."durationMs" > ${f.minDurationMs}`);
+  if (f.minCostUsd !== undefined) out.push(Sql.sql`r."costKnown" = TRUE AND r."costUsd" > ${f.minCostUsd}`);
   return out;
 }
 

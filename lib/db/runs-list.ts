@@ -99,6 +99,12 @@ export function runWhere(filters: RunFilters): P.RunWhereInput {
   if (f.traceUserId) and.push({ traceUserId: f.traceUserId });
   if (f.guard) and.push({ guardsOn: { some: { guard: f.guard } } });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
+  if (f.labelled === 'yes') and.push({ labels: { some: {} } });
+  if (f.labelled === 'no') and.push({ labels: { none: {} } });
+  if (f.label) and.push({ labels: { some: { OR: [{ verdict: f.label }, { category: f.label }] } } });
+  if (f.toolError) and.push({ toolErrorCount: { gt: 0 } });
+  if (f.minDurationMs !== undefined) and.push({ durationMs: { gt: f.minDurationMs } });
+  if (f.minCostUsd !== undefined) and.push({ costKnown: true, costUsd: { gt: f.minCostUsd } });
   return and.length ? { AND: and } : {};
 }
 

@@ -30,6 +30,8 @@ export interface RunMatrixOptions {
   baseConfig?: Partial<HarnessConfig>;
   /** Golden file; defaults to the dataset's first. */
   goldenPath?: string;
+  /** Golden cases already loaded (a stored golden set); wins over goldenPath. */
+  golden?: GoldenFile;
   /** A non-default executor per row (e.g. an MCP transport); the agent's own local executor otherwise. */
   createExecutor?: (config: HarnessConfig) => ToolExecutor | undefined | Promise<ToolExecutor | undefined>;
   judge?: Judge | null;
@@ -70,7 +72,7 @@ export function defaultGoldenPath(dataset: Pick<Dataset, 'dir' | 'goldenFiles'>)
 /** Evaluates the golden set under each of the five settings. */
 export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult> {
   const { dataset } = options;
-  const golden = loadGoldenFile(options.goldenPath ?? defaultGoldenPath(dataset));
+  const golden = options.golden ?? loadGoldenFile(options.goldenPath ?? defaultGoldenPath(dataset));
   const rows: MatrixRow[] = [];
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });

@@ -29,6 +29,8 @@ export const EVIDENCE_KINDS = [
   'run_finished',
   /** An admin armed or disarmed a demonstration fault (instructor mode); in the global chain. */
   'demo_fault',
+  /** A reviewer labelled the run or one of its steps (the label's digest; in the run's chain). */
+  'label',
 ] as const;
 
 export const EvidenceBodySchema = z.object({

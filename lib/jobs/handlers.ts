@@ -11,7 +11,7 @@ import { getDb } from '../db/client';
 import { endRunsUnfinished } from '../db/run-progress';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
-import { loadGoldenFile } from '../eval/golden';
+import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelGate } from '../runs/agent';
@@ -78,7 +78,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const status = await suiteStatus(job.suiteRunId);
       if (status !== 'queued' && status !== 'running') return;
       await markSuiteStarted(job.suiteRunId);
-      const golden = loadGoldenFile(job.goldenPath);
+      const golden = await loadGoldenSource(job.goldenPath);
       const stored = await storedCaseKeys(job.suiteRunId);
       const { settings, ...rest } = job;
       const past = await pastCaseDurations({ suiteRunId: job.suiteRunId, settings, caseIds: golden.cases.map((c) => c.id) });

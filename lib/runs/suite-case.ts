@@ -19,6 +19,8 @@ import { resolveExecutor, withAgent, type ModelGate } from './agent';
 import { configuredToolServer } from './tool-servers';
 import { borrowExecutor } from './executor-pool';
 import { metaFor } from './store';
+import { loadGoldenSource } from './golden-source';
+import { parseGoldenSetRef } from '../eval/golden-sets';
 
 /** How often a running case checks whether its suite was cancelled. */
 export const CANCEL_POLL_MS = 1_000;
@@ -60,8 +62,8 @@ function cachedGolden(path: string) {
   return golden;
 }
 
-function goldenCase(path: string, sha256: string | null, caseId: string): GoldenCase {
-  const golden = cachedGolden(path);
+async function goldenCase(path: string, sha256: string | null, caseId: string, db: Database): Promise<GoldenCase> {
+  const golden = parseGoldenSetRef(path) ? await loadGoldenSource(path, db) : cachedGolden(path);
   if (sha256 !== null && golden.sha256 !== sha256) throw new SuiteJobError(`the golden file ${path} changed since the suite was queued`);
   const found = golden.cases.find((c) => c.id === caseId);
   if (!found) throw new SuiteJobError(`the golden file ${path} has no case '${caseId}'`);
@@ -127,7 +129,7 @@ export async function runSuiteCase(
   if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return { stored: false, reason: 'suite-not-active' };
   if (suite.caseStored) return { stored: false, reason: 'already-stored' };
   const dataset = datasetFor(input.datasetDir, suite.datasetHash);
-  const golden = goldenCase(input.goldenPath, suite.goldenSha256, input.caseId);
+  const golden = await goldenCase(input.goldenPath, suite.goldenSha256, input.caseId, db);
   const server = input.toolServer !== undefined ? configuredToolServer(input.toolServer, suite.tenant) : undefined;
   if (server === null) throw new SuiteJobError(`the tool server '${input.toolServer}' is no longer configured`);
   const settingConfig = configOfSetting(json(suite.config, 'suite config'), input.setting);

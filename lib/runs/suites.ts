@@ -11,7 +11,8 @@ import type { Dataset } from '../stockroom/dataset/types';
 import { getDb, type Database } from '../db/client';
 import { createSuiteRun } from '../db/suites';
 import { newId } from '../db/ids';
-import type { RunMatrixInput, RunSettings } from '../schemas/run-settings';
+import type { RunMatrixInput, RunSuiteInput } from '../schemas/run-settings';
+import { getGoldenSetOrThrow } from '../db/golden-sets';
 import { goldenOf, resolveDataset } from './datasets';
 import type { RunCaller } from './prepare';
 import type { RunQueue, SuiteSpec } from './queue-port';
@@ -55,18 +56,25 @@ export async function queueSuite(input: QueueSuiteInput, queue: RunQueue, db: Da
   return { suiteRunId, total };
 }
 
+/** The newest version of the tenant's stored set `name` (NotFoundError when it has none), or the dataset's bundled golden file. */
+async function goldenFor(name: string | undefined, tenant: string, dataset: Dataset): Promise<GoldenFile> {
+  return name ? getGoldenSetOrThrow(tenant, name, null) : goldenOf(dataset);
+}
+
 /** Queues the golden suite under one setting on the caller's tenant's dataset; returns at once with the suite id to poll. */
-export async function startSuite(input: RunSettings, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
+export async function startSuite(input: RunSuiteInput, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   // A configured tool server decides the transport (an unknown id is refused here, before queueing).
   const { config } = configWithServer(input, input.weaknesses, tenant);
   const settings = [settingLabel(config.weaknesses)];
-  return queueSuite({ kind: 'eval', dataset, golden: goldenOf(dataset), config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  const golden = await goldenFor(input.goldenSet, tenant, dataset);
+  return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
 export async function startMatrix(input: RunMatrixInput, caller: RunCaller, queue: RunQueue): Promise<{ suiteRunId: string; total: number }> {
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const { config } = configWithServer(input, [], tenant);
-  return queueSuite({ kind: 'matrix', dataset, golden: goldenOf(dataset), config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  const golden = await goldenFor(input.goldenSet, tenant, dataset);
+  return queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
 }

@@ -12,7 +12,11 @@ export const JudgeNameSchema = z
     message: `a judge is fake or ${MODEL_PROVIDERS.map((p) => `${p}:<model>`).join(', ')}`,
   });
 
-export const RunCalibrationInputSchema = z.object({ judge: JudgeNameSchema });
+export const RunCalibrationInputSchema = z.object({
+  judge: JudgeNameSchema,
+  /** `file`: the course's calibration set; `labels`: the runs this tenant's reviewers labelled pass or fail. */
+  source: z.enum(['file', 'labels']).default('file'),
+});
 export type RunCalibrationInput = z.output<typeof RunCalibrationInputSchema>;
 
 /** `/judge?id=…`: which stored calibration to show (the newest when absent or unreadable). */

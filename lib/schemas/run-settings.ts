@@ -8,6 +8,7 @@ import { ConfigError } from '../harness/errors';
 import { parseGuardrails, parseGuardrailsJson, type Guardrails } from '../harness/guardrails/config';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
+import { GoldenSetNameSchema } from '../eval/golden-sets';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
 
@@ -103,8 +104,12 @@ export const RunOneInputSchema = RunSettingsSchema.extend({
 export type RunOneInput = z.output<typeof RunOneInputSchema>;
 
 /** The golden suite under one setting. */
-export const RunSuiteInputSchema = RunSettingsSchema;
+/** A stored golden set of the caller's tenant to run instead of the dataset's bundled file (its newest version). */
+const GoldenSetChoiceSchema = z.preprocess((v) => (v === '' || v === null ? undefined : v), GoldenSetNameSchema.optional());
+
+export const RunSuiteInputSchema = RunSettingsSchema.extend({ goldenSet: GoldenSetChoiceSchema });
+export type RunSuiteInput = z.output<typeof RunSuiteInputSchema>;
 
 /** The weakness matrix: every setting's flags are the matrix's own, so only the rest is chosen. */
-export const RunMatrixInputSchema = RunSettingsSchema.omit({ weaknesses: true });
+export const RunMatrixInputSchema = RunSettingsSchema.omit({ weaknesses: true }).extend({ goldenSet: GoldenSetChoiceSchema });
 export type RunMatrixInput = z.output<typeof RunMatrixInputSchema>;

@@ -53,3 +53,14 @@ describe('model, guard and group-by-suite', () => {
     expect(groupingBlockedBy(RunsQuerySchema.parse({ group: 'suite', suite: 'abc' }))).toMatch(/one suite/);
   });
 });
+
+describe('the runs page\'s label, tool-error, latency and cost filters', () => {
+  it('parse into data-layer filters (seconds to ms) and survive in links; bad values are dropped', () => {
+    const q = RunsQuerySchema.parse({ labelled: 'no', label: 'fail', toolError: '1', slowerThan: '2.5', costAbove: '0.01' });
+    expect(runFiltersOf(q, 't')).toMatchObject({ tenant: 't', labelled: 'no', label: 'fail', toolError: true, minDurationMs: 2500, minCostUsd: 0.01 });
+    expect(runsHref(q)).toBe('/runs?labelled=no&label=fail&toolError=1&slowerThan=2.5&costAbove=0.01');
+    const bad = RunsQuerySchema.parse({ labelled: 'maybe', toolError: 'yes', slowerThan: '-1', costAbove: 'lots' });
+    expect(runsHref(RunsQuerySchema.parse({ slowerThan: '', costAbove: '' }))).toBe('/runs');
+    expect(runFiltersOf(bad, 't')).toMatchObject({ labelled: undefined, toolError: undefined, minDurationMs: undefined, minCostUsd: undefined });
+  });
+});

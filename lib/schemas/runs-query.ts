@@ -20,6 +20,11 @@ const optionalText = (max: number) =>
     .transform((v) => (v === '' ? undefined : v));
 
 const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+/** A number field of the form: an empty box is no filter. */
+const oneNumber = (v: unknown) => {
+  const x = one(v);
+  return x === '' || x === undefined ? undefined : x;
+};
 
 export const RunsQuerySchema = z.object({
   dataset: z.preprocess(one, optionalText(128)),
@@ -38,6 +43,16 @@ export const RunsQuerySchema = z.object({
   model: z.preprocess(one, optionalText(256)),
   /** Runs configured with this run guard. */
   guard: z.preprocess(one, z.enum(RUN_GUARD_NAMES).optional().catch(undefined)),
+  /** `yes` or `no`: runs with or without a reviewer's label. */
+  labelled: z.preprocess(one, z.enum(['yes', 'no']).optional().catch(undefined)),
+  /** A label value (verdict or category). */
+  label: z.preprocess(one, optionalText(40)),
+  /** `1`: runs in which a tool call errored. */
+  toolError: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
+  /** Runs slower than this many seconds. */
+  slowerThan: z.preprocess(oneNumber, z.coerce.number().min(0).max(86_400).optional().catch(undefined)),
+  /** Runs costing more than this many US dollars. */
+  costAbove: z.preprocess(oneNumber, z.coerce.number().min(0).max(10_000).optional().catch(undefined)),
   /** `suite`: one row per suite (single runs stay rows). */
   group: z.preprocess(one, z.enum(['suite']).optional().catch(undefined)),
   /** An imported trace's `session.id`: that session's runs. */
@@ -53,7 +68,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'slowerThan', 'costAbove'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -90,6 +105,11 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     guard: q.guard,
     sessionId: q.session,
     traceUserId: q.user,
+    labelled: q.labelled,
+    label: q.label,
+    toolError: q.toolError === '1' ? true : undefined,
+    minDurationMs: q.slowerThan !== undefined ? q.slowerThan * 1000 : undefined,
+    minCostUsd: q.costAbove,
   };
 }
 

@@ -31,13 +31,17 @@ export function Instructor({
   runBlocked = null,
   suggestions = {},
   modelProviders = [],
+  goldenSets = [],
 }: {
   datasets: DatasetOption[];
   runBlocked?: string | null;
   suggestions?: Record<string, MatrixSuggestions | null>;
   /** Providers the server holds credentials for (the model picker lists these besides fake). */
   modelProviders?: readonly ModelProvider[];
+  /** The tenant's stored golden sets: the suite can run one instead of the dataset's bundled file. */
+  goldenSets?: readonly string[];
 }) {
+  const [goldenSet, setGoldenSet] = useState('');
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 'bundled');
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
@@ -92,9 +96,9 @@ export function Instructor({
     start(async () => {
       setError(null);
       setCaseRuns(null);
-      const baseline = await startSuiteAction({ datasetId, model, guardrails: {} });
+      const baseline = await startSuiteAction({ datasetId, model, guardrails: {}, goldenSet });
       if (!baseline.ok) return setError(baseline.error);
-      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails });
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails, goldenSet });
       if (!current.ok) return setError(current.error);
       setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
     });
@@ -134,6 +138,19 @@ export function Instructor({
                 {datasets.map((d) => (
                   <option key={d.id} value={d.id} disabled={d.problem !== null}>
                     {d.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          {goldenSets.length > 0 ? (
+            <div className="field">
+              <label htmlFor="i-golden-set">Suite cases</label>
+              <select id="i-golden-set" value={goldenSet} onChange={(e) => setGoldenSet(e.target.value)}>
+                <option value="">the dataset&apos;s golden file</option>
+                {goldenSets.map((s) => (
+                  <option key={s} value={s}>
+                    golden set {s}
                   </option>
                 ))}
               </select>

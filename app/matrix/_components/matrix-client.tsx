@@ -30,6 +30,7 @@ export function MatrixClient({
   runBlocked = null,
   toolServers = [],
   modelProviders = [],
+  goldenSets = [],
 }: {
   datasets: DatasetOption[];
   suites: SuiteRunListItem[];
@@ -45,7 +46,10 @@ export function MatrixClient({
   toolServers?: ToolServerOption[];
   /** Providers the server holds credentials for (the model picker lists these besides fake). */
   modelProviders?: readonly ModelProvider[];
+  /** The tenant's stored golden sets: the matrix can run one instead of the dataset's bundled file. */
+  goldenSets?: readonly string[];
 }) {
+  const [goldenSet, setGoldenSet] = useState('');
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
@@ -69,7 +73,7 @@ export function MatrixClient({
     setError(null);
     start(async () => {
       const { weaknesses: _ignored, ...rest } = settings;
-      const res = await startMatrixAction(rest);
+      const res = await startMatrixAction({ ...rest, goldenSet });
       if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
       else setError(res);
     });
@@ -83,6 +87,19 @@ export function MatrixClient({
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
         <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} />
+        {goldenSets.length > 0 ? (
+          <div className="field" style={{ marginTop: '0.5rem' }}>
+            <label htmlFor="m-golden-set">Cases</label>
+            <select id="m-golden-set" value={goldenSet} onChange={(e) => setGoldenSet(e.target.value)}>
+              <option value="">the dataset&apos;s golden file</option>
+              {goldenSets.map((s) => (
+                <option key={s} value={s}>
+                  golden set {s}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}

@@ -31,6 +31,10 @@ import { CostText } from '@/components/cost-text';
 import { ReplayAgainst } from './_components/replay-against';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
+import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
+import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
+import { draftCaseFromRun } from '@/lib/eval/golden-sets';
+import { AddGoldenCase } from './_components/add-golden-case';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { GuardrailsSchema, guardrailsOn } from '@/lib/harness/guardrails/config';
 
@@ -69,6 +73,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
+  const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
+  const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
+  const goldenSets = canCurate ? (await listGoldenSets(user.tenant)).map((s) => s.name) : [];
+  const draft = canCurate ? draftCaseFromRun(await runForDraftOrThrow(user.tenant, run.id)) : null;
   const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
@@ -145,6 +153,20 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </>
         )}
       </section>
+      {draft ? (
+        <AddGoldenCase
+          runId={run.id}
+          sets={goldenSets}
+          draft={{
+            id: draft.id,
+            category: draft.category,
+            query: draft.query,
+            referenceAnswer: draft.reference_answer,
+            expectedTools: draft.expected_tools.map((t) => ({ name: t.name, args: t.args as Record<string, unknown> })),
+            expectedFacts: draft.expected_facts,
+          }}
+        />
+      ) : null}
       {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay
@@ -154,6 +176,12 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         terminationReason={run.terminationReason}
         initialAt={initialAt}
         following={isLiveStatus(run.status)}
+        labelling={{
+          labelSet: { version: labelSet.version, verdicts: labelSet.verdicts, categories: labelSet.categories },
+          labels: labels.map((l) => ({ id: l.id, step: l.step, verdict: l.verdict, category: l.category, score: l.score, comment: l.comment, createdByName: l.createdByName, createdAt: l.createdAt })),
+          canLabel: holdsRole(user.memberships, 'reviewer', user.tenant),
+          unverified,
+        }}
       />
     </main>
   );

@@ -7,7 +7,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { buildFrames, callIndexForStep, clampFrame, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
+import { buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
+import { StepCost, WaterfallChart } from './waterfall';
 import { stateDiagramSource } from '@/lib/charts/state-diagram';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import { unpackTimeline, type PackedTimeline } from '@/lib/charts/timeline-codec';
@@ -19,6 +20,16 @@ import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import { isTyping } from '@/components/is-typing';
 import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
+import { LabelPanel, type LabelSetView } from './label-panel';
+import type { LabelView } from '@/components/label-badges';
+
+/** What the label panel needs (absent: no panel). */
+export interface ReplayLabelling {
+  labelSet: LabelSetView;
+  labels: LabelView[];
+  canLabel: boolean;
+  unverified: string[];
+}
 
 /** `initialAt` is where the page was opened (`?transition=N` or `?step=N`; see lib/charts/replay-position.ts). */
 export function Replay({
@@ -28,6 +39,7 @@ export function Replay({
   terminationReason,
   initialAt = null,
   following = false,
+  labelling = null,
 }: {
   runId: string;
   packed: PackedTimeline;
@@ -36,6 +48,7 @@ export function Replay({
   initialAt?: ReplayPosition;
   /** The run is still running: each time it grows, show its newest step. */
   following?: boolean;
+  labelling?: ReplayLabelling | null;
 }) {
   const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
@@ -124,6 +137,11 @@ export function Replay({
         <CopyLinkButton label="Copy link to this transition" />
       </div>
 
+      <div className="panel">
+        <h2>Timeline</h2>
+        <WaterfallChart runId={runId} currentStep={current.step} following={following} onSelectStep={(step) => setFrame(frameForStep(frames, step))} />
+      </div>
+
       <div className="replay-grid">
         <div>
           <div className="panel">
@@ -132,6 +150,7 @@ export function Replay({
           </div>
           <div className="panel">
             <h2>Step {current.step}: tool calls and events</h2>
+            <StepCost runId={runId} step={current.step} following={following} />
             <StepEntries runId={runId} step={current.step} />
           </div>
           <div className="panel">
@@ -140,6 +159,16 @@ export function Replay({
           </div>
         </div>
         <div>
+          {labelling ? (
+            <LabelPanel
+              runId={runId}
+              step={current.step}
+              labelSet={labelling.labelSet}
+              initialLabels={labelling.labels}
+              canLabel={labelling.canLabel}
+              unverified={labelling.unverified}
+            />
+          ) : null}
           <div className="panel">
             <h2>What the model saw{callIndex !== null ? ` (call ${callIndex + 1}, step ${modelStep})` : ''}</h2>
             <ModelMessages

@@ -1,0 +1,75 @@
+import 'server-only';
+/**
+ * A run's waterfall entries (lib/charts/waterfall.ts) from what it stored: a model call's cost is its
+ * tokens at the run's model price (config/prices.json); the fake model costs nothing; a model without
+ * a price has an unknown cost, never 0. An approval wait lasts from the request to its decision (both
+ * recorded); a pending one has no end yet, so its length is unknown.
+ */
+import { runWaterfallRows } from '@/lib/db/run-waterfall';
+import type { Database } from '@/lib/db/client';
+import type { WaterfallEntry } from '@/lib/charts/waterfall';
+import { FAKE_MODEL } from '@/lib/harness/config';
+import { priceFor, usdAt, type Price } from '@/lib/models/prices';
+import { ConfigError } from '@/lib/harness/errors';
+
+/** The model's price, or null: no price, or a model id that names no provider (an imported trace's `gpt-4o-mini`). */
+function priceOf(modelId: string): Price | null {
+  try {
+    return priceFor(modelId);
+  } catch (err) {
+    if (err instanceof ConfigError) return null;
+    throw err;
+  }
+}
+
+export async function loadWaterfall(runId: string, tenant: string, db?: Database): Promise<{ entries: WaterfallEntry[]; runDurationMs: number } | null> {
+  const rows = await runWaterfallRows(runId, tenant, db);
+  if (!rows) return null;
+  const fake = rows.modelId === FAKE_MODEL || rows.modelId.startsWith(`${FAKE_MODEL}`);
+  const price = fake ? null : priceOf(rows.modelId);
+  const entries: WaterfallEntry[] = [];
+  for (const [i, m] of rows.model.entries()) {
+    entries.push({
+      index: m.index,
+      step: m.step,
+      kind: 'model',
+      label: `model call ${i + 1}`,
+      durationMs: m.latencyMs,
+      tokens: m.inputTokens + m.outputTokens,
+      costUsd: fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0 }) : null,
+      error: false,
+    });
+  }
+  for (const t of rows.tools) {
+    entries.push({
+      index: t.index,
+      step: t.step,
+      kind: 'tool',
+      label: t.blockedBy ? `${t.name} (blocked by ${t.blockedBy})` : t.name,
+      // A call that never ran (blocked, invalid) took no tool time.
+      durationMs: t.executed ? t.latencyMs : 0,
+      tokens: null,
+      costUsd: null,
+      error: t.isError,
+    });
+  }
+  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true });
+  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true });
+  for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false });
+  for (const a of rows.approvals) {
+    // Just before the call it gated (or at the end of its step when that call is not stored).
+    const call = rows.tools.find((t) => t.toolUseId === a.callId);
+    const lastOfStep = Math.max(-1, ...entries.filter((x) => x.step === a.step).map((x) => x.index));
+    entries.push({
+      index: call ? call.index - 0.5 : lastOfStep + 0.5,
+      step: a.step,
+      kind: 'approval_wait',
+      label: `approval of ${a.tool} (${a.status})`,
+      durationMs: a.decidedAt ? a.decidedAt.getTime() - a.createdAt.getTime() : null,
+      tokens: null,
+      costUsd: null,
+      error: a.status === 'denied' || a.status === 'expired',
+    });
+  }
+  return { entries: entries.sort((x, y) => x.index - y.index), runDurationMs: rows.durationMs };
+}

@@ -1,0 +1,180 @@
+/**
+ * A run's waterfall: its model calls, tool calls, retry and approval waits, and guard and compaction
+ * events as bars on one time axis, with latency, tokens and cost per bar. This is the ONE place bars
+ * get their start: `recorded` gives a bar's start and end when the run recorded them (the per-call
+ * times of issue 22 plug in here); without them a bar is laid after the one before it, in the order
+ * the run made its calls, and is marked `ordered` — its start is not recorded, and the page says so.
+ * Unknown is null: a bar whose latency was not recorded has no width and says so, never 0 ms.
+ */
+
+export const WATERFALL_KINDS = ['model', 'tool', 'retry_wait', 'approval_wait', 'guard', 'compaction'] as const;
+export type WaterfallKind = (typeof WATERFALL_KINDS)[number];
+
+/** One thing the run did, in trajectory order (`index` is its trajectory position). */
+export interface WaterfallEntry {
+  index: number;
+  step: number;
+  kind: WaterfallKind;
+  label: string;
+  /** How long it took (ms): a call's latency, a wait's length; null when not recorded; 0 for an event. */
+  durationMs: number | null;
+  /** Input + output tokens of a model call; null for anything else. */
+  tokens: number | null;
+  /** USD of a model call at the run's model price; null when unknown or not a model call. */
+  costUsd: number | null;
+  /** A tool call that returned an error, a model call that failed, a guard that stopped the run. */
+  error: boolean;
+}
+
+/** A recorded start and end, in ms from the run's start. */
+export interface RecordedSpan {
+  startMs: number;
+  endMs: number;
+}
+
+export interface WaterfallBar extends WaterfallEntry {
+  /** Where the bar starts on the axis (ms from the run's start). */
+  offsetMs: number;
+  /** Its width (ms); 0 for an event or an unknown duration. */
+  widthMs: number;
+  /** `recorded`: start and end from the run's record; `ordered`: start not recorded, laid after the bar before it. */
+  placement: 'recorded' | 'ordered';
+}
+
+export interface Waterfall {
+  bars: WaterfallBar[];
+  /** Length of the axis (ms). */
+  axisMs: number;
+  /** How bars were placed: all from recorded times, none, or some of each. */
+  placement: 'recorded' | 'ordered' | 'mixed' | 'empty';
+  /** Bars whose duration was not recorded. */
+  unknownDurations: number;
+  /**
+   * With ordered bars: the run's duration not covered by the bars laid end to end (planning, storing,
+   * the harness's own work, and gaps between calls that were not recorded); null when not computable.
+   */
+  unaccountedMs: number | null;
+}
+
+/**
+ * Places the entries on one axis. `recorded(entry)` returns the entry's recorded span, or null; the
+ * run's duration (null when unknown) bounds the axis and gives the time the bars do not account for.
+ */
+export function shapeWaterfall(
+  entries: readonly WaterfallEntry[],
+  options: { runDurationMs: number | null; recorded?: (entry: WaterfallEntry) => RecordedSpan | null } = { runDurationMs: null },
+): Waterfall {
+  const sorted = [...entries].sort((a, b) => a.index - b.index);
+  let cursor = 0;
+  let recordedCount = 0;
+  let unknown = 0;
+  const bars: WaterfallBar[] = sorted.map((e) => {
+    const span = options.recorded?.(e) ?? null;
+    if (span && Number.isFinite(span.startMs) && span.endMs >= span.startMs) {
+      recordedCount += 1;
+      cursor = Math.max(cursor, span.endMs);
+      return { ...e, durationMs: e.durationMs ?? span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
+    }
+    if (e.durationMs === null) unknown += 1;
+    const width = e.durationMs !== null && Number.isFinite(e.durationMs) && e.durationMs > 0 ? e.durationMs : 0;
+    const bar: WaterfallBar = { ...e, offsetMs: cursor, widthMs: width, placement: 'ordered' };
+    cursor += width;
+    return bar;
+  });
+  const placement = bars.length === 0 ? 'empty' : recordedCount === bars.length ? 'recorded' : recordedCount === 0 ? 'ordered' : 'mixed';
+  const run = options.runDurationMs !== null && Number.isFinite(options.runDurationMs) ? options.runDurationMs : null;
+  return {
+    bars,
+    axisMs: Math.max(cursor, run ?? 0),
+    placement,
+    unknownDurations: unknown,
+    unaccountedMs: placement === 'ordered' && run !== null ? Math.max(0, run - cursor) : null,
+  };
+}
+
+/** One step's model and tool time, tokens and cost (the replay panel's line); null parts are unknown. */
+export interface StepTotals {
+  step: number;
+  modelMs: number | null;
+  toolMs: number | null;
+  waitMs: number | null;
+  tokens: number | null;
+  costUsd: number | null;
+}
+
+/** Sums a kind's durations, or null when any of them is unknown (or there are none). */
+function sumOf(bars: readonly WaterfallEntry[], pick: (b: WaterfallEntry) => number | null): number | null {
+  if (bars.length === 0) return null;
+  let total = 0;
+  for (const b of bars) {
+    const v = pick(b);
+    if (v === null) return null;
+    total += v;
+  }
+  return total;
+}
+
+export function stepTotals(entries: readonly WaterfallEntry[], step: number): StepTotals {
+  const mine = entries.filter((e) => e.step === step);
+  const of = (kinds: readonly WaterfallKind[]) => mine.filter((e) => kinds.includes(e.kind));
+  const model = of(['model']);
+  return {
+    step,
+    modelMs: sumOf(model, (b) => b.durationMs),
+    toolMs: sumOf(of(['tool']), (b) => b.durationMs),
+    waitMs: sumOf(of(['retry_wait', 'approval_wait']), (b) => b.durationMs),
+    tokens: sumOf(model, (b) => b.tokens),
+    costUsd: sumOf(model, (b) => b.costUsd),
+  };
+}
+
+/** A compact wire form: one array per field, labels in a string table (a 20,000-step run has ~40,000 entries). */
+export interface PackedWaterfall {
+  labels: string[];
+  index: number[];
+  step: number[];
+  kind: number[];
+  label: number[];
+  /** -1: not recorded. */
+  durationMs: number[];
+  /** -1: none. */
+  tokens: number[];
+  /** -1: unknown. */
+  costUsd: number[];
+  error: number[];
+}
+
+export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
+  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [] };
+  const ids = new Map<string, number>();
+  for (const e of entries) {
+    let id = ids.get(e.label);
+    if (id === undefined) {
+      id = p.labels.push(e.label) - 1;
+      ids.set(e.label, id);
+    }
+    p.index.push(e.index);
+    p.step.push(e.step);
+    p.kind.push(WATERFALL_KINDS.indexOf(e.kind));
+    p.label.push(id);
+    p.durationMs.push(e.durationMs ?? -1);
+    p.tokens.push(e.tokens ?? -1);
+    p.costUsd.push(e.costUsd ?? -1);
+    p.error.push(e.error ? 1 : 0);
+  }
+  return p;
+}
+
+export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
+  const nullIfNegative = (v: number | undefined) => (v === undefined || v < 0 ? null : v);
+  return p.index.map((index, i) => ({
+    index,
+    step: p.step[i]!,
+    kind: WATERFALL_KINDS[p.kind[i]!] ?? 'guard',
+    label: p.labels[p.label[i]!] ?? '',
+    durationMs: nullIfNegative(p.durationMs[i]),
+    tokens: nullIfNegative(p.tokens[i]),
+    costUsd: nullIfNegative(p.costUsd[i]),
+    error: p.error[i] === 1,
+  }));
+}

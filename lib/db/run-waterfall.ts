@@ -1,0 +1,52 @@
+import 'server-only';
+/**
+ * What a run's waterfall is drawn from, as stored today: each model call's latency and tokens, each
+ * tool call's latency and outcome, guard and compaction events, model-call retries (their back-off
+ * delay), and approval requests (requested and decided at). Ordered by trajectory position; no
+ * arguments, results or messages.
+ */
+import { getDb, type Database } from './client';
+import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
+
+export interface WaterfallRows {
+  modelId: string;
+  durationMs: number;
+  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null }[];
+  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string }[];
+  guards: { index: number; step: number; guard: string; reason: string }[];
+  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number }[];
+  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number }[];
+  /** Requested and decided at (null while pending), as recorded. */
+  approvals: { step: number; callId: string; tool: string; status: string; createdAt: Date; decidedAt: Date | null }[];
+}
+
+/** The waterfall's rows of run `runId` of `tenant`, or null when there is no such run there. */
+export async function runWaterfallRows(runId: string, tenant: string, db: Database = getDb()): Promise<WaterfallRows | null> {
+  const p = db.prisma;
+  const run = await p.run.findUnique({ where: { id: runId }, select: { tenant: true, modelId: true, durationMs: true } });
+  if (!run || run.tenant !== tenant) return null;
+  const [model, tools, guards, compactions, approvals] = await Promise.all([
+    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null }[]>`
+      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string }[]>`
+      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true } }),
+    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true } }),
+    p.approvalRequest.findMany({ where: { runId }, orderBy: { createdAt: 'asc' }, select: { step: true, callId: true, tool: true, status: true, createdAt: true, decidedAt: true } }),
+  ]);
+  return {
+    modelId: run.modelId,
+    durationMs: run.durationMs,
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens) })),
+    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId })),
+    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason })),
+    retries: guards
+      .filter((g) => g.guard === MODEL_RETRY_GUARD)
+      .map((g) => {
+        const r = retryFromRow(g);
+        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs };
+      }),
+    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
+    approvals,
+  };
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseGoldenText } from './golden';
+import { draftCaseFromRun, factsOf, type RunForDraft, goldenFileOfText, goldenLine, goldenSetRef, parseGoldenSetArg, parseGoldenSetRef } from './golden-sets';
+
+const run: RunForDraft = {
+  id: 'run_0123456789abcdef',
+  caseId: 'S001',
+  category: 'product_search',
+  query: 'Do you sell ratchet straps?',
+  finalAnswer: 'Yes: SKU-2011 at $28.60; only 3 packs are in stock.',
+  toolCalls: [
+    { name: 'search_products', arguments: { query: 'ratchet straps' }, isError: false, executed: true },
+    { name: 'get_stock', arguments: { sku: 'X' }, isError: true, executed: true },
+    { name: 'create_restock_request', arguments: { sku: 'SKU-2011' }, isError: false, executed: false },
+  ],
+};
+
+describe('golden cases drafted from runs', () => {
+  it('takes the question, the answer as the expected one, the calls that ran without error, and the ids and numbers stated', () => {
+    const draft = draftCaseFromRun(run);
+    expect(draft).toMatchObject({ category: 'product_search', query: run.query, reference_answer: run.finalAnswer, expected_termination: 'COMPLETED' });
+    expect(draft.expected_tools).toEqual([{ name: 'search_products', args: { query: 'ratchet straps' } }]);
+    expect(draft.expected_facts).toEqual(expect.arrayContaining(['SKU-2011', '28.60', '3']));
+    expect(factsOf('no figures here')).toEqual([]);
+  });
+
+  it('picks an id the set does not have yet', () => {
+    const first = draftCaseFromRun(run);
+    expect(draftCaseFromRun(run, new Set([first.id])).id).not.toBe(first.id);
+    expect(draftCaseFromRun({ ...run, caseId: null }).id).toMatch(/^R/);
+  });
+
+  it('a drafted case is a valid line of the course format, and a set round-trips through JSONL', () => {
+    const line = goldenLine(draftCaseFromRun(run));
+    const [parsed] = parseGoldenText(line, 'x.jsonl');
+    expect(parsed!.query).toBe(run.query);
+    const bundled = fs.readFileSync(path.resolve(import.meta.dirname, '../../data/golden/stockroom_golden_own_v1.jsonl'), 'utf8');
+    const file = goldenFileOfText(goldenSetRef('kittiwake', 'own', 1), bundled);
+    expect(file.cases.length).toBe(parseGoldenText(bundled, 'b').length);
+    expect(file.path).toBe('golden-set://kittiwake/own@1');
+  });
+
+  it('names a stored set by address and by --golden-set NAME[@VERSION]; refuses a bad one naming the flag', () => {
+    expect(parseGoldenSetRef(goldenSetRef('t1', 'my-set', 3))).toEqual({ tenant: 't1', name: 'my-set', version: 3 });
+    expect(parseGoldenSetRef('data/golden/x.jsonl')).toBeNull();
+    expect(parseGoldenSetArg('my-set')).toEqual({ name: 'my-set', version: null });
+    expect(parseGoldenSetArg('my-set@2')).toEqual({ name: 'my-set', version: 2 });
+    expect(() => parseGoldenSetArg('My Set')).toThrow(/--golden-set/);
+    expect(() => parseGoldenSetArg('s@0')).toThrow(/--golden-set/);
+  });
+});
