@@ -28,6 +28,7 @@ const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
   'auth/[...all] POST': 'better-auth’s own sign-in/sign-out endpoints (sign-up is disabled)',
   'mcp DELETE': 'answers 405 (stateless MCP endpoint)',
   'otlp/v1/traces POST': 'takes a tenant’s ingest bearer token, not a session (safeBearerRoute; app/api/otlp/v1/traces/route.test.ts)',
+  'otlp/v1/logs POST': 'takes a tenant’s ingest bearer token, not a session (safeBearerRoute; app/api/otlp/v1/producers.test.ts)',
 };
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string }>;
