@@ -37,6 +37,24 @@ function envInt(name: string, fallback: number): number {
   return n;
 }
 
+/** CPU the worker processes have used so far (user + system, ms; NaN where /proc is not readable). */
+function workerCpuMs(workers: readonly WorkerProcess[]): number {
+  let ticks = 0;
+  for (const w of workers) {
+    try {
+      const stat = fs.readFileSync(`/proc/${w.proc.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ for /proc/<pid>/stat times (sysconf(_SC_CLK_TCK), 100 on every mainstream kernel). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 async function until(probe: () => Promise<boolean>, what: string, limitMs = 3_600_000): Promise<void> {
   const end = Date.now() + limitMs;
   while (!(await probe())) {
@@ -79,7 +97,7 @@ export async function benchJobs(): Promise<Figure[]> {
     const suite = await db.prisma.suiteRun.findUniqueOrThrow({ where: { id: suiteRunId }, select: { createdAt: true, finishedAt: true } });
     const seconds = (suite.finishedAt!.getTime() - suite.createdAt.getTime()) / 1000;
     const stored = await db.prisma.run.count({ where: { suiteRunId } });
-    return { total, seconds, rate: stored / seconds };
+    return { total, seconds, stored, rate: stored / seconds };
   };
   try {
     const rates: Record<string, number> = {};
@@ -98,9 +116,13 @@ export async function benchJobs(): Promise<Figure[]> {
         const cold = await timedMatrix(golden);
         figures.push({ name: `matrix ${cold.total} runs, ${n} worker(s) × ${c}, first after start`, value: round(cold.rate, 2), unit: 'runs/s', detail: `${round(cold.seconds, 1)} s` });
       }
+      const cpuBefore = workerCpuMs(started);
       const warm = await timedMatrix(c === 1 ? serialGolden : golden);
+      const cpu = workerCpuMs(started) - cpuBefore;
       rates[`${n}x${c}`] = warm.rate;
       figures.push({ name: `matrix ${warm.total} runs, ${n} worker(s) × ${c} concurrent`, value: round(warm.rate, 2), unit: 'runs/s', detail: `${round(warm.seconds, 1)} s, model latency ${latencyMs} ms` });
+      // The workers' own CPU (user + system, from /proc) over the warm matrix, per run it stored.
+      if (Number.isFinite(cpu)) figures.push({ name: `worker CPU per stored run, ${n} worker(s) × ${c}`, value: round(cpu / warm.stored, 1), unit: 'ms', target: '≤ 15 ms' });
       await Promise.all(started.map((w) => w.stop()));
     }
     figures.push({ name: '1×16 against 1×1', value: round(rates['1x16']! / rates['1x1']!, 2), unit: '×', target: '≥ 12×' });

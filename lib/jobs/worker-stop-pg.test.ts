@@ -108,8 +108,9 @@ describe.skipIf(pgSkip !== null)('stopping a worker (SIGTERM) on PostgreSQL', { 
     expect(rows).toHaveLength(total);
     expect(mine(a, suiteRunId).length + mine(b, suiteRunId).length).toBe(total); // each case once
     expect(new Set([...mine(a, suiteRunId), ...mine(b, suiteRunId)]).size).toBe(total);
-    if ((await jobsLeft()) !== 0) console.log(JSON.stringify((await queue.withClient((c) => c.query(`SELECT * FROM ${GRAPHILE_SCHEMA}.jobs`))).rows), a.output(), b.output());
-    expect(await jobsLeft()).toBe(0);
+    // The suite is done inside the last case's job; graphile-worker completes that job just after.
+    const left = await waitFor('the jobs to complete', jobsLeft, (n) => n === 0, 30_000).catch(() => jobsLeft());
+    expect(left, left === 0 ? '' : `${JSON.stringify((await queue.withClient((c) => c.query(`SELECT task_identifier, key, attempts, max_attempts, locked_by, last_error FROM ${GRAPHILE_SCHEMA}.jobs`))).rows)}\n${a.output()}\n${b.output()}`).toBe(0);
     await b.stop();
   });
 
@@ -132,11 +133,14 @@ describe.skipIf(pgSkip !== null)('stopping a worker (SIGTERM) on PostgreSQL', { 
     // The lease (an hour) cannot be what frees them: a generous bound far below it.
     await waitFor('the suite, finished on the second worker', () => statusOf(suiteRunId), (s) => s !== 'queued' && s !== 'running', 120_000);
     expect(await statusOf(suiteRunId)).toBe('done');
-    expect(mine(a, suiteRunId)).toEqual([]);
-    expect(mine(b, suiteRunId)).toHaveLength(total);
-    expect(new Set(mine(b, suiteRunId)).size).toBe(total);
-    expect(await storedRuns(suiteRunId)).toHaveLength(total);
-    expect(await jobsLeft()).toBe(0);
+    // Every case was taken up again by the second worker, and each is stored exactly once (a store
+    // the first worker had already begun when the grace ended may still commit; the second then finds it stored).
+    const startedByB = b.lines.filter((l) => l.startsWith(`started ${suiteRunId} `));
+    expect(new Set(startedByB).size).toBe(total);
+    const rows = await storedRuns(suiteRunId);
+    expect(rows).toHaveLength(total);
+    expect(new Set(rows.map((r) => `${r.setting}/${r.caseId}`)).size).toBe(total);
+    expect(await waitFor('the jobs to complete', jobsLeft, (n) => n === 0, 30_000)).toBe(0);
     // The stopped worker's heartbeat row is gone only after it handed its jobs back.
     expect(await db.prisma.workerHeartbeat.count()).toBe(1);
     await b.stop();
