@@ -1,8 +1,8 @@
 /**
  * A run's waterfall: its model calls, tool calls, retry and approval waits, and guard and compaction
  * events as bars on one time axis, with latency, tokens and cost per bar. This is the ONE place bars
- * get their start: `recorded` gives a bar's start and end when the run recorded them (the per-call
- * times of issue 22 plug in here); without them a bar is laid after the one before it, in the order
+ * get their start: an entry's `recorded` start and end (the times the loop or the imported trace
+ * recorded, lib/harness/call-times.ts) place it; without them a bar is laid after the one before it, in the order
  * the run made its calls, and is marked `ordered` — its start is not recorded, and the page says so.
  * Unknown is null: a bar whose latency was not recorded has no width and says so, never 0 ms.
  */
@@ -24,6 +24,8 @@ export interface WaterfallEntry {
   costUsd: number | null;
   /** A tool call that returned an error, a model call that failed, a guard that stopped the run. */
   error: boolean;
+  /** When it started and ended (ms from the run's start), as the run recorded; absent or null: not recorded. */
+  recorded?: RecordedSpan | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -69,7 +71,7 @@ export function shapeWaterfall(
   let recordedCount = 0;
   let unknown = 0;
   const bars: WaterfallBar[] = sorted.map((e) => {
-    const span = options.recorded?.(e) ?? null;
+    const span = (options.recorded ? options.recorded(e) : e.recorded) ?? null;
     if (span && Number.isFinite(span.startMs) && span.endMs >= span.startMs) {
       recordedCount += 1;
       cursor = Math.max(cursor, span.endMs);
@@ -142,10 +144,13 @@ export interface PackedWaterfall {
   /** -1: unknown. */
   costUsd: number[];
   error: number[];
+  /** Recorded start and end (ms from the run's start); -1: not recorded. */
+  startMs: number[];
+  endMs: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
-  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [] };
+  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [], startMs: [], endMs: [] };
   const ids = new Map<string, number>();
   for (const e of entries) {
     let id = ids.get(e.label);
@@ -161,20 +166,32 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.tokens.push(e.tokens ?? -1);
     p.costUsd.push(e.costUsd ?? -1);
     p.error.push(e.error ? 1 : 0);
+    p.startMs.push(e.recorded ? e.recorded.startMs : -1);
+    p.endMs.push(e.recorded ? e.recorded.endMs : -1);
   }
   return p;
 }
 
 export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
   const nullIfNegative = (v: number | undefined) => (v === undefined || v < 0 ? null : v);
-  return p.index.map((index, i) => ({
-    index,
-    step: p.step[i]!,
-    kind: WATERFALL_KINDS[p.kind[i]!] ?? 'guard',
-    label: p.labels[p.label[i]!] ?? '',
-    durationMs: nullIfNegative(p.durationMs[i]),
-    tokens: nullIfNegative(p.tokens[i]),
-    costUsd: nullIfNegative(p.costUsd[i]),
-    error: p.error[i] === 1,
-  }));
+  return p.index.map((index, i) => {
+    const recorded = recordedAt(p, i);
+    return {
+      index,
+      step: p.step[i]!,
+      kind: WATERFALL_KINDS[p.kind[i]!] ?? 'guard',
+      label: p.labels[p.label[i]!] ?? '',
+      durationMs: nullIfNegative(p.durationMs[i]),
+      tokens: nullIfNegative(p.tokens[i]),
+      costUsd: nullIfNegative(p.costUsd[i]),
+      error: p.error[i] === 1,
+      ...(recorded ? { recorded } : {}),
+    };
+  });
+}
+
+function recordedAt(p: PackedWaterfall, i: number): RecordedSpan | null {
+  const startMs = p.startMs?.[i];
+  const endMs = p.endMs?.[i];
+  return startMs !== undefined && endMs !== undefined && startMs >= 0 && endMs >= startMs ? { startMs, endMs } : null;
 }

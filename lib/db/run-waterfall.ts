@@ -2,19 +2,35 @@ import 'server-only';
 /**
  * What a run's waterfall is drawn from, as stored today: each model call's latency and tokens, each
  * tool call's latency and outcome, guard and compaction events, model-call retries (their back-off
- * delay), and approval requests (requested and decided at). Ordered by trajectory position; no
- * arguments, results or messages.
+ * delay), and approval requests (requested and decided at), each with its recorded start and end
+ * offsets where the run recorded them. Ordered by trajectory position; no arguments, results or messages.
  */
 import { getDb, type Database } from './client';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
 
+/** A recorded start and end in ms from the run's start; null for a row recorded before times were. */
+export type RecordedOffsets = { startMs: number; endMs: number } | null;
+
+const offsets = (startMs: number | null, endMs: number | null): RecordedOffsets =>
+  startMs === null || endMs === null ? null : { startMs: Number(startMs), endMs: Number(endMs) };
+
+function approvalOffsets(json: string | null): RecordedOffsets {
+  if (json === null) return null;
+  try {
+    const t = JSON.parse(json) as { startMs?: unknown; endMs?: unknown };
+    return typeof t.startMs === 'number' && typeof t.endMs === 'number' ? { startMs: t.startMs, endMs: t.endMs } : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface WaterfallRows {
   modelId: string;
   durationMs: number;
-  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null }[];
-  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string }[];
-  guards: { index: number; step: number; guard: string; reason: string }[];
-  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number }[];
+  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; recorded: RecordedOffsets }[];
+  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets }[];
+  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets }[];
+  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets }[];
   compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number }[];
   /** Requested and decided at (null while pending), as recorded. */
   approvals: { step: number; callId: string; tool: string; status: string; createdAt: Date; decidedAt: Date | null }[];
@@ -26,25 +42,25 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const run = await p.run.findUnique({ where: { id: runId }, select: { tenant: true, modelId: true, durationMs: true } });
   if (!run || run.tenant !== tenant) return null;
   const [model, tools, guards, compactions, approvals] = await Promise.all([
-    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null }[]>`
-      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string }[]>`
-      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true } }),
+    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; startMs: number | null; endMs: number | null }[]>`
+      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "startMs", "endMs" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null }[]>`
+      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true, startMs: true, endMs: true } }),
     p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true } }),
     p.approvalRequest.findMany({ where: { runId }, orderBy: { createdAt: 'asc' }, select: { step: true, callId: true, tool: true, status: true, createdAt: true, decidedAt: true } }),
   ]);
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
-    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens) })),
-    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId })),
-    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason })),
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), recorded: offsets(m.startMs, m.endMs) })),
+    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait) })),
+    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs) })),
     retries: guards
       .filter((g) => g.guard === MODEL_RETRY_GUARD)
       .map((g) => {
         const r = retryFromRow(g);
-        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs };
+        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs) };
       }),
     compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
     approvals,

@@ -1,17 +1,19 @@
 /**
  * A run's waterfall from what it stored: each model call's latency, tokens and priced cost, each tool
  * call's latency and error, its compaction and guard events, model-call retries as waits; another
- * tenant's run has none. The bars are laid in trajectory order and say their start is not recorded.
+ * tenant's run has none. A run recorded before times were has its bars laid in trajectory order,
+ * saying their start is not recorded; a run with recorded times (or an imported trace) has each bar
+ * where it happened, gaps kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { packWaterfall, shapeWaterfall, stepTotals } from '@/lib/charts/waterfall';
+import { packWaterfall, shapeWaterfall, stepTotals, unpackWaterfall } from '@/lib/charts/waterfall';
 import { importSpanRecords } from '@/lib/otel/import/import-traces';
 import { readOtlpJson } from '@/lib/otel/import/read-otlp';
 import { saveRun } from '@/lib/db/runs-write';
 import { makeMeta, makeRun } from '@/lib/db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
-import type { RunResult } from '@/lib/harness/types';
+import type { CallTime, RunResult, TrajectoryStep } from '@/lib/harness/types';
 import { loadWaterfall } from './load-waterfall';
 
 const [sqlite] = await testProviders();
@@ -54,6 +56,28 @@ describe('the waterfall of a stored run', () => {
     expect(w.entries.filter((e) => e.kind === 'tool').map((e) => e.label)).toContain('get_weather');
     expect(w.entries.some((e) => e.kind === 'model')).toBe(true);
     expect(JSON.parse(JSON.stringify(packWaterfall(w.entries)))).toEqual(packWaterfall(w.entries));
+    // The trace's own span times place its bars (observed before: laid end to end, marked not recorded).
+    expect(shapeWaterfall(unpackWaterfall(packWaterfall(w.entries)), { runDurationMs: w.runDurationMs }).placement).not.toBe('ordered');
+  });
+
+  it('places each bar at the start and end the run recorded, gaps kept, through the packed wire form', async () => {
+    const timed = makeRun({ rounds: 3 });
+    const start = Date.parse(timed.startedAt);
+    let ms = 0;
+    const span = (): CallTime => {
+      const startMs = ms + 40; // 40 ms of harness work before each call, which laying bars end to end hides
+      ms = startMs + 25;
+      return { startedAt: new Date(start + startMs).toISOString(), endedAt: new Date(start + ms).toISOString(), startMs, endMs: ms };
+    };
+    timed.trajectory = timed.trajectory.map((s): TrajectoryStep => (s.kind === 'model_turn' || s.kind === 'tool_call' ? { ...s, time: span() } : s));
+    timed.durationMs = ms + 40;
+    const timedId = await saveRun(timed, makeMeta({ tenant: 'kittiwake' }), t.db);
+    const w = (await loadWaterfall(timedId, 'kittiwake', t.db))!;
+    const expected = timed.trajectory.flatMap((s) => (s.kind === 'model_turn' || s.kind === 'tool_call' ? [{ startMs: s.time!.startMs, endMs: s.time!.endMs }] : []));
+    const shaped = shapeWaterfall(unpackWaterfall(packWaterfall(w.entries)), { runDurationMs: w.runDurationMs });
+    const calls = shaped.bars.filter((b) => b.kind === 'model' || b.kind === 'tool');
+    expect(calls.map((b) => ({ startMs: b.offsetMs, endMs: b.offsetMs + b.widthMs }))).toEqual(expected);
+    expect(calls.every((b) => b.placement === 'recorded')).toBe(true);
   });
 
   it("answers nothing for another tenant's run", async () => {

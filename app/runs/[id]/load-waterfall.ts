@@ -38,6 +38,7 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       tokens: m.inputTokens + m.outputTokens,
       costUsd: fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0 }) : null,
       error: false,
+      recorded: m.recorded,
     });
   }
   for (const t of rows.tools) {
@@ -51,10 +52,11 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       tokens: null,
       costUsd: null,
       error: t.isError,
+      recorded: t.recorded,
     });
   }
-  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true });
-  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true });
+  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true, recorded: r.recorded });
+  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true, recorded: g.recorded });
   for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false });
   for (const a of rows.approvals) {
     // Just before the call it gated (or at the end of its step when that call is not stored).
@@ -69,6 +71,7 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       tokens: null,
       costUsd: null,
       error: a.status === 'denied' || a.status === 'expired',
+      recorded: call?.approvalWait ?? null,
     });
   }
   return { entries: entries.sort((x, y) => x.index - y.index), runDurationMs: rows.durationMs };
