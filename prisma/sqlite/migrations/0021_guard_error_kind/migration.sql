@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "GuardEvent" ADD COLUMN "errorKind" TEXT;
