@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { resolveConfig } from '../../lib/harness/config';
+import type { ModelClient } from '../../lib/harness/model/client';
 import { scriptedModel } from '../../lib/harness/testing/scripted-model';
 import { createExecutor } from '../../lib/mcp/create-executor';
 import { strangerCommand } from '../../lib/mcp/testing/stranger-process';
@@ -62,12 +63,27 @@ test.describe('as a viewer', () => {
   });
 });
 
-test("replay shows a tool's image and embedded resource, and what the model was given instead", async ({ page }) => {
+test("replay shows a tool's image and embedded resource, what the model was given instead, and the retry before it", async ({ page }) => {
   // A run against a third-party server returning every content kind, made here and imported.
   const dataset = loadDataset(path.resolve('data'));
   const executor = await createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() });
   const agent = await createStockroomAgent({ dataset, config: resolveConfig({ transport: 'mcp-stdio' }), executor });
-  const run = await agent.run('show me shelf B-12', null, { model: scriptedModel([{ calls: [['everything_kinds', {}]] }, { text: 'Shelf B-12 is shown.' }]) });
+  // Its first model call is throttled once and retried (as a live client reports it), so replay shows the retry too.
+  const scripted = scriptedModel([{ calls: [['everything_kinds', {}]] }, { text: 'Shelf B-12 is shown.' }]);
+  let throttled = false;
+  const model: ModelClient = {
+    modelId: scripted.modelId,
+    async converse(req) {
+      if (!throttled) {
+        throttled = true;
+        req.onRetry?.({ attempt: 1, reason: 'throttled', detail: '429 slow down', delayMs: 50 });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        req.onRetryWaited?.(1);
+      }
+      return scripted.converse(req);
+    },
+  };
+  const run = await agent.run('show me shelf B-12', null, { model });
   await agent.close();
   const dir = mkdtempSync(path.join(tmpdir(), 'e2e-media-'));
   const file = path.join(dir, 'run.json');
@@ -88,5 +104,12 @@ test("replay shows a tool's image and embedded resource, and what the model was 
   await expect(media.getByRole('img', { name: /Image 1 returned by everything_kinds \(image\/png/ })).toBeVisible();
   await expect(media).toContainText('file:///reports/b12.pdf');
   await expect(media.getByTestId('json-tree')).toContainText('B-12');
+  // The throttled attempt shows in the step it happened in: attempt, reason, planned wait and the recorded wait.
+  const retry = page.getByTestId('retry-entry');
+  await expect(retry).toHaveCount(1);
+  await expect(retry).toContainText('Attempt 1 failed');
+  await expect(retry).toContainText('throttled');
+  await expect(retry).toContainText('retrying in 50 ms');
+  await expect(retry).toContainText(/waited [\d.]+ m?s, from [\d.]+ m?s into the run \(\d{4}-\d{2}-\d{2}T/);
   await saveArtifact(page, 'replay-media');
 });

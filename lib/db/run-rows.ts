@@ -167,7 +167,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
         break;
       }
       case 'guard':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, ...callTimeColumns(s.time) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, errorKind: s.errorKind ?? null, ...callTimeColumns(s.time) });
         break;
       case 'model_retry':
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.

@@ -125,7 +125,8 @@ export interface TextPageQuery {
   text: string;
   /** A validated sort column (RUN_SORT_KEYS) and direction. */
   sort: { key: string; dir: 'asc' | 'desc' };
-  cursor: { value: Date | number | bigint; id: string } | null;
+  /** `known`: a cost sort's cursor row has a known cost (see runs-list.ts: unknown costs sort last). */
+  cursor: { value: Date | number | bigint; known?: boolean; id: string } | null;
   take: number;
 }
 
@@ -135,13 +136,19 @@ export async function textSearchPageIds(db: Database, q: TextPageQuery): Promise
   const where = [...filterConditions(q.filters), text.condition];
   const column = Sql.raw(`r."${q.sort.key}"`);
   const dir = Sql.raw(q.sort.dir === 'desc' ? 'DESC' : 'ASC');
+  const byCost = q.sort.key === 'costUsd';
   if (q.cursor) {
     const op = Sql.raw(q.sort.dir === 'desc' ? '<' : '>');
-    const { value, id } = q.cursor;
-    where.push(Sql.sql`(${column} ${op} ${value} OR (${column} = ${value} AND r."id" ${op} ${id}))`);
+    const { value, id, known } = q.cursor;
+    const after = Sql.sql`(${column} ${op} ${value} OR (${column} = ${value} AND r."id" ${op} ${id}))`;
+    // By cost, every known cost comes before any unknown one, in both directions.
+    if (byCost && known === true) where.push(Sql.sql`((r."costKnown" = TRUE AND ${after}) OR r."costKnown" = FALSE)`);
+    else if (byCost && known === false) where.push(Sql.sql`(r."costKnown" = FALSE AND ${after})`);
+    else where.push(after);
   }
+  const known = Sql.raw(byCost ? 'r."costKnown" DESC, ' : '');
   const rows = await db.prisma.$queryRaw<Array<{ id: string }>>`${text.with}SELECT r."id" FROM "Run" r WHERE ${Sql.join(where, ' AND ')}
-    ORDER BY ${column} ${dir}, r."id" ${dir} LIMIT ${q.take}`;
+    ORDER BY ${known}${column} ${dir}, r."id" ${dir} LIMIT ${q.take}`;
   return rows.map((r) => r.id);
 }
 

@@ -2,6 +2,8 @@ import 'server-only';
 /**
  * The runs table: filters, sort and keyset (cursor) pagination. A page is "rows after (value, id)"
  * on an index of (sort column, id), so page 1,000 costs what page 1 costs with 100,000 runs.
+ * Sorted by cost, runs whose cost is unknown (`costKnown` false, stored as 0) come after every priced
+ * run in both directions: the key is (costKnown desc, costUsd, id) on an index of the same columns.
  */
 import { z } from 'zod';
 import type { Prisma as P } from './generated/sqlite/client';
@@ -46,14 +48,25 @@ export interface RunPage {
   nextCursor: string | null;
 }
 
-const CursorSchema = z.object({ k: z.enum(RUN_SORT_KEYS), d: z.enum(['asc', 'desc']), v: z.union([z.string(), z.number()]), id: z.string() });
+/** `kn`: a cost sort's cursor row has a known cost (unknown costs sort after every known one). */
+const CursorSchema = z.object({ k: z.enum(RUN_SORT_KEYS), d: z.enum(['asc', 'desc']), v: z.union([z.string(), z.number()]), kn: z.boolean().optional(), id: z.string() });
 
-function encodeCursor(sort: RunSort, value: unknown, id: string): string {
-  const v = value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : (value as number);
-  return Buffer.from(JSON.stringify({ k: sort.key, d: sort.dir, v, id })).toString('base64url');
+/** Where a page ends: the last row's sort value and id, and for a cost sort whether its cost is known. */
+export interface RunCursor {
+  value: Date | number | bigint;
+  /** Set for a cost sort only. */
+  known?: boolean;
+  id: string;
 }
 
-function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | bigint; id: string } {
+function encodeCursor(sort: RunSort, row: { id: string; costKnown: boolean } & Record<RunSortKey, unknown>): string {
+  const value = row[sort.key];
+  const v = value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : (value as number);
+  const kn = sort.key === 'costUsd' ? row.costKnown : undefined;
+  return Buffer.from(JSON.stringify({ k: sort.key, d: sort.dir, v, kn, id: row.id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sort: RunSort): RunCursor {
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -63,7 +76,8 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
   const parsed = CursorSchema.safeParse(raw);
   if (!parsed.success || parsed.data.k !== sort.key || parsed.data.d !== sort.dir)
     throw new InvalidInputError('cursor', 'cursor is malformed or belongs to another sort order');
-  const { v, id } = parsed.data;
+  const { v, id, kn } = parsed.data;
+  if ((sort.key === 'costUsd') !== (kn !== undefined)) throw new InvalidInputError('cursor', 'cursor is malformed or belongs to another sort order');
   if (sort.key === 'startedAt') {
     const date = new Date(String(v));
     if (Number.isNaN(date.getTime())) throw new InvalidInputError('cursor', 'cursor date is invalid');
@@ -74,7 +88,22 @@ function decodeCursor(cursor: string, sort: RunSort): { value: Date | number | b
     return { value: BigInt(String(v)), id };
   }
   if (typeof v !== 'number') throw new InvalidInputError('cursor', 'cursor value is invalid');
-  return { value: v, id };
+  return kn === undefined ? { value: v, id } : { value: v, known: kn, id };
+}
+
+/** The order of a sort: its column then id; a cost sort puts every known cost before any unknown one. */
+function orderOf(sort: RunSort): P.RunOrderByWithRelationInput[] {
+  const byValue: P.RunOrderByWithRelationInput[] = [{ [sort.key]: sort.dir }, { id: sort.dir }];
+  return sort.key === 'costUsd' ? [{ costKnown: 'desc' }, ...byValue] : byValue;
+}
+
+/** The rows after `cursor` in the order of `sort` (see orderOf). */
+function afterCursor(sort: RunSort, cursor: RunCursor): P.RunWhereInput {
+  const op = sort.dir === 'desc' ? 'lt' : 'gt';
+  const after: P.RunWhereInput = { OR: [{ [sort.key]: { [op]: cursor.value } }, { [sort.key]: cursor.value, id: { [op]: cursor.id } }] };
+  if (cursor.known === undefined) return after;
+  // Within the cursor's group (known or unknown cost) by value; every unknown cost comes after a known one.
+  return cursor.known ? { OR: [{ costKnown: true, ...after }, { costKnown: false }] } : { costKnown: false, ...after };
 }
 
 /**
@@ -123,13 +152,10 @@ export async function listRuns(options: ListRunsOptions = {}, db: Database = get
     rows = ids.flatMap((id) => found.get(id) ?? []);
   } else {
     const and: P.RunWhereInput[] = [runWhere(filters)];
-    if (cursor) {
-      const op = sort.dir === 'desc' ? 'lt' : 'gt';
-      and.push({ OR: [{ [sort.key]: { [op]: cursor.value } }, { [sort.key]: cursor.value, id: { [op]: cursor.id } }] });
-    }
+    if (cursor) and.push(afterCursor(sort, cursor));
     rows = await db.prisma.run.findMany({
       where: { AND: and },
-      orderBy: [{ [sort.key]: sort.dir }, { id: sort.dir }],
+      orderBy: orderOf(sort),
       take: limit + 1,
       select: RUN_LIST_SELECT,
     });
@@ -143,7 +169,7 @@ export async function listRuns(options: ListRunsOptions = {}, db: Database = get
       const match = matches.get(row.id);
       return match ? { ...item, match } : item;
     }),
-    nextCursor: rows.length > limit && last ? encodeCursor(sort, last[sort.key], last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(sort, last) : null,
   };
 }
 

@@ -113,6 +113,7 @@ const guardStep = (r: GuardEvent): TrajectoryStep =>
         guard: r.guard,
         reason: r.reason as Extract<TrajectoryStep, { kind: 'guard' }>['reason'],
         detail: r.detail,
+        ...(r.errorKind !== null ? { errorKind: r.errorKind } : {}),
         ...callTimeOf(r),
       };
 

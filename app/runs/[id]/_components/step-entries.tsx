@@ -1,10 +1,11 @@
 'use client';
-/** The trajectory entries of one harness step: model turn, tool calls (arguments, result, outcome), guard and compaction events. */
+/** The trajectory entries of one harness step: model turn, model-call retries, tool calls (arguments, result, outcome), guard and compaction events. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/step-findings';
 import { PlantedNotice, PromptLeakNote } from '@/components/finding-notes';
 import { displayJson } from '@/lib/charts/message-view';
+import { retryView } from '@/lib/charts/retry-view';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText, parsePartialJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
@@ -139,6 +140,24 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
   );
 }
 
+/** A failed model-call attempt the client retried, where it happened: why, the planned wait, the recorded one. */
+function RetryEntry({ item }: { item: Extract<AnnotatedStep, { kind: 'model_retry' }> }) {
+  const v = retryView(item);
+  return (
+    <div className="entry retry" data-testid="retry-entry">
+      <div className="row small">
+        <strong>Model retry: {v.title}</strong>
+        <span className="badge warn">{v.reason}</span>
+        <span className="muted">
+          {v.planned} · {v.waited}
+          {v.cutShort ? ' (cut short)' : ''}
+        </span>
+      </div>
+      <pre>{v.detail}</pre>
+    </div>
+  );
+}
+
 function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
   switch (item.kind) {
     case 'model_turn':
@@ -166,10 +185,13 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
           <div className="row">
             <strong>Guard: {item.guard}</strong>
             <span className="badge bad">{item.reason}</span>
+            {item.errorKind ? <span className="badge warn">{item.errorKind}</span> : null}
           </div>
           <pre>{item.detail}</pre>
         </div>
       );
+    case 'model_retry':
+      return <RetryEntry item={item} />;
     case 'guardrail':
       return <GuardrailEntry item={item} />;
     case 'span':
