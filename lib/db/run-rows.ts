@@ -131,6 +131,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           provider: s.provider ?? null,
           finishReason: s.finishReason ?? null,
           cachedTokens: s.cachedTokens ?? null,
+          cacheWriteTokens: s.cacheWriteTokens ?? null,
           ...callTimeColumns(s.time),
         });
         break;

@@ -27,7 +27,7 @@ function approvalOffsets(json: string | null): RecordedOffsets {
 export interface WaterfallRows {
   modelId: string;
   durationMs: number;
-  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; recorded: RecordedOffsets }[];
+  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets }[];
   tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets }[];
   guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets }[];
   retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets }[];
@@ -42,8 +42,8 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const run = await p.run.findUnique({ where: { id: runId }, select: { tenant: true, modelId: true, durationMs: true } });
   if (!run || run.tenant !== tenant) return null;
   const [model, tools, guards, compactions, approvals] = await Promise.all([
-    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; startMs: number | null; endMs: number | null }[]>`
-      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "startMs", "endMs" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null }[]>`
+      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "startMs", "endMs" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null }[]>`
       SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true, startMs: true, endMs: true } }),
@@ -53,7 +53,7 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
-    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), recorded: offsets(m.startMs, m.endMs) })),
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs) })),
     tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait) })),
     guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs) })),
     retries: guards

@@ -66,6 +66,7 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     ...(r.provider !== null ? { provider: r.provider } : {}),
     ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),
     ...(r.cachedTokens !== null ? { cachedTokens: r.cachedTokens } : {}),
+    ...(r.cacheWriteTokens !== null ? { cacheWriteTokens: r.cacheWriteTokens } : {}),
     ...callTimeOf(r),
   };
 }
@@ -345,6 +346,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       outputTokens: Number(row.outputTokens),
       totalTokens: Number(row.totalTokens),
       ...(row.cachedTokens > 0n ? { cachedTokens: Number(row.cachedTokens) } : {}),
+      ...cacheWritesOf(trajectory),
       perCall: calls
         .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
         .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
@@ -380,4 +382,11 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     },
     run,
   };
+}
+
+/** The run's cache-write tokens: the sum of its turns' (stored per turn), or nothing when none wrote any. */
+function cacheWritesOf(trajectory: readonly TrajectoryStep[]): { cacheWriteTokens?: number } {
+  let total = 0;
+  for (const s of trajectory) if (s.kind === 'model_turn' && s.cacheWriteTokens) total += s.cacheWriteTokens;
+  return total > 0 ? { cacheWriteTokens: total } : {};
 }
