@@ -1,5 +1,6 @@
 'use client';
 /** Toggles, one-case and whole-suite runs against a clean baseline, and the metric that moved with the cases that show why. */
+import { GoldenSetField } from '@/components/golden-set-field';
 import { useState, useTransition } from 'react';
 import { runOneAction } from '@/lib/actions/run-one';
 import { startSuiteAction } from '@/lib/actions/start-suite';
@@ -143,19 +144,7 @@ export function Instructor({
               </select>
             </div>
           ) : null}
-          {goldenSets.length > 0 ? (
-            <div className="field">
-              <label htmlFor="i-golden-set">Suite cases</label>
-              <select id="i-golden-set" value={goldenSet} onChange={(e) => setGoldenSet(e.target.value)}>
-                <option value="">the dataset&apos;s golden file</option>
-                {goldenSets.map((s) => (
-                  <option key={s} value={s}>
-                    golden set {s}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
+          <GoldenSetField id="i-golden-set" label="Suite cases" sets={goldenSets} value={goldenSet} onChange={setGoldenSet} />
           <div className="field" style={{ flex: 1, minWidth: '18rem' }}>
             <label htmlFor="i-case">Golden case</label>
             <select id="i-case" value={caseId} onChange={(e) => setCaseId(e.target.value)}>

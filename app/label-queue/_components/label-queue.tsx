@@ -4,6 +4,7 @@
  * comment below) and move on; n or → next, s skip, p or ← back. Labels are sent in the background,
  * so the next run shows at once; each run's outcome (labelled, skipped, refused) stays listed.
  */
+import { LabelCategorySelect } from '@/components/label-category-select';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
@@ -93,17 +94,7 @@ export function LabelQueue({ items: initialItems, labelSet }: { items: QueueItem
             ))}
           </ol>
           <div className="row small">
-            <label>
-              Category{' '}
-              <select value={category} onChange={(e) => setCategory(e.target.value)} aria-label="Label category">
-                <option value="">none</option>
-                {labelSet.categories.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <LabelCategorySelect categories={labelSet.categories} value={category} onChange={setCategory} />
             <input value={comment} onChange={(e) => setComment(e.target.value)} placeholder="Comment (optional)" aria-label="Label comment" style={{ flex: 1 }} />
           </div>
           <div className="row">

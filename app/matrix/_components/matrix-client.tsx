@@ -1,5 +1,6 @@
 'use client';
 /** Starting a matrix run, following its progress, and showing (or comparing) finished ones. */
+import { GoldenSetField } from '@/components/golden-set-field';
 import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
@@ -87,19 +88,7 @@ export function MatrixClient({
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
         <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} />
-        {goldenSets.length > 0 ? (
-          <div className="field" style={{ marginTop: '0.5rem' }}>
-            <label htmlFor="m-golden-set">Cases</label>
-            <select id="m-golden-set" value={goldenSet} onChange={(e) => setGoldenSet(e.target.value)}>
-              <option value="">the dataset&apos;s golden file</option>
-              {goldenSets.map((s) => (
-                <option key={s} value={s}>
-                  golden set {s}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
+        <GoldenSetField id="m-golden-set" label="Cases" sets={goldenSets} value={goldenSet} onChange={setGoldenSet} style={{ marginTop: '0.5rem' }} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
             {pending ? 'Starting…' : 'Run the matrix'}

@@ -4,6 +4,7 @@
  * listed as superseded), and for reviewers a form whose verdicts are also keys: 1-9 label the step on
  * screen (or the whole run after `w`), with the category, score and comment filled in below.
  */
+import { LabelCategorySelect } from '@/components/label-category-select';
 import { useEffect, useState, useTransition } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
 import { currentLabels, keyOfVerdict, verdictForKey } from '@/lib/eval/labels';
@@ -104,17 +105,7 @@ export function LabelPanel({
             <span className="muted">(w switches)</span>
           </div>
           <div className="row small">
-            <label>
-              Category{' '}
-              <select value={category} onChange={(e) => setCategory(e.target.value)} aria-label="Label category">
-                <option value="">none</option>
-                {labelSet.categories.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <LabelCategorySelect categories={labelSet.categories} value={category} onChange={setCategory} />
             <label>
               Score (0-1) <input type="number" min={0} max={1} step={0.05} value={score} onChange={(e) => setScore(e.target.value)} style={{ width: '5rem' }} aria-label="Label score" />
             </label>
