@@ -46,3 +46,9 @@ export function tenantForToken(given: string, tokens: readonly IngestToken[]): s
   for (const t of tokens) if (timingSafeEqual(digest, t.sha256) && tenant === null) tenant = t.tenant;
   return tenant;
 }
+
+/** The OTLP receivers' caller for a bearer token (traces and logs alike): its tenant, or null for no known token. */
+export function ingestCaller(token: string): { tenant: string; label: string } | null {
+  const tenant = tenantForToken(token, ingestTokensFromEnv());
+  return tenant ? { tenant, label: `otlp-token:${tenant}` } : null;
+}

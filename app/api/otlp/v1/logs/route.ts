@@ -12,7 +12,7 @@ import { importSpanRecords } from '@/lib/otel/import/import-traces';
 import { readOtlpLogsJson, readOtlpLogsProtobuf, type LogBatch } from '@/lib/otel/import/log-record';
 import { exportLogsResponseType } from '@/lib/otel/import/otlp-proto';
 import { boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
-import { ingestTokensFromEnv, tenantForToken } from '@/lib/otel/ingest-tokens';
+import { ingestCaller } from '@/lib/otel/ingest-tokens';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,10 +24,7 @@ function partialSuccess(batch: LogBatch): { rejectedLogRecords: number; errorMes
 export const POST = safeBearerRoute({
   name: 'otlp logs',
   realm: 'stockroom-otlp',
-  authenticate: (token) => {
-    const tenant = tenantForToken(token, ingestTokensFromEnv());
-    return tenant ? { tenant, label: `otlp-token:${tenant}` } : null;
-  },
+  authenticate: ingestCaller,
   handler: async (request, caller) => {
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const options = { tenant: caller.tenant, createdBy: caller.label };

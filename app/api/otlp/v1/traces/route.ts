@@ -11,7 +11,7 @@ import { importSpanRecords, type ImportResult } from '@/lib/otel/import/import-t
 import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';
 import { boundedBody, boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
 import { readOtlpJson, readOtlpJsonText, readOtlpProtobuf, WHOLE_PARSE_MAX_BYTES } from '@/lib/otel/import/read-otlp';
-import { ingestTokensFromEnv, tenantForToken } from '@/lib/otel/ingest-tokens';
+import { ingestCaller } from '@/lib/otel/ingest-tokens';
 
 export const dynamic = 'force-dynamic';
 
@@ -26,10 +26,7 @@ function partialSuccess(result: ImportResult): { rejectedSpans: number; errorMes
 export const POST = safeBearerRoute({
   name: 'otlp traces',
   realm: 'stockroom-otlp',
-  authenticate: (token) => {
-    const tenant = tenantForToken(token, ingestTokensFromEnv());
-    return tenant ? { tenant, label: `otlp-token:${tenant}` } : null;
-  },
+  authenticate: ingestCaller,
   handler: async (request, caller) => {
     const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const limit = maxBodyBytes();
