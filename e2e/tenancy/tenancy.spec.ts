@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { runFromLauncher } from '../support/helpers';
-import { storageStateOf, type E2eUser } from '../support/users';
+import { E2E_OTLP_TOKEN, storageStateOf, type E2eUser } from '../support/users';
 
 /** Every page route of the app, from its files (`app/runs/[id]/page.tsx` → `/runs/[id]`). */
 function discoverPages(dir = path.resolve('app'), base = ''): string[] {
@@ -21,7 +21,9 @@ function discoverPages(dir = path.resolve('app'), base = ''): string[] {
 /** Pages anyone may open without a session. */
 const PUBLIC_PAGES = new Set(['/sign-in']);
 
-const kittiwake = { governedRun: '', plainRun: '', writeRun: '', approval: '' };
+const kittiwake = { governedRun: '', plainRun: '', writeRun: '', approval: '', session: '' };
+/** An imported agent trace carrying `session.id` (the fixture's own value), sent with kittiwake's ingest token. */
+const SESSION_FIXTURE = { file: 'lib/otel/testing/fixtures/openinference-openai-agent.json', session: 'session-weather-42' };
 
 async function as(browser: Browser, user: E2eUser): Promise<Page> {
   const context = await browser.newContext({ storageState: storageStateOf(user) });
@@ -33,6 +35,7 @@ function urlsFor(route: string): string[] {
   if (route === '/runs/[id]') return [`/runs/${kittiwake.governedRun}`, `/runs/${kittiwake.plainRun}`];
   if (route === '/approvals/[id]') return [`/approvals/${kittiwake.approval}`];
   if (route === '/compare') return [`/compare?a=${kittiwake.governedRun}&b=${kittiwake.plainRun}`, '/compare'];
+  if (route === '/sessions/[id]') return [`/sessions/${kittiwake.session}`];
   if (route === '/effects') return ['/effects', `/effects?runId=${kittiwake.writeRun}`];
   if (route.includes('[')) throw new Error(`add the kittiwake object for ${route} to this spec`);
   return [route];
@@ -49,11 +52,17 @@ test.beforeAll(async ({ browser }) => {
   const href = await admin.getByRole('link', { name: 'Open the approval request' }).getAttribute('href');
   kittiwake.approval = href?.split('/').pop() ?? '';
   expect(kittiwake.approval).toMatch(/^apr_/);
+  const imported = await admin.request.post('/api/otlp/v1/traces', {
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_OTLP_TOKEN}` },
+    data: fs.readFileSync(SESSION_FIXTURE.file),
+  });
+  expect(imported.status()).toBe(200);
+  kittiwake.session = SESSION_FIXTURE.session;
   await admin.context().close();
 });
 
 test('finds every page of the app', () => {
-  expect(discoverPages()).toEqual(expect.arrayContaining(['/', '/runs', '/runs/[id]', '/approvals', '/approvals/[id]', '/effects', '/compare', '/matrix', '/instructor']));
+  expect(discoverPages()).toEqual(expect.arrayContaining(['/', '/runs', '/runs/[id]', '/approvals', '/approvals/[id]', '/effects', '/compare', '/matrix', '/instructor', '/sessions/[id]', '/label-queue', '/golden-sets']));
 });
 
 test("kittiwake's admin sees its runs, approval and effects on every page (so the checks below can fail)", async ({ browser }) => {

@@ -18,7 +18,9 @@ import { discoverActions, discoverRoutes } from './discover';
 /** Actions that touch no tenant's objects, and why. */
 const TENANTLESS_ACTIONS: Record<string, string> = {
   signInAction: 'signing in reads only the caller’s own credentials',
-  runCalibrationAction: 'it reads no stored object and writes a calibration only in the caller’s own tenant (lib/actions/actions-auth.test.ts, lib/db/judge.test.ts)',
+  runCalibrationAction: 'it reads only the caller’s own tenant’s labels (source labels) and writes a calibration only in that tenant (lib/actions/actions-auth.test.ts, lib/db/judge.test.ts)',
+  importGoldenSetAction: 'it stores a version only of the caller’s own tenant’s set of that name: a name kittiwake uses makes puffin its own set (tested below)',
+  saveLabelSetAction: 'it stores a version only of the caller’s own tenant’s label set (tested below)',
   signOutAction: 'it only ends the caller’s own session',
   chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
   setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',
@@ -31,6 +33,7 @@ const TENANTLESS_ROUTES: Record<string, string> = {
   mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
   'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/mcp-oauth.test.ts)',
   'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
+  'otlp/v1/logs': 'write-only: attaches logs only to the runs of the tenant its bearer token names (app/api/otlp/v1/producers.test.ts)',
   'runs/export': 'the runs table as CSV: a list, scoped by the caller’s tenant like /runs (tested below)',
 };
 
@@ -42,7 +45,7 @@ const PUFFIN_USERS = ['puffinAdmin', 'puffinOperator', 'puffinReviewer'] as cons
 export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
   let env: ActionEnv;
   /** kittiwake's objects. */
-  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0 };
+  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden' };
   let inputs: Record<string, unknown> = {};
   let snapshot: () => Promise<string>;
   let tmp: string;
@@ -65,6 +68,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     const { createSuiteRun } = await import('../../db/suites');
     const { runGovernedAction } = await import('../run-governed');
     const { runOneAction } = await import('../run-one');
+    const { addGoldenCaseAction } = await import('../add-golden-case');
     const prisma = getDb().prisma;
 
     env.as('operator');
@@ -76,6 +80,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     k.approval = paused.data.approvalId;
     k.plainRun = plain.data.runId;
     k.suite = await createSuiteRun({ kind: 'matrix', tenant: 'kittiwake', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
+    const golden = await addGoldenCaseAction({ runId: k.plainRun, setName: k.goldenSet, id: 'K001', category: 'lookup', query: 'q', referenceAnswer: 'a' });
+    if (!golden.ok) throw new Error(`setup: the golden case was not added: ${JSON.stringify(golden)}`);
     k.toolIndex = (await prisma.toolCall.findFirstOrThrow({ where: { runId: k.plainRun }, orderBy: { idx: 'asc' } })).idx;
     const journal = new PrismaJournalStore(prisma);
     k.operationKey = `op:${k.governedRun}:manual:create_restock_request@1`;
@@ -97,6 +103,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
       deleteRunAction: { runId: k.plainRun },
       decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
       reconcileEffectAction: { operationKey: k.operationKey },
+      addGoldenCaseAction: { runId: k.plainRun, setName: k.goldenSet, id: 'P001', category: 'lookup', query: 'q', referenceAnswer: 'a' },
+      addLabelAction: { runId: k.plainRun, verdict: 'pass' },
     };
     snapshot = async () =>
       JSON.stringify({
@@ -107,6 +115,9 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
         decisions: await prisma.approvalDecision.count(),
         journal: await prisma.effectJournalEntry.findMany({ select: { operationKey: true, status: true }, orderBy: { operationKey: 'asc' } }),
         evidence: await prisma.evidenceEvent.count(),
+        labels: await prisma.runLabel.count(),
+        labelSets: await prisma.labelSet.findMany({ select: { tenant: true, version: true }, orderBy: [{ tenant: 'asc' }, { version: 'asc' }] }),
+        goldenSets: await prisma.goldenSet.findMany({ select: { tenant: true, name: true, version: true }, orderBy: [{ tenant: 'asc' }, { name: 'asc' }, { version: 'asc' }] }),
       });
   });
   afterAll(async () => {
@@ -119,18 +130,22 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
   describe(`read routes (${provider})`, () => {
     const routes = discoverRoutes().filter((r) => !(r in TENANTLESS_ROUTES));
     const query = () => `fromStep=0&toStep=1&call=0&index=${k.toolIndex}&setting=none&metric=tool_selection_accuracy`;
-    const idFor = (route: string) => (route.startsWith('suites/') ? k.suite : route.includes('tool-result') || route.includes('tool-media') ? k.plainRun : k.governedRun);
+    const idFor = (route: string) =>
+      route.startsWith('golden-sets/') ? k.goldenSet : route.startsWith('suites/') ? k.suite : route.includes('tool-result') || route.includes('tool-media') ? k.plainRun : k.governedRun;
+    /** The route's one path parameter: `[id]`, or a golden set's `[name]`. */
+    const paramOf = (route: string) => (route.includes('[name]') ? 'name' : 'id');
     const get = async (route: string, id: string) => {
       const { headers } = await import('next/headers');
-      const res = await (await loadRoute(route)).GET!(new Request(`http://127.0.0.1/api/${route.replace('[id]', id)}?${query()}`, { headers: await headers() }), {
-        params: Promise.resolve({ id }),
+      const param = paramOf(route);
+      const res = await (await loadRoute(route)).GET!(new Request(`http://127.0.0.1/api/${route.replace(`[${param}]`, id)}?${query()}`, { headers: await headers() }), {
+        params: Promise.resolve({ [param]: id }),
       });
       return { status: res.status, body: await res.text() };
     };
 
     it('finds the run and suite read routes in app/api', () => {
-      expect(routes).toEqual(expect.arrayContaining(['runs/[id]/steps', 'runs/[id]/model-input', 'runs/[id]/tool-result', 'suites/[id]']));
-      for (const r of routes) expect(r, 'a read route of one object: add its kittiwake object to idFor').toMatch(/^(runs|suites)\/\[id\]/);
+      expect(routes).toEqual(expect.arrayContaining(['runs/[id]/steps', 'runs/[id]/model-input', 'runs/[id]/tool-result', 'runs/[id]/waterfall', 'suites/[id]', 'golden-sets/[name]/export']));
+      for (const r of routes) expect(r, 'a read route of one object: add its kittiwake object to idFor').toMatch(/^((runs|suites)\/\[id\]|golden-sets\/\[name\])/);
       for (const r of discoverRoutes()) expect(r in TENANTLESS_ROUTES || routes.includes(r)).toBe(true);
     });
 
@@ -150,6 +165,18 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
         expect(foreign.body).toContain('not_found');
         expect(foreign.body).not.toMatch(/kittiwake/i);
       }
+    });
+
+    it("exports kittiwake's golden set to its reviewer, and a given version of it", async () => {
+      env.as('reviewer');
+      const res = await get('golden-sets/[name]/export', k.goldenSet);
+      expect(res.body).toContain('"K001"');
+      const { GET } = await loadRoute('golden-sets/[name]/export');
+      const { headers } = await import('next/headers');
+      const at = async (version: number) =>
+        (await GET!(new Request(`http://127.0.0.1/api/golden-sets/${k.goldenSet}/export?version=${version}`, { headers: await headers() }), { params: Promise.resolve({ name: k.goldenSet }) })).status;
+      expect(await at(1)).toBe(200);
+      expect(await at(99)).toBe(404);
     });
 
     it("lists none of kittiwake's runs in another tenant's runs CSV", async () => {
@@ -205,6 +232,23 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
         expect(JSON.stringify(res), name).not.toMatch(/kittiwake/i);
         expect(await snapshot(), `${name} as ${user} wrote something`).toBe(before);
       }
+    });
+
+    it("keeps a puffin admin's golden-set import and label set in puffin: kittiwake's set of that name and its label set are unchanged", async () => {
+      const { importGoldenSetAction } = await import('../import-golden-set');
+      const { saveLabelSetAction } = await import('../save-label-set');
+      const { getGoldenSetTextOrThrow } = await import('../../db/golden-sets');
+      const { currentLabelSet } = await import('../../db/labels');
+      const theirs = await getGoldenSetTextOrThrow('kittiwake', k.goldenSet, null);
+      const theirLabels = await currentLabelSet('kittiwake');
+      env.as('puffinAdmin');
+      const imported = await importGoldenSetAction({ name: k.goldenSet, jsonl: theirs.jsonl.replaceAll('K001', 'P001') });
+      expect(imported).toMatchObject({ ok: true, data: { name: k.goldenSet, version: 1 } });
+      expect(await saveLabelSetAction({ verdicts: ['pass', 'fail', 'puffin-only'], categories: [] })).toMatchObject({ ok: true });
+      expect(await getGoldenSetTextOrThrow('kittiwake', k.goldenSet, null)).toEqual(theirs);
+      expect(await getGoldenSetTextOrThrow('puffin', k.goldenSet, null)).toMatchObject({ version: 1, jsonl: expect.stringContaining('P001') });
+      expect(await currentLabelSet('kittiwake')).toEqual(theirLabels);
+      expect((await currentLabelSet('puffin')).verdicts).toContain('puffin-only');
     });
 
     it("answers a puffin admin deleting kittiwake's run as not found, and the run stays", async () => {
