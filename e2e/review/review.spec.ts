@@ -124,7 +124,8 @@ test('the waterfall of a run here and of an imported run: bars with latency, tok
   await runFromLauncher(page, { caseId: 'S001' });
   const waterfall = page.getByTestId('waterfall');
   await expect(waterfall.getByTestId('waterfall-bar').first()).toBeVisible();
-  await expect(page.getByTestId('waterfall-note')).toContainText('Start times are not recorded');
+  // The loop records when each call started and ended (issue 22): the bars sit at those times.
+  await expect(page.getByTestId('waterfall-note')).toContainText('Bars at their recorded start and end times.');
   const tool = waterfall.locator('[data-testid=waterfall-bar][data-kind=tool]').first();
   await expect(tool).toContainText('search_products');
   const step = await tool.getAttribute('data-step');
@@ -144,4 +145,6 @@ test('the waterfall of a run here and of an imported run: bars with latency, tok
   await expect(page.getByTestId('imported-badge')).toBeVisible();
   await expect(page.locator('[data-testid=waterfall-bar][data-kind=tool]').first()).toContainText('get_weather');
   await expect(page.locator('[data-testid=waterfall-bar][data-kind=model]').first()).toBeVisible();
+  // An imported trace's bars sit at its spans' own times.
+  await expect(page.getByTestId('waterfall-note')).toContainText('Bars at their recorded start and end times.');
 });
