@@ -60,15 +60,15 @@ async function signIn(): Promise<string> {
   return cookies.join('; ');
 }
 
-async function sample(url: string, cookie: string, n: number, headers: Record<string, string> = {}): Promise<{ ms: number[]; bytes: number }> {
+async function sample(url: string, cookie: string, n: number, headers: Record<string, string> = {}, redirect: RequestRedirect = 'manual'): Promise<{ ms: number[]; bytes: number }> {
   const ms: number[] = [];
   let bytes = 0;
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = await fetch(url, { headers: { cookie, ...headers }, redirect: 'manual' });
+    const r = await fetch(url, { headers: { cookie, ...headers }, redirect });
     bytes = (await r.arrayBuffer()).byteLength;
     const t = performance.now() - t0;
-    if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}`);
+    if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}${r.headers.get('location') ? ` (to ${r.headers.get('location')})` : ''}`);
     ms.push(t);
   }
   return { ms, bytes };
@@ -137,7 +137,8 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
       await db.close();
     }
     server = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: BASE },
+      // BENCH_HTTP_SERVER_NODE_OPTIONS: NODE_OPTIONS for the server alone (e.g. `--require <a profiler preload>`).
+      env: { ...process.env, ...(process.env.BENCH_HTTP_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HTTP_SERVER_NODE_OPTIONS } : {}), PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: BASE },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForServer(server, 300_000);
@@ -171,7 +172,8 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
       const p95 = percentile(whole, 95);
       figures.push({ name: `${page.name} (HTTP)`, value: round(p95, 1), unit: 'ms', target: page.target, detail: `p50 ${round(median(whole), 1)} ms, ${n} GETs, ${kib(bytes)} HTML` });
       if (page.data) {
-        const rsc = await sample(page.url, cookie, 1, { RSC: '1' });
+        // What a client-side navigation to the page fetches (Next redirects an RSC request to the address with its `_rsc` key).
+        const rsc = await sample(page.url, cookie, 1, { RSC: '1' }, 'follow');
         const dataP95 = percentile(data, 95);
         figures.push({ name: `  ${page.short}: data layer alone, p95`, value: round(dataP95, 1), unit: 'ms', detail: `p50 ${round(median(data), 1)} ms, the page's lib/db calls in this process` });
         figures.push({
