@@ -95,11 +95,11 @@ async function runsPageData(db: Database, search: Record<string, string>): Promi
     groupingBlockedBy(query) === null
       ? listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }, db).then((p) => p.rows.flatMap((r) => (r.kind === 'run' ? [r.run] : [])))
       : listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size }, db).then((p) => p.items);
-  const items = await list;
-  await countRuns(filters, {}, db);
-  await listRunModelIds(DEFAULT_TENANT, db);
-  await approvalsForRuns(db.prisma, items.filter((r) => r.status === 'paused').map((r) => r.id));
-  await Promise.all([currentLabelSet(DEFAULT_TENANT, db), labelSummaries(DEFAULT_TENANT, items.map((r) => r.id), db)]);
+  const [items] = await Promise.all([list, countRuns(filters, {}, db), listRunModelIds(DEFAULT_TENANT, db), currentLabelSet(DEFAULT_TENANT, db)]);
+  await Promise.all([
+    approvalsForRuns(db.prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
+    labelSummaries(DEFAULT_TENANT, items.map((r) => r.id), db),
+  ]);
 }
 
 /** The replay page's data-layer calls (app/runs/[id]/page.tsx) for a viewer, who may neither curate nor replay against. */
