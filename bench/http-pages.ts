@@ -1,7 +1,10 @@
 /**
  * Server response time of the real pages over HTTP: the production server (next start) on a
  * throw-away SQLite database holding 100,000 runs and one 20,000-step run, signed in as a viewer.
- * Each sample is one GET of the whole server-rendered page, as a browser would ask for it.
+ * Each sample is one GET of the whole server-rendered page, as a browser would ask for it. Next to
+ * it, in the same run and on the same database, the page's data-layer calls alone (the same lib/db
+ * functions with the same inputs, in this process): the difference is the server's rendering,
+ * serialisation (RSC payload, HTML) and sending; the page's HTML and RSC payload sizes are printed too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +16,18 @@ import { seedRuns } from '../lib/db/bench-db';
 import { saveRun } from '../lib/db/runs-write';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { upsertUser } from '../lib/auth/users';
-import { percentile, round, type Figure } from './stats';
+import { percentile, median, round, type Figure } from './stats';
+import type { Database } from '../lib/db/client';
+import { countRuns, listRunModelIds, listRuns } from '../lib/db/runs-list';
+import { listRunsGrouped } from '../lib/db/runs-grouped';
+import { approvalsForRuns } from '../lib/db/governance-approvals';
+import { currentLabelSet, labelSummaries, labelsOfRun, unverifiedLabels } from '../lib/db/labels';
+import { runTenant } from '../lib/db/tenant-scope';
+import { getRunSummary } from '../lib/db/runs-read';
+import { getRunTimeline } from '../lib/db/run-timeline';
+import { findGovernedRun } from '../lib/db/governance-runs';
+import { RunsQuerySchema, groupingBlockedBy, runFiltersOf } from '../lib/schemas/runs-query';
+import { DEFAULT_TENANT } from '../lib/governance/principal';
 
 const PORT = 3388;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -46,23 +60,69 @@ async function signIn(): Promise<string> {
   return cookies.join('; ');
 }
 
-async function sample(url: string, cookie: string, n: number): Promise<number[]> {
+async function sample(url: string, cookie: string, n: number, headers: Record<string, string> = {}, redirect: RequestRedirect = 'manual'): Promise<{ ms: number[]; bytes: number }> {
+  const ms: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await fetch(url, { headers: { cookie, ...headers }, redirect });
+    bytes = (await r.arrayBuffer()).byteLength;
+    const t = performance.now() - t0;
+    if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}${r.headers.get('location') ? ` (to ${r.headers.get('location')})` : ''}`);
+    ms.push(t);
+  }
+  return { ms, bytes };
+}
+
+async function sampleData(fn: () => Promise<unknown>, n: number): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const r = await fetch(url, { headers: { cookie }, redirect: 'manual' });
-    await r.arrayBuffer();
-    const t = performance.now() - t0;
-    if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}`);
-    ms.push(t);
+    await fn();
+    ms.push(performance.now() - t0);
   }
   return ms;
 }
+
+/**
+ * The runs page's data-layer calls (app/runs/page.tsx) for `search`, in the order and grouping the
+ * page makes them, as the signed-in viewer of the default tenant.
+ */
+async function runsPageData(db: Database, search: Record<string, string>): Promise<void> {
+  const query = RunsQuerySchema.parse(search);
+  const filters = runFiltersOf(query, DEFAULT_TENANT);
+  const list =
+    groupingBlockedBy(query) === null
+      ? listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }, db).then((p) => p.rows.flatMap((r) => (r.kind === 'run' ? [r.run] : [])))
+      : listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size }, db).then((p) => p.items);
+  const [items] = await Promise.all([list, countRuns(filters, {}, db), listRunModelIds(DEFAULT_TENANT, db), currentLabelSet(DEFAULT_TENANT, db)]);
+  await Promise.all([
+    approvalsForRuns(db.prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
+    labelSummaries(DEFAULT_TENANT, items.map((r) => r.id), db),
+  ]);
+}
+
+/** The replay page's data-layer calls (app/runs/[id]/page.tsx) for a viewer, who may neither curate nor replay against. */
+async function replayPageData(db: Database, id: string): Promise<void> {
+  if ((await runTenant(id, db)) !== DEFAULT_TENANT) throw new Error(`run ${id} is not in ${DEFAULT_TENANT}`);
+  const run = await getRunSummary(id, db);
+  if (!run) throw new Error(`run ${id} not found`);
+  await getRunTimeline(run.id, db);
+  await findGovernedRun(db.prisma, run.id);
+  await Promise.all([
+    currentLabelSet(DEFAULT_TENANT, db),
+    labelsOfRun(DEFAULT_TENANT, run.id, db),
+    unverifiedLabels(DEFAULT_TENANT, run.id, db),
+  ]);
+}
+
+const kib = (bytes: number): string => `${round(bytes / 1024, 1)} KiB`;
 
 export async function benchHttpPages(repeat: number): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-bench-http-'));
   const url = `file:${path.join(dir, 'bench.db')}`;
   let server: ChildProcess | null = null;
+  let dataDb: Database | null = null;
   try {
     await migrate({ url });
     const db = openDatabase(url);
@@ -77,28 +137,56 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
       await db.close();
     }
     server = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: BASE },
+      // BENCH_HTTP_SERVER_NODE_OPTIONS: NODE_OPTIONS for the server alone (e.g. `--require <a profiler preload>`).
+      env: { ...process.env, ...(process.env.BENCH_HTTP_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HTTP_SERVER_NODE_OPTIONS } : {}), PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: BASE },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForServer(server, 300_000);
     const cookie = await signIn();
     const n = Math.max(20, repeat * 10);
-    const pages: [string, string, string][] = [
-      ['runs page, 100,000 runs, p95', `${BASE}/runs`, '≤ 150 ms'],
-      ['runs page filtered (setting naive_retry), p95', `${BASE}/runs?setting=naive_retry`, '≤ 150 ms'],
-      ['runs page text search, p95', `${BASE}/runs?q=kind%2042`, '≤ 150 ms'],
-      ['replay page, 20,000-step run, p95', `${BASE}/runs/${longId}`, '≤ 300 ms'],
+    // The same database file, opened by this process, for the data-layer part of each page.
+    dataDb = openDatabase(url);
+    const pageDb = dataDb;
+    const id = longId;
+    const pages: { name: string; short: string; url: string; target: string; data: (() => Promise<void>) | null }[] = [
+      { name: 'runs page, 100,000 runs, p95', short: 'runs', url: `${BASE}/runs`, target: '≤ 150 ms', data: () => runsPageData(pageDb, {}) },
+      { name: 'runs page filtered (setting naive_retry), p95', short: 'filtered', url: `${BASE}/runs?setting=naive_retry`, target: '≤ 150 ms', data: () => runsPageData(pageDb, { setting: 'naive_retry' }) },
+      { name: 'runs page text search, p95', short: 'search', url: `${BASE}/runs?q=kind%2042`, target: '≤ 150 ms', data: () => runsPageData(pageDb, { q: 'kind 42' }) },
+      { name: 'replay page, 20,000-step run, p95', short: 'replay', url: `${BASE}/runs/${longId}`, target: '≤ 300 ms', data: () => replayPageData(pageDb, id) },
       // The replay fetches its waterfall after the page (issue 26): the same run's bars, packed.
-      ['replay waterfall, 20,000-step run, p95', `${BASE}/api/runs/${longId}/waterfall`, '≤ 300 ms'],
+      { name: 'replay waterfall, 20,000-step run, p95', short: 'waterfall', url: `${BASE}/api/runs/${longId}/waterfall`, target: '≤ 300 ms', data: null },
     ];
     const figures: Figure[] = [];
-    for (const [name, pageUrl, target] of pages) {
-      await sample(pageUrl, cookie, 3); // warm-up: compile and cache
-      const ms = await sample(pageUrl, cookie, n);
-      figures.push({ name: `${name} (HTTP)`, value: round(percentile(ms, 95), 1), unit: 'ms', target, detail: `p50 ${round(percentile(ms, 50), 1)} ms, ${n} GETs` });
+    for (const page of pages) {
+      await sample(page.url, cookie, 3); // warm-up: compile and cache
+      // Interleaved in blocks so a burst of load on the shared machine hits both parts alike.
+      const whole: number[] = [];
+      const data: number[] = [];
+      let bytes = 0;
+      for (let done = 0; done < n; done += 5) {
+        const got = await sample(page.url, cookie, Math.min(5, n - done));
+        whole.push(...got.ms);
+        bytes = got.bytes;
+        if (page.data) data.push(...(await sampleData(page.data, Math.min(5, n - done))));
+      }
+      const p95 = percentile(whole, 95);
+      figures.push({ name: `${page.name} (HTTP)`, value: round(p95, 1), unit: 'ms', target: page.target, detail: `p50 ${round(median(whole), 1)} ms, ${n} GETs, ${kib(bytes)} HTML` });
+      if (page.data) {
+        // What a client-side navigation to the page fetches (Next redirects an RSC request to the address with its `_rsc` key).
+        const rsc = await sample(page.url, cookie, 1, { RSC: '1' }, 'follow');
+        const dataP95 = percentile(data, 95);
+        figures.push({ name: `  ${page.short}: data layer alone, p95`, value: round(dataP95, 1), unit: 'ms', detail: `p50 ${round(median(data), 1)} ms, the page's lib/db calls in this process` });
+        figures.push({
+          name: `  ${page.short}: render + serialise + send (HTTP − data), p50`,
+          value: round(median(whole) - median(data), 1),
+          unit: 'ms',
+          detail: `p95 difference ${round(p95 - dataP95, 1)} ms; RSC payload ${kib(rsc.bytes)}, HTML ${kib(bytes)}`,
+        });
+      }
     }
     return figures;
   } finally {
+    await dataDb?.close();
     server?.kill('SIGTERM');
     fs.rmSync(dir, { recursive: true, force: true });
   }

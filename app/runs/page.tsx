@@ -83,6 +83,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   let cursorError: string | null = null;
   let inputError: { field: string; message: string } | null = null;
   const groupBlocked = groupingBlockedBy(query);
+  // The count, the model filter's options and the label set do not depend on the page of rows: asked
+  // for at once, beside it (a bad filter makes the count throw what the list throws: no count then).
+  const counting = countRuns(filters).catch((err: unknown) => {
+    if (err instanceof InvalidInputError) return { count: 0, exact: true };
+    throw err;
+  });
+  const beside = Promise.all([counting, listRunModelIds(user.tenant), currentLabelSet(user.tenant)]);
+  beside.catch(() => {}); // awaited below; if the list throws first, its error is the one the page reports
   try {
     if (groupBlocked === null) {
       ({ rows, nextCursor } = await listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }));
@@ -97,11 +105,13 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
     else inputError = { field: err.field, message: err.message };
   }
   const items: RunListItem[] = rows.flatMap((r) => (r.kind === 'run' ? [r.run] : []));
-  const total = inputError ? { count: 0, exact: true } : await countRuns(filters);
-  const models = await listRunModelIds(user.tenant);
+  const [counted, models, labelSet] = await beside;
+  const total = inputError ? { count: 0, exact: true } : counted;
   // Paused runs link to the request they wait for.
-  const waiting = await approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id));
-  const [labelSet, labelled] = await Promise.all([currentLabelSet(user.tenant), labelSummaries(user.tenant, items.map((r) => r.id))]);
+  const [waiting, labelled] = await Promise.all([
+    approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
+    labelSummaries(user.tenant, items.map((r) => r.id)),
+  ]);
   const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
 
   return (

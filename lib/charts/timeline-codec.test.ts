@@ -33,4 +33,26 @@ describe('timeline codec', () => {
     expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(long).length / 3);
     expect(unpackTimeline(packed)).toEqual(long);
   });
+
+  it('sends a long run\'s climbing indexes, steps and input tokens as small differences, and reads them back', () => {
+    // The shape of a 20,000-step run: four transitions per step, one model call per step with a growing context.
+    const long: TimelineDto = {
+      transitions: Array.from({ length: 20_000 }, (_, i) => ({ index: i, step: Math.floor(i / 4), from: 'OBSERVE', to: 'CALL_MODEL', reason: 'observe → call model' })),
+      calls: Array.from({ length: 5_000 }, (_, i) => ({ step: i + 1, inputTokens: 100 * (i + 1) + (i % 3), outputTokens: 20 + (i % 7) })),
+      events: [],
+    };
+    const packed = packTimeline(long);
+    // Packed as absolute values, the indexes and token counts run to five and six digits.
+    for (const n of [...packed.transitions, ...packed.calls]) expect(Math.abs(n)).toBeLessThan(1_000);
+    expect(unpackTimeline(packed)).toEqual(long);
+  });
+
+  it('reads back indexes and steps that fall and gaps between them', () => {
+    const odd: TimelineDto = {
+      transitions: [5, 3, 9, 9, 2].map((index, i) => ({ index, step: [4, 1, 7, 7, 0][i]!, from: 'A', to: 'B', reason: 'r' })),
+      calls: [3, 1, 8].map((step, i) => ({ step, inputTokens: [900, 10, 5000][i]!, outputTokens: i })),
+      events: [],
+    };
+    expect(unpackTimeline(packTimeline(odd))).toEqual(odd);
+  });
 });

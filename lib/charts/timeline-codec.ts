@@ -1,16 +1,19 @@
 /**
  * A compact wire form of a replay timeline. A 20,000-step run has tens of thousands of transitions
  * that repeat a handful of states and reasons; sending them as objects made the replay page's
- * payload megabytes. Packed, they are a few flat number arrays plus two short string tables.
+ * payload megabytes. Packed, they are a few flat number arrays plus two short string tables. The
+ * indexes, steps and input-token counts climb steadily, so each is sent as its difference from the
+ * previous entry's: small numbers of one or two digits instead of five to seven (the replay page's
+ * payload was most of half a megabyte of such digits, serialised and sent twice, as RSC and in HTML).
  */
 import type { TimelineDto } from '../db/run-timeline';
 
 export interface PackedTimeline {
   /** Distinct strings (states and reasons), referenced by position. */
   strings: string[];
-  /** Per transition: index, step, from, to, reason (string positions for the last three). */
+  /** Per transition: index and step (each as the difference from the previous transition's), from, to, reason (string positions for the last three). */
   transitions: number[];
-  /** Per model call: step, input tokens, output tokens. */
+  /** Per model call: step and input tokens (each as the difference from the previous call's), output tokens. */
   calls: number[];
   events: TimelineDto['events'];
 }
@@ -27,20 +30,42 @@ export function packTimeline(t: TimelineDto): PackedTimeline {
     return id;
   };
   const transitions: number[] = [];
-  for (const x of t.transitions) transitions.push(x.index, x.step, ref(x.from), ref(x.to), ref(x.reason));
+  let index = 0;
+  let step = 0;
+  for (const x of t.transitions) {
+    transitions.push(x.index - index, x.step - step, ref(x.from), ref(x.to), ref(x.reason));
+    index = x.index;
+    step = x.step;
+  }
   const calls: number[] = [];
-  for (const c of t.calls) calls.push(c.step, c.inputTokens, c.outputTokens);
+  let callStep = 0;
+  let input = 0;
+  for (const c of t.calls) {
+    calls.push(c.step - callStep, c.inputTokens - input, c.outputTokens);
+    callStep = c.step;
+    input = c.inputTokens;
+  }
   return { strings, transitions, calls, events: t.events };
 }
 
 export function unpackTimeline(p: PackedTimeline): TimelineDto {
   const s = (i: number | undefined) => p.strings[i ?? -1] ?? '';
   const transitions: TimelineDto['transitions'] = [];
+  let index = 0;
+  let step = 0;
   for (let i = 0; i + 4 < p.transitions.length; i += 5) {
     const a = p.transitions;
-    transitions.push({ index: a[i]!, step: a[i + 1]!, from: s(a[i + 2]), to: s(a[i + 3]), reason: s(a[i + 4]) });
+    index += a[i]!;
+    step += a[i + 1]!;
+    transitions.push({ index, step, from: s(a[i + 2]), to: s(a[i + 3]), reason: s(a[i + 4]) });
   }
   const calls: TimelineDto['calls'] = [];
-  for (let i = 0; i + 2 < p.calls.length; i += 3) calls.push({ step: p.calls[i]!, inputTokens: p.calls[i + 1]!, outputTokens: p.calls[i + 2]! });
+  let callStep = 0;
+  let input = 0;
+  for (let i = 0; i + 2 < p.calls.length; i += 3) {
+    callStep += p.calls[i]!;
+    input += p.calls[i + 1]!;
+    calls.push({ step: callStep, inputTokens: input, outputTokens: p.calls[i + 2]! });
+  }
   return { transitions, calls, events: p.events };
 }
