@@ -6,7 +6,6 @@ import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { writeFileSync } from 'node:fs';
 import type { GoldenFile } from '../../lib/eval/golden';
 import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
-import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { formatProgress } from '../../lib/eval/progress';
 import { buildReport, type EvalReport } from '../../lib/eval/report';
 import { runSuite } from '../../lib/eval/suite';

@@ -16,7 +16,6 @@ import type { Judge } from '../../lib/eval/judge';
 import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
 import type { GoldenFile } from '../../lib/eval/golden';
 import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
-import { defaultGoldenPath } from '../../lib/eval/matrix';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
