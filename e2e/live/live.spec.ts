@@ -30,6 +30,20 @@ test('a live run streams into replay, then replaying it against a changed flag h
   await expect(page.getByTestId('run-live')).toHaveCount(0);
   await expect(page.getByTestId('run-cost')).toHaveText('$0');
 
+  // Its waterfall sits on the times the run recorded: each model call lasted at least the model
+  // server's latency (5 s, playwright.config.ts), one after another, the run's own work in between.
+  await page.reload();
+  await expect(page.getByTestId('waterfall-note')).toContainText('Bars at their recorded start and end times.');
+  const models = page.locator('[data-testid=waterfall-bar][data-kind=model]');
+  await expect(models.first()).toBeVisible();
+  const spans = await models.evaluateAll((bars) => bars.map((b) => ({ start: Number(b.getAttribute('data-start-ms')), end: Number(b.getAttribute('data-end-ms')), placement: b.getAttribute('data-placement') })));
+  expect(spans.length).toBeGreaterThan(1);
+  for (const [i, s] of spans.entries()) {
+    expect(s.placement).toBe('recorded');
+    expect(s.end - s.start).toBeGreaterThanOrEqual(5000);
+    if (i > 0) expect(s.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+  }
+
   // The runs list shows it with its cost.
   await page.goto('/runs');
   await expect(page.getByTestId('runs-table').locator('tr', { hasText: runId.slice(-8) })).toContainText('$0');

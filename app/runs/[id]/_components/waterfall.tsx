@@ -100,6 +100,9 @@ export function WaterfallChart({ runId, currentStep, following, onSelectStep }: 
                 data-testid="waterfall-bar"
                 data-kind={b.kind}
                 data-step={b.step}
+                data-placement={b.placement}
+                data-start-ms={Math.round(b.offsetMs)}
+                data-end-ms={Math.round(b.offsetMs + b.widthMs)}
                 onClick={() => onSelectStep(b.step)}
                 title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
