@@ -81,10 +81,13 @@ export async function appendManyIn(tx: Tx, key: EvidenceKey, bodies: readonly Ev
   for (const b of bodies) byChain.set(chainOf(b), [...(byChain.get(chainOf(b)) ?? []), b]);
   const out: EvidenceEvent[] = [];
   // A new chain is sealed into the anchor in this transaction, with its first event: a chain deleted
-  // with its head before a later seal used to verify as intact. The anchor is locked before any head
-  // (as the sweeper does), so two appends never wait on each other in opposite orders.
+  // with its head before a later seal used to verify as intact. The anchor is one row every new chain
+  // waits on, so it is held for as little as possible: an append of one new chain (every governed
+  // run's first event) holds no head, and takes the anchor only after its events are inserted, just
+  // before sealing. An append that also holds a head locks the anchor before any head (as the sweeper
+  // does), so two appends never wait on each other in opposite orders.
   const known = new Set((await tx.evidenceChain.findMany({ where: { chain: { in: [...byChain.keys()] } }, select: { chain: true } })).map((c) => c.chain));
-  let anchor = [...byChain.keys()].some((c) => !known.has(c)) ? await lockAnchor(tx) : undefined;
+  let anchor = byChain.size > 1 && [...byChain.keys()].some((c) => !known.has(c)) ? await lockAnchor(tx) : undefined;
   for (const [chain, list] of byChain) {
     const head = await lockHead(tx, chain, list.length);
     const events: EvidenceEvent[] = [];
