@@ -86,8 +86,10 @@ export async function appendManyIn(tx: Tx, key: EvidenceKey, bodies: readonly Ev
   // run's first event) holds no head, and takes the anchor only after its events are inserted, just
   // before sealing. An append that also holds a head locks the anchor before any head (as the sweeper
   // does), so two appends never wait on each other in opposite orders.
-  const known = new Set((await tx.evidenceChain.findMany({ where: { chain: { in: [...byChain.keys()] } }, select: { chain: true } })).map((c) => c.chain));
-  let anchor = byChain.size > 1 && [...byChain.keys()].some((c) => !known.has(c)) ? await lockAnchor(tx) : undefined;
+  // (One chain needs no look-up first: its head lock says whether it exists.)
+  const multi = byChain.size > 1;
+  const known = multi ? new Set((await tx.evidenceChain.findMany({ where: { chain: { in: [...byChain.keys()] } }, select: { chain: true } })).map((c) => c.chain)) : null;
+  let anchor = known && [...byChain.keys()].some((c) => !known.has(c)) ? await lockAnchor(tx) : undefined;
   for (const [chain, list] of byChain) {
     const head = await lockHead(tx, chain, list.length);
     const events: EvidenceEvent[] = [];
