@@ -176,12 +176,44 @@ async function originOf(prisma: Prisma): Promise<string | null> {
 
 let witnessWarned = false;
 
+/** Per database client and file: the witness write under way, and the one queued behind it. */
+const witnessWrites = new WeakMap<Prisma, Map<string, { running: Promise<void>; queued: Promise<void> | null }>>();
+
 /**
  * Writes the newest anchor to the witness file (evidence-witness.ts). Never fails what it follows
  * (the evidence is committed): a witness that cannot be written is said once on stderr.
+ *
+ * Writes of one database to one file are coalesced: a call made while a write is under way waits for
+ * one more write that starts after it, so it reads an anchor at least as new as the caller's commit
+ * (concurrent governed starts share one read and one file write instead of one each).
  */
 export async function writeEvidenceWitness(prisma: Prisma, file: string | null = witnessPath()): Promise<void> {
   if (file === null) return;
+  let byFile = witnessWrites.get(prisma);
+  if (!byFile) witnessWrites.set(prisma, (byFile = new Map()));
+  const state = byFile.get(file);
+  if (!state) {
+    const running = writeWitnessNow(prisma, file).finally(() => {
+      const s = byFile.get(file);
+      if (s && s.running === running && s.queued === null) byFile.delete(file);
+    });
+    byFile.set(file, { running, queued: null });
+    return running;
+  }
+  if (state.queued) return state.queued;
+  const queued = state.running.then(() => {
+    const next = writeWitnessNow(prisma, file).finally(() => {
+      const s = byFile.get(file);
+      if (s && s.running === next && s.queued === null) byFile.delete(file);
+    });
+    byFile.set(file, { running: next, queued: null });
+    return next;
+  });
+  state.queued = queued;
+  return queued;
+}
+
+async function writeWitnessNow(prisma: Prisma, file: string): Promise<void> {
   try {
     const [anchor, origin] = await Promise.all([prisma.evidenceAnchor.findUnique({ where: { id: ANCHOR_ID } }), originOf(prisma)]);
     if (!anchor || origin === null) return;

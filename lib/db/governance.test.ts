@@ -477,6 +477,9 @@ describe.each(providers)('governed runs on $name', (provider) => {
       const shared = events.filter((e) => e.chain === 'shared-run').map((e) => e.seq).sort((a, b) => a - b);
       expect(shared).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+      // Concurrent witness writes are coalesced, yet the witness holds the anchor after the last commit.
+      const anchor = await t.db.prisma.evidenceAnchor.findUniqueOrThrow({ where: { id: 'root' } });
+      expect(await witnessForDatabase(t.db.prisma, WITNESS)).toMatchObject({ count: anchor.count, hash: anchor.hash });
     } finally {
       await Promise.all(handles.map((h) => h.close()));
     }
