@@ -15,7 +15,8 @@ import { newId } from './ids';
 import { json } from './run-dto';
 import { buildRunRows } from './run-rows';
 import { runTables } from './runs-write';
-import { insertAll } from './bulk-insert';
+import { insertAll, insertSqlite } from './bulk-insert';
+import { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
 import { WORKER_LEASE_MS } from './worker-heartbeats';
 import { FAKE_MODEL } from '../harness/config';
 import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
@@ -54,6 +55,24 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
   const blobs = new BlobSet();
   const rows = buildRunRows(input.run, input.meta, runId, blobs);
   const suiteRunId = input.meta.suiteRunId;
+  const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, category: input.category, runId, scores: JSON.stringify(input.scores) };
+  const tables = [...runTables(blobs.rows.values(), [rows]), { table: 'SuiteCase', rows: [suiteCase] }];
+  if (db.provider === 'sqlite' && db.direct) {
+    // The embedded default: one synchronous transaction of the same statements (sqlite-direct.ts).
+    const conn = db.direct();
+    const statements = insertSqlite(tables);
+    try {
+      return await writeTransaction(conn, () => {
+        const active = prepared(conn, 'SELECT "status" FROM "SuiteRun" WHERE "id" = ?').get(suiteRunId) as { status: string } | undefined;
+        if (!active || !ACTIVE.includes(active.status)) return { stored: false, reason: 'suite-not-active' } as const;
+        for (const s of statements) prepared(conn, s.sql).run(...s.values.map(sqliteValue));
+        return { stored: true, runId } as const;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return { stored: false, reason: 'already-stored' };
+      throw err;
+    }
+  }
   try {
     return await db.prisma.$transaction(async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
@@ -63,9 +82,8 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
           : // SQLite: a write takes the database lock now, so a cancel cannot slip in between.
             ((await tx.$executeRaw`UPDATE "SuiteRun" SET "status" = "status" WHERE "id" = ${suiteRunId}`), await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`);
       if (!active[0] || !ACTIVE.includes(active[0].status)) return { stored: false, reason: 'suite-not-active' } as const;
-      const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, category: input.category, runId, scores: JSON.stringify(input.scores) };
       // One statement on PostgreSQL (the run, its trajectory and the case row together).
-      for (const statement of insertAll(txDb, [...runTables(blobs.rows.values(), [rows]), { table: 'SuiteCase', rows: [suiteCase] }])) await statement;
+      for (const statement of insertAll(txDb, tables)) await statement;
       return { stored: true, runId } as const;
     });
   } catch (err) {
