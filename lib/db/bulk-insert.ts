@@ -55,6 +55,11 @@ function insertSql({ table, rows, ignoreConflictOn }: TableRows): Array<{ sql: S
   return pieces;
 }
 
+/** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
+export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
+  return tables.flatMap(insertSql).map(({ sql }) => ({ sql: sql.sql, values: sql.values }));
+}
+
 /**
  * Statements inserting several tables' rows, to be run in order inside one transaction; `tables`
  * come in foreign-key order. SQLite (no INSERT inside WITH): one statement per table chunk.

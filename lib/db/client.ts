@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresClient } from './generated/postgres/client';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
+import { openSqliteDirect, type SqliteConnection } from './sqlite-direct';
 
 /** Connections a process's PostgreSQL pool opens at most (node-postgres' default, stated here). */
 export const PG_POOL_SIZE = 10;
@@ -22,6 +23,8 @@ export interface Database {
   readonly provider: Provider;
   /** Releases the connection (tests, CLI, bench; the app's singleton lives for the process). */
   close(): Promise<void>;
+  /** SQLite: a synchronous connection to the same file for the suite-case store (sqlite-direct.ts), opened on first use. */
+  readonly direct?: () => SqliteConnection;
 }
 
 /**
@@ -32,7 +35,17 @@ export function openDatabase(url: string | undefined = process.env.DATABASE_URL)
   const target: DatabaseTarget = resolveDatabaseUrl(url);
   if (target.provider === 'sqlite') {
     const prisma = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.file }) });
-    return { prisma, provider: 'sqlite', close: () => prisma.$disconnect() };
+    let direct: SqliteConnection | undefined;
+    return {
+      prisma,
+      provider: 'sqlite',
+      direct: () => (direct ??= openSqliteDirect(target.file)),
+      close: async () => {
+        direct?.close();
+        direct = undefined;
+        await prisma.$disconnect();
+      },
+    };
   }
   const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) });
   // Same models, same generated API; only the provider-specific query options differ (see runs-list).

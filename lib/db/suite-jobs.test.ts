@@ -92,6 +92,31 @@ describe.each(providers)('suite cases on $name', (provider) => {
     expect(await suiteStatus('no-such-suite', db)).toBeNull();
   });
 
+  // The embedded default stores cases on a second, synchronous connection (sqlite-direct.ts): it
+  // must neither block the thread on a write lock this process holds nor fail on it.
+  (provider.name === 'sqlite' ? test : it.skip)('SQLite: a case stored while a Prisma transaction of this process holds the write lock waits for it, then stores', async () => {
+    const id = await newSuite(2);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const tx = db.prisma.$transaction(async (t) => {
+      await t.$executeRaw`UPDATE "SuiteRun" SET "status" = 'running' WHERE "id" = ${id}`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    const order: string[] = [];
+    const storing = store(id, 'c1').then((out) => (order.push('stored'), out));
+    await new Promise((r) => setTimeout(r, 50));
+    order.push('released');
+    release();
+    await tx;
+    expect(await storing).toMatchObject({ stored: true });
+    expect(order).toEqual(['released', 'stored']);
+    expect(await suiteStatus(id, db)).toBe('running');
+  });
+
   test('stores the run and its case row together, once; the stored run reads back exactly', async () => {
     const id = await newSuite(1);
     const out = await store(id, 'c1');

@@ -5,7 +5,7 @@
  */
 import { formatEta } from './eta';
 
-/** How long a first matrix on the bundled dataset can take: measured 3.6–4.1 s idle and 41.6 s on a busy 2-core machine (issue 27). */
+/** How long a first matrix on the bundled dataset can take: 3.6–4.1 s idle and 41.6 s on a busy 2-core machine (issue 27); 0.9–2 s at a load of 6–9 since issue 23's SQLite case store (`npm run bench -- --only firstdemo`). */
 export const FIRST_RUN_RANGE = 'from a few seconds on an idle machine to about a minute on a busy one';
 
 export function suiteEstimate(input: { etaMs: number | null; previousMs: number | null; elapsedMs: number; active: boolean }): string | null {
