@@ -17,7 +17,7 @@ export async function benchFirstDemo(repeat: number): Promise<Figure[]> {
   process.env.DATABASE_URL = url;
   delete process.env.STOCKROOM_WORKER_CONCURRENCY; // the server's default concurrency
   await migrate({ url });
-  const { getDb } = await import('../lib/db/client');
+  const { closeDb, getDb } = await import('../lib/db/client');
   const { getRunQueue, getJobQueue, closeJobQueue } = await import('../lib/jobs/queue');
   const { startMatrix } = await import('../lib/runs/suites');
   const { BUNDLED_DATASET_ID } = await import('../lib/schemas/datasets');
@@ -62,7 +62,8 @@ export async function benchFirstDemo(repeat: number): Promise<Figure[]> {
     ];
   } finally {
     await closeJobQueue();
-    await db.close();
+    // Forget this file's database: the next section opens its own (observed: otlp reopened this dropped file).
+    await closeDb();
     if (saved.db === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved.db;
     if (saved.conc !== undefined) process.env.STOCKROOM_WORKER_CONCURRENCY = saved.conc;

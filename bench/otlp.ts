@@ -87,7 +87,7 @@ export async function benchOtlp(): Promise<Figure[]> {
   process.env.STOCKROOM_OTLP_TOKENS = `bench:${hashToken(TOKEN)}`;
   const { POST } = await import('../app/api/otlp/v1/traces/route');
   const { countRuns, listRuns } = await import('../lib/db/runs-list');
-  const { getDb } = await import('../lib/db/client');
+  const { closeDb, getDb } = await import('../lib/db/client');
   try {
     const gc = collector();
     gc();
@@ -150,7 +150,7 @@ export async function benchOtlp(): Promise<Figure[]> {
       { name: 'runs list + count while ingesting, p95', value: Math.round(percentile(listLatencies, 95) * 10) / 10, unit: 'ms', detail: `${listLatencies.length} samples` },
     ];
   } finally {
-    await getDb().close().catch(() => undefined);
+    await closeDb().catch(() => undefined);
     process.env.DATABASE_URL = env.DATABASE_URL;
     process.env.STOCKROOM_OTLP_TOKENS = env.STOCKROOM_OTLP_TOKENS;
     await drop();

@@ -63,3 +63,13 @@ export function getDb(): Database {
   cache.__stockroomDb ??= openDatabase();
   return cache.__stockroomDb;
 }
+
+/**
+ * Closes the process-wide database and forgets it, so the next getDb() opens DATABASE_URL afresh:
+ * for a process that moves between databases (bench sections, each on its own file).
+ */
+export async function closeDb(): Promise<void> {
+  const db = cache.__stockroomDb;
+  cache.__stockroomDb = undefined;
+  await db?.close();
+}
