@@ -87,7 +87,7 @@ export async function benchOtlp(): Promise<Figure[]> {
   process.env.STOCKROOM_OTLP_TOKENS = `bench:${hashToken(TOKEN)}`;
   const { POST } = await import('../app/api/otlp/v1/traces/route');
   const { countRuns, listRuns } = await import('../lib/db/runs-list');
-  const { closeDb, getDb } = await import('../lib/db/client');
+  const { closeDb } = await import('../lib/db/client');
   try {
     const gc = collector();
     gc();
