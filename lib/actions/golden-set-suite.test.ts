@@ -3,7 +3,7 @@
  * instructor mode) as the bundled file's cases are; the suite records the set's version.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, suiteFinished as finished, type ActionEnv } from './testing/action-env';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
@@ -15,15 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.cleanup();
 });
-
-async function finished(id: string): Promise<{ status: string; error: string | null }> {
-  const { getSuiteRunOrThrow } = await import('../db/suites');
-  for (;;) {
-    const suite = await getSuiteRunOrThrow(id);
-    if (suite.status === 'done' || suite.status === 'failed') return { status: suite.status, error: suite.error ?? null };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('golden sets made from runs', () => {
   it('adds a case from a run and runs an eval suite on the set: its runs are the set\'s cases', async () => {

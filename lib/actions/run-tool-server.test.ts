@@ -5,7 +5,7 @@
  * would be ignored (governed runs), is refused on the field.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, suiteFinished as finished, type ActionEnv } from './testing/action-env';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
@@ -17,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.cleanup();
 });
-
-/** Waits for a queued suite to finish (the job runs in this process). */
-async function finished(id: string): Promise<{ status: string; error: string | null }> {
-  const { getSuiteRunOrThrow } = await import('../db/suites');
-  for (;;) {
-    const suite = await getSuiteRunOrThrow(id);
-    if (suite.status === 'done' || suite.status === 'failed') return { status: suite.status, error: suite.error ?? null };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('choosing a configured tool server for a run', () => {
   it('runs against server-everything and stores the server it used', async () => {

@@ -108,3 +108,13 @@ export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'
     },
   };
 }
+
+/** Waits for a queued suite to finish (its jobs run in this process) and says how it ended. */
+export async function suiteFinished(id: string): Promise<{ status: string; error: string | null }> {
+  const { getSuiteRunOrThrow } = await import('../../db/suites');
+  for (;;) {
+    const suite = await getSuiteRunOrThrow(id);
+    if (suite.status === 'done' || suite.status === 'failed') return { status: suite.status, error: suite.error ?? null };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
