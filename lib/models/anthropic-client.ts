@@ -24,7 +24,6 @@ export interface AnthropicClientOptions {
   apiKey: string;
   /** Endpoint override (the SDK appends `/v1/messages`). */
   baseURL?: string;
-  timeoutMs?: number;
 }
 
 export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
@@ -106,7 +105,7 @@ export class AnthropicModelClient implements ModelClient {
   constructor(private readonly options: AnthropicClientOptions) {
     this.modelId = `anthropic:${options.model}`;
     this.endpoint = options.baseURL ?? 'https://api.anthropic.com';
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {

@@ -31,7 +31,6 @@ export interface BedrockClientOptions {
   endpoint?: string;
   /** Explicit credentials; the standard AWS chain otherwise. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-  timeoutMs?: number;
 }
 
 export function toBedrockMessages(messages: readonly Message[]): BedrockMessage[] {
@@ -137,7 +136,7 @@ export class BedrockModelClient implements ModelClient {
       credentials: options.credentials,
       // One attempt: retries belong to the resilience layer.
       maxAttempts: 1,
-      requestHandler: new NodeHttpHandler({ requestTimeout: options.timeoutMs, throwOnRequestTimeout: true }),
+      requestHandler: new NodeHttpHandler({ throwOnRequestTimeout: true }),
     });
   }
 

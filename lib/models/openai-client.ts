@@ -21,8 +21,6 @@ export interface OpenAIClientOptions {
   baseURL?: string;
   /** Sent as request `metadata` (OpenAI-compatible servers only; the caller gives it only to the project's own model server). */
   metadata?: Record<string, string>;
-  /** The SDK's own request timeout; off unless given (the resilience layer times each attempt). */
-  timeoutMs?: number;
 }
 
 /** The text a tool result carries to a chat model: JSON parts serialised, text parts as they are. */
@@ -133,7 +131,7 @@ export class OpenAIModelClient implements ModelClient {
     this.modelId = `${options.provider}:${options.model}`;
     this.endpoint = options.baseURL ?? 'https://api.openai.com/v1';
     // Retries belong to the resilience layer: SDK retries would multiply its attempts.
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs ?? SDK_TIMEOUT_OFF_MS });
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: SDK_TIMEOUT_OFF_MS });
   }
 
   async converse(request: ConverseRequest): Promise<ModelResponse> {
