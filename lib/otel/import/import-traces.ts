@@ -136,7 +136,9 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
   const named = new Set<string>();
   const note = (traceId: string, item: SetAside) => {
     const key = `${traceId}:${item.spanId}:${item.reason}`;
-    if (!named.has(key)) setAside.push({ traceId, ...item }), named.add(key);
+    if (named.has(key)) return;
+    named.add(key);
+    setAside.push({ traceId, ...item });
   };
   for (const o of outcomes) {
     if (o.build?.kind === 'run') for (const item of o.build.input.run.setAside ?? []) note(o.traceId, item);
