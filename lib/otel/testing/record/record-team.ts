@@ -25,10 +25,8 @@ import { ProviderStub } from '../../../models/testing/stub-server';
 import { formatAnthropic, type StubTurn } from '../../../models/testing/wire-formats';
 import { GeminiStub } from './gemini-stub';
 import { recording, writeTraces, type Recording } from './recording';
-import { TEAM, TEAM_FIXTURE_FILES, type TeamProducer } from './scenario';
+import { TEAM, TEAM_FIXTURE_FILES, TEAM_SHAPES, teamUsage as usage, type TeamProducer } from './scenario';
 
-/** Tokens of the team's n-th model call: every call its own figures, so a sum that drops one shows. */
-const usage = (n: number) => ({ input: 200 + 40 * n, output: 12 + 3 * n, cached: 0 });
 const call = (id: string, name: string, args: JsonValue) => ({ calls: [{ id, name, args }] });
 
 const stockArgs = { sku: TEAM.sku };
@@ -52,9 +50,10 @@ async function save(r: Recording, producer: TeamProducer): Promise<void> {
   console.log(`${producer}: ${await writeTraces(r, file)} span(s) → ${file}`);
 }
 
-function expectAnswer(producer: TeamProducer, answer: unknown, stubCalls: number, expectedCalls: number): void {
+function expectAnswer(producer: TeamProducer, answer: unknown, stubCalls: number, scripted: number): void {
   if (answer !== TEAM.answer) throw new Error(`${producer}: unexpected answer ${JSON.stringify(answer)}`);
-  if (stubCalls !== expectedCalls) throw new Error(`${producer}: the stub saw ${stubCalls} model call(s), the script has ${expectedCalls}`);
+  const shaped = TEAM_SHAPES[producer].agents.reduce((n, a) => n + a.modelCalls, 0);
+  if (stubCalls !== scripted || scripted !== shaped) throw new Error(`${producer}: the stub saw ${stubCalls} model call(s), the script has ${scripted}, TEAM_SHAPES ${shaped}`);
 }
 
 async function recordAiSdkSubagent(): Promise<void> {

@@ -75,3 +75,61 @@ export const TEAM = {
     'openai-agents-handoff': 'gpt-4o-mini',
   } satisfies Record<TeamProducer, string>,
 } as const;
+
+/** Tokens of the team's n-th model call (in call order): each call its own figures, so a sum that drops one shows. */
+export const teamUsage = (n: number) => ({ input: 200 + 40 * n, output: 12 + 3 * n, cached: 0 });
+
+/** A tool that moves the conversation to another agent, as each framework names it (a transition, not work). */
+export const HANDOFF_TOOL = /^(transfer_to_|transfer_back_to_|handoff_to_)/;
+
+export interface TeamAgentShape {
+  path: readonly string[];
+  entered: 'root' | 'tool' | 'handoff' | 'delegate';
+  /** The agent's own model calls (all its invocations), and the tools it called itself, handoffs aside. */
+  modelCalls: number;
+  tools: readonly string[];
+}
+
+/**
+ * What each framework's run is, as the team was scripted (record-team.ts checks its stub script
+ * against these counts): the agents, how each was entered, whose calls are whose, and the provider
+ * as the producer spells it with the id it normalises to (null where the spans name none).
+ */
+export const TEAM_SHAPES: Record<TeamProducer, { provider: string; providerId: string | null; agents: readonly TeamAgentShape[] }> = {
+  // The supervisor hands the conversation to each worker with a transfer_to_* tool and gets it back.
+  'langgraph-supervisor': {
+    provider: 'anthropic',
+    providerId: 'anthropic',
+    agents: [
+      { path: [TEAM.planner.name], entered: 'root', modelCalls: 3, tools: [] },
+      { path: [TEAM.planner.name, TEAM.checker.name], entered: 'handoff', modelCalls: 2, tools: [TEAM.stockTool.name] },
+      { path: [TEAM.planner.name, TEAM.clerk.name], entered: 'handoff', modelCalls: 2, tools: [TEAM.restockTool.name] },
+    ],
+  },
+  'ai-sdk-subagent': {
+    provider: 'google.generative-ai',
+    providerId: 'google',
+    agents: [
+      { path: [TEAM.planner.name], entered: 'root', modelCalls: 3, tools: [TEAM.checker.name, TEAM.restockTool.name] },
+      { path: [TEAM.planner.name, TEAM.checker.name], entered: 'tool', modelCalls: 2, tools: [TEAM.stockTool.name] },
+    ],
+  },
+  // Strands writes its own name as gen_ai.system; the Bedrock provider is in no attribute.
+  'strands-agents-as-tools': {
+    provider: 'strands-agents',
+    providerId: null,
+    agents: [
+      { path: [TEAM.planner.name], entered: 'root', modelCalls: 3, tools: [TEAM.checker.name, TEAM.restockTool.name] },
+      { path: [TEAM.planner.name, TEAM.checker.name], entered: 'tool', modelCalls: 2, tools: [TEAM.stockTool.name] },
+    ],
+  },
+  // The planner hands off; the inventory checker keeps the conversation and answers.
+  'openai-agents-handoff': {
+    provider: 'openai',
+    providerId: 'openai',
+    agents: [
+      { path: [TEAM.planner.name], entered: 'root', modelCalls: 1, tools: [] },
+      { path: [TEAM.planner.name, TEAM.checker.name], entered: 'handoff', modelCalls: 3, tools: [TEAM.stockTool.name, TEAM.restockTool.name] },
+    ],
+  },
+};
