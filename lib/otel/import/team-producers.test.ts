@@ -73,6 +73,19 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       expect(again).toMatchObject({ runs: [], duplicateSpans: spans.length });
     });
 
+    test('sent one span per request, children before their parents (a SimpleSpanProcessor’s order), is still one run with the same agents', async () => {
+      await load();
+      const retraced = spans.map((s) => ({ ...s, traceId: s.traceId.replace(/^.{4}/, 'beef') }));
+      const ids = new Set<string>();
+      // Spans end (and are exported) children first: by end time.
+      for (const span of [...retraced].sort((a, b) => (a.endNs < b.endNs ? -1 : a.endNs > b.endNs ? 1 : 0))) {
+        for (const r of (await importSpanRecords([span], { tenant: `${tenant}-spans`, db })).runs) ids.add(r.id);
+      }
+      expect(ids.size).toBe(1);
+      const again = agentsOf((await getRunOrThrow([...ids][0]!, db)).run);
+      expect(again.map((a) => [key(a.path), a.entered])).toEqual(agents.map((a) => [key(a.path), a.entered]));
+    });
+
     test('has the team’s agents: names, paths, the root, each one’s parent and how it was entered', async () => {
       await load();
       expect(agents[0]).toMatchObject({ name: TEAM.planner.name, path: [TEAM.planner.name], parent: null, entered: 'root' });
