@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@/scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { getRunOrThrow } from '@/lib/db/runs-read';
+import type { RunFilters } from '@/lib/db/run-filters';
 import { listRuns } from '@/lib/db/runs-list';
 import { hashToken } from '@/lib/otel/ingest-tokens';
 import { TEAM, TEAM_FIXTURE_FILES, TEAM_PRODUCERS, TEAM_SHAPES } from '@/lib/otel/testing/record/scenario';
@@ -43,7 +44,7 @@ describe('multi-agent traces from the real frameworks, through the OTLP receiver
     const res = await postTraces(new Request('http://127.0.0.1/api/otlp/v1/traces', { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } }));
     expect({ status: res.status, body: (await res.json()) as unknown }).toEqual({ status: 200, body: {} });
 
-    const ofTrace = async (filters: Parameters<typeof listRuns>[0]['filters']) => {
+    const ofTrace = async (filters: RunFilters) => {
       const ids: string[] = [];
       for (const item of (await listRuns({ filters: { ...filters, tenant: 'acme', source: 'imported' }, limit: 200 })).items) {
         const config = (await getRunOrThrow(item.id)).meta.config as { traceId?: string; traceIds?: string[] };
