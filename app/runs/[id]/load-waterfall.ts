@@ -36,7 +36,8 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       label: `model call ${i + 1}`,
       durationMs: m.latencyMs,
       tokens: m.inputTokens + m.outputTokens,
-      costUsd: fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
+      // A call priced on its own (an imported trace's) has its stored cost, the one the header sums.
+      costUsd: m.priced ? m.costUsd : fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
       error: false,
       recorded: m.recorded,
     });
