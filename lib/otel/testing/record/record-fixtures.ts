@@ -3,11 +3,12 @@
  * (devDependencies, exact versions) against the OpenAI wire stub on 127.0.0.1: the same small agent
  * — a system prompt, one question, a get_weather tool call, an answer — instrumented by each, its
  * spans (and log records) caught by in-memory exporters and written in the OTLP/JSON shape the
- * official exporters send. Each producer runs in its own process, so no instrumentation patches the
- * `openai` module another one patched.
+ * official exporters send. The multi-agent producers (a stockroom team, each framework against its own
+ * provider's stub) are in record-team.ts. Each producer runs in its own process, so no
+ * instrumentation patches the `openai` module another one patched.
  *
  *   npm run record:otel-fixtures            # all producers
- *   npm run record:otel-fixtures -- ai-sdk  # one
+ *   npm run record:otel-fixtures -- ai-sdk  # one (scenario.ts PRODUCERS, TEAM_PRODUCERS)
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
