@@ -25,10 +25,34 @@ const providers = await testProviders();
 const fixtureSpans = (producer: TeamProducer): Promise<SpanRecord[]> => readOtlpJson([readFileSync(path.join(FIXTURES, TEAM_FIXTURE_FILES[producer].traces))]);
 const key = (p: readonly string[]) => p.join(' › ');
 
+type Check = 'run' | 'spans' | 'agents' | 'calls' | 'via' | 'transitions' | 'provider';
+
+/**
+ * What the import (i31a @ cf5f9d1) still gets wrong, asserted as it should be and marked as an
+ * expected failure so the suite stays green; a gap that gets fixed makes its check fail until its
+ * line here goes. The details: the issue-31 report of branch i31b.
+ */
+const KNOWN_GAPS: Partial<Record<TeamProducer, Partial<Record<Check, string>>>> = {
+  'langgraph-supervisor': {
+    run: 'query and answer are the raw JSON of the root CHAIN span’s input/output.value',
+    agents: 'no agent found: LangGraph nodes are CHAIN spans (metadata.langgraph_node), no AGENT kind, no graph.node.id',
+    calls: 'every call is the one agent’s',
+    provider: 'llm.provider/llm.system absent; the provider is metadata.ls_provider',
+  },
+  'strands-agents-as-tools': {
+    run: 'query is the span name and the answer empty: Strands sends content as span events in Converse blocks',
+    calls: 'model turns have no text (gen_ai.choice / gen_ai.assistant.message events unread)',
+  },
+  'openai-agents-handoff': {
+    run: 'query is the root’s input.value, the whole message list JSON',
+    agents: 'the OpenInference root AGENT span `Agent workflow` (no graph.node.id) is taken for an agent; planner and inventory_checker become its delegates, not a handoff',
+    calls: 'follows from the agents',
+  },
+};
+
 describe.each(providers)('multi-agent producers imported on $name', (provider) => {
   let t: TestDatabase;
   let db: Database;
-  const test = provider.skipReason ? it.skip : it;
 
   beforeAll(async () => {
     if (provider.skipReason) return;
@@ -58,8 +82,9 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
     const pathOf = (step: { agent?: number }) => key(agents[step.agent ?? 0]?.path ?? ['?']);
     const turns = () => run.trajectory.filter((s): s is ModelTurn => s.kind === 'model_turn');
     const tools = () => run.trajectory.filter((s): s is ToolRecord => s.kind === 'tool_call');
+    const check = (id: Check, title: string, fn: () => Promise<void>) => (provider.skipReason ? it.skip : KNOWN_GAPS[producer]?.[id] ? it.fails : it)(title, fn);
 
-    test('is one finished run with the question, the answer and every model call’s tokens; sent again, it adds nothing', async () => {
+    check('run', 'is one finished run with the question, the answer and every model call’s tokens; sent again, it adds nothing', async () => {
       await load();
       expect(run.status).toBe('finished');
       expect(run.query).toBe(TEAM.question);
@@ -73,7 +98,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       expect(again).toMatchObject({ runs: [], duplicateSpans: spans.length });
     });
 
-    test('sent one span per request, children before their parents (a SimpleSpanProcessor’s order), is still one run with the same agents', async () => {
+    check('spans', 'sent one span per request, children before their parents (a SimpleSpanProcessor’s order), is still one run with the same agents', async () => {
       await load();
       const retraced = spans.map((s) => ({ ...s, traceId: s.traceId.replace(/^.{4}/, 'beef') }));
       const ids = new Set<string>();
@@ -86,7 +111,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       expect(again.map((a) => [key(a.path), a.entered])).toEqual(agents.map((a) => [key(a.path), a.entered]));
     });
 
-    test('has the team’s agents: names, paths, the root, each one’s parent and how it was entered', async () => {
+    check('agents', 'has the team’s agents: names, paths, the root, each one’s parent and how it was entered', async () => {
       await load();
       expect(agents[0]).toMatchObject({ name: TEAM.planner.name, path: [TEAM.planner.name], parent: null, entered: 'root' });
       expect([...new Set(agents.map((a) => key(a.path)))].sort()).toEqual(shape.agents.map((a) => key(a.path)).sort());
@@ -101,7 +126,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       }
     });
 
-    test('gives every model call and tool call to the agent that made it', async () => {
+    check('calls', 'gives every model call and tool call to the agent that made it', async () => {
       await load();
       const callsByAgent = Object.fromEntries(shape.agents.map((a) => [key(a.path), turns().filter((s) => pathOf(s) === key(a.path)).length]));
       expect(callsByAgent).toEqual(Object.fromEntries(shape.agents.map((a) => [key(a.path), a.modelCalls])));
@@ -113,7 +138,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       expect(report && pathOf(report)).toBe(key([TEAM.planner.name, TEAM.checker.name]));
     });
 
-    test('links an agent called as a tool to the tool call it ran under', async () => {
+    check('via', 'links an agent called as a tool to the tool call it ran under', async () => {
       await load();
       expect(agents.filter((x) => x.entered === 'tool').map((x) => x.name)).toEqual(shape.agents.filter((x) => x.entered === 'tool').map((x) => x.path.at(-1)));
       for (const a of agents.filter((x) => x.entered === 'tool')) {
@@ -122,7 +147,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       }
     });
 
-    test('keeps each agent’s own transitions, none after its DONE or FAILED', async () => {
+    check('transitions', 'keeps each agent’s own transitions, none after its DONE or FAILED', async () => {
       await load();
       for (const a of agents) {
         const end = a.transitions.findIndex((s) => s.to === 'DONE' || s.to === 'FAILED');
@@ -131,7 +156,7 @@ describe.each(providers)('multi-agent producers imported on $name', (provider) =
       expect(run.transitions).toEqual(agents[0]!.transitions);
     });
 
-    test('keeps the provider as sent, normalised where the spans name one, and one cost in the header and every sum', async () => {
+    check('provider', 'keeps the provider as sent, normalised where the spans name one, and one cost in the header and every sum', async () => {
       await load();
       for (const turn of turns()) {
         expect(turn.provider).toBe(shape.provider);

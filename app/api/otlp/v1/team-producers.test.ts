@@ -14,7 +14,7 @@ import { getRunOrThrow } from '@/lib/db/runs-read';
 import type { RunFilters } from '@/lib/db/run-filters';
 import { listRuns } from '@/lib/db/runs-list';
 import { hashToken } from '@/lib/otel/ingest-tokens';
-import { TEAM, TEAM_FIXTURE_FILES, TEAM_PRODUCERS, TEAM_SHAPES } from '@/lib/otel/testing/record/scenario';
+import { TEAM, TEAM_FIXTURE_FILES, TEAM_PRODUCERS, TEAM_SHAPES, type TeamProducer } from '@/lib/otel/testing/record/scenario';
 import { POST as postTraces } from './traces/route';
 
 const TOKEN = 'team-producers-token-0123456789abcdef';
@@ -37,8 +37,13 @@ afterAll(async () => {
 
 type Doc = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: string }> }> }> };
 
+/** What the import still gets wrong (asserted as it should be, an expected failure until fixed; see lib/otel/import/team-producers.test.ts). */
+const KNOWN_GAPS: Partial<Record<TeamProducer, string>> = {
+  'langgraph-supervisor': 'no agent found in a LangGraph trace (nodes are CHAIN spans), so the agent filters miss it',
+};
+
 describe('multi-agent traces from the real frameworks, through the OTLP receiver', () => {
-  it.each(TEAM_PRODUCERS)('%s: accepted whole (200, nothing rejected), one run, listed under its sub-agent’s name and as multi-agent', async (producer) => {
+  for (const producer of TEAM_PRODUCERS) (KNOWN_GAPS[producer] ? it.fails : it)(`${producer}: accepted whole (200, nothing rejected), one run, listed under its sub-agent’s name and as multi-agent`, async () => {
     const body = readFileSync(path.join(FIXTURES, TEAM_FIXTURE_FILES[producer].traces), 'utf8');
     const traceId = (JSON.parse(body) as Doc).resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId;
     const res = await postTraces(new Request('http://127.0.0.1/api/otlp/v1/traces', { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } }));
