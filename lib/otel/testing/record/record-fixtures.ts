@@ -3,49 +3,29 @@
  * (devDependencies, exact versions) against the OpenAI wire stub on 127.0.0.1: the same small agent
  * — a system prompt, one question, a get_weather tool call, an answer — instrumented by each, its
  * spans (and log records) caught by in-memory exporters and written in the OTLP/JSON shape the
- * official exporters send. Each producer runs in its own process, so no instrumentation patches the
- * `openai` module another one patched.
+ * official exporters send. The multi-agent producers (a stockroom team, each framework against its own
+ * provider's stub) are in record-team.ts. Each producer runs in its own process, so no
+ * instrumentation patches the `openai` module another one patched.
  *
  *   npm run record:otel-fixtures            # all producers
- *   npm run record:otel-fixtures -- ai-sdk  # one
+ *   npm run record:otel-fixtures -- ai-sdk  # one (scenario.ts PRODUCERS, TEAM_PRODUCERS)
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { context, type Span, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import type { Span } from '@opentelemetry/api';
 import { JsonLogsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ProviderStub } from '../../../models/testing/stub-server';
-import { AGENT, FIXTURE_FILES, PRODUCERS, type Producer } from './scenario';
+import { FIXTURES, recording, type Recording } from './recording';
+import { TEAM_RECORDERS } from './record-team';
+import { AGENT, FIXTURE_FILES, PRODUCERS, TEAM_PRODUCERS, type Producer, type TeamProducer } from './scenario';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const require = createRequire(import.meta.url);
 
 type OpenAIModule = typeof import('openai');
 type OpenAIClient = InstanceType<OpenAIModule['default']>;
-
-interface Recording {
-  tracer: Tracer;
-  provider: BasicTracerProvider;
-  spans: InMemorySpanExporter;
-  logs: InMemoryLogRecordExporter;
-  loggerProvider: LoggerProvider;
-}
-
-function recording(serviceName: string): Recording {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  const resource = resourceFromAttributes({ 'service.name': serviceName });
-  const spans = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new SimpleSpanProcessor(spans)] });
-  const logs = new InMemoryLogRecordExporter();
-  const loggerProvider = new LoggerProvider({ resource, processors: [new SimpleLogRecordProcessor({ exporter: logs })] });
-  return { tracer: provider.getTracer('weather-agent'), provider, spans, logs, loggerProvider };
-}
 
 async function stub(): Promise<ProviderStub> {
   const s = await ProviderStub.start('openai');
@@ -210,7 +190,8 @@ async function recordOpenLlmetry(): Promise<void> {
   await s.close();
 }
 
-const RECORDERS: Record<Producer, () => Promise<void>> = {
+const RECORDERS: Record<Producer | TeamProducer, () => Promise<void>> = {
+  ...TEAM_RECORDERS,
   'ai-sdk': recordAiSdk,
   openinference: () => recordOpenInference(false),
   'openinference-agent': () => recordOpenInference(true),
@@ -221,12 +202,13 @@ const RECORDERS: Record<Producer, () => Promise<void>> = {
 async function main(): Promise<void> {
   const [only, child] = process.argv.slice(2);
   if (child === '--child' && only) {
-    await RECORDERS[only as Producer]();
+    await RECORDERS[only as Producer | TeamProducer]();
     return;
   }
-  const producers = only ? [only as Producer] : PRODUCERS;
+  const all = [...PRODUCERS, ...TEAM_PRODUCERS];
+  const producers = only ? [only as Producer | TeamProducer] : all;
   for (const p of producers) {
-    if (!(p in RECORDERS)) throw new Error(`unknown producer '${p}'; one of ${PRODUCERS.join(', ')}`);
+    if (!(p in RECORDERS)) throw new Error(`unknown producer '${p}'; one of ${all.join(', ')}`);
     const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), p, '--child'], { stdio: 'inherit' });
     if (out.status !== 0) throw new Error(`recording ${p} failed`);
   }
