@@ -26,6 +26,8 @@ export interface WaterfallEntry {
   error: boolean;
   /** When it started and ended (ms from the run's start), as the run recorded; absent or null: not recorded. */
   recorded?: RecordedSpan | null;
+  /** The agent that made it (an index into the run's agents); absent or null: the run's first agent. */
+  agent?: number | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -147,6 +149,8 @@ export interface PackedWaterfall {
   /** Recorded start and end (ms from the run's start); -1: not recorded. */
   startMs: number[];
   endMs: number[];
+  /** The agent of each entry (-1: the first agent); absent when no entry names one (a single-agent run). */
+  agent?: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
@@ -169,6 +173,7 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.startMs.push(e.recorded ? e.recorded.startMs : -1);
     p.endMs.push(e.recorded ? e.recorded.endMs : -1);
   }
+  if (entries.some((e) => e.agent !== undefined && e.agent !== null)) p.agent = entries.map((e) => e.agent ?? -1);
   return p;
 }
 
@@ -176,6 +181,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
   const nullIfNegative = (v: number | undefined) => (v === undefined || v < 0 ? null : v);
   return p.index.map((index, i) => {
     const recorded = recordedAt(p, i);
+    const agent = p.agent?.[i];
     return {
       index,
       step: p.step[i]!,
@@ -186,6 +192,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
       costUsd: nullIfNegative(p.costUsd[i]),
       error: p.error[i] === 1,
       ...(recorded ? { recorded } : {}),
+      ...(agent !== undefined && agent >= 0 ? { agent } : {}),
     };
   });
 }
