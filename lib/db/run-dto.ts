@@ -37,6 +37,7 @@ export const RUN_LIST_SELECT = {
   startedAt: true,
   sessionId: true,
   traceUserId: true,
+  agentCount: true,
 } as const;
 
 type ListRow = Pick<Run, keyof typeof RUN_LIST_SELECT>;
@@ -80,6 +81,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     startedAt: row.startedAt.toISOString(),
     sessionId: row.sessionId,
     traceUserId: row.traceUserId,
+    agentCount: row.agentCount,
   };
 }
 

@@ -34,6 +34,10 @@ export const RunFiltersSchema = z.object({
   labelled: z.enum(['yes', 'no']).optional(),
   /** Runs with a label (of the run or a step) whose verdict or category is this value. */
   label: z.string().max(40).optional(),
+  /** Runs with an agent of this name (`stockroom`: the harness's own runs). */
+  agent: z.string().max(256).optional(),
+  /** Runs with at least this many agents (2: the multi-agent runs). */
+  minAgents: z.number().int().min(1, 'at least 1').optional(),
   /** Runs in which at least one tool call returned an error. */
   toolError: z.boolean().optional(),
   /** Runs that took longer than this (ms). */

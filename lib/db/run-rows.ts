@@ -7,8 +7,10 @@
  */
 import type { Prisma } from './generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../harness/types';
+import type { JsonValue } from '../harness/json';
 import { BlobSet, encodeMessage } from './blobs';
 import { callTimeColumns } from './call-time-rows';
+import { agentTreeOf, runAgentRows, stepTreeColumns } from './agent-tree-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
 import { InvalidInputError } from './errors';
@@ -40,6 +42,8 @@ export interface RunRows {
   search: Prisma.RunSearchCreateManyInput;
   /** The run guards its configuration enabled. */
   guardsOn: Prisma.RunGuardOnCreateManyInput[];
+  /** One row per agent (agentsOf: `stockroom` for a run that lists none). */
+  agents: Prisma.RunAgentCreateManyInput[];
 }
 
 /** The canonical setting label of a set of weakness flags: `none`, or sorted flags joined by `+`. */
@@ -110,11 +114,14 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     blobRefs: [],
     search: { runId: id, body: searchBody(input) },
     guardsOn: configuredGuards(meta.config).map((guard) => ({ runId: id, guard })),
+    agents: runAgentRows(input, id),
   };
+  const tree = agentTreeOf(input);
 
   let toolErrorCount = 0;
   let blockedCount = 0;
   run.trajectory.forEach((s, idx) => {
+    const at = stepTreeColumns(s);
     switch (s.kind) {
       case 'model_turn':
         rows.modelTurns.push({
@@ -132,7 +139,13 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           finishReason: s.finishReason ?? null,
           cachedTokens: s.cachedTokens ?? null,
           cacheWriteTokens: s.cacheWriteTokens ?? null,
+          providerId: s.providerId ?? null,
+          model: s.model ?? null,
+          costUsd: s.costUsd ?? null,
+          // A call priced on its own always has a note; its null cost then means unknown.
+          costNote: s.costUsd !== undefined ? (s.costNote ?? '') : null,
           ...callTimeColumns(s.time),
+          ...at,
         });
         break;
       case 'tool_call': {
@@ -164,21 +177,22 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           mediaHash: s.media && s.media.length > 0 ? referenced(blobs.addJson(s.media).hash) : null,
           ...callTimeColumns(s.time),
           approvalWait: s.approvalWait ? JSON.stringify(s.approvalWait) : null,
+          ...at,
         });
         break;
       }
       case 'guard':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, errorKind: s.errorKind ?? null, ...callTimeColumns(s.time) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, errorKind: s.errorKind ?? null, ...callTimeColumns(s.time), ...at });
         break;
       case 'model_retry':
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.
-        rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), ...callTimeColumns(s.time) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), errorKind: null, ...callTimeColumns(s.time), ...at });
         break;
       case 'guardrail':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s), errorKind: null, ...callTimeColumns(s.time), ...at });
         break;
       case 'span':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s) });
+        rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s), errorKind: null, ...callTimeColumns(s.time), ...at });
         break;
       case 'compaction':
         rows.compactions.push({
@@ -188,6 +202,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           tokensBefore: s.tokensBefore,
           tokensAfter: s.tokensAfter,
           resultsSummarised: s.resultsSummarised,
+          ...at,
         });
         break;
     }
@@ -272,6 +287,8 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     source: meta.source ?? 'harness',
     sessionId: meta.sessionId ?? null,
     traceUserId: meta.traceUserId ?? null,
+    agentCount: rows.agents.length,
+    agentTreeHash: tree ? referenced(blobs.addJson(tree as unknown as JsonValue).hash) : null,
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));

@@ -6,12 +6,14 @@ import 'server-only';
  */
 import { isJsonObject, type JsonValue } from '../harness/json';
 import { GuardrailsSchema } from '../harness/guardrails/config';
-import { CallTimeSchema, type Checkpoint, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness/types';
+import { CallTimeSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness/types';
 import { callTimeOf } from './call-time-rows';
+import { AgentTreeSchema, stepTreeOf, type AgentTree } from './agent-tree-rows';
+import { agentsOf } from '../harness/agents';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
 import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';
-import { InvalidInputError, NotFoundError } from './errors';
+import { DbError, InvalidInputError, NotFoundError } from './errors';
 import { fromRanges } from './run-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
@@ -25,10 +27,22 @@ export const MAX_STEP_PAGE = 500;
 export async function getRunSummary(id: string, db: Database = getDb()): Promise<RunSummary | null> {
   const row = await db.prisma.run.findUnique({ where: { id } });
   if (!row) return null;
-  const blobs = await db.prisma.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash] } } });
+  const blobs = await db.prisma.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.agentTreeHash ? [row.agentTreeHash] : [])] } } });
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
+  const tree = treeOf(row.agentTreeHash ? text(row.agentTreeHash) : null);
   return {
     ...toRunListItem(row),
+    agents: agentsOf({
+      agents: tree.agents,
+      transitions: (await db.prisma.transition.findMany({ where: { runId: id }, orderBy: { idx: 'asc' } })).map((t) => ({ step: t.step, from: t.fromState, to: t.toState, reason: t.reason }) as Transition),
+      trajectory: [],
+      usage: { modelCalls: row.modelCallCount, inputTokens: Number(row.inputTokens), outputTokens: Number(row.outputTokens), totalTokens: Number(row.totalTokens), perCall: [] },
+      costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false },
+      terminationReason: row.terminationReason as RunResult['terminationReason'],
+      startedAt: row.startedAt.toISOString(),
+      durationMs: row.durationMs,
+    }).map((a, i) => (tree.agents.length === 0 && i === 0 ? { ...a, rollup: { ...a.rollup, toolCalls: row.toolCallCount } } : a)),
+    setAside: tree.setAside,
     datasetHash: row.datasetHash,
     finalAnswer: row.finalAnswer,
     config: json(row.config, 'config'),
@@ -42,6 +56,14 @@ export async function getRunSummary(id: string, db: Database = getDb()): Promise
     toolSpecs: json(text(row.toolSpecsHash) || '[]', 'tool specs'),
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The run's stored agent tree (empty when it lists no agents); a corrupt blob is a DbError. */
+function treeOf(text: string | null): AgentTree {
+  if (text === null || text === '') return { agents: [], setAside: [] };
+  const parsed = AgentTreeSchema.safeParse(parseStoredJson(text, 'agent tree'));
+  if (!parsed.success) throw new DbError('corrupt_row', `stored agent tree is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  return parsed.data;
 }
 
 /** The run's header; throws NotFoundError when there is no such run. */
@@ -67,7 +89,11 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),
     ...(r.cachedTokens !== null ? { cachedTokens: r.cachedTokens } : {}),
     ...(r.cacheWriteTokens !== null ? { cacheWriteTokens: r.cacheWriteTokens } : {}),
+    ...(r.providerId !== null ? { providerId: r.providerId } : {}),
+    ...(r.model !== null ? { model: r.model } : {}),
+    ...(r.costNote !== null ? { costUsd: r.costUsd, costNote: r.costNote } : {}),
     ...callTimeOf(r),
+    ...stepTreeOf(r),
   };
 }
 
@@ -79,6 +105,7 @@ function toolFields(r: ToolCall) {
     name: r.name,
     arguments: json(r.arguments, 'tool arguments'),
     signature: r.signature,
+    ...stepTreeOf(r),
   };
 }
 
@@ -103,11 +130,11 @@ function toolTail(r: ToolCall) {
 
 const guardStep = (r: GuardEvent): TrajectoryStep =>
   r.guard === MODEL_RETRY_GUARD
-    ? { ...retryFromRow(r), ...callTimeOf(r) }
+    ? { ...retryFromRow(r), ...callTimeOf(r), ...stepTreeOf(r) }
     : r.guard === GUARDRAIL_GUARD
-      ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail })
+      ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail, ...stepTreeOf(r) })
       : r.guard === SPAN_STEP_GUARD
-        ? spanStepFromRow(r)
+        ? { ...spanStepFromRow(r), ...callTimeOf(r), ...stepTreeOf(r) }
       : {
         kind: 'guard',
         step: r.step,
@@ -116,6 +143,7 @@ const guardStep = (r: GuardEvent): TrajectoryStep =>
         detail: r.detail,
         ...(r.errorKind !== null ? { errorKind: r.errorKind } : {}),
         ...callTimeOf(r),
+        ...stepTreeOf(r),
       };
 
 const compactionStep = (r: CompactionEvent): TrajectoryStep => ({
@@ -124,6 +152,7 @@ const compactionStep = (r: CompactionEvent): TrajectoryStep => ({
   tokensBefore: r.tokensBefore,
   tokensAfter: r.tokensAfter,
   resultsSummarised: r.resultsSummarised,
+  ...stepTreeOf(r),
 });
 
 function validateRange(range: StepRange): { field: 'idx' | 'step'; gte: number; lte: number } {
@@ -279,7 +308,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     p.compactionEvent.findMany(byIdx),
     p.transition.findMany(byIdx),
     p.modelCall.findMany({ where: { runId: id }, orderBy: { callIndex: 'asc' } }),
-    p.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.checkpointHash ? [row.checkpointHash] : [])] } } }),
+    p.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.checkpointHash ? [row.checkpointHash] : []), ...(row.agentTreeHash ? [row.agentTreeHash] : [])] } } }),
   ]);
   const mediaHashes = tools.flatMap((t) => (t.mediaHash !== null ? [t.mediaHash] : []));
   const mediaBlobs = new Map(mediaHashes.length ? (await p.blob.findMany({ where: { hash: { in: mediaHashes } } })).map((b) => [b.hash, b.text]) : []);
@@ -323,6 +352,7 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     });
   }
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
+  const tree = treeOf(row.agentTreeHash ? text(row.agentTreeHash) : null);
   const weaknesses = stringList(row.weaknesses, 'weaknesses');
   const config = json(row.config, 'config');
   // The guardrails a run ran under are recorded in its configuration.
@@ -365,6 +395,8 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
     ...(exchanges.length > 0 ? { exchanges } : {}),
     status: row.status as RunResult['status'],
     checkpoint: row.checkpointHash ? (json(text(row.checkpointHash), 'checkpoint') as Checkpoint) : null,
+    ...(tree.agents.length > 0 ? { agents: tree.agents } : {}),
+    ...(tree.setAside.length > 0 ? { setAside: tree.setAside } : {}),
   };
   return {
     id: row.id,

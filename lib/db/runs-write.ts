@@ -39,6 +39,7 @@ export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows
     { table: 'RunMessage', rows: all((r) => r.messages) },
     { table: 'RunBlobRef', rows: all((r) => r.blobRefs) },
     { table: 'RunGuardOn', rows: all((r) => r.guardsOn) },
+    { table: 'RunAgent', rows: all((r) => r.agents) },
     // The search index follows by trigger (SQLite FTS5) or index (PostgreSQL trigram GIN).
     { table: 'RunSearch', rows: batch.map((r) => r.search) },
   ];

@@ -3,7 +3,7 @@
  */
 import type { RunTextMatch } from './run-search';
 import type { JsonValue } from '../harness/json';
-import type { RunResult, TrajectoryStep } from '../harness/types';
+import type { Agent, RunResult, SetAside, TrajectoryStep } from '../harness/types';
 
 /** What a run is stored with besides its RunResult. */
 export interface SaveRunMeta {
@@ -81,6 +81,8 @@ export interface RunListItem {
   sessionId: string | null;
   /** An imported trace's `user.id` (the traced application's end user), else null. */
   traceUserId: string | null;
+  /** How many agents the run had (1 for the harness's own runs: `stockroom`). */
+  agentCount: number;
 }
 
 /** The header of one run: everything but its trajectory and model inputs. */
@@ -98,6 +100,10 @@ export interface RunSummary extends RunListItem {
   systemPrompt: string;
   toolSpecs: JsonValue;
   createdAt: string;
+  /** The run's agents, root first (agentsOf: one `stockroom` agent for a run that lists none). */
+  agents: Agent[];
+  /** What an import set aside or repaired while building the tree ([] when nothing). */
+  setAside: SetAside[];
 }
 
 /** A whole stored run, rebuilt exactly as it was saved. */

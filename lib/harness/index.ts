@@ -47,7 +47,11 @@ export { scanText, redactText, type Finding } from './guardrails/detectors';
 export { FakeGuardModel, FAKE_GUARD_MODEL_ID } from './guardrails/fake-guard';
 export { systemClock, FakeClock, type Clock } from './clock';
 export { pyJson, type FloatKeys } from './pyjson';
+export { AGENT_PATH_SEPARATOR, DEFAULT_AGENT_NAME, agentIndexOf, agentLabel, agentsOf, childrenOf, subtreeRollup } from './agents';
 export {
+  AGENT_ENTRIES,
+  AGENT_OUTCOMES,
+  AgentSchema,
   CheckpointSchema,
   HARNESS_STATES,
   RunResultSchema,
@@ -57,10 +61,14 @@ export {
   isGuardrailEvent,
   isModelTurn,
   isToolRecord,
+  type Agent,
+  type AgentRollup,
   type Checkpoint,
   type GuardrailEvent,
   type HarnessState,
   type RunResult,
+  type SetAside,
+  type SpanStep,
   type TerminationReason,
   type ToolRecord,
   type TrajectoryStep,

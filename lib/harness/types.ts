@@ -2,6 +2,20 @@
  * The harness's typed values: states, transitions, termination reasons, Converse-shaped messages,
  * trajectory records and the RunResult. Persisted shapes are zod schemas so a stored run can be
  * parsed back, replayed and resumed.
+ *
+ * A run is a tree of agents (issue 31). `RunResult.agents` lists every agent invocation of the run,
+ * root first; each names its parent (an index into the same list), its path of names from the root
+ * (`["planner", "inventory-checker"]`), how it was entered (the root; a handoff; called as a tool;
+ * delegated to), a parallel-branch marker shared by siblings that overlapped, its own transitions
+ * (none after its own DONE or FAILED), a rollup and its recorded times. Every trajectory step may
+ * carry `agent` (an index into `agents`; absent = 0, the root) and the span it was recorded from
+ * (`spanId`, `parentSpanId`). The trajectory stays one list in run order, so paging and replay by
+ * index work as before. A run without `agents` (every run the Stockroom harness makes, and runs
+ * stored before agents were) is one agent named `stockroom` whose transitions are the run's:
+ * read agents only through `agentsOf(run)` (lib/harness/agents.ts), never `run.agents` directly.
+ * `run.transitions` is the root agent's. A model turn also keeps its provider as sent (`provider`)
+ * beside the normalised id (`providerId`), its model, and, when it was priced on its own (imported
+ * traces), its cost (`costUsd` null = unknown, with `costNote` naming what had no price).
  */
 import { z } from 'zod';
 import { GuardrailsSchema } from './guardrails/config';
@@ -117,7 +131,20 @@ export const CallTimeSchema = z.object({
 });
 export type CallTime = z.infer<typeof CallTimeSchema>;
 
+/**
+ * Where a step sits in the run's tree: the agent that made it (an index into `RunResult.agents`;
+ * absent: 0, the root agent) and the span it was recorded from (imported traces; our own export).
+ */
+const stepTree = {
+  agent: z.number().int().nonnegative().optional(),
+  spanId: z.string().optional(),
+  parentSpanId: z.string().nullable().optional(),
+};
+export const StepTreeSchema = z.object(stepTree);
+export type StepTree = z.infer<typeof StepTreeSchema>;
+
 export const ModelTurnSchema = z.object({
+  ...stepTree,
   kind: z.literal('model_turn'),
   step: z.number().int(),
   text: z.string().nullable(),
@@ -127,8 +154,22 @@ export const ModelTurnSchema = z.object({
   outputTokens: z.number().int(),
   latencyMs: z.number(),
   contextTokensEstimate: z.number().int(),
-  /** Live models: who answered, their raw finish reason, and the prompt tokens served from cache. */
+  /** Live models: who answered (as the producer spelled it), their raw finish reason, and the prompt tokens served from cache. */
   provider: z.string().optional(),
+  /**
+   * The provider normalised to one id (`openai`, `anthropic`, `bedrock`, `google`, `mistral`, `groq`,
+   * `xai`, `deepseek`, `cohere`, `ollama`, `azure`, …; lib/otel/import/providers.ts); absent: same as `provider`.
+   */
+  providerId: z.string().optional(),
+  /** The model that answered this call (imported traces, where calls of one run may use different models). */
+  model: z.string().optional(),
+  /**
+   * This call's cost when it was priced on its own (imported traces): null = unknown (no price),
+   * never 0. Absent: priced from the run's model as a whole (harness runs).
+   */
+  costUsd: z.number().nullable().optional(),
+  /** With `costUsd`: the price used, or the model that had none. */
+  costNote: z.string().optional(),
   finishReason: z.string().optional(),
   cachedTokens: z.number().int().optional(),
   /** Prompt tokens written to the provider's cache on this call (Anthropic, Bedrock). */
@@ -139,6 +180,7 @@ export const ModelTurnSchema = z.object({
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
 export const ToolRecordSchema = z.object({
+  ...stepTree,
   kind: z.literal('tool_call'),
   step: z.number().int(),
   toolUseId: z.string(),
@@ -183,6 +225,7 @@ export const ToolRecordSchema = z.object({
 export type ToolRecord = z.infer<typeof ToolRecordSchema>;
 
 export const CompactionEventSchema = z.object({
+  ...stepTree,
   kind: z.literal('compaction'),
   step: z.number().int(),
   tokensBefore: z.number().int(),
@@ -203,6 +246,7 @@ export const GUARD_NAMES = [
 ] as const;
 
 export const GuardEventSchema = z.object({
+  ...stepTree,
   kind: z.literal('guard'),
   step: z.number().int(),
   /** `wall_clock`, `max_steps`, `token_budget`, `repeated_call`, `invalid_calls`, `model`, or a run guard's name. */
@@ -218,6 +262,7 @@ export type GuardEvent = z.infer<typeof GuardEventSchema>;
 
 /** A failed model-call attempt that the client retried (live models): why, and the wait before the next. */
 export const ModelRetryEventSchema = z.object({
+  ...stepTree,
   kind: z.literal('model_retry'),
   step: z.number().int(),
   /** The attempt that failed (1 = the first). */
@@ -265,6 +310,7 @@ export type GuardrailFinding = z.infer<typeof GuardrailFindingSchema>;
 
 /** One guardrail check, retry, finding or outcome, where it happened in the run. */
 export const GuardrailEventSchema = z.object({
+  ...stepTree,
   kind: z.literal('guardrail'),
   step: z.number().int(),
   /** A guardrail name (`forbid_tools`, `require_tools`, `no_pii`, `llm_guard`, …) or `guardrails` for the outcome. */
@@ -283,6 +329,8 @@ export const GuardrailEventSchema = z.object({
   attempt: z.number().int().optional(),
   /** The LLM guard's verdict. */
   verdict: z.object({ severity: z.enum(['none', 'low', 'medium', 'high']), reason: z.string() }).optional(),
+  /** When the check ran (imported guardrail spans carry their times). */
+  time: CallTimeSchema.optional(),
 });
 export type GuardrailEvent = z.infer<typeof GuardrailEventSchema>;
 /**
@@ -290,15 +338,49 @@ export type GuardrailEvent = z.infer<typeof GuardrailEventSchema>;
  * guardrail, embedding, or an application's own span): kept as a step of its own kind, with its
  * attributes, so nothing the trace recorded is dropped. Runs made here have none.
  */
+export const SPAN_KINDS = [
+  'chain',
+  'retriever',
+  'embedding',
+  'reranker',
+  'guardrail',
+  'evaluator',
+  'prompt',
+  'create_agent',
+  'agent',
+  'task',
+  'workflow',
+  'custom',
+] as const;
+
+/** A document a retriever returned (or a reranker ranked), as the span recorded it. */
+export const SpanDocumentSchema = z.object({
+  id: z.string().nullable(),
+  content: z.string().nullable(),
+  score: z.number().nullable(),
+  metadata: jsonValue.optional(),
+});
+export type SpanDocument = z.infer<typeof SpanDocumentSchema>;
+
 export const SpanStepSchema = z.object({
+  ...stepTree,
   kind: z.literal('span'),
   step: z.number().int(),
-  /** The convention's own word (`retriever`, `chain`, `guardrail`, `task`, …) or `custom`. */
+  /** The convention's own word (SPAN_KINDS: `retriever`, `chain`, `guardrail`, `embedding`, …) or `custom`. */
   spanKind: z.string(),
   name: z.string(),
   attributes: z.record(z.string(), jsonValue),
   latencyMs: z.number(),
   isError: z.boolean(),
+  /** When the span ran, as the producer recorded it. */
+  time: CallTimeSchema.optional(),
+  /** Its input and output values (`input.value`/`output.value`, …), when it recorded them. */
+  input: z.string().optional(),
+  output: z.string().optional(),
+  /** RETRIEVER: the documents it returned; RERANKER: the documents it ranked (`output`), with scores. */
+  documents: z.array(SpanDocumentSchema).optional(),
+  /** RERANKER: the documents it was given. */
+  inputDocuments: z.array(SpanDocumentSchema).optional(),
 });
 export type SpanStep = z.infer<typeof SpanStepSchema>;
 
@@ -358,6 +440,72 @@ export const ModelInputSchema = z.object({
 });
 export type ModelInput = z.infer<typeof ModelInputSchema>;
 
+// ---------------------------------------------------------------------------------------------
+// The tree of agents
+
+/** How an agent came to run: the run's root; handed the conversation by another; called as a tool; delegated to. */
+export const AGENT_ENTRIES = ['root', 'handoff', 'tool', 'delegate'] as const;
+export type AgentEntry = (typeof AGENT_ENTRIES)[number];
+
+/** How an agent ended: answered (DONE), failed (FAILED), handed the conversation on, or not known to have ended. */
+export const AGENT_OUTCOMES = ['completed', 'failed', 'handed_off', 'unfinished'] as const;
+export type AgentOutcome = (typeof AGENT_OUTCOMES)[number];
+
+/** One agent's own figures (its sub-agents' not included; sum the subtree for those). */
+export const AgentRollupSchema = z.object({
+  modelCalls: z.number().int(),
+  toolCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** Null when any of its calls has no price (unknown, never 0). */
+  costUsd: z.number().nullable(),
+  costNote: z.string(),
+  /** From its start to its end as recorded; null when its times were not recorded. */
+  latencyMs: z.number().nullable(),
+  outcome: z.enum(AGENT_OUTCOMES),
+  /** Why: a termination reason, the error it failed with, or the agent it handed off to. */
+  outcomeDetail: z.string(),
+});
+export type AgentRollup = z.infer<typeof AgentRollupSchema>;
+
+export const AgentSchema = z.object({
+  /** Unique in the run: the agent span's id (imported), or the agent's name for the harness's own agent. */
+  id: z.string(),
+  name: z.string(),
+  /** The names from the root down to this agent: `["planner", "inventory-checker"]`. */
+  path: z.array(z.string()).min(1),
+  /** Index of the agent that called it or handed to it; null for the root. */
+  parent: z.number().int().nonnegative().nullable(),
+  entered: z.enum(AGENT_ENTRIES),
+  /**
+   * `tool`: the tool call it ran under (its toolUseId and span); `handoff`/`delegate`: the span of the
+   * handoff or call, when one was recorded.
+   */
+  via: z.object({ toolUseId: z.string().optional(), spanId: z.string().optional(), step: z.number().int().optional() }).optional(),
+  /** Siblings that ran at overlapping times share a marker (a parallel branch); null when it ran alone. */
+  parallelGroup: z.string().nullable(),
+  /** The producer's `gen_ai.agent.id`, OpenInference `graph.node.id`, … when given. */
+  externalId: z.string().optional(),
+  /** This agent's own state machine: PLAN → CALL_MODEL → … → DONE | FAILED, nothing after that. */
+  transitions: z.array(TransitionSchema),
+  rollup: AgentRollupSchema,
+  /** When it started and ended, as recorded (offsets from the run's start). Absent: not recorded. */
+  time: CallTimeSchema.optional(),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+
+/** Something of an imported trace that could not be kept as sent, and what became of it. */
+export const SET_ASIDE_REASONS = ['cycle', 'missing_parent', 'duplicate_span', 'too_deep', 'name_too_long', 'invalid'] as const;
+export const SetAsideSchema = z.object({
+  spanId: z.string(),
+  name: z.string(),
+  reason: z.enum(SET_ASIDE_REASONS),
+  /** What was done: `dropped` (not in the run) or `kept` (in the run, placed or trimmed as `detail` says). */
+  action: z.enum(['dropped', 'kept']),
+  detail: z.string(),
+});
+export type SetAside = z.infer<typeof SetAsideSchema>;
+
 export const RunResultSchema = z.object({
   runId: z.string(),
   caseId: z.string().nullable(),
@@ -388,6 +536,10 @@ export const RunResultSchema = z.object({
    */
   status: z.enum(['finished', 'paused', 'running', 'queued']),
   checkpoint: z.lazy(() => CheckpointSchema).nullable(),
+  /** The run's agents, root first (see the top of this file); absent: one agent, `stockroom`. Read with agentsOf. */
+  agents: z.array(AgentSchema).optional(),
+  /** Imported traces: spans set aside or repaired while building the tree (never silently). */
+  setAside: z.array(SetAsideSchema).optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 
