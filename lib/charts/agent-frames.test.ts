@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentStateAt, firstFrameOfAgent, mergeAgentTransitions } from './agent-frames';
+import { agentReplayOf, agentStateAt, firstFrameOfAgent, mergeAgentTransitions } from './agent-frames';
 
 const t = (step: number, from: string, to: string, reason = '') => ({ step, from, to, reason });
 const planner = {
@@ -45,5 +45,29 @@ describe('an agent’s state machine during the replay', () => {
   it('finds an agent’s first frame', () => {
     expect(firstFrameOfAgent(agentOf, 1)).toBe(3);
     expect(firstFrameOfAgent(agentOf, 5)).toBe(-1);
+  });
+});
+
+describe('what the replay page hands the player', () => {
+  const stored = (name: string, path: string[], parent: number | null, transitions: typeof planner.transitions) => ({
+    id: name,
+    name,
+    path,
+    parent,
+    entered: parent === null ? ('root' as const) : ('delegate' as const),
+    parallelGroup: null,
+    transitions: transitions.map((x) => ({ ...x, from: x.from as 'PLAN', to: x.to as 'PLAN' })),
+    rollup: { modelCalls: 1, toolCalls: 0, inputTokens: 1, outputTokens: 1, costUsd: null, costNote: '', latencyMs: null, outcome: 'completed' as const, outcomeDetail: '' },
+  });
+
+  it('is nothing for a single-agent run, whose replay stays as it was', () => {
+    expect(agentReplayOf([stored('stockroom', ['stockroom'], null, planner.transitions)], 100)).toBeNull();
+  });
+
+  it('gives the agents, their one log and the agent of each transition', () => {
+    const r = agentReplayOf([stored('planner', ['planner'], null, planner.transitions), stored('checker', ['planner', 'checker'], 0, checker.transitions)], 100)!;
+    expect(r.views.map((v) => v.name)).toEqual(['planner', 'checker']);
+    expect(r.transitions).toHaveLength(planner.transitions.length + checker.transitions.length);
+    expect(r.agentOf).toHaveLength(r.transitions.length);
   });
 });

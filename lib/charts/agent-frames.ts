@@ -4,6 +4,8 @@
  * diagram. A single-agent run's log is its own transitions, unchanged.
  */
 import type { TimelineTransition } from './replay-timeline';
+import type { Agent } from '../harness/types';
+import { agentViewsOf, type AgentView } from './agent-tree';
 
 /** One agent's own transitions, as the run stored them (steps are the run's). */
 export interface AgentTransitions {
@@ -41,4 +43,14 @@ export function agentStateAt(
 /** The first frame of `agent` (to move the replay to an agent), or -1 when it has none. */
 export function firstFrameOfAgent(agentOf: readonly number[], agent: number): number {
   return agentOf.indexOf(agent);
+}
+
+/**
+ * What the replay page hands the player for a run of several agents: the agents to draw, the one log
+ * of their transitions and the agent of each; null for a run of one agent, whose replay stays as it was.
+ */
+export function agentReplayOf(agents: readonly Agent[], runDurationMs: number | null): { views: AgentView[]; transitions: TimelineTransition[]; agentOf: number[]; runDurationMs: number | null } | null {
+  if (agents.length < 2) return null;
+  const { transitions, agentOf } = mergeAgentTransitions(agents);
+  return { views: agentViewsOf(agents), transitions, agentOf, runDurationMs };
 }

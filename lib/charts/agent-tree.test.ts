@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ancestorsOf, buildSpanTree, initiallyOpen, OPEN_ALL_UP_TO, rollupParts, treeKey, visibleRows, type AgentBar, type AgentView } from './agent-tree';
+import { agentViewsOf, ancestorsOf, buildSpanTree, initiallyOpen, OPEN_ALL_UP_TO, rollupParts, treeKey, visibleRows, type AgentBar, type AgentView } from './agent-tree';
 
 const rollup = { modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, costNote: null, latencyMs: 0, ended: 'DONE' };
 const agent = (id: number, path: string[], parent: number | null, extra: Partial<AgentView> = {}): AgentView => ({
@@ -135,5 +135,23 @@ describe('an agent’s rollup', () => {
     const parts = rollupParts({ modelCalls: 2, toolCalls: 1, inputTokens: 100, outputTokens: 20, costUsd: null, costNote: 'no price for gemini-9', latencyMs: null, ended: null }, (ms) => `${ms} ms`);
     expect(parts).toEqual(['2 model calls', '1 tool call', '120 tokens', 'cost unknown', 'latency not recorded', 'did not end']);
     expect(rollupParts({ ...rollup, modelCalls: 1, costUsd: 0.0018, latencyMs: 1200 }, (ms) => `${ms} ms`)).toEqual(['1 model call', '0 tool calls', '0 tokens', '$0.0018', '1200 ms', 'DONE']);
+  });
+});
+
+describe('the stored agents as the replay draws them', () => {
+  it('keep the tree, the rollup and how each agent ended, unknown cost as null', () => {
+    const stored = [
+      { id: 's1', name: 'planner', path: ['planner'], parent: null, entered: 'root' as const, parallelGroup: null, transitions: [], rollup: { modelCalls: 2, toolCalls: 1, inputTokens: 10, outputTokens: 4, costUsd: 0.0018, costNote: '', latencyMs: 900, outcome: 'completed' as const, outcomeDetail: 'COMPLETED' } },
+      { id: 's2', name: 'checker', path: ['planner', 'checker'], parent: 0, entered: 'tool' as const, parallelGroup: 'g1', transitions: [], rollup: { modelCalls: 1, toolCalls: 0, inputTokens: 3, outputTokens: 1, costUsd: null, costNote: 'no price for gemini-9', latencyMs: null, outcome: 'failed' as const, outcomeDetail: 'MODEL_ERROR' } },
+      { id: 's3', name: 'writer', path: ['planner', 'writer'], parent: 0, entered: 'handoff' as const, parallelGroup: null, transitions: [], rollup: { modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, costNote: '', latencyMs: 5, outcome: 'unfinished' as const, outcomeDetail: '' } },
+    ];
+    const views = agentViewsOf(stored);
+    expect(views.map((v) => [v.id, v.parent, v.entered, v.parallel, v.rollup.ended])).toEqual([
+      [0, null, 'root', false, 'DONE'],
+      [1, 0, 'tool', true, 'FAILED (MODEL_ERROR)'],
+      [2, 0, 'handoff', false, null],
+    ]);
+    expect(views[1]!.rollup).toMatchObject({ costUsd: null, costNote: 'no price for gemini-9', latencyMs: null });
+    expect(views[0]!.rollup.costNote).toBeNull();
   });
 });

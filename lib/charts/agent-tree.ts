@@ -8,6 +8,7 @@
  * colour (lib/charts/agent-graph.ts numbers the paths).
  */
 import type { WaterfallBar } from './waterfall';
+import type { Agent } from '../harness/types';
 
 /** How an agent came to run: the run's first agent, a handoff, called as a tool, or delegated to. */
 export type AgentEntered = 'root' | 'handoff' | 'tool' | 'delegate';
@@ -37,6 +38,43 @@ export interface AgentView {
   /** It ran beside a sibling (a parallel branch). */
   parallel: boolean;
   rollup: AgentRollup;
+}
+
+/** How an agent ended, in the replay's words: DONE, FAILED (why), handed off (to whom); null: it did not end. */
+export function endedOf(rollup: Pick<Agent['rollup'], 'outcome' | 'outcomeDetail'>): string | null {
+  const why = rollup.outcomeDetail.trim();
+  switch (rollup.outcome) {
+    case 'completed':
+      return 'DONE';
+    case 'failed':
+      return why ? `FAILED (${why})` : 'FAILED';
+    case 'handed_off':
+      return why ? `handed off (${why})` : 'handed off';
+    default:
+      return null;
+  }
+}
+
+/** The stored agents (lib/harness/agents.ts agentsOf) as the replay draws them. */
+export function agentViewsOf(agents: readonly Agent[]): AgentView[] {
+  return agents.map((a, id) => ({
+    id,
+    name: a.name,
+    path: a.path,
+    parent: a.parent,
+    entered: a.entered,
+    parallel: a.parallelGroup !== null,
+    rollup: {
+      modelCalls: a.rollup.modelCalls,
+      toolCalls: a.rollup.toolCalls,
+      inputTokens: a.rollup.inputTokens,
+      outputTokens: a.rollup.outputTokens,
+      costUsd: a.rollup.costUsd,
+      costNote: a.rollup.costNote || null,
+      latencyMs: a.rollup.latencyMs,
+      ended: endedOf(a.rollup),
+    },
+  }));
 }
 
 /** A waterfall bar and the agent that made it (null: the run's first agent). */

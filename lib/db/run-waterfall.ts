@@ -14,6 +14,8 @@ export type RecordedOffsets = { startMs: number; endMs: number } | null;
 const offsets = (startMs: number | null, endMs: number | null): RecordedOffsets =>
   startMs === null || endMs === null ? null : { startMs: Number(startMs), endMs: Number(endMs) };
 
+const agentOf = (idx: number | bigint | null): number | null => (idx === null ? null : Number(idx));
+
 function approvalOffsets(json: string | null): RecordedOffsets {
   if (json === null) return null;
   try {
@@ -27,11 +29,12 @@ function approvalOffsets(json: string | null): RecordedOffsets {
 export interface WaterfallRows {
   modelId: string;
   durationMs: number;
-  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets }[];
-  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets }[];
-  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets }[];
-  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets }[];
-  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number }[];
+  /** `costNote` set: the call was priced on its own (imported traces), `costUsd` null = unknown. `agent`: index into the run's agents, null = the first. */
+  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; costUsd: number | null; costNote: string | null; agent: number | null }[];
+  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets; agent: number | null }[];
+  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets; agent: number | null }[];
+  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets; agent: number | null }[];
+  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number; agent: number | null }[];
   /** Requested and decided at (null while pending), as recorded. */
   approvals: { step: number; callId: string; tool: string; status: string; createdAt: Date; decidedAt: Date | null }[];
 }
@@ -42,27 +45,27 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const run = await p.run.findUnique({ where: { id: runId }, select: { tenant: true, modelId: true, durationMs: true } });
   if (!run || run.tenant !== tenant) return null;
   const [model, tools, guards, compactions, approvals] = await Promise.all([
-    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null }[]>`
-      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "startMs", "endMs" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null }[]>`
-      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true, startMs: true, endMs: true } }),
-    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true } }),
+    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null }[]>`
+      SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "startMs", "endMs", "costUsd", "costNote", "agentIdx" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null; agentIdx: number | null }[]>`
+      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait", "agentIdx" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true, startMs: true, endMs: true, agentIdx: true } }),
+    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true, agentIdx: true } }),
     p.approvalRequest.findMany({ where: { runId }, orderBy: { createdAt: 'asc' }, select: { step: true, callId: true, tool: true, status: true, createdAt: true, decidedAt: true } }),
   ]);
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
-    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs) })),
-    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait) })),
-    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs) })),
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), costUsd: m.costUsd === null ? null : Number(m.costUsd), costNote: m.costNote, agent: agentOf(m.agentIdx) })),
+    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: agentOf(t.agentIdx) })),
+    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: agentOf(g.agentIdx) })),
     retries: guards
       .filter((g) => g.guard === MODEL_RETRY_GUARD)
       .map((g) => {
         const r = retryFromRow(g);
-        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs) };
+        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs), agent: agentOf(g.agentIdx) };
       }),
-    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
+    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, agent: agentOf(c.agentIdx) })),
     approvals,
   };
 }

@@ -36,9 +36,11 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       label: `model call ${i + 1}`,
       durationMs: m.latencyMs,
       tokens: m.inputTokens + m.outputTokens,
-      costUsd: fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
+      // A call priced on its own (imported traces) keeps that price, so the bars add up to the header.
+      costUsd: m.costNote !== null ? m.costUsd : fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
       error: false,
       recorded: m.recorded,
+      agent: m.agent,
     });
   }
   for (const t of rows.tools) {
@@ -53,11 +55,12 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       costUsd: null,
       error: t.isError,
       recorded: t.recorded,
+      agent: t.agent,
     });
   }
-  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true, recorded: r.recorded });
-  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true, recorded: g.recorded });
-  for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false });
+  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true, recorded: r.recorded, agent: r.agent });
+  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true, recorded: g.recorded, agent: g.agent });
+  for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false, agent: c.agent });
   for (const a of rows.approvals) {
     // Just before the call it gated (or at the end of its step when that call is not stored).
     const call = rows.tools.find((t) => t.toolUseId === a.callId);
