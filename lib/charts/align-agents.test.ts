@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignByAgent, type AgentAlignEntry } from './align-agents';
+import { agentSideOf, alignByAgent, hasSeveralAgents, type AgentAlignEntry } from './align-agents';
 
 const P = 'planner';
 const C = 'planner › inventory-checker';
@@ -33,10 +33,41 @@ describe('aligning two multi-agent runs by agent path', () => {
     expect(checker.presentIn).toBe('b');
     expect(checker.alignment.steps.every((s) => s.difference === 'only_b')).toBe(true);
     expect(checker.alignment.terminationDiffers).toBe(true);
+    expect(checker.ended).toEqual({ a: 'did not run', b: 'FAILED' });
   });
 
   it('compares how each agent ended and what it said last', () => {
     const out = alignByAgent({ entries: [turn(P, 1, 'yes')], ended: new Map([[P, 'DONE']]) }, { entries: [turn(P, 1, 'no')], ended: new Map([[P, 'FAILED']]) });
     expect(out[0]!.alignment).toMatchObject({ terminationDiffers: true, answerDiffers: true });
+  });
+});
+
+describe('a stored run’s side', () => {
+  const base = { transitions: [], usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] }, costEstimate: { usd: 0, note: '' }, terminationReason: 'COMPLETED' as const, startedAt: '2026-12-06T00:00:00.000Z', durationMs: 10 };
+  const rollup = (outcome: 'completed' | 'failed') => ({ modelCalls: 1, toolCalls: 0, inputTokens: 1, outputTokens: 1, costUsd: null, costNote: '', latencyMs: null, outcome, outcomeDetail: '' });
+
+  it('names each step’s agent by path and says how each agent ended', () => {
+    const side = agentSideOf({
+      ...base,
+      agents: [
+        { id: 'a', name: 'planner', path: ['planner'], parent: null, entered: 'root', parallelGroup: null, transitions: [], rollup: rollup('completed') },
+        { id: 'b', name: 'inventory-checker', path: ['planner', 'inventory-checker'], parent: 0, entered: 'delegate', parallelGroup: null, transitions: [], rollup: rollup('failed') },
+      ],
+      trajectory: [
+        { kind: 'model_turn', step: 1, text: null, toolCalls: [], stopReason: 'tool_use', inputTokens: 1, outputTokens: 1, latencyMs: 1, contextTokensEstimate: 1 },
+        { kind: 'model_turn', step: 2, text: 'x', toolCalls: [], stopReason: 'end_turn', inputTokens: 1, outputTokens: 1, latencyMs: 1, contextTokensEstimate: 1, agent: 1 },
+      ],
+    } as unknown as Parameters<typeof agentSideOf>[0]);
+    expect(side.entries.map((e) => e.agent)).toEqual([P, C]);
+    expect([...side.ended]).toEqual([
+      [P, 'DONE'],
+      [C, 'FAILED'],
+    ]);
+  });
+
+  it('reads a single-agent harness run as the one agent `stockroom`', () => {
+    const run = { ...base, trajectory: [{ kind: 'compaction', step: 1, tokensBefore: 2, tokensAfter: 1, resultsSummarised: 1 }] } as unknown as Parameters<typeof agentSideOf>[0];
+    expect(agentSideOf(run).entries.map((e) => e.agent)).toEqual(['stockroom']);
+    expect(hasSeveralAgents(run)).toBe(false);
   });
 });

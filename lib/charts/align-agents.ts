@@ -6,6 +6,9 @@
  * `alignRuns` aligns a whole single-agent run.
  */
 import { alignRuns, type AlignEntry, type Alignment } from './align-runs';
+import type { RunResult, TrajectoryStep } from '../harness/types';
+import { agentsOf, agentIndexOf, agentLabel } from '../harness';
+import { callStatus } from '../eval/run-summary';
 
 /** A trajectory entry and the path of the agent that made it (`planner › inventory-checker`). */
 export type AgentAlignEntry = AlignEntry & { agent: string };
@@ -20,7 +23,43 @@ export interface AgentAlignment {
   path: string;
   /** Which runs have this agent. */
   presentIn: 'both' | 'a' | 'b';
+  /** How the agent ended in each run (`did not run` where it is absent). */
+  ended: { a: string; b: string };
   alignment: Alignment;
+}
+
+/** One trajectory step as the comparison reads it (harness events and imported spans as guard-like lines). */
+export function alignEntryOf(e: TrajectoryStep): AlignEntry {
+  switch (e.kind) {
+    case 'model_turn':
+      return { kind: 'model_turn', step: e.step, text: e.text };
+    case 'tool_call':
+      return { kind: 'tool_call', step: e.step, name: e.name, arguments: e.arguments, status: callStatus(e) };
+    case 'guard':
+      return { kind: 'guard', step: e.step, guard: e.guard, reason: e.reason, detail: e.detail };
+    case 'compaction':
+      return { kind: 'compaction', step: e.step };
+    case 'model_retry':
+      return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
+    case 'guardrail':
+      return { kind: 'guard', step: e.step, guard: `guardrail:${e.guardrail}`, reason: e.action, detail: e.detail };
+    case 'span':
+      return { kind: 'guard', step: e.step, guard: `span:${e.spanKind}`, reason: e.name, detail: '' };
+  }
+}
+
+/** A stored run's side of an agent-by-agent comparison: each step with its agent's path, and how each agent ended. */
+export function agentSideOf(run: Pick<RunResult, 'agents' | 'transitions' | 'trajectory' | 'usage' | 'costEstimate' | 'terminationReason' | 'startedAt' | 'durationMs'>): AgentSide {
+  const agents = agentsOf(run);
+  const paths = agents.map(agentLabel);
+  const ended = new Map<string, string>();
+  for (const a of agents) ended.set(agentLabel(a), a.rollup.outcome === 'completed' ? 'DONE' : a.rollup.outcome === 'failed' ? 'FAILED' : a.rollup.outcome === 'handed_off' ? 'handed off' : 'did not end');
+  return { entries: run.trajectory.map((e) => ({ ...alignEntryOf(e), agent: paths[agentIndexOf(e)] ?? paths[0]! })), ended };
+}
+
+/** Whether a run has more than one agent (the compare page then aligns agent by agent). */
+export function hasSeveralAgents(run: Pick<RunResult, 'agents'>): boolean {
+  return (run.agents?.length ?? 0) > 1;
 }
 
 /** Renumbers one agent's entries to its own steps 1, 2, … in the order it made them. */
@@ -46,13 +85,12 @@ export function alignByAgent(a: AgentSide, b: AgentSide): AgentAlignment[] {
   return paths.map((path) => {
     const ea = a.entries.filter((e) => e.agent === path);
     const eb = b.entries.filter((e) => e.agent === path);
+    const ended = { a: ea.length > 0 ? (a.ended.get(path) ?? 'not recorded') : 'did not run', b: eb.length > 0 ? (b.ended.get(path) ?? 'not recorded') : 'did not run' };
     return {
       path,
       presentIn: ea.length > 0 && eb.length > 0 ? 'both' : ea.length > 0 ? 'a' : 'b',
-      alignment: alignRuns(
-        { entries: ownSteps(ea), terminationReason: a.ended.get(path) ?? (ea.length > 0 ? 'not recorded' : 'did not run'), finalAnswer: lastText(ea) },
-        { entries: ownSteps(eb), terminationReason: b.ended.get(path) ?? (eb.length > 0 ? 'not recorded' : 'did not run'), finalAnswer: lastText(eb) },
-      ),
+      ended,
+      alignment: alignRuns({ entries: ownSteps(ea), terminationReason: ended.a, finalAnswer: lastText(ea) }, { entries: ownSteps(eb), terminationReason: ended.b, finalAnswer: lastText(eb) }),
     };
   });
 }
