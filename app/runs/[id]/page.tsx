@@ -36,6 +36,7 @@ import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels'
 import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
 import { draftCaseFromRun } from '@/lib/eval/golden-sets';
 import { AddGoldenCase } from './_components/add-golden-case';
+import { SetAsideNotice } from './_components/set-aside-notice';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { GuardrailsSchema, guardrailsOn } from '@/lib/harness/guardrails/config';
 
@@ -157,6 +158,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </>
         )}
       </section>
+      <SetAsideNotice setAside={run.setAside} />
       {draft ? (
         <AddGoldenCase
           runId={run.id}

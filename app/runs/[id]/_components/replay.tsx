@@ -172,7 +172,13 @@ export function Replay({
             </div>
             <div className="panel">
               <h2>Timeline</h2>
-              <WaterfallChart runId={runId} currentStep={current.step} following={following} onSelectStep={(step) => setFrame(frameForStep(frames, step))} />
+              <WaterfallChart
+                runId={runId}
+                currentStep={current.step}
+                following={following}
+                onSelectStep={(step) => setFrame(frameForStep(frames, step))}
+                colourOf={(agent) => colours.get(pathLabel(agents.views[agent ?? 0]?.path ?? [])) ?? 0}
+              />
             </div>
           </div>
           <div className="panel">
