@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentReplayOf, agentStateAt, firstFrameOfAgent, mergeAgentTransitions } from './agent-frames';
+import { agentReplayOf, agentStateAt, firstFrameOfAgent, frameForAgentStep, mergeAgentTransitions } from './agent-frames';
 
 const t = (step: number, from: string, to: string, reason = '') => ({ step, from, to, reason });
 const planner = {
@@ -40,6 +40,14 @@ describe('an agent’s state machine during the replay', () => {
     expect(agentStateAt(transitions, agentOf, 9, 1).current).toBe('DONE');
     expect(agentStateAt(transitions, agentOf, 9, 0).current).toBe('DONE');
     expect(agentStateAt(transitions, agentOf, 7, 0).current).toBe('CALL_MODEL');
+  });
+
+  it('moves to the clicked agent’s own frame at a step two agents share', () => {
+    // Step 1: the planner's two moves come first, then the checker's first.
+    expect(frameForAgentStep(transitions, agentOf, 1, 1)).toBe(3);
+    expect(frameForAgentStep(transitions, agentOf, 1, 0)).toBe(1);
+    expect(frameForAgentStep(transitions, agentOf, 1, null)).toBe(1);
+    expect(frameForAgentStep(transitions, agentOf, 99, 0)).toBe(transitions.length - 1);
   });
 
   it('finds an agent’s first frame', () => {

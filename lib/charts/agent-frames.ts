@@ -40,6 +40,19 @@ export function agentStateAt(
   return { taken, current: last?.to ?? null, last };
 }
 
+/**
+ * Where the replay goes for a node of the span tree: the first frame of `agent` at or after run step
+ * `step` (several agents can move at one step), else the first frame at or after the step, else the last.
+ */
+export function frameForAgentStep(frames: ReadonlyArray<{ step: number }>, agentOf: readonly number[], step: number, agent: number | null): number {
+  if (agent !== null) {
+    const own = frames.findIndex((f, i) => f.step >= step && (agentOf[i] ?? 0) === agent);
+    if (own >= 0) return own;
+  }
+  const any = frames.findIndex((f) => f.step >= step);
+  return any >= 0 ? any : Math.max(0, frames.length - 1);
+}
+
 /** The first frame of `agent` (to move the replay to an agent), or -1 when it has none. */
 export function firstFrameOfAgent(agentOf: readonly number[], agent: number): number {
   return agentOf.indexOf(agent);

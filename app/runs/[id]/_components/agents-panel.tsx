@@ -34,7 +34,7 @@ export function SpanTreePanel({
   colours: ReadonlyMap<string, number>;
   currentStep: number;
   following: boolean;
-  onSelectStep: (step: number) => void;
+  onSelectStep: (step: number, agent: number | null) => void;
 }) {
   const w = useWaterfall(runId, following);
   const bars = useMemo(() => (w && 'waterfall' in w ? (w.waterfall.bars as AgentBar[]) : []), [w]);

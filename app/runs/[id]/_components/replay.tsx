@@ -24,7 +24,7 @@ import { LabelPanel, type LabelSetView } from './label-panel';
 import type { LabelView } from '@/components/label-badges';
 import { agentGraph, colourByPath } from '@/lib/charts/agent-graph';
 import { pathLabel } from '@/lib/charts/agent-tree';
-import { firstFrameOfAgent } from '@/lib/charts/agent-frames';
+import { firstFrameOfAgent, frameForAgentStep } from '@/lib/charts/agent-frames';
 import { AgentStateMachine, SpanTreePanel, type ReplayAgents } from './agents-panel';
 import { AgentGraphView } from './agent-graph';
 
@@ -167,7 +167,7 @@ export function Replay({
                 colours={colours}
                 currentStep={current.step}
                 following={following}
-                onSelectStep={(step) => setFrame(frameForStep(frames, step))}
+                onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
               />
             </div>
             <div className="panel">
@@ -176,7 +176,7 @@ export function Replay({
                 runId={runId}
                 currentStep={current.step}
                 following={following}
-                onSelectStep={(step) => setFrame(frameForStep(frames, step))}
+                onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
                 colourOf={(agent) => colours.get(pathLabel(agents.views[agent ?? 0]?.path ?? [])) ?? 0}
               />
             </div>

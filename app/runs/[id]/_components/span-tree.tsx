@@ -42,7 +42,8 @@ export function SpanTree({
   /** Colour number by agent path (lib/charts/agent-graph.ts colourByPath). */
   colours: ReadonlyMap<string, number>;
   currentStep: number;
-  onSelectStep: (step: number) => void;
+  /** The replay moves to `step` (of `agent`, when the node is an agent's or one of its bars). */
+  onSelectStep: (step: number, agent: number | null) => void;
 }) {
   const roots = useMemo(() => buildSpanTree(agents, bars), [agents, bars]);
   const [open, setOpen] = useState<Set<string>>(() => initiallyOpen(roots, bars.length));
@@ -85,7 +86,7 @@ export function SpanTree({
 
   const select = (node: SpanTreeNode) => {
     const step = stepOf(node);
-    if (step !== null) onSelectStep(step);
+    if (step !== null) onSelectStep(step, node.kind === 'agent' ? node.agent.id : (node.bar.agent ?? null));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

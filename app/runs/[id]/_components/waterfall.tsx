@@ -67,7 +67,8 @@ export function WaterfallChart({
   runId: string;
   currentStep: number;
   following: boolean;
-  onSelectStep: (step: number) => void;
+  /** The replay moves to `step` (and, in a run of several agents, to the bar's agent there). */
+  onSelectStep: (step: number, agent: number | null) => void;
   /** A run of several agents: the colour number of an entry's agent, marking each row with its agent's colour. */
   colourOf?: (agent: number | null) => number;
 }) {
@@ -117,7 +118,7 @@ export function WaterfallChart({
                 data-placement={b.placement}
                 data-start-ms={Math.round(b.offsetMs)}
                 data-end-ms={Math.round(b.offsetMs + b.widthMs)}
-                onClick={() => onSelectStep(b.step)}
+                onClick={() => onSelectStep(b.step, b.agent ?? null)}
                 title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
                 data-agent={colourOf ? (b.agent ?? 0) : undefined}
                 style={{ ...(colourOf ? agentStyle(colourOf(b.agent ?? null)) : {}), position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
