@@ -7,7 +7,8 @@
  * Unknown is null: a bar whose latency was not recorded has no width and says so, never 0 ms.
  */
 
-export const WATERFALL_KINDS = ['model', 'tool', 'retry_wait', 'approval_wait', 'guard', 'compaction'] as const;
+/** `span`: an imported trace's other spans (chain, retriever, embedding, …). New kinds go last: the wire form numbers them. */
+export const WATERFALL_KINDS = ['model', 'tool', 'retry_wait', 'approval_wait', 'guard', 'compaction', 'span'] as const;
 export type WaterfallKind = (typeof WATERFALL_KINDS)[number];
 
 /** One thing the run did, in trajectory order (`index` is its trajectory position). */
@@ -173,7 +174,8 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.startMs.push(e.recorded ? e.recorded.startMs : -1);
     p.endMs.push(e.recorded ? e.recorded.endMs : -1);
   }
-  if (entries.some((e) => e.agent !== undefined && e.agent !== null)) p.agent = entries.map((e) => e.agent ?? -1);
+  // Only a run of several agents sends them: every entry of a single-agent run is the first agent's.
+  if (entries.some((e) => (e.agent ?? 0) > 0)) p.agent = entries.map((e) => e.agent ?? -1);
   return p;
 }
 

@@ -7,14 +7,13 @@ import 'server-only';
  */
 import { getDb, type Database } from './client';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
+import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 
 /** A recorded start and end in ms from the run's start; null for a row recorded before times were. */
 export type RecordedOffsets = { startMs: number; endMs: number } | null;
 
 const offsets = (startMs: number | null, endMs: number | null): RecordedOffsets =>
   startMs === null || endMs === null ? null : { startMs: Number(startMs), endMs: Number(endMs) };
-
-const agentOf = (idx: number | bigint | null): number | null => (idx === null ? null : Number(idx));
 
 function approvalOffsets(json: string | null): RecordedOffsets {
   if (json === null) return null;
@@ -29,12 +28,17 @@ function approvalOffsets(json: string | null): RecordedOffsets {
 export interface WaterfallRows {
   modelId: string;
   durationMs: number;
-  /** `costNote` set: the call was priced on its own (imported traces), `costUsd` null = unknown. `agent`: index into the run's agents, null = the first. */
-  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; costUsd: number | null; costNote: string | null; agent: number | null }[];
-  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets; agent: number | null }[];
-  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets; agent: number | null }[];
-  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets; agent: number | null }[];
-  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number; agent: number | null }[];
+  /**
+   * `priced`: the call was priced on its own (imported traces; issue 31), `costUsd` then its cost
+   * (null: unknown); harness calls are priced from the run's model. `agent`: its agent's index.
+   */
+  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; priced: boolean; costUsd: number | null; agent: number }[];
+  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets; agent: number }[];
+  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets; agent: number }[];
+  /** An imported trace's other spans (chain, retriever, …): never guard events. */
+  spans: { index: number; step: number; spanKind: string; name: string; recorded: RecordedOffsets; agent: number }[];
+  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets; agent: number }[];
+  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number; agent: number }[];
   /** Requested and decided at (null while pending), as recorded. */
   approvals: { step: number; callId: string; tool: string; status: string; createdAt: Date; decidedAt: Date | null }[];
 }
@@ -56,16 +60,19 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
-    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), costUsd: m.costUsd === null ? null : Number(m.costUsd), costNote: m.costNote, agent: agentOf(m.agentIdx) })),
-    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: agentOf(t.agentIdx) })),
-    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: agentOf(g.agentIdx) })),
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), priced: m.costNote !== null, costUsd: m.costUsd === null ? null : Number(m.costUsd), agent: m.agentIdx === null ? 0 : Number(m.agentIdx) })),
+    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: t.agentIdx === null ? 0 : Number(t.agentIdx) })),
+    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
+    spans: guards
+      .filter((g) => g.guard === SPAN_STEP_GUARD)
+      .map((g) => ({ index: g.idx, step: g.step, spanKind: g.reason, name: spanStepFromRow(g).name, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
     retries: guards
       .filter((g) => g.guard === MODEL_RETRY_GUARD)
       .map((g) => {
         const r = retryFromRow(g);
-        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs), agent: agentOf(g.agentIdx) };
+        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 };
       }),
-    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, agent: agentOf(c.agentIdx) })),
+    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, agent: c.agentIdx ?? 0 })),
     approvals,
   };
 }

@@ -62,6 +62,10 @@ export const STOCKROOM = {
   toolSanitized: 'stockroom.tool.sanitized',
   toolPayloadChars: 'stockroom.tool.payload_chars',
   toolSignature: 'stockroom.tool.signature',
+  /** On a step's span: the index of its agent in the run's agents (issue 31). */
+  agent: 'stockroom.agent',
+  /** On the root span of a run with more than one agent: the agents, whole, as JSON (issue 31). */
+  agents: 'stockroom.agents',
 } as const;
 
 /** Span event names. */

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { packWaterfall, shapeWaterfall, stepTotals, unpackWaterfall } from '@/lib/charts/waterfall';
 import { importSpanRecords } from '@/lib/otel/import/import-traces';
-import { readOtlpJson } from '@/lib/otel/import/read-otlp';
+import { readOtlpJson, readOtlpJsonText } from '@/lib/otel/import/read-otlp';
+import { otlpDocument, plannerTrace } from '@/lib/otel/testing/agent-traces';
+import { getRunSummaryOrThrow } from '@/lib/db/runs-read';
 import { saveRun } from '@/lib/db/runs-write';
 import { makeMeta, makeRun } from '@/lib/db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
@@ -58,6 +60,18 @@ describe('the waterfall of a stored run', () => {
     expect(JSON.parse(JSON.stringify(packWaterfall(w.entries)))).toEqual(packWaterfall(w.entries));
     // The trace's own span times place its bars (observed before: laid end to end, marked not recorded).
     expect(shapeWaterfall(unpackWaterfall(packWaterfall(w.entries)), { runDurationMs: w.runDurationMs }).placement).not.toBe('ordered');
+  });
+
+  it('prices an imported multi-agent trace’s bars as its header does, with every bar placed where it happened (issue 31)', async () => {
+    const doc = otlpDocument([{ seed: 'waterfall-planner', spans: plannerTrace() }]);
+    const imported = await importSpanRecords(readOtlpJsonText(JSON.stringify(doc)), { tenant: 'kittiwake', db: t.db });
+    const id = imported.runs[0]!.id;
+    const w = (await loadWaterfall(id, 'kittiwake', t.db))!;
+    const bars = w.entries.filter((e) => e.kind === 'model').map((e) => e.costUsd);
+    expect(bars.every((c) => typeof c === 'number' && c > 0)).toBe(true);
+    const header = await getRunSummaryOrThrow(id, t.db);
+    expect(header.costUsd).toBeCloseTo(bars.reduce((n: number, c) => n + c!, 0), 12);
+    expect(shapeWaterfall(w.entries, { runDurationMs: w.runDurationMs }).placement).toBe('recorded');
   });
 
   it('places each bar at the start and end the run recorded, gaps kept, through the packed wire form', async () => {

@@ -25,3 +25,8 @@ export function traceQuietMs(env: Record<string, string | undefined> = process.e
   }
   return value * 1000;
 }
+
+/** Longest agent name kept (a longer one is cut, and the cut named on the run). */
+export const MAX_AGENT_NAME_CHARS = 200;
+/** Deepest agent nesting kept as agents; agents below it are folded into their ancestor at this depth (named on the run). */
+export const MAX_AGENT_DEPTH = 100;
