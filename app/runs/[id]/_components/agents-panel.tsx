@@ -77,7 +77,7 @@ export function AgentStateMachine({
     <>
       <div className="row small" style={{ alignItems: 'center' }}>
         <label htmlFor="state-agent">Agent</label>
-        <select id="state-agent" value={picked === null ? 'follow' : String(picked)} onChange={(e) => onPick(e.target.value === 'follow' ? null : Number(e.target.value))} data-testid="state-agent">
+        <select id="state-agent" value={picked === null ? 'follow' : String(picked)} onChange={(e) => onPick(e.target.value === 'follow' ? null : Number(e.target.value))} data-testid="state-agent" style={{ maxWidth: '100%' }}>
           <option value="follow">the agent at this point ({name})</option>
           {agents.map((a) => (
             <option key={a.id} value={a.id}>

@@ -123,7 +123,7 @@ export function SpanTree({
         data-testid="span-tree"
         onKeyDown={onKeyDown}
       >
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+        <div role="presentation" style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((v) => {
             const row = rows[v.index]!;
             const node = row.node;
