@@ -83,8 +83,14 @@ export interface TraceOutcome {
   newSpans: number;
   /** Spans of the batch refused (their trace is not an agent trace). */
   refusedSpans: number;
+  /** Spans of the batch whose id this trace already had with different content: set aside (the first kept). */
+  conflicting: Array<{ spanId: string; name: string }>;
   build: TraceBuild | null;
 }
+
+/** Whether a resent span says the same as the one stored (an exporter's retry) or something else. */
+const sameSpan = (a: StoredSpan, b: StoredSpan) =>
+  a.name === b.name && a.startNs === b.startNs && a.endNs === b.endNs && a.parentSpanId === b.parentSpanId && a.statusCode === b.statusCode && JSON.stringify(a.attributes) === JSON.stringify(b.attributes);
 
 type Tx = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 
@@ -212,13 +218,19 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
 
       for (const traceId of traceIds) {
         const old = storedSpans.get(traceId) ?? [];
-        const seen = new Set(old.map((s) => s.spanId));
+        const seen = new Map(old.map((s) => [s.spanId, s]));
         const fresh: StoredSpan[] = [];
+        const conflicts: StoredSpan[] = [];
         for (const s of spansByTrace.get(traceId) ?? []) {
-          if (seen.has(s.spanId)) continue;
-          seen.add(s.spanId);
+          const first = seen.get(s.spanId);
+          if (first) {
+            if (!sameSpan(first, s)) conflicts.push(s);
+            continue;
+          }
+          seen.set(s.spanId, s);
           fresh.push(s);
         }
+        const conflicting = conflicts.map((c) => ({ spanId: c.spanId, name: c.name }));
         const oldLogs = storedLogs.get(traceId) ?? [];
         const seenLogs = new Set(oldLogs.map((l) => l.digest));
         const freshLogs: StoredLog[] = [];
@@ -229,7 +241,7 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         }
         const row = known.get(traceId);
         if (fresh.length === 0 && freshLogs.length === 0) {
-          outcomes.push({ traceId, status: 'unchanged', runId: row?.runId ?? null, newSpans: 0, refusedSpans: 0, build: null });
+          outcomes.push({ traceId, status: 'unchanged', runId: row?.runId ?? null, newSpans: 0, refusedSpans: 0, conflicting, build: null });
           continue;
         }
         const all = [...old, ...fresh];
@@ -268,9 +280,10 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
             groupIds.push(...others);
           }
         }
-        const built = build.build(groupIds, groupSpans, groupLogs, row !== undefined || freshLogs.length > 0 || groupIds.length > 1);
+        // The conflicting resends go to the build after the stored spans: it keeps the first and names them on the run.
+        const built = build.build(groupIds, [...groupSpans, ...conflicts], groupLogs, row !== undefined || freshLogs.length > 0 || groupIds.length > 1);
         if (built.kind === 'refused') {
-          outcomes.push({ traceId, status: 'refused', runId: null, newSpans: 0, refusedSpans: fresh.length, build: built });
+          outcomes.push({ traceId, status: 'refused', runId: null, newSpans: 0, refusedSpans: fresh.length, conflicting, build: built });
           continue;
         }
         for (const s of fresh) {
@@ -295,7 +308,7 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         const spanCount = all.length;
         if (row) traceUpdates.push({ traceId, runId, spanCount, rootEnded: built.rootEnded });
         else newTraces.push({ tenant, traceId, runId, spanCount, rootEnded: built.rootEnded, lastSpanAt: now });
-        outcomes.push({ traceId, status: built.kind === 'run' ? 'stored' : 'pending', runId, newSpans: fresh.length, refusedSpans: 0, build: built });
+        outcomes.push({ traceId, status: built.kind === 'run' ? 'stored' : 'pending', runId, newSpans: fresh.length, refusedSpans: 0, conflicting, build: built });
       }
 
       // Old versions of rebuilt runs go first (their blobs pruned after the new rows reference theirs).

@@ -64,8 +64,13 @@ export const STOCKROOM = {
   toolSignature: 'stockroom.tool.signature',
   /** On a step's span: the index of its agent in the run's agents (issue 31). */
   agent: 'stockroom.agent',
-  /** On the root span of a run with more than one agent: the agents, whole, as JSON (issue 31). */
+  /** On the root span of a run that lists its agents: the agents, whole, as JSON (issue 31). */
   agents: 'stockroom.agents',
+  /** A model call priced on its own (an imported trace's, exported again): its provider id, model, cost and note. */
+  providerId: 'stockroom.provider_id',
+  model: 'stockroom.model',
+  costUsd: 'stockroom.cost.usd',
+  costNote: 'stockroom.cost.note',
 } as const;
 
 /** Span event names. */

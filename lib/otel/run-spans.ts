@@ -121,7 +121,7 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
     [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT,
     [ATTR_GEN_AI_PROVIDER_NAME]: providerOf(run, turn),
     [ATTR_GEN_AI_REQUEST_MODEL]: run.modelId,
-    [ATTR_GEN_AI_RESPONSE_MODEL]: run.modelId,
+    [ATTR_GEN_AI_RESPONSE_MODEL]: turn.model ?? run.modelId,
     [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: turn.inputTokens,
     [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: turn.outputTokens,
     [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: finishReasonsOf(turn),
@@ -133,6 +133,9 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
     ...(turn.provider !== undefined ? { [STOCKROOM.provider]: turn.provider } : {}),
     ...(turn.finishReason !== undefined ? { [STOCKROOM.finishReason]: turn.finishReason } : {}),
     ...(turn.cachedTokens !== undefined ? { [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: turn.cachedTokens } : {}),
+    ...(turn.providerId !== undefined ? { [STOCKROOM.providerId]: turn.providerId } : {}),
+    ...(turn.model !== undefined ? { [STOCKROOM.model]: turn.model } : {}),
+    ...(turn.costNote !== undefined ? { [STOCKROOM.costNote]: turn.costNote, ...(typeof turn.costUsd === 'number' ? { [STOCKROOM.costUsd]: turn.costUsd } : {}) } : {}),
     // Which tools the model asked for (names and ids, not arguments): a call a guard stopped before
     // it ran has no execute_tool span, and the import still needs to know it was asked for.
     [STOCKROOM.requestedToolNames]: turn.toolCalls.map((c) => c.name),
@@ -212,6 +215,7 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
         const at = spanTimes(startMs, timeAt(times, index, 'model_call'), cursor, entry.latencyMs);
         if (!stepStart.has(entry.step)) stepStart.set(entry.step, at.startMs);
         const span = chatSpan(run, entry, index, callIndex++, at, options);
+        if (entry.agent !== undefined) span.attributes[STOCKROOM.agent] = entry.agent;
         children.push(span);
         cursor = span.endMs;
         break;
@@ -220,6 +224,7 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
         const at = spanTimes(startMs, timeAt(times, index, 'tool_call'), cursor, entry.latencyMs);
         if (!stepStart.has(entry.step)) stepStart.set(entry.step, at.startMs);
         const span = toolSpan(entry, index, at, options);
+        if (entry.agent !== undefined) span.attributes[STOCKROOM.agent] = entry.agent;
         children.push(span);
         cursor = span.endMs;
         break;
@@ -310,14 +315,52 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
   }
   const failed = run.terminationReason !== 'COMPLETED';
   if (failed) attributes[ATTR_ERROR_TYPE] = run.terminationReason;
+  const agents = run.agents ?? [];
+  const rootName = agents[0]?.name ?? agentName;
+  if (agents.length > 0) {
+    attributes[ATTR_GEN_AI_AGENT_NAME] = rootName;
+    attributes[STOCKROOM.agents] = JSON.stringify(agents);
+  }
   return {
-    name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${agentName}`,
+    name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${rootName}`,
     kind: 'internal',
     startMs,
     endMs,
     attributes,
     events,
     errorType: failed ? run.terminationReason : null,
-    children,
+    children: agents.length > 1 ? nestUnderAgents(run, startMs, children) : children,
   };
+}
+
+/**
+ * A run with sub-agents (issue 31): each sub-agent an `invoke_agent` span under its parent's span
+ * (under the tool call it ran as, for an agent called as a tool), each step under its own agent's.
+ */
+function nestUnderAgents(run: RunResult, runStartMs: number, steps: SpanPlan[]): SpanPlan[] {
+  const agents = run.agents!;
+  const agentOf = (plan: SpanPlan) => (typeof plan.attributes[STOCKROOM.agent] === 'number' ? (plan.attributes[STOCKROOM.agent] as number) : 0);
+  const plans = agents.map((agent, i): SpanPlan => {
+    const own = steps.filter((s) => agentOf(s) === i);
+    const start = agent.time ? runStartMs + agent.time.startMs : Math.min(...own.map((s) => s.startMs), runStartMs);
+    const end = agent.time ? runStartMs + agent.time.endMs : Math.max(...own.map((s) => s.endMs), start);
+    const failed = agent.rollup.outcome === 'failed';
+    return {
+      name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${agent.name}`,
+      kind: 'internal',
+      startMs: start,
+      endMs: end,
+      attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT, [ATTR_GEN_AI_AGENT_NAME]: agent.name, [STOCKROOM.agent]: i },
+      events: [],
+      errorType: failed ? agent.rollup.outcomeDetail || 'error' : null,
+      children: own,
+    };
+  });
+  agents.forEach((agent, i) => {
+    if (i === 0) return;
+    const parent = plans[agent.parent ?? 0]!;
+    const tool = agent.entered === 'tool' && agent.via?.toolUseId ? parent.children.find((c) => c.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === agent.via!.toolUseId) : undefined;
+    (tool ?? parent).children.push(plans[i]!);
+  });
+  return plans[0]!.children;
 }

@@ -9,7 +9,7 @@ import 'server-only';
  * a trace already being assembled) are refused: reported back as OTLP partial success.
  */
 import type { JsonValue } from '../../harness/json';
-import { RunResultSchema } from '../../harness/types';
+import { RunResultSchema, type SetAside } from '../../harness/types';
 import type { Database } from '../../db/client';
 import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
 import { redactSecrets } from '../../security/redact';
@@ -43,6 +43,11 @@ export interface ImportResult {
   skippedTraces: number;
   /** Spans of the refused traces. */
   skippedSpans: number;
+  /**
+   * What building the runs' trees set aside (dropped) or repaired (kept), per trace: duplicate span
+   * ids with different content, cycles, missing parents, agents too deep, names too long (issue 31).
+   */
+  setAside: Array<SetAside & { traceId: string }>;
 }
 
 export interface ImportOptions {
@@ -127,6 +132,18 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
     });
   }
   const runs = [...byRun.values()];
+  const setAside: ImportResult['setAside'] = [];
+  const named = new Set<string>();
+  const note = (traceId: string, item: SetAside) => {
+    const key = `${traceId}:${item.spanId}:${item.reason}`;
+    if (named.has(key)) return;
+    named.add(key);
+    setAside.push({ traceId, ...item });
+  };
+  for (const o of outcomes) {
+    if (o.build?.kind === 'run') for (const item of o.build.input.run.setAside ?? []) note(o.traceId, item);
+    for (const c of o.conflicting) note(o.traceId, { spanId: c.spanId, name: c.name, reason: 'duplicate_span', action: 'dropped', detail: 'span id sent again with different content; the first is kept' });
+  }
   const added = outcomes.reduce((n, o) => n + o.newSpans, 0);
   const skippedSpans = refused.reduce((n, o) => n + o.refusedSpans, 0);
   return {
@@ -136,5 +153,6 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
     pendingTraces: outcomes.filter((o) => o.status === 'pending').length,
     skippedTraces: refused.length,
     skippedSpans,
+    setAside,
   };
 }

@@ -71,6 +71,18 @@ function compareKeys(a: [number, bigint, number], b: [number, bigint, number]): 
   return a[2] - b[2];
 }
 
+/** Our own export's per-call costs, when every call carried one (an imported trace exported again); else none. */
+function ownCosts(turns: ModelTurn[]): CallCost[] {
+  if (turns.length === 0 || turns.some((t) => t.costNote === undefined)) return [];
+  return turns.map((t) => ({ usd: t.costUsd ?? null, note: t.costNote!, missing: t.costUsd === null || t.costUsd === undefined ? `${t.providerId ?? t.provider ?? 'unknown provider'}:${t.model ?? 'unknown model'}` : null }));
+}
+
+/** The run's cost: the sum of its calls' (null with the unpriced named when any is unknown); not recorded when none was priced. */
+function costEstimateOf(costs: CallCost[], total: { usd: number | null; note: string }): RunResult['costEstimate'] {
+  if (costs.length === 0) return { usd: null, note: IMPORTED_COST_NOTE, known: false };
+  return total.usd === null ? { usd: null, note: total.note, known: false } : { usd: total.usd, note: total.note, known: true };
+}
+
 /** Our own export's agents (a run with more than one), whole; null when absent or unreadable. */
 function ownAgents(root: SpanRecord): RunResult['agents'] | null {
   const raw = jsonAttr(root.attributes[STOCKROOM.agents]);
@@ -147,6 +159,13 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
         const cost = priceCall({ providerId, models: [view.responseModel, view.requestModel], inputTokens: turn.inputTokens, outputTokens: turn.outputTokens, cachedTokens: turn.cachedTokens ?? 0 });
         costs.push(cost);
         Object.assign(turn, { ...(providerId !== null && providerId !== view.provider ? { providerId } : {}), ...(model !== null ? { model } : {}), costUsd: cost.usd, costNote: cost.note });
+      } else {
+        // Our own export of a call that was priced on its own (an imported trace exported again).
+        const o = span.attributes;
+        const ownNote = str(o[STOCKROOM.costNote]);
+        const ownProvider = str(o[STOCKROOM.providerId]);
+        const ownModel = str(o[STOCKROOM.model]);
+        Object.assign(turn, { ...(ownProvider !== null ? { providerId: ownProvider } : {}), ...(ownModel !== null ? { model: ownModel } : {}), ...(ownNote !== null ? { costUsd: num(o[STOCKROOM.costUsd]), costNote: ownNote } : {}) });
       }
       cursor.turn = turn;
       cursor.chatSpan = span;
@@ -199,7 +218,7 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
     chatSpans.map((s) => systemPromptOf(s.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).find((p) => p !== null) ??
     chatViews.map((v) => textOfRole(v.input, 'system')).find((p) => p !== null) ??
     '';
-  const total = sumCosts(costs, 'imported trace');
+  const total = sumCosts(own ? ownCosts(turns) : costs, 'imported trace');
   const run: RunResult = {
     runId: str(a[STOCKROOM.runId]) ?? str(a[ATTR_GEN_AI_CONVERSATION_ID]) ?? root.traceId,
     caseId: str(a[STOCKROOM.caseId]),
@@ -209,7 +228,7 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
     trajectory,
     transitions: events.transitions ?? (agents && !exported ? agents[0]!.transitions : deriveTransitions(trajectory, terminationReason)),
     usage: { modelCalls: turns.length, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, ...(cachedKnown ? { cachedTokens } : {}), perCall },
-    costEstimate: own || costs.length === 0 ? { usd: null, note: IMPORTED_COST_NOTE, known: false } : total.usd === null ? { usd: null, note: total.note, known: false } : { usd: total.usd, note: total.note, known: true },
+    costEstimate: costEstimateOf(own ? ownCosts(turns) : costs, total),
     steps: Math.trunc(num(a[STOCKROOM.steps]) ?? turns.length),
     startedAt: new Date(ms(root.startNs)).toISOString(),
     durationMs: ms(root.endNs - root.startNs),

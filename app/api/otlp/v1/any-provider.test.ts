@@ -16,7 +16,7 @@ import { listRuns } from '@/lib/db/runs-list';
 import { createTestDatabaseUrl, testProviders } from '@/lib/db/testing/test-databases';
 import type { ModelTurn } from '@/lib/harness/types';
 import { hashToken } from '@/lib/otel/ingest-tokens';
-import { otlpDocument, plannerTrace, traceIdOf, type SpanSpec } from '@/lib/otel/testing/agent-traces';
+import { agentSpan, otlpDocument, plannerTrace, traceIdOf, type SpanSpec } from '@/lib/otel/testing/agent-traces';
 import { migrate } from '@/scripts/db-migrate.mjs';
 import { POST as postTraces } from './traces/route';
 
@@ -129,5 +129,29 @@ describe.each(providers)('any provider on $name', (provider) => {
     expect(turns.map((t) => t.agent)).toEqual([1, 1, 0, 0]);
     expect(summary.costUsd).toBeCloseTo(turns.reduce((n, t) => n + t.costUsd!, 0), 12);
     expect((await listRuns({ filters: { tenant: 'acme', agent: 'inventory-checker' } })).items.map((r) => r.id)).toEqual([id]);
+  });
+
+  test('bad trees are accepted with the best tree: what was set aside named in OTLP partial success and on the run, no sibling lost', async () => {
+    const chatAt = (id: string, parent: string | null, start: number): SpanSpec => ({ id, parent, name: `chat ${id}`, start, end: start + 1, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' } });
+    const spans: SpanSpec[] = [agentSpan('root', null, 0, 5000, 'y'.repeat(10_000)), agentSpan('a', 'b', 10, 50, 'a'), agentSpan('b', 'a', 11, 49, 'b'), chatAt('c-a', 'a', 20), chatAt('c-b', 'b', 30), chatAt('orphan', 'ghost', 60)];
+    for (let i = 0; i < 200; i++) {
+      spans.push(agentSpan(`d${i}`, i === 0 ? 'root' : `d${i - 1}`, 100 + i, 4000 - i, `deep-${i}`));
+      spans.push(chatAt(`dc${i}`, `d${i}`, 100 + i + 0.5));
+    }
+    const doc = otlpDocument([{ seed: 'bad', spans }]);
+    const first = await send(doc);
+    expect(first.status).toBe(200);
+    const body = (await first.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
+    for (const reason of ['cycle', 'missing_parent', 'too_deep', 'name_too_long']) expect(body.partialSuccess?.errorMessage).toContain(reason);
+    // The same span id again with different content: set aside, named, the first kept.
+    const changed = otlpDocument([{ seed: 'bad', spans: [{ ...chatAt('c-a', 'a', 20), name: 'chat changed' }] }]);
+    const again = await send(changed);
+    expect(again.status).toBe(200);
+    const againBody = (await again.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
+    expect(againBody.partialSuccess).toMatchObject({ rejectedSpans: '1' });
+    expect(againBody.partialSuccess?.errorMessage).toContain('duplicate_span');
+    const run = (await getRunOrThrow(await runIdOf('acme', 'bad'))).run;
+    expect(run.trajectory.filter((s) => s.kind === 'model_turn')).toHaveLength(203);
+    expect(new Set(run.setAside?.map((s) => s.reason))).toEqual(new Set(['cycle', 'missing_parent', 'too_deep', 'name_too_long']));
   });
 });

@@ -15,12 +15,23 @@ import { ingestCaller } from '@/lib/otel/ingest-tokens';
 
 export const dynamic = 'force-dynamic';
 
+/**
+ * OTLP partial success: spans of traces that are not an agent's (rejected), and what building the
+ * runs' trees set aside (dropped spans count as rejected; repairs are named, the spans kept).
+ */
 function partialSuccess(result: ImportResult): { rejectedSpans: number; errorMessage: string } | null {
-  if (result.skippedSpans === 0) return null;
-  return {
-    rejectedSpans: result.skippedSpans,
-    errorMessage: `${result.skippedTraces} trace(s) had no agent span (gen_ai.*, openinference.span.kind, ai.*, traceloop.*) and were not imported`,
-  };
+  const dropped = result.setAside.filter((s) => s.action === 'dropped').length;
+  if (result.skippedSpans === 0 && result.setAside.length === 0) return null;
+  const parts: string[] = [];
+  if (result.skippedSpans > 0) parts.push(`${result.skippedTraces} trace(s) had no agent span (gen_ai.*, openinference.span.kind, ai.*, traceloop.*) and were not imported`);
+  if (result.setAside.length > 0) parts.push(`set aside: ${setAsideText(result.setAside)}`);
+  return { rejectedSpans: result.skippedSpans + dropped, errorMessage: parts.join('; ') };
+}
+
+/** The first few set-aside items, each as `reason span <id> (<action>)`, and how many more. */
+function setAsideText(items: ImportResult['setAside']): string {
+  const shown = items.slice(0, 10).map((s) => `${s.reason} span ${s.spanId} “${s.name.slice(0, 60)}” (${s.action})`);
+  return items.length > shown.length ? `${shown.join(', ')} and ${items.length - shown.length} more` : shown.join(', ');
 }
 
 export const POST = safeBearerRoute({
