@@ -13,8 +13,8 @@ import { answerColumns } from '@/lib/charts/answer-diff';
 import { countOf } from '@/lib/format/units';
 import { RunSameCase } from './_components/run-same-case';
 import type { StoredRun } from '@/lib/db/types';
-import { callStatus } from '@/lib/eval/run-summary';
-import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep } from '@/lib/charts/align-runs';
+import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep, type Alignment } from '@/lib/charts/align-runs';
+import { agentSideOf, alignByAgent, alignEntryOf, hasSeveralAgents } from '@/lib/charts/align-agents';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
 import { LabelBadges } from '@/components/label-badges';
@@ -49,24 +49,7 @@ async function resolve(id: string | null, side: 'A' | 'B', tenant: string): Prom
 }
 
 function entriesOf(stored: StoredRun): AlignEntry[] {
-  return stored.run.trajectory.map((e): AlignEntry => {
-    switch (e.kind) {
-      case 'model_turn':
-        return { kind: 'model_turn', step: e.step, text: e.text };
-      case 'tool_call':
-        return { kind: 'tool_call', step: e.step, name: e.name, arguments: e.arguments, status: callStatus(e) };
-      case 'guard':
-        return { kind: 'guard', step: e.step, guard: e.guard, reason: e.reason, detail: e.detail };
-      case 'compaction':
-        return { kind: 'compaction', step: e.step };
-      case 'model_retry':
-        return { kind: 'guard', step: e.step, guard: 'model_retry', reason: e.reason, detail: e.detail };
-      case 'guardrail':
-        return { kind: 'guard', step: e.step, guard: `guardrail:${e.guardrail}`, reason: e.action, detail: e.detail };
-      case 'span':
-        return { kind: 'guard', step: e.step, guard: `span:${e.spanKind}`, reason: e.name, detail: '' };
-    }
-  });
+  return stored.run.trajectory.map(alignEntryOf);
 }
 
 async function load(id: string | null, tenant: string): Promise<StoredRun | 'missing' | null> {
@@ -128,6 +111,51 @@ function Header({ label, stored, labels }: { label: string; stored: StoredRun; l
           ))}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** The step-by-step table of an alignment (a whole run, or one agent's steps). */
+function StepTable({ alignment, idPrefix, testId, replayedStep = null }: { alignment: Alignment; idPrefix: string; testId: string; replayedStep?: number | null }) {
+  return (
+    <div className="table-wrap">
+      <table className="data" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th>Difference</th>
+            <th>A</th>
+            <th>B</th>
+          </tr>
+        </thead>
+        <tbody>
+          {alignment.steps.map((s) => (
+            <tr
+              key={s.step}
+              id={`${idPrefix}${s.step}`}
+              className={`diff-row ${s.difference}${replayedStep === s.step ? ' diverged' : ''}`}
+              data-difference={s.difference}
+              data-diverged={replayedStep === s.step ? 'true' : undefined}
+            >
+              <td className="num">
+                {s.step}
+                {replayedStep === s.step ? (
+                  <div>
+                    <span className="badge bad">diverged</span>
+                  </div>
+                ) : null}
+              </td>
+              <td>{s.difference === 'same' ? <span className="muted">same</span> : <strong>{DIFFERENCE_LABELS[s.difference]}</strong>}</td>
+              <td>
+                <Side side={s.a} />
+              </td>
+              <td>
+                <Side side={s.b} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -280,6 +308,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     { entries: entriesOf(b), terminationReason: b.run.terminationReason, finalAnswer: b.run.finalAnswer },
   );
 
+  // Runs of several agents: agent by agent, aligned by agent path.
+  const byAgent =
+    hasSeveralAgents(a.run) || hasSeveralAgents(b.run)
+      ? alignByAgent(agentSideOf(a.run), agentSideOf(b.run))
+      : null;
   const [labelsA, labelsB] = await Promise.all([labelsOfRun(user.tenant, a.id), labelsOfRun(user.tenant, b.id)]);
   const columns = answerColumns(a.run.finalAnswer, b.run.finalAnswer);
   // A replay of a recorded run that left its recording: the step where it did, and what differed.
@@ -347,45 +380,34 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           <p className="answer-diff">{a.run.finalAnswer}</p>
         )}
       </section>
-      <div className="table-wrap">
-        <table className="data" data-testid="compare-table">
-          <thead>
-            <tr>
-              <th>Step</th>
-              <th>Difference</th>
-              <th>A</th>
-              <th>B</th>
-            </tr>
-          </thead>
-          <tbody>
-            {alignment.steps.map((s) => (
-              <tr
-                key={s.step}
-                id={`step-${s.step}`}
-                className={`diff-row ${s.difference}${replayed?.d.step === s.step ? ' diverged' : ''}`}
-                data-difference={s.difference}
-                data-diverged={replayed?.d.step === s.step ? 'true' : undefined}
-              >
-                <td className="num">
-                  {s.step}
-                  {replayed?.d.step === s.step ? (
-                    <div>
-                      <span className="badge bad">diverged</span>
-                    </div>
-                  ) : null}
-                </td>
-                <td>{s.difference === 'same' ? <span className="muted">same</span> : <strong>{DIFFERENCE_LABELS[s.difference]}</strong>}</td>
-                <td>
-                  <Side side={s.a} />
-                </td>
-                <td>
-                  <Side side={s.b} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {byAgent ? (
+        <>
+          <p className="small muted" data-testid="compare-by-agent-note">
+            These runs have several agents: each agent is compared with the agent of the same path in the other run, its steps counted from its own first.
+          </p>
+          {byAgent.map((g, i) => (
+            <section key={g.path} className="panel" aria-label={`Agent ${g.path}`} data-testid="agent-compare" data-agent={g.path} data-present={g.presentIn}>
+              <h2 style={{ marginTop: 0 }}>
+                <span className="mono">{g.path}</span>{' '}
+                {g.presentIn !== 'both' ? <span className="badge warn">only in {g.presentIn.toUpperCase()}</span> : null}
+              </h2>
+              <p className="small" style={{ marginTop: 0 }}>
+                {g.alignment.differentSteps === 0 ? 'Same steps.' : `${g.alignment.differentSteps} step(s) differ.`}{' '}
+                {g.alignment.terminationDiffers ? (
+                  <strong className="delta worse">
+                    Ended {g.ended.a} in A, {g.ended.b} in B.
+                  </strong>
+                ) : (
+                  <>Ended {g.ended.a} in both.</>
+                )}
+              </p>
+              <StepTable alignment={g.alignment} idPrefix={`agent-${i}-step-`} testId="compare-table" />
+            </section>
+          ))}
+        </>
+      ) : (
+        <StepTable alignment={alignment} idPrefix="step-" testId="compare-table" replayedStep={replayed?.d.step ?? null} />
+      )}
     </main>
   );
 }

@@ -200,6 +200,18 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <input id="f-user" name="user" defaultValue={query.user ?? ''} placeholder="user.id" />
         </div>
         <div className="field">
+          <label htmlFor="f-agent">Agent</label>
+          <input id="f-agent" name="agent" defaultValue={query.agent ?? ''} placeholder="agent name" size={14} aria-describedby="f-agent-help" />
+          <span id="f-agent-help" className="muted small">
+            exact name, e.g. stockroom
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="f-multi-agent">
+            <input id="f-multi-agent" type="checkbox" name="multiAgent" value="1" defaultChecked={query.multiAgent === '1'} /> Several agents
+          </label>
+        </div>
+        <div className="field">
           <label htmlFor="f-source">Source</label>
           <select id="f-source" name="source" defaultValue={query.source ?? ''}>
             <option value="">any</option>
@@ -271,6 +283,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 <th>Termination</th>
                 <SortHeader query={query} sortKey="steps" label="Steps" />
                 <th className="num">Tools</th>
+                <th className="num">Agents</th>
                 <SortHeader query={query} sortKey="totalTokens" label="Tokens" />
                 <th className="num">Cost</th>
                 <SortHeader query={query} sortKey="durationMs" label="Duration" />
@@ -281,7 +294,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             <tbody>
               {rows.map((row) => {
                 if (row.kind === 'suite')
-                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={12} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
+                  return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={13} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
                 const r = row.run;
                 return (
                 <tr key={r.id}>
@@ -330,6 +343,9 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   <td className="num">
                     {r.toolCallCount}
                     {r.blockedCount ? <span className="badge warn">{r.blockedCount} blocked</span> : null}
+                  </td>
+                  <td className="num" data-testid="agent-count">
+                    {r.agentCount}
                   </td>
                   <td className="num">{r.totalTokens.toLocaleString('en')}</td>
                   <td className="num small">

@@ -57,4 +57,12 @@ describe('the waterfall', () => {
     const withError = [...entries, e(6, 3, 'tool', 2, { error: true, label: 'get_stock' })];
     expect(unpackWaterfall(packWaterfall(withError))).toEqual(withError);
   });
+
+  it('carries each entry’s agent when a run has several, and sends none for a single-agent run', () => {
+    expect(packWaterfall(entries).agent).toBeUndefined();
+    expect(packWaterfall(entries.map((x) => ({ ...x, agent: 0 }))).agent).toBeUndefined();
+    const tree = entries.map((x, i) => ({ ...x, agent: i % 3 === 0 ? null : i % 2 }));
+    const back = unpackWaterfall(packWaterfall(tree));
+    expect(back.map((x) => x.agent ?? null)).toEqual(tree.map((x) => x.agent));
+  });
 });

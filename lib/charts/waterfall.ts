@@ -7,7 +7,8 @@
  * Unknown is null: a bar whose latency was not recorded has no width and says so, never 0 ms.
  */
 
-export const WATERFALL_KINDS = ['model', 'tool', 'retry_wait', 'approval_wait', 'guard', 'compaction'] as const;
+/** `span`: an imported trace's other spans (chain, retriever, embedding, …). New kinds go last: the wire form numbers them. */
+export const WATERFALL_KINDS = ['model', 'tool', 'retry_wait', 'approval_wait', 'guard', 'compaction', 'span'] as const;
 export type WaterfallKind = (typeof WATERFALL_KINDS)[number];
 
 /** One thing the run did, in trajectory order (`index` is its trajectory position). */
@@ -26,6 +27,8 @@ export interface WaterfallEntry {
   error: boolean;
   /** When it started and ended (ms from the run's start), as the run recorded; absent or null: not recorded. */
   recorded?: RecordedSpan | null;
+  /** The agent that made it (an index into the run's agents); absent or null: the run's first agent. */
+  agent?: number | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -147,6 +150,8 @@ export interface PackedWaterfall {
   /** Recorded start and end (ms from the run's start); -1: not recorded. */
   startMs: number[];
   endMs: number[];
+  /** The agent of each entry (-1: the first agent); absent when no entry names one (a single-agent run). */
+  agent?: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
@@ -169,6 +174,8 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.startMs.push(e.recorded ? e.recorded.startMs : -1);
     p.endMs.push(e.recorded ? e.recorded.endMs : -1);
   }
+  // Only a run of several agents sends them: every entry of a single-agent run is the first agent's.
+  if (entries.some((e) => (e.agent ?? 0) > 0)) p.agent = entries.map((e) => e.agent ?? -1);
   return p;
 }
 
@@ -176,6 +183,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
   const nullIfNegative = (v: number | undefined) => (v === undefined || v < 0 ? null : v);
   return p.index.map((index, i) => {
     const recorded = recordedAt(p, i);
+    const agent = p.agent?.[i];
     return {
       index,
       step: p.step[i]!,
@@ -186,6 +194,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
       costUsd: nullIfNegative(p.costUsd[i]),
       error: p.error[i] === 1,
       ...(recorded ? { recorded } : {}),
+      ...(agent !== undefined && agent >= 0 ? { agent } : {}),
     };
   });
 }

@@ -33,12 +33,12 @@ export interface WaterfallRows {
    * (null: unknown); harness calls are priced from the run's model. `agent`: its agent's index.
    */
   model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; priced: boolean; costUsd: number | null; agent: number }[];
-  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets }[];
-  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets }[];
+  tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets; agent: number }[];
+  guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets; agent: number }[];
   /** An imported trace's other spans (chain, retriever, …): never guard events. */
   spans: { index: number; step: number; spanKind: string; name: string; recorded: RecordedOffsets; agent: number }[];
-  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets }[];
-  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number }[];
+  retries: { index: number; step: number; attempt: number; reason: string; delayMs: number; recorded: RecordedOffsets; agent: number }[];
+  compactions: { index: number; step: number; tokensBefore: number; tokensAfter: number; agent: number }[];
   /** Requested and decided at (null while pending), as recorded. */
   approvals: { step: number; callId: string; tool: string; status: string; createdAt: Date; decidedAt: Date | null }[];
 }
@@ -51,18 +51,18 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const [model, tools, guards, compactions, approvals] = await Promise.all([
     p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null }[]>`
       SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "startMs", "endMs", "costUsd", "costNote", "agentIdx" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null }[]>`
-      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null; agentIdx: number | null }[]>`
+      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait", "agentIdx" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, guard: true, reason: true, detail: true, startMs: true, endMs: true, agentIdx: true } }),
-    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true } }),
+    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, tokensBefore: true, tokensAfter: true, agentIdx: true } }),
     p.approvalRequest.findMany({ where: { runId }, orderBy: { createdAt: 'asc' }, select: { step: true, callId: true, tool: true, status: true, createdAt: true, decidedAt: true } }),
   ]);
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
     model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), priced: m.costNote !== null, costUsd: m.costUsd === null ? null : Number(m.costUsd), agent: m.agentIdx === null ? 0 : Number(m.agentIdx) })),
-    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait) })),
-    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs) })),
+    tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: t.agentIdx === null ? 0 : Number(t.agentIdx) })),
+    guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
     spans: guards
       .filter((g) => g.guard === SPAN_STEP_GUARD)
       .map((g) => ({ index: g.idx, step: g.step, spanKind: g.reason, name: spanStepFromRow(g).name, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
@@ -70,9 +70,9 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
       .filter((g) => g.guard === MODEL_RETRY_GUARD)
       .map((g) => {
         const r = retryFromRow(g);
-        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs) };
+        return { index: g.idx, step: g.step, attempt: r.attempt, reason: r.reason, delayMs: r.delayMs, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 };
       }),
-    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter })),
+    compactions: compactions.map((c) => ({ index: c.idx, step: c.step, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter, agent: c.agentIdx ?? 0 })),
     approvals,
   };
 }

@@ -64,3 +64,18 @@ describe('the runs page\'s label, tool-error, latency and cost filters', () => {
     expect(runFiltersOf(bad, 't')).toMatchObject({ labelled: undefined, toolError: undefined, minDurationMs: undefined, minCostUsd: undefined });
   });
 });
+
+describe('the agent filters', () => {
+  it('reach the data layer as an agent name and at least two agents, and survive in links', () => {
+    const q = RunsQuerySchema.parse({ agent: ' inventory-checker ', multiAgent: '1' });
+    expect(runFiltersOf(q, 'kittiwake')).toMatchObject({ agent: 'inventory-checker', minAgents: 2 });
+    expect(runsHref(q)).toBe('/runs?agent=inventory-checker&multiAgent=1');
+    expect(hasFilters(q)).toBe(true);
+  });
+
+  it('drop a bad value instead of failing the page', () => {
+    const q = RunsQuerySchema.parse({ agent: 'x'.repeat(300), multiAgent: 'yes' });
+    expect(runFiltersOf(q, 'kittiwake')).toMatchObject({ agent: undefined, minAgents: undefined });
+    expect(hasFilters(RunsQuerySchema.parse({ agent: '' }))).toBe(false);
+  });
+});

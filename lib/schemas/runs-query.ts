@@ -59,6 +59,10 @@ export const RunsQuerySchema = z.object({
   session: z.preprocess(one, optionalText(256)),
   /** An imported trace's `user.id` (the traced application's end user). */
   user: z.preprocess(one, optionalText(256)),
+  /** Runs with an agent of this exact name (`stockroom`: the harness's own runs). */
+  agent: z.preprocess(one, optionalText(256)),
+  /** `1`: only runs of several agents. */
+  multiAgent: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
   /** `imported` or `harness`: where the runs came from. */
   source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
@@ -68,7 +72,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'slowerThan', 'costAbove'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'slowerThan', 'costAbove', 'agent', 'multiAgent'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -110,6 +114,8 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     toolError: q.toolError === '1' ? true : undefined,
     minDurationMs: q.slowerThan !== undefined ? q.slowerThan * 1000 : undefined,
     minCostUsd: q.costAbove,
+    agent: q.agent,
+    minAgents: q.multiAgent === '1' ? 2 : undefined,
   };
 }
 

@@ -94,6 +94,31 @@ describe('the waterfall of a stored run', () => {
     expect(calls.every((b) => b.placement === 'recorded')).toBe(true);
   });
 
+  it('gives each bar of a run of several agents its agent, and a call priced on its own its cost (null: unknown)', async () => {
+    const tree = makeRun({ rounds: 3 });
+    const rollup = { modelCalls: 1, toolCalls: 1, inputTokens: 1, outputTokens: 1, costUsd: null, costNote: '', latencyMs: null, outcome: 'completed' as const, outcomeDetail: '' };
+    tree.agents = [
+      { id: 'p', name: 'planner', path: ['planner'], parent: null, entered: 'root', parallelGroup: null, transitions: tree.transitions, rollup },
+      { id: 'c', name: 'checker', path: ['planner', 'checker'], parent: 0, entered: 'delegate', parallelGroup: null, transitions: [], rollup },
+    ];
+    // Steps 2 and later belong to the sub-agent; the first model call was priced alone, the second had no price.
+    let turns = 0;
+    tree.trajectory = tree.trajectory.map((s): TrajectoryStep => {
+      const agent = s.step >= 2 ? { agent: 1 } : {};
+      if (s.kind !== 'model_turn') return { ...s, ...agent };
+      turns += 1;
+      return { ...s, ...agent, ...(turns === 1 ? { costUsd: 0.0009, costNote: 'gpt-4o-mini at its list price' } : turns === 2 ? { costUsd: null, costNote: 'no price for gcp:gemini-9' } : {}) };
+    });
+    const treeId = await saveRun(tree, makeMeta({ tenant: 'kittiwake' }), t.db);
+    const w = (await loadWaterfall(treeId, 'kittiwake', t.db))!;
+    expect(w.entries.filter((e) => e.step < 2).every((e) => (e.agent ?? null) === null || e.agent === 0)).toBe(true);
+    expect(w.entries.filter((e) => e.step >= 2 && e.kind !== 'approval_wait').every((e) => e.agent === 1)).toBe(true);
+    const model = w.entries.filter((e) => e.kind === 'model');
+    expect(model[0]!.costUsd).toBe(0.0009);
+    expect(model[1]!.costUsd).toBeNull();
+    expect(unpackWaterfall(packWaterfall(w.entries)).map((e) => e.agent ?? null)).toEqual(w.entries.map((e) => e.agent ?? null));
+  });
+
   it("answers nothing for another tenant's run", async () => {
     expect(await loadWaterfall(id, 'puffin', t.db)).toBeNull();
   });

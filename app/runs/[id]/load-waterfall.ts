@@ -40,6 +40,7 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       costUsd: m.priced ? m.costUsd : fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
       error: false,
       recorded: m.recorded,
+      agent: m.agent,
     });
   }
   for (const t of rows.tools) {
@@ -54,11 +55,15 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       costUsd: null,
       error: t.isError,
       recorded: t.recorded,
+      agent: t.agent,
     });
   }
-  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true, recorded: r.recorded });
-  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true, recorded: g.recorded });
-  for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false });
+  for (const r of rows.retries) entries.push({ index: r.index, step: r.step, kind: 'retry_wait', label: `retry ${r.attempt} after ${r.reason}`, durationMs: r.delayMs, tokens: null, costUsd: null, error: true, recorded: r.recorded, agent: r.agent });
+  for (const g of rows.guards) entries.push({ index: g.index, step: g.step, kind: 'guard', label: `${g.guard}: ${g.reason}`, durationMs: 0, tokens: null, costUsd: null, error: true, recorded: g.recorded, agent: g.agent });
+  // An imported trace's other spans (chain, retriever, embedding, …) as what they are, with their recorded times.
+  for (const sp of rows.spans)
+    entries.push({ index: sp.index, step: sp.step, kind: 'span', label: `${sp.spanKind}: ${sp.name}`, durationMs: sp.recorded ? sp.recorded.endMs - sp.recorded.startMs : null, tokens: null, costUsd: null, error: false, recorded: sp.recorded, agent: sp.agent });
+  for (const c of rows.compactions) entries.push({ index: c.index, step: c.step, kind: 'compaction', label: `compaction ${c.tokensBefore} → ${c.tokensAfter} tokens`, durationMs: 0, tokens: null, costUsd: null, error: false, agent: c.agent });
   for (const a of rows.approvals) {
     // Just before the call it gated (or at the end of its step when that call is not stored).
     const call = rows.tools.find((t) => t.toolUseId === a.callId);

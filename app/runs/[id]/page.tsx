@@ -12,6 +12,7 @@ import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
+import { agentReplayOf } from '@/lib/charts/agent-frames';
 import { replayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
 import { GovernancePanel } from './_components/governance-panel';
@@ -35,6 +36,7 @@ import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels'
 import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
 import { draftCaseFromRun } from '@/lib/eval/golden-sets';
 import { AddGoldenCase } from './_components/add-golden-case';
+import { SetAsideNotice } from './_components/set-aside-notice';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { GuardrailsSchema, guardrailsOn } from '@/lib/harness/guardrails/config';
 
@@ -62,7 +64,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const run = await getRunSummary(parsed.data);
   if (!run) notFound();
-  const timeline = await loadTimeline(run.id);
+  // A run of several agents replays all their transitions as one log (the stored log is the root agent's).
+  const agentReplay = agentReplayOf(run.agents, run.durationMs);
+  const stored = await loadTimeline(run.id);
+  const timeline = agentReplay ? { ...stored, transitions: agentReplay.transitions } : stored;
   const budget = budgetFromConfig(run.config);
   // One word per thing: `?transition=N` opens the replay at transition N (1-based, what the slider
   // counts); `?step=N` at the first transition of harness step N (what the panels and compare count).
@@ -153,6 +158,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </>
         )}
       </section>
+      <SetAsideNotice setAside={run.setAside} />
       {draft ? (
         <AddGoldenCase
           runId={run.id}
@@ -176,6 +182,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         terminationReason={run.terminationReason}
         initialAt={initialAt}
         following={isLiveStatus(run.status)}
+        agents={agentReplay ? { views: agentReplay.views, agentOf: agentReplay.agentOf, runDurationMs: agentReplay.runDurationMs } : null}
         labelling={{
           labelSet: { version: labelSet.version, verdicts: labelSet.verdicts, categories: labelSet.categories },
           labels: labels.map((l) => ({ id: l.id, step: l.step, verdict: l.verdict, category: l.category, score: l.score, comment: l.comment, createdByName: l.createdByName, createdAt: l.createdAt })),

@@ -22,6 +22,11 @@ import { isTyping } from '@/components/is-typing';
 import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
 import { LabelPanel, type LabelSetView } from './label-panel';
 import type { LabelView } from '@/components/label-badges';
+import { agentGraph, colourByPath } from '@/lib/charts/agent-graph';
+import { pathLabel } from '@/lib/charts/agent-tree';
+import { firstFrameOfAgent, frameForAgentStep } from '@/lib/charts/agent-frames';
+import { AgentStateMachine, SpanTreePanel, type ReplayAgents } from './agents-panel';
+import { AgentGraphView } from './agent-graph';
 
 /** What the label panel needs (absent: no panel). */
 export interface ReplayLabelling {
@@ -40,6 +45,7 @@ export function Replay({
   initialAt = null,
   following = false,
   labelling = null,
+  agents = null,
 }: {
   runId: string;
   packed: PackedTimeline;
@@ -49,6 +55,8 @@ export function Replay({
   /** The run is still running: each time it grows, show its newest step. */
   following?: boolean;
   labelling?: ReplayLabelling | null;
+  /** A run of several agents: its agents and the agent of each transition (null: one agent, the replay as it always was). */
+  agents?: ReplayAgents | null;
 }) {
   const timeline = useMemo(() => unpackTimeline(packed), [packed]);
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
@@ -57,6 +65,11 @@ export function Replay({
   const [frame, setFrameRaw] = useState(() => clampFrame(frameOfPosition(frames, initialAt), frames.length));
   const setFrame = useCallback((f: number) => setFrameRaw(clampFrame(f, frames.length)), [frames.length]);
   const current = frames[frame];
+  const graph = useMemo(() => (agents ? agentGraph(agents.views, agents.runDurationMs) : null), [agents]);
+  const colours = useMemo(() => (graph ? colourByPath(graph) : new Map<string, number>()), [graph]);
+  const logged = useMemo(() => frames.map((f) => f.transition), [frames]);
+  const [pickedAgent, setPickedAgent] = useState<number | null>(null);
+  const frameAgent = agents ? (agents.views.find((a) => a.id === (agents.agentOf[frame] ?? 0)) ?? null) : null;
   const queryClient = useQueryClient();
   // Following a running run: when it grows, move to its newest frame (state adjusted during render, not in an effect).
   const [shownLength, setShownLength] = useState(frames.length);
@@ -131,22 +144,84 @@ export function Replay({
             {current.transition.from} → {current.transition.to}
           </span>{' '}
           <span className="muted">({current.transition.reason})</span>
+          {frameAgent ? (
+            <>
+              {' '}
+              · agent <strong data-testid="replay-agent">{pathLabel(frameAgent.path)}</strong>
+            </>
+          ) : null}
           {frame === frames.length - 1 ? <> · ended with {terminationReason}</> : null}
           <span className="muted"> · ← → keys move one transition</span>
         </p>
         <CopyLinkButton label="Copy link to this transition" />
       </div>
 
-      <div className="panel">
-        <h2>Timeline</h2>
-        <WaterfallChart runId={runId} currentStep={current.step} following={following} onSelectStep={(step) => setFrame(frameForStep(frames, step))} />
-      </div>
+      {agents && graph ? (
+        <>
+          <div className="timeline-grid">
+            <div className="panel" data-testid="span-tree-panel">
+              <h2>Agents and their calls</h2>
+              <SpanTreePanel
+                runId={runId}
+                agents={agents.views}
+                colours={colours}
+                currentStep={current.step}
+                following={following}
+                onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
+              />
+            </div>
+            <div className="panel">
+              <h2>Timeline</h2>
+              <WaterfallChart
+                runId={runId}
+                currentStep={current.step}
+                following={following}
+                onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
+                colourOf={(agent) => colours.get(pathLabel(agents.views[agent ?? 0]?.path ?? [])) ?? 0}
+              />
+            </div>
+          </div>
+          <div className="panel">
+            <h2>Agent graph</h2>
+            <p className="small muted" style={{ marginTop: 0 }}>
+              Who called whom, how many times and how, and where the time went (the bar under each agent is its share of the run). Select an agent to
+              move the replay to its first step.
+            </p>
+            <AgentGraphView
+              graph={graph}
+              currentKey={frameAgent ? pathLabel(frameAgent.path) : null}
+              onSelect={(key) => {
+                const node = graph.nodes.find((n) => n.key === key);
+                const at = node ? firstFrameOfAgent(agents.agentOf, node.firstAgent) : -1;
+                if (at >= 0) setFrame(at);
+              }}
+            />
+          </div>
+        </>
+      ) : (
+        <div className="panel">
+          <h2>Timeline</h2>
+          <WaterfallChart runId={runId} currentStep={current.step} following={following} onSelectStep={(step) => setFrame(frameForStep(frames, step))} />
+        </div>
+      )}
 
       <div className="replay-grid">
         <div>
           <div className="panel">
             <h2>State machine</h2>
-            <MermaidDiagram source={diagram} label={`Harness state diagram, current state ${current.state}`} />
+            {agents ? (
+              <AgentStateMachine
+                agents={agents.views}
+                transitions={logged}
+                agentOf={agents.agentOf}
+                frame={frame}
+                picked={pickedAgent}
+                onPick={setPickedAgent}
+                colours={colours}
+              />
+            ) : (
+              <MermaidDiagram source={diagram} label={`Harness state diagram, current state ${current.state}`} />
+            )}
           </div>
           <div className="panel">
             <h2>Step {current.step}: tool calls and events</h2>

@@ -11,6 +11,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { shapeWaterfall, stepTotals, unpackWaterfall, type PackedWaterfall, type StepTotals, type Waterfall, type WaterfallEntry } from '@/lib/charts/waterfall';
 import { fetchJson } from '@/components/fetch-json';
 import { formatDuration } from '@/lib/format/units';
+import { agentStyle } from './span-tree';
 
 const ROW_PX = 26;
 
@@ -56,7 +57,21 @@ export function StepCost({ runId, step, following }: { runId: string; step: numb
   return <StepCostLine totals={stepTotals(w.entries, step)} />;
 }
 
-export function WaterfallChart({ runId, currentStep, following, onSelectStep }: { runId: string; currentStep: number; following: boolean; onSelectStep: (step: number) => void }) {
+export function WaterfallChart({
+  runId,
+  currentStep,
+  following,
+  onSelectStep,
+  colourOf,
+}: {
+  runId: string;
+  currentStep: number;
+  following: boolean;
+  /** The replay moves to `step` (and, in a run of several agents, to the bar's agent there). */
+  onSelectStep: (step: number, agent: number | null) => void;
+  /** A run of several agents: the colour number of an entry's agent, marking each row with its agent's colour. */
+  colourOf?: (agent: number | null) => number;
+}) {
   const w = useWaterfall(runId, following);
   const parent = useRef<HTMLDivElement>(null);
   const bars = useMemo(() => (w && 'waterfall' in w ? w.waterfall.bars : []), [w]);
@@ -95,7 +110,7 @@ export function WaterfallChart({ runId, currentStep, following, onSelectStep }: 
               <button
                 type="button"
                 key={v.key}
-                className={`waterfall-row ${here ? 'active' : ''}`}
+                className={`waterfall-row ${here ? 'active' : ''}${colourOf ? ' agent-coloured' : ''}`}
                 aria-current={here ? 'step' : undefined}
                 data-testid="waterfall-bar"
                 data-kind={b.kind}
@@ -103,9 +118,10 @@ export function WaterfallChart({ runId, currentStep, following, onSelectStep }: 
                 data-placement={b.placement}
                 data-start-ms={Math.round(b.offsetMs)}
                 data-end-ms={Math.round(b.offsetMs + b.widthMs)}
-                onClick={() => onSelectStep(b.step)}
+                onClick={() => onSelectStep(b.step, b.agent ?? null)}
                 title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
+                data-agent={colourOf ? (b.agent ?? 0) : undefined}
+                style={{ ...(colourOf ? agentStyle(colourOf(b.agent ?? null)) : {}), position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
               >
                 <span className="waterfall-label">
                   <span className="muted">{b.step}</span> {b.label}
