@@ -13,8 +13,8 @@ import { GRAPHILE_SCHEMA, JobLeaseLostError, type JobLease } from '../db/job-lea
 
 export { GRAPHILE_SCHEMA };
 
-/** How often a job that lost its connection tries to hand itself back while the database is away. */
-const HAND_BACK_RETRY_MS = 500;
+/** How often a job that lost its connection tries to give its attempt back while the database is away. */
+const UNSPEND_RETRY_MS = 500;
 /**
  * What a repeated key means, per kind, in graphile-worker's own modes (add_job): both replace a job
  * still queued or failed for good (attempts reset) and, beside one already running, add a new one.
@@ -240,42 +240,29 @@ export interface GraphileRunner {
 
 /** Thrown by a handler that ended after its job was handed back: graphile-worker's fail is then a no-op (the lock is no longer ours). */
 export class JobReleasedError extends Error {
-  constructor(message = 'the worker stopped and handed this job back to the queue') {
-    super(message);
+  constructor() {
+    super('the worker stopped and handed this job back to the queue');
   }
 }
 
 type PgClientRunner = <T>(fn: (client: import('pg').PoolClient) => Promise<T>) => Promise<T>;
 
 /**
- * Hands one job back as returnJobsOf does (unlocked, the attempt it was on not counted, due now) if
- * this worker still holds it, and wakes the listening workers. Tried again every HAND_BACK_RETRY_MS
- * while the database is away, until it answers or `signal` aborts (a stopping worker's own stop
- * hands its jobs back). Returns whether the database answered.
+ * Gives back the attempt a job is on (attempts − 1) while this worker still holds it, so the failure
+ * graphile-worker then records (unlocking it, due again after exp(attempts) = 1 s) does not count.
+ * graphile-worker's own fail does the unlocking: a job unlocked here could be taken again by this
+ * same pool (same lock id) before that fail lands, which would then fail the new attempt.
+ * Tried again every UNSPEND_RETRY_MS while the database is away, until it answers or `signal`
+ * aborts (a stopping worker hands its jobs back itself). Returns whether the database answered.
  */
-async function handBackWhenReachable(withPgClient: PgClientRunner, lease: JobLease, message: string, signal: AbortSignal): Promise<boolean> {
+async function unspendAttemptWhenReachable(withPgClient: PgClientRunner, lease: JobLease, signal: AbortSignal): Promise<boolean> {
   for (;;) {
     try {
-      await withPgClient(async (client) => {
-        const r = await client.query(
-          `WITH j AS (
-             UPDATE ${GRAPHILE_SCHEMA}._private_jobs
-                SET locked_by = NULL, locked_at = NULL, attempts = GREATEST(0, attempts - 1), last_error = $3::text
-              WHERE id = $1::bigint AND locked_by = $2::text
-          RETURNING id, job_queue_id
-           ), q AS (
-             UPDATE ${GRAPHILE_SCHEMA}._private_job_queues AS jq SET locked_by = NULL, locked_at = NULL
-               FROM j WHERE jq.id = j.job_queue_id AND jq.locked_by = $2::text
-           )
-           SELECT id FROM j`,
-          [lease.jobId, lease.lockedBy, message],
-        );
-        if ((r.rowCount ?? 0) > 0) await client.query(`SELECT pg_notify('jobs:insert', json_build_object('r', random(), 'count', 1)::text)`);
-      });
+      await withPgClient((client) => client.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET attempts = GREATEST(0, attempts - 1) WHERE id = $1::bigint AND locked_by = $2::text`, [lease.jobId, lease.lockedBy]));
       return true;
     } catch (err) {
       if (!isConnectionLost(err) || signal.aborted) return false;
-      await new Promise((resolve) => setTimeout(resolve, HAND_BACK_RETRY_MS));
+      await new Promise((resolve) => setTimeout(resolve, UNSPEND_RETRY_MS));
     }
   }
 }
@@ -308,10 +295,10 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
         if (err instanceof JobLeaseLostError || options.released()) throw err; // not ours any more: graphile-worker's fail is a no-op
         if (isConnectionLost(err) && !signal.aborted) {
           // The database went away under the job (a restart, a failover, a cut network): not the job's
-          // fault, so it goes back to the queue as it was, without spending an attempt or waiting a
-          // retry's backoff, as soon as the database answers again.
-          const message = `the database connection was lost (${err instanceof Error ? err.message : String(err)}); handed back without spending an attempt`.slice(0, 500);
-          if (await handBackWhenReachable(helpers.withPgClient, lease, message, options.stopSignal)) throw new JobReleasedError(message);
+          // fault, so once the database answers again it is retried (after 1 s) without spending an attempt.
+          if (await unspendAttemptWhenReachable(helpers.withPgClient, lease, options.stopSignal)) {
+            throw new Error(`the database connection was lost (${err instanceof Error ? err.message : String(err)}); retried without spending an attempt`.slice(0, 500), { cause: err });
+          }
           throw err;
         }
         if (err instanceof PermanentJobError && !options.released()) {
