@@ -76,8 +76,8 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
 export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
   return {
     /** One run from the dashboard (PostgreSQL): claimed, run and stored by the run service. */
-    async run(job) {
-      await runQueuedRun(job);
+    async run(job, ctx) {
+      await runQueuedRun(job, getDb(), ctx.lease);
     },
     /** Fans a suite out into one job per (setting, case) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {

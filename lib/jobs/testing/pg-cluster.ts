@@ -72,6 +72,8 @@ export async function startPgCluster(options: { extraListen?: string[] } = {}): 
     await exec('chown', ['postgres:postgres', dir]);
   }
   await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  // initdb trusts loopback only: the peers of an extra address (its /30, e.g. a veth pair's other end) too.
+  for (const addr of options.extraListen ?? []) fs.appendFileSync(path.join(data, 'pg_hba.conf'), `host all all ${addr}/30 trust\n`);
   const port = await freePort();
   const listen = ['127.0.0.1', ...(options.extraListen ?? [])].join(',');
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=${listen} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
