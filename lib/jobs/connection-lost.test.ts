@@ -18,6 +18,8 @@ describe('isConnectionLost', () => {
     expect(isConnectionLost(new AggregateError([new Error('x'), withCode('boom', 'ECONNREFUSED')]))).toBe(true);
     const prisma = Object.assign(new Error('Invalid invocation'), { code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'DatabaseNotReachable' } } } });
     expect(isConnectionLost(prisma)).toBe(true);
+    expect(isConnectionLost(Object.assign(new Error('the database is unavailable'), { code: 'db_unavailable', reason: 'unreachable' }))).toBe(true);
+    expect(isConnectionLost(Object.assign(new Error('the disk is full'), { code: 'db_unavailable', reason: 'disk_full' }))).toBe(false);
   });
 
   it('does not take a job’s own failure for a lost connection', () => {

@@ -48,7 +48,9 @@ export function isConnectionLost(err: unknown): boolean {
       continue;
     }
     if (typeof e !== 'object' || e === null) continue;
-    const { code, originalCode, kind, message } = e as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown };
+    const { code, originalCode, kind, message, reason } = e as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown; reason?: unknown };
+    // The data layer's own "database unavailable" error (branch i32s), when the server cannot be reached.
+    if (code === 'db_unavailable' && reason === 'unreachable') return true;
     for (const c of [code, originalCode]) if (typeof c === 'string' && (CODES.has(c) || SQLSTATE.test(c))) return true;
     if (kind === 'DatabaseNotReachable' || kind === 'ConnectionClosed' || kind === 'SocketTimeout') return true;
     if (typeof message === 'string' && MESSAGES.test(message)) return true;
