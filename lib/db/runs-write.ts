@@ -8,6 +8,7 @@ import type { RunResult } from '../harness/types';
 import { BlobSet, type BlobRow } from './blobs';
 import { BLOB_PRUNE_LOCK, insertAll, type TableRows } from './bulk-insert';
 import { getDb, type Database } from './client';
+import { assertJobHeld, type JobLease } from './job-lease';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
@@ -107,9 +108,11 @@ export async function deleteRun(id: string, db: Database = getDb()): Promise<boo
 /**
  * Replaces a stored run with a newer RunResult under the same id (a governed run that resumed after
  * a decision) in one transaction: the old rows go and the new ones arrive together, or neither does.
- * Blobs only the old version used are pruned in the same transaction.
+ * Blobs only the old version used are pruned in the same transaction. Under a job lease (a queued run
+ * on a PostgreSQL worker) the transaction first checks the job is still this worker's (job-lease.ts):
+ * a worker that lost it stores nothing over what the new owner stores.
  */
-export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<void> {
+export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
   const p = db.prisma;
   const old = await p.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
   const blobs = new BlobSet();
@@ -118,6 +121,14 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
   const lock = db.provider === 'postgres' ? [lockBlobsForPrune(db)] : [];
   const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false }));
+  if (lease && db.provider === 'postgres') {
+    await p.$transaction(async (tx) => {
+      const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+      await assertJobHeld(tx, lease);
+      for (const statement of [lockBlobsForPrune(txDb), txDb.prisma.run.deleteMany({ where: { id: meta.id } }), ...insertAll(txDb, tables), ...pruneBlobs(txDb, stale, true)]) await statement;
+    });
+    return;
+  }
   await p.$transaction([...lock, p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, tables), ...pruneBlobs(db, stale, true)]);
 }
 

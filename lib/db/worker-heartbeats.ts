@@ -2,6 +2,8 @@ import 'server-only';
 /**
  * Worker heartbeat rows: each worker process touches its row every HEARTBEAT_MS; one not seen for
  * WORKER_LEASE_MS is dead. lib/jobs/heartbeat.ts keeps the timer and releases the dead workers' jobs.
+ * A row says how many of the worker's slots still take jobs; a worker whose pool has none left does
+ * not beat at all (it cannot work, so it must not look alive and keep its jobs from the others).
  */
 import type { Database } from './client';
 
@@ -10,13 +12,13 @@ export const HEARTBEAT_MS = 2_000;
 /** A worker silent this long is dead and its jobs are released. */
 export const WORKER_LEASE_MS = 10_000;
 
-/** Touches (or creates) a worker's row with the graphile worker ids it runs jobs under. */
-export async function touchHeartbeat(db: Database, row: { id: string; workerIds: readonly string[]; concurrency: number }, now: Date): Promise<void> {
+/** Touches (or creates) a worker's row with the graphile worker ids it runs jobs under and its working slots. */
+export async function touchHeartbeat(db: Database, row: { id: string; workerIds: readonly string[]; concurrency: number; slots: number }, now: Date): Promise<void> {
   const workerIds = JSON.stringify(row.workerIds);
   await db.prisma.workerHeartbeat.upsert({
     where: { id: row.id },
-    create: { id: row.id, workerIds, concurrency: row.concurrency, startedAt: now, lastSeen: now },
-    update: { workerIds, lastSeen: now },
+    create: { id: row.id, workerIds, concurrency: row.concurrency, slots: row.slots, startedAt: now, lastSeen: now },
+    update: { workerIds, slots: row.slots, lastSeen: now },
   });
 }
 

@@ -9,6 +9,8 @@
 import { ConfigError, HarnessError } from '../harness/errors';
 import { getDb } from '../db/client';
 import { endRunsUnfinished } from '../db/run-progress';
+import { JobLeaseLostError } from '../db/job-lease';
+import { isConnectionLost } from './connection-lost';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenSource } from '../runs/golden-source';
@@ -27,6 +29,8 @@ export interface HandlerDeps {
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
   /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
   onCaseStarted?: (job: JobPayload<'suite-case'>) => void;
+  /** Told when a case's store was refused because its job was released to another worker (fencing). */
+  onCaseLeaseLost?: (job: JobPayload<'suite-case'>) => void;
 }
 
 function suiteOf(kind: JobKind, payload: unknown): string | null {
@@ -48,6 +52,8 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
       await handler(parsed.data as JobPayload<K>, ctx);
     } catch (err) {
       if (ctx.signal.aborted) throw err; // the worker is stopping: the job is handed back or retried
+      if (err instanceof JobLeaseLostError) throw err; // another worker holds the job now: its outcome is that worker's
+      if (isConnectionLost(err)) throw err; // not the job's fault: handed back without spending an attempt (graphile.ts)
       const isPermanent = permanent(err);
       const last = isPermanent || ctx.attempt >= ctx.maxAttempts;
       if (!last) throw err; // retried with backoff by the backend
@@ -70,8 +76,8 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
 export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
   return {
     /** One run from the dashboard (PostgreSQL): claimed, run and stored by the run service. */
-    async run(job) {
-      await runQueuedRun(job);
+    async run(job, ctx) {
+      await runQueuedRun(job, getDb(), ctx.lease);
     },
     /** Fans a suite out into one job per (setting, case) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {
@@ -92,7 +98,10 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     },
     async 'suite-case'(job, ctx) {
       deps.onCaseStarted?.(job);
-      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate });
+      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate, ...(ctx.lease ? { lease: ctx.lease } : {}) }).catch((err: unknown) => {
+        if (err instanceof JobLeaseLostError) deps.onCaseLeaseLost?.(job);
+        throw err;
+      });
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },

@@ -12,6 +12,7 @@ import { resolveLiveModel, withAgent, type LiveModel } from './agent';
 import type { PreparedRun } from './prepare';
 import { watchForStop } from './stop-runs';
 import { storeRun, storeRunSoFar } from './store';
+import type { JobLease } from '../db/job-lease';
 import { summariseRun, type RunOneResult } from './summary';
 
 /** A run that has been started: its stored id, and its summary once it finishes. */
@@ -25,6 +26,8 @@ export interface ExecuteOptions {
   replay?: ReplaySource;
   /** Store over the record the run already has (a queued run). */
   replace?: boolean;
+  /** The job the run is stored under (a queued run on a worker): every store checks it is still held. */
+  lease?: JobLease;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): 
       agent.run(p.query, golden?.id ?? null, {
         signal,
         // Once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
-        onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta).then(stored)) : undefined,
+        onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta, undefined, options.lease).then(stored)) : undefined,
         // A tool's progress (MCP notifications/progress) is shown live in the replay too.
         onToolProgress: liveProgress ? toolProgressRecorder(meta.id) : undefined,
         model: options.replay
@@ -49,7 +52,7 @@ export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): 
           : undefined,
       }),
     );
-    await (liveProgress || options.replace ? storeRunSoFar(run, meta) : storeRun(run, meta));
+    await (liveProgress || options.replace ? storeRunSoFar(run, meta, undefined, options.lease) : storeRun(run, meta));
     return summariseRun(meta.id, run, golden);
   };
   const done = (async () => {

@@ -7,6 +7,7 @@ import type { RunResult } from '../harness/types';
 import { ConfigError } from '../harness/errors';
 import { getDb, type Database } from '../db/client';
 import { claimQueuedRun, endRunsUnfinished } from '../db/run-progress';
+import type { JobLease } from '../db/job-lease';
 import { deleteRun } from '../db/runs-write';
 import type { RunOneInput } from '../schemas/run-settings';
 import { InputError } from './errors';
@@ -63,7 +64,7 @@ export const couldNotStartAnswer = (why: string) => `A worker could not start th
  * worker that died, and runs again from the start under the same id. A refusal on this machine (the
  * dataset or a credential missing here) ends the run saying so; anything else is retried by the queue.
  */
-export async function runQueuedRun(job: QueuedRunJob, db: Database = getDb()): Promise<'ran' | 'skipped' | 'refused'> {
+export async function runQueuedRun(job: QueuedRunJob, db: Database = getDb(), lease?: JobLease): Promise<'ran' | 'skipped' | 'refused'> {
   if ((await claimQueuedRun(job.runId, db)) === 'not-queued') return 'skipped';
   let prepared: PreparedRun;
   try {
@@ -73,6 +74,7 @@ export async function runQueuedRun(job: QueuedRunJob, db: Database = getDb()): P
     await endRunsUnfinished({ id: job.runId, status: 'running' }, couldNotStartAnswer(err.message), db);
     return 'refused';
   }
-  await (await executeRun(prepared, { replace: true })).done;
+  // Under its job's lease: a worker that lost the job (paused, cut off) stores nothing over the new owner's run.
+  await (await executeRun(prepared, { replace: true, ...(lease ? { lease } : {}) })).done;
   return 'ran';
 }

@@ -6,6 +6,7 @@ import type { RunResult } from '../harness/types';
 import type { Dataset } from '../stockroom/dataset/types';
 import { getDb, type Database } from '../db/client';
 import { replaceRun, saveRun } from '../db/runs-write';
+import type { JobLease } from '../db/job-lease';
 import type { SaveRunMeta } from '../db/types';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */
@@ -39,6 +40,6 @@ export function storeRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb
  * Stores a run in progress under its id, replacing what was stored of it (a live run is stored from its
  * start and after each step, so its replay can follow it); the finished run is stored the same way.
  */
-export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb()): Promise<void> {
-  return replaceRun(run, meta, db);
+export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
+  return replaceRun(run, meta, db, lease);
 }

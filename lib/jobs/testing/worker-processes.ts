@@ -65,12 +65,15 @@ export async function spawnWorker(options: {
   env?: Record<string, string>;
   /** `npm`: started as an operator does, `npm run worker` (npm, then the tsx wrapper, then node); default node itself. */
   via?: 'node' | 'npm';
+  /** A command the worker runs under (`ip netns exec <ns>`: inside a network namespace); it must exec, so signals reach node. */
+  wrap?: string[];
 }): Promise<WorkerProcess> {
   // node itself with tsx as a loader (not the tsx wrapper, which would outlive a SIGKILL's target as an orphan).
-  const [command, args] =
+  const [bare, bareArgs] =
     options.via === 'npm'
       ? ['npm', ['run', '--silent', 'worker', '--', '--concurrency', String(options.concurrency)]]
       : [process.execPath, ['--import', 'tsx', '--conditions=react-server', 'cli/worker.ts', '--concurrency', String(options.concurrency)]];
+  const [command, args] = options.wrap?.length ? [options.wrap[0]!, [...options.wrap.slice(1), bare, ...bareArgs]] : [bare, bareArgs];
   const proc = spawn(command, args, {
     cwd: path.resolve('.'),
     env: {
