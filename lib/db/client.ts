@@ -4,11 +4,11 @@ import 'server-only';
  * the PostgreSQL client over pg, so one build serves both. Both generated clients come from schemas
  * with identical models, so the data layer is typed against the SQLite one and uses either.
  */
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresClient } from './generated/postgres/client';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
+import { sqliteAdapter } from './sqlite-adapter';
 import { openSqliteDirect, type SqliteConnection } from './sqlite-direct';
 import { guardUnavailable } from './unavailable-guard';
 
@@ -36,7 +36,7 @@ export function openDatabase(url: string | undefined = process.env.DATABASE_URL)
   const target: DatabaseTarget = resolveDatabaseUrl(url);
   if (target.provider === 'sqlite') {
     // Every client's failures are classified: an unavailable database throws DatabaseUnavailableError.
-    const prisma = guardUnavailable(new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.file }) }));
+    const prisma = guardUnavailable(new SqliteClient({ adapter: sqliteAdapter(target.file) }));
     let direct: SqliteConnection | undefined;
     return {
       prisma,

@@ -60,9 +60,9 @@ export interface ActionEnv {
   cleanup(): Promise<void>;
 }
 
-/** Creates and migrates the database (on `pgServer`, a test's own cluster, when given), points the app at it, seeds users and signs each one in. */
-export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'; pgServer?: string } = {}): Promise<ActionEnv> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-actions-'));
+/** Creates and migrates the database (on `pgServer`, a test's own cluster, or SQLite under `sqliteDir`, when given), points the app at it, seeds users and signs each one in. */
+export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'; pgServer?: string; sqliteDir?: string } = {}): Promise<ActionEnv> {
+  const dir = fs.mkdtempSync(path.join(options.sqliteDir ?? os.tmpdir(), 'stockroom-actions-'));
   const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres', options.pgServer) : null;
   const url = pg?.url ?? `file:${path.join(dir, 'test.db')}`;
   process.env.DATABASE_URL = url;
