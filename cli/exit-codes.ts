@@ -23,6 +23,12 @@ export const EXIT_CODES: Readonly<Record<TerminationReason, number>> = {
   GUARDRAIL: 22,
 };
 
+/**
+ * Any command whose database was unavailable (unreachable, its disk full, its file locked): sysexits'
+ * EX_TEMPFAIL, "try again later"; nothing was written half-way.
+ */
+export const EXIT_DB_UNAVAILABLE = 75;
+
 /** The exit status for a run that ended this way (cancelled runs exit 130 whatever they recorded). */
 export function exitCodeFor(termination: TerminationReason, cancelled = false): number {
   return cancelled ? 130 : EXIT_CODES[termination];

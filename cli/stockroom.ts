@@ -6,8 +6,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { InvalidInputError } from '../lib/db/errors';
+import { asDatabaseUnavailable } from '../lib/db/unavailable';
 import { HarnessError } from '../lib/harness/errors';
 import { CliUsageError, formatFlags, wantsHelp } from './args';
+import { EXIT_DB_UNAVAILABLE } from './exit-codes';
 import type { CliCommand } from './command';
 
 export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
@@ -78,6 +80,12 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof HarnessError || err instanceof InvalidInputError) {
       process.stderr.write(`stockroom ${name}: ${err.message}\n`);
       return 2;
+    }
+    // A passing database failure: say which, and that running the command again is safe.
+    const down = asDatabaseUnavailable(err);
+    if (down) {
+      process.stderr.write(`stockroom ${name}: ${down.message} Nothing was written half-way; run the command again once it is resolved.\n`);
+      return EXIT_DB_UNAVAILABLE;
     }
     throw err;
   }

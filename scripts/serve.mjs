@@ -7,9 +7,41 @@
  *
  *   node scripts/serve.mjs            # HOST (default 127.0.0.1), PORT (default 3000)
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import { parseTrustProxy, stampClientAddress } from './client-address.mjs';
 import { REPO_ROOT } from './db-url.mjs';
+
+/**
+ * Each request's state, where the data layer notes that the database was unavailable while serving it
+ * (lib/db/unavailable-guard.ts reads it through the same global symbol).
+ */
+const requestState = new AsyncLocalStorage();
+globalThis[Symbol.for('stockroom.request-state')] = requestState;
+
+/** Seconds a browser or load balancer is asked to wait before asking again (Retry-After, Refresh). */
+const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * A page that failed because the database is unavailable is rendered by its error boundary (which
+ * says so) with Next's status 500; answer it 503 with Retry-After instead, and Refresh so a browser
+ * without script comes back by itself. Route handlers set their own 503 (lib/boundary/to-failure.ts).
+ */
+function answerUnavailableAs503(req, res, state) {
+  // A browser's page load (not an RSC fetch or an API call) also gets Refresh.
+  const document = req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html') && !req.headers.rsc;
+  const writeHead = res.writeHead;
+  res.writeHead = function patchedWriteHead(status, ...rest) {
+    if (status >= 500 && state.dbUnavailable) {
+      res.statusCode = 503;
+      res.setHeader('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
+      res.setHeader('cache-control', 'no-store');
+      if (document) res.setHeader('refresh', String(UNAVAILABLE_RETRY_AFTER_S));
+      return writeHead.call(this, 503, ...rest);
+    }
+    return writeHead.call(this, status, ...rest);
+  };
+}
 
 function fail(message) {
   console.error(`serve: ${message}`);
@@ -34,11 +66,15 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trustProxy);
-    handle(req, res).catch((err) => {
-      console.error('serve: request failed', err);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('Internal Server Error');
-    });
+    const state = { dbUnavailable: null };
+    answerUnavailableAs503(req, res, state);
+    requestState.run(state, () =>
+      handle(req, res).catch((err) => {
+        console.error('serve: request failed', err);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('Internal Server Error');
+      }),
+    );
   });
   server.listen(port, hostname, () => {
     const address = server.address();

@@ -31,6 +31,11 @@ const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
   'otlp/v1/logs POST': 'takes a tenant’s ingest bearer token, not a session (safeBearerRoute; app/api/otlp/v1/producers.test.ts)',
 };
 
+/** Read routes anyone may call without a session, and why. */
+const PUBLIC_READ_ROUTES: Record<string, string> = {
+  health: 'a load balancer’s check has no session; it names no tenant, run or user, only probe results and queue counts (lib/jobs/health-pg.test.ts)',
+};
+
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string }>;
 
 const actions = discoverActions();
@@ -292,7 +297,7 @@ describe('route handlers', () => {
   });
 
   const hasGet = (route: string) => /^export const GET\b|^export (async )?function GET\b/m.test(fs.readFileSync(path.join(API_DIR, route, 'route.ts'), 'utf8'));
-  it.each(routes.filter((r) => !r.startsWith('auth') && r !== 'mcp' && hasGet(r)))('GET /api/%s answers 401 without a session', async (route) => {
+  it.each(routes.filter((r) => !r.startsWith('auth') && r !== 'mcp' && !(r in PUBLIC_READ_ROUTES) && hasGet(r)))('GET /api/%s answers 401 without a session', async (route) => {
     const mod = await load(route);
     env.as(null);
     const res = await mod.GET!(new Request(`http://127.0.0.1/api/${route.replace('[id]', 'abc')}?index=0&fromStep=0&toStep=0`), { params: Promise.resolve({ id: 'abc' }) });

@@ -16,6 +16,11 @@ export interface SafeActionDefinition<S extends z.ZodType, T> {
   schema: S;
   role: Role;
   handler: (input: z.output<S>, ctx: { principal: Principal }) => Promise<T>;
+  /**
+   * What the caller is told when the database is unavailable (code `db_unavailable`), in the
+   * action's own words: "Your decision was not recorded: …". Defaults to the reason's text.
+   */
+  unavailable?: string;
 }
 
 /** zod issues as `{ field: [messages] }` (root issues under `_`). */
@@ -37,7 +42,7 @@ export function safeAction<S extends z.ZodType, T>(def: SafeActionDefinition<S, 
       if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', code: 'invalid_input', fieldErrors: fieldErrorsOf(parsed.error) };
       return { ok: true, data: await def.handler(parsed.data, { principal }) };
     } catch (err) {
-      const f = toFailure(err, def.name);
+      const f = toFailure(err, def.name, def.unavailable);
       return f.fieldErrors ? { ok: false, error: f.error, code: f.code, fieldErrors: f.fieldErrors } : { ok: false, error: f.error, code: f.code };
     }
   };

@@ -5,7 +5,7 @@ import 'server-only';
  * then the same error policy (toFailure) as every action and route.
  */
 import { NextResponse } from 'next/server';
-import { toFailure } from './to-failure';
+import { failureHeaders, toFailure } from './to-failure';
 
 export interface BearerCaller {
   tenant: string;
@@ -36,7 +36,7 @@ export function safeBearerRoute(def: SafeBearerRouteDefinition) {
       return await def.handler(request, caller);
     } catch (err) {
       const f = toFailure(err, def.name);
-      return NextResponse.json({ error: f.error, code: f.code, fieldErrors: f.fieldErrors }, { status: f.status });
+      return NextResponse.json({ error: f.error, code: f.code, fieldErrors: f.fieldErrors }, { status: f.status, headers: failureHeaders(f) });
     }
   };
 }

@@ -8,7 +8,7 @@ import { NextResponse } from 'next/server';
 import type { z } from 'zod';
 import { authorize, type Principal, type Role } from '../auth/authorize';
 import { fieldErrorsOf } from './safe-action';
-import { toFailure } from './to-failure';
+import { failureHeaders, toFailure } from './to-failure';
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
@@ -37,7 +37,7 @@ export function safeRoute<S extends z.ZodType, T>(def: SafeRouteDefinition<S, T>
       return NextResponse.json(data, { headers: { 'cache-control': 'no-store' } });
     } catch (err) {
       const f = toFailure(err, def.name);
-      return NextResponse.json({ error: f.error, code: f.code, fieldErrors: f.fieldErrors }, { status: f.status });
+      return NextResponse.json({ error: f.error, code: f.code, fieldErrors: f.fieldErrors }, { status: f.status, headers: failureHeaders(f) });
     }
   };
 }

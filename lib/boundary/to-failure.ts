@@ -5,6 +5,7 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, InvalidInputError } from '../db/errors';
+import { asDatabaseUnavailable } from '../db/unavailable';
 import { ConfigError, DatasetError, ExecutorError } from '../harness/errors';
 import { TraceImportError } from '../otel/errors';
 import { AuthError } from '../auth/errors';
@@ -17,10 +18,25 @@ export interface Failure {
   /** The ActionError's code; `internal` for anything unexpected. */
   code: string;
   fieldErrors?: Record<string, string[]>;
+  /** For a 503: seconds after which sending again may succeed (the Retry-After header of a route). */
+  retryAfterS?: number;
 }
 
-/** Maps a thrown value to what the browser may see. */
-export function toFailure(err: unknown, context: string): Failure {
+/** Seconds a client is asked to wait before sending again while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * Maps a thrown value to what the browser may see. `unavailable` is what the caller is told when the
+ * database is unavailable (an action's own wording: "Your decision was not recorded: …"); by default
+ * the reason's text (lib/db/unavailable.ts). That failure is a 503 with code `db_unavailable`: the
+ * statement that failed wrote nothing, and sending again later is safe.
+ */
+export function toFailure(err: unknown, context: string, unavailable?: string): Failure {
+  const down = asDatabaseUnavailable(err);
+  if (down) {
+    console.error(`[${context}] the database is unavailable (${down.reason}): ${loggable(down.cause ?? down)}`);
+    return { status: 503, code: 'db_unavailable', error: unavailable ?? down.message, retryAfterS: UNAVAILABLE_RETRY_AFTER_S };
+  }
   if (err instanceof AuthError) return { status: err.code === 'unauthenticated' ? 401 : 403, error: err.message, code: err.code };
   if (err instanceof ActionError || err instanceof RunError) {
     const status = err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 400;
@@ -48,4 +64,9 @@ export function loggable(err: unknown): string {
   const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 8).join('\n');
   const message = process.env.STOCKROOM_DEBUG === '1' ? `: ${err.message}` : '';
   return `${err.name}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}${message}${frames ? `\n${frames}` : ''}`;
+}
+
+/** Headers of a route's failure answer: Retry-After on a 503, and never cached. */
+export function failureHeaders(f: Failure): Record<string, string> {
+  return f.retryAfterS === undefined ? {} : { 'retry-after': String(f.retryAfterS), 'cache-control': 'no-store' };
 }

@@ -12,6 +12,7 @@ import { getDb } from '../db/client';
 import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
 import { userLabels } from '../db/governance-members';
 import { workerPresence } from '../db/suite-jobs';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import type { ApprovalRequest } from '../governance/approval';
 import { ConflictError, GovernanceError } from '../governance/errors';
 import type { Membership } from '../governance/principal';
@@ -125,7 +126,17 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
         : 'Denied. The MCP client is told when it asks again; nothing was written.',
     );
   }
-  const queued = await resumeOnWorker(req.runId, queue);
+  let queued: { online: number } | null;
+  try {
+    queued = await resumeOnWorker(req.runId, queue);
+  } catch (err) {
+    // The decision is committed: saying "not recorded" now would invite a second one. The sweep of
+    // runs waiting to resume queues it once the database is back.
+    if (!isDatabaseUnavailable(err)) throw err;
+    return decidedOnly(
+      `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the database became unavailable before the run could be queued to resume; it is resumed automatically once the database is back.`,
+    );
+  }
   if (queued) {
     const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
     return decidedOnly(

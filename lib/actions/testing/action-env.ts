@@ -60,10 +60,10 @@ export interface ActionEnv {
   cleanup(): Promise<void>;
 }
 
-/** Creates and migrates the database, points the app at it, seeds users and signs each one in. */
-export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres' } = {}): Promise<ActionEnv> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-actions-'));
-  const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres') : null;
+/** Creates and migrates the database (on `pgServer`, a test's own cluster, or SQLite under `sqliteDir`, when given), points the app at it, seeds users and signs each one in. */
+export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'; pgServer?: string; sqliteDir?: string } = {}): Promise<ActionEnv> {
+  const dir = fs.mkdtempSync(path.join(options.sqliteDir ?? os.tmpdir(), 'stockroom-actions-'));
+  const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres', options.pgServer) : null;
   const url = pg?.url ?? `file:${path.join(dir, 'test.db')}`;
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'test-secret-for-action-tests-0123456789abcdef';

@@ -34,6 +34,7 @@ const TENANTLESS_ROUTES: Record<string, string> = {
   'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/mcp-oauth.test.ts)',
   'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
   'otlp/v1/logs': 'write-only: attaches logs only to the runs of the tenant its bearer token names (app/api/otlp/v1/producers.test.ts)',
+  health: 'the database and queue probes for a load balancer: no stored object of any tenant (lib/jobs/health-pg.test.ts)',
   'runs/export': 'the runs table as CSV: a list, scoped by the caller’s tenant like /runs (tested below)',
 };
 

@@ -27,8 +27,8 @@ export interface TestProvider {
   create(): Promise<TestDatabase>;
 }
 
-async function pgAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres`, connectionTimeoutMillis: 2000 });
+async function pgAdmin<T>(fn: (client: pg.Client) => Promise<T>, server = PG_SERVER): Promise<T> {
+  const client = new pg.Client({ connectionString: `${server}/postgres`, connectionTimeoutMillis: 2000 });
   await client.connect();
   try {
     return await fn(client);
@@ -37,17 +37,20 @@ async function pgAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A migrated, empty database URL for a provider, and how to remove it. */
-export async function createTestDatabaseUrl(name: 'sqlite' | 'postgres'): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new, empty database URL for a provider, and how to remove it. `pgServer`: another PostgreSQL
+ * server than the shared one (a fault test's own cluster, throwaway-postgres.ts).
+ */
+export async function createTestDatabaseUrl(name: 'sqlite' | 'postgres', pgServer = PG_SERVER): Promise<{ url: string; drop(): Promise<void> }> {
   if (name === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-db-'));
     return { url: `file:${path.join(dir, 'test.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const dbName = `stockroom_test_${randomBytes(6).toString('hex')}`;
-  await pgAdmin((c) => c.query(`CREATE DATABASE "${dbName}"`));
+  await pgAdmin((c) => c.query(`CREATE DATABASE "${dbName}"`), pgServer);
   return {
-    url: `${PG_SERVER}/${dbName}`,
-    drop: () => pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)).then(() => undefined),
+    url: `${pgServer}/${dbName}`,
+    drop: () => pgAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`), pgServer).then(() => undefined),
   };
 }
 
