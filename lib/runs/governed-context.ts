@@ -50,7 +50,7 @@ export function specOf(runId: string, stored: unknown): GovernedSpec {
 async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
-  const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
+  const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId, spec.tenant);
   // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
   const executor: ToolExecutor = new DemoFaultExecutor(durable, spec.tenant, (t) => riskOf(currentPolicy(), t) !== 'read');
   // The run service builds the agent (model, guards, trace export) as for every other run.
