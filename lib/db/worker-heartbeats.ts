@@ -3,7 +3,7 @@ import 'server-only';
  * Worker heartbeat rows: each worker process touches its row every HEARTBEAT_MS; one not seen for
  * WORKER_LEASE_MS is dead. lib/jobs/heartbeat.ts keeps the timer and releases the dead workers' jobs.
  */
-import type { Database } from './client';
+import type { Database, Prisma } from './client';
 
 /** How often a worker says it is alive. */
 export const HEARTBEAT_MS = 2_000;
@@ -34,4 +34,18 @@ export async function forgetWorker(db: Database, id: string, cutoff: Date): Prom
 /** Removes a worker's own row when it stops. */
 export async function removeHeartbeat(db: Database, id: string): Promise<void> {
   await db.prisma.workerHeartbeat.deleteMany({ where: { id } });
+}
+
+/**
+ * Whether a resume's owner is gone (lib/governance/governance-store.ts ResumeOwner): its heartbeat row
+ * is missing (released and forgotten, or stopped) or silent past the lease, or its graphile-worker job
+ * is no longer locked (finished, failed, released). The job engine's own lease, not a clock of its own.
+ */
+export async function resumeOwnerGone(prisma: Prisma, owner: { worker: string; job: string }, now: Date = new Date(), leaseMs: number = WORKER_LEASE_MS): Promise<boolean> {
+  const row = await prisma.workerHeartbeat.findUnique({ where: { id: owner.worker }, select: { lastSeen: true } });
+  if (!row || row.lastSeen.getTime() < now.getTime() - leaseMs) return true;
+  if (!/^\d+$/.test(owner.job)) return true;
+  const held = await prisma.$queryRaw<{ n: number | bigint }[]>`
+    SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE id = ${BigInt(owner.job)} AND locked_by IS NOT NULL`;
+  return Number(held[0]?.n ?? 0) === 0;
 }

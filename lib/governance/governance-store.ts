@@ -27,6 +27,41 @@ export interface StoredGovernedRun {
   updatedAt: string;
   /** Why its last start or resume failed, null when it did not (shown on the run). */
   lastError?: string | null;
+  /** Who holds the resume under way (ResumeOwner as text), null outside a worker or when none is under way. */
+  owner?: string | null;
+  /** When a resume was taken over after its worker was lost (ISO-8601), null when never. */
+  takenOverAt?: string | null;
+}
+
+/**
+ * Who runs a resume: the worker (its heartbeat id) and the job attempt it runs it under. The resume
+ * is held through the job engine's own lease: while that worker beats and still holds that job, no
+ * other resume may take the run; once it stops beating, or the job was released, failed or finished
+ * (a retry of the same job is the next attempt of the same work), the next attempt takes it over.
+ */
+export interface ResumeOwner {
+  worker: string;
+  job: string;
+}
+
+/** The text an owner is stored as: `<worker>/<job>` (a heartbeat id holds no slash). */
+export function ownerText(o: ResumeOwner): string {
+  return `${o.worker}/${o.job}`;
+}
+
+export function parseOwner(text: string): ResumeOwner | null {
+  const i = text.lastIndexOf('/');
+  return i > 0 ? { worker: text.slice(0, i), job: text.slice(i + 1) } : null;
+}
+
+/** A claim on a run: its new status, and who holds it from now (null: nobody, or a process without a lease). */
+export interface RunChange {
+  status: StoredRunStatus;
+  result?: RunResult;
+  expectedStatus?: StoredRunStatus;
+  owner?: ResumeOwner | null;
+  /** Set when this claim took the run over from a resume whose worker was lost. */
+  takenOverAt?: Date;
 }
 
 export interface GovernanceStore {
@@ -34,8 +69,16 @@ export interface GovernanceStore {
   evidence: EvidenceSink;
   createRun(row: Omit<StoredGovernedRun, 'stateVersion' | 'updatedAt'>): Promise<void>;
   getRun(runId: string): Promise<StoredGovernedRun>;
-  /** Compare-and-set on the run's state version (and status, when given). */
-  updateRun(runId: string, expectedVersion: number, change: { status: StoredRunStatus; result?: RunResult; expectedStatus?: StoredRunStatus }): Promise<boolean>;
+  /**
+   * Compare-and-set on the run's state version (and status, when given). Moving to `resuming` records
+   * the owner and when the resume started; any other status clears both.
+   */
+  updateRun(runId: string, expectedVersion: number, change: RunChange): Promise<boolean>;
+  /**
+   * Whether the owner of a resume is gone: its worker stopped beating (or was released and forgotten),
+   * or it no longer holds the job it ran the resume under.
+   */
+  ownerGone(owner: ResumeOwner): Promise<boolean>;
   createApproval(req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest>;
   findApproval(runId: string, callId: string): Promise<ApprovalRequest | null>;
   setApprovalOutcome(id: string, expectedVersion: number, status: ApprovalStatus, detail: string, now: Date): Promise<boolean>;

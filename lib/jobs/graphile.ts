@@ -243,7 +243,7 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     const task: Task = async (payload, helpers) => {
       const signal = helpers.abortSignal ? AbortSignal.any([helpers.abortSignal, options.stopSignal]) : options.stopSignal;
       try {
-        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue });
+        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue, jobId: String(helpers.job.id) });
       } catch (err) {
         if (err instanceof PermanentJobError && !options.released()) {
           // Recorded as failed for good: this attempt becomes the last, so graphile-worker's own fail

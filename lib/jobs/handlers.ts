@@ -27,6 +27,8 @@ export interface HandlerDeps {
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
   /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
   onCaseStarted?: (job: JobPayload<'suite-case'>) => void;
+  /** This worker's heartbeat id: a governed resume it runs is held through it (lib/jobs/worker.ts). */
+  workerId?: string;
 }
 
 function suiteOf(kind: JobKind, payload: unknown): string | null {
@@ -96,10 +98,12 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },
-    async 'governed-resume'(job) {
+    async 'governed-resume'(job, ctx) {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.
       const { resumeGovernedJob } = await import('./governed-jobs');
-      await resumeGovernedJob(job.runId);
+      // Held through this worker's heartbeat and this job's lock (a worker without both holds nothing).
+      const owner = deps.workerId && ctx.jobId ? { worker: deps.workerId, job: ctx.jobId } : undefined;
+      await resumeGovernedJob(job.runId, owner, ctx.signal);
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');

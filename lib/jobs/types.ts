@@ -75,6 +75,8 @@ export interface JobContext {
   maxAttempts: number;
   /** Enqueues follow-up jobs (the fan-out of a suite). */
   queue: JobQueue;
+  /** The backend's id of the job (graphile-worker's job id; absent in-process): every attempt of one job shares it. */
+  jobId?: string;
 }
 
 export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;

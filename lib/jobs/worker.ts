@@ -73,7 +73,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const queue = new GraphileQueue(target.url);
   const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
   const slots = new SlotWaiter(target.url);
-  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, ...options.deps });
+  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, workerId: id, ...options.deps });
   const workerIds: string[] = [];
   await queue.countJobs(); // migrates graphile-worker's schema before the runner starts
   await warmUp(db, options.concurrency);

@@ -61,10 +61,10 @@ export interface ActionEnv {
 }
 
 /** Creates and migrates the database, points the app at it, seeds users and signs each one in. */
-export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres' } = {}): Promise<ActionEnv> {
+export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'; /** An empty PostgreSQL database of the caller's (a throwaway cluster's); the caller removes it. */ url?: string } = {}): Promise<ActionEnv> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-actions-'));
-  const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres') : null;
-  const url = pg?.url ?? `file:${path.join(dir, 'test.db')}`;
+  const pg = options.url === undefined && options.provider === 'postgres' ? await createTestDatabaseUrl('postgres') : null;
+  const url = options.url ?? pg?.url ?? `file:${path.join(dir, 'test.db')}`;
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'test-secret-for-action-tests-0123456789abcdef';
   await migrate({ url });
