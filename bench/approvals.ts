@@ -49,7 +49,7 @@ export async function benchApprovals(): Promise<Figure[]> {
       restarted.push(
         await trial(d, async () => {
           await new Promise((r) => setTimeout(r, 100));
-          d.cluster.restart();
+          await d.cluster.restart();
         }),
       );
     }

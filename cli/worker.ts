@@ -2,6 +2,7 @@
  * `npm run worker [-- --concurrency N]`: one job worker on the PostgreSQL queue (lib/jobs/worker.ts).
  * Start as many as the work needs, on any machine that reaches the database.
  */
+import { createServer, type Server } from 'node:http';
 import { setPriority } from 'node:os';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { resolveDatabaseUrl } from '../lib/db/database-url';
@@ -12,7 +13,7 @@ import { openMigratedDatabase } from './database';
 async function main(): Promise<number> {
   const { values } = parseNodeArgs({ options: { concurrency: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
   if (values.help) {
-    process.stdout.write('usage: npm run worker [-- --concurrency N]\n  runs suites, matrices, governed resumes and sweeps from the PostgreSQL queue (DATABASE_URL)\n  --concurrency N   jobs at once (default STOCKROOM_WORKER_CONCURRENCY or 4)\n  STOCKROOM_WORKER_NICE=N   run at CPU priority N (0–19; 10 when sharing a machine with the web server)\n  STOCKROOM_WORKER_GRACE_MS=N   on SIGTERM/SIGINT, how long running jobs may finish before they are handed back (default ${DEFAULT_WORKER_GRACE_MS})\n');
+    process.stdout.write('usage: npm run worker [-- --concurrency N]\n  runs suites, matrices, governed resumes and sweeps from the PostgreSQL queue (DATABASE_URL)\n  --concurrency N   jobs at once (default STOCKROOM_WORKER_CONCURRENCY or 4)\n  STOCKROOM_WORKER_NICE=N   run at CPU priority N (0–19; 10 when sharing a machine with the web server)\n  STOCKROOM_WORKER_GRACE_MS=N   on SIGTERM/SIGINT, how long running jobs may finish before they are handed back (default ${DEFAULT_WORKER_GRACE_MS})\n  STOCKROOM_WORKER_HEALTH_PORT=N   serve GET /healthz on port N (200 while the worker can take jobs, else 503): a liveness probe\n');
     return 0;
   }
   const concurrency = concurrencyFromEnv('--concurrency', DEFAULT_WORKER_CONCURRENCY, { '--concurrency': values.concurrency ?? process.env.STOCKROOM_WORKER_CONCURRENCY } as unknown as NodeJS.ProcessEnv);
@@ -39,29 +40,54 @@ async function main(): Promise<number> {
   const db = await openMigratedDatabase(); // the schema is brought up to date before any job runs
   await db.close();
   const leaseMs = env.STOCKROOM_WORKER_LEASE_MS ? concurrencyFromEnv('STOCKROOM_WORKER_LEASE_MS', 0, env, 3_600_000) : undefined;
+  const healthPort = env.STOCKROOM_WORKER_HEALTH_PORT ? concurrencyFromEnv('STOCKROOM_WORKER_HEALTH_PORT', 0, env, 65_535) : undefined;
   const worker = await startWorker({
     concurrency,
     leaseMs,
     graceMs,
     heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 5)) : undefined,
+    onPool: (e) =>
+      process.stdout.write(
+        e.state === 'lost'
+          ? `stockroom worker: its job pool stopped (${e.reason}); no heartbeat until a new pool starts, once the database answers\n`
+          : `stockroom worker: job pool restored after ${e.afterMs} ms\n`,
+      ),
     // One line per stored case (tests and the bench count who did what).
     deps:
       env.STOCKROOM_WORKER_LOG_CASES === '1'
         ? {
             onCaseStarted: (j) => process.stdout.write(`started ${j.suiteRunId} ${j.setting} ${j.caseId}\n`),
             onCaseStored: (j) => process.stdout.write(`stored ${j.suiteRunId} ${j.setting} ${j.caseId}\n`),
+            onCaseLeaseLost: (j) => process.stdout.write(`lease-lost ${j.suiteRunId} ${j.setting} ${j.caseId}\n`),
           }
         : undefined,
   });
+  const health: Server | null = healthPort !== undefined ? serveHealth(healthPort, () => worker.health()) : null;
   process.stdout.write(`stockroom worker ${worker.id} ready (concurrency ${concurrency})\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     onSignal = resolve;
     if (signalled) resolve(signalled);
   });
   process.stdout.write(`stockroom worker ${worker.id} stopping (${signal}): no new jobs; running jobs have ${graceMs} ms to finish\n`);
+  health?.close();
   const { released } = await worker.stop();
   process.stdout.write(`stockroom worker ${worker.id} stopped${released > 0 ? `; handed ${released} unfinished job(s) back to the queue` : ''}\n`);
   return 0;
+}
+
+/** GET /healthz for a liveness probe: 200 with the worker's health while it can take jobs, 503 otherwise. */
+function serveHealth(port: number, health: () => ReturnType<Awaited<ReturnType<typeof startWorker>>['health']>): Server {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/healthz') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const h = health();
+    res.writeHead(h.alive ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(h) + '\n');
+  });
+  server.on('error', (err) => process.stderr.write(`stockroom worker: the health port ${port} failed: ${err.message}\n`));
+  server.listen(port);
+  return server;
 }
 
 main().then(

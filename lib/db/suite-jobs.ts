@@ -18,6 +18,7 @@ import { runTables } from './runs-write';
 import { insertAll, insertSqlite } from './bulk-insert';
 import { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
 import { WORKER_LEASE_MS } from './worker-heartbeats';
+import { assertJobHeld, type JobLease } from './job-lease';
 import { FAKE_MODEL } from '../harness/config';
 import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
 import type { WorkerPresence } from '../format/workers';
@@ -36,6 +37,11 @@ export interface SuiteCaseInput {
   caseId: string;
   category: string | null;
   scores: CaseScores;
+  /**
+   * The job this case is stored under (a PostgreSQL worker): the store is refused with
+   * JobLeaseLostError, in the same transaction, once the job was released to another worker.
+   */
+  lease?: JobLease;
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -48,7 +54,9 @@ function isUniqueViolation(err: unknown): boolean {
  * queued or running. The suite row is locked first (PostgreSQL: shared, so workers store in
  * parallel; a cancel waits for stores in flight and they wait for it), so a cancelled suite never
  * gains a case after its partial result was written. A case stored before (another worker, a
- * retried job) is not stored again: the unique constraint refuses it and nothing is written.
+ * retried job) is not stored again: the unique constraint refuses it and nothing is written. Under a
+ * job lease (PostgreSQL workers) the job row is checked in the same transaction: a worker that lost
+ * its job (paused past its lease, cut off) stores nothing (JobLeaseLostError), see job-lease.ts.
  */
 export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb()): Promise<StoreCaseOutcome> {
   const runId = newId();
@@ -76,6 +84,7 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
   try {
     return await db.prisma.$transaction(async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+      if (input.lease && db.provider === 'postgres') await assertJobHeld(tx, input.lease);
       const active =
         db.provider === 'postgres'
           ? await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId} FOR SHARE`
@@ -287,8 +296,9 @@ export async function storedCounts(suiteRunIds: readonly string[], db: Database 
  */
 export async function workerPresence(db: Database = getDb(), now: Date = new Date()): Promise<WorkerPresence> {
   if (db.provider !== 'postgres') return { backend: 'in-process' };
-  const alive = await db.prisma.workerHeartbeat.findMany({ where: { lastSeen: { gte: new Date(now.getTime() - WORKER_LEASE_MS) } }, select: { concurrency: true } });
-  return { backend: 'workers', online: alive.length, slots: alive.reduce((n, w) => n + w.concurrency, 0) };
+  const alive = await db.prisma.workerHeartbeat.findMany({ where: { lastSeen: { gte: new Date(now.getTime() - WORKER_LEASE_MS) } }, select: { concurrency: true, slots: true } });
+  // A row from before slots were recorded counts its configured concurrency.
+  return { backend: 'workers', online: alive.length, slots: alive.reduce((n, w) => n + (w.slots ?? w.concurrency), 0) };
 }
 
 export async function getSuiteProgress(suiteRunId: string, db: Database = getDb(), now: Date = new Date()): Promise<SuiteProgressDto> {

@@ -2,21 +2,23 @@ import 'server-only';
 /**
  * Worker heartbeat rows: each worker process touches its row every HEARTBEAT_MS; one not seen for
  * WORKER_LEASE_MS is dead. lib/jobs/heartbeat.ts keeps the timer and releases the dead workers' jobs.
+ * A row says how many of the worker's slots still take jobs; a worker whose pool has none left does
+ * not beat at all (it cannot work, so it must not look alive and keep its jobs from the others).
  */
-import type { Database, Prisma } from './client';
+import type { Database } from './client';
 
 /** How often a worker says it is alive. */
 export const HEARTBEAT_MS = 2_000;
 /** A worker silent this long is dead and its jobs are released. */
 export const WORKER_LEASE_MS = 10_000;
 
-/** Touches (or creates) a worker's row with the graphile worker ids it runs jobs under. */
-export async function touchHeartbeat(db: Database, row: { id: string; workerIds: readonly string[]; concurrency: number }, now: Date): Promise<void> {
+/** Touches (or creates) a worker's row with the graphile worker ids it runs jobs under and its working slots. */
+export async function touchHeartbeat(db: Database, row: { id: string; workerIds: readonly string[]; concurrency: number; slots: number }, now: Date): Promise<void> {
   const workerIds = JSON.stringify(row.workerIds);
   await db.prisma.workerHeartbeat.upsert({
     where: { id: row.id },
-    create: { id: row.id, workerIds, concurrency: row.concurrency, startedAt: now, lastSeen: now },
-    update: { workerIds, lastSeen: now },
+    create: { id: row.id, workerIds, concurrency: row.concurrency, slots: row.slots, startedAt: now, lastSeen: now },
+    update: { workerIds, slots: row.slots, lastSeen: now },
   });
 }
 
@@ -36,16 +38,3 @@ export async function removeHeartbeat(db: Database, id: string): Promise<void> {
   await db.prisma.workerHeartbeat.deleteMany({ where: { id } });
 }
 
-/**
- * Whether a resume's owner is gone (lib/governance/governance-store.ts ResumeOwner): its heartbeat row
- * is missing (released and forgotten, or stopped) or silent past the lease, or its graphile-worker job
- * is no longer locked (finished, failed, released). The job engine's own lease, not a clock of its own.
- */
-export async function resumeOwnerGone(prisma: Prisma, owner: { worker: string; job: string }, now: Date = new Date(), leaseMs: number = WORKER_LEASE_MS): Promise<boolean> {
-  const row = await prisma.workerHeartbeat.findUnique({ where: { id: owner.worker }, select: { lastSeen: true } });
-  if (!row || row.lastSeen.getTime() < now.getTime() - leaseMs) return true;
-  if (!/^\d+$/.test(owner.job)) return true;
-  const held = await prisma.$queryRaw<{ n: number | bigint }[]>`
-    SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE id = ${BigInt(owner.job)} AND locked_by IS NOT NULL`;
-  return Number(held[0]?.n ?? 0) === 0;
-}

@@ -34,24 +34,25 @@ export interface StoredGovernedRun {
 }
 
 /**
- * Who runs a resume: the worker (its heartbeat id) and the job attempt it runs it under. The resume
- * is held through the job engine's own lease: while that worker beats and still holds that job, no
- * other resume may take the run; once it stops beating, or the job was released, failed or finished
- * (a retry of the same job is the next attempt of the same work), the next attempt takes it over.
+ * Who runs a resume: the job it runs under and the lock the worker holds that job with (the job
+ * engine's lease, lib/db/job-lease.ts). While that job is still locked by that worker, no other resume
+ * may take the run; once it is not (the worker stopped beating and its jobs were released, or the
+ * attempt ended: failed, handed back, finished), the next attempt takes it over at once. The next
+ * attempt of the same job is the successor of the earlier one.
  */
 export interface ResumeOwner {
-  worker: string;
-  job: string;
+  jobId: string;
+  lockedBy: string;
 }
 
-/** The text an owner is stored as: `<worker>/<job>` (a heartbeat id holds no slash). */
+/** The text an owner is stored as: `<lockedBy>/<jobId>`. */
 export function ownerText(o: ResumeOwner): string {
-  return `${o.worker}/${o.job}`;
+  return `${o.lockedBy}/${o.jobId}`;
 }
 
 export function parseOwner(text: string): ResumeOwner | null {
   const i = text.lastIndexOf('/');
-  return i > 0 ? { worker: text.slice(0, i), job: text.slice(i + 1) } : null;
+  return i > 0 ? { lockedBy: text.slice(0, i), jobId: text.slice(i + 1) } : null;
 }
 
 /** A claim on a run: its new status, and who holds it from now (null: nobody, or a process without a lease). */
@@ -74,10 +75,7 @@ export interface GovernanceStore {
    * the owner and when the resume started; any other status clears both.
    */
   updateRun(runId: string, expectedVersion: number, change: RunChange): Promise<boolean>;
-  /**
-   * Whether the owner of a resume is gone: its worker stopped beating (or was released and forgotten),
-   * or it no longer holds the job it ran the resume under.
-   */
+  /** Whether the owner of a resume is gone: it no longer holds the job it ran the resume under. */
   ownerGone(owner: ResumeOwner): Promise<boolean>;
   createApproval(req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest>;
   findApproval(runId: string, callId: string): Promise<ApprovalRequest | null>;

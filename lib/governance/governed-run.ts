@@ -49,7 +49,7 @@ export interface GovernedContext {
   executor: ToolExecutor;
   driver: AgentDriver;
   now?: () => Date;
-  /** The worker and job attempt this segment runs under (absent outside a worker). */
+  /** The job lease this segment runs under (absent outside a worker). */
   owner?: ResumeOwner;
   /** Told after each step of a write is stored (instructor mode's worker-kill drill). */
   afterStep?: (step: JournalStep) => Promise<void>;
@@ -268,7 +268,7 @@ export function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<
 async function abandoned(ctx: GovernedContext, stored: StoredGovernedRun, now: Date): Promise<boolean> {
   const owner = stored.owner ? parseOwner(stored.owner) : null;
   if (!owner) return now.getTime() - Date.parse(stored.updatedAt) > RESUME_LEASE_MS;
-  if (ctx.owner && ctx.owner.job === owner.job) return true;
+  if (ctx.owner && ctx.owner.jobId === owner.jobId) return true;
   return ctx.store.ownerGone(owner);
 }
 

@@ -12,12 +12,12 @@
  * (`npm run bench -- --only approvals` prints those).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { throwawaySkipReason } from '../db/testing/throwaway-cluster';
+import { pgClusterSkipReason } from './testing/pg-cluster';
 import { armKill, decide, finished, keepWorkers, pausedRun, settled, setUpDrill, type Drill } from './testing/approval-drills';
 
 /** Far below RESUME_LEASE_MS (5 min), the only way main moved a killed resume on. */
 const TAKEOVER_LIMIT_MS = 90_000;
-const skip = throwawaySkipReason();
+const skip = pgClusterSkipReason();
 
 describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL cluster, real worker processes)', { timeout: 600_000 }, () => {
   let d: Drill;
@@ -56,7 +56,7 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
     const { runId, approvalId } = await pausedRun(d);
     await decide(approvalId, d.users.reviewer);
     await new Promise((r) => setTimeout(r, 100));
-    d.cluster.restart();
+    await d.cluster.restart();
     await finished(runId, TAKEOVER_LIMIT_MS, output);
     expect(await settled(runId, 1)).toEqual([]);
   });

@@ -10,42 +10,24 @@ import { sealEvidenceChains } from '../db/governance-evidence';
 import { unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError } from '../governance/errors';
 import type { ResumeOwner } from '../governance/governance-store';
-import { isDatabaseUnavailable } from '../db/errors';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
 import { reconcileUnknownEffects, runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
 import type { JobQueue } from './types';
 
-/** Waits between tries of a resume whose database was unreachable: 0.5 s, doubling, at most this. */
-export const RESUME_RETRY_MAX_MS = 4_000;
-/** How long one job attempt keeps retrying a resume while the database is unreachable, before the attempt fails. */
-export const RESUME_RETRY_WINDOW_MS = 120_000;
-
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
-
 /**
- * Resumes the run; another worker having resumed it first is success, not failure. `owner`: the
- * worker and job attempt (the resume is held through the job's lease, so the next attempt of this
- * job, or any attempt once this worker is gone, takes the run over at once). A resume that failed
- * because the database was unreachable (a restart, a cut connection) is tried again within this
- * attempt after a wait of seconds, so it spends no attempt and no retry backoff of the queue; its
- * run is still held by this attempt, which takes it over.
+ * Resumes the run; another worker having resumed it first is success, not failure. `owner`: the job
+ * lease it runs under (the resume is held through it, so the next attempt of this job, or any attempt
+ * once this worker no longer holds the job, takes the run over at once). A resume that failed because
+ * the database connection was lost is handed back without spending an attempt (lib/jobs/graphile.ts)
+ * and its next attempt, the same job, takes the run over.
  */
-export async function resumeGovernedJob(runId: string, owner?: ResumeOwner, signal?: AbortSignal): Promise<'resumed' | 'taken-elsewhere'> {
-  const until = Date.now() + RESUME_RETRY_WINDOW_MS;
-  for (let wait = 500; ; wait = Math.min(wait * 2, RESUME_RETRY_MAX_MS)) {
-    try {
-      await resumeAfterDecision(runId, owner);
-      return 'resumed';
-    } catch (err) {
-      if (err instanceof ConflictError) return 'taken-elsewhere';
-      if (!isDatabaseUnavailable(err) || Date.now() + wait > until || signal?.aborted) throw err;
-      console.error(`stockroom worker: resuming run ${runId} failed, the database is unreachable; trying again in ${wait} ms`);
-      await pause(wait, signal);
-    }
+export async function resumeGovernedJob(runId: string, owner?: ResumeOwner): Promise<'resumed' | 'taken-elsewhere'> {
+  try {
+    await resumeAfterDecision(runId, owner);
+    return 'resumed';
+  } catch (err) {
+    if (err instanceof ConflictError) return 'taken-elsewhere';
+    throw err;
   }
 }
 

@@ -8,9 +8,13 @@ import { EventEmitter } from 'node:events';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerPool, type WorkerUtils } from 'graphile-worker';
 import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
+import { isConnectionLost } from './connection-lost';
+import { GRAPHILE_SCHEMA, JobLeaseLostError, type JobLease } from '../db/job-lease';
 
-/** The schema graphile-worker keeps its tables in. */
-export const GRAPHILE_SCHEMA = 'graphile_worker';
+export { GRAPHILE_SCHEMA };
+
+/** How often a job that lost its connection tries to hand itself back while the database is away. */
+const HAND_BACK_RETRY_MS = 500;
 /**
  * What a repeated key means, per kind, in graphile-worker's own modes (add_job): both replace a job
  * still queued or failed for good (attempts reset) and, beside one already running, add a new one.
@@ -226,13 +230,63 @@ export interface GraphileRunnerOptions {
 export interface GraphileRunner {
   runner: Runner;
   pool: WorkerPool;
+  /**
+   * Slots of the pool still working: its workers not yet stopped. graphile-worker stops a worker
+   * when it shuts the pool down (gracefully, once the worker's job ended), which it does by itself
+   * when it cannot complete or fail a job (the database went away): then this falls to 0.
+   */
+  slots(): number;
 }
 
 /** Thrown by a handler that ended after its job was handed back: graphile-worker's fail is then a no-op (the lock is no longer ours). */
 export class JobReleasedError extends Error {
-  constructor() {
-    super('the worker stopped and handed this job back to the queue');
+  constructor(message = 'the worker stopped and handed this job back to the queue') {
+    super(message);
   }
+}
+
+type PgClientRunner = <T>(fn: (client: import('pg').PoolClient) => Promise<T>) => Promise<T>;
+
+/**
+ * Hands one job back as returnJobsOf does (unlocked, the attempt it was on not counted, due now) if
+ * this worker still holds it, and wakes the listening workers. Tried again every HAND_BACK_RETRY_MS
+ * while the database is away, until it answers or `signal` aborts (a stopping worker's own stop
+ * hands its jobs back). Returns whether the database answered.
+ */
+async function handBackWhenReachable(withPgClient: PgClientRunner, lease: JobLease, message: string, signal: AbortSignal): Promise<boolean> {
+  for (;;) {
+    try {
+      await withPgClient(async (client) => {
+        const r = await client.query(
+          `WITH j AS (
+             UPDATE ${GRAPHILE_SCHEMA}._private_jobs
+                SET locked_by = NULL, locked_at = NULL, attempts = GREATEST(0, attempts - 1), last_error = $3::text
+              WHERE id = $1::bigint AND locked_by = $2::text
+          RETURNING id, job_queue_id
+           ), q AS (
+             UPDATE ${GRAPHILE_SCHEMA}._private_job_queues AS jq SET locked_by = NULL, locked_at = NULL
+               FROM j WHERE jq.id = j.job_queue_id AND jq.locked_by = $2::text
+           )
+           SELECT id FROM j`,
+          [lease.jobId, lease.lockedBy, message],
+        );
+        if ((r.rowCount ?? 0) > 0) await client.query(`SELECT pg_notify('jobs:insert', json_build_object('r', random(), 'count', 1)::text)`);
+      });
+      return true;
+    } catch (err) {
+      if (!isConnectionLost(err) || signal.aborted) return false;
+      await new Promise((resolve) => setTimeout(resolve, HAND_BACK_RETRY_MS));
+    }
+  }
+}
+
+/** Whether this worker still holds the job (asked before graphile-worker completes it, which deletes the row whoever holds it). */
+async function stillHeld(withPgClient: PgClientRunner, lease: JobLease): Promise<string | null | true> {
+  return withPgClient(async (client) => {
+    const r = await client.query<{ locked_by: string | null }>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, [lease.jobId]);
+    const holder = r.rows[0]?.locked_by ?? null;
+    return holder === lease.lockedBy ? true : holder;
+  });
 }
 
 /** Starts a graphile-worker runner over the handlers. */
@@ -242,9 +296,24 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     const handler = withJobPolicy(kind, options.handlers[kind] as never);
     const task: Task = async (payload, helpers) => {
       const signal = helpers.abortSignal ? AbortSignal.any([helpers.abortSignal, options.stopSignal]) : options.stopSignal;
+      if (!pool) throw new Error('graphile-worker ran a job before announcing its worker pool');
+      const lease: JobLease = { jobId: String(helpers.job.id), lockedBy: pool.id };
       try {
-        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue, jobId: String(helpers.job.id) });
+        await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue, lease });
+        // graphile-worker's complete deletes the row whoever holds it: a job released meanwhile (this
+        // worker was paused past its lease) is the new owner's to complete.
+        const held = await stillHeld(helpers.withPgClient, lease);
+        if (held !== true) throw new JobLeaseLostError(lease, held);
       } catch (err) {
+        if (err instanceof JobLeaseLostError || options.released()) throw err; // not ours any more: graphile-worker's fail is a no-op
+        if (isConnectionLost(err) && !signal.aborted) {
+          // The database went away under the job (a restart, a failover, a cut network): not the job's
+          // fault, so it goes back to the queue as it was, without spending an attempt or waiting a
+          // retry's backoff, as soon as the database answers again.
+          const message = `the database connection was lost (${err instanceof Error ? err.message : String(err)}); handed back without spending an attempt`.slice(0, 500);
+          if (await handBackWhenReachable(helpers.withPgClient, lease, message, options.stopSignal)) throw new JobReleasedError(message);
+          throw err;
+        }
         if (err instanceof PermanentJobError && !options.released()) {
           // Recorded as failed for good: this attempt becomes the last, so graphile-worker's own fail
           // keeps the row with its error (the `jobs` command lists it) and never retries it.
@@ -264,7 +333,12 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     pool = workerPool;
     options.onWorkerId(workerPool.id);
   });
-  events.on('worker:create', ({ worker }) => options.onWorkerId(worker.workerId));
+  const working = new Set<string>();
+  events.on('worker:create', ({ worker }) => {
+    working.add(worker.workerId);
+    options.onWorkerId(worker.workerId);
+  });
+  events.on('worker:stop', ({ worker }) => working.delete(worker.workerId));
   const runner = await run({
     events,
     connectionString: options.connectionString,
@@ -284,5 +358,5 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     logger: quietLogger,
   });
   if (!pool) throw new Error('graphile-worker started without announcing its worker pool');
-  return { runner, pool };
+  return { runner, pool, slots: () => working.size };
 }

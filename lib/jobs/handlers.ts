@@ -9,6 +9,8 @@
 import { ConfigError, HarnessError } from '../harness/errors';
 import { getDb } from '../db/client';
 import { endRunsUnfinished } from '../db/run-progress';
+import { JobLeaseLostError } from '../db/job-lease';
+import { isConnectionLost } from './connection-lost';
 import { failSuiteRun } from '../db/suites';
 import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenSource } from '../runs/golden-source';
@@ -27,8 +29,8 @@ export interface HandlerDeps {
   onCaseStored?: (job: JobPayload<'suite-case'>) => void;
   /** Told when a case job starts (tests see which jobs a worker took, in order with what it printed). */
   onCaseStarted?: (job: JobPayload<'suite-case'>) => void;
-  /** This worker's heartbeat id: a governed resume it runs is held through it (lib/jobs/worker.ts). */
-  workerId?: string;
+  /** Told when a case's store was refused because its job was released to another worker (fencing). */
+  onCaseLeaseLost?: (job: JobPayload<'suite-case'>) => void;
 }
 
 function suiteOf(kind: JobKind, payload: unknown): string | null {
@@ -50,6 +52,8 @@ export function withJobPolicy<K extends JobKind>(kind: K, handler: JobHandler<K>
       await handler(parsed.data as JobPayload<K>, ctx);
     } catch (err) {
       if (ctx.signal.aborted) throw err; // the worker is stopping: the job is handed back or retried
+      if (err instanceof JobLeaseLostError) throw err; // another worker holds the job now: its outcome is that worker's
+      if (isConnectionLost(err)) throw err; // not the job's fault: handed back without spending an attempt (graphile.ts)
       const isPermanent = permanent(err);
       const last = isPermanent || ctx.attempt >= ctx.maxAttempts;
       if (!last) throw err; // retried with backoff by the backend
@@ -94,16 +98,18 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     },
     async 'suite-case'(job, ctx) {
       deps.onCaseStarted?.(job);
-      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate });
+      const out = await runSuiteCase(job, { signal: ctx.signal, modelGate: deps.modelGate, ...(ctx.lease ? { lease: ctx.lease } : {}) }).catch((err: unknown) => {
+        if (err instanceof JobLeaseLostError) deps.onCaseLeaseLost?.(job);
+        throw err;
+      });
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },
     async 'governed-resume'(job, ctx) {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.
       const { resumeGovernedJob } = await import('./governed-jobs');
-      // Held through this worker's heartbeat and this job's lock (a worker without both holds nothing).
-      const owner = deps.workerId && ctx.jobId ? { worker: deps.workerId, job: ctx.jobId } : undefined;
-      await resumeGovernedJob(job.runId, owner, ctx.signal);
+      // Held through this job's lease: while this worker holds the job, no other resume takes the run.
+      await resumeGovernedJob(job.runId, ctx.lease);
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');

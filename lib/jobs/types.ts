@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RunOneInputSchema } from '../schemas/run-settings';
+import type { JobLease } from '../db/job-lease';
 
 /** A suite or matrix: the worker fans it out into one job per (setting, case). */
 export const SuiteJobSchema = z.object({
@@ -75,8 +76,12 @@ export interface JobContext {
   maxAttempts: number;
   /** Enqueues follow-up jobs (the fan-out of a suite). */
   queue: JobQueue;
-  /** The backend's id of the job (graphile-worker's job id; absent in-process): every attempt of one job shares it. */
-  jobId?: string;
+  /**
+   * The job's lease on the PostgreSQL queue (absent in-process): a handler passes it to every store
+   * it makes, which refuses (JobLeaseLostError, lib/db/job-lease.ts) once the job was released to
+   * another worker. The job is held while this worker's heartbeat is younger than WORKER_LEASE_MS.
+   */
+  lease?: JobLease;
 }
 
 export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;

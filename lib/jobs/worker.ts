@@ -5,16 +5,25 @@
  * are released to the others. `stop()` is graceful: no new job is taken, the running ones get the
  * grace period to finish, and what is still running then is handed back to the queue (and its
  * handlers aborted) so another worker takes it at once; only then does the heartbeat row go.
+ *
+ * Surviving the database (issue 32): graphile-worker shuts its pool down by itself when it cannot
+ * complete or fail a job (PostgreSQL restarted, the network was cut), and a process whose pool is
+ * gone must neither look alive nor stay idle. So the worker watches its pool: once it has stopped,
+ * the heartbeat stops (no working slot), and as soon as the database answers the jobs the old pool
+ * still held are handed back (attempts not spent) and a new pool starts — in-process, no supervisor
+ * needed (restorePool). A job whose connection was lost hands itself back (lib/jobs/graphile.ts).
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { getDb, PG_POOL_SIZE, type Database } from '../db/client';
+import { WORKER_LEASE_MS } from '../db/worker-heartbeats';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
-import { GraphileQueue, startGraphileRunner } from './graphile';
+import { GraphileQueue, startGraphileRunner, type GraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';
 import { parseProviderLimits, providerGates, SlotWaiter } from './provider-limits';
 import { recoverUnfinishedSuites } from './recover';
+import { isConnectionLost } from './connection-lost';
 import { preloadLiveModels } from '../runs/agent';
 
 /** Concurrent jobs per worker when STOCKROOM_WORKER_CONCURRENCY is not set. */
@@ -23,6 +32,8 @@ export const DEFAULT_WORKER_CONCURRENCY = 4;
 export const DEFAULT_WORKER_GRACE_MS = 30_000;
 /** After the grace period, how long the aborted handlers get to wind down before the pool is shut regardless. */
 const ABORT_WAIT_MS = 5_000;
+/** How often a worker whose pool stopped tries to start a new one while the database is away. */
+const RESTORE_RETRY_MS = 1_000;
 
 /** What a graceful stop did. */
 export interface StopReport {
@@ -30,8 +41,19 @@ export interface StopReport {
   released: number;
 }
 
+/** Whether a worker can work, for a liveness probe (STOCKROOM_WORKER_HEALTH_PORT). */
+export interface WorkerHealth {
+  /** Slots of its pool still taking jobs (0 while a stopped pool waits for the database). */
+  slots: number;
+  /** Its last heartbeat (ISO), null before the first. */
+  lastBeat: string | null;
+  /** Working slots and a heartbeat younger than the lease: the others will not release its jobs. */
+  alive: boolean;
+}
+
 export interface RunningWorker {
   id: string;
+  health(): WorkerHealth;
   /** Graceful: no new jobs, running ones finish within the grace period, the rest are handed back. */
   stop(): Promise<StopReport>;
 }
@@ -45,6 +67,8 @@ export interface StartWorkerOptions {
   heartbeatMs?: number;
   /** How long a stop lets running jobs finish before handing them back (default DEFAULT_WORKER_GRACE_MS). */
   graceMs?: number;
+  /** Told when the pool stopped by itself and when a new one took over (the CLI prints it). */
+  onPool?: (event: { state: 'lost'; reason: string } | { state: 'restored'; afterMs: number }) => void;
 }
 
 const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
@@ -73,27 +97,72 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const queue = new GraphileQueue(target.url);
   const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
   const slots = new SlotWaiter(target.url);
-  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, workerId: id, ...options.deps });
-  const workerIds: string[] = [];
+  const handlers = createHandlers({ modelGate: limits.size > 0 ? providerGates(db, limits, id, slots) : undefined, ...options.deps });
+  // The graphile ids jobs may be locked under: the current pool's, and a stopped pool's until its jobs are handed back.
+  let workerIds: string[] = [];
   await queue.countJobs(); // migrates graphile-worker's schema before the runner starts
   await warmUp(db, options.concurrency);
   const graceMs = options.graceMs ?? DEFAULT_WORKER_GRACE_MS;
   const stopping = new AbortController();
   let released = false;
-  const { pool } = await startGraphileRunner({
-    connectionString: target.url,
-    concurrency: options.concurrency,
-    handlers,
-    queue,
-    onWorkerId: (w) => workerIds.push(w),
-    stopSignal: stopping.signal,
-    released: () => released,
-    graceMs,
-  });
+  const startPool = () =>
+    startGraphileRunner({
+      connectionString: target.url,
+      concurrency: options.concurrency,
+      handlers,
+      queue,
+      onWorkerId: (w) => workerIds.push(w),
+      stopSignal: stopping.signal,
+      released: () => released,
+      graceMs,
+    });
+  let current = await startPool();
+  let stopRequested = false;
+  /** A restore in progress (stop waits for it, so the pool it stops is the newest). */
+  let restoring: Promise<void> | null = null;
+  /**
+   * Hands back what the stopped pool still holds and starts a new pool, retried every
+   * RESTORE_RETRY_MS until the database answers (or the worker is stopped).
+   */
+  const restore = async (reason: string): Promise<void> => {
+    options.onPool?.({ state: 'lost', reason });
+    const lostAt = Date.now();
+    const stale = [...workerIds];
+    while (!stopRequested) {
+      try {
+        await queue.returnJobsOf(stale, 'the worker pool stopped (the database went away); handed back without spending an attempt');
+        workerIds = [];
+        current = await startPool();
+        options.onPool?.({ state: 'restored', afterMs: Date.now() - lostAt });
+        return;
+      } catch (err) {
+        workerIds = [...new Set([...stale, ...workerIds])];
+        if (!isConnectionLost(err)) console.error(`stockroom worker: restoring the worker pool failed: ${err instanceof Error ? err.message : String(err)}`);
+        await sleep(RESTORE_RETRY_MS);
+      }
+    }
+  };
+  /** Watches the current pool; when it stops by itself (not by stop()), restores it. */
+  const watch = (watched: GraphileRunner) => {
+    void watched.runner.promise
+      .then(
+        () => 'it exited',
+        (err: unknown) => `it failed: ${err instanceof Error ? err.message : String(err)}`,
+      )
+      .then(async (reason) => {
+        if (stopRequested) return;
+        restoring = restore(reason);
+        await restoring;
+        restoring = null;
+        if (!stopRequested) watch(current);
+      });
+  };
+  watch(current);
   const heartbeat = startHeartbeat({
     db,
     id,
     concurrency: options.concurrency,
+    slots: () => current.slots(),
     workerIds: () => workerIds,
     release: (ids) => queue.releaseWorkers(ids),
     leaseMs: options.leaseMs,
@@ -103,6 +172,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   await recoverUnfinishedSuites(queue, db).catch((err: unknown) => console.error('stockroom worker: recovering unfinished suites failed', err));
   let stopped: Promise<StopReport> | null = null;
   const stop = async (): Promise<StopReport> => {
+    stopRequested = true;
+    if (restoring) await restoring;
+    const pool = current.pool;
     // No new jobs from here; the running ones carry on. The heartbeat keeps beating meanwhile, so no
     // other worker takes this one for dead and starts its jobs a second time.
     const drained = Promise.resolve(pool.gracefulShutdown(`stockroom worker ${id} stopping`)).then(
@@ -122,6 +194,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       }
       stopping.abort(new Error('the worker is stopping'));
       if ((await Promise.race([drained, sleep(ABORT_WAIT_MS)])) === 'timeout') await Promise.resolve(pool.forcefulShutdown('handlers did not end after the abort')).catch(() => undefined);
+    } else {
+      // Drained: nothing runs here any more. What is still locked under these ids (a pool that had
+      // stopped by itself and was not restored yet) goes back before the heartbeat row does.
+      try {
+        handedBack = await queue.returnJobsOf(workerIds, 'the worker stopped; handed back unfinished');
+      } catch (err) {
+        releaseFailed = true;
+        console.error(`stockroom worker: could not hand its jobs back (the other workers release them once its lease ends): ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     // The heartbeat row goes only once nothing is locked under this worker's ids; if handing back
     // failed, it stays, and the other workers' lease check releases the jobs.
@@ -131,8 +212,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     await db.close();
     return { released: handedBack.length };
   };
+  const leaseMs = options.leaseMs ?? WORKER_LEASE_MS;
   return {
     id,
+    health() {
+      const slots = current.slots();
+      const last = heartbeat.lastBeat();
+      return { slots, lastBeat: last?.toISOString() ?? null, alive: slots > 0 && last !== null && Date.now() - last.getTime() < leaseMs };
+    },
     stop() {
       stopped ??= stop();
       return stopped;

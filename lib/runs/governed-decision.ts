@@ -9,7 +9,6 @@ import 'server-only';
  * and that the reviewer holds the request's role.
  */
 import { getDb } from '../db/client';
-import { isDatabaseUnavailable } from '../db/errors';
 import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
 import { userLabels } from '../db/governance-members';
 import { workerPresence } from '../db/suite-jobs';
@@ -67,30 +66,9 @@ async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' |
  */
 async function resumeOnWorker(runId: string, queue: RunQueue): Promise<{ online: number } | null> {
   if (!queue.remote) return null;
-  await enqueueResumeRetrying(runId, queue);
+  await queue.enqueueResume(runId);
   const workers = await workerPresence();
   return { online: workers.backend === 'workers' ? workers.online : 0 };
-}
-
-/** Tries to enqueue a decided run's resume while the database is briefly unreachable (a restart): 0.25 s, doubling, this long in all. */
-const ENQUEUE_RETRY_WINDOW_MS = 8_000;
-
-/**
- * Enqueues the resume of a run whose decision is recorded. The decision is already committed, so a
- * database restart at this moment must not leave the run waiting for the minute sweep: the enqueue
- * is tried again for a few seconds (the sweep stays the last resort).
- */
-async function enqueueResumeRetrying(runId: string, queue: RunQueue): Promise<void> {
-  const until = Date.now() + ENQUEUE_RETRY_WINDOW_MS;
-  for (let wait = 250; ; wait *= 2) {
-    try {
-      await queue.enqueueResume(runId);
-      return;
-    } catch (err) {
-      if (!isDatabaseUnavailable(err) || Date.now() + wait > until) throw err;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  }
 }
 
 /** The answer, and whether the run was resumed in this process (its pages changed). */

@@ -10,6 +10,7 @@ import { evaluateCase } from '../eval/case-scores';
 import { loadGoldenFile, type GoldenCase } from '../eval/golden';
 import { FakeJudge } from '../eval/judge';
 import { getDb, type Database } from '../db/client';
+import type { JobLease } from '../db/job-lease';
 import { storeSuiteCase, suiteForCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import type { Dataset } from '../stockroom/dataset/types';
@@ -122,7 +123,7 @@ export type SuiteCaseOutcome = StoreCaseOutcome | { stored: false; reason: 'canc
  */
 export async function runSuiteCase(
   input: RunSuiteCaseInput,
-  options: { signal?: AbortSignal; modelGate?: ModelGate; db?: Database } = {},
+  options: { signal?: AbortSignal; modelGate?: ModelGate; db?: Database; lease?: JobLease } = {},
 ): Promise<SuiteCaseOutcome> {
   const db = options.db ?? getDb();
   const suite = await suiteForCase(input.suiteRunId, input.setting, input.caseId, db);
@@ -155,7 +156,7 @@ export async function runSuiteCase(
     const owner = { createdBy: suite.createdBy ?? '', tenant: suite.tenant };
     const base = metaFor(dataset, config, golden.category, input.suiteRunId, owner);
     const meta = { ...base, ...(server ? { config: { ...base.config, toolServer: input.toolServer, serverWeaknesses: confirmed } } : {}), createdBy: suite.createdBy, suiteRunId: input.suiteRunId };
-    return await storeSuiteCase({ run, meta, setting: input.setting, caseId: golden.id, category: golden.category, scores }, db);
+    return await storeSuiteCase({ run, meta, setting: input.setting, caseId: golden.id, category: golden.category, scores, ...(options.lease ? { lease: options.lease } : {}) }, db);
   } catch (err) {
     if (cancel.signal.aborted && !options.signal?.aborted) return { stored: false, reason: 'cancelled' };
     throw err;

@@ -13,7 +13,7 @@ import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/go
 import { ConflictError, GovernanceError } from '../governance/errors';
 import { RESUME_LEASE_MS } from '../governance/governed-run';
 import { parseOwner } from '../governance/governance-store';
-import { resumeOwnerGone } from '../db/worker-heartbeats';
+import { jobHeld } from '../db/job-lease';
 import { PrismaJournalStore } from '../db/governance-journal';
 import { reconcileEntry } from '../governance/reconcile';
 import { isDemoFaultError } from './demo-fault';
@@ -39,10 +39,10 @@ export async function runsToSweep(now: Date): Promise<string[]> {
   const due: string[] = [];
   for (const r of rows) {
     if (r.status === 'resuming') {
-      // Held by a worker: due once the job engine's lease says its owner is gone (a resume job lost
-      // with its worker, or one whose retry never came). Without an owner: past the time lease.
+      // Held by a worker: due once the job engine's lease says its owner is gone (its job released,
+      // failed or finished without moving the run on). Without an owner: past the time lease.
       const owner = r.owner ? parseOwner(r.owner) : null;
-      if (!owner || (await resumeOwnerGone(prisma, owner, now))) due.push(r.runId);
+      if (!owner || !(await jobHeld(prisma, owner))) due.push(r.runId);
       continue;
     }
     const run = await findGovernedRun(prisma, r.runId).catch(() => null);

@@ -6,13 +6,13 @@
  * at a chosen step of the approved write. `settled` lists what is wrong with a run once it finished.
  */
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { startThrowawayCluster, type ThrowawayCluster } from '../../db/testing/throwaway-cluster';
+import { startPgCluster, type PgCluster } from './pg-cluster';
 import type { JournalStep } from '../../governance/journaled-executor';
 import { spawnWorker, type WorkerProcess } from './worker-processes';
 
 export interface Drill {
   url: string;
-  cluster: ThrowawayCluster;
+  cluster: PgCluster;
   users: { operator: string; reviewer: string; reviewer2: string };
   workers: WorkerProcess[];
   close(): Promise<void>;
@@ -22,8 +22,13 @@ const TENANT = 'kittiwake';
 
 /** A throwaway cluster with a migrated database this process's data layer points at, and three users. */
 export async function setUpDrill(): Promise<Drill> {
-  const cluster = await startThrowawayCluster();
-  const url = await cluster.createDatabase('stockroom_drills');
+  const cluster = await startPgCluster();
+  const { Client } = await import('pg');
+  const admin = new Client({ connectionString: cluster.url() });
+  await admin.connect();
+  await admin.query('CREATE DATABASE stockroom_drills');
+  await admin.end();
+  const url = cluster.url('stockroom_drills');
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'drill-secret-0123456789abcdef0123456789abcdef';
   await migrate({ url });
@@ -43,7 +48,7 @@ export async function setUpDrill(): Promise<Drill> {
       const { closeJobQueue } = await import('../queue');
       await closeJobQueue().catch(() => undefined);
       await db.close().catch(() => undefined);
-      cluster.destroy();
+      await cluster.destroy();
     },
   };
 }

@@ -1,0 +1,60 @@
+import 'server-only';
+/**
+ * Fencing a job's stores by its lease. A worker holds a job while graphile-worker's row names it
+ * (`locked_by` = the worker pool's id). A worker that was paused (SIGSTOP, a long GC, a VM stall)
+ * or cut off past its heartbeat lease has its jobs released to the others; when it wakes it must not
+ * store a second copy or overwrite what the new owner stored. So every store a job makes calls
+ * `assertJobHeld` inside its own transaction: the job row is locked FOR SHARE (a release, an
+ * UPDATE of the row, waits for the store to commit; a store after a release sees it) and the store
+ * is refused unless the row still names this worker.
+ */
+import { DbError } from './errors';
+
+/** The schema graphile-worker keeps its tables in (lib/jobs/graphile.ts re-exports it). */
+export const GRAPHILE_SCHEMA = 'graphile_worker';
+
+/** The job a handler runs under: graphile-worker's job id and the lock it holds it with. */
+export interface JobLease {
+  /** graphile-worker's job id (a bigint, as text). */
+  jobId: string;
+  /** The `locked_by` this worker locks jobs with (graphile-worker 0.17: the worker pool's id). */
+  lockedBy: string;
+}
+
+/** The job's lease was lost (released to another worker, or the job is gone): nothing was stored. */
+export class JobLeaseLostError extends DbError {
+  readonly jobId: string;
+  constructor(lease: JobLease, holder: string | null) {
+    super('job_lease_lost', `job ${lease.jobId} is no longer held by this worker (${holder === null ? 'released or finished' : `now held by ${holder}`}); nothing was stored`);
+    this.jobId = lease.jobId;
+  }
+}
+
+/** The part of a Prisma transaction client the check uses. */
+export interface RawTx {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/**
+ * Inside a PostgreSQL transaction: locks the job's row FOR SHARE and throws JobLeaseLostError
+ * unless it is still locked by `lease.lockedBy`. The lock is held until the transaction ends, so
+ * the job cannot be released between this check and the commit.
+ */
+export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
+  const rows = await tx.$queryRawUnsafe<{ locked_by: string | null }[]>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint FOR SHARE`, lease.jobId);
+  const holder = rows[0]?.locked_by ?? null;
+  if (holder !== lease.lockedBy) throw new JobLeaseLostError(lease, holder);
+}
+
+/**
+ * Whether the job is still locked by `lease.lockedBy` (outside a transaction: a governed resume's owner,
+ * lib/governance/governance-store.ts ResumeOwner). False once it was released, handed back, failed or
+ * finished, or when graphile-worker's tables do not exist (no worker ever ran here).
+ */
+export async function jobHeld(tx: RawTx, lease: JobLease): Promise<boolean> {
+  if (!/^\d+$/.test(lease.jobId)) return false;
+  const rows = await tx
+    .$queryRawUnsafe<{ locked_by: string | null }[]>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId)
+    .catch(() => [] as { locked_by: string | null }[]);
+  return rows[0]?.locked_by === lease.lockedBy;
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WorkerHeartbeat" ADD COLUMN "slots" INTEGER;
