@@ -23,6 +23,8 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
   let d: Drill;
   beforeAll(async () => {
     d = await setUpDrill();
+    // One more than the drills kill, started together: no case waits for a worker to start.
+    await keepWorkers(d, 5);
   }, 300_000);
   afterAll(async () => {
     await d?.close();

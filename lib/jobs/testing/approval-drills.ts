@@ -55,11 +55,11 @@ export async function setUpDrill(): Promise<Drill> {
 
 const alive = (w: WorkerProcess) => w.proc.exitCode === null && w.proc.signalCode === null;
 
-/** Starts workers until `n` are running (those killed by a drill are replaced). */
+/** Starts workers (at once) until `n` are running (those killed by a drill are replaced). */
 export async function keepWorkers(d: Drill, n: number): Promise<WorkerProcess[]> {
-  const live = () => d.workers.filter(alive);
-  while (live().length < n) d.workers.push(await spawnWorker({ databaseUrl: d.url, concurrency: 2 }));
-  return live();
+  const missing = n - d.workers.filter(alive).length;
+  if (missing > 0) d.workers.push(...(await Promise.all(Array.from({ length: missing }, () => spawnWorker({ databaseUrl: d.url, concurrency: 2 })))));
+  return d.workers.filter(alive);
 }
 
 /** An operator's governed run of S024 (750 units, above the auto-approve limit), paused for approval. */
@@ -90,15 +90,18 @@ export async function decide(approvalId: string, reviewerId: string, verdict: 'a
   return decideAndResume(req, { verdict, reason: `drill: ${verdict}`, reviewer: { id: who.id, memberships: [...who.memberships] } }, getRunQueue());
 }
 
-/** Waits until the governed run is finished; returns when (ms since the epoch), or throws after `limitMs`. */
+/** Waits until the run is finished (governed run and stored run); returns when (ms since the epoch), or throws after `limitMs`. */
 export async function finished(runId: string, limitMs: number, describe: () => string = () => ''): Promise<number> {
   const { getDb } = await import('../../db/client');
   const until = Date.now() + limitMs;
   for (;;) {
-    const run = await getDb()
-      .prisma.governedRun.findUnique({ where: { runId }, select: { status: true } })
-      .catch(() => null); // the database may be restarting
-    if (run?.status === 'finished') return Date.now();
+    const prisma = getDb().prisma;
+    // Finished as its pages show it: the governed run and its stored run (written just after).
+    const [run, stored] = await Promise.all([
+      prisma.governedRun.findUnique({ where: { runId }, select: { status: true } }),
+      prisma.run.findUnique({ where: { id: runId }, select: { status: true } }),
+    ]).catch(() => [null, null] as const); // the database may be restarting
+    if (run?.status === 'finished' && stored?.status === 'finished') return Date.now();
     if (Date.now() > until) throw new Error(`run ${runId} is ${run?.status ?? '(unreadable)'} after ${limitMs} ms\n${describe()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
