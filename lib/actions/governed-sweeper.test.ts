@@ -144,4 +144,22 @@ describe('governed input and outcomes that are true', () => {
     expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
     expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
   });
+
+  it('asks again about an effect left unknown, at 1, 2, 4… minutes, through the Effects page reconciler; a drill-left one waits for an operator (issue 42)', async () => {
+    const { reconcileUnknownEffects, db } = await mod();
+    const at = (minutes: number, base: Date) => new Date(base.getTime() + minutes * 60_000 + 1_000);
+    const entry = (key: string, error: string) =>
+      db.effectJournalEntry.create({
+        data: { operationKey: key, runId: 'run-sweep-unknown', callId: 'c', tool: 'create_restock_request', toolVersion: '1', status: 'unknown', argumentsDigest: 'd', error, attempts: 1, createdAt: new Date(), updatedAt: new Date() },
+      });
+    const plain = await entry('op:run-sweep-unknown:c1:create_restock_request@1', 'no outcome recorded after dispatch');
+    await entry('op:run-sweep-unknown:c2:create_restock_request@1', 'instructor fault injection (armed by admin@example.test): the write was applied, then its answer was dropped as if the call timed out');
+    // Not yet a minute, and then at 3 minutes (not a power of two): not asked.
+    expect(await reconcileUnknownEffects(new Date(plain.updatedAt.getTime() + 30_000))).toEqual([]);
+    expect(await reconcileUnknownEffects(at(3, plain.updatedAt))).toEqual([]);
+    // At 2 minutes it is asked: the durable ledger has no record, so it is reconciled absent.
+    expect(await reconcileUnknownEffects(at(2, plain.updatedAt))).toEqual([plain.operationKey]);
+    expect((await db.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: plain.operationKey } })).status).toBe('reconciled_absent');
+    expect((await db.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: 'op:run-sweep-unknown:c2:create_restock_request@1' } })).status).toBe('unknown');
+  });
 });

@@ -6,8 +6,13 @@ import 'server-only';
  */
 import { getDb, type Database } from './client';
 
-/** The faults instructor mode can arm. */
-export const DEMO_FAULT_KINDS = ['write_timeout'] as const;
+/**
+ * The faults instructor mode can arm. `write_timeout`: the next write's answer is dropped.
+ * `worker_kill_<step>`: the worker that runs the tenant's next governed write is killed (SIGKILL) right
+ * after that step of the write is stored (prepared, dispatched, or the downstream write done), so
+ * another worker takes the resume over; only a job worker fires it (never the web server).
+ */
+export const DEMO_FAULT_KINDS = ['write_timeout', 'worker_kill_prepared', 'worker_kill_dispatched', 'worker_kill_downstream'] as const;
 export type DemoFaultKind = (typeof DEMO_FAULT_KINDS)[number];
 
 export interface ArmedFault {

@@ -27,3 +27,4 @@ export class InvalidInputError extends DbError {
     this.field = field;
   }
 }
+

@@ -1,9 +1,15 @@
 import 'server-only';
-/** The effect journal in the database: a JournalStore whose transitions are compare-and-set on status. */
-import type { EffectStatus, JournalEntry, JournalStore } from '../governance/effect-journal';
+/**
+ * The effect journal in the database: a JournalStore whose transitions are compare-and-set on status,
+ * each committed in one transaction with its evidence event (a step is never kept without it).
+ */
+import type { EffectStatus, JournalEntry, JournalEvidence, JournalStore } from '../governance/effect-journal';
 import { assertTransition } from '../governance/effect-journal';
+import { evidenceKey } from '../governance/evidence-key';
+import type { EvidenceKey } from '../governance/evidence-signing';
 import { safeJsonParse, type JsonValue } from '../harness/json';
 import type { Prisma } from './client';
+import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 
 type Row = Awaited<ReturnType<Prisma['effectJournalEntry']['findUniqueOrThrow']>>;
 
@@ -26,38 +32,55 @@ function toEntry(r: Row): JournalEntry {
   };
 }
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
-
 export class PrismaJournalStore implements JournalStore {
-  constructor(private readonly prisma: Prisma) {}
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly key: EvidenceKey = evidenceKey(),
+  ) {}
 
   async get(key: string): Promise<JournalEntry | null> {
     const r = await this.prisma.effectJournalEntry.findUnique({ where: { operationKey: key } });
     return r ? toEntry(r) : null;
   }
 
-  async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string): Promise<JournalEntry> {
-    try {
-      const r = await this.prisma.effectJournalEntry.create({
-        data: { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) },
-      });
-      return toEntry(r);
-    } catch (err) {
-      // Two workers prepared the same key: the first insert wins, both continue from the stored entry.
-      if (!isUniqueViolation(err)) throw err;
-      return toEntry(await this.prisma.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: entry.operationKey } }));
-    }
+  /**
+   * Inserts the prepared entry with its evidence in one transaction. Two workers preparing the same
+   * key: the loser's insert fails on the key, its transaction is retried (withEvidenceTx), finds the
+   * winner's entry and returns it, recording nothing.
+   */
+  async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string, evidence?: JournalEvidence): Promise<JournalEntry> {
+    const found = await this.get(entry.operationKey);
+    if (found) return found;
+    return withEvidenceTx(this.prisma, async (tx) => {
+      const existing = await tx.effectJournalEntry.findUnique({ where: { operationKey: entry.operationKey } });
+      if (existing) return toEntry(existing);
+      const created = toEntry(await tx.effectJournalEntry.create({ data: { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) } }));
+      if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(created));
+      return created;
+    });
   }
 
-  async transition(key: string, from: EffectStatus, to: EffectStatus, patch: Parameters<JournalStore['transition']>[3], at: string): Promise<JournalEntry | null> {
+  async transition(
+    key: string,
+    from: EffectStatus,
+    to: EffectStatus,
+    patch: Parameters<JournalStore['transition']>[3],
+    at: string,
+    evidence?: JournalEvidence,
+  ): Promise<JournalEntry | null> {
     assertTransition(key, from, to);
     const data: Record<string, unknown> = { status: to, updatedAt: new Date(at) };
     if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(patch.result as JsonValue);
     if (patch.resultDigest !== undefined) data.resultDigest = patch.resultDigest;
     if (patch.error !== undefined) data.error = patch.error;
     if (patch.attempts !== undefined) data.attempts = patch.attempts;
-    const { count } = await this.prisma.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });
-    return count === 1 ? this.get(key) : null;
+    return withEvidenceTx(this.prisma, async (tx) => {
+      const { count } = await tx.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });
+      if (count !== 1) return null;
+      const moved = toEntry(await tx.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: key } }));
+      if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(moved));
+      return moved;
+    });
   }
 
   /** Entries by filter; `runIds` limits them to those runs (a tenant's governed runs). */

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { z } from 'zod';
 import { CapabilityPinSchema } from '../governance/capability-registry';
-import type { StoredGovernedRun, StoredRunStatus } from '../governance/governance-store';
+import { ownerText, type RunChange, type StoredGovernedRun, type StoredRunStatus } from '../governance/governance-store';
 import { PrincipalSchema } from '../governance/principal';
 import { safeJsonParse, type JsonValue } from '../harness/json';
 import { RunResultSchema, type RunResult } from '../harness/types';
@@ -42,6 +42,8 @@ function toRow(r: Row): GovernedRunRow {
     result: parse(r.result, RunResultSchema, 'result'),
     updatedAt: r.updatedAt.toISOString(),
     lastError: r.lastError,
+    owner: r.owner,
+    takenOverAt: r.takenOverAt?.toISOString() ?? null,
   };
 }
 
@@ -68,16 +70,22 @@ export async function getGovernedRunOrThrow(prisma: Prisma, runId: string): Prom
   return toRow(r);
 }
 
-/** Compare-and-set: applies the change only when the run is still at `expectedVersion`. */
-export async function updateGovernedRun(
-  prisma: Prisma,
-  runId: string,
-  expectedVersion: number,
-  change: { status: GovernedRunStatus; result?: RunResult; expectedStatus?: GovernedRunStatus },
-): Promise<boolean> {
+/**
+ * Compare-and-set: applies the change only when the run is still at `expectedVersion`. A claim
+ * (`resuming`) records its owner and start; any other status clears them.
+ */
+export async function updateGovernedRun(prisma: Prisma, runId: string, expectedVersion: number, change: RunChange & { result?: RunResult }): Promise<boolean> {
+  const claim = change.status === 'resuming';
   const { count } = await prisma.governedRun.updateMany({
     where: { runId, stateVersion: expectedVersion, status: change.expectedStatus },
-    data: { status: change.status, stateVersion: expectedVersion + 1, result: change.result ? JSON.stringify(change.result) : undefined },
+    data: {
+      status: change.status,
+      stateVersion: expectedVersion + 1,
+      result: change.result ? JSON.stringify(change.result) : undefined,
+      owner: claim && change.owner ? ownerText(change.owner) : null,
+      resumeStartedAt: claim ? new Date() : null,
+      ...(change.takenOverAt ? { takenOverAt: change.takenOverAt } : {}),
+    },
   });
   return count === 1;
 }
@@ -149,12 +157,13 @@ export async function appliedWrites(prisma: Prisma, runId: string): Promise<{ op
 
 /**
  * Governed runs a sweep looks at, oldest first: every paused one (its request may have been decided
- * or expired), and those left `resuming` since before `staleBefore` by a worker that died.
+ * or expired), those left `resuming` without an owner since before `staleBefore` (a server process
+ * that died), and every `resuming` one held by a worker owner (the caller asks whether it is gone).
  */
-export async function governedRunsDue(prisma: Prisma, staleBefore: Date, take: number): Promise<{ runId: string; status: string }[]> {
+export async function governedRunsDue(prisma: Prisma, staleBefore: Date, take: number): Promise<{ runId: string; status: string; owner: string | null }[]> {
   return prisma.governedRun.findMany({
-    where: { OR: [{ status: 'paused' }, { status: 'resuming', updatedAt: { lt: staleBefore } }] },
-    select: { runId: true, status: true },
+    where: { OR: [{ status: 'paused' }, { status: 'resuming', updatedAt: { lt: staleBefore } }, { status: 'resuming', owner: { not: null } }] },
+    select: { runId: true, status: true, owner: true },
     orderBy: { updatedAt: 'asc' },
     take,
   });

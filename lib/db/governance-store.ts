@@ -11,6 +11,7 @@ import type { McpApprovalStore } from '../mcp/mcp-approvals';
 import type { Database } from './client';
 import { NotFoundError } from './errors';
 import { approvalInTenant } from './tenant-scope';
+import { jobHeld } from './job-lease';
 
 export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
   return {
@@ -19,6 +20,7 @@ export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
     createRun: (row) => createGovernedRun(prisma, row),
     getRun: (runId) => getGovernedRunOrThrow(prisma, runId),
     updateRun: (runId, v, change) => updateGovernedRun(prisma, runId, v, change),
+    ownerGone: async (owner) => !(await jobHeld(prisma, owner)),
     createApproval: (req, now) => createApprovalRequest(prisma, req, now),
     findApproval: (runId, callId) => findApprovalForCall(prisma, runId, callId),
     setApprovalOutcome: (id, v, status, detail, now) => setApprovalOutcome(prisma, id, v, status, detail, now),

@@ -161,6 +161,50 @@ describe.each(providers)('governed runs on $name', (provider) => {
     await b.db.close();
   });
 
+  test('a resume held through a job lease is taken over at once when its owner no longer holds the job, not after RESUME_LEASE_MS (issue 42)', async () => {
+    const started = await pausedRun();
+    expect(await approve(started.approval!.id, 'bob')).toMatchObject({ ok: true });
+    // A worker claims the run under its job lease, then dies: its job is no longer locked by it.
+    const dying = processOn(t.url);
+    const stored = await dying.ctx.store.getRun(started.runId);
+    const lease = { jobId: '41', lockedBy: 'pool-dead' };
+    expect(await dying.ctx.store.updateRun(started.runId, stored.stateVersion, { status: 'resuming', expectedStatus: 'paused', owner: lease })).toBe(true);
+    expect(await dying.ctx.store.getRun(started.runId)).toMatchObject({ status: 'resuming', owner: 'pool-dead/41', takenOverAt: null });
+    await dying.db.close();
+
+    // While the owner holds its job, nobody takes the run (the job engine's lease says it is alive).
+    const early = processOn(t.url);
+    await expect(resumeGovernedRun({ ...early.ctx, store: { ...early.ctx.store, ownerGone: async () => false } }, started.runId)).rejects.toThrow(ConflictError);
+    await early.db.close();
+
+    // Gone (no graphile job holds it): the next attempt takes it over now, with no clock moved.
+    const next = processOn(t.url);
+    const done = await resumeGovernedRun({ ...next.ctx, owner: { jobId: '42', lockedBy: 'pool-live' } }, started.runId);
+    expect(done.result).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    const after = await next.ctx.store.getRun(started.runId);
+    expect(after).toMatchObject({ status: 'finished', owner: null });
+    expect(after.takenOverAt).not.toBeNull();
+    expect(next.env.ledger.records()).toHaveLength(1);
+    await next.db.close();
+  });
+
+  test("the next attempt of the owner's own job takes the run over (the earlier attempt is over), another job waits while it is held", async () => {
+    const started = await pausedRun();
+    expect(await approve(started.approval!.id, 'bob')).toMatchObject({ ok: true });
+    const first = processOn(t.url);
+    const stored = await first.ctx.store.getRun(started.runId);
+    expect(await first.ctx.store.updateRun(started.runId, stored.stateVersion, { status: 'resuming', expectedStatus: 'paused', owner: { jobId: '7', lockedBy: 'pool-a' } })).toBe(true);
+    await first.db.close();
+    const held = async () => false;
+    const other = processOn(t.url);
+    await expect(resumeGovernedRun({ ...other.ctx, owner: { jobId: '8', lockedBy: 'pool-b' }, store: { ...other.ctx.store, ownerGone: held } }, started.runId)).rejects.toThrow(ConflictError);
+    await other.db.close();
+    const retry = processOn(t.url);
+    const done = await resumeGovernedRun({ ...retry.ctx, owner: { jobId: '7', lockedBy: 'pool-b' }, store: { ...retry.ctx.store, ownerGone: held } }, started.runId);
+    expect(done.result).toMatchObject({ status: 'finished' });
+    await retry.db.close();
+  });
+
   test('a run the policy never pauses is journaled and its evidence runs from start to finish', async () => {
     const small: TurnSpec[] = [{ calls: [['create_restock_request', { sku: 'SKU-2003', quantity: 20 }]] }, { text: 'ok' }];
     const p = processOn(t.url, { script: small });

@@ -45,3 +45,16 @@ export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
   const holder = rows[0]?.locked_by ?? null;
   if (holder !== lease.lockedBy) throw new JobLeaseLostError(lease, holder);
 }
+
+/**
+ * Whether the job is still locked by `lease.lockedBy` (outside a transaction: a governed resume's owner,
+ * lib/governance/governance-store.ts ResumeOwner). False once it was released, handed back, failed or
+ * finished, or when graphile-worker's tables do not exist (no worker ever ran here).
+ */
+export async function jobHeld(tx: RawTx, lease: JobLease): Promise<boolean> {
+  if (!/^\d+$/.test(lease.jobId)) return false;
+  const rows = await tx
+    .$queryRawUnsafe<{ locked_by: string | null }[]>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId)
+    .catch(() => [] as { locked_by: string | null }[]);
+  return rows[0]?.locked_by === lease.lockedBy;
+}

@@ -91,4 +91,52 @@ describe.each(providers)('the durable restock ledger on $name', (provider) => {
       await b.close();
     }
   });
+  test("a tenant's governed runs name their records in one sequence, not RSR-0001 each (another tenant has its own)", async () => {
+    const db = openDatabase(t.url);
+    try {
+      const write = async (tenant: string, run: string, quantity = 20) => {
+        // A fresh course environment per run: its own ledger starts again at RSR-0001 every time.
+        const env = new StockroomEnvironment(dataset, []);
+        const out = await new DurableLedgerExecutor(new LocalToolExecutor(env), new PrismaLedgerStore(db.prisma, tenant), run).call(
+          'create_restock_request',
+          { ...RESTOCK, quantity },
+          { operationKey: `op:${run}:call-1:create_restock_request@1` },
+        );
+        return { name: (out.content as { request_id: string }).request_id, own: env.ledger.records().map((r) => r.request_id) };
+      };
+      const runs = [await write(`seq-a-${provider.name}`, `seq-a1-${provider.name}`), await write(`seq-a-${provider.name}`, `seq-a2-${provider.name}`), await write(`seq-a-${provider.name}`, `seq-a3-${provider.name}`)];
+      expect(runs.map((r) => r.own)).toEqual([['RSR-0001'], ['RSR-0001'], ['RSR-0001']]);
+      expect(runs.map((r) => r.name)).toEqual(['RSR-0001', 'RSR-0002', 'RSR-0003']);
+      expect((await write(`seq-b-${provider.name}`, `seq-b1-${provider.name}`)).name).toBe('RSR-0001');
+      // The same operation key again is the same record, under the name it was kept with; the tool does not run.
+      expect(await write(`seq-a-${provider.name}`, `seq-a2-${provider.name}`, 30)).toEqual({ name: 'RSR-0002', own: [] });
+      const kept = await db.prisma.restockLedgerRecord.findMany({ where: { tenant: `seq-a-${provider.name}` }, orderBy: { seq: 'asc' } });
+      expect(kept.map((r) => [r.seq, r.requestId])).toEqual([
+        [1, 'RSR-0001'],
+        [2, 'RSR-0002'],
+        [3, 'RSR-0003'],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('writes of one tenant racing for the next number each get their own', async () => {
+    const db = openDatabase(t.url);
+    try {
+      const tenant = `seq-race-${provider.name}`;
+      const names = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          new PrismaLedgerStore(db.prisma, tenant).put({
+            operationKey: `op:race-${provider.name}-${i}:c:create_restock_request@1`,
+            runId: `race-${i}`,
+            record: { request_id: 'RSR-0001', sku: 'SKU-2003', product_name: 'x', quantity: 20, priority: 'standard', status: 'open', supplier_id: 's', supplier_name: 's', lead_time_days: 1, note: '' },
+          }),
+        ),
+      );
+      expect(new Set(names.map((n) => n.request_id)).size).toBe(6);
+    } finally {
+      await db.close();
+    }
+  });
 });

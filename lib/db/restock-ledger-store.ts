@@ -2,14 +2,22 @@ import 'server-only';
 /**
  * The durable restock ledger the dashboard's governed runs write to, keyed by operation key: the
  * downstream system reconciliation asks, true after a restart and in any server process.
+ *
+ * A store made for a tenant names each new record with the tenant's next number (RSR-0001, RSR-0002,
+ * …): the tool's own name comes from the course environment's ledger, which starts again at RSR-0001
+ * in every run (so the course's figures stay exact), and would give every record of a persistent
+ * ledger the same name.
  */
 import { safeJsonParse } from '../harness/json';
 import type { LedgerEntry, LedgerStore } from '../stockroom/ledger/ledger-store';
+import { ledgerRequestId } from '../stockroom/tools/restock-ledger';
 import type { RestockRecord } from '../stockroom/tools/restock-ledger';
 import type { Prisma } from './client';
 import { DbError } from './errors';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+/** Two writes of one tenant racing for the same number: the loser takes the next one. */
+const MAX_NUMBER_ATTEMPTS = 20;
 
 function toRecord(key: string, text: string): RestockRecord {
   const parsed = safeJsonParse(text);
@@ -18,7 +26,11 @@ function toRecord(key: string, text: string): RestockRecord {
 }
 
 export class PrismaLedgerStore implements LedgerStore {
-  constructor(private readonly prisma: Prisma) {}
+  /** `tenant`: number new records in this tenant's sequence; without it the tool's name is kept. */
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly tenant: string | null = null,
+  ) {}
 
   async find(operationKey: string): Promise<RestockRecord | null> {
     const r = await this.prisma.restockLedgerRecord.findUnique({ where: { operationKey } });
@@ -26,23 +38,37 @@ export class PrismaLedgerStore implements LedgerStore {
   }
 
   async put(entry: LedgerEntry): Promise<RestockRecord> {
-    try {
-      await this.prisma.restockLedgerRecord.create({
-        data: {
-          operationKey: entry.operationKey,
-          runId: entry.runId ?? '',
-          requestId: entry.record.request_id,
-          sku: entry.record.sku,
-          quantity: entry.record.quantity,
-          record: JSON.stringify(entry.record),
-          createdAt: new Date(),
-        },
-      });
-      return { ...entry.record };
-    } catch (err) {
-      // Another process kept this key first: its record is the one that happened.
-      if (!isUniqueViolation(err)) throw err;
-      return (await this.find(entry.operationKey))!;
+    for (let attempt = 1; ; attempt += 1) {
+      const seq = this.tenant === null ? null : await this.nextNumber(this.tenant);
+      const record: RestockRecord = seq === null ? { ...entry.record } : { ...entry.record, request_id: ledgerRequestId(seq) };
+      try {
+        await this.prisma.restockLedgerRecord.create({
+          data: {
+            operationKey: entry.operationKey,
+            runId: entry.runId ?? '',
+            requestId: record.request_id,
+            sku: record.sku,
+            quantity: record.quantity,
+            record: JSON.stringify(record),
+            createdAt: new Date(),
+            tenant: this.tenant,
+            seq,
+          },
+        });
+        return record;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // Another process kept this key first: its record is the one that happened.
+        const kept = await this.find(entry.operationKey);
+        if (kept) return kept;
+        // Else another write of the tenant took this number first.
+        if (attempt >= MAX_NUMBER_ATTEMPTS) throw new DbError('ledger_contention', `could not number a restock record in tenant ${this.tenant} after ${attempt} attempts`);
+      }
     }
+  }
+
+  private async nextNumber(tenant: string): Promise<number> {
+    const top = await this.prisma.restockLedgerRecord.aggregate({ where: { tenant }, _max: { seq: true } });
+    return (top._max.seq ?? 0) + 1;
   }
 }

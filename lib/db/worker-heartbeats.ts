@@ -37,3 +37,4 @@ export async function forgetWorker(db: Database, id: string, cutoff: Date): Prom
 export async function removeHeartbeat(db: Database, id: string): Promise<void> {
   await db.prisma.workerHeartbeat.deleteMany({ where: { id } });
 }
+

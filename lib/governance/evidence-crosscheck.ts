@@ -1,7 +1,8 @@
 /**
  * The records evidence is about, checked against the evidence: every governed run has its
- * `run_started` (and, once it ended, its `run_finished`), every journal entry an effect event with its
- * operation key in its current status, every ledger record an effect event with its operation key,
+ * `run_started` (and, once it ended, its `run_finished`), every journal entry the full sequence of its
+ * steps (prepared → dispatched → its outcome, with `unknown` before any `reconciled_*`: every step
+ * its current status or any recorded step implies), every ledger record an effect event with its operation key,
  * and every reviewer's decision its `approval_decided`. A chain cut short and patched up (an older
  * head restored, a whole chain deleted and an older anchor restored) verifies on its own; the records
  * it was about remain and show what is missing.
@@ -23,12 +24,34 @@ export interface MissingEvidence {
 /** Governed-run statuses after which the run's chain ends with `run_finished`. */
 const ENDED = new Set(['finished', 'cancelled']);
 
+/** The steps a journal status implies happened before it (effect-journal.ts's edges, shortest path). */
+const STEPS_BEFORE: Readonly<Record<string, readonly string[]>> = {
+  prepared: [],
+  dispatched: ['prepared'],
+  committed: ['prepared', 'dispatched'],
+  failed: ['prepared', 'dispatched'],
+  unknown: ['prepared', 'dispatched'],
+  reconciled_committed: ['prepared', 'dispatched', 'unknown'],
+  reconciled_absent: ['prepared', 'dispatched', 'unknown'],
+};
+
+/** Every step an entry must have evidence of: its status, each recorded step, and what each implies. */
+function requiredSteps(status: string, recorded: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const s of [status, ...recorded]) {
+    out.add(s);
+    for (const before of STEPS_BEFORE[s] ?? []) out.add(before);
+  }
+  // In the journal's own order, so the first missing step is named.
+  return Object.keys(STEPS_BEFORE).filter((s) => out.has(s));
+}
+
 /** The first record without its evidence, or null. `bodies` are every stored event's body. */
 export function missingEvidence(subjects: EvidenceSubjects, bodies: readonly EvidenceBody[]): MissingEvidence | null {
   const started = new Set<string>();
   const finished = new Set<string>();
   const effects = new Set<string>();
-  const effectStates = new Set<string>();
+  const effectStates = new Map<string, Set<string>>();
   const decided = new Set<string>();
   for (const b of bodies) {
     const run = b.runId ?? '';
@@ -36,7 +59,9 @@ export function missingEvidence(subjects: EvidenceSubjects, bodies: readonly Evi
     else if (b.kind === 'run_finished') finished.add(run);
     else if ((b.kind === 'effect' || b.kind === 'reconciled') && b.operationKey !== null) {
       effects.add(`${run}\u0000${b.operationKey}`);
-      effectStates.add(`${run}\u0000${b.operationKey}\u0000${b.effectStatus ?? ''}`);
+      const k = `${run}\u0000${b.operationKey}`;
+      if (!effectStates.has(k)) effectStates.set(k, new Set());
+      if (b.effectStatus) effectStates.get(k)!.add(b.effectStatus);
     } else if (b.kind === 'approval_decided') decided.add(`${run}\u0000${b.callId ?? ''}\u0000${b.actor ?? ''}`);
   }
   for (const r of subjects.runs) {
@@ -45,9 +70,10 @@ export function missingEvidence(subjects: EvidenceSubjects, bodies: readonly Evi
   }
   for (const j of subjects.journal) {
     if (!effects.has(`${j.runId}\u0000${j.operationKey}`)) return { chain: j.runId, reason: `journal entry ${j.operationKey} has no effect event` };
-    if (!effectStates.has(`${j.runId}\u0000${j.operationKey}\u0000${j.status}`)) {
-      return { chain: j.runId, reason: `journal entry ${j.operationKey} is ${j.status} but no event records it so` };
-    }
+    const recorded = effectStates.get(`${j.runId}\u0000${j.operationKey}`) ?? new Set<string>();
+    if (!recorded.has(j.status)) return { chain: j.runId, reason: `journal entry ${j.operationKey} is ${j.status} but no event records it so` };
+    const missing = requiredSteps(j.status, recorded).find((s) => !recorded.has(s));
+    if (missing) return { chain: j.runId, reason: `journal entry ${j.operationKey} is ${j.status} but its evidence has no ${missing} step` };
   }
   for (const l of subjects.ledger) {
     if (!effects.has(`${l.runId}\u0000${l.operationKey}`)) return { chain: l.runId, reason: `ledger record ${l.operationKey} has no effect event` };

@@ -27,6 +27,42 @@ export interface StoredGovernedRun {
   updatedAt: string;
   /** Why its last start or resume failed, null when it did not (shown on the run). */
   lastError?: string | null;
+  /** Who holds the resume under way (ResumeOwner as text), null outside a worker or when none is under way. */
+  owner?: string | null;
+  /** When a resume was taken over after its worker was lost (ISO-8601), null when never. */
+  takenOverAt?: string | null;
+}
+
+/**
+ * Who runs a resume: the job it runs under and the lock the worker holds that job with (the job
+ * engine's lease, lib/db/job-lease.ts). While that job is still locked by that worker, no other resume
+ * may take the run; once it is not (the worker stopped beating and its jobs were released, or the
+ * attempt ended: failed, handed back, finished), the next attempt takes it over at once. The next
+ * attempt of the same job is the successor of the earlier one.
+ */
+export interface ResumeOwner {
+  jobId: string;
+  lockedBy: string;
+}
+
+/** The text an owner is stored as: `<lockedBy>/<jobId>`. */
+export function ownerText(o: ResumeOwner): string {
+  return `${o.lockedBy}/${o.jobId}`;
+}
+
+export function parseOwner(text: string): ResumeOwner | null {
+  const i = text.lastIndexOf('/');
+  return i > 0 ? { lockedBy: text.slice(0, i), jobId: text.slice(i + 1) } : null;
+}
+
+/** A claim on a run: its new status, and who holds it from now (null: nobody, or a process without a lease). */
+export interface RunChange {
+  status: StoredRunStatus;
+  result?: RunResult;
+  expectedStatus?: StoredRunStatus;
+  owner?: ResumeOwner | null;
+  /** Set when this claim took the run over from a resume whose worker was lost. */
+  takenOverAt?: Date;
 }
 
 export interface GovernanceStore {
@@ -34,8 +70,13 @@ export interface GovernanceStore {
   evidence: EvidenceSink;
   createRun(row: Omit<StoredGovernedRun, 'stateVersion' | 'updatedAt'>): Promise<void>;
   getRun(runId: string): Promise<StoredGovernedRun>;
-  /** Compare-and-set on the run's state version (and status, when given). */
-  updateRun(runId: string, expectedVersion: number, change: { status: StoredRunStatus; result?: RunResult; expectedStatus?: StoredRunStatus }): Promise<boolean>;
+  /**
+   * Compare-and-set on the run's state version (and status, when given). Moving to `resuming` records
+   * the owner and when the resume started; any other status clears both.
+   */
+  updateRun(runId: string, expectedVersion: number, change: RunChange): Promise<boolean>;
+  /** Whether the owner of a resume is gone: it no longer holds the job it ran the resume under. */
+  ownerGone(owner: ResumeOwner): Promise<boolean>;
   createApproval(req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest>;
   findApproval(runId: string, callId: string): Promise<ApprovalRequest | null>;
   setApprovalOutcome(id: string, expectedVersion: number, status: ApprovalStatus, detail: string, now: Date): Promise<boolean>;

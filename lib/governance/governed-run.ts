@@ -16,8 +16,8 @@ import { toolSourceOf } from './tool-source';
 import { ConflictError, GovernanceError } from './errors';
 import { BatchingEvidenceSink } from './batching-evidence-sink';
 import { evidenceBody } from './evidence';
-import type { GovernanceStore } from './governance-store';
-import { JournaledExecutor } from './journaled-executor';
+import { parseOwner, type GovernanceStore, type ResumeOwner, type StoredGovernedRun } from './governance-store';
+import { JournaledExecutor, type JournalStep } from './journaled-executor';
 import { ApprovedDispatchExecutor } from './approved-dispatch';
 import { operationKey as operationKeyOf } from './effect-journal';
 import { riskOf } from './policy-engine';
@@ -27,9 +27,14 @@ import { firstChangedField, proposalDigest, type BoundProposal } from './proposa
 import { redact } from './redact';
 import { hasOperationLookup, operationReconciler } from './reconcile';
 
-/** How long a resume may go without progress before another worker may take the run over. */
-export const RESUME_LEASE_MS = 5 * 60_000;
 import { revalidate, type Revalidation } from './revalidate';
+
+/**
+ * How long a resume run outside a worker (a server process, which keeps no heartbeat) may go without
+ * progress before another process may take the run over. A resume on a worker is held through the job
+ * engine's lease instead (ResumeOwner) and is taken over as soon as its owner is gone.
+ */
+export const RESUME_LEASE_MS = 5 * 60_000;
 
 /** Runs the agent: given the (journaled) executor and the policy, runs or resumes. */
 export interface AgentDriver {
@@ -44,6 +49,10 @@ export interface GovernedContext {
   executor: ToolExecutor;
   driver: AgentDriver;
   now?: () => Date;
+  /** The job lease this segment runs under (absent outside a worker). */
+  owner?: ResumeOwner;
+  /** Told after each step of a write is stored (instructor mode's worker-kill drill). */
+  afterStep?: (step: JournalStep) => Promise<void>;
 }
 
 export interface GovernedOutcome {
@@ -66,9 +75,8 @@ function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal
   const server = pinServer(pin);
   const policy = new GovernedCallPolicy({ policy: ctx.policy, pin, principal, runTenant, ...(server !== undefined ? { server } : {}) });
   const toolVersion = (t: string) => pinnedTool(pin, t, server)?.version ?? UNLISTED_TOOL_VERSION;
-  const downstream = approved
-    ? new ApprovedDispatchExecutor(ctx.executor, { operationKey: operationKeyOf({ runId, callId: approved.callId, tool: approved.tool, toolVersion: toolVersion(approved.tool) }), approvalId: approved.approvalId })
-    : ctx.executor;
+  const approvedKey = approved ? operationKeyOf({ runId, callId: approved.callId, tool: approved.tool, toolVersion: toolVersion(approved.tool) }) : null;
+  const downstream = approved && approvedKey ? new ApprovedDispatchExecutor(ctx.executor, { operationKey: approvedKey, approvalId: approved.approvalId }) : ctx.executor;
   const journaled = new JournaledExecutor(downstream, {
     store: ctx.store.journal,
     runId,
@@ -78,6 +86,11 @@ function wire(ctx: GovernedContext, runId: string, pin: CapabilityPin, principal
     policyVersion: ctx.policy.version,
     now: ctx.now,
     reconciler: hasOperationLookup(ctx.executor) ? operationReconciler(ctx.executor) : undefined,
+    // A write reconciliation found never applied is sent again under its key only as the approved
+    // call of this resume: its approval was re-validated when the resume began (same digest, not
+    // expired) and the call is checked against the digest again just before dispatch.
+    redispatchAbsent: (key) => key === approvedKey,
+    afterStep: ctx.afterStep,
   });
   return { policy, journaled, operationKey: (c: ToolCallRequest) => journaled.operationKey(c) };
 }
@@ -247,14 +260,34 @@ export function resumeGovernedRun(ctx: GovernedContext, runId: string): Promise<
   return segment(ctx, (c) => resumeSegment(c, runId));
 }
 
+/**
+ * Whether a run left `resuming` may be taken over now: its owner is gone (the job engine's lease), or,
+ * for a resume without an owner (run in a server process), it made no progress for RESUME_LEASE_MS.
+ * The next attempt of the owner's own job is its successor: the earlier attempt is over.
+ */
+async function abandoned(ctx: GovernedContext, stored: StoredGovernedRun, now: Date): Promise<boolean> {
+  const owner = stored.owner ? parseOwner(stored.owner) : null;
+  if (!owner) return now.getTime() - Date.parse(stored.updatedAt) > RESUME_LEASE_MS;
+  if (ctx.owner && ctx.owner.jobId === owner.jobId) return true;
+  return ctx.store.ownerGone(owner);
+}
+
+/** When the approved call of a run's request was first sent (journal), or null when it never was. */
+async function approvedCallSentAt(ctx: GovernedContext, runId: string, stored: StoredGovernedRun, req: ApprovalRequest): Promise<Date | null> {
+  const toolVersion = pinnedTool(stored.pin, req.proposal.tool, pinServer(stored.pin))?.version ?? UNLISTED_TOOL_VERSION;
+  const entry = await ctx.store.journal.get(operationKeyOf({ runId, callId: req.callId, tool: req.proposal.tool, toolVersion }));
+  return entry && entry.status !== 'prepared' ? new Date(entry.createdAt) : null;
+}
+
 async function resumeSegment(ctx: GovernedContext, runId: string): Promise<GovernedOutcome> {
   const stored = await ctx.store.getRun(runId);
   const cp = stored.result.checkpoint;
   const clock = ctx.now?.() ?? new Date();
-  // A resume whose worker died leaves the run `resuming`; once its lease has run out another worker
-  // may take it over. Re-running the awaited call is safe: the effect journal answers for it.
-  const abandoned = stored.status === 'resuming' && clock.getTime() - Date.parse(stored.updatedAt) > RESUME_LEASE_MS;
-  if ((stored.status !== 'paused' && !abandoned) || !cp) {
+  // A resume whose worker died leaves the run `resuming`; once its owner is gone another attempt takes
+  // it over. Re-running the awaited call is safe: the effect journal answers for it (and reconciles a
+  // write the dead worker left dispatched).
+  const takeover = stored.status === 'resuming' && (await abandoned(ctx, stored, clock));
+  if ((stored.status !== 'paused' && !takeover) || !cp) {
     throw new ConflictError('run', runId, `run ${runId} is ${stored.status}, not paused`);
   }
   const req = await ctx.store.findApproval(runId, cp.awaiting.toolUseId);
@@ -263,7 +296,8 @@ async function resumeSegment(ctx: GovernedContext, runId: string): Promise<Gover
   const expiredPending = req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt);
   if (req.status === 'pending' && !expiredPending) throw new GovernanceError('still_pending', `the approval request for run ${runId} is still pending`);
 
-  if (!(await ctx.store.updateRun(runId, stored.stateVersion, { status: 'resuming', expectedStatus: stored.status }))) {
+  const claim = { status: 'resuming' as const, expectedStatus: stored.status, owner: ctx.owner ?? null, ...(takeover ? { takenOverAt: now } : {}) };
+  if (!(await ctx.store.updateRun(runId, stored.stateVersion, claim))) {
     throw new ConflictError('run', runId, `run ${runId} was already resumed by another worker`);
   }
   const approvers = new Map<string, ReviewerIdentity>();
@@ -271,9 +305,12 @@ async function resumeSegment(ctx: GovernedContext, runId: string): Promise<Gover
     const who = await ctx.store.identity(d.reviewerId);
     if (who) approvers.set(d.reviewerId, who);
   }
+  // Taken over after the approved call was already sent: the approval held when it was sent, so it
+  // is checked as of then (an approval that expired since must not hide a write that happened).
+  const sentAt = takeover ? await approvedCallSentAt(ctx, runId, stored, req) : null;
   let checked = revalidate(expiredPending ? { ...req, status: 'expired' } : req, {
     current: await currentProposal(ctx, req, cp.awaiting.arguments, pinServer(stored.pin)),
-    now,
+    now: sentAt && sentAt < now ? sentAt : now,
     approvers,
   });
   if (checked.status !== req.status) await ctx.store.setApprovalOutcome(req.id, req.stateVersion, checked.status, checked.resolution.outcome === 'approved' ? 'approved' : checked.resolution.message, now);

@@ -1,5 +1,5 @@
 /** An in-memory JournalStore (unit tests and single-process runs without a database). */
-import { assertTransition, type EffectStatus, type JournalEntry, type JournalStore } from './effect-journal';
+import { assertTransition, type EffectStatus, type JournalEntry, type JournalEvidence, type JournalStore } from './effect-journal';
 
 export class MemoryJournalStore implements JournalStore {
   private readonly entries = new Map<string, JournalEntry>();
@@ -9,20 +9,22 @@ export class MemoryJournalStore implements JournalStore {
     return e ? structuredClone(e) : null;
   }
 
-  async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string): Promise<JournalEntry> {
+  async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string, evidence?: JournalEvidence): Promise<JournalEntry> {
     const existing = this.entries.get(entry.operationKey);
     if (existing) return structuredClone(existing);
     const created: JournalEntry = { ...entry, status: 'prepared', result: null, resultDigest: null, error: null, attempts: 0, createdAt: at, updatedAt: at };
     this.entries.set(entry.operationKey, created);
+    await evidence?.sink?.append(evidence.body(structuredClone(created)));
     return structuredClone(created);
   }
 
-  async transition(key: string, from: EffectStatus, to: EffectStatus, patch: Parameters<JournalStore['transition']>[3], at: string): Promise<JournalEntry | null> {
+  async transition(key: string, from: EffectStatus, to: EffectStatus, patch: Parameters<JournalStore['transition']>[3], at: string, evidence?: JournalEvidence): Promise<JournalEntry | null> {
     assertTransition(key, from, to);
     const e = this.entries.get(key);
     if (!e || e.status !== from) return null;
     const next: JournalEntry = { ...e, ...patch, status: to, updatedAt: at };
     this.entries.set(key, next);
+    await evidence?.sink?.append(evidence.body(structuredClone(next)));
     return structuredClone(next);
   }
 

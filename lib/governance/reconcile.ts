@@ -39,26 +39,29 @@ export async function reconcileEntry(
   if (!entry) throw new GovernanceError('not_found', `no journal entry for ${key}`);
   if (entry.status !== 'unknown') throw new GovernanceError('not_unknown', `${key} is ${entry.status}; only unknown entries are reconciled`);
   const found = await reconciler.lookup(entry.tool, key);
+  // The event is committed with the move (JournalStore), so no reconciliation is kept without it.
+  const evidence = {
+    sink: options.evidence,
+    body: (moved: JournalEntry) =>
+      evidenceBody({
+        kind: 'reconciled',
+        at: at(),
+        runId: moved.runId,
+        callId: moved.callId,
+        operationKey: key,
+        tool: moved.tool,
+        toolVersion: moved.toolVersion,
+        effectStatus: moved.status,
+        argumentsDigest: moved.argumentsDigest,
+        resultDigest: moved.resultDigest,
+        actor: options.actor ?? null,
+        detail: found === null ? 'downstream has no record of this operation' : 'downstream has the operation',
+      }),
+  };
   const moved =
     found === null
-      ? await store.transition(key, 'unknown', 'reconciled_absent', {}, at())
-      : await store.transition(key, 'unknown', 'reconciled_committed', { result: found, resultDigest: canonicalDigest(found), error: null }, at());
+      ? await store.transition(key, 'unknown', 'reconciled_absent', {}, at(), evidence)
+      : await store.transition(key, 'unknown', 'reconciled_committed', { result: found, resultDigest: canonicalDigest(found), error: null }, at(), evidence);
   if (!moved) throw new GovernanceError('conflict', `${key} was reconciled by someone else`);
-  await options.evidence?.append(
-    evidenceBody({
-      kind: 'reconciled',
-      at: at(),
-      runId: moved.runId,
-      callId: moved.callId,
-      operationKey: key,
-      tool: moved.tool,
-      toolVersion: moved.toolVersion,
-      effectStatus: moved.status,
-      argumentsDigest: moved.argumentsDigest,
-      resultDigest: moved.resultDigest,
-      actor: options.actor ?? null,
-      detail: found === null ? 'downstream has no record of this operation' : 'downstream has the operation',
-    }),
-  );
   return moved;
 }

@@ -9,14 +9,21 @@ import { getDb } from '../db/client';
 import { sealEvidenceChains } from '../db/governance-evidence';
 import { unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError } from '../governance/errors';
+import type { ResumeOwner } from '../governance/governance-store';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
-import { runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
+import { reconcileUnknownEffects, runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
 import type { JobQueue } from './types';
 
-/** Resumes the run; another worker having resumed it first is success, not failure. */
-export async function resumeGovernedJob(runId: string): Promise<'resumed' | 'taken-elsewhere'> {
+/**
+ * Resumes the run; another worker having resumed it first is success, not failure. `owner`: the job
+ * lease it runs under (the resume is held through it, so the next attempt of this job, or any attempt
+ * once this worker no longer holds the job, takes the run over at once). A resume that failed because
+ * the database connection was lost is handed back without spending an attempt (lib/jobs/graphile.ts)
+ * and its next attempt, the same job, takes the run over.
+ */
+export async function resumeGovernedJob(runId: string, owner?: ResumeOwner): Promise<'resumed' | 'taken-elsewhere'> {
   try {
-    await resumeAfterDecision(runId);
+    await resumeAfterDecision(runId, owner);
     return 'resumed';
   } catch (err) {
     if (err instanceof ConflictError) return 'taken-elsewhere';
@@ -31,6 +38,7 @@ export async function sweepAsJobs(queue: JobQueue, now: Date = new Date()): Prom
   for (const runId of await unstoredGovernedRuns(getDb().prisma, SWEEP_BATCH)) {
     await repairStoredRun(runId).catch((err: unknown) => console.error(`stockroom: storing governed run ${runId} failed again`, err));
   }
+  await reconcileUnknownEffects(now);
   await sealEvidenceChains(getDb().prisma);
   return due;
 }

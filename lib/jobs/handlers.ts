@@ -105,10 +105,11 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       if (out.stored) deps.onCaseStored?.(job);
       if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
     },
-    async 'governed-resume'(job) {
+    async 'governed-resume'(job, ctx) {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.
       const { resumeGovernedJob } = await import('./governed-jobs');
-      await resumeGovernedJob(job.runId);
+      // Held through this job's lease: while this worker holds the job, no other resume takes the run.
+      await resumeGovernedJob(job.runId, ctx.lease);
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');

@@ -3,6 +3,7 @@
  * PostgreSQL (this process only enqueues; `npm run worker` processes run the jobs), the in-process
  * queue on SQLite (this process runs them).
  */
+import { isConnectionLost } from './connection-lost';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers } from './handlers';
 import { GraphileQueue } from './graphile';
@@ -61,8 +62,28 @@ export function runQueueOf(queue: JobQueue): RunQueue {
     remote: queue.backend === 'graphile-worker',
     enqueueRun: (job) => queue.enqueue('run', job, { key: `run:${job.runId}` }),
     enqueueSuite: (spec) => queue.enqueue('suite', spec, { key: `suite:${spec.suiteRunId}` }),
-    enqueueResume: (runId) => queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` }),
+    enqueueResume: (runId) => retryWhileUnreachable(() => queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` })),
   };
+}
+
+/** How long a decided run's resume is tried to be enqueued while the database is unreachable (0.25 s, doubling). */
+const ENQUEUE_RETRY_WINDOW_MS = 8_000;
+
+/**
+ * Enqueues a decided run's resume. Its decision is already committed, so a database restart at this
+ * moment must not leave the run waiting for the minute sweep: a lost connection is tried again for a
+ * few seconds (the sweep stays the last resort).
+ */
+async function retryWhileUnreachable(enqueue: () => Promise<void>): Promise<void> {
+  const until = Date.now() + ENQUEUE_RETRY_WINDOW_MS;
+  for (let wait = 250; ; wait *= 2) {
+    try {
+      return await enqueue();
+    } catch (err) {
+      if (!isConnectionLost(err) || Date.now() + wait > until) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }
 
 /** The process-wide queue as the run service sees it. */

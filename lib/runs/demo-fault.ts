@@ -11,12 +11,18 @@ import 'server-only';
 import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
 import { ExecutorError } from '../harness/errors';
 import type { JsonValue } from '../harness/json';
-import { takeFault } from '../db/demo-faults';
+import { armedFault, takeFault } from '../db/demo-faults';
+import type { JournalStep } from '../governance/journaled-executor';
 import type { OperationLookup } from '../governance/reconcile';
 
 /** What the journal entry's error says, so the Effects page shows where the timeout came from. */
 export function demoTimeoutMessage(armedBy: string): string {
   return `instructor fault injection (armed by ${armedBy}): the write was applied, then its answer was dropped as if the call timed out`;
+}
+
+/** Whether a journal entry's error is the one the "next write times out" fault left (demoTimeoutMessage). */
+export function isDemoFaultError(error: string | null): boolean {
+  return error?.startsWith('instructor fault injection (armed by ') ?? false;
 }
 
 export class DemoFaultExecutor extends ForwardingExecutor implements OperationLookup {
@@ -48,4 +54,22 @@ export class DemoFaultExecutor extends ForwardingExecutor implements OperationLo
     }
     return this.inner.lookupOperation(tool, operationKey);
   }
+}
+
+/**
+ * Instructor mode's worker-kill drill for one resume on a job worker, when a `worker_kill_<step>`
+ * fault is armed for the tenant (null otherwise, so an unarmed run pays one look-up per resume): the
+ * worker takes the fault and kills itself with SIGKILL right after that step of the write is stored,
+ * as a crash would, leaving the journal where the step left it.
+ */
+export async function workerKillDrill(tenant: string, take: typeof takeFault = takeFault): Promise<((step: JournalStep) => Promise<void>) | null> {
+  const armed = await armedFault(tenant);
+  if (!armed?.kind.startsWith('worker_kill_')) return null;
+  return async (step) => {
+    const fault = await take(tenant, `worker_kill_${step}`);
+    if (!fault) return;
+    console.error(`stockroom worker: instructor fault injection (armed by ${fault.armedBy}): killed after the write's ${step} step`);
+    process.kill(process.pid, 'SIGKILL');
+    await new Promise(() => undefined); // nothing after the kill runs
+  };
 }

@@ -18,7 +18,8 @@ import { getDb } from '../db/client';
 import { DbError } from '../db/errors';
 import { prismaGovernanceStore } from '../db/governance-store';
 import { openAgent } from './agent';
-import { DemoFaultExecutor } from './demo-fault';
+import { DemoFaultExecutor, workerKillDrill } from './demo-fault';
+import type { ResumeOwner } from '../governance/governance-store';
 import { withDurableLedger } from './ledger';
 import { configOf } from './settings';
 import { metaFor } from './store';
@@ -47,10 +48,10 @@ export function specOf(runId: string, stored: unknown): GovernedSpec {
   return spec.data;
 }
 
-async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): Promise<GovernedContext> {
+async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset, owner: ResumeOwner | undefined): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
-  const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId);
+  const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId, spec.tenant);
   // Beneath the journal: instructor mode's one-shot "next write times out" fault, when armed for the tenant.
   const executor: ToolExecutor = new DemoFaultExecutor(durable, spec.tenant, (t) => riskOf(currentPolicy(), t) !== 'read');
   // The run service builds the agent (model, guards, trace export) as for every other run.
@@ -59,12 +60,17 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset): 
     run: async (ex, policy, operationKey, id) => (await agentFor(ex, policy)).run(spec.query, spec.caseId, { runId: id, operationKey }),
     resume: async (ex, policy, operationKey, paused, resolution) => (await agentFor(ex, policy)).resume(paused, resolution, { operationKey }),
   };
-  return { store: prismaGovernanceStore(getDb().prisma), policy: currentPolicy(), executor, driver };
+  // On a job worker only: instructor mode's worker-kill drill, when armed for the tenant.
+  const afterStep = owner ? await workerKillDrill(spec.tenant) : null;
+  return { store: prismaGovernanceStore(getDb().prisma), policy: currentPolicy(), executor, driver, ...(owner ? { owner } : {}), ...(afterStep ? { afterStep } : {}) };
 }
 
-/** Runs `work` in the governed run's context and closes its tools whatever happens. */
-export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, work: (ctx: GovernedContext) => Promise<T>): Promise<T> {
-  const ctx = await contextFor(runId, spec, dataset);
+/**
+ * Runs `work` in the governed run's context and closes its tools whatever happens. `owner`: the job
+ * worker and attempt it runs under (a resume is held through the job's lease).
+ */
+export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, work: (ctx: GovernedContext) => Promise<T>, owner?: ResumeOwner): Promise<T> {
+  const ctx = await contextFor(runId, spec, dataset, owner);
   try {
     return await work(ctx);
   } finally {

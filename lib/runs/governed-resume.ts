@@ -5,6 +5,7 @@ import 'server-only';
  * replaced with the continued one. Also the repair of a run whose storing failed after it moved on.
  */
 import { resumeGovernedRun, type GovernedOutcome } from '../governance/governed-run';
+import type { ResumeOwner } from '../governance/governance-store';
 import { getDb } from '../db/client';
 import { clearGovernedFailure, getGovernedRunOrThrow } from '../db/governance-runs';
 import { resolveDataset } from './datasets';
@@ -12,13 +13,16 @@ import { governedMeta, specOf, withGovernedContext } from './governed-context';
 import { truthfully } from './governed-failure';
 import { storeRunSoFar } from './store';
 
-/** Resumes the run and replaces its stored run. Throws ConflictError when another worker resumed it first. */
-export async function resumeAfterDecision(runId: string): Promise<GovernedOutcome> {
+/**
+ * Resumes the run and replaces its stored run. Throws ConflictError when another worker resumed it
+ * first. `owner`: the job worker and attempt it runs under (absent in a server process).
+ */
+export async function resumeAfterDecision(runId: string, owner?: ResumeOwner): Promise<GovernedOutcome> {
   const stored = await getGovernedRunOrThrow(getDb().prisma, runId);
   const spec = specOf(runId, stored.spec);
   return truthfully(runId, 'resume', async () => {
     const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
-    const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId));
+    const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId), owner);
     await storeRunSoFar(out.result, governedMeta(spec, dataset, runId, stored.principal.subject));
     await clearGovernedFailure(getDb().prisma, runId);
     return out;

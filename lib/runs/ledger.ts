@@ -11,9 +11,12 @@ import type { Reconciler } from '../governance/reconcile';
 import { ledgerStoreReconciler } from '../stockroom/ledger/reconcilers';
 import { DurableLedgerExecutor } from '../stockroom/ledger/durable-ledger-executor';
 
-/** The run's tools with every restock kept in (and answered from) the durable ledger. */
-export function withDurableLedger(executor: ToolExecutor, runId: string): DurableLedgerExecutor {
-  return new DurableLedgerExecutor(executor, new PrismaLedgerStore(getDb().prisma), runId);
+/**
+ * The run's tools with every restock kept in (and answered from) the durable ledger, each new record
+ * named in its tenant's sequence.
+ */
+export function withDurableLedger(executor: ToolExecutor, runId: string, tenant: string): DurableLedgerExecutor {
+  return new DurableLedgerExecutor(executor, new PrismaLedgerStore(getDb().prisma, tenant), runId);
 }
 
 /** A reconciler for a run's writes: the durable ledger, after any restart. */

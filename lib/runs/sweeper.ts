@@ -12,6 +12,12 @@ import { sealEvidenceChains, writeEvidenceWitness } from '../db/governance-evide
 import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError, GovernanceError } from '../governance/errors';
 import { RESUME_LEASE_MS } from '../governance/governed-run';
+import { parseOwner } from '../governance/governance-store';
+import { jobHeld } from '../db/job-lease';
+import { PrismaJournalStore } from '../db/governance-journal';
+import { reconcileEntry } from '../governance/reconcile';
+import { isDemoFaultError } from './demo-fault';
+import { reconcilerFor } from './ledger';
 import { repairStoredRun, resumeAfterDecision } from './governed-resume';
 
 /** How often the server sweeps. */
@@ -33,7 +39,10 @@ export async function runsToSweep(now: Date): Promise<string[]> {
   const due: string[] = [];
   for (const r of rows) {
     if (r.status === 'resuming') {
-      due.push(r.runId);
+      // Held by a worker: due once the job engine's lease says its owner is gone (its job released,
+      // failed or finished without moving the run on). Without an owner: past the time lease.
+      const owner = r.owner ? parseOwner(r.owner) : null;
+      if (!owner || !(await jobHeld(prisma, owner))) due.push(r.runId);
       continue;
     }
     const run = await findGovernedRun(prisma, r.runId).catch(() => null);
@@ -44,6 +53,29 @@ export async function runsToSweep(now: Date): Promise<string[]> {
     if (expired || req.status !== 'pending') due.push(r.runId);
   }
   return due;
+}
+
+/**
+ * Effects left `unknown` because the downstream could not be asked when their run met them: each is
+ * asked again through the Effects page's reconciler (the durable ledger, by operation key) with
+ * backoff, at 1, 2, 4, 8… minutes after it became unknown (its age, so no counter is kept). An entry
+ * left by instructor mode's "next write times out" fault stays for an operator, as the drill shows.
+ */
+export async function reconcileUnknownEffects(now: Date): Promise<string[]> {
+  const journal = new PrismaJournalStore(getDb().prisma);
+  const moved: string[] = [];
+  for (const entry of await journal.list({ status: 'unknown' })) {
+    if (isDemoFaultError(entry.error)) continue;
+    const minutes = Math.floor((now.getTime() - Date.parse(entry.updatedAt)) / 60_000);
+    if (minutes < 1 || (minutes & (minutes - 1)) !== 0) continue;
+    try {
+      await reconcileEntry(journal, reconcilerFor(), entry.operationKey);
+      moved.push(entry.operationKey);
+    } catch {
+      // Still cannot be asked (or someone else reconciled it): the next power of two tries again.
+    }
+  }
+  return moved;
 }
 
 /** One sweep: resumes every due run once. */
@@ -68,6 +100,7 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
       report.failed.push({ runId, error: err instanceof Error ? err.message : String(err) });
     }
   }
+  await reconcileUnknownEffects(now);
   report.sealed = await sealEvidenceChains(getDb().prisma);
   // Anchors moved by appends inside other transactions (a decision, a deleted run) reach the witness here.
   await writeEvidenceWitness(getDb().prisma);

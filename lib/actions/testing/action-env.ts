@@ -60,11 +60,17 @@ export interface ActionEnv {
   cleanup(): Promise<void>;
 }
 
-/** Creates and migrates the database (on `pgServer`, a test's own cluster, or SQLite under `sqliteDir`, when given), points the app at it, seeds users and signs each one in. */
-export async function setUpActionEnv(options: { provider?: 'sqlite' | 'postgres'; pgServer?: string; sqliteDir?: string } = {}): Promise<ActionEnv> {
+/**
+ * Creates and migrates the database (on `pgServer`, a test's own cluster; or `url`, an empty PostgreSQL
+ * database of the caller's that the caller removes; or SQLite under `sqliteDir`, when given), points the
+ * app at it, seeds users and signs each one in.
+ */
+export async function setUpActionEnv(
+  options: { provider?: 'sqlite' | 'postgres'; pgServer?: string; sqliteDir?: string; url?: string } = {},
+): Promise<ActionEnv> {
   const dir = fs.mkdtempSync(path.join(options.sqliteDir ?? os.tmpdir(), 'stockroom-actions-'));
-  const pg = options.provider === 'postgres' ? await createTestDatabaseUrl('postgres', options.pgServer) : null;
-  const url = pg?.url ?? `file:${path.join(dir, 'test.db')}`;
+  const pg = options.url === undefined && options.provider === 'postgres' ? await createTestDatabaseUrl('postgres', options.pgServer) : null;
+  const url = options.url ?? pg?.url ?? `file:${path.join(dir, 'test.db')}`;
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'test-secret-for-action-tests-0123456789abcdef';
   await migrate({ url });

@@ -24,16 +24,16 @@ export function crashAfterStatus(store: JournalStore, status: EffectStatus): Jou
   return {
     get: (k) => store.get(k),
     list: (f) => store.list(f),
-    async prepare(entry, at) {
-      const e = await store.prepare(entry, at);
+    async prepare(entry, at, evidence) {
+      const e = await store.prepare(entry, at, evidence);
       if (!fired && status === 'prepared') {
         fired = true;
         throw new InjectedCrash('after prepared');
       }
       return e;
     },
-    async transition(k, from, to, patch, at) {
-      const e = await store.transition(k, from, to, patch, at);
+    async transition(k, from, to, patch, at, evidence) {
+      const e = await store.transition(k, from, to, patch, at, evidence);
       if (!fired && to === status) {
         fired = true;
         throw new InjectedCrash(`after ${to}`);

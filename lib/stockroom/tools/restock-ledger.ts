@@ -50,6 +50,11 @@ export function approvedNote(approvalId: string): string {
   return `approved by a reviewer (${approvalId})`;
 }
 
+/** The name of the ledger's `n`th request (1-based): RSR-0001. */
+export function ledgerRequestId(n: number): string {
+  return `RSR-${String(n).padStart(4, '0')}`;
+}
+
 /** Python's `f"{n:,}"`. */
 function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -87,7 +92,7 @@ export class RestockLedger {
     }
     const status: RestockStatus = quantity <= autoMax || approval ? 'open' : 'pending_approval';
     const record: RestockRecord = {
-      request_id: `RSR-${String(this.entries.length + 1).padStart(4, '0')}`,
+      request_id: ledgerRequestId(this.entries.length + 1),
       sku: product.sku,
       product_name: product.name,
       quantity,

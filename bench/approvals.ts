@@ -1,0 +1,60 @@
+/**
+ * `npm run bench -- --only approvals`: decision → run finished for a governed restock (S024) on a
+ * throwaway PostgreSQL cluster with two real worker processes (lib/jobs/testing/approval-drills.ts):
+ * with nothing failing, with the worker that took the resume killed (-9) mid-dispatch (the other one
+ * takes it over), and with PostgreSQL restarted 0.1 s after the decision. Each trial is also checked
+ * (one effect, the model told the record, journal and evidence complete); problems are counted.
+ * BENCH_APPROVALS_TRIALS sets the faulted trials (default 10), the happy path runs twice as many.
+ */
+import { armKill, decide, finished, keepWorkers, pausedRun, settled, setUpDrill, type Drill } from '../lib/jobs/testing/approval-drills';
+import { percentile, round, type Figure } from './stats';
+
+const LIMIT_MS = 600_000;
+
+async function trial(d: Drill, fault: (() => Promise<void>) | null, before?: () => Promise<void>): Promise<{ ms: number; problems: string[] }> {
+  await keepWorkers(d, 2);
+  const { runId, approvalId } = await pausedRun(d);
+  await before?.();
+  const t0 = Date.now();
+  await decide(approvalId, d.users.reviewer);
+  await fault?.();
+  const end = await finished(runId, LIMIT_MS);
+  return { ms: end - t0, problems: await settled(runId, 1) };
+}
+
+function figures(label: string, samples: { ms: number; problems: string[] }[], target: string): Figure[] {
+  const ms = samples.map((s) => s.ms);
+  const problems = samples.flatMap((s) => s.problems);
+  return [
+    { name: `decision → finished, ${label}, p50 (${ms.length} trials)`, value: round(percentile(ms, 50) / 1000, 3), unit: 's' },
+    { name: `decision → finished, ${label}, p95 (${ms.length} trials)`, value: round(percentile(ms, 95) / 1000, 3), unit: 's', target },
+    { name: `problems after ${label} (lost, doubled, unfinished, evidence)`, value: problems.length, unit: '', target: '0', ...(problems.length ? { detail: problems.slice(0, 3).join('; ') } : {}) },
+  ];
+}
+
+export async function benchApprovals(): Promise<Figure[]> {
+  const trials = Number(process.env.BENCH_APPROVALS_TRIALS ?? 10);
+  const d = await setUpDrill();
+  try {
+    await keepWorkers(d, 2);
+    // Warm both workers' first resume (module loading) before anything is timed.
+    await trial(d, null);
+    await trial(d, null);
+    const happy: { ms: number; problems: string[] }[] = [];
+    for (let i = 0; i < trials * 2; i++) happy.push(await trial(d, null));
+    const killed: { ms: number; problems: string[] }[] = [];
+    for (let i = 0; i < trials; i++) killed.push(await trial(d, null, () => armKill('dispatched')));
+    const restarted: { ms: number; problems: string[] }[] = [];
+    for (let i = 0; i < Math.max(3, Math.ceil(trials / 2)); i++) {
+      restarted.push(
+        await trial(d, async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          await d.cluster.restart();
+        }),
+      );
+    }
+    return [...figures('nothing failing', happy, '≤ 0.25 s'), ...figures('worker killed mid-dispatch', killed, '≤ 15 s'), ...figures('PostgreSQL restarted 0.1 s after', restarted, '≤ 15 s')];
+  } finally {
+    await d.close();
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Approval fault drills on PostgreSQL with real worker processes (the fault suite and `npm run bench
+ * -- --only approvals`): a throwaway cluster of their own (so a restart touches nobody else), the run
+ * service as the web server uses it (a governed run of case S024 paused for approval, a reviewer's
+ * decision that enqueues the resume), and instructor mode's worker-kill drill to kill -9 the worker
+ * at a chosen step of the approved write. `settled` lists what is wrong with a run once it finished.
+ */
+import { migrate } from '../../../scripts/db-migrate.mjs';
+import { startPgCluster, type PgCluster } from './pg-cluster';
+import type { JournalStep } from '../../governance/journaled-executor';
+import { spawnWorker, type WorkerProcess } from './worker-processes';
+
+export interface Drill {
+  url: string;
+  cluster: PgCluster;
+  users: { operator: string; reviewer: string; reviewer2: string };
+  workers: WorkerProcess[];
+  close(): Promise<void>;
+}
+
+const TENANT = 'kittiwake';
+
+/** A throwaway cluster with a migrated database this process's data layer points at, and three users. */
+export async function setUpDrill(): Promise<Drill> {
+  const cluster = await startPgCluster();
+  const { Client } = await import('pg');
+  const admin = new Client({ connectionString: cluster.url() });
+  await admin.connect();
+  await admin.query('CREATE DATABASE stockroom_drills');
+  await admin.end();
+  const url = cluster.url('stockroom_drills');
+  process.env.DATABASE_URL = url;
+  process.env.BETTER_AUTH_SECRET ??= 'drill-secret-0123456789abcdef0123456789abcdef';
+  await migrate({ url });
+  const { getDb } = await import('../../db/client');
+  const { upsertUser } = await import('../../auth/users');
+  const db = getDb();
+  const user = (email: string, roles: ('operator' | 'reviewer')[]) => upsertUser(db, { email, password: 'correct horse battery staple', roles, tenant: TENANT });
+  const users = { operator: await user('operator@drill.test', ['operator']), reviewer: await user('reviewer@drill.test', ['reviewer']), reviewer2: await user('reviewer2@drill.test', ['reviewer']) };
+  const workers: WorkerProcess[] = [];
+  return {
+    url,
+    cluster,
+    users,
+    workers,
+    async close() {
+      await Promise.all(workers.map((w) => w.stop().catch(() => undefined)));
+      const { closeJobQueue } = await import('../queue');
+      await closeJobQueue().catch(() => undefined);
+      await db.close().catch(() => undefined);
+      await cluster.destroy();
+    },
+  };
+}
+
+const alive = (w: WorkerProcess) => w.proc.exitCode === null && w.proc.signalCode === null;
+
+/** Starts workers (at once) until `n` are running (those killed by a drill are replaced). */
+export async function keepWorkers(d: Drill, n: number): Promise<WorkerProcess[]> {
+  const missing = n - d.workers.filter(alive).length;
+  if (missing > 0) d.workers.push(...(await Promise.all(Array.from({ length: missing }, () => spawnWorker({ databaseUrl: d.url, concurrency: 2 })))));
+  return d.workers.filter(alive);
+}
+
+/** An operator's governed run of S024 (750 units, above the auto-approve limit), paused for approval. */
+export async function pausedRun(d: Drill): Promise<{ runId: string; approvalId: string }> {
+  const { startGovernedOne } = await import('../../runs/governed-start');
+  const { RunOneInputSchema } = await import('../../schemas/run-settings');
+  const out = await startGovernedOne(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: 'S024' }), { id: d.users.operator, tenant: TENANT });
+  if (!out.approvalId) throw new Error(`the governed run did not pause: ${JSON.stringify(out)}`);
+  return { runId: out.runId, approvalId: out.approvalId };
+}
+
+/** Arms instructor mode's worker-kill drill: the worker that runs the tenant's next governed write dies after `step`. */
+export async function armKill(step: JournalStep): Promise<void> {
+  const { armFault } = await import('../../db/demo-faults');
+  await armFault(TENANT, `worker_kill_${step}`, 'approval-drill');
+}
+
+/** A reviewer's decision through the run service, as the decide action makes it (the resume is enqueued). */
+export async function decide(approvalId: string, reviewerId: string, verdict: 'approve' | 'deny' = 'approve') {
+  const { getDb } = await import('../../db/client');
+  const { getApprovalOrThrow } = await import('../../db/governance-approvals');
+  const { getIdentity } = await import('../../db/governance-members');
+  const { decideAndResume } = await import('../../runs/governed-decision');
+  const { getRunQueue } = await import('../queue');
+  const prisma = getDb().prisma;
+  const req = await getApprovalOrThrow(prisma, approvalId);
+  const who = (await getIdentity(prisma, reviewerId))!;
+  return decideAndResume(req, { verdict, reason: `drill: ${verdict}`, reviewer: { id: who.id, memberships: [...who.memberships] } }, getRunQueue());
+}
+
+/** Waits until the run is finished (governed run and stored run); returns when (ms since the epoch), or throws after `limitMs`. */
+export async function finished(runId: string, limitMs: number, describe: () => string = () => ''): Promise<number> {
+  const { getDb } = await import('../../db/client');
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const prisma = getDb().prisma;
+    // Finished as its pages show it: the governed run and its stored run (written just after).
+    const [run, stored] = await Promise.all([
+      prisma.governedRun.findUnique({ where: { runId }, select: { status: true } }),
+      prisma.run.findUnique({ where: { id: runId }, select: { status: true } }),
+    ]).catch(() => [null, null] as const); // the database may be restarting
+    if (run?.status === 'finished' && stored?.status === 'finished') return Date.now();
+    if (Date.now() > until) throw new Error(`run ${runId} is ${run?.status ?? '(unreadable)'} after ${limitMs} ms\n${describe()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * What is wrong with a finished run after a drill (empty: nothing): not finished, not stored, more or
+ * fewer ledger records than `writes`, a journal entry not settled, the model not told the record it
+ * made, the evidence not intact (every chain, and every step of every journal entry).
+ */
+export async function settled(runId: string, writes: 0 | 1): Promise<string[]> {
+  const { getDb } = await import('../../db/client');
+  const { verifyStoredChain } = await import('../../db/governance-evidence');
+  const prisma = getDb().prisma;
+  const problems: string[] = [];
+  const run = await prisma.governedRun.findUniqueOrThrow({ where: { runId } });
+  if (run.status !== 'finished') problems.push(`governed run is ${run.status}`);
+  const stored = await prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+  if (stored?.status !== 'finished') problems.push(`stored run is ${stored?.status ?? 'missing'}`);
+  const ledger = await prisma.restockLedgerRecord.findMany({ where: { runId } });
+  if (ledger.length !== writes) problems.push(`${ledger.length} ledger records, expected ${writes}`);
+  const journal = await prisma.effectJournalEntry.findMany({ where: { runId } });
+  for (const j of journal) if (!['committed', 'reconciled_committed', 'failed'].includes(j.status)) problems.push(`journal entry ${j.operationKey} is ${j.status}`);
+  for (const l of ledger) {
+    if (!journal.some((j) => j.operationKey === l.operationKey)) problems.push(`ledger record ${l.requestId} has no journal entry`);
+    if (!run.result.includes(`"request_id":"${l.requestId}"`)) problems.push(`the model was not told ${l.requestId}`);
+  }
+  const verified = await verifyStoredChain(prisma);
+  if (!verified.ok) problems.push(`audit verify: ${verified.reason}`);
+  return problems;
+}
