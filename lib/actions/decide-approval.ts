@@ -17,6 +17,7 @@ export const decideApprovalAction = safeAction({
   name: 'decideApproval',
   schema: DecideApprovalInputSchema,
   role: 'reviewer',
+  unavailable: 'Your decision was not recorded: the database is unavailable. Nothing changed; send it again.',
   handler: async ({ id, verdict, reason }, { principal }): Promise<DecideApprovalResult> => {
     // A reviewer of another tenant learns nothing about the request, not even that it exists.
     const req = await approvalInTenant(id, principal.tenant);

@@ -16,6 +16,8 @@ export interface SafeActionDefinition<S extends z.ZodType, T> {
   schema: S;
   role: Role;
   handler: (input: z.output<S>, ctx: { principal: Principal }) => Promise<T>;
+  /** The action's own words for a database that could not be reached (to-failure.ts has the default). */
+  unavailable?: string;
 }
 
 /** zod issues as `{ field: [messages] }` (root issues under `_`). */
@@ -37,7 +39,7 @@ export function safeAction<S extends z.ZodType, T>(def: SafeActionDefinition<S, 
       if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', code: 'invalid_input', fieldErrors: fieldErrorsOf(parsed.error) };
       return { ok: true, data: await def.handler(parsed.data, { principal }) };
     } catch (err) {
-      const f = toFailure(err, def.name);
+      const f = toFailure(err, def.name, { unavailable: def.unavailable });
       return f.fieldErrors ? { ok: false, error: f.error, code: f.code, fieldErrors: f.fieldErrors } : { ok: false, error: f.error, code: f.code };
     }
   };

@@ -5,6 +5,7 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, InvalidInputError } from '../db/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { ConfigError, DatasetError, ExecutorError } from '../harness/errors';
 import { TraceImportError } from '../otel/errors';
 import { AuthError } from '../auth/errors';
@@ -19,8 +20,14 @@ export interface Failure {
   fieldErrors?: Record<string, string[]>;
 }
 
-/** Maps a thrown value to what the browser may see. */
-export function toFailure(err: unknown, context: string): Failure {
+/** What the caller says when the database could not be reached (nothing reached it, so nothing changed). */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable. Nothing changed; try again.';
+
+/**
+ * Maps a thrown value to what the browser may see. `unavailable` is the caller's own words for a
+ * database that could not be reached (503, never an error reference: there is nothing to look up).
+ */
+export function toFailure(err: unknown, context: string, options: { unavailable?: string } = {}): Failure {
   if (err instanceof AuthError) return { status: err.code === 'unauthenticated' ? 401 : 403, error: err.message, code: err.code };
   if (err instanceof ActionError || err instanceof RunError) {
     const status = err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 400;
@@ -32,6 +39,7 @@ export function toFailure(err: unknown, context: string): Failure {
   if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: err.message };
   if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
   if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${err.message}` };
+  if (isDatabaseUnavailable(err)) return { status: 503, code: 'unavailable', error: options.unavailable ?? DATABASE_UNAVAILABLE };
   const ref = randomUUID().slice(0, 8);
   console.error(`[${context}] failed (ref ${ref}): ${loggable(err)}`);
   return { status: 500, code: 'internal', error: `Something went wrong on the server (ref ${ref}).` };
