@@ -29,7 +29,8 @@ export function DecideForm({ id, open, self }: { id: string; open: boolean; self
       const res = await decideApprovalAction({ id, verdict, reason });
       if (res.ok) setOutcome({ tone: res.data.status === 'stale' ? 'error' : (res.data.outcome?.tone ?? 'info'), text: res.data.message });
       else setOutcome({ tone: 'error', text: res.fieldErrors ? Object.values(res.fieldErrors).flat().join(' ') : res.error });
-      router.refresh();
+      // Nothing changed when the database could not be reached, and re-rendering would only fail too: keep the form to send again.
+      if (res.ok || res.code !== 'unavailable') router.refresh();
     });
   };
 
