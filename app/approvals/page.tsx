@@ -11,6 +11,7 @@ import { APPROVAL_STATUSES } from '@/lib/governance/approval';
 import { ApprovalTabSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';
 import { RowKeys } from '@/components/row-keys';
+import { requestOutcomes } from '@/lib/runs/request-view';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +21,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   const now = new Date();
   const prisma = getDb().prisma;
   const requests = await listApprovals(prisma, tab, now, [user.tenant]);
-  const labels = await userLabels(prisma, requests.map((r) => r.proposal.actor));
+  const [labels, outcomes] = await Promise.all([userLabels(prisma, requests.map((r) => r.proposal.actor)), requestOutcomes(requests, now)]);
 
   return (
     <main className="page">
@@ -52,6 +53,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                 <th>Requested by</th>
                 <th>Tenant</th>
                 <th>Status</th>
+                <th>Outcome</th>
                 <th>Created</th>
                 <th>Expires</th>
               </tr>
@@ -73,6 +75,9 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   <td className="small">{r.proposal.tenant}</td>
                   <td>
                     <ApprovalStatusBadge status={effectiveStatus(r, now)} />
+                  </td>
+                  <td className="small" data-testid="request-outcome">
+                    {outcomes.get(r.id)?.text ?? ''}
                   </td>
                   <td className="nowrap small">{r.createdAt.replace('T', ' ').slice(0, 19)}</td>
                   <td className="nowrap small">{r.proposal.expiresAt.replace('T', ' ').slice(0, 19)}</td>

@@ -19,6 +19,7 @@ import { ImportedBadge } from '@/components/imported-badge';
 import { UngovernedBadge } from '@/components/governance-badge';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
+import { failedWritesOfRuns, requestOutcomes } from '@/lib/runs/request-view';
 import { RunLauncher } from './_components/run-launcher';
 import { loadMcpServers } from '@/lib/mcp/server-config';
 import { DeleteRunButton } from './_components/delete-run-button';
@@ -108,10 +109,19 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const [counted, models, labelSet] = await beside;
   const total = inputError ? { count: 0, exact: true } : counted;
   // Paused runs link to the request they wait for.
-  const [waiting, labelled] = await Promise.all([
+  const [waiting, labelled, failedWrites] = await Promise.all([
     approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
     labelSummaries(user.tenant, items.map((r) => r.id)),
+    failedWritesOfRuns(items.filter((r) => r.governed && r.status === 'finished').map((r) => r.id)),
   ]);
+  // A paused run whose request was decided no longer waits for a reviewer: say where it is instead.
+  const decided = await requestOutcomes([...waiting.values()].flat().filter((r) => r.status !== 'pending'));
+  const pausedOn = (runId: string) => {
+    const requests = waiting.get(runId) ?? [];
+    const open = requests.find((r) => r.status === 'pending');
+    const last = requests.at(-1);
+    return { request: open ?? last, outcome: !open && last ? (decided.get(last.id) ?? null) : null };
+  };
   const categories = [...new Set(datasets.flatMap((d) => d.categories))].sort();
 
   return (
@@ -296,6 +306,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 if (row.kind === 'suite')
                   return <SuiteGroupRow key={row.suite.id} suite={row.suite} columns={13} runsHref={runsHref(query, { suite: row.suite.id, group: undefined, cursor: undefined })} />;
                 const r = row.run;
+                const paused = r.status === 'paused' ? pausedOn(r.id) : null;
                 return (
                 <tr key={r.id}>
                   <td className="mono">
@@ -323,14 +334,18 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                     <div className="muted small">{r.datasetName}</div>
                   </td>
                   <td>
-                    {r.status === 'paused' ? (
-                      <Link href={waiting.get(r.id)?.[0] ? `/approvals/${waiting.get(r.id)![0]!.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
+                    {paused?.outcome && paused.request ? (
+                      <Link href={`/approvals/${paused.request.id}`} className={`badge ${paused.outcome.tone}`} data-testid="request-outcome">
+                        {paused.outcome.text}
+                      </Link>
+                    ) : paused ? (
+                      <Link href={paused.request ? `/approvals/${paused.request.id}` : '/approvals'} className="badge info" data-testid="waiting-for-approval">
                         waiting for approval
                       </Link>
                     ) : isLiveStatus(r.status) ? (
                       <RunningBadge status={r.status} />
                     ) : (
-                      <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} />
+                      <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} failedWrites={failedWrites.get(r.id) ?? 0} />
                     )}{' '}
                     <UngovernedBadge governed={r.governed} />
                     {labelled.get(r.id) ? (

@@ -69,7 +69,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
 
   await reviewer.getByLabel(/Reason/).fill('Supplier confirmed; within this quarter’s budget.');
   await reviewer.getByRole('button', { name: 'Approve' }).click();
-  await expect(reviewer.getByTestId('decide-outcome')).toHaveText('Approved. The run resumed and finished (COMPLETED).');
+  await expect(reviewer.getByTestId('decide-outcome')).toHaveText(/^Approved — RSR-\d{4} created\. The run resumed and finished \(COMPLETED\)\.$/);
   await expect(reviewer.getByTestId('approval-status')).toHaveText('approved');
   await expect(reviewer.getByTestId('decisions')).toContainText('reviewer@e2e.test approved');
 
@@ -148,7 +148,7 @@ test('a reviewer moves through the queue with j and k, and a denial reason endin
   await reviewer.goto(request!);
   await reviewer.getByLabel(/Reason/).fill('Not this week.');
   await reviewer.getByRole('button', { name: 'Deny' }).click();
-  await expect(reviewer.getByTestId('decide-outcome')).toContainText('Denied.');
+  await expect(reviewer.getByTestId('decide-outcome')).toContainText('Denied — the run was told.');
   await reviewer.goto(`/runs/${runId}`);
   const answer = reviewer.getByTestId('final-answer');
   await expect(answer).toContainText('Not this week');

@@ -141,10 +141,25 @@ describe('deciding an approval request', () => {
     vi.setSystemTime(Date.now() + 2 * 86_400_000); // the policy's TTL is one day
     env.as('reviewer');
     const res = await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'sorry, late' });
-    expect(res).toMatchObject({ ok: false, code: 'expired', error: expect.stringMatching(/^This request expired at .* UTC; it can no longer be decided/) });
+    expect(res).toMatchObject({ ok: false, code: 'expired', error: expect.stringMatching(/^This request expired at .* UTC and can no longer be decided\./) });
     expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'expired', decisions: [] });
     expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished' });
     expect(await db.effectJournalEntry.count({ where: { runId } })).toBe(0);
+  });
+
+  it('answers a late decision on a request already marked expired with its expiry, not with "someone else decided first"', async () => {
+    const { decideApprovalAction, db, approvals } = await mod();
+    const { approvalId } = await pausedRun();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 86_400_000);
+    env.as('reviewer');
+    await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'first late attempt' });
+    expect(await approvals.getApprovalOrThrow(db, approvalId)).toMatchObject({ status: 'expired', decisions: [] });
+    // Nobody decided it: the second reviewer is told it expired.
+    env.as('reviewer2');
+    const res = await decideApprovalAction({ id: approvalId, verdict: 'deny', reason: 'second late attempt' });
+    expect(res).toMatchObject({ ok: false, code: 'expired', error: expect.stringMatching(/^This request expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC and can no longer be decided\.$/) });
+    expect(res.ok ? '' : res.error).not.toContain('Someone else');
   });
 
   it('records an approval whose policy changed since the request, then refuses the call as stale naming policyVersion', async () => {
@@ -224,6 +239,36 @@ describe('reconciling a write of an MCP-transport governed run', () => {
     await db.effectJournalEntry.update({ where: { operationKey: entry!.operationKey }, data: { status: 'unknown', result: null, resultDigest: null } });
     env.as('operator');
     expect(await reconcileEffectAction({ operationKey: entry!.operationKey })).toEqual({ ok: true, data: { operationKey: entry!.operationKey, status: 'reconciled_committed' } });
+  });
+});
+
+describe('what happened to the approved call', () => {
+  it('says the ledger rejected an approved S025 (4,500 units above its 4,000 limit), in the reply and in the request outcome', async () => {
+    const { runGovernedAction, decideApprovalAction, db } = await mod();
+    const { requestOutcomes } = await import('../runs/request-view');
+    env.as('operator');
+    const started = await runGovernedAction({ datasetId: 'bundled', caseId: 'S025' });
+    if (!started.ok) throw new Error(started.error);
+    env.as('reviewer');
+    const res = await decideApprovalAction({ id: started.data.approvalId!, verdict: 'approve', reason: 'big order' });
+    if (!res.ok) throw new Error(res.error);
+    expect(res.data.message).toMatch(/^Approved — the ledger rejected it: rejected: quantities above 4,000 units are rejected automatically/);
+    expect(res.data.outcome).toMatchObject({ phase: 'finished', tone: 'bad', writeFailed: true });
+    const req = await (await import('../db/governance-approvals')).getApprovalOrThrow(db, started.data.approvalId!);
+    expect((await requestOutcomes([req])).get(req.id)?.text).toBe(res.data.outcome!.text);
+    expect(await db.effectJournalEntry.findMany({ where: { runId: started.data.runId }, select: { status: true } })).toEqual([{ status: 'failed' }]);
+  });
+
+  it('names the restock an approved S024 created, and a denial says the run was told', async () => {
+    const { decideApprovalAction } = await mod();
+    const approved = await pausedRun();
+    env.as('reviewer');
+    const ok = await decideApprovalAction({ id: approved.approvalId, verdict: 'approve', reason: 'fine' });
+    expect(ok).toMatchObject({ ok: true, data: { outcome: { text: expect.stringMatching(/^approved — RSR-\d{4} created$/), tone: 'good' } } });
+    const denied = await pausedRun();
+    env.as('reviewer');
+    const no = await decideApprovalAction({ id: denied.approvalId, verdict: 'deny', reason: 'not now' });
+    expect(no).toMatchObject({ ok: true, data: { outcome: { text: 'denied — the run was told' }, message: expect.stringMatching(/^Denied — the run was told\. The run finished/) } });
   });
 });
 

@@ -17,3 +17,32 @@ describe('toFailure on an unexpected error', () => {
     expect(logged.join('\n')).not.toContain('secret prompt');
   });
 });
+
+describe('toFailure when the database cannot be reached', () => {
+  it('answers 503 in the caller’s own words, with no error reference, for a real refused PostgreSQL connection', async () => {
+    const net = await import('node:net');
+    // A port nothing listens on: taken and released, so the connection is refused at once.
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const { openDatabase } = await import('../db/client');
+    const db = openDatabase(`postgresql://postgres@127.0.0.1:${port}/absent`);
+    const err = await db.prisma.approvalRequest.findFirst().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await db.close();
+    expect(err).not.toBeNull();
+    const words = 'Your decision was not recorded: the database is unavailable. Nothing changed; send it again.';
+    expect(toFailure(err, 'decideApproval', words)).toEqual({ status: 503, code: 'db_unavailable', error: words, retryAfterS: 5 });
+    expect(toFailure(err, 'other')).toMatchObject({ status: 503, code: 'db_unavailable', error: expect.not.stringContaining('ref ') });
+  });
+
+  it('keeps a statement that failed on a reachable database an internal error', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(toFailure(Object.assign(new Error('unique constraint'), { code: 'P2002' }), 'test')).toMatchObject({ status: 500, code: 'internal' });
+  });
+});

@@ -95,3 +95,20 @@ export class PrismaJournalStore implements JournalStore {
     return rows.map(toEntry);
   }
 }
+
+/** The journal's entries of `runIds` (status, error and result), for the pages that say what happened to a write. */
+export async function journalEntriesOfRuns(
+  prisma: Prisma,
+  runIds: readonly string[],
+): Promise<{ runId: string; callId: string; tool: string; status: EffectStatus; error: string | null; result: JsonValue | null }[]> {
+  if (runIds.length === 0) return [];
+  const rows = await prisma.effectJournalEntry.findMany({
+    where: { runId: { in: [...new Set(runIds)] } },
+    select: { runId: true, callId: true, tool: true, status: true, error: true, result: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map((r) => {
+    const parsed = r.result === null ? null : safeJsonParse(r.result);
+    return { ...r, status: r.status as EffectStatus, result: parsed && parsed.ok ? parsed.value : null };
+  });
+}

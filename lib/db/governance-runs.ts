@@ -174,3 +174,41 @@ export async function unstoredGovernedRuns(prisma: Prisma, take: number): Promis
   const rows = await prisma.governedRun.findMany({ where: { status: 'finished', lastError: { not: null } }, select: { runId: true }, take });
   return rows.map((r) => r.runId);
 }
+
+/** Where each governed run is, for the pages that say where a decided request is (lib/runs/request-view.ts). */
+export interface GovernedRunState {
+  runId: string;
+  status: GovernedRunStatus;
+  /** The call the run is paused on, if paused. */
+  awaitingCallId: string | null;
+  updatedAt: string;
+  lastError: string | null;
+  spec: JsonValue;
+}
+
+/** The states of `runIds`' governed runs, by run id (runs not started under the policy are absent). */
+export async function governedRunStates(prisma: Prisma, runIds: readonly string[]): Promise<Map<string, GovernedRunState>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await prisma.governedRun.findMany({
+    where: { runId: { in: [...new Set(runIds)] } },
+    select: { runId: true, status: true, result: true, updatedAt: true, lastError: true, spec: true },
+  });
+  return new Map(
+    rows.map((r) => {
+      const result = safeJsonParse(r.result);
+      const cp = result.ok ? RunResultSchema.shape.checkpoint.safeParse((result.value as { checkpoint?: unknown } | null)?.checkpoint ?? null) : null;
+      const spec = safeJsonParse(r.spec);
+      return [
+        r.runId,
+        {
+          runId: r.runId,
+          status: r.status as GovernedRunStatus,
+          awaitingCallId: r.status === 'paused' && cp?.success ? (cp.data?.awaiting.toolUseId ?? null) : null,
+          updatedAt: r.updatedAt.toISOString(),
+          lastError: r.lastError,
+          spec: spec.ok ? spec.value : null,
+        },
+      ];
+    }),
+  );
+}

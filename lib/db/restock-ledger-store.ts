@@ -72,3 +72,25 @@ export class PrismaLedgerStore implements LedgerStore {
     return (top._max.seq ?? 0) + 1;
   }
 }
+
+/** A restock a tenant's governed runs raised in the durable ledger (the request page's "open requests for the SKU"). */
+export interface LedgerRestock {
+  requestId: string;
+  quantity: number;
+  status: string;
+  runId: string;
+  createdAt: string;
+}
+
+/** The tenant's open restocks (`open` or `pending_approval`) for `sku`, newest first. */
+export async function openRestocksForSku(prisma: Prisma, tenant: string, sku: string): Promise<LedgerRestock[]> {
+  const rows = await prisma.restockLedgerRecord.findMany({ where: { sku }, orderBy: { createdAt: 'desc' }, take: 50 });
+  if (rows.length === 0) return [];
+  const inTenant = new Set(
+    (await prisma.governedRun.findMany({ where: { runId: { in: rows.map((r) => r.runId) }, tenant }, select: { runId: true } })).map((r) => r.runId),
+  );
+  return rows
+    .filter((r) => inTenant.has(r.runId))
+    .map((r) => ({ requestId: r.requestId, quantity: r.quantity, status: toRecord(r.operationKey, r.record).status, runId: r.runId, createdAt: r.createdAt.toISOString() }))
+    .filter((r) => r.status === 'open' || r.status === 'pending_approval');
+}

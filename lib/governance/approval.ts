@@ -38,6 +38,11 @@ export const ApprovalRequestSchema = z.object({
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>;
 
+/** A request still marked pending whose time ran out is expired (the tabs, pages and MCP clients agree). */
+export function effectiveStatus(req: Pick<ApprovalRequest, 'status' | 'proposal'>, now: Date): ApprovalStatus {
+  return req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt) ? 'expired' : req.status;
+}
+
 /** Why a reviewer's decision was refused. */
 export type ReviewRefusal =
   | 'self_approval'

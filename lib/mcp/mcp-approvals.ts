@@ -16,7 +16,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../harness/executor';
 import type { JsonValue } from '../harness/json';
 import { pyJson } from '../harness/pyjson';
-import type { ApprovalRequest, ApprovalStatus } from '../governance/approval';
+import { effectiveStatus, type ApprovalRequest } from '../governance/approval';
 import { canonicalDigest } from '../governance/canonical-json';
 import type { GovernanceStore } from '../governance/governance-store';
 import type { ApprovalTerms } from '../governance/policy-engine';
@@ -72,11 +72,6 @@ export function isMcpApproval(req: Pick<ApprovalRequest, 'runId'>): boolean {
 export function structured(error: string | null, fields: Record<string, JsonValue>): ToolResult {
   const content = error === null ? fields : { error, ...fields };
   return { content, isError: error !== null, errorCode: error, payloadChars: pyJson(content).length };
-}
-
-/** A pending request past its expiry counts as expired. */
-function effectiveStatus(req: ApprovalRequest, now: Date): ApprovalStatus {
-  return req.status === 'pending' && now.getTime() >= Date.parse(req.proposal.expiresAt) ? 'expired' : req.status;
 }
 
 /** What the client learns about a request (never another tenant's). */

@@ -19,6 +19,8 @@ import type { Membership } from '../governance/principal';
 import { isMcpApproval } from '../mcp/mcp-approvals';
 import { RunError } from './errors';
 import { resumeAfterDecision } from './governed-resume';
+import { requestOutcomes } from './request-view';
+import type { RequestOutcome } from '../governance/request-outcome';
 import type { RunQueue } from './queue-port';
 
 /** What the reviewer sees after deciding. */
@@ -29,7 +31,17 @@ export interface DecideApprovalResult {
   /** How re-validation at dispatch resolved the call (approved, denied, expired, stale + field). */
   dispatch: { status: string; field: string | null; message: string } | null;
   message: string;
+  /** Where the request is now, as every page says it (null for a request an MCP client asked for). */
+  outcome?: RequestOutcome | null;
 }
+
+/** The one answer to a decision that came after the request's expiry. */
+function expiredText(req: ApprovalRequest): string {
+  return `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC and can no longer be decided.`;
+}
+
+/** "Approved — RSR-0001 created": the outcome line as the start of a sentence. */
+const sentence = (o: RequestOutcome) => `${o.text.charAt(0).toUpperCase()}${o.text.slice(1)}`;
 
 async function whoDecided(req: ApprovalRequest): Promise<string> {
   const labels = await userLabels(getDb().prisma, req.decisions.map((d) => d.reviewerId));
@@ -90,9 +102,7 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
   const id = req.id;
   const out = await decideApproval(prisma, { id, reviewer, verdict, reason, now: new Date() });
   if (!out.ok) {
-    if (out.refusal === 'expired' && isMcpApproval(req)) {
-      throw new RunError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided.`);
-    }
+    if (out.refusal === 'expired' && isMcpApproval(req)) throw new RunError('expired', expiredText(req));
     if (out.refusal === 'expired') {
       // The run learns that its approval expired and finishes (here, or on a worker); the reviewer is told plainly.
       if (!(await resumeOnWorker(req.runId, queue))) {
@@ -100,10 +110,12 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
           if (!(err instanceof GovernanceError)) throw err;
         });
       }
-      throw new RunError('expired', `This request expired at ${req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC; it can no longer be decided. The run was told and finished without the call.`);
+      throw new RunError('expired', `${expiredText(req)} The run was told and finished without the call.`);
     }
     if (out.refusal === 'already_decided') {
       const now = await getApprovalOrThrow(prisma, id);
+      // Nobody decided a request that ran out of time (the sweep or an earlier attempt marked it): say so.
+      if (now.status === 'expired' && now.decisions.length === 0) throw new RunError('expired', expiredText(now));
       throw new RunError('already_decided', `Someone else decided first. ${await whoDecided(now)}`);
     }
     if (out.refusal === 'self_approval') {
@@ -126,35 +138,43 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
         : 'Denied. The MCP client is told when it asks again; nothing was written.',
     );
   }
-  let queued: { online: number } | null;
+  // The decision is recorded: from here a database that cannot be reached must not read as "not recorded".
+  const resumeDecided = async (): Promise<DecidedResult> => {
+    const queued = await resumeOnWorker(req.runId, queue);
+    if (queued) {
+      const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
+      const outcome = (await requestOutcomes([await getApprovalOrThrow(prisma, id)])).get(id) ?? null;
+      const answer = decidedOnly(
+        verdict === 'approve'
+          ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
+          : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
+      );
+      return { ...answer, result: { ...answer.result, outcome } };
+    }
+    const { failure, ...resumed } = await resume(req.runId);
+    const after = await getApprovalOrThrow(prisma, id);
+    const outcome = (await requestOutcomes([after])).get(id) ?? null;
+    // What happened to the call comes first: an approval whose write the downstream refused is not a success.
+    const finished = resumed.run && resumed.run.status !== 'paused' ? `The run ${verdict === 'approve' ? 'resumed and ' : ''}finished (${resumed.run.terminationReason}).` : null;
+    const message = failure
+      ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but resuming the run failed (${failure}). Nothing was written; the run will be resumed automatically once the problem is fixed.`
+      : resumed.dispatch?.status === 'stale'
+        ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the call was refused at dispatch: the approval is stale (${resumed.dispatch.field} changed). ${resumed.dispatch.message}`
+        : resumed.dispatch?.status === 'expired'
+          ? `Recorded, but the approval expired before the call could be dispatched.`
+          : outcome?.phase === 'finished' && finished
+            ? `${sentence(outcome)}. ${finished}`
+            : verdict === 'approve'
+              ? `Approved. ${resumed.run ? `The run resumed and ${resumed.run.status === 'paused' ? 'paused again for another approval' : `finished (${resumed.run.terminationReason})`}.` : 'The run is being resumed elsewhere.'}`
+              : `Denied. ${resumed.run ? `The run was told and finished (${resumed.run.terminationReason}).` : 'The run is being resumed elsewhere.'}`;
+    return { result: { status: after.status, ...resumed, message, outcome }, resumedHere: true };
+  };
   try {
-    queued = await resumeOnWorker(req.runId, queue);
+    return await resumeDecided();
   } catch (err) {
-    // The decision is committed: saying "not recorded" now would invite a second one. The sweep of
-    // runs waiting to resume queues it once the database is back.
     if (!isDatabaseUnavailable(err)) throw err;
     return decidedOnly(
-      `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the database became unavailable before the run could be queued to resume; it is resumed automatically once the database is back.`,
+      `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the database became unavailable before the run could go on; it is resumed automatically once the database is back.`,
     );
   }
-  if (queued) {
-    const waiting = queued.online === 0 ? ' No worker is running yet: it resumes as soon as one starts.' : '';
-    return decidedOnly(
-      verdict === 'approve'
-        ? `Approved. The run resumes on a worker, which re-checks the call before it is dispatched; its replay shows the outcome.${waiting}`
-        : `Denied. A worker tells the run, which finishes without the call; its replay shows the outcome.${waiting}`,
-    );
-  }
-  const { failure, ...resumed } = await resume(req.runId);
-  const after = await getApprovalOrThrow(prisma, id);
-  const message = failure
-    ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but resuming the run failed (${failure}). Nothing was written; the run will be resumed automatically once the problem is fixed.`
-    : resumed.dispatch?.status === 'stale'
-      ? `Your ${verdict === 'approve' ? 'approval' : 'denial'} was recorded, but the call was refused at dispatch: the approval is stale (${resumed.dispatch.field} changed). ${resumed.dispatch.message}`
-      : resumed.dispatch?.status === 'expired'
-        ? `Recorded, but the approval expired before the call could be dispatched.`
-        : verdict === 'approve'
-          ? `Approved. ${resumed.run ? `The run resumed and ${resumed.run.status === 'paused' ? 'paused again for another approval' : `finished (${resumed.run.terminationReason})`}.` : 'The run is being resumed elsewhere.'}`
-          : `Denied. ${resumed.run ? `The run was told and finished (${resumed.run.terminationReason}).` : 'The run is being resumed elsewhere.'}`;
-  return { result: { status: after.status, ...resumed, message }, resumedHere: true };
 }

@@ -88,3 +88,8 @@ export {
   type CreateAgentOptions,
   type StockroomAgent,
 } from './agent';
+
+export { stockroomDownstream } from './review/downstream';
+export type { DownstreamDeclaration } from './review/downstream';
+export { productContext, proposedSku } from './review/review-context';
+export type { ProductContext } from './review/review-context';

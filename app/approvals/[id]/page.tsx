@@ -1,8 +1,10 @@
 /**
- * One approval request: the proposed call, every field the digest binds (with its value now, so a
- * change that would make the approval stale shows before anyone decides), the digest, the policy
- * rule, the run's trajectory up to the pause (linked to replay), the decisions so far, and the
- * approve / deny form for reviewers of the request's tenant.
+ * One approval request, in the order a reviewer decides: where the request is now and the decision
+ * itself (the proposed call, the policy rule, any limit the tool's downstream would refuse it on,
+ * approve / deny) above the fold; then the context to judge it (the product, its stock and reorder
+ * point through the agent's own read-only tool, the open restocks of the SKU); then the decisions so
+ * far, every field the digest binds (with its value now, so a change that would make the approval
+ * stale shows before anyone decides) and the run's trajectory up to the pause.
  */
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -23,6 +25,8 @@ import { ApprovalStatusBadge, effectiveStatus } from '../_components/status-badg
 import { DecideForm } from './_components/decide-form';
 import { DriftAlert } from '@/components/drift-alert';
 import { isMcpApproval } from '@/lib/mcp/mcp-approvals';
+import { requestOutcomes, reviewContext, type ReviewContext } from '@/lib/runs/request-view';
+import { limitRange } from '@/lib/governance/tool-limits';
 
 export const dynamic = 'force-dynamic';
 
@@ -81,6 +85,102 @@ function StepLine({ s }: { s: TrajectoryStep }) {
   );
 }
 
+/** The product, its stock and reorder point (through the agent's get_stock_level), the declared limits and the open restocks of the SKU. */
+function ContextPanel({ context, quantity }: { context: ReviewContext; quantity: number | null }) {
+  const p = context.product;
+  return (
+    <section className="panel" aria-label="Context" data-testid="review-context">
+      <h2>What the call would change</h2>
+      {p === null ? (
+        <p className="muted">The call names no product.</p>
+      ) : 'error' in p ? (
+        <p className="alert error" data-testid="product-context-error">
+          The product could not be read: {p.error}.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data" data-testid="product-context">
+            <caption className="small muted" style={{ captionSide: 'top', textAlign: 'left', padding: '0 0 0.4rem' }}>
+              Read now through the agent’s own read-only tool (get_stock_level) on the run’s data.
+            </caption>
+            <tbody>
+              <tr>
+                <th scope="row">Product</th>
+                <td>
+                  {p.name ?? 'unknown'} <span className="mono small">{p.sku}</span>
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Current stock</th>
+                <td data-testid="stock-level">
+                  {p.stockLevel === null ? 'unknown' : `${p.stockLevel.toLocaleString('en')} ${p.unit ?? ''}`.trim()}
+                  {p.stockLevel !== null && quantity !== null ? (
+                    <span className="muted small"> · {(p.stockLevel + quantity).toLocaleString('en')} after this restock</span>
+                  ) : null}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Reorder point</th>
+                <td data-testid="reorder-point">
+                  {p.reorderPoint === null ? 'unknown' : p.reorderPoint.toLocaleString('en')}
+                  {p.stockLevel !== null && p.reorderPoint !== null ? (
+                    <span className="muted small"> · {p.stockLevel <= p.reorderPoint ? 'at or below it' : 'stock is above it'}</span>
+                  ) : null}
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Supplier</th>
+                <td>
+                  {p.supplierName ?? 'unknown'}
+                  {p.leadTimeDays !== null ? <span className="muted small"> · lead time {p.leadTimeDays} days</span> : null}
+                </td>
+              </tr>
+              {p.location ? (
+                <tr>
+                  <th scope="row">Location</th>
+                  <td>{p.location}</td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3>Open requests for this product</h3>
+      {context.openRestocks.length === 0 && context.otherPending.length === 0 ? (
+        <p className="muted" data-testid="open-requests">
+          None: no open restock in the ledger and no other pending request.
+        </p>
+      ) : (
+        <ul className="small" data-testid="open-requests">
+          {context.openRestocks.map((r) => (
+            <li key={r.requestId + r.runId}>
+              <span className="mono">{r.requestId}</span> · {r.quantity.toLocaleString('en')} units · {r.status.replace('_', ' ')} · run{' '}
+              <Link href={`/runs/${r.runId}`}>{r.runId.slice(-8)}</Link>
+            </li>
+          ))}
+          {context.otherPending.map((r) => (
+            <li key={r.id}>
+              pending request <Link href={`/approvals/${r.id}`}>{r.id.slice(-8)}</Link> · <span className="mono">{JSON.stringify(r.arguments)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {context.limits.length > 0 ? (
+        <>
+          <h3>Limits the tool declares</h3>
+          <ul className="small" data-testid="declared-limits">
+            {context.limits.map((l, i) => (
+              <li key={i}>
+                <span className="mono">{l.argument}</span>: {limitRange(l)} — {l.enforcedBy}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
 export default async function ApprovalPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requireUser();
   const parsed = ApprovalIdSchema.safeParse((await params).id);
@@ -104,7 +204,12 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   const isReviewer = holdsRole(user.memberships, req.approverRole, req.proposal.tenant);
   const isActor = user.id === req.proposal.actor;
   const open = status === 'pending';
+  const [outcome, context] = await Promise.all([
+    requestOutcomes([req], now).then((m) => m.get(req.id) ?? null),
+    isMcpApproval(req) ? Promise.resolve(null) : reviewContext(req, now),
+  ]);
 
+  const quantity = typeof (req.proposal.arguments as { quantity?: unknown } | null)?.quantity === 'number' ? ((req.proposal.arguments as { quantity: number }).quantity) : null;
   return (
     <main className="page">
       <div className="row" style={{ justifyContent: 'space-between' }}>
@@ -113,8 +218,13 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         </h1>
         <ApprovalStatusBadge status={status} />
       </div>
+      {outcome && !open ? (
+        <p className={`alert ${outcome.tone === 'bad' ? 'error' : outcome.tone === 'warn' ? 'warn' : 'info'}`} data-testid="request-outcome">
+          {outcome.text}
+        </p>
+      ) : null}
 
-      <section className="panel" aria-label="Proposed call">
+      <section className="panel" aria-label="Decision">
         <h2>
           <span className="mono">{req.proposal.tool}</span> for {labels.get(req.proposal.actor) ?? req.proposal.actor}
         </h2>
@@ -124,13 +234,19 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
           {req.approverRole}
           {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.
         </p>
+        {context && context.breaches.length > 0 ? (
+          <p className="alert error" role="alert" data-testid="limit-breach">
+            {open ? 'Before you approve: ' : ''}the tool’s downstream refuses this call whatever is decided —{' '}
+            {context.breaches.map((b) => b.text).join('; ')}.
+          </p>
+        ) : null}
         {req.resumeError ? (
           <p className="alert error" data-testid="resume-error">
             Resuming the run after this decision failed: {req.resumeError}. It is retried automatically.
           </p>
         ) : null}
         {req.outcomeDetail ? (
-          <p className="alert info" data-testid="outcome-detail">
+          <p className="small muted" data-testid="outcome-detail">
             Outcome: {req.outcomeDetail}
           </p>
         ) : null}
@@ -145,8 +261,35 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             <Link href={`/runs/${req.runId}`} data-testid="replay-link">
               {req.runId.slice(-8)} (replay)
             </Link>{' '}
-            · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC
+            · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC · expires{' '}
+            {req.proposal.expiresAt.replace('T', ' ').slice(0, 19)} UTC
           </p>
+        )}
+        {isReviewer ? (
+          // Stays mounted after deciding, so the outcome message survives the refresh.
+          <DecideForm id={req.id} open={open} self={isActor} />
+        ) : open ? (
+          <p className="alert info" data-testid="not-reviewer">
+            Only a {req.approverRole} of tenant {req.proposal.tenant} can approve or deny this request.
+          </p>
+        ) : null}
+      </section>
+
+      {context ? <ContextPanel context={context} quantity={quantity} /> : null}
+
+      <section className="panel" aria-label="Decisions">
+        <h2>Decisions</h2>
+        {req.decisions.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <ul data-testid="decisions">
+            {req.decisions.map((d) => (
+              <li key={d.reviewerId}>
+                <strong>{labels.get(d.reviewerId) ?? d.reviewerId}</strong> {d.verdict === 'approve' ? 'approved' : 'denied'} at{' '}
+                {d.at.replace('T', ' ').slice(0, 19)} UTC: “{d.reason}”
+              </li>
+            ))}
+          </ul>
         )}
       </section>
 
@@ -218,29 +361,6 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
       </section>
       )}
 
-      <section className="panel" aria-label="Decisions">
-        <h2>Decisions</h2>
-        {req.decisions.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <ul data-testid="decisions">
-            {req.decisions.map((d) => (
-              <li key={d.reviewerId}>
-                <strong>{labels.get(d.reviewerId) ?? d.reviewerId}</strong> {d.verdict === 'approve' ? 'approved' : 'denied'} at{' '}
-                {d.at.replace('T', ' ').slice(0, 19)} UTC: “{d.reason}”
-              </li>
-            ))}
-          </ul>
-        )}
-        {isReviewer ? (
-          // Stays mounted after deciding, so the outcome message survives the refresh.
-          <DecideForm id={req.id} open={open} self={isActor} />
-        ) : open ? (
-          <p className="alert info" data-testid="not-reviewer">
-            Only a {req.approverRole} of tenant {req.proposal.tenant} can approve or deny this request.
-          </p>
-        ) : null}
-      </section>
     </main>
   );
 }

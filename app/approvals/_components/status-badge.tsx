@@ -9,7 +9,4 @@ export function ApprovalStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** A request still marked pending whose time ran out is expired (the tabs agree). */
-export function effectiveStatus(req: { status: string; proposal: { expiresAt: string } }, now: Date): string {
-  return req.status === 'pending' && Date.parse(req.proposal.expiresAt) <= now.getTime() ? 'expired' : req.status;
-}
+export { effectiveStatus } from '@/lib/governance/approval';

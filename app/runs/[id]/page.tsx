@@ -20,6 +20,8 @@ import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { findGovernedRun } from '@/lib/db/governance-runs';
 import { currentBinding } from '@/lib/runs/governed-binding';
+import { failedWritesOfRuns, requestOutcomes } from '@/lib/runs/request-view';
+import type { RequestOutcome } from '@/lib/governance/request-outcome';
 import { countOf, formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/auth/authorize';
 import { MarkdownText } from '@/components/markdown-text';
@@ -76,6 +78,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
+  // Where each request is; a paused run whose request was decided no longer waits for a reviewer.
+  const [outcomes, failedWrites] = governed ? await Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : [new Map<string, RequestOutcome>(), new Map<string, number>()];
+  const lastRequest = requests.at(-1);
+  const decidedWhilePaused = run.status === 'paused' && !pendingTool && lastRequest ? (outcomes.get(lastRequest.id) ?? null) : null;
   const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
   const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
@@ -110,12 +116,16 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           {run.query}
         </p>
         <div className="row small">
-          {run.status === 'paused' ? (
+          {decidedWhilePaused ? (
+            <span className={`badge ${decidedWhilePaused.tone}`} data-testid="request-outcome">
+              {decidedWhilePaused.text}
+            </span>
+          ) : run.status === 'paused' ? (
             <span className="badge info">waiting for approval</span>
           ) : isLiveStatus(run.status) ? (
             <RunningBadge status={run.status} />
           ) : (
-            <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} />
+            <TerminationBadge reason={run.terminationReason} blocked={run.blockedCount} failedWrites={failedWrites.get(run.id) ?? 0} />
           )}
           <UngovernedBadge governed={run.governed} />
           <ImportedBadge source={run.source} />
@@ -139,6 +149,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         {isLiveStatus(run.status) ? (
           <p className="muted" data-testid="final-answer">
             {run.status === 'queued' ? 'No answer yet: the run waits for a worker to take it.' : 'No answer yet: the run is still running.'}
+          </p>
+        ) : decidedWhilePaused ? (
+          <p className="muted" data-testid="final-answer">
+            No answer yet: {decidedWhilePaused.text}. It answers once the run has resumed.
           </p>
         ) : run.status === 'paused' ? (
           <p className="muted" data-testid="final-answer">
@@ -174,7 +188,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         />
       ) : null}
       {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
-      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
+      {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} outcomes={Object.fromEntries(outcomes)} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
       <Replay
         runId={run.id}
         packed={packTimeline(timeline)}

@@ -4,18 +4,22 @@
  */
 import Link from 'next/link';
 import type { ApprovalRequest } from '@/lib/governance/approval';
+import type { RequestOutcome } from '@/lib/governance/request-outcome';
 import type { CurrentBinding } from '@/lib/runs/governed-binding';
 import { DriftAlert } from '@/components/drift-alert';
 
 export function GovernancePanel({
   paused,
   requests,
+  outcomes = {},
   binding,
   policyVersion,
   lastError,
 }: {
   paused: boolean;
   requests: ApprovalRequest[];
+  /** Where each request is (by id), as every page says it. */
+  outcomes?: Record<string, RequestOutcome>;
   binding: CurrentBinding | null;
   policyVersion: string;
   lastError?: string | null;
@@ -24,7 +28,7 @@ export function GovernancePanel({
   return (
     <section className="panel" aria-label="Governance" data-testid="governance-panel">
       <h2>Governance</h2>
-      {paused ? (
+      {paused && waitingFor ? (
         <p className="alert info" data-testid="waiting-banner">
           This run is <strong>waiting for approval</strong>
           {waitingFor ? (
@@ -52,8 +56,15 @@ export function GovernancePanel({
         <ul className="small">
           {requests.map((r) => (
             <li key={r.id}>
-              <Link href={`/approvals/${r.id}`}>{r.proposal.tool}</Link> at step {r.step}: <span className="badge">{r.status}</span>
-              {r.outcomeDetail ? <span className="muted"> — {r.outcomeDetail}</span> : null}
+              <Link href={`/approvals/${r.id}`}>{r.proposal.tool}</Link> at step {r.step}:{' '}
+              {outcomes[r.id] ? (
+                <span className={`badge ${outcomes[r.id]!.tone}`} data-testid="governance-request-outcome">
+                  {outcomes[r.id]!.text}
+                </span>
+              ) : (
+                <span className="badge">{r.status}</span>
+              )}
+              {r.outcomeDetail && !outcomes[r.id] ? <span className="muted"> — {r.outcomeDetail}</span> : null}
             </li>
           ))}
         </ul>
