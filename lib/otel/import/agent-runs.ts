@@ -16,7 +16,7 @@ export function agentsOfTrace(tree: SpanTree, trajectory: TrajectoryStep[], runT
     if (a.entered === 'handoff' && a.parent !== null) handedTo.set(a.parent, a.name);
   });
   return tree.agents.map((node, index): Agent => {
-    const steps = trajectory.filter((s) => (s.agent ?? 0) === index);
+    const steps = tree.agents.length === 1 ? trajectory : trajectory.filter((s) => (s.agent ?? 0) === index);
     const turns = steps.filter((s): s is ModelTurn => s.kind === 'model_turn');
     const span = node.span;
     const failed = index === 0 ? runTermination !== 'COMPLETED' : span?.statusCode === 2;

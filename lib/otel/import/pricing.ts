@@ -32,8 +32,20 @@ function modelKeys(model: string): string[] {
   return [...new Set([model, bare, bare.replace(/-\d{4}-\d{2}-\d{2}$/, ''), bare.replace(/-\d{8}$/, '')])];
 }
 
+/** Lookups already made, per price file (a trace's calls name a handful of models, thousands of times). */
+const looked = new WeakMap<PriceFile, Map<string, Price | null>>();
+
 export function lookupPrice(providerId: string | null, model: string | null, file: PriceFile = loadPrices()): Price | null {
   if (providerId === null || model === null) return null;
+  const memo = looked.get(file) ?? (looked.set(file, new Map()), looked.get(file)!);
+  const key = `${providerId}\u0000${model}`;
+  if (memo.has(key)) return memo.get(key)!;
+  const price = findPrice(providerId, model, file);
+  memo.set(key, price);
+  return price;
+}
+
+function findPrice(providerId: string, model: string, file: PriceFile): Price | null {
   const providers = [providerId, ...(PRICED_AS[providerId] ? [PRICED_AS[providerId]] : [])];
   for (const provider of providers) {
     for (const key of modelKeys(model)) {
