@@ -7,14 +7,30 @@
  * script). Any other failure keeps the reference the server logged, as actions do.
  */
 import { useEffect, useState } from 'react';
-import { UNAVAILABLE_TEXT, unavailableReasonOfDigest } from '@/lib/db/unavailable';
+import { UNAVAILABLE_TEXT, unavailableReasonOfDigest, type UnavailableReason } from '@/lib/db/unavailable';
 
 /** Seconds between health checks while the database is unavailable. */
 const RETRY_EVERY_S = 3;
 
 export function ServerErrorNotice({ error }: { error: Error & { digest?: string } }) {
-  const reason = unavailableReasonOfDigest(error.digest);
   const [checks, setChecks] = useState(0);
+  // An error that reached the page without its digest (wrapped on the way): ask the server once.
+  const [asked, setAsked] = useState<UnavailableReason | null>(null);
+  const reason = unavailableReasonOfDigest(error.digest) ?? asked;
+  useEffect(() => {
+    if (unavailableReasonOfDigest(error.digest)) return;
+    let stopped = false;
+    fetch('/api/health', { cache: 'no-store' })
+      .then((res) => res.json() as Promise<{ database?: { ok?: boolean; reason?: string } }>)
+      .then((body) => {
+        const r = body.database?.reason;
+        if (!stopped && body.database?.ok === false && (r === 'unreachable' || r === 'disk_full' || r === 'locked')) setAsked(r);
+      })
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+    };
+  }, [error.digest]);
   useEffect(() => {
     if (!reason) return;
     let stopped = false;

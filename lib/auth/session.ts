@@ -6,6 +6,7 @@ import 'server-only';
  */
 import { getDb } from '../db/client';
 import { getIdentity } from '../db/governance-members';
+import { asDatabaseUnavailable } from '../db/unavailable';
 import type { Membership } from '../governance/principal';
 import { getAuth } from './auth';
 
@@ -19,7 +20,13 @@ export interface SessionUser {
 
 /** The user behind the request's session cookie, or null when there is no valid session. */
 export async function sessionUser(requestHeaders: Headers): Promise<SessionUser | null> {
-  const session = await getAuth().api.getSession({ headers: requestHeaders });
+  // better-auth hands the data layer's error on wrapped: unwrap an unavailable database, so the page's
+  // error boundary still knows it by its digest (lib/db/unavailable.ts).
+  const session = await getAuth()
+    .api.getSession({ headers: requestHeaders })
+    .catch((err: unknown) => {
+      throw asDatabaseUnavailable(err) ?? err;
+    });
   if (!session) return null;
   const identity = await getIdentity(getDb().prisma, session.user.id);
   if (!identity) return null;

@@ -42,7 +42,7 @@ export function safeAction<S extends z.ZodType, T>(def: SafeActionDefinition<S, 
       if (!parsed.success) return { ok: false, error: 'Some fields are not valid.', code: 'invalid_input', fieldErrors: fieldErrorsOf(parsed.error) };
       return { ok: true, data: await def.handler(parsed.data, { principal }) };
     } catch (err) {
-      const f = toFailure(err, def.name, def.unavailable);
+      const f = toFailure(err, def.name, { unavailable: def.unavailable });
       return f.fieldErrors ? { ok: false, error: f.error, code: f.code, fieldErrors: f.fieldErrors } : { ok: false, error: f.error, code: f.code };
     }
   };

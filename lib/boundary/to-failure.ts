@@ -26,16 +26,16 @@ export interface Failure {
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 /**
- * Maps a thrown value to what the browser may see. `unavailable` is what the caller is told when the
+ * Maps a thrown value to what the browser may see. `options.unavailable` is what the caller is told when the
  * database is unavailable (an action's own wording: "Your decision was not recorded: …"); by default
  * the reason's text (lib/db/unavailable.ts). That failure is a 503 with code `db_unavailable`: the
  * statement that failed wrote nothing, and sending again later is safe.
  */
-export function toFailure(err: unknown, context: string, unavailable?: string): Failure {
+export function toFailure(err: unknown, context: string, options: { unavailable?: string } = {}): Failure {
   const down = asDatabaseUnavailable(err);
   if (down) {
     console.error(`[${context}] the database is unavailable (${down.reason}): ${loggable(down.cause ?? down)}`);
-    return { status: 503, code: 'db_unavailable', error: unavailable ?? down.message, retryAfterS: UNAVAILABLE_RETRY_AFTER_S };
+    return { status: 503, code: 'db_unavailable', error: options.unavailable ?? down.message, retryAfterS: UNAVAILABLE_RETRY_AFTER_S };
   }
   if (err instanceof AuthError) return { status: err.code === 'unauthenticated' ? 401 : 403, error: err.message, code: err.code };
   if (err instanceof ActionError || err instanceof RunError) {
