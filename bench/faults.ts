@@ -32,7 +32,9 @@ async function measure(rig: FaultRig, worker: WorkerProcess, server: Pick<ModelS
   await fault();
   const back = Date.now();
   const storedAtBack = mine();
-  await waitFor('a case stored after the database is back', async () => mine(), (n) => n > storedAtBack, 300_000);
+  await waitFor('a case stored after the database is back', async () => mine(), (n) => n > storedAtBack, 180_000).catch((err: unknown) => {
+    throw new Error(`${String(err)}\n${worker.output().slice(-6000)}`);
+  });
   const backToStoredS = (Date.now() - back) / 1000;
   await waitFor('the suite', () => rig.statusOf(suiteRunId), (s) => s !== 'queued' && s !== 'running', 300_000);
   const rows = await rig.storedRows(suiteRunId);

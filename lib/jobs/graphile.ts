@@ -224,6 +224,8 @@ export interface GraphileRunnerOptions {
   released: () => boolean;
   /** Longest grace period a stop may give running jobs (graphile-worker's abort waits past it). */
   graceMs: number;
+  /** True once the worker itself asked its pool to stop (its shutdown is then not "by itself"). */
+  stopRequested?: () => boolean;
 }
 
 /** The runner and its pool (whose id locks the jobs; it takes gracefulShutdown). */
@@ -236,6 +238,11 @@ export interface GraphileRunner {
    * when it cannot complete or fail a job (the database went away): then this falls to 0.
    */
   slots(): number;
+  /**
+   * Resolves with graphile-worker's reason when the pool starts shutting down by itself (it could not
+   * complete or fail a job); from then on it takes no job, though its running handlers may still end.
+   */
+  stoppingByItself: Promise<string>;
 }
 
 /** Thrown by a handler that ended after its job was handed back: graphile-worker's fail is then a no-op (the lock is no longer ours). */
@@ -326,6 +333,11 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     options.onWorkerId(worker.workerId);
   });
   events.on('worker:stop', ({ worker }) => working.delete(worker.workerId));
+  let announceStopping: (reason: string) => void = () => undefined;
+  const stoppingByItself = new Promise<string>((resolve) => (announceStopping = resolve));
+  events.on('pool:gracefulShutdown', ({ message }) => {
+    if (!options.stopSignal.aborted && !options.stopRequested?.()) announceStopping(message);
+  });
   const runner = await run({
     events,
     connectionString: options.connectionString,
@@ -345,5 +357,5 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     logger: quietLogger,
   });
   if (!pool) throw new Error('graphile-worker started without announcing its worker pool');
-  return { runner, pool, slots: () => working.size };
+  return { runner, pool, slots: () => working.size, stoppingByItself };
 }

@@ -34,6 +34,8 @@ export const DEFAULT_WORKER_GRACE_MS = 30_000;
 const ABORT_WAIT_MS = 5_000;
 /** How often a worker whose pool stopped tries to start a new one while the database is away. */
 const RESTORE_RETRY_MS = 1_000;
+/** Once the database answers, how long a pool that shut itself down may take to end before it is ended forcefully. */
+const OLD_POOL_WAIT_MS = 3_000;
 
 /** What a graceful stop did. */
 export interface StopReport {
@@ -115,23 +117,33 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       stopSignal: stopping.signal,
       released: () => released,
       graceMs,
+      stopRequested: () => stopRequested,
     });
-  let current = await startPool();
   let stopRequested = false;
+  let current = await startPool();
+  /** Whether the current pool shut itself down (it takes no more jobs, even while its last handlers end). */
+  let lost = false;
   /** A restore in progress (stop waits for it, so the pool it stops is the newest). */
   let restoring: Promise<void> | null = null;
   /**
    * Hands back what the stopped pool still holds and starts a new pool, retried every
    * RESTORE_RETRY_MS until the database answers (or the worker is stopped).
    */
-  const restore = async (reason: string): Promise<void> => {
+  const restore = async (old: GraphileRunner, reason: string): Promise<void> => {
     options.onPool?.({ state: 'lost', reason });
     const lostAt = Date.now();
     const stale = [...workerIds];
     while (!stopRequested) {
       try {
+        await queue.withClient((c) => c.query('SELECT 1')); // the database answers again
+        // Its jobs go back first (attempts not spent), so a forceful end below, whose fail checks the lock, changes nothing;
+        // a handler of the old pool still running stores nothing after this (fenced: the lock is not its pool's any more).
         await queue.returnJobsOf(stale, 'the worker pool stopped (the database went away); handed back without spending an attempt');
+        if ((await Promise.race([old.runner.promise.then(() => 'ended' as const, () => 'ended' as const), sleep(OLD_POOL_WAIT_MS)])) === 'timeout') {
+          await Promise.resolve(old.pool.forcefulShutdown('replaced by a new pool after the database came back')).catch(() => undefined);
+        }
         workerIds = [];
+        lost = false;
         current = await startPool();
         options.onPool?.({ state: 'restored', afterMs: Date.now() - lostAt });
         return;
@@ -144,14 +156,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   };
   /** Watches the current pool; when it stops by itself (not by stop()), restores it. */
   const watch = (watched: GraphileRunner) => {
-    void watched.runner.promise
-      .then(
+    void Promise.race([
+      watched.stoppingByItself,
+      watched.runner.promise.then(
         () => 'it exited',
         (err: unknown) => `it failed: ${err instanceof Error ? err.message : String(err)}`,
-      )
+      ),
+    ])
       .then(async (reason) => {
         if (stopRequested) return;
-        restoring = restore(reason);
+        lost = true;
+        restoring = restore(watched, reason);
         await restoring;
         restoring = null;
         if (!stopRequested) watch(current);
@@ -162,7 +177,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     db,
     id,
     concurrency: options.concurrency,
-    slots: () => current.slots(),
+    // A pool that shut itself down takes no job, even while its last handlers end: no working slot.
+    slots: () => (lost ? 0 : current.slots()),
     workerIds: () => workerIds,
     release: (ids) => queue.releaseWorkers(ids),
     leaseMs: options.leaseMs,
@@ -216,7 +232,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   return {
     id,
     health() {
-      const slots = current.slots();
+      const slots = lost ? 0 : current.slots();
       const last = heartbeat.lastBeat();
       return { slots, lastBeat: last?.toISOString() ?? null, alive: slots > 0 && last !== null && Date.now() - last.getTime() < leaseMs };
     },
