@@ -37,7 +37,7 @@ describe('toFailure when the database cannot be reached', () => {
     await db.close();
     expect(err).not.toBeNull();
     const words = 'Your decision was not recorded: the database is unavailable. Nothing changed; send it again.';
-    expect(toFailure(err, 'decideApproval', words)).toEqual({ status: 503, code: 'db_unavailable', error: words, retryAfterS: 5 });
+    expect(toFailure(err, 'decideApproval', { unavailable: words })).toEqual({ status: 503, code: 'db_unavailable', error: words, retryAfterS: 5 });
     expect(toFailure(err, 'other')).toMatchObject({ status: 503, code: 'db_unavailable', error: expect.not.stringContaining('ref ') });
   });
 
