@@ -28,7 +28,7 @@ const key = (p: readonly string[]) => p.join(' › ');
 type Check = 'run' | 'spans' | 'agents' | 'calls' | 'via' | 'transitions' | 'provider';
 
 /**
- * What the import (i31a @ cf5f9d1) still gets wrong, asserted as it should be and marked as an
+ * What the import (i31a @ b9e4217) still gets wrong, asserted as it should be and marked as an
  * expected failure so the suite stays green; a gap that gets fixed makes its check fail until its
  * line here goes. The details: the issue-31 report of branch i31b.
  */
