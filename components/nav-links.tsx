@@ -12,6 +12,9 @@ const LINKS = [
   { href: '/effects', label: 'Effects' },
   { href: '/tools', label: 'Tools' },
   { href: '/judge', label: 'Judge' },
+  { href: '/golden-sets', label: 'Golden sets' },
+  { href: '/label-queue', label: 'Label queue' },
+  { href: '/sessions', label: 'Sessions' },
 ] as const;
 
 export function NavLinks() {

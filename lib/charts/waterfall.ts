@@ -26,6 +26,11 @@ export interface WaterfallEntry {
   error: boolean;
   /** When it started and ended (ms from the run's start), as the run recorded; absent or null: not recorded. */
   recorded?: RecordedSpan | null;
+  /**
+   * A latency the model reported but nobody waited for (the fake model's scripted latency): shown
+   * labelled "simulated", never drawn on the wall-clock axis nor summed with wall-clock times. Absent: none.
+   */
+  simulatedMs?: number | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -147,10 +152,12 @@ export interface PackedWaterfall {
   /** Recorded start and end (ms from the run's start); -1: not recorded. */
   startMs: number[];
   endMs: number[];
+  /** A simulated latency (ms); -1: none. Absent in payloads from before it existed. */
+  simulatedMs?: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
-  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [], startMs: [], endMs: [] };
+  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [], startMs: [], endMs: [], simulatedMs: [] };
   const ids = new Map<string, number>();
   for (const e of entries) {
     let id = ids.get(e.label);
@@ -168,6 +175,7 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.error.push(e.error ? 1 : 0);
     p.startMs.push(e.recorded ? e.recorded.startMs : -1);
     p.endMs.push(e.recorded ? e.recorded.endMs : -1);
+    p.simulatedMs!.push(e.simulatedMs ?? -1);
   }
   return p;
 }
@@ -186,6 +194,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
       costUsd: nullIfNegative(p.costUsd[i]),
       error: p.error[i] === 1,
       ...(recorded ? { recorded } : {}),
+      ...(nullIfNegative(p.simulatedMs?.[i]) !== null ? { simulatedMs: p.simulatedMs![i] } : {}),
     };
   });
 }

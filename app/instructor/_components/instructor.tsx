@@ -51,8 +51,8 @@ export function Instructor({
   const [model, setModel] = useState<string>(FAKE_MODEL);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
-  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string } | null>(null);
-  const [suites, setSuites] = useState<{ baseline: string; current: string; label: string } | null>(null);
+  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string; deterministic: boolean } | null>(null);
+  const [suites, setSuites] = useState<{ baseline: string; current: string; label: string; deterministic: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
@@ -88,7 +88,7 @@ export function Instructor({
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
-      setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel });
+      setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
 
@@ -101,7 +101,7 @@ export function Instructor({
       if (!baseline.ok) return setError(baseline.error);
       const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails, goldenSet });
       if (!current.ok) return setError(current.error);
-      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
+      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
 
@@ -175,8 +175,8 @@ export function Instructor({
         </p>
       ) : null}
       <div className={shown && shown.label !== label ? 'stale' : undefined}>
-        {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={caseRuns.label} /> : null}
-        {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={suites.label} /> : null}
+        {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={caseRuns.label} deterministic={caseRuns.deterministic} /> : null}
+        {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={suites.label} deterministic={suites.deterministic} /> : null}
       </div>
     </>
   );
