@@ -80,7 +80,8 @@ export function shapeWaterfall(
     if (span && Number.isFinite(span.startMs) && span.endMs >= span.startMs) {
       recordedCount += 1;
       cursor = Math.max(cursor, span.endMs);
-      return { ...e, durationMs: e.durationMs ?? span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
+      // The figure beside a bar is the bar's own length: one measure, the recorded wall clock (issue 43).
+      return { ...e, durationMs: span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
     }
     if (e.durationMs === null) unknown += 1;
     const width = e.durationMs !== null && Number.isFinite(e.durationMs) && e.durationMs > 0 ? e.durationMs : 0;
