@@ -24,7 +24,9 @@ export function NavLinks() {
       {LINKS.map((l) => {
         const here = path === l.href || path.startsWith(`${l.href}/`);
         return (
-          <Link key={l.href} href={l.href} aria-current={here ? 'page' : undefined}>
+          // No prefetch: every page load asked the server for all eleven dynamic pages at once, on two cores,
+          // and the page the person clicked waited behind them (issue 43).
+          <Link key={l.href} href={l.href} aria-current={here ? 'page' : undefined} prefetch={false}>
             {l.label}
           </Link>
         );

@@ -26,8 +26,9 @@ const casesOf = (metrics: unknown): number | null => {
 
 /** `deterministic`: both suites ran on the scripted fake model, so every difference is exact. */
 export function SuiteResult({ baselineId, currentId, label, deterministic = false }: { baselineId: string; currentId: string; label: string; deterministic?: boolean }) {
-  const base = useSuiteRun(baselineId);
-  const cur = useSuiteRun(currentId);
+  // Progress only: the cards are drawn from the finished suites.
+  const base = useSuiteRun(baselineId, null, { partial: false });
+  const cur = useSuiteRun(currentId, null, { partial: false });
   const done = base.data?.suite.status === 'done' && cur.data?.suite.status === 'done';
   const baseCases = useQuery({ ...cases(baselineId), enabled: done });
   const curCases = useQuery({ ...cases(currentId), enabled: done });

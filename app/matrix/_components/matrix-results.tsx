@@ -4,10 +4,16 @@ import { useEffect, useState } from 'react';
 import type { SuiteRunDto } from '@/lib/db/types';
 import { cellParam, categoryRows, deltaRows, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TABLE_METRICS, TOKEN_NOISE_FRACTION, type MatrixCell } from '@/lib/charts/matrix-view';
 import { guardrailRows } from '@/lib/charts/guardrail-rows';
-import { MatrixBarChart } from './matrix-bar-chart';
+import dynamic from 'next/dynamic';
 import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
 import { CopyLinkButton } from '@/components/copy-link-button';
+
+// recharts (~100 kB) loads after the page is interactive: the table, the figures people read first, does not wait for it.
+const MatrixBarChart = dynamic(() => import('./matrix-bar-chart').then((m) => m.MatrixBarChart), {
+  ssr: false,
+  loading: () => <p className="muted small">Drawing the chart…</p>,
+});
 
 const fmt = (metric: string, v: number | null) => (v === null ? '—' : metric.startsWith('mean_') ? v.toFixed(1) : v.toFixed(2));
 
