@@ -232,6 +232,7 @@ test('the matrix names what each column measures, gives rates their n and writes
 test('an approved run’s header says its harness time and its wait for approval apart', async ({ page, browser }) => {
   const runId = await runFromLauncher(page, { caseId: 'S024', governed: true });
   await page.getByRole('link', { name: 'Open the approval request' }).click();
+  await page.waitForURL(/\/approvals\/[^/]+$/);
   const approval = new URL(page.url()).pathname;
   const reviewer = await (await browser.newContext({ storageState: storageStateOf('reviewer') })).newPage();
   await reviewer.goto(approval);
