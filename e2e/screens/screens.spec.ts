@@ -27,6 +27,12 @@ function contrast(a: string, b: string): number {
   return (x! + 0.05) / (y! + 0.05);
 }
 
+/** Euclidean distance of two `rgb(…)` colours (0–441). */
+function rgbDistance(a: string, b: string): number {
+  const [p, q] = [a, b].map((c) => (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map(Number));
+  return Math.hypot(p![0]! - q![0]!, p![1]! - q![1]!, p![2]! - q![2]!);
+}
+
 test('Golden sets, Label queue and Sessions are in the navigation, and Sessions lists the tenant’s sessions', async ({ page }) => {
   await page.goto('/runs');
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -80,7 +86,8 @@ for (const scheme of ['light', 'dark'] as const) {
       if (!probe) continue;
       expect(probe.styleName, probe.what).not.toBe('none');
       expect(contrast(probe.ring, probe.bg), `${probe.what}: ring ${probe.ring} on ${probe.bg}`).toBeGreaterThanOrEqual(3);
-      for (const fill of fills) expect(probe.ring, `${probe.what}: ring the colour of a button fill`).not.toBe(fill);
+      // Distinct from every button fill: far apart in RGB, not a near shade (#93b4ff on a #8ab4ff button read as the fill).
+      for (const fill of fills) expect(rgbDistance(probe.ring, fill), `${probe.what}: ring ${probe.ring} close to the button fill ${fill}`).toBeGreaterThanOrEqual(100);
       seen.push(probe.what);
     }
     expect(seen.length).toBeGreaterThan(10);
