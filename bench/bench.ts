@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     matrix: matrixInProcess,
     mcp: mcpTransports,
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
+    browser: async (n) => (await import('./browser')).benchBrowser(n),
     jobs: async () => (await import('./jobs')).benchJobs(),
     firstdemo: async (n) => (await import('./first-demo')).benchFirstDemo(n),
     otlp: async () => (await import('./otlp')).benchOtlp(),

@@ -12,15 +12,17 @@ export type SuitePoll = SuitePollDto;
  * `initial` is the server's read of the same suite, rendered with the page: progress shows from the
  * first paint instead of "Loading…" until the first poll answers (17.8 s on a busy machine).
  */
-export function useSuiteRun(id: string | null, initial: SuitePoll | null = null) {
+export function useSuiteRun(id: string | null, initial: SuitePoll | null = null, options: { partial?: boolean } = {}) {
+  const partial = options.partial !== false;
   return useQuery({
-    queryKey: ['suite', id],
+    queryKey: ['suite', id, partial],
     enabled: id !== null,
-    queryFn: ({ signal }) => fetchJson<SuitePoll>(`/api/suites/${encodeURIComponent(id!)}`, signal),
+    queryFn: ({ signal }) => fetchJson<SuitePoll>(`/api/suites/${encodeURIComponent(id!)}${partial ? '' : '?partial=0'}`, signal),
     initialData: initial && initial.suite.id === id ? initial : undefined,
+    // Progress only (no partial metrics) is cheap to answer: asked twice a second, so the count moves as cases are stored.
     refetchInterval: (query) => {
       const status = query.state.data?.suite.status;
-      return status === 'done' || status === 'failed' || status === 'cancelled' ? false : 1000;
+      return status === 'done' || status === 'failed' || status === 'cancelled' ? false : partial ? 1000 : 500;
     },
     staleTime: 0,
   });

@@ -348,7 +348,23 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       </div>
       <section className="panel" aria-label="Final answers" data-testid="answer-diff">
         <h2 style={{ marginTop: 0 }}>Final answers</h2>
-        {alignment.answerDiffers ? (
+        {alignment.answerDiffers && !columns.related ? (
+          <>
+            <p className="alert info" style={{ marginTop: 0 }} data-testid="answers-unrelated">
+              The answers are entirely different: they share too few words for a word-by-word comparison, so each is shown whole.
+            </p>
+            <div className="grid-2">
+              {(['a', 'b'] as const).map((side) => (
+                <div key={side}>
+                  <h3 style={{ marginTop: 0 }}>{side.toUpperCase()}</h3>
+                  <p className="answer-diff" data-testid={`answer-${side}`} data-whole="true">
+                    {side === 'a' ? a.run.finalAnswer : b.run.finalAnswer}
+                  </p>
+                </div>
+              ))}
+            </div>
+          </>
+        ) : alignment.answerDiffers ? (
           <>
             <p className="small muted" style={{ marginTop: 0 }}>
               Side by side, word by word: <del className="diff-a">struck through</del> is only in A, <ins className="diff-b">underlined</ins> only in B.

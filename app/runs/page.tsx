@@ -4,6 +4,7 @@
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
+import Form from 'next/form';
 import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs-list';
 import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs-grouped';
 import { MatchSnippet } from './_components/match-snippet';
@@ -134,7 +135,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
       <FiltersDisclosure active={activeFilters(query)}>
-      <form className="panel row" method="get" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
+      {/* next/form: Apply is a client navigation (only the page's data is fetched), not a full reload that re-hydrates every component (issue 43: 1.6 s). */}
+      <Form className="panel row" action="/runs" aria-label="Filter runs" style={{ alignItems: 'flex-end' }}>
         <div className="field">
           <label htmlFor="f-q">Text contains</label>
           <input
@@ -246,7 +248,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           Apply
         </button>
         {hasFilters(query) ? <Link href="/runs">Clear filters</Link> : null}
-      </form>
+      </Form>
       </FiltersDisclosure>
 
       <RefreshWhileRunning active={items.some((r) => isLiveStatus(r.status))} />

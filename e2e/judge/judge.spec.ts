@@ -11,6 +11,8 @@ test('an admin calibrates the fake judge from the Judge page; figures, items and
   const expected = await calibrateJudge({ judge: new FakeJudge('v2'), set: loadCalibrationSet(defaultCalibrationFile()) });
 
   await page.goto('/runs');
+  // Judge is one of the pages behind the header's "More" (the header keeps one row at 1280 px).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'More' }).click();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Judge' }).click();
   await expect(page.getByRole('heading', { name: 'Judge', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Judge' })).toHaveAttribute('aria-current', 'page');

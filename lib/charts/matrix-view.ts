@@ -50,6 +50,27 @@ export const METRIC_LABELS: Record<string, string> = {
 
 export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replaceAll('_', ' ');
 
+/** What each metric measures, in the course's terms (SPEC §12), for a card's or a column's description. */
+export const METRIC_MEANINGS: Record<string, string> = {
+  tool_selection_accuracy: 'cases whose expected call sequence was matched by name (course §12.3)',
+  argument_correctness: 'expected calls matched with the expected arguments, averaged over cases (course §12.4)',
+  trajectory_match_rate: 'cases with both the call sequence and its arguments matched',
+  answer_correctness: 'cases whose answer holds every expected fact and no forbidden one (course §12.5)',
+  termination_match_rate: 'cases that ended the way the case expects',
+  must_not_call_ok_rate: 'cases that executed no forbidden call',
+  loop_rate: 'cases with repeated identical calls',
+  mean_input_tokens: 'input tokens per case (summed over its model calls; output tokens not included)',
+};
+
+/** Whether a metric is a share of cases (0–1), whose value reads as "k of n cases". */
+export const isCaseRate = (metric: string): boolean => metric.endsWith('_rate') || metric === 'tool_selection_accuracy' || metric === 'answer_correctness';
+
+/** A rate over `n` cases as the count it stands for: "58 of 61" (null when n is unknown or 0). */
+export function rateCount(rate: number | null | undefined, n: number | null | undefined): string | null {
+  if (rate === null || rate === undefined || !n) return null;
+  return `${Math.round(rate * n)} of ${n}`;
+}
+
 export type Direction = 'better' | 'worse' | 'same';
 
 /**

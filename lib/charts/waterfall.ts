@@ -29,6 +29,12 @@ export interface WaterfallEntry {
   recorded?: RecordedSpan | null;
   /** The agent that made it (an index into the run's agents); absent or null: the run's first agent. */
   agent?: number | null;
+
+  /**
+   * A latency the model reported but nobody waited for (the fake model's scripted latency): shown
+   * labelled "simulated", never drawn on the wall-clock axis nor summed with wall-clock times. Absent: none.
+   */
+  simulatedMs?: number | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -78,7 +84,8 @@ export function shapeWaterfall(
     if (span && Number.isFinite(span.startMs) && span.endMs >= span.startMs) {
       recordedCount += 1;
       cursor = Math.max(cursor, span.endMs);
-      return { ...e, durationMs: e.durationMs ?? span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
+      // The figure beside a bar is the bar's own length: one measure, the recorded wall clock (issue 43).
+      return { ...e, durationMs: span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
     }
     if (e.durationMs === null) unknown += 1;
     const width = e.durationMs !== null && Number.isFinite(e.durationMs) && e.durationMs > 0 ? e.durationMs : 0;
@@ -152,10 +159,13 @@ export interface PackedWaterfall {
   endMs: number[];
   /** The agent of each entry (-1: the first agent); absent when no entry names one (a single-agent run). */
   agent?: number[];
+
+  /** A simulated latency (ms); -1: none. Absent in payloads from before it existed. */
+  simulatedMs?: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
-  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [], startMs: [], endMs: [] };
+  const p: PackedWaterfall = { labels: [], index: [], step: [], kind: [], label: [], durationMs: [], tokens: [], costUsd: [], error: [], startMs: [], endMs: [], simulatedMs: [] };
   const ids = new Map<string, number>();
   for (const e of entries) {
     let id = ids.get(e.label);
@@ -173,6 +183,7 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
     p.error.push(e.error ? 1 : 0);
     p.startMs.push(e.recorded ? e.recorded.startMs : -1);
     p.endMs.push(e.recorded ? e.recorded.endMs : -1);
+    p.simulatedMs!.push(e.simulatedMs ?? -1);
   }
   // Only a run of several agents sends them: every entry of a single-agent run is the first agent's.
   if (entries.some((e) => (e.agent ?? 0) > 0)) p.agent = entries.map((e) => e.agent ?? -1);
@@ -195,6 +206,8 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
       error: p.error[i] === 1,
       ...(recorded ? { recorded } : {}),
       ...(agent !== undefined && agent >= 0 ? { agent } : {}),
+
+      ...(nullIfNegative(p.simulatedMs?.[i]) !== null ? { simulatedMs: p.simulatedMs![i] } : {}),
     };
   });
 }

@@ -101,6 +101,7 @@ export async function runForDraftOrThrow(tenant: string, runId: string, db: Data
       category: true,
       query: true,
       finalAnswer: true,
+      terminationReason: true,
       // A draft expects the calls that ran without error, at most as many as a case takes (a long run has thousands).
       toolCalls: { where: { executed: true, isError: false }, select: { name: true, arguments: true, isError: true, executed: true }, orderBy: { idx: 'asc' }, take: MAX_DRAFT_CALLS },
     },
@@ -112,6 +113,7 @@ export async function runForDraftOrThrow(tenant: string, runId: string, db: Data
     category: run.category,
     query: run.query,
     finalAnswer: run.finalAnswer,
+    terminationReason: run.terminationReason,
     toolCalls: run.toolCalls.map((c) => {
       const args = safeJsonParse(c.arguments);
       return { name: c.name, arguments: (args.ok ? args.value : {}) as JsonValue, isError: c.isError, executed: c.executed };

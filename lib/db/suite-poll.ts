@@ -59,13 +59,15 @@ export async function previousSuiteMs(suite: Pick<SuiteRunDto, 'id' | 'kind' | '
 }
 
 /** The suite as the pages poll it (the caller has checked the tenant). */
-export async function getSuitePoll(id: string, tenant: string, db: Database = getDb()): Promise<SuitePollDto> {
+export async function getSuitePoll(id: string, tenant: string, db: Database = getDb(), options: { partial?: boolean } = {}): Promise<SuitePollDto> {
   const suite = await getSuiteRunOrThrow(id, db);
   const active = ACTIVE.has(suite.status);
+  // Aggregating every stored case on each poll is the poll's costliest part; a page showing progress only skips it.
+  const withPartial = options.partial !== false;
   const [progress, live, partial, previousMs] = await Promise.all([
     getSuiteProgress(id, db),
     getSuiteLive(id, db),
-    active ? partialSettings(id, db) : Promise.resolve([]),
+    active && withPartial ? partialSettings(id, db) : Promise.resolve([]),
     active ? previousSuiteMs(suite, tenant, db) : Promise.resolve(null),
   ]);
   return { suite, progress, ...live, partial, previousMs, elapsedMs: Math.max(0, Date.now() - Date.parse(suite.createdAt)) };

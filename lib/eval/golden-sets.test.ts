@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGoldenText } from './golden';
-import { draftCaseFromRun, factsOf, type RunForDraft, goldenFileOfText, goldenLine, goldenSetRef, parseGoldenSetArg, parseGoldenSetRef } from './golden-sets';
+import { draftCaseFromRun, draftGoldenCase, factsOf, type RunForDraft, goldenFileOfText, goldenLine, goldenSetRef, parseGoldenSetArg, parseGoldenSetRef } from './golden-sets';
 
 const run: RunForDraft = {
   id: 'run_0123456789abcdef',
@@ -10,6 +10,7 @@ const run: RunForDraft = {
   category: 'product_search',
   query: 'Do you sell ratchet straps?',
   finalAnswer: 'Yes: SKU-2011 at $28.60; only 3 packs are in stock.',
+  terminationReason: 'COMPLETED',
   toolCalls: [
     { name: 'search_products', arguments: { query: 'ratchet straps' }, isError: false, executed: true },
     { name: 'get_stock', arguments: { sku: 'X' }, isError: true, executed: true },
@@ -24,6 +25,30 @@ describe('golden cases drafted from runs', () => {
     expect(draft.expected_tools).toEqual([{ name: 'search_products', args: { query: 'ratchet straps' } }]);
     expect(draft.expected_facts).toEqual(expect.arrayContaining(['SKU-2011', '28.60', '3']));
     expect(factsOf('no figures here')).toEqual([]);
+  });
+
+  it('mines no fact from a counter of the run’s own work', () => {
+    expect(factsOf('I tried 8 model calls and 3 tool calls over 9 steps; order 4521 is delayed.')).toEqual(['4521']);
+  });
+
+  it('drafts from the run’s golden case when it came from one, saying so, even after a failed run', () => {
+    const [source] = parseGoldenText(
+      JSON.stringify({ id: 'S050', category: 'order_status', query: 'Where is order 4521?', expected_tools: [{ name: 'get_order_status', args: { order_id: '4521' } }], expected_facts: ['4521', 'shipped'], reference_answer: 'Order 4521 has shipped.' }),
+      'g.jsonl',
+    );
+    const failed = { ...run, caseId: 'S050', terminationReason: 'MAX_STEPS', finalAnswer: 'I stopped after 8 model calls.', toolCalls: [] };
+    const d = draftGoldenCase(failed, source!);
+    expect(d.basis).toBe('golden_case');
+    expect(d.record).toMatchObject({ reference_answer: 'Order 4521 has shipped.', expected_facts: ['4521', 'shipped'], expected_tools: [{ name: 'get_order_status', args: { order_id: '4521' } }] });
+    expect(d.warning).toContain('S050');
+    expect(d.warning).toContain('MAX_STEPS');
+  });
+
+  it('from a failed run of no golden case, drafts only the question and warns', () => {
+    const d = draftGoldenCase({ ...run, caseId: null, terminationReason: 'MAX_STEPS', finalAnswer: 'I stopped after 8 model calls.' }, null);
+    expect(d.basis).toBe('failed_run');
+    expect(d.record).toMatchObject({ query: run.query, reference_answer: '', expected_facts: [], expected_tools: [] });
+    expect(d.warning).toContain('MAX_STEPS');
   });
 
   it('picks an id the set does not have yet', () => {

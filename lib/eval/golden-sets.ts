@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCaseRecord, type GoldenFile } from './golden';
+import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCase, type GoldenCaseRecord, type GoldenFile } from './golden';
 import type { JsonValue } from '../harness/json';
 
 /** A golden set's name: lower-case letters, digits, `_` and `-`. */
@@ -63,14 +63,71 @@ export interface RunForDraft {
   category: string | null;
   query: string;
   finalAnswer: string;
+  /** How the run ended (COMPLETED, MAX_STEPS, REPEATED_CALL, …). */
+  terminationReason: string;
   toolCalls: { name: string; arguments: JsonValue; isError: boolean; executed: boolean }[];
 }
 
-/** Facts an answer states that a checker can look for: SKU-like ids and numbers. */
+/**
+ * A number that counts the run's own work ("8 model calls", "3 steps", "1,200 tokens") states nothing about
+ * the warehouse: never an expected fact.
+ */
+const COUNTER = /^\s*(?:model calls?|tool calls?|calls?|steps?|tokens?|attempts?|retries|tries|times|turns?|ms|seconds?)\b/i;
+
+/** Facts an answer states that a checker can look for: SKU-like ids and numbers, not counters of the run's own work. */
 export function factsOf(answer: string): string[] {
   const ids = answer.match(/\b[A-Z]{2,}-\d+[A-Z0-9-]*\b/g) ?? [];
-  const numbers = (answer.match(/(?<![\w.-])\d+(?:\.\d+)?(?![\w-])/g) ?? []).filter((n) => n.length > 0);
+  const numbers = [...answer.matchAll(/(?<![\w.-])\d+(?:\.\d+)?(?![\w-])/g)].filter((m) => !COUNTER.test(answer.slice((m.index ?? 0) + m[0].length))).map((m) => m[0]);
   return [...new Set([...ids, ...numbers])].slice(0, 12);
+}
+
+/** Where a draft's expectations came from, and what the person must know before adding it. */
+export interface GoldenDraft {
+  record: GoldenCaseRecord;
+  /** `golden_case`: the run's own golden case; `completed_run`: the run's answer and calls; `failed_run`: only the question. */
+  basis: 'golden_case' | 'completed_run' | 'failed_run';
+  /** Shown above the form: why the draft holds what it holds (null when nothing needs saying). */
+  warning: string | null;
+}
+
+/**
+ * Drafts a golden case from a run, honestly (issue 43): from a run of a golden case, that case's
+ * expectations; from a run that did not complete, the question only — its answer, calls and counters
+ * justify nothing — with a warning; from a completed run, its answer, its calls that ran without error
+ * and the ids and numbers its answer stated.
+ */
+export function draftGoldenCase(run: RunForDraft, source: GoldenCase | null, taken: ReadonlySet<string> = new Set()): GoldenDraft {
+  const failed = run.terminationReason !== 'COMPLETED';
+  if (source) {
+    const record = draftCaseFromRun(run, taken);
+    return {
+      record: GoldenCaseRecordSchema.parse({
+        ...record,
+        category: source.category,
+        expected_tools: source.expectedTools,
+        trajectory_match_mode: source.trajectoryMatchMode,
+        expected_facts: source.expectedFacts,
+        forbidden_facts: source.forbiddenFacts,
+        expected_termination: source.expectedTermination,
+        must_not_call: source.mustNotCall,
+        reference_answer: source.referenceAnswer,
+        max_steps: source.maxSteps,
+        tags: [...new Set([...source.tags, 'from_run'])],
+        notes: `drafted from run ${run.id} of golden case ${source.id}`,
+      }),
+      basis: 'golden_case',
+      warning: `Drafted from golden case ${source.id}'s expectations, not from this run${failed ? `, which ended ${run.terminationReason}` : ''}: edit them into the case you want.`,
+    };
+  }
+  if (failed) {
+    const record = draftCaseFromRun(run, taken);
+    return {
+      record: GoldenCaseRecordSchema.parse({ ...record, expected_tools: [], expected_facts: [], reference_answer: '' }),
+      basis: 'failed_run',
+      warning: `This run ended ${run.terminationReason}, not COMPLETED: its answer, its calls and its counters are not what a good run does, so the draft holds only the question. Write the expected answer, calls and facts.`,
+    };
+  }
+  return { record: draftCaseFromRun(run, taken), basis: 'completed_run', warning: null };
 }
 
 /**

@@ -79,3 +79,20 @@ export function currentLabels<T extends { runId: string; step: number | null; cr
   }
   return [...newest.values()];
 }
+
+/** What a new label would carry beyond its verdict. */
+export interface LabelDetail {
+  category: string | null;
+  score: number | null;
+  comment: string;
+}
+
+/**
+ * Whether storing `next` over `current` would drop what a reviewer wrote: the current label has a
+ * category, score or comment that the new one leaves out. A bare label key must not do that silently
+ * (issue 43: `2` on the slider replaced "fail · wrong_arguments" and its comment with a bare "fail").
+ */
+export function losesDetail(current: LabelDetail | null, next: LabelDetail): boolean {
+  if (!current) return false;
+  return (current.category !== null && next.category === null) || (current.score !== null && next.score === null) || (current.comment.trim() !== '' && next.comment.trim() === '');
+}

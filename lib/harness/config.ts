@@ -10,7 +10,11 @@ import * as T from './tunables';
 export const WEAKNESS_FLAGS = ['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded'] as const;
 export type WeaknessFlag = (typeof WEAKNESS_FLAGS)[number];
 
-export const RUN_GUARD_NAMES = ['grounded_write'] as const;
+/**
+ * Run guards a run may add. `repeated_call` keeps the loop's repeated-call guard on even under a setting
+ * that turns it off (naive_retry), so the environment's part of that flag can be seen alone.
+ */
+export const RUN_GUARD_NAMES = ['grounded_write', 'repeated_call'] as const;
 export type RunGuardName = (typeof RUN_GUARD_NAMES)[number];
 
 export const PAYLOAD_WRAPPER_NAMES = ['cap_payload'] as const;

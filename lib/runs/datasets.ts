@@ -91,6 +91,24 @@ export function goldenCaseOf(dataset: Dataset, caseId: string): GoldenCase {
   return found;
 }
 
+/**
+ * The golden case a stored run came from: case `caseId` of `tenant`'s dataset that has the run's name
+ * and content hash (null when the run came from no case, or the dataset changed or is not `tenant`'s).
+ */
+export function goldenCaseOfRun(tenant: string, run: { caseId: string | null; datasetName: string; datasetHash: string }): GoldenCase | null {
+  if (!run.caseId) return null;
+  for (const entry of allowedDatasets(tenant)) {
+    try {
+      const dataset = loadDataset(entry.dir);
+      if (dataset.name !== run.datasetName || dataset.hash !== run.datasetHash) continue;
+      return goldenOf(dataset).cases.find((c) => c.id === run.caseId) ?? null;
+    } catch {
+      // A dataset that does not load is no run's source.
+    }
+  }
+  return null;
+}
+
 /** A dataset as the UI lists it. */
 export interface DatasetOption {
   id: string;

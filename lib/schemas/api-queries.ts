@@ -14,6 +14,9 @@ export const ToolResultQuerySchema = z.object({ id: StoredIdSchema, index: int(0
 
 export const SuiteQuerySchema = z.object({ id: StoredIdSchema });
 
+/** A suite's poll: `partial=0` leaves out the per-setting metrics over the stored cases (progress only, cheaper to answer while cases run). */
+export const SuitePollQuerySchema = SuiteQuerySchema.extend({ partial: z.enum(['0', '1']).optional() });
+
 export const MovedCasesQuerySchema = z.object({
   id: StoredIdSchema,
   setting: z.string().regex(/^[a-z_+]{1,200}$/),

@@ -89,10 +89,13 @@ export function productVocabulary(dataset: Dataset): Set<string> {
 }
 
 export function buildRunGuards(config: HarnessConfig): RunGuard[] {
-  return config.guards.map((name) => {
+  // `repeated_call` is no run guard object: it keeps the loop's own repeated-call guard on (execute-calls.ts).
+  return config.guards.flatMap((name) => {
     switch (name) {
       case 'grounded_write':
-        return createGroundedWriteGuard();
+        return [createGroundedWriteGuard()];
+      case 'repeated_call':
+        return [];
     }
   });
 }

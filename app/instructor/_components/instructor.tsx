@@ -15,11 +15,12 @@ import type { MatrixSuggestions } from '../load-suggestions';
 import { CaseMoveNote, FlagSuggestions } from './flag-suggestions';
 import { GuardrailSuggestions } from './guardrail-suggestions';
 import { GUARDRAIL_SWITCHES, guardrailsOfSwitches } from '@/lib/charts/guardrail-switches';
+import { FLAG_PARTS } from '@/lib/charts/flag-parts';
 
 const FLAG_HELP: Record<WeaknessFlag, string> = {
   ambiguous_tool_desc: 'search tool described vaguely',
   oversized_payload: 'tools return whole records',
-  naive_retry: 'no repeated-call guard',
+  naive_retry: 'failing order shard, and no repeated-call guard',
   injection_unguarded: 'no quarantine of tool text',
 };
 
@@ -47,17 +48,20 @@ export function Instructor({
   const dataset = datasets.find((d) => d.id === datasetId);
   const [flags, setFlags] = useState<WeaknessFlag[]>([]);
   const [guard, setGuard] = useState(false);
+  // The repeated-call guard kept on under naive_retry: the flag's environment part alone.
+  const [keepRepeat, setKeepRepeat] = useState(false);
   const [rails, setRails] = useState<string[]>([]);
   const [model, setModel] = useState<string>(FAKE_MODEL);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
-  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string } | null>(null);
-  const [suites, setSuites] = useState<{ baseline: string; current: string; label: string } | null>(null);
+  const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string; deterministic: boolean } | null>(null);
+  const [suites, setSuites] = useState<{ baseline: string; current: string; label: string; deterministic: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
-  const guards: RunGuardName[] = guard ? ['grounded_write'] : [];
+  const guards: RunGuardName[] = [...(guard ? (['grounded_write'] as const) : []), ...(keepRepeat ? (['repeated_call'] as const) : [])];
   const railLabels = GUARDRAIL_SWITCHES.filter((r) => rails.includes(r.id)).map((r) => r.label);
-  const label = (flags.length || guard || rails.length ? [...flags, ...guards, ...railLabels].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
+  const guardLabels = guards.map((g) => (g === 'repeated_call' ? 'repeated-call guard kept on' : g));
+  const label = (flags.length || guards.length || rails.length ? [...flags, ...guardLabels, ...railLabels].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
   // The baseline runs with no guardrails at all (`{}`: not even the tenant's default), so the difference is the switches.
   const guardrails = guardrailsOfSwitches(rails);
 
@@ -65,12 +69,14 @@ export function Instructor({
   const pick = (flag: WeaknessFlag, id: string) => {
     setFlags([flag]);
     setGuard(false);
+    setKeepRepeat(false);
     setRails([]);
     setCaseId(id);
   };
   const pickGuardrail = (rail: string, flag: WeaknessFlag, id: string) => {
     setFlags([flag]);
     setGuard(false);
+    setKeepRepeat(false);
     setRails([rail]);
     setCaseId(id);
   };
@@ -88,7 +94,7 @@ export function Instructor({
       ]);
       if (!baseline.ok) return setError(baseline.error);
       if (!current.ok) return setError(current.error);
-      setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel });
+      setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
 
@@ -101,7 +107,7 @@ export function Instructor({
       if (!baseline.ok) return setError(baseline.error);
       const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails, goldenSet });
       if (!current.ok) return setError(current.error);
-      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel });
+      setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
 
@@ -118,7 +124,54 @@ export function Instructor({
           <button type="button" className="toggle" aria-pressed={guard} onClick={() => setGuard((g) => !g)} data-flag="grounded_write">
             grounded_write guard <span className="small">(blocks ungrounded restocks)</span>
           </button>
+          <button type="button" className="toggle" aria-pressed={keepRepeat} onClick={() => setKeepRepeat((k) => !k)} data-flag="repeated_call">
+            repeated-call guard kept on <span className="small">(even under naive_retry)</span>
+          </button>
         </div>
+        <details className="flag-parts" data-testid="flag-parts" open>
+          <summary>What each flag changes (the course&apos;s flag table, SPEC §2.2)</summary>
+          <dl>
+            {WEAKNESS_FLAGS.map((f) => {
+              const parts = FLAG_PARTS[f];
+              return (
+                <div key={f} data-flag-parts={f}>
+                  <dt className="mono">{f}</dt>
+                  <dd>
+                    <ul className="small">
+                      {parts.environment ? (
+                        <li>
+                          <strong>Environment:</strong> {parts.environment}
+                        </li>
+                      ) : null}
+                      {parts.model ? (
+                        <li>
+                          <strong>Scripted model:</strong> {parts.model}
+                        </li>
+                      ) : null}
+                      <li>
+                        <strong>Harness:</strong> {parts.harness ?? 'unchanged'}
+                      </li>
+                    </ul>
+                    {parts.alone ? (
+                      <button
+                        type="button"
+                        className="small"
+                        data-testid={`flag-alone-${f}`}
+                        onClick={() => {
+                          setFlags([f]);
+                          setGuard(parts.alone!.guards.includes('grounded_write'));
+                          setKeepRepeat(parts.alone!.guards.includes('repeated_call'));
+                        }}
+                      >
+                        Show the environment&apos;s part alone: {parts.alone.label} ({parts.alone.expect})
+                      </button>
+                    ) : null}
+                  </dd>
+                </div>
+              );
+            })}
+          </dl>
+        </details>
         <div className="row" role="group" aria-label="Guardrails">
           <span className="small muted">Guardrails:</span>
           {GUARDRAIL_SWITCHES.map((r) => (
@@ -163,7 +216,10 @@ export function Instructor({
           </button>
         </div>
         <CaseMoveNote caseId={caseId} suggestions={suggestions[datasetId] ?? null} />
-        <p className="muted small">Each run is paired with the same run under no weakness, so the difference is the switch. The next run uses: {label}.</p>
+        <p className="muted small" data-testid="pairing-note">
+          Each run is paired with the same run under no weakness, so the difference is everything the switches change — for a flag, each of its
+          parts listed above. The next run uses: {label}.
+        </p>
         {runBlocked ? <RoleNote id="instructor-role-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
@@ -175,8 +231,8 @@ export function Instructor({
         </p>
       ) : null}
       <div className={shown && shown.label !== label ? 'stale' : undefined}>
-        {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={caseRuns.label} /> : null}
-        {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={suites.label} /> : null}
+        {caseRuns ? <CaseResult baseline={caseRuns.baseline} current={caseRuns.current} label={caseRuns.label} deterministic={caseRuns.deterministic} /> : null}
+        {suites ? <SuiteResult baselineId={suites.baseline} currentId={suites.current} label={suites.label} deterministic={suites.deterministic} /> : null}
       </div>
     </>
   );

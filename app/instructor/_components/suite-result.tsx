@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { SuiteCaseDto } from '@/lib/db/types';
-import { caseMoved, caseScoreKey, formatDelta, metricLabel } from '@/lib/charts/matrix-view';
+import { caseMoved, caseScoreKey, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TOKEN_NOISE_FRACTION } from '@/lib/charts/matrix-view';
 import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
 import { fetchJson } from '@/components/fetch-json';
 import { SuiteProgress } from '@/components/suite-progress';
@@ -18,9 +18,17 @@ const cases = (id: string) => ({
   staleTime: Infinity,
 });
 
-export function SuiteResult({ baselineId, currentId, label }: { baselineId: string; currentId: string; label: string }) {
-  const base = useSuiteRun(baselineId);
-  const cur = useSuiteRun(currentId);
+/** A metric's cases, from the stored metrics' `cases` (null when absent). */
+const casesOf = (metrics: unknown): number | null => {
+  const n = metrics && typeof metrics === 'object' ? (metrics as Record<string, unknown>).cases : null;
+  return typeof n === 'number' ? n : null;
+};
+
+/** `deterministic`: both suites ran on the scripted fake model, so every difference is exact. */
+export function SuiteResult({ baselineId, currentId, label, deterministic = false }: { baselineId: string; currentId: string; label: string; deterministic?: boolean }) {
+  // Progress only: the cards are drawn from the finished suites.
+  const base = useSuiteRun(baselineId, null, { partial: false });
+  const cur = useSuiteRun(currentId, null, { partial: false });
   const done = base.data?.suite.status === 'done' && cur.data?.suite.status === 'done';
   const baseCases = useQuery({ ...cases(baselineId), enabled: done });
   const curCases = useQuery({ ...cases(currentId), enabled: done });
@@ -38,6 +46,8 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
     );
   }
   const moves = metricMoves(base.data.suite.settings[0]?.metrics, cur.data.suite.settings[0]?.metrics, SUITE_CARD_METRICS);
+  const nBase = casesOf(base.data.suite.settings[0]?.metrics);
+  const nCur = casesOf(cur.data.suite.settings[0]?.metrics);
   const top = biggestMove(moves);
   const key = top ? caseScoreKey(top.metric) : null;
   const moved =
@@ -50,16 +60,38 @@ export function SuiteResult({ baselineId, currentId, label }: { baselineId: stri
       <h2>
         3. What moved under <span data-testid="result-label">{label}</span>
       </h2>
+      {deterministic ? (
+        <p className="small muted" data-testid="exact-note">
+          The fake model is deterministic: a rerun of either suite gives the same figures, so every difference below is exact, not noise.
+        </p>
+      ) : null}
       <div className="metric-cards">
-        {moves.map((m) => (
-          <div key={m.metric} className={`metric-card ${m.direction !== 'same' ? `delta ${m.direction}` : ''}`} data-metric={m.metric}>
-            <div className="label">{metricLabel(m.metric)}</div>
-            <div className="big-number">{m.value === null ? '—' : m.value.toFixed(digits(m.metric))}</div>
-            <div className="small">
-              {m.direction === 'same' ? 'unchanged' : `${formatDelta(m.delta, digits(m.metric))} from ${m.baseline?.toFixed(digits(m.metric))}`}
+        {moves.map((m) => {
+          const rate = isCaseRate(m.metric);
+          const count = rate ? rateCount(m.value, nCur) : null;
+          const deltaCount = rate && m.delta !== null && nCur !== null && nCur === nBase ? Math.abs(Math.round(m.delta * nCur)) : null;
+          // A token mean that moved by less than the matrix's threshold is shown as unchanged: said where it applies.
+          const hidden = m.direction === 'same' && m.delta !== null && m.delta !== 0;
+          return (
+            <div key={m.metric} className={`metric-card ${m.direction !== 'same' ? `delta ${m.direction}` : ''}`} data-metric={m.metric}>
+              <div className="label">{metricLabel(m.metric)}</div>
+              {METRIC_MEANINGS[m.metric] ? <div className="small muted">{METRIC_MEANINGS[m.metric]}</div> : null}
+              <div className="big-number">{m.value === null ? '—' : m.value.toFixed(digits(m.metric))}</div>
+              {count ? (
+                <div className="small" data-testid="rate-count">
+                  {count} cases
+                </div>
+              ) : null}
+              <div className="small" data-testid="metric-change">
+                {hidden
+                  ? `${formatDelta(m.delta, digits(m.metric))} from ${m.baseline?.toFixed(digits(m.metric))}: under the ${Math.round(TOKEN_NOISE_FRACTION * 100)}% a token mean must move to count as moved`
+                  : m.direction === 'same'
+                    ? 'unchanged'
+                    : `${formatDelta(m.delta, digits(m.metric))}${deltaCount !== null ? ` (${deltaCount} of ${nCur} cases)` : ''} from ${m.baseline?.toFixed(digits(m.metric))}`}
+              </div>
             </div>
-          </div>
-        ))}
+          );
+        })}
       </div>
       {top ? (
         <div className="panel" style={{ marginTop: '1rem' }}>

@@ -2,12 +2,18 @@
 /** A matrix run's grouped bar chart, delta table (each changed cell opens the cases that moved) and per-category breakdown. */
 import { useEffect, useState } from 'react';
 import type { SuiteRunDto } from '@/lib/db/types';
-import { cellParam, categoryRows, deltaRows, formatDelta, metricLabel, type MatrixCell } from '@/lib/charts/matrix-view';
+import { cellParam, categoryRows, deltaRows, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TABLE_METRICS, TOKEN_NOISE_FRACTION, type MatrixCell } from '@/lib/charts/matrix-view';
 import { guardrailRows } from '@/lib/charts/guardrail-rows';
-import { MatrixBarChart } from './matrix-bar-chart';
+import dynamic from 'next/dynamic';
 import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
 import { CopyLinkButton } from '@/components/copy-link-button';
+
+// recharts (~100 kB) loads after the page is interactive: the table, the figures people read first, does not wait for it.
+const MatrixBarChart = dynamic(() => import('./matrix-bar-chart').then((m) => m.MatrixBarChart), {
+  ssr: false,
+  loading: () => <p className="muted small">Drawing the chart…</p>,
+});
 
 const fmt = (metric: string, v: number | null) => (v === null ? '—' : metric.startsWith('mean_') ? v.toFixed(1) : v.toFixed(2));
 
@@ -41,6 +47,12 @@ export function MatrixResults({
     window.history.replaceState(window.history.state, '', url);
   }, [drill, partial]);
   const rows = deltaRows(suite.settings);
+  // Each setting's case count, so a rate reads with its n ("3 of 61").
+  const casesOf = (setting: string): number | null => {
+    const m = suite.settings.find((x) => x.setting === setting)?.metrics as Record<string, unknown> | undefined;
+    return typeof m?.cases === 'number' ? m.cases : null;
+  };
+  const threshold = `${Math.round(TOKEN_NOISE_FRACTION * 100)}%`;
   const guardrails = guardrailRows(suite.settings);
   const categories = categoryRows(suite.settings);
   return (
@@ -129,7 +141,11 @@ export function MatrixResults({
                       className={`num ${c.direction !== 'same' ? `delta ${c.direction}` : ''} ${same(drill, cell) ? 'selected' : ''}`}
                       data-metric={c.metric}
                     >
-                      {c.direction !== 'same' && !partial ? (
+                      {c.direction === 'same' && c.delta !== null && c.delta !== 0 ? (
+                        <span data-testid="below-threshold" title={`Moved ${formatDelta(c.delta)}: under ${threshold} of none's value, so not counted as a move`}>
+                          {fmt(c.metric, c.value)} <span className="muted small">({formatDelta(c.delta)}, under {threshold})</span>
+                        </span>
+                      ) : c.direction !== 'same' && !partial ? (
                         <button
                           type="button"
                           className="small cell-button"
@@ -142,6 +158,11 @@ export function MatrixResults({
                       ) : (
                         fmt(c.metric, c.value)
                       )}
+                      {isCaseRate(c.metric) && rateCount(c.value, casesOf(r.setting)) ? (
+                        <div className="muted small" data-testid="cell-count">
+                          {rateCount(c.value, casesOf(r.setting))}
+                        </div>
+                      ) : null}
                     </td>
                     );
                   })}
@@ -150,6 +171,19 @@ export function MatrixResults({
             </tbody>
           </table>
         </div>
+        <p className="muted small" data-testid="matrix-threshold-note">
+          Rates are shares of the setting&apos;s cases, with the count under each. A mean token count that moves by less than {threshold} of
+          none&apos;s is not counted as a move: its change is shown in grey, “under {threshold}”. On the deterministic fake model every
+          difference is exact.
+        </p>
+        <dl className="small metric-meanings" data-testid="metric-meanings">
+          {TABLE_METRICS.filter((m) => METRIC_MEANINGS[m]).map((m) => (
+            <div key={m}>
+              <dt>{metricLabel(m)}</dt>
+              <dd>{METRIC_MEANINGS[m]}</dd>
+            </div>
+          ))}
+        </dl>
         {drill && drill.category === null ? (
           <>
             <MovedCases suiteId={suite.id} setting={drill.setting} metric={drill.metric} onClose={() => setDrill(null)} />

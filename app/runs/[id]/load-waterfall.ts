@@ -3,7 +3,9 @@ import 'server-only';
  * A run's waterfall entries (lib/charts/waterfall.ts) from what it stored: a model call's cost is its
  * tokens at the run's model price (config/prices.json); the fake model costs nothing; a model without
  * a price has an unknown cost, never 0. An approval wait lasts from the request to its decision (both
- * recorded); a pending one has no end yet, so its length is unknown.
+ * recorded); a pending one has no end yet, so its length is unknown. The fake model's latency is
+ * scripted, not waited for: it is the entry's `simulatedMs`, and the bar's length is the wall clock the
+ * call took (its recorded start to end; unknown when not recorded), so a bar and its label agree.
  */
 import { runWaterfallRows } from '@/lib/db/run-waterfall';
 import type { Database } from '@/lib/db/client';
@@ -34,7 +36,8 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       step: m.step,
       kind: 'model',
       label: `model call ${i + 1}`,
-      durationMs: m.latencyMs,
+      durationMs: fake ? (m.recorded ? m.recorded.endMs - m.recorded.startMs : null) : m.latencyMs,
+      ...(fake ? { simulatedMs: m.latencyMs } : {}),
       tokens: m.inputTokens + m.outputTokens,
       // A call priced on its own (an imported trace's) has its stored cost, the one the header sums.
       costUsd: m.priced ? m.costUsd : fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,

@@ -36,7 +36,8 @@ import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
 import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
 import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
-import { draftCaseFromRun } from '@/lib/eval/golden-sets';
+import { draftGoldenCase } from '@/lib/eval/golden-sets';
+import { goldenCaseOfRun } from '@/lib/runs/datasets';
 import { AddGoldenCase } from './_components/add-golden-case';
 import { SetAsideNotice } from './_components/set-aside-notice';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
@@ -77,6 +78,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const initialAt = replayPosition(transition, step);
   const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
+  // A reviewer's wait is time the run spent, but not the harness's work: said apart, never folded into one figure.
+  const approvalWaitMs = requests.reduce((sum, r) => sum + (r.decidedAt ? Math.max(0, Date.parse(r.decidedAt) - Date.parse(r.createdAt)) : 0), 0);
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   // Where each request is; a paused run whose request was decided no longer waits for a reviewer.
   const [outcomes, failedWrites] = governed ? await Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : [new Map<string, RequestOutcome>(), new Map<string, number>()];
@@ -87,7 +90,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
   const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
   const goldenSets = canCurate ? (await listGoldenSets(user.tenant)).map((s) => s.name) : [];
-  const draft = canCurate ? draftCaseFromRun(await runForDraftOrThrow(user.tenant, run.id)) : null;
+  const drafted = canCurate ? draftGoldenCase(await runForDraftOrThrow(user.tenant, run.id), goldenCaseOfRun(user.tenant, run)) : null;
+  const draft = drafted?.record ?? null;
   const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
 
   return (
@@ -141,7 +145,15 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <span className="muted">
             {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
             {countOf(run.totalTokens, 'token')} · <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} /> ·{' '}
-            <span data-testid="run-duration">{formatDuration(run.durationMs)}</span>
+            <span data-testid="run-duration" title="Wall-clock time the harness worked on the run; a wait for a reviewer is not in it">
+              {formatDuration(run.durationMs)} harness time (wall clock)
+            </span>
+            {approvalWaitMs > 0 ? (
+              <span data-testid="run-approval-wait">
+                {' '}
+                · {formatDuration(approvalWaitMs)} waiting for approval (not in the harness time)
+              </span>
+            ) : null}
           </span>
         </div>
         <FollowRun runId={run.id} status={run.status} steps={run.steps} canStop={holdsRole(user.memberships, 'operator')} />
@@ -177,6 +189,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <AddGoldenCase
           runId={run.id}
           sets={goldenSets}
+          basis={drafted!.basis}
+          warning={drafted!.warning}
           draft={{
             id: draft.id,
             category: draft.category,

@@ -64,7 +64,8 @@ export async function executeCalls(
   const { blocks, records: stepRecords } = step;
   for (const [index, call] of calls.entries()) {
     const resolving = index === 0 && resolution !== null;
-    if (!resolving && !config.weaknesses.includes('naive_retry')) {
+    // naive_retry turns the repeated-call guard off unless the run keeps it on (`repeated_call`), which shows the flag's environment part alone.
+    if (!resolving && (!config.weaknesses.includes('naive_retry') || config.guards.includes('repeated_call'))) {
       const repeat = repeatedCallGuard(call.name, callSignature(call.name, call.arguments), run.records, config.repeatCallWindow);
       if (repeat.stop) {
         run.stopWith(repeat);

@@ -1,8 +1,9 @@
 'use client';
 /**
- * "Add to a golden set": a case drafted from this run (lib/eval/golden-sets.ts draftCaseFromRun) to
- * edit — the expected answer starts as the run's answer, the expected tool calls as the calls it made
- * without error, the facts as the ids and numbers it stated — then stored as a new version of the set.
+ * "Add to a golden set": a case drafted from this run (lib/eval/golden-sets.ts draftGoldenCase) to edit —
+ * from the run's golden case's expectations when it came from one; from a failed run only the question,
+ * with a warning; otherwise the run's answer, its calls without error and the facts it stated — then
+ * stored as a new version of the set.
  */
 import Link from 'next/link';
 import { useState, useTransition } from 'react';
@@ -18,7 +19,19 @@ export interface GoldenDraft {
   expectedFacts: string[];
 }
 
-export function AddGoldenCase({ runId, draft, sets }: { runId: string; draft: GoldenDraft; sets: string[] }) {
+export function AddGoldenCase({
+  runId,
+  draft,
+  sets,
+  basis,
+  warning,
+}: {
+  runId: string;
+  draft: GoldenDraft;
+  sets: string[];
+  basis: 'golden_case' | 'completed_run' | 'failed_run';
+  warning: string | null;
+}) {
   const [setName, setSetName] = useState(sets[0] ?? 'from-runs');
   const [id, setId] = useState(draft.id);
   const [category, setCategory] = useState(draft.category);
@@ -58,6 +71,11 @@ export function AddGoldenCase({ runId, draft, sets }: { runId: string; draft: Go
     <details className="panel" data-testid="add-golden-case">
       <summary>Add to a golden set</summary>
       <div className="stack" style={{ marginTop: '0.5rem' }}>
+        {warning ? (
+          <p className={`alert ${basis === 'failed_run' ? 'warn' : 'info'}`} data-testid="add-golden-warning" data-basis={basis}>
+            {warning}
+          </p>
+        ) : null}
         <div className="row">
           <div className="field">
             <label htmlFor="gc-set">Golden set</label>
@@ -82,7 +100,9 @@ export function AddGoldenCase({ runId, draft, sets }: { runId: string; draft: Go
           <textarea id="gc-query" value={query} onChange={(e) => setQuery(e.target.value)} rows={2} />
         </div>
         <div className="field">
-          <label htmlFor="gc-answer">Expected answer (edited from the run&apos;s)</label>
+          <label htmlFor="gc-answer">
+            {basis === 'golden_case' ? 'Expected answer (the golden case’s)' : basis === 'failed_run' ? 'Expected answer (write it: the run gave none worth keeping)' : 'Expected answer (edited from the run’s)'}
+          </label>
           <textarea id="gc-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} rows={4} />
         </div>
         <div className="field">

@@ -2,12 +2,15 @@
 /**
  * Labelling in the replay: the current step's and the run's labels (the newest of each; older ones
  * listed as superseded), and for reviewers a form whose verdicts are also keys: 1-9 label the step on
- * screen (or the whole run after `w`), with the category, score and comment filled in below.
+ * screen (or the whole run after `w`), with the category, score and comment filled in below. A key
+ * never silently replaces a richer label (one with a category, score or comment the form leaves out):
+ * it asks first; and every stored label that superseded another offers an undo (the earlier label
+ * stored again as the newest — labels are appended, never edited).
  */
 import { LabelCategorySelect } from '@/components/label-category-select';
 import { useEffect, useState, useTransition } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
-import { currentLabels, keyOfVerdict, verdictForKey } from '@/lib/eval/labels';
+import { currentLabels, keyOfVerdict, losesDetail, verdictForKey } from '@/lib/eval/labels';
 import { isTyping } from '@/components/is-typing';
 import { LabelBadges, type LabelView } from '@/components/label-badges';
 
@@ -47,17 +50,47 @@ export function LabelPanel({
   const forRun = current.find((l) => l.step === null) ?? null;
   const superseded = labels.length - current.length;
 
-  const submit = (verdict: string) => {
-    const scoreValue = score.trim() === '' ? null : Number(score);
+  const target = scope === 'step' ? forStep : forRun;
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [undo, setUndo] = useState<LabelView | null>(null);
+
+  const store = (fields: { step: number | null; verdict: string; category: string | null; score: number | null; comment: string }, done: (stored: LabelView) => void) => {
     start(async () => {
-      const res = await addLabelAction({ runId, step: scope === 'step' ? step : null, verdict, category: category || null, score: scoreValue, comment });
+      const res = await addLabelAction({ runId, ...fields });
       if (!res.ok) {
         setMessage(Object.entries(res.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m.join(', ')}`).join('; ') || res.error);
         return;
       }
       setLabels((ls) => [...ls, res.data]);
+      done(res.data);
+    });
+  };
+
+  /** `byKey`: a bare key press, which must not drop a richer label's category, score or comment unasked. */
+  const submit = (verdict: string, byKey = false) => {
+    const scoreValue = score.trim() === '' ? null : Number(score);
+    const detail = { category: category || null, score: scoreValue, comment };
+    if (byKey && confirm !== verdict && losesDetail(target, detail)) {
+      setConfirm(verdict);
+      setMessage(null);
+      return;
+    }
+    const previous = target;
+    const where = scope === 'step' ? `step ${step}` : 'the run';
+    setConfirm(null);
+    store({ step: scope === 'step' ? step : null, verdict, ...detail }, () => {
       setComment('');
-      setMessage(`Labelled ${scope === 'step' ? `step ${step}` : 'the run'} ${verdict}.`);
+      setUndo(previous);
+      setMessage(`Labelled ${where} ${verdict}.`);
+    });
+  };
+
+  const undoLast = () => {
+    const back = undo;
+    if (!back) return;
+    store({ step: back.step, verdict: back.verdict, category: back.category, score: back.score, comment: back.comment }, () => {
+      setUndo(null);
+      setMessage(`Restored the earlier label of ${back.step === null ? 'the run' : `step ${back.step}`} (${back.verdict}${back.category ? ` · ${back.category}` : ''}).`);
     });
   };
 
@@ -73,7 +106,7 @@ export function LabelPanel({
       const verdict = verdictForKey(labelSet, e.key);
       if (!verdict || pending) return;
       e.preventDefault();
-      submit(verdict);
+      submit(verdict, true);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -118,6 +151,29 @@ export function LabelPanel({
               </button>
             ))}
           </div>
+          {confirm && target ? (
+            <div className="alert warn" role="alert" data-testid="label-confirm">
+              {scope === 'step' ? `Step ${step}` : 'The run'} already has <LabelBadges label={target} />
+              {target.comment ? ` with the comment “${target.comment}”` : ''}. The key <kbd>{keyOfVerdict(labelSet, confirm)}</kbd> would replace it with a bare
+              “{confirm}”, without that category, score or comment. Fill them in above, press the key again, or{' '}
+              <button type="button" className="small" onClick={() => submit(confirm)} data-testid="label-confirm-replace">
+                replace it with a bare {confirm}
+              </button>{' '}
+              <button type="button" className="small" onClick={() => setConfirm(null)}>
+                keep it
+              </button>
+            </div>
+          ) : null}
+          {undo && !pending ? (
+            <p className="small" data-testid="label-undo-row">
+              The label replaced {undo.step === null ? 'the run’s' : `step ${undo.step}’s`} earlier one ({undo.verdict}
+              {undo.category ? ` · ${undo.category}` : ''}
+              {undo.comment ? ', with a comment' : ''}).{' '}
+              <button type="button" className="small" onClick={undoLast} data-testid="label-undo">
+                Undo: restore it
+              </button>
+            </p>
+          ) : null}
           <p className="small muted" aria-live="polite" data-testid="label-message">
             {message ?? `Keys ${labelSet.verdicts.map((v) => `${keyOfVerdict(labelSet, v)} ${v}`).join(', ')} label ${scope === 'step' ? 'this step' : 'the whole run'} (label set v${labelSet.version}).`}
           </p>

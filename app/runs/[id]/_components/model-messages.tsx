@@ -60,7 +60,16 @@ export function ModelMessages({ runId, callIndex, noCall }: { runId: string; cal
         {items.length} block(s){q.data.inputTokens !== null ? ` · ${q.data.inputTokens} input tokens` : ''}. The system prompt and tool
         list are sent with every call and not repeated here.
       </p>
-      <div ref={parent} className="virtual-list" style={{ height: `min(32rem, ${virtual.getTotalSize() + 4}px)` }} data-testid="model-messages">
+      {/* A scrolling region reached by Tab, so the keyboard scrolls it (axe scrollable-region-focusable). */}
+      <div
+        ref={parent}
+        className="virtual-list"
+        style={{ height: `min(32rem, ${virtual.getTotalSize() + 4}px)` }}
+        data-testid="model-messages"
+        tabIndex={0}
+        role="region"
+        aria-label={`What the model saw: ${items.length} block(s)`}
+      >
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((v) => (
             <div

@@ -15,7 +15,7 @@ import { unpackTimeline, type PackedTimeline } from '@/lib/charts/timeline-codec
 import { EventList } from './event-list';
 import { ModelMessages } from './model-messages';
 import { StepEntries, stepsQuery } from './step-entries';
-import { TokenChart } from './token-chart';
+import dynamic from 'next/dynamic';
 import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import { isTyping } from '@/components/is-typing';
@@ -27,6 +27,9 @@ import { pathLabel } from '@/lib/charts/agent-tree';
 import { firstFrameOfAgent, frameForAgentStep } from '@/lib/charts/agent-frames';
 import { AgentStateMachine, SpanTreePanel, type ReplayAgents } from './agents-panel';
 import { AgentGraphView } from './agent-graph';
+
+// recharts loads after the replay is interactive (the slider, the log and the panels do not wait for a chart).
+const TokenChart = dynamic(() => import('./token-chart').then((m) => m.TokenChart), { ssr: false, loading: () => <p className="muted small">Drawing the token chart…</p> });
 
 /** What the label panel needs (absent: no panel). */
 export interface ReplayLabelling {

@@ -90,9 +90,12 @@ export function WaterfallChart({
   const { waterfall } = w;
   if (waterfall.bars.length === 0) return <p className="muted small">This run made no model or tool call.</p>;
   const axis = Math.max(1, waterfall.axisMs);
+  const simulated = waterfall.bars.some((b) => b.simulatedMs !== undefined && b.simulatedMs !== null);
   return (
     <div data-testid="waterfall">
       <p className="small muted" data-testid="waterfall-note">
+        Bars and times are wall clock (from the run&apos;s start, axis {formatDuration(waterfall.axisMs)}).{' '}
+        {simulated ? 'The fake model’s latencies are simulated — scripted, not waited for — so they are labelled “simulated” and not drawn. ' : ''}
         {waterfall.placement === 'recorded'
           ? 'Bars at their recorded start and end times.'
           : `Start times are not recorded for ${waterfall.placement === 'mixed' ? 'some calls' : 'this run’s calls'}: those bars (hatched) are laid end to end in the order the run made them, each as long as its recorded latency.`}
@@ -118,8 +121,10 @@ export function WaterfallChart({
                 data-placement={b.placement}
                 data-start-ms={Math.round(b.offsetMs)}
                 data-end-ms={Math.round(b.offsetMs + b.widthMs)}
+                data-duration-ms={b.durationMs ?? undefined}
+                data-width-ms={b.widthMs}
                 onClick={() => onSelectStep(b.step, b.agent ?? null)}
-                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
+                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.simulatedMs != null ? ` (simulated ${formatDuration(b.simulatedMs)})` : ''}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
                 data-agent={colourOf ? (b.agent ?? 0) : undefined}
                 style={{ ...(colourOf ? agentStyle(colourOf(b.agent ?? null)) : {}), position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
               >
@@ -131,6 +136,7 @@ export function WaterfallChart({
                 </span>
                 <span className="waterfall-figures small">
                   {b.kind === 'guard' || b.kind === 'compaction' ? 'event' : ms(b.durationMs)}
+                  {b.simulatedMs != null ? <span data-testid="simulated-latency"> · simulated {formatDuration(b.simulatedMs)}</span> : null}
                   {b.tokens !== null ? ` · ${b.tokens.toLocaleString('en')} tok · ${usd(b.costUsd)}` : ''}
                 </span>
               </button>
