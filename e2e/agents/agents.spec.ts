@@ -13,18 +13,27 @@ import { E2E_OTLP_TOKEN } from '../support/users';
 
 const CHECKER = 'planner › inventory-checker';
 
+/** The ids of the imported runs that have an agent named inventory-checker (the runs list's agent filter). */
+async function checkerRuns(page: Page): Promise<string[]> {
+  await page.goto('/runs?source=imported&agent=inventory-checker&size=100');
+  const links = page.getByTestId('runs-table').locator('tbody tr a[data-row-link]');
+  return (await links.evaluateAll((els) => els.map((e) => e.getAttribute('href') ?? ''))).map((h) => h.split('/').pop()!);
+}
+
 /** Sends the issue's trace (a fresh trace id per seed) and returns its run's id, found through the agent filter. */
 async function importPlannerTrace(page: Page, seed: string): Promise<string> {
+  const before = new Set(await checkerRuns(page));
   const res = await page.request.post('/api/otlp/v1/traces', {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${E2E_OTLP_TOKEN}` },
     data: otlpDocument([{ seed, spans: plannerTrace() }]),
   });
   expect(res.status()).toBe(200);
-  await page.goto(`/runs?source=imported&agent=inventory-checker`);
-  const rows = page.getByTestId('runs-table').locator('tbody tr');
-  await expect(rows.first()).toBeVisible();
-  await expect(rows.first().getByTestId('agent-count')).toHaveText('2');
-  return (await rows.first().locator('a[data-row-link]').getAttribute('href'))!.split('/').pop()!;
+  // Every copy of the trace starts at the same instant: the new run is the one not listed before.
+  let id: string | undefined;
+  await expect.poll(async () => (id = (await checkerRuns(page)).find((x) => !before.has(x)))).toBeTruthy();
+  const row = page.getByTestId('runs-table').locator('tbody tr').filter({ has: page.locator(`a[href="/runs/${id}"]`) });
+  await expect(row.getByTestId('agent-count')).toHaveText('2');
+  return id!;
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -128,10 +137,13 @@ test('compare aligns two multi-agent runs agent by agent', async ({ page }) => {
   await expect(page.getByTestId('compare-by-agent-note')).toBeVisible();
   const sections = page.getByTestId('agent-compare');
   await expect(sections).toHaveCount(2);
-  await expect(sections.nth(0)).toHaveAttribute('data-agent', 'planner');
-  await expect(sections.nth(1)).toHaveAttribute('data-agent', CHECKER);
-  await expect(sections.nth(1)).toHaveAttribute('data-present', 'both');
-  await expect(sections.nth(1).getByTestId('compare-table')).toContainText('get_stock_level');
-  await expect(sections.nth(1)).toContainText('Same steps.');
+  const planner = page.locator('[data-testid=agent-compare][data-agent="planner"]');
+  const checker = page.locator(`[data-testid=agent-compare][data-agent="${CHECKER}"]`);
+  for (const agent of [planner, checker]) {
+    await expect(agent).toHaveAttribute('data-present', 'both');
+    await expect(agent).toContainText('Same steps.');
+  }
+  await expect(checker.getByTestId('compare-table')).toContainText('get_stock_level');
+  await expect(planner.getByTestId('compare-table')).toContainText('create_restock_request');
   await saveArtifact(page, 'agents-compare');
 });
