@@ -5,12 +5,15 @@
  * (cut where it was found), an agent name too long (cut), agents nested deeper than MAX_AGENT_DEPTH
  * (folded into their ancestor). Nothing else is dropped, and no sibling is lost.
  *
- * Agents: GenAI `invoke_agent`, OpenInference AGENT, AI SDK `ai.generateText`-style calls and
- * OpenLLMetry agents/workflows. An agent's parent is its nearest agent ancestor (else the agent its
- * OpenInference `graph.node.parent_id` names); it was entered as a `tool` when a tool span lies
- * between them, else `delegate`. Agents with no agent above them that ran one after another are a
- * chain of handoffs (OpenAI Agents style); ones that overlapped hang from a root made for the trace.
- * Siblings that overlapped in time share a parallel-branch marker.
+ * Agents: GenAI `invoke_agent`, OpenInference AGENT (but not one with no `graph.node.id` above
+ * AGENT spans that carry one: that is the workflow), LangGraph nodes (`metadata.langgraph_node`),
+ * AI SDK `ai.generateText`-style calls and OpenLLMetry agents/workflows. An agent's parent is its
+ * nearest agent ancestor (else the agent its OpenInference `graph.node.parent_id` names); it was
+ * entered as a `tool` when a tool span lies between them, as a `handoff` when its named parent
+ * called a `handoff_to_<it>` / `transfer_to_<it>` tool, else `delegate`. Agents with no agent above
+ * them that ran one after another are a chain of handoffs (OpenAI Agents, LangGraph supervisor
+ * style; one that ran before takes its earlier place again); ones that overlapped hang from a root
+ * made for the trace. Siblings that overlapped in time share a parallel-branch marker.
  */
 import { SemanticConventions as OI } from '@arizeai/openinference-semantic-conventions';
 import { SpanAttributes as TL } from '@traceloop/ai-semantic-conventions';
