@@ -203,3 +203,61 @@ describe('bad input: the best tree, what was set aside named, nothing lost', () 
     expect(run.setAside).toMatchObject([{ reason: 'name_too_long', action: 'kept' }]);
   });
 });
+
+describe('multi-agent frameworks that say so only by convention', () => {
+  const oi = (kind: string, extra: Record<string, string | number> = {}) => ({ 'openinference.span.kind': kind, ...extra });
+  const llm = (id: string, parent: string, start: number) => ({ id, parent, name: 'model', start, end: start + 5, attributes: oi('LLM', { 'llm.system': 'openai', 'llm.model_name': 'gpt-4o-mini' }) });
+
+  it('takes an AGENT span with no graph.node.id above node agents for the workflow, and a handoff tool with graph.node.parent_id for a handoff', () => {
+    const run = runOf(
+      [
+        { id: 'wf', parent: null, name: 'Support run', start: 0, end: 200, attributes: oi('AGENT', { 'input.value': JSON.stringify([{ role: 'system', content: 'be kind' }, { role: 'user', content: 'refund order 7' }]), 'output.value': 'refunded' }) },
+        { id: 'tri', parent: 'wf', name: 'triage', start: 1, end: 50, attributes: oi('AGENT', { 'graph.node.id': 'triage' }) },
+        llm('l1', 'tri', 2),
+        { id: 'ho', parent: 'tri', name: 'handoff to billing', start: 10, end: 11, attributes: oi('TOOL', { 'tool.name': 'transfer_to_billing' }) },
+        { id: 'bil', parent: 'wf', name: 'billing', start: 60, end: 190, attributes: oi('AGENT', { 'graph.node.id': 'billing', 'graph.node.parent_id': 'triage' }) },
+        llm('l2', 'bil', 61),
+      ],
+      'workflow',
+    );
+    expect(run.agents!.map((a) => [agentLabel(a), a.entered])).toEqual([
+      ['triage', 'root'],
+      ['triage › billing', 'handoff'],
+    ]);
+    expect(run.query).toBe('refund order 7');
+    expect(run.finalAnswer).toBe('refunded');
+  });
+
+  it('finds LangGraph nodes (metadata.langgraph_node, under the graph span, a model call below); plumbing stays spans, a node run again keeps its place', () => {
+    const meta = (node: string, extra: Record<string, string> = {}) => JSON.stringify({ langgraph_node: node, ...extra });
+    const node = (id: string, name: string, start: number) => [
+      { id, parent: 'g', name, start, end: start + 40, attributes: oi('CHAIN', { metadata: meta(name) }) },
+      { id: `${id}-a`, parent: id, name: 'agent', start: start + 1, end: start + 30, attributes: oi('CHAIN', { metadata: meta('agent') }) },
+      { id: `${id}-l`, parent: `${id}-a`, name: 'ChatModel', start: start + 2, end: start + 20, attributes: oi('LLM', { 'llm.model_name': 'claude-haiku-4-5', metadata: meta('agent', { ls_provider: 'anthropic' }) }) },
+    ];
+    const run = runOf(
+      [
+        { id: 'g', parent: null, name: 'Graph', start: 0, end: 300, attributes: oi('CHAIN', { 'input.value': JSON.stringify({ messages: [{ role: 'user', content: 'plan the week' }] }), 'output.value': JSON.stringify({ messages: [{ lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'plan the week' } }, { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'AIMessage'], kwargs: { content: 'done' } }] }) }) },
+        { id: 's', parent: 'g', name: '__start__', start: 1, end: 2, attributes: oi('CHAIN', { metadata: meta('__start__') }) },
+        ...node('n1', 'lead', 10),
+        { id: 'tt', parent: 'n1-a', name: 'transfer_to_writer', start: 25, end: 26, attributes: oi('TOOL', { 'tool.name': 'transfer_to_writer' }) },
+        ...node('n2', 'writer', 60),
+        ...node('n3', 'lead', 120),
+      ],
+      'langgraph',
+    );
+    expect(run.agents!.map((a) => [agentLabel(a), a.entered])).toEqual([
+      ['lead', 'root'],
+      ['lead › writer', 'handoff'],
+      ['lead', 'root'],
+    ]);
+    expect(turnsOf(run).map((t) => [t.agent ?? 0, t.providerId ?? t.provider])).toEqual([
+      [0, 'anthropic'],
+      [1, 'anthropic'],
+      [2, 'anthropic'],
+    ]);
+    expect(run.trajectory.some((s) => s.kind === 'span' && s.name === 'agent')).toBe(true);
+    expect(run.query).toBe('plan the week');
+    expect(run.finalAnswer).toBe('done');
+  });
+});

@@ -6,7 +6,7 @@
 import type { JsonValue } from '../../harness/json';
 import { GuardrailEventSchema, TERMINATION_REASONS, type CompactionEvent, type GuardEvent, type GuardrailEvent, type TerminationReason, type Transition } from '../../harness/types';
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OPERATION_NAME, EVENTS, OPENINFERENCE, STOCKROOM } from '../attributes';
-import { textOfRole, type NormMessage } from './conventions/messages';
+import { eventMessages, textOfRole, type NormMessage } from './conventions/messages';
 import { agentIo, modelCallView, type ModelCallView } from './conventions/span-view';
 import type { AttrMap, AttrValue, SpanRecord } from './span-record';
 import { firstUserText, jsonAttr, jsonOrText, num, str } from './step-records';
@@ -22,9 +22,16 @@ function messageListOf(v: AttrValue | undefined): NormMessage[] | null {
 export function queryOf(root: SpanRecord, rootIsCall: boolean, chats: ModelCallView[]): string {
   const own = str(root.attributes[STOCKROOM.query]);
   if (own) return own;
-  const fromRoot = genAiText(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES], 'user') ?? (rootIsCall ? null : agentIo(root).input);
+  const fromRoot = genAiText(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES], 'user') ?? (rootIsCall ? null : rootEventText(root, 'user')) ?? (rootIsCall ? null : agentIo(root).input);
   if (fromRoot) return fromRoot;
   return firstUserText(chats[0]?.input ?? null) ?? root.name;
+}
+
+/** The last text of a role in an agent span's own content events (Strands: `gen_ai.user.message`, `gen_ai.choice`). */
+export function rootEventText(root: SpanRecord, role: 'user' | 'assistant'): string | null {
+  const { input, output } = eventMessages(root.events);
+  const list = role === 'user' ? input : output;
+  return [...(list ?? [])].reverse().find((m) => m.role === role && m.text !== null && m.text !== '')?.text ?? null;
 }
 
 /** `gen_ai.system_instructions` (a list of parts, or plain text) as one string. */

@@ -33,21 +33,6 @@ type Check = 'run' | 'spans' | 'agents' | 'calls' | 'via' | 'transitions' | 'pro
  * line here goes. The details: the issue-31 report of branch i31b.
  */
 const KNOWN_GAPS: Partial<Record<TeamProducer, Partial<Record<Check, string>>>> = {
-  'langgraph-supervisor': {
-    run: 'query and answer are the raw JSON of the root CHAIN span’s input/output.value',
-    agents: 'no agent found: LangGraph nodes are CHAIN spans (metadata.langgraph_node), no AGENT kind, no graph.node.id',
-    calls: 'every call is the one agent’s',
-    provider: 'llm.provider/llm.system absent; the provider is metadata.ls_provider',
-  },
-  'strands-agents-as-tools': {
-    run: 'query is the span name and the answer empty: Strands sends content as span events in Converse blocks',
-    calls: 'model turns have no text (gen_ai.choice / gen_ai.assistant.message events unread)',
-  },
-  'openai-agents-handoff': {
-    run: 'query is the root’s input.value, the whole message list JSON',
-    agents: 'the OpenInference root AGENT span `Agent workflow` (no graph.node.id) is taken for an agent; planner and inventory_checker become its delegates, not a handoff',
-    calls: 'follows from the agents',
-  },
 };
 
 describe.each(providers)('multi-agent producers imported on $name', (provider) => {

@@ -16,7 +16,7 @@ import { agentIo, modelCallView, sessionAndUser, toolView, type ModelCallView } 
 import { agentsOfTrace } from './agent-runs';
 import { priceCall, sumCosts, type CallCost } from './pricing';
 import { normaliseProvider } from './providers';
-import { converseMessages, formatOf, genAiText, queryOf, rootEvents, systemPromptOf, type TraceFormat } from './root-values';
+import { converseMessages, formatOf, genAiText, queryOf, rootEvents, rootEventText, systemPromptOf, type TraceFormat } from './root-values';
 import type { AttrValue, SpanRecord } from './span-record';
 import { spanStep } from './span-steps';
 import { isOwn, jsonAttr, modelTurn, ms, num, requestedCalls, spanTime, str, syntheticTool, toolRecord, type Call } from './step-records';
@@ -208,7 +208,7 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
   const rootIsCall = rootKind === 'chat' || rootKind === 'tool';
   const lastText = [...(rootTurns.length > 0 ? rootTurns : turns)].reverse().find((t) => t.text !== null)?.text ?? '';
   const io = rootIsCall ? null : agentIo(root);
-  const finalAnswer = genAiText(a[ATTR_GEN_AI_OUTPUT_MESSAGES], 'assistant') ?? io?.output ?? lastText;
+  const finalAnswer = genAiText(a[ATTR_GEN_AI_OUTPUT_MESSAGES], 'assistant') ?? (rootIsCall ? null : rootEventText(root, 'assistant')) ?? io?.output ?? lastText;
   const mode = str(a[STOCKROOM.mode]);
   const weaknesses = Array.isArray(a[STOCKROOM.weaknesses]) ? (a[STOCKROOM.weaknesses] as AttrValue[]).filter((w): w is string => typeof w === 'string') : [];
   const modelId = str(a[ATTR_GEN_AI_REQUEST_MODEL]) ?? [...rootViews, ...chatViews].map((v) => v.requestModel ?? v.responseModel).find((m) => m !== null) ?? 'unknown';

@@ -5,12 +5,15 @@
  * (cut where it was found), an agent name too long (cut), agents nested deeper than MAX_AGENT_DEPTH
  * (folded into their ancestor). Nothing else is dropped, and no sibling is lost.
  *
- * Agents: GenAI `invoke_agent`, OpenInference AGENT, AI SDK `ai.generateText`-style calls and
- * OpenLLMetry agents/workflows. An agent's parent is its nearest agent ancestor (else the agent its
- * OpenInference `graph.node.parent_id` names); it was entered as a `tool` when a tool span lies
- * between them, else `delegate`. Agents with no agent above them that ran one after another are a
- * chain of handoffs (OpenAI Agents style); ones that overlapped hang from a root made for the trace.
- * Siblings that overlapped in time share a parallel-branch marker.
+ * Agents: GenAI `invoke_agent`, OpenInference AGENT (but not one with no `graph.node.id` above
+ * AGENT spans that carry one: that is the workflow), LangGraph nodes (`metadata.langgraph_node`),
+ * AI SDK `ai.generateText`-style calls and OpenLLMetry agents/workflows. An agent's parent is its
+ * nearest agent ancestor (else the agent its OpenInference `graph.node.parent_id` names); it was
+ * entered as a `tool` when a tool span lies between them, as a `handoff` when its named parent
+ * called a `handoff_to_<it>` / `transfer_to_<it>` tool, else `delegate`. Agents with no agent above
+ * them that ran one after another are a chain of handoffs (OpenAI Agents, LangGraph supervisor
+ * style; one that ran before takes its earlier place again); ones that overlapped hang from a root
+ * made for the trace. Siblings that overlapped in time share a parallel-branch marker.
  */
 import { SemanticConventions as OI } from '@arizeai/openinference-semantic-conventions';
 import { SpanAttributes as TL } from '@traceloop/ai-semantic-conventions';
@@ -120,6 +123,8 @@ export function buildTree(input: SpanRecord[]): SpanTree {
   const parentOf = resolveParents(spans, setAside);
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const kinds = new Map(spans.map((s) => [s, kindOf(s)] as const));
+  demoteWorkflows(spans, byId, parentOf, kinds);
+  promoteGraphNodes(spans, byId, parentOf, kinds);
   const isAgent = (s: SpanRecord) => kinds.get(s) === 'agent';
   const parentless = spans.filter((s) => parentOf.get(s.spanId) === null);
   const root = parentless.filter(isAgent).sort(byStart)[0] ?? [...parentless].sort(byStart)[0] ?? [...spans].sort(byStart)[0]!;
@@ -149,12 +154,34 @@ export function buildTree(input: SpanRecord[]): SpanTree {
     const id = str(a.attributes[OI.GRAPH_NODE_ID]);
     if (id && !byExternal.has(id)) byExternal.set(id, a);
   }
+  const namedParent = new Set<SpanRecord>();
   for (const a of agentSpans) {
     const link = agentParent.get(a)!;
     const named = str(a.attributes[OI.GRAPH_NODE_PARENT_ID]);
     const parent = named ? byExternal.get(named) : undefined;
-    if (link.parent === null && parent && parent !== a && !isDescendantAgent(parent, a, agentParent)) agentParent.set(a, { parent, tool: link.tool });
+    if (link.parent === null && parent && parent !== a && !isDescendantAgent(parent, a, agentParent)) {
+      agentParent.set(a, { parent, tool: link.tool });
+      namedParent.add(a);
+    }
   }
+  // A tool call of an agent's own that hands the conversation to another (`handoff_to_<agent>`,
+  // `transfer_to_<agent>`): the agent it names was entered by a handoff.
+  const ownerAgent = (s: SpanRecord): SpanRecord | null => {
+    const seen = new Set<SpanRecord>();
+    for (let at = up(s); at !== null && !seen.has(at); at = up(at)) {
+      if (isAgent(at)) return at;
+      seen.add(at);
+    }
+    return null;
+  };
+  const handoffs = new Set<string>();
+  for (const s of spans) {
+    if (kinds.get(s) !== 'tool') continue;
+    const target = handoffTarget(toolView(s).name ?? s.name);
+    const owner = target ? ownerAgent(s) : null;
+    if (target && owner) handoffs.add(`${owner.spanId}\u0000${target}`);
+  }
+  const handedOff = (from: SpanRecord, to: SpanRecord) => handoffs.has(`${from.spanId}\u0000${toolKey(agentName(to))}`);
 
   const agents: AgentNode[] = [];
   const indexOf = new Map<SpanRecord, number>();
@@ -195,8 +222,18 @@ export function buildTree(input: SpanRecord[]): SpanTree {
       agents[rootIdx]!.path = [agents[rootIdx]!.name];
       for (const t of tops) add(node(t, rootIdx, 'delegate'), t);
     } else {
-      // One after another: the first is the root, each next one was handed the conversation.
-      tops.forEach((t, i) => add(node(t, i === 0 ? null : agents.length - 1, i === 0 ? 'root' : 'handoff'), t));
+      // One after another: the first is the root, each next one was handed the conversation; one
+      // that ran before takes its place again (a supervisor the conversation went back to).
+      const ran = new Map<string, number>();
+      tops.forEach((t, i) => {
+        const before = ran.get(agentName(t));
+        if (before !== undefined) {
+          const earlier = agents[before]!;
+          add({ ...node(t, earlier.parent, earlier.entered), path: earlier.path }, t);
+          return;
+        }
+        ran.set(agentName(t), add(node(t, i === 0 ? null : agents.length - 1, i === 0 ? 'root' : 'handoff'), t));
+      });
     }
     // Then everyone below, parents before children (in start order among those whose parent is placed;
     // a child may start before its parent when the producer's clocks or ids disagree).
@@ -224,7 +261,8 @@ export function buildTree(input: SpanRecord[]): SpanTree {
         return;
       }
       const via = link.tool ? { toolUseId: toolView(link.tool).callId ?? link.tool.spanId, spanId: link.tool.spanId } : undefined;
-      add(node(a, parentIdx, link.tool ? 'tool' : 'delegate', via), a);
+      const entered: AgentEntry = link.tool ? 'tool' : link.parent && namedParent.has(a) && handedOff(link.parent, a) ? 'handoff' : 'delegate';
+      add(node(a, parentIdx, entered, via), a);
     }
   }
 
@@ -255,6 +293,76 @@ export function buildTree(input: SpanRecord[]): SpanTree {
   };
   for (const s of spans) resolve(s);
   return { spans, root, parentOf, kinds, agents, agentOf, agentSpans: new Set([...indexOf.keys()].map((s) => s.spanId)), setAside };
+}
+
+/** A tool name as compared: lower case, runs of anything but letters and digits as one `_`. */
+const toolKey = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_|_$/g, '');
+
+/** The agent a handoff tool names (`handoff_to_X`, `transfer_to_X`, `handoff to X`), else null. */
+function handoffTarget(toolName: string): string | null {
+  const m = /^(?:handoff|transfer)_to_(.+)$/.exec(toolKey(toolName));
+  return m ? m[1]! : null;
+}
+
+/** LangChain's run metadata (OpenInference `metadata`, JSON) as an object, or null. */
+function langChainMetadata(span: SpanRecord): Record<string, unknown> | null {
+  const raw = str(span.attributes[OI.METADATA]);
+  if (raw === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * LangGraph (OpenInference LangChain) sends no agent spans: an agent is a node of the graph, a
+ * span whose `metadata.langgraph_node` is its own name, right under the graph's span (which has no
+ * `langgraph_node`), with a model call below it. The graph's plumbing (`__start__`, the node's own
+ * sub-graph, `agent`, `tools`, `RunnableSequence`, …) stays as steps.
+ */
+function promoteGraphNodes(spans: SpanRecord[], byId: Map<string, SpanRecord>, parentOf: Map<string, string | null>, kinds: Map<SpanRecord, SpanKind>): void {
+  const nodeOf = (s: SpanRecord) => {
+    const v = langChainMetadata(s)?.langgraph_node;
+    return typeof v === 'string' ? v : null;
+  };
+  const candidates = new Set<string>();
+  for (const s of spans) {
+    if (kinds.get(s) !== 'step' || nodeOf(s) !== s.name) continue;
+    const parent = byId.get(parentOf.get(s.spanId) ?? '');
+    if (parent && nodeOf(parent) === null) candidates.add(s.spanId);
+  }
+  if (candidates.size === 0) return;
+  for (const s of spans) {
+    if (kinds.get(s) !== 'chat') continue;
+    const seen = new Set<string>();
+    for (let p = parentOf.get(s.spanId) ?? null; p !== null && !seen.has(p); p = parentOf.get(p) ?? null) {
+      seen.add(p);
+      if (candidates.has(p)) {
+        kinds.set(byId.get(p)!, 'agent');
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * OpenInference: an AGENT span with no `graph.node.id` above AGENT spans that carry one is the
+ * trace's workflow (OpenAI Agents' trace name), not an agent; it is kept as a step.
+ */
+function demoteWorkflows(spans: SpanRecord[], byId: Map<string, SpanRecord>, parentOf: Map<string, string | null>, kinds: Map<SpanRecord, SpanKind>): void {
+  const oiAgent = (s: SpanRecord) => kinds.get(s) === 'agent' && str(s.attributes[OI.OPENINFERENCE_SPAN_KIND])?.toUpperCase() === 'AGENT';
+  const nodeId = (s: SpanRecord) => str(s.attributes[OI.GRAPH_NODE_ID]) !== null;
+  for (const s of spans) {
+    if (!oiAgent(s) || !nodeId(s)) continue;
+    const seen = new Set<string>();
+    for (let p = parentOf.get(s.spanId) ?? null; p !== null && !seen.has(p); p = parentOf.get(p) ?? null) {
+      seen.add(p);
+      const at = byId.get(p);
+      if (at && oiAgent(at) && !nodeId(at)) kinds.set(at, 'step');
+    }
+  }
 }
 
 function isDescendantAgent(candidate: SpanRecord, of: SpanRecord, links: Map<SpanRecord, { parent: SpanRecord | null }>): boolean {

@@ -39,7 +39,6 @@ type Doc = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: 
 
 /** What the import still gets wrong (asserted as it should be, an expected failure until fixed; see lib/otel/import/team-producers.test.ts). */
 const KNOWN_GAPS: Partial<Record<TeamProducer, string>> = {
-  'langgraph-supervisor': 'no agent found in a LangGraph trace (nodes are CHAIN spans), so the agent filters miss it',
 };
 
 describe('multi-agent traces from the real frameworks, through the OTLP receiver', () => {

@@ -82,8 +82,16 @@ function openAiCalls(v: unknown): NormCall[] {
   }).filter((c) => c.name !== '');
 }
 
+const LANGCHAIN_ROLES: Record<string, Role> = { HumanMessage: 'user', AIMessage: 'assistant', SystemMessage: 'system', ToolMessage: 'tool', FunctionMessage: 'tool' };
+
 /** One message in any of the object shapes: GenAI parts, AI SDK content parts, or OpenAI's. */
 function fromObject(m: Obj): NormMessage | null {
+  if (m.lc !== undefined && m.type === 'constructor' && Array.isArray(m.id) && isObj(m.kwargs)) {
+    // LangChain's serialised message: `{lc, type: 'constructor', id: [..., 'AIMessage'], kwargs}`.
+    const cls = str(m.id[m.id.length - 1]) ?? '';
+    const role = LANGCHAIN_ROLES[cls.replace(/(Chunk)?$/, '')];
+    return role ? fromObject({ ...m.kwargs, role }) : null;
+  }
   const role = roleOf(m.role);
   if (!role) return null;
   if (Array.isArray(m.parts)) {
@@ -182,7 +190,36 @@ function eventBody(e: SpanEventRecord): Obj {
   const body = e.attributes.body;
   if (isObj(body)) return body;
   const content = jsonAttr(e.attributes['gen_ai.event.content']);
-  return isObj(content) ? content : {};
+  // Strands: the body's fields are the event's own attributes (`content`, `message`, `id`, …).
+  return isObj(content) ? content : (e.attributes as Obj);
+}
+
+/**
+ * Bedrock Converse content blocks (Strands sends them as a JSON string): `{text}`, `{json}`,
+ * `{toolUse: {name, toolUseId, input}}` (or flat `{type: 'toolUse', …}`), `{toolResult: {toolUseId,
+ * content: [blocks]}}`; null when the value is not such a list.
+ */
+function converseBlocks(v: unknown): Pick<NormMessage, 'text' | 'toolCalls' | 'toolCallId'> | null {
+  const parsed = typeof v === 'string' ? jsonAttr(v) : v;
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every(isObj)) return null;
+  const blocks = parsed as Obj[];
+  const known = (b: Obj) => typeof b.text === 'string' || 'json' in b || isObj(b.toolUse) || isObj(b.toolResult) || b.type === 'toolUse';
+  if (!blocks.every(known)) return null;
+  const texts: string[] = [];
+  const toolCalls: NormCall[] = [];
+  let toolCallId: string | null = null;
+  for (const b of blocks) {
+    if (typeof b.text === 'string') texts.push(b.text);
+    else if ('json' in b) texts.push(JSON.stringify(b.json ?? null));
+    const use = isObj(b.toolUse) ? b.toolUse : b.type === 'toolUse' ? b : null;
+    if (use) toolCalls.push({ toolUseId: str(use.toolUseId) ?? '', name: str(use.name) ?? '', arguments: argsOf(use.input) });
+    if (isObj(b.toolResult)) {
+      toolCallId = str(b.toolResult.toolUseId);
+      const inner = converseBlocks(b.toolResult.content);
+      if (inner?.text) texts.push(inner.text);
+    }
+  }
+  return { text: joinText(texts), toolCalls: toolCalls.filter((c) => c.name !== ''), toolCallId };
 }
 
 /** Input and output messages from GenAI content events (span events or log records, in time order). */
@@ -195,9 +232,19 @@ export function eventMessages(events: SpanEventRecord[]): { input: NormMessage[]
     const role = INPUT_EVENTS[name];
     if (role) {
       const b = eventBody(e);
+      const blocks = converseBlocks(b.content);
+      if (blocks) {
+        input.push({ role, ...blocks, toolCallId: blocks.toolCallId ?? (role === 'tool' ? str(b.id) : null) });
+        continue;
+      }
       input.push({ role, text: contentText(b.content) ?? (b.content !== undefined && b.content !== null ? JSON.stringify(b.content) : null), toolCalls: openAiCalls(b.tool_calls), toolCallId: role === 'tool' ? str(b.id) : null });
     } else if (name === EVENT_GEN_AI_CHOICE) {
       const b = eventBody(e);
+      const blocks = converseBlocks(b.message);
+      if (blocks || typeof b.message === 'string') {
+        output.push({ role: 'assistant', text: blocks ? blocks.text : (b.message as string), toolCalls: blocks?.toolCalls ?? [], toolCallId: null, finishReason: str(b.finish_reason) });
+        continue;
+      }
       const m = isObj(b.message) ? b.message : {};
       output.push({ role: 'assistant', text: contentText(m.content), toolCalls: openAiCalls(m.tool_calls), toolCallId: null, finishReason: str(b.finish_reason) });
     } else if (name === 'gen_ai.content.prompt') {

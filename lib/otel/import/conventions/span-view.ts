@@ -145,7 +145,7 @@ export function modelCallView(span: SpanRecord): ModelCallView {
   return {
     input,
     output,
-    provider: firstStr(a, [ATTR_GEN_AI_PROVIDER_NAME, ATTR_GEN_AI_SYSTEM_OLD, OI.LLM_PROVIDER, OI.LLM_SYSTEM, AI_SDK.modelProvider]),
+    provider: firstStr(a, [ATTR_GEN_AI_PROVIDER_NAME, ATTR_GEN_AI_SYSTEM_OLD, OI.LLM_PROVIDER, OI.LLM_SYSTEM, AI_SDK.modelProvider]) ?? langChainProvider(a),
     requestModel: firstStr(a, [ATTR_GEN_AI_REQUEST_MODEL, OI.LLM_REQUEST_MODEL_NAME, OI.LLM_MODEL_NAME, AI_SDK.modelId]),
     responseModel: firstStr(a, [ATTR_GEN_AI_RESPONSE_MODEL, OI.LLM_RESPONSE_MODEL_NAME, AI_SDK.responseModel, OI.LLM_MODEL_NAME]),
     finishReasons: finishReasonsOf(a, output),
@@ -189,6 +189,12 @@ export function toolView(span: SpanRecord): ToolView {
   };
 }
 
+/** LangChain's `ls_provider` in the OpenInference `metadata` JSON (LangChain sets no llm.provider). */
+function langChainProvider(a: AttrMap): string | null {
+  const meta = jsonAttr(a[OI.METADATA]);
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? str(meta.ls_provider as AttrValue) : null;
+}
+
 /** What an agent (root) span says the run was asked and answered, in its convention's terms. */
 export function agentIo(span: SpanRecord): { input: string | null; output: string | null; system: string | null } {
   const a = span.attributes;
@@ -198,14 +204,31 @@ export function agentIo(span: SpanRecord): { input: string | null; output: strin
   const tlIn = traceloopInput(a[TL.TRACELOOP_ENTITY_INPUT]);
   const tlOut = jsonOrText(a[TL.TRACELOOP_ENTITY_OUTPUT]);
   return {
-    input: str(a[OI.INPUT_VALUE]) ?? aiInput ?? (typeof tlIn === 'string' ? tlIn : null),
-    output: str(a[OI.OUTPUT_VALUE]) ?? str(a[AI_SDK.responseText]) ?? (typeof tlOut === 'string' ? tlOut : null),
+    input: valueText(a[OI.INPUT_VALUE], 'user') ?? aiInput ?? (typeof tlIn === 'string' ? tlIn : null),
+    output: valueText(a[OI.OUTPUT_VALUE], 'assistant') ?? str(a[AI_SDK.responseText]) ?? (typeof tlOut === 'string' ? tlOut : null),
     system: promptObj && typeof promptObj.system === 'string' ? promptObj.system : null,
   };
 }
 
 function lastUser(messages: NormMessage[] | null): string | null {
-  return [...(messages ?? [])].reverse().find((m) => m.role === 'user' && m.text !== null)?.text ?? null;
+  return lastOf(messages, 'user');
+}
+
+function lastOf(messages: NormMessage[] | null, role: 'user' | 'assistant'): string | null {
+  return [...(messages ?? [])].reverse().find((m) => m.role === role && m.text !== null && m.text !== '')?.text ?? null;
+}
+
+/**
+ * An OpenInference `input.value` / `output.value` as text: plain text as sent; a JSON message list
+ * (OpenAI Agents) or `{messages: [...]}` (LangChain, LangGraph) gives its last message of the role;
+ * other JSON stays as sent.
+ */
+function valueText(v: AttrValue | undefined, role: 'user' | 'assistant'): string | null {
+  const text = str(v);
+  if (text === null) return null;
+  const parsed = jsonAttr(text);
+  const list = Array.isArray(parsed) ? parsed : typeof parsed === 'object' && parsed !== null && Array.isArray(parsed.messages) ? parsed.messages : null;
+  return (list && lastOf(messageList(list), role)) ?? text;
 }
 
 /** `session.id` / `user.id` in any convention's spelling (OpenInference, AI SDK metadata, OpenLLMetry association). */
