@@ -141,7 +141,12 @@ export async function importSpanRecords(records: SpanRecord[], options: ImportOp
     setAside.push({ traceId, ...item });
   };
   for (const o of outcomes) {
-    if (o.build?.kind === 'run') for (const item of o.build.input.run.setAside ?? []) note(o.traceId, item);
+    // Until the trace's root has arrived the run is provisional: a parent not received yet may come in
+    // a later request (exporters batch children first), so it is not named as set aside until then.
+    if (o.build?.kind === 'run') {
+      const settled = o.build.rootEnded;
+      for (const item of o.build.input.run.setAside ?? []) if (settled || item.reason !== 'missing_parent') note(o.traceId, item);
+    }
     for (const c of o.conflicting) note(o.traceId, { spanId: c.spanId, name: c.name, reason: 'duplicate_span', action: 'dropped', detail: 'span id sent again with different content; the first is kept' });
   }
   const added = outcomes.reduce((n, o) => n + o.newSpans, 0);
