@@ -16,6 +16,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on PostgreSQL, child processes and sockets rather than the CPU; Vitest's default of
+    // one worker per core less left one of two cores idle and made the suite twice as long.
+    maxWorkers: 3,
     // Evidence is signed with a key kept outside the database; tests sign with this one.
     env: { STOCKROOM_EVIDENCE_KEY: 'test-evidence-key-0123456789abcdef0123456789' },
   },
