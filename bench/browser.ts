@@ -65,11 +65,25 @@ async function signIn(page: Page, base: string, who: { email: string; password: 
   return performance.now() - t0;
 }
 
-/** A governed run of S024 paused for approval, started from the runs page; its request's address. */
+/**
+ * The bundled golden set's first case that expects a restock above the policy's auto-approve limit
+ * (500 units, config/policy.json): a governed run of it pauses for approval. Read from the dataset, so
+ * the bench names no case.
+ */
+function caseNeedingApproval(): string {
+  const lines = fs.readFileSync(path.join(process.cwd(), 'data/golden/stockroom_golden_own_v1.jsonl'), 'utf8').split('\n').filter(Boolean);
+  for (const line of lines) {
+    const c = JSON.parse(line) as { id: string; expected_tools?: Array<{ name: string; args?: { quantity?: number } }> };
+    if (c.expected_tools?.some((t) => t.name === 'create_restock_request' && (t.args?.quantity ?? 0) > 500)) return c.id;
+  }
+  throw new Error('the bundled golden set has no restock above 500 units to approve');
+}
+
+/** A governed run of a restock that needs approval, started from the runs page; its request's address. */
 async function pausedRequest(page: Page, base: string): Promise<string> {
   await page.goto(`${base}/runs`);
   await page.getByText('Run a case or a query').click();
-  await page.locator('#case').selectOption('S024');
+  await page.locator('#case').selectOption(caseNeedingApproval());
   await page.getByLabel(/Attach the governance policy/).check();
   await page.getByRole('button', { name: 'Run and replay' }).click();
   await page.getByRole('link', { name: 'Open the approval request' }).click();
