@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { runFromLauncher, saveArtifact } from '../support/helpers';
+import { answerColumns } from '../../lib/charts/answer-diff';
 
 test('compares a stock lookup with and without ambiguous_tool_desc and highlights the different tool', async ({ page }) => {
   await page.goto('/instructor');
@@ -39,12 +40,20 @@ test('compare takes the 8-character ids, finds the same case under no weakness f
   // The answers side by side, each column reading as its own answer (one interleaved paragraph was
   // unreadable); what only A said is struck through, what only B said is marked inserted.
   const answers = page.getByTestId('answer-diff');
-  await expect(answers.locator('del.diff-a, ins.diff-b').first()).toBeVisible();
+  const stored: Record<'a' | 'b', string> = { a: '', b: '' };
   for (const [side, id] of [['a', weak], ['b', baseline]] as const) {
-    const stored = (await (await page.request.get(`/api/runs/${id}/export`)).json()) as { run?: { finalAnswer?: string }; finalAnswer?: string };
-    const answer = stored.run?.finalAnswer ?? stored.finalAnswer;
+    const body = (await (await page.request.get(`/api/runs/${id}/export`)).json()) as { run?: { finalAnswer?: string }; finalAnswer?: string };
+    const answer = body.run?.finalAnswer ?? body.finalAnswer;
     expect(answer, 'the export names the final answer').toBeTruthy();
+    stored[side] = answer!;
     await expect(answers.getByTestId(`answer-${side}`)).toHaveText(answer!, { useInnerText: false });
+  }
+  // Related answers are marked word by word; answers sharing too few words are shown whole and said to
+  // be entirely different (issue 43: "I", "(" and "of" matched across two unrelated answers).
+  if (answerColumns(stored.a, stored.b).related) await expect(answers.locator('del.diff-a, ins.diff-b').first()).toBeVisible();
+  else {
+    await expect(answers.getByTestId('answers-unrelated')).toBeVisible();
+    await expect(answers.locator('del.diff-a, ins.diff-b')).toHaveCount(0);
   }
 
   // Now that a run under no weakness exists, the replay button goes straight to the comparison.
