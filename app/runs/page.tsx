@@ -285,7 +285,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <CompareBar />
         <RowKeys table="runs-table" />
         <div className="table-wrap">
-          <table className="data" data-testid="runs-table">
+          <table className="data runs" data-testid="runs-table">
             <thead>
               <tr>
                 <th>Run</th>

@@ -128,7 +128,7 @@ test("naive_retry's biggest move is the loop rate rising (lower is better), and 
   result = page.getByTestId('instructor-suite-result');
   await expect(result.getByTestId('result-label')).toHaveText('oversized_payload', { timeout: 90_000 });
   await expect(result.locator('[data-metric=mean_input_tokens]')).toHaveClass(/worse/);
-  await expect(result.locator('[data-metric=mean_input_tokens] .small')).toContainText(/^\+\d/);
+  await expect(result.locator('[data-metric=mean_input_tokens]').getByTestId('metric-change')).toContainText(/^\+\d/);
 });
 
 test('a case card says what changed with both numbers: input tokens and loop findings are shown, never "unchanged" when they moved', async ({ page }) => {
