@@ -21,6 +21,14 @@ describe('asDatabaseUnavailable', () => {
     ['better-sqlite3 SQLITE_FULL', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), 'disk_full'],
     ['the SQLite adapter’s SocketTimeout for SQLITE_BUSY', prismaKnown('P2010', { kind: 'SocketTimeout', originalCode: 'SQLITE_BUSY' }), 'locked'],
     ['better-sqlite3 SQLITE_BUSY_SNAPSHOT', Object.assign(new Error('busy'), { code: 'SQLITE_BUSY_SNAPSHOT' }), 'locked'],
+    // The spellings the job engine met first (lib/jobs/connection-lost.ts now asks this classifier).
+    ['a dropped database (57P04)', { kind: 'postgres', code: '57P04' }, 'unreachable'],
+    ['a network that is down (ENETDOWN)', Object.assign(new Error('connect ENETDOWN'), { code: 'ENETDOWN' }), 'unreachable'],
+    ['node-postgres "Connection ended unexpectedly"', new Error('Connection ended unexpectedly'), 'unreachable'],
+    ['a server shutdown passed on as text', new Error('error: terminating connection due to administrator command'), 'unreachable'],
+    ['an AggregateError of connect attempts', new AggregateError([new Error('x'), Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })]), 'unreachable'],
+    ['a cause given as text', new Error('storing failed', { cause: 'Connection terminated due to connection timeout' }), 'unreachable'],
+    ['this error made by another copy of the module', Object.assign(new Error('x'), { code: 'db_unavailable', reason: 'disk_full' }), 'disk_full'],
   ])('classifies %s', (_, err, reason) => {
     expect(asDatabaseUnavailable(err)).toMatchObject({ code: 'db_unavailable', reason, digest: `STOCKROOM_DB_UNAVAILABLE;${reason}` });
   });

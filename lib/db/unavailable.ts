@@ -49,23 +49,22 @@ const PRISMA_UNREACHABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024',
 /** Driver-adapter error kinds (Prisma's `meta.driverAdapterError.cause.kind`) that mean the same. */
 const ADAPTER_UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** Socket errors node-postgres passes through. */
-const SOCKET_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-/** node-postgres' own messages for a connection that died or never came (it gives them no code). */
-const PG_CONNECTION_MESSAGES = [
-  'Connection terminated', // unexpectedly; due to connection timeout
-  'timeout exceeded when trying to connect',
-  'Client has encountered a connection error and is not queryable',
-  'Client was closed and is not queryable',
-];
+const SOCKET_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+/**
+ * What node-postgres, the server and Prisma say when the connection died or never came, where they
+ * give no code (node-postgres' own errors; a server message passed on as text; Prisma's engine text).
+ */
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly)|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)|server closed the connection|Can't reach database server|Server has closed the connection|read ECONNRESET|connect ECONNREFUSED/i;
 
 /**
- * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P03 (administrator or crash shutdown,
- * cannot connect now: a restart), 53300 (too many connections), 25006 (read-only transaction: a
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P04 (administrator or crash shutdown,
+ * cannot connect now: a restart; the database dropped under us), 53300 (too many connections), 25006 (read-only transaction: a
  * fail-over left us on a standby), 53100 (disk full).
  */
 function pgStateReason(code: string): UnavailableReason | null {
   if (code === '53100') return 'disk_full';
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '25006') return 'unreachable';
+  if (code.startsWith('08') || /^57P0[1-4]$/.test(code) || code === '53300' || code === '25006') return 'unreachable';
   return null;
 }
 
@@ -86,12 +85,14 @@ function sqliteNumberReason(code: number): UnavailableReason | null {
   return null;
 }
 
-type Loose = { code?: unknown; message?: unknown; kind?: unknown; cause?: unknown; meta?: unknown; originalCode?: unknown; extendedCode?: unknown; syscall?: unknown };
+type Loose = { code?: unknown; message?: unknown; kind?: unknown; cause?: unknown; meta?: unknown; originalCode?: unknown; extendedCode?: unknown; syscall?: unknown; reason?: unknown; errors?: unknown };
 
 /** One value of the chain: the error itself, a driver-adapter cause object, or a wrapped cause. */
 function reasonOf(value: Loose): UnavailableReason | null {
   const code = typeof value.code === 'string' ? value.code : null;
   const original = typeof value.originalCode === 'string' ? value.originalCode : null;
+  // This error as another copy of this module made it (a worker's bundle, a serialised cause).
+  if (code === 'db_unavailable' && typeof value.reason === 'string' && value.reason in UNAVAILABLE_TEXT) return value.reason as UnavailableReason;
   // The SQLite adapter reports SQLITE_BUSY as kind SocketTimeout; its original code says which.
   if (original?.startsWith('SQLITE_')) return sqliteCodeReason(original);
   if (typeof value.kind === 'string') {
@@ -108,7 +109,7 @@ function reasonOf(value: Loose): UnavailableReason | null {
       if (r) return r;
     }
   }
-  if (typeof value.message === 'string' && PG_CONNECTION_MESSAGES.some((m) => (value.message as string).startsWith(m))) return 'unreachable';
+  if (typeof value.message === 'string' && CONNECTION_MESSAGES.test(value.message)) return 'unreachable';
   return null;
 }
 
@@ -123,6 +124,10 @@ export function asDatabaseUnavailable(err: unknown): DatabaseUnavailableError | 
   const queue: unknown[] = [err];
   while (queue.length) {
     const value = queue.shift();
+    if (typeof value === 'string') {
+      if (CONNECTION_MESSAGES.test(value)) return new DatabaseUnavailableError('unreachable', { cause: err });
+      continue;
+    }
     if (!value || typeof value !== 'object' || seen.has(value)) continue;
     seen.add(value);
     if (value instanceof DatabaseUnavailableError) return value;
@@ -132,6 +137,8 @@ export function asDatabaseUnavailable(err: unknown): DatabaseUnavailableError | 
     const meta = loose.meta as { driverAdapterError?: unknown } | undefined;
     if (meta && typeof meta === 'object') queue.push(meta.driverAdapterError);
     queue.push(loose.cause);
+    // AggregateError (node's happy-eyeballs connect to several addresses) holds one error per attempt.
+    if (Array.isArray(loose.errors)) queue.push(...loose.errors);
   }
   return null;
 }
