@@ -10,7 +10,7 @@ import type { ModelServer } from '../lib/models/model-server/server';
 import { startModelServer } from '../lib/models/model-server/server';
 import { startFaultRig, waitFor, type FaultRig } from '../lib/jobs/testing/faults';
 import { createNetnsPair, netnsSkipReason, spawnModelServerIn } from '../lib/jobs/testing/netns';
-import { pgClusterSkipReason } from '../lib/jobs/testing/pg-cluster';
+import { pgClusterSkipReason } from '../lib/db/testing/pg-cluster';
 import { spawnWorker, type WorkerProcess } from '../lib/jobs/testing/worker-processes';
 import { round, type Figure } from './stats';
 

@@ -8,31 +8,33 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { runFromLauncher } from '../support/helpers';
-import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres';
+import { startPgCluster, type PgCluster } from '../../lib/db/testing/pg-cluster';
 import { startSecondServer, type SecondServer } from '../support/second-server';
 import { E2E_PASSWORD, E2E_USERS } from '../support/users';
 
 test.describe.configure({ mode: 'serial' });
 
-let pg: OwnPostgres;
+let pg: PgCluster;
+let pgUrl: string;
 let server: SecondServer;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  pg = await startOwnPostgres();
-  const env = { ...process.env, DATABASE_URL: pg.url, CHECKPOINT_DISABLE: '1' };
+  pg = await startPgCluster();
+  pgUrl = await pg.createDatabase('stockroom');
+  const env = { ...process.env, DATABASE_URL: pgUrl, CHECKPOINT_DISABLE: '1' };
   execFileSync(process.execPath, ['scripts/db-migrate.mjs'], { env, stdio: 'pipe' });
   const tsx = path.resolve('node_modules', '.bin', 'tsx');
   for (const user of ['operator', 'reviewer'] as const) {
     const u = E2E_USERS[user];
     execFileSync(tsx, ['--conditions=react-server', 'cli/stockroom.ts', 'admin', 'create', '--email', u.email, '--password', E2E_PASSWORD, '--role', u.roles, '--tenant', 'kittiwake'], { env, stdio: 'pipe' });
   }
-  server = await startSecondServer({ DATABASE_URL: pg.url });
+  server = await startSecondServer({ DATABASE_URL: pgUrl });
 });
 
 test.afterAll(async () => {
   await server?.stop();
-  pg?.destroy();
+  await pg?.destroy();
 });
 
 /** Signs `user` in on the PostgreSQL server through the sign-in form. */
@@ -84,14 +86,14 @@ test('a decision sent while the database is stopped is not recorded, says so wit
   const reviewer = await signIn(browser, 'reviewer');
   await reviewer.goto(request);
   await reviewer.getByLabel(/Reason/).fill('Supplier confirmed.');
-  pg.stop();
+  await pg.stop();
   try {
     await reviewer.getByRole('button', { name: 'Approve' }).click();
     const outcome = reviewer.getByTestId('decide-outcome');
     await expect(outcome).toHaveText('Your decision was not recorded: the database is unavailable. Nothing changed; send it again.', { timeout: 60_000 });
     await expect(outcome).not.toContainText('ref ');
   } finally {
-    pg.start();
+    await pg.start();
   }
   // Nothing changed: the request is still open, and the same decision sent again goes through
   // (the first attempt after the restart may still meet a connection the restart closed: it says so, and the next one works).

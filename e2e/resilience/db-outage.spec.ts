@@ -11,22 +11,22 @@ import path from 'node:path';
 import pg from 'pg';
 import { expect, test } from '@playwright/test';
 import { migrate } from '../../scripts/db-migrate.mjs';
-import { startThrowawayPostgres, throwawayPostgresSkipReason, type ThrowawayPostgres } from '../../lib/db/testing/throwaway-postgres';
+import { pgClusterSkipReason, startPgCluster, type PgCluster } from '../../lib/db/testing/pg-cluster';
 import { startSecondServer, type SecondServer } from '../support/second-server';
 
-const skip = throwawayPostgresSkipReason();
+const skip = pgClusterSkipReason();
 const EMAIL = 'outage-admin@example.test';
 const PASSWORD = 'outage-password-not-secret';
 
 test.describe('the web server while its PostgreSQL restarts', () => {
   test.skip(skip !== null, skip ?? '');
   test.use({ storageState: { cookies: [], origins: [] } });
-  let cluster: ThrowawayPostgres;
+  let cluster: PgCluster;
   let server: SecondServer;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
-    cluster = await startThrowawayPostgres();
+    cluster = await startPgCluster();
     const admin = new pg.Client({ connectionString: `${cluster.server}/postgres` });
     await admin.connect();
     await admin.query('CREATE DATABASE outage');
@@ -47,7 +47,7 @@ test.describe('the web server while its PostgreSQL restarts', () => {
   });
   test.afterAll(async () => {
     await server?.stop();
-    cluster?.destroy();
+    await cluster?.destroy();
   });
 
   test('answers 503 "the database is unavailable" with no digest while it is down, and comes back by itself', async ({ page }) => {
@@ -62,7 +62,7 @@ test.describe('the web server while its PostgreSQL restarts', () => {
     expect(up?.status()).toBe(200);
     await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible();
 
-    cluster.stop();
+    await cluster.stop();
     const down = await page.goto(`${server.url}/runs`);
     expect(down?.status()).toBe(503);
     expect(down?.headers()['retry-after']).toMatch(/^\d+$/);
@@ -72,7 +72,7 @@ test.describe('the web server while its PostgreSQL restarts', () => {
     expect(health.status()).toBe(503);
     expect(await health.json()).toMatchObject({ ok: false, database: { ok: false, reason: 'unreachable' } });
 
-    cluster.start();
+    await cluster.start();
     const backAt = Date.now();
     // Nobody reloads: the page asks /api/health and comes back once the database answers.
     await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible({ timeout: 60_000 });

@@ -9,16 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startThrowawayPostgres, throwawayPostgresSkipReason, type ThrowawayPostgres } from '../db/testing/throwaway-postgres';
+import { pgClusterSkipReason, startPgCluster, type PgCluster } from '../db/testing/pg-cluster';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
 
-const skip = throwawayPostgresSkipReason();
+const skip = pgClusterSkipReason();
 if (skip) console.warn(`db-unavailable-pg.test: skipped: ${skip}`);
 
-let cluster: ThrowawayPostgres;
+let cluster: PgCluster;
 let env: ActionEnv;
 let policyDir: string;
 
@@ -29,18 +29,14 @@ describe.skipIf(skip)('the web server while its PostgreSQL restarts', () => {
     policyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-policy-'));
     fs.copyFileSync(path.resolve('config/policy.json'), path.join(policyDir, 'policy.json'));
     process.env.STOCKROOM_POLICY_FILE = path.join(policyDir, 'policy.json');
-    cluster = await startThrowawayPostgres();
+    cluster = await startPgCluster();
     env = await setUpActionEnv({ provider: 'postgres', pgServer: cluster.server });
   }, 120_000);
   afterAll(async () => {
     delete process.env.STOCKROOM_POLICY_FILE;
-    try {
-      cluster?.start();
-    } catch {
-      // Already running.
-    }
+    await cluster?.start().catch(() => undefined); // already running
     await env?.cleanup();
-    cluster?.destroy();
+    await cluster?.destroy();
     fs.rmSync(policyDir, { recursive: true, force: true });
   });
 
@@ -54,10 +50,10 @@ describe.skipIf(skip)('the web server while its PostgreSQL restarts', () => {
     const id = paused.data.approvalId;
 
     env.as('reviewer');
-    cluster.stop();
+    await cluster.stop();
     const refused = await decideApprovalAction({ id, verdict: 'approve', reason: 'the supplier confirmed' });
     expect(refused).toEqual({ ok: false, code: 'db_unavailable', error: NOT_RECORDED });
-    cluster.start();
+    await cluster.start();
 
     const prisma = getDb().prisma;
     expect(await prisma.approvalRequest.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: 'pending' });
@@ -77,12 +73,12 @@ describe.skipIf(skip)('the web server while its PostgreSQL restarts', () => {
     const { headers } = await import('next/headers');
     const ask = async () => GET(new Request(`http://127.0.0.1/api/runs/${run.data.runId}/progress`, { headers: await headers() }), { params: Promise.resolve({ id: run.data.runId }) });
 
-    cluster.stop();
+    await cluster.stop();
     const down = await ask();
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await down.json()).toEqual({ error: 'The database is unavailable, retrying.', code: 'db_unavailable' });
-    cluster.start();
+    await cluster.start();
 
     const up = await ask();
     expect(up.status).toBe(200);

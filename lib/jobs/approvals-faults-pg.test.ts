@@ -12,7 +12,7 @@
  * (`npm run bench -- --only approvals` prints those).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgClusterSkipReason } from './testing/pg-cluster';
+import { pgClusterSkipReason } from '../db/testing/pg-cluster';
 import { armKill, decide, finished, keepWorkers, pausedRun, settled, setUpDrill, type Drill } from './testing/approval-drills';
 
 /** Far below RESUME_LEASE_MS (5 min), the only way main moved a killed resume on. */

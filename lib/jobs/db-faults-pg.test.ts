@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../models/model-server/server';
-import { pgClusterSkipReason } from './testing/pg-cluster';
+import { pgClusterSkipReason } from '../db/testing/pg-cluster';
 import { createNetnsPair, netnsSkipReason, spawnModelServerIn, type NetnsPair } from './testing/netns';
 import { startFaultRig, waitFor, type FaultRig } from './testing/faults';
 import { spawnWorker, type WorkerProcess } from './testing/worker-processes';

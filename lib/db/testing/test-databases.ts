@@ -39,7 +39,7 @@ async function pgAdmin<T>(fn: (client: pg.Client) => Promise<T>, server = PG_SER
 
 /**
  * A new, empty database URL for a provider, and how to remove it. `pgServer`: another PostgreSQL
- * server than the shared one (a fault test's own cluster, throwaway-postgres.ts).
+ * server than the shared one (a fault test's own cluster, pg-cluster.ts).
  */
 export async function createTestDatabaseUrl(name: 'sqlite' | 'postgres', pgServer = PG_SERVER): Promise<{ url: string; drop(): Promise<void> }> {
   if (name === 'sqlite') {

@@ -6,7 +6,7 @@
  * at a chosen step of the approved write. `settled` lists what is wrong with a run once it finished.
  */
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { startPgCluster, type PgCluster } from './pg-cluster';
+import { startPgCluster, type PgCluster } from '../../db/testing/pg-cluster';
 import type { JournalStep } from '../../governance/journaled-executor';
 import { spawnWorker, type WorkerProcess } from './worker-processes';
 

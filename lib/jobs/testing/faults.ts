@@ -15,7 +15,7 @@ import { queueSuite } from '../../runs/suites';
 import type { Dataset } from '../../stockroom/dataset/types';
 import { GRAPHILE_SCHEMA, GraphileQueue } from '../graphile';
 import { runQueueOf } from '../queue';
-import { startPgCluster, type PgCluster } from './pg-cluster';
+import { startPgCluster, type PgCluster } from '../../db/testing/pg-cluster';
 import { bundledDataset, goldenSubset, liveConfig } from './suite-fixtures';
 
 export const faultOwner = { createdBy: 'user-fault-test', tenant: 'kittiwake' };

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@/scripts/db-migrate.mjs';
 import { closeDb, getDb } from '@/lib/db/client';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
-import { startThrowawayPostgres, throwawayPostgresSkipReason, type ThrowawayPostgres } from '@/lib/db/testing/throwaway-postgres';
+import { pgClusterSkipReason, startPgCluster, type PgCluster } from '@/lib/db/testing/pg-cluster';
 import { hashToken } from '@/lib/otel/ingest-tokens';
 import { POST } from './route';
 
@@ -22,11 +22,11 @@ const TOKEN = 'outage-tenant-token-0123456789abcdef';
 /** How long the database stays away (the issue's figure). */
 const OUTAGE_MS = 10_000;
 
-const skip = throwawayPostgresSkipReason();
+const skip = pgClusterSkipReason();
 if (skip) console.warn(`outage-pg.test: skipped: ${skip}`);
 
 describe.skipIf(skip)('the OTLP receiver while PostgreSQL is stopped for 10 s', () => {
-  let cluster: ThrowawayPostgres;
+  let cluster: PgCluster;
   let server: http.Server;
   let drop: () => Promise<void>;
   let base = '';
@@ -34,7 +34,7 @@ describe.skipIf(skip)('the OTLP receiver while PostgreSQL is stopped for 10 s', 
   const env = { ...process.env };
 
   beforeAll(async () => {
-    cluster = await startThrowawayPostgres();
+    cluster = await startPgCluster();
     const made = await createTestDatabaseUrl('postgres', cluster.server);
     drop = made.drop;
     await migrate({ url: made.url });
@@ -56,13 +56,9 @@ describe.skipIf(skip)('the OTLP receiver while PostgreSQL is stopped for 10 s', 
   afterAll(async () => {
     await new Promise<void>((resolve) => server?.close(() => resolve()));
     await closeDb();
-    try {
-      cluster?.start();
-    } catch {
-      // Already running.
-    }
+    await cluster?.start().catch(() => undefined); // already running
     await drop?.().catch(() => undefined);
-    cluster?.destroy();
+    await cluster?.destroy();
     process.env = env;
   });
 
@@ -91,13 +87,13 @@ describe.skipIf(skip)('the OTLP receiver while PostgreSQL is stopped for 10 s', 
     await provider.forceFlush();
     expect(await stored()).toBe(sent);
 
-    cluster.stop();
+    await cluster.stop();
     const stoppedAt = Date.now();
     for (let i = 5; Date.now() - stoppedAt < OUTAGE_MS; i++) {
       agentTrace(i);
       await new Promise((r) => setTimeout(r, 500));
     }
-    cluster.start();
+    await cluster.start();
     await provider.forceFlush();
     await provider.shutdown();
 

@@ -1,8 +1,8 @@
 /**
- * A throwaway PostgreSQL cluster for fault tests and the bench: initdb into a temp directory and
- * pg_ctl on a free port, so a test can restart or stop it (or cut a worker off from it) without
- * touching the machine's cluster that other tests share. As root the server runs as the `postgres`
- * user (runuser), as PostgreSQL refuses to run as root.
+ * A throwaway PostgreSQL cluster for fault tests, browser specs and the bench: initdb into a temp
+ * directory and pg_ctl on a free port, so a test can restart or stop it (or cut a worker off from it)
+ * without touching the machine's cluster that other tests share. As root the server runs as the
+ * `postgres` user (runuser), as PostgreSQL refuses to run as root. The one such helper in the project.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +36,8 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 
 export interface PgCluster {
   port: number;
+  /** The server's URL without a database, e.g. postgresql://postgres@127.0.0.1:54123 */
+  server: string;
   /** A URL of a database on it (`postgres` by default) through 127.0.0.1, or through `host`. */
   url(database?: string, host?: string): string;
   /** Stops the server (fast: connections are cut, as a restart does). */
@@ -43,6 +45,8 @@ export interface PgCluster {
   start(): Promise<void>;
   /** Stopped, `downMs` later started again; resolves once it accepts connections. */
   restart(downMs?: number): Promise<void>;
+  /** Creates an empty database on it; resolves its URL. */
+  createDatabase(name: string): Promise<string>;
   /** Stopped at once and its directory removed. */
   destroy(): Promise<void>;
 }
@@ -88,7 +92,12 @@ export async function startPgCluster(options: { extraListen?: string[] } = {}): 
   await start();
   return {
     port,
+    server: `postgresql://postgres@127.0.0.1:${port}`,
     url: (database = 'postgres', host = '127.0.0.1') => `postgresql://postgres@${host}:${port}/${database}`,
+    async createDatabase(name: string) {
+      await run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+      return `postgresql://postgres@127.0.0.1:${port}/${name}`;
+    },
     stop: () => stop('fast'),
     start,
     async restart(downMs = 0) {
