@@ -10,6 +10,7 @@ import type { Database } from './client';
 import { getRunOrThrow, getRunSummaryOrThrow, getRunSteps } from './runs-read';
 import { listRuns } from './runs-list';
 import { saveRun } from './runs-write';
+import { getRunTimeline } from './run-timeline';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
 
@@ -88,7 +89,7 @@ describe.each(providers)('agent tree on $name', (provider) => {
     expect(summary.setAside).toHaveLength(1);
   });
 
-  test('reads a run that lists no agents as one agent, stockroom, with the run’s transitions', async () => {
+  test('reads a run that lists no agents as one agent, stockroom, whose log is the run’s timeline (not read twice)', async () => {
     const run = makeRun({ runId: 'single' });
     const id = await saveRun(run, makeMeta(), db);
     const read = (await getRunOrThrow(id, db)).run;
@@ -97,7 +98,11 @@ describe.each(providers)('agent tree on $name', (provider) => {
     const summary = await getRunSummaryOrThrow(id, db);
     expect(summary.agentCount).toBe(1);
     expect(summary.agents).toHaveLength(1);
-    expect(summary.agents[0]).toMatchObject({ name: 'stockroom', path: ['stockroom'], parent: null, entered: 'root', transitions: run.transitions });
+    expect(summary.agents[0]).toMatchObject({ name: 'stockroom', path: ['stockroom'], parent: null, entered: 'root', transitions: [] });
+    // Its outcome still follows the run's last transition, and the log itself is the timeline's.
+    const last = run.transitions.at(-1)!.to;
+    expect(summary.agents[0]!.rollup.outcome).toBe(last === 'DONE' ? 'completed' : last === 'FAILED' ? 'failed' : 'unfinished');
+    expect((await getRunTimeline(id, db)).transitions.map((t) => t.to)).toEqual(run.transitions.map((t) => t.to));
     expect(summary.agents[0]!.rollup.toolCalls).toBe(run.trajectory.filter((s) => s.kind === 'tool_call').length);
   });
 

@@ -30,18 +30,21 @@ export async function getRunSummary(id: string, db: Database = getDb()): Promise
   const blobs = await db.prisma.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.agentTreeHash ? [row.agentTreeHash] : [])] } } });
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';
   const tree = treeOf(row.agentTreeHash ? text(row.agentTreeHash) : null);
+  // A run that lists no agents is one agent whose log is the run's: the header needs only its last
+  // transition (the outcome); the whole log is the timeline's (run-timeline.ts), not read twice.
+  const last = tree.agents.length === 0 ? await db.prisma.transition.findFirst({ where: { runId: id }, orderBy: { idx: 'desc' } }) : null;
   return {
     ...toRunListItem(row),
     agents: agentsOf({
       agents: tree.agents,
-      transitions: (await db.prisma.transition.findMany({ where: { runId: id }, orderBy: { idx: 'asc' } })).map((t) => ({ step: t.step, from: t.fromState, to: t.toState, reason: t.reason }) as Transition),
+      transitions: last ? [{ step: last.step, from: last.fromState, to: last.toState, reason: last.reason } as Transition] : [],
       trajectory: [],
       usage: { modelCalls: row.modelCallCount, inputTokens: Number(row.inputTokens), outputTokens: Number(row.outputTokens), totalTokens: Number(row.totalTokens), perCall: [] },
       costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false },
       terminationReason: row.terminationReason as RunResult['terminationReason'],
       startedAt: row.startedAt.toISOString(),
       durationMs: row.durationMs,
-    }).map((a, i) => (tree.agents.length === 0 && i === 0 ? { ...a, rollup: { ...a.rollup, toolCalls: row.toolCallCount } } : a)),
+    }).map((a, i) => (tree.agents.length === 0 && i === 0 ? { ...a, transitions: [], rollup: { ...a.rollup, toolCalls: row.toolCallCount } } : a)),
     setAside: tree.setAside,
     datasetHash: row.datasetHash,
     finalAnswer: row.finalAnswer,

@@ -100,7 +100,7 @@ export interface RunSummary extends RunListItem {
   systemPrompt: string;
   toolSpecs: JsonValue;
   createdAt: string;
-  /** The run's agents, root first (agentsOf: one `stockroom` agent for a run that lists none). */
+  /** The run's agents, root first (agentsOf: one `stockroom` agent for a run that lists none, whose `transitions` are left empty here: its log is the run's, read by getRunTimeline). */
   agents: Agent[];
   /** What an import set aside or repaired while building the tree ([] when nothing). */
   setAside: SetAside[];
