@@ -4,13 +4,10 @@
  * request, which still needs a sign-in: no link approves anything. It never carries the call's
  * arguments, the run's answer or any secret; those stay behind the sign-in.
  */
-import { z } from 'zod';
+import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema } from '../schemas/webhooks';
 
-export const WEBHOOK_EVENTS = ['approval.requested', 'approval.decided', 'approval.expiring', 'approval.escalated', 'approval.expired', 'run.ended'] as const;
+export { WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema };
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-export const WebhookEventSchema = z.enum(WEBHOOK_EVENTS);
-
-export const WEBHOOK_FORMATS = ['standard', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** What an event says, before it is shaped for an endpoint's format. */

@@ -11,3 +11,4 @@ export { checkSecret, newSecret, sealSecret, unsealSecret } from './secret';
 export { secretBytes, signedHeaders } from './sign';
 export { isPrivateAddress, parseWebhookUrl } from './target';
 export { sendOnce, type AttemptResult } from './send';
+export { checkEndpointSettings, type CheckedEndpoint } from './endpoint-settings';
