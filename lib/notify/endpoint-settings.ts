@@ -2,7 +2,6 @@
  * An endpoint as an admin saves it: the URL must be a target this deployment may send to and the
  * secret strong enough, else refused naming the field; the secret is generated when none is given.
  */
-import { NotifyError } from './errors';
 import { privateTargetsAllowed } from './limits';
 import { checkSecret, newSecret, sealSecret } from './secret';
 import { parseWebhookUrl } from './target';

@@ -9,9 +9,13 @@ import { timeLeftText } from '@/lib/governance/queue-order';
 export function TimeLeft({ expiresAt, escalated }: { expiresAt: string; escalated: string | null }) {
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
-    setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0); // the client's clock, once hydrated
+    const t = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(t);
+    };
   }, []);
   const until = Date.parse(expiresAt);
   return (
