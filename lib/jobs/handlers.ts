@@ -22,7 +22,7 @@ import { settleQuietTraces } from '../db/otlp-store';
 import { traceQuietMs } from '../otel/import/limits';
 import { deliverOnce } from '../notify';
 import { loadEvidenceKey } from '../governance/evidence-key';
-import { deliveryQueueOf } from './queue';
+import { deliveryQueueOf } from './delivery-queue';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {

@@ -10,7 +10,9 @@ import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';
 import type { RunQueue } from '../runs/queue-port';
 import type { JobQueue } from './types';
-import { webhookAttempts, type DeliveryQueue } from '../notify';
+import { deliveryQueueOf } from './delivery-queue';
+
+export { deliveryQueueOf };
 
 /** Jobs the in-process queue runs at once (STOCKROOM_WORKER_CONCURRENCY). */
 export const DEFAULT_IN_PROCESS_CONCURRENCY = 2;
@@ -55,17 +57,6 @@ export function createJobQueue(url: string | undefined = process.env.DATABASE_UR
   const target = resolveDatabaseUrl(url);
   if (target.provider === 'postgres') return new GraphileQueue(target.url);
   return new InProcessQueue(createHandlers(), concurrencyFromEnv('STOCKROOM_WORKER_CONCURRENCY', DEFAULT_IN_PROCESS_CONCURRENCY));
-}
-
-/** Webhook deliveries as jobs: one per delivery, keyed by it, with the operator's attempts (STOCKROOM_WEBHOOK_ATTEMPTS). */
-export function deliveryQueueOf(queue: JobQueue): DeliveryQueue {
-  return {
-    enqueueDeliveries: async (ids) => {
-      if (ids.length === 0) return;
-      const maxAttempts = webhookAttempts();
-      for (const deliveryId of ids) await queue.enqueue('webhook', { deliveryId }, { key: `webhook:${deliveryId}`, maxAttempts });
-    },
-  };
 }
 
 /** The run service's view of a job queue (lib/runs/queue-port.ts): runs and suites, each keyed so a repeat adds nothing. */
