@@ -62,15 +62,21 @@ describe.skipIf(pgSkip !== null)('webhook deliveries as jobs (PostgreSQL, worker
     }
   };
 
-  it('records and enqueues in the request, and a worker sends it signed', async () => {
+  it('records and enqueues with the request, sends nothing itself, and a worker sends it signed', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     const endpointId = await addHook(receiver.url);
     const { approvalId } = await pause();
     // Nothing was sent by the request: the delivery waits as a job.
     expect(receiver.received).toHaveLength(0);
+    // Recorded just after the answer (not awaited by it), as a job: none sent without a worker.
+    for (let i = 0; (await queue.countJobs('webhook')) < 1; i++) {
+      if (i > 600) throw new Error('no webhook job');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(await (await db()).webhookDelivery.findFirst({ where: { endpointId } })).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await queue.countJobs('webhook')).toBe(1);
+    expect(receiver.received).toHaveLength(0);
 
     workers.push(await spawnWorker({ databaseUrl: env.url, concurrency: 2 }));
     const [r] = await receiver.waitFor(1, 60_000);

@@ -66,7 +66,9 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller, no
     await storeRun(started.result, governedMeta(spec, dataset, runId, caller.id));
     return started;
   });
-  // A request to decide, or a run that ended other than COMPLETED: recorded for the tenant's webhooks, sent by jobs.
-  await notifyGovernedRun(runId, notify);
+  // A request to decide, or a run that ended other than COMPLETED: recorded for the tenant's webhooks and
+  // sent by jobs, after the answer (the run's time to pause does not grow with webhooks; the sweep
+  // records whatever a process that stopped meanwhile missed).
+  void notifyGovernedRun(runId, notify);
   return { ...summariseRun(runId, out.result, golden), status: out.result.status, approvalId: out.approval?.id ?? null };
 }

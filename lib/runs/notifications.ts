@@ -102,7 +102,7 @@ export function escalationOf(doc: PolicyDocument, req: ApprovalRequest): { at: D
 }
 
 /**
- * The sweep's part: pending requests about to expire are announced once (STOCKROOM_APPROVAL_WARN_SECONDS
+ * The sweep's part: pending requests not yet announced are announced, those about to expire are announced once (STOCKROOM_APPROVAL_WARN_SECONDS
  * before), requests past their rule's `escalate.afterSeconds` are announced once to the escalation
  * role's endpoints, and requests already expired get their expiry announced (the resume that tells
  * the run follows through the sweep's own resume jobs).
@@ -118,6 +118,7 @@ export async function notifyDueApprovals(queue: DeliveryQueue, now: Date = new D
   try {
     const warnMs = expiryWarningSeconds() * 1000;
     for (const req of await listApprovals(prisma, 'pending', now)) {
+      await emitForRequest(queue, req, now); // `requested`, if the start that made it stopped before recording it
       const left = Date.parse(req.proposal.expiresAt) - now.getTime();
       if (left <= warnMs && !(await eventRecorded(prisma, req.proposal.tenant, `approval.expiring:${req.id}`))) {
         await emitEvent(prisma, queue, { type: 'approval.expiring', subject: req.id, data: requestData(req, 'pending'), audience: req.approverRole, at: now });
