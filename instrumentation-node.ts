@@ -9,7 +9,7 @@
  * nothing is failed by a grace window), and the governed-run sweeper runs here.
  */
 import { resolveDatabaseUrl } from './lib/db/database-url';
-import { getJobQueue } from './lib/jobs/queue';
+import { deliveryQueueOf, getJobQueue } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
 import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
@@ -49,7 +49,7 @@ async function startGovernedSweeper(): Promise<void> {
     if (running) return;
     running = true;
     try {
-      const r = await sweepGovernedRuns();
+      const r = await sweepGovernedRuns(new Date(), deliveryQueueOf(getJobQueue()));
       const settled = await settleQuietTraces(traceQuietMs());
       if (settled > 0) console.log(`stockroom: ${settled} imported trace(s) went quiet without a root span: finished`);
       if (r.resumed.length > 0) console.log(`stockroom: resumed ${r.resumed.length} governed run(s)`);

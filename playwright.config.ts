@@ -80,6 +80,8 @@ export default defineConfig({
       // Live models: the offline model server as the openai-compatible endpoint, and a key that must stay on the server.
       STOCKROOM_MODEL_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
       OPENAI_API_KEY: E2E_PROVIDER_KEY,
+      // Webhook specs run their receiver on 127.0.0.1: the operator's allowance for private targets.
+      STOCKROOM_WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     },
   ],

@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals, notify' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     agenttree: async (n) => (await import('./agent-tree')).benchAgentTree(Math.min(n, 3)),
     faults: async () => (await import('./faults')).benchFaults(),
     approvals: async () => (await import('./approvals')).benchApprovals(),
+    notify: async () => (await import('./notify')).benchNotify(),
     deadlines: async (n) => (await import('../lib/models/bench-deadlines')).benchDeadlines(Math.min(n, 3)),
   };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {

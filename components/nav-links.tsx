@@ -24,6 +24,7 @@ const MORE = [
   { href: '/sessions', label: 'Sessions' },
   { href: '/tools', label: 'Tools' },
   { href: '/judge', label: 'Judge' },
+  { href: '/webhooks', label: 'Webhooks' },
 ] as const;
 
 const isHere = (path: string, href: string) => path === href || path.startsWith(`${href}/`);

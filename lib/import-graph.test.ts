@@ -28,6 +28,7 @@ export const FLOORS = [
   'otel', // trace export and import
   'transfer', // run files
   'charts', // pure shaping of data for pages
+  'notify', // outgoing webhooks: events, signatures, delivery attempts
   'runs', // the run service: prepare → execute → store, every way a run starts
   'jobs', // the job queue and workers, calling the run service
   'boundary', // the one wrapper of actions and routes: auth, parse, error policy

@@ -12,6 +12,10 @@ import { ApprovalTabSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';
 import { RowKeys } from '@/components/row-keys';
 import { requestOutcomes } from '@/lib/runs/request-view';
+import { byTimeLeft, quorumProgress } from '@/lib/governance/queue-order';
+import { currentPolicy } from '@/lib/governance/current-policy';
+import { escalationOf } from '@/lib/runs/notifications';
+import { TimeLeft } from './_components/time-left';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +24,20 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   const tab = ApprovalTabSchema.parse((await searchParams).tab);
   const now = new Date();
   const prisma = getDb().prisma;
-  const requests = await listApprovals(prisma, tab, now, [user.tenant]);
+  const listed = await listApprovals(prisma, tab, now, [user.tenant]);
+  // Pending: the one that runs out first comes first; the other tabs stay newest first.
+  const requests = tab === 'pending' ? byTimeLeft(listed) : listed;
+  const policy = (() => {
+    try {
+      return currentPolicy().document;
+    } catch {
+      return null; // a broken policy file: the queue still shows, without escalations
+    }
+  })();
+  const escalatedTo = (r: (typeof requests)[number]) => {
+    const esc = policy && tab === 'pending' ? escalationOf(policy, r) : null;
+    return esc && now >= esc.at ? esc.to : null;
+  };
   const [labels, outcomes] = await Promise.all([userLabels(prisma, requests.map((r) => r.proposal.actor)), requestOutcomes(requests, now)]);
 
   return (
@@ -28,7 +45,8 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       <h1>Approvals</h1>
       <p className="lede">
         Calls a governed run may not make without a reviewer: each request binds the exact call (tool, arguments, tool schema, policy
-        version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}. j and k move through the requests, Enter opens one.
+        version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}. Pending requests are sorted by time left, the soonest to
+        expire first. j and k move through the requests, Enter opens one.
       </p>
       <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
         {APPROVAL_STATUSES.map((s) => (
@@ -53,9 +71,10 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                 <th>Requested by</th>
                 <th>Tenant</th>
                 <th>Status</th>
+                <th>Approvals</th>
                 <th>Outcome</th>
                 <th>Created</th>
-                <th>Expires</th>
+                <th>{tab === 'pending' ? 'Time left' : 'Expires'}</th>
               </tr>
             </thead>
             <tbody>
@@ -76,11 +95,16 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
                   <td>
                     <ApprovalStatusBadge status={effectiveStatus(r, now)} />
                   </td>
+                  <td className="nowrap small" data-testid="quorum-progress">
+                    {quorumProgress(r)}
+                  </td>
                   <td className="small" data-testid="request-outcome">
                     {outcomes.get(r.id)?.text ?? ''}
                   </td>
                   <td className="nowrap small">{r.createdAt.replace('T', ' ').slice(0, 19)}</td>
-                  <td className="nowrap small">{r.proposal.expiresAt.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="nowrap small">
+                    {tab === 'pending' ? <TimeLeft expiresAt={r.proposal.expiresAt} escalated={escalatedTo(r)} /> : r.proposal.expiresAt.replace('T', ' ').slice(0, 19)}
+                  </td>
                 </tr>
               ))}
             </tbody>

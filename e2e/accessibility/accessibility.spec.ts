@@ -29,7 +29,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await runFromLauncher(page, { caseId: 'S024', governed: true });
     await page.getByRole('link', { name: 'Open the approval request' }).click();
     const approval = new URL(page.url()).pathname;
-    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?transition=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/label-queue', '/golden-sets', '/no-such-page'];
+    const pages = ['/', '/runs', `/runs/${a}`, `/runs/${b}?transition=3`, '/matrix', '/instructor', '/compare', `/compare?a=${a}&b=${b}`, '/approvals', approval, '/effects', '/judge', '/label-queue', '/golden-sets', '/webhooks', '/no-such-page'];
     const found: string[] = [];
     for (const url of pages) {
       await page.goto(url);

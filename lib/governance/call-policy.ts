@@ -5,7 +5,7 @@
  */
 import type { CallPolicy, PolicyDecision } from '../harness/guards/call-policy';
 import type { JsonValue } from '../harness/json';
-import type { ToolSpec } from '../harness/types';
+import type { ToolRecord, ToolSpec } from '../harness/types';
 import { canonicalDigest } from './canonical-json';
 import { checkDrift, toolLabel, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
 import { BUILTIN_RULES, evaluatePolicy, toolPolicyFor, type GovernanceDecision } from './policy-engine';
@@ -62,8 +62,10 @@ export class GovernedCallPolicy implements CallPolicy {
     return { decision, toolVersion, schemaDigest: drift.pinned.schemaDigest };
   }
 
-  decide(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec, context: { step: number }): PolicyDecision {
-    const { decision, toolVersion, schemaDigest } = this.evaluate(call, spec);
+  decide(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec, context: { step: number; records?: readonly ToolRecord[] }): PolicyDecision {
+    const evaluated = this.evaluate(call, spec);
+    const { toolVersion, schemaDigest } = evaluated;
+    const decision = tightenForTaint(evaluated.decision, taintedAt(context.records ?? []), this.isWrite(call.name, spec), this.options.policy);
     this.decisions.push({
       step: context.step,
       callId: call.toolUseId,
@@ -77,8 +79,48 @@ export class GovernedCallPolicy implements CallPolicy {
     return { decision: decision.decision, rule: decision.rule, policyVersion: decision.policyVersion, message: decision.message };
   }
 
+  /** Whether the tool writes: the policy's risk class, else (unlisted) anything its server does not mark read-only. */
+  isWrite(name: string, spec: ToolSpec): boolean {
+    const listed = toolPolicyFor(this.options.policy, name, this.options.server);
+    if (listed) return listed.risk === 'write';
+    const drift = checkDrift(this.options.pin, spec, this.options.server);
+    return !(drift.ok && drift.pinned.readOnlyHint === true);
+  }
+
   /** Removes and returns the decisions recorded since the last drain. */
   drain(): DecisionRecord[] {
     return this.decisions.splice(0, this.decisions.length);
   }
+}
+
+/** The rule a tainted run's write is held under when the policy alone would have allowed it. */
+export const TAINTED_RUN_RULE = 'tainted-run';
+
+/** Where the run first read planted instructions (null: it has not). */
+export function taintedAt(records: readonly ToolRecord[]): { step: number; tool: string; detector: string } | null {
+  const first = records.find((r) => r.taint);
+  return first?.taint ? { step: first.step, tool: first.name, detector: first.taint.detector } : null;
+}
+
+/**
+ * A run that read planted instructions keeps no write privilege of its own: a write the policy
+ * allows needs a reviewer's approval, and one that already needed it says why the run is suspect.
+ * Denials stay denials; reads are untouched.
+ */
+export function tightenForTaint(
+  decision: GovernanceDecision,
+  taint: { step: number; tool: string; detector: string } | null,
+  write: boolean,
+  policy: LoadedPolicy,
+): GovernanceDecision {
+  if (!taint || !write || decision.decision === 'deny') return decision;
+  const why = `tainted at step ${taint.step}: an instruction planted in ${taint.tool} (${taint.detector === 'quarantine' ? 'the quarantine detector' : 'the no_injection guardrail'} flagged it), so every write waits for a person`;
+  if (decision.decision === 'approval_required') return { ...decision, message: `${why}; ${decision.message}` };
+  return {
+    decision: 'approval_required',
+    rule: TAINTED_RUN_RULE,
+    policyVersion: decision.policyVersion,
+    message: why,
+    approval: { approverRole: 'reviewer', quorum: 1, ttlSeconds: policy.document.approvalTtlSeconds },
+  };
 }

@@ -54,8 +54,16 @@ const RuleSchema = z.discriminatedUnion('effect', [
     /** Distinct approvers needed. */
     quorum: z.number().int().min(1).max(10).default(1),
     ttlSeconds: z.number().int().min(1).optional(),
+    /**
+     * Still pending this many seconds after it was made: the request is escalated — announced to
+     * the webhooks of the `to` role (once), and shown escalated in the queue. Must come before expiry.
+     */
+    escalate: z.strictObject({ afterSeconds: z.number().int().min(1), to: z.enum(['reviewer', 'admin']) }).optional(),
   }),
-]);
+]).refine((r) => r.effect !== 'approval_required' || !r.escalate || r.ttlSeconds === undefined || r.escalate.afterSeconds < r.ttlSeconds, {
+  message: 'escalate.afterSeconds must be shorter than ttlSeconds (an escalation after expiry reaches nobody in time)',
+  path: ['escalate', 'afterSeconds'],
+});
 export type PolicyRule = z.infer<typeof RuleSchema>;
 
 const ToolPolicySchema = z.strictObject({

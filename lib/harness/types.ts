@@ -202,6 +202,12 @@ export const ToolRecordSchema = z.object({
   quarantinedText: z.array(z.string()),
   /** Names of payload wrappers that rewrote the result after the tool ran. */
   rewrittenBy: z.array(z.string()),
+  /**
+   * The result carried prompt-injection signals (the quarantine detector's, or a guardrail's
+   * no_injection finding), seen whether or not the text was removed: from this record on the run is
+   * tainted, and a call policy may tighten what it allows. Absent: nothing was found.
+   */
+  taint: z.object({ detector: z.enum(['quarantine', 'no_injection']), excerpt: z.string() }).optional(),
   /** The call policy's decision, when a policy is attached to the run (governance). */
   policy: z
     .object({

@@ -13,6 +13,7 @@ import type { ResumeOwner } from '../governance/governance-store';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
 import { reconcileUnknownEffects, runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
 import type { JobQueue } from './types';
+import type { DeliveryQueue } from '../notify';
 
 /**
  * Resumes the run; another worker having resumed it first is success, not failure. `owner`: the job
@@ -21,9 +22,9 @@ import type { JobQueue } from './types';
  * the database connection was lost is handed back without spending an attempt (lib/jobs/graphile.ts)
  * and its next attempt, the same job, takes the run over.
  */
-export async function resumeGovernedJob(runId: string, owner?: ResumeOwner): Promise<'resumed' | 'taken-elsewhere'> {
+export async function resumeGovernedJob(runId: string, owner?: ResumeOwner, notify?: DeliveryQueue): Promise<'resumed' | 'taken-elsewhere'> {
   try {
-    await resumeAfterDecision(runId, owner);
+    await resumeAfterDecision(runId, owner, notify);
     return 'resumed';
   } catch (err) {
     if (err instanceof ConflictError) return 'taken-elsewhere';

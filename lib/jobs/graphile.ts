@@ -32,6 +32,7 @@ export const JOB_KEY_MODES: Record<JobKind, 'replace' | 'preserve_run_at'> = {
   'suite-case': 'preserve_run_at',
   'governed-resume': 'replace',
   sweep: 'replace',
+  webhook: 'preserve_run_at',
 };
 
 /**

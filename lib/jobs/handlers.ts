@@ -20,6 +20,9 @@ import type { ModelGate } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/otlp-store';
 import { traceQuietMs } from '../otel/import/limits';
+import { deliverOnce } from '../notify';
+import { loadEvidenceKey } from '../governance/evidence-key';
+import { deliveryQueueOf } from './delivery-queue';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
@@ -109,11 +112,18 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.
       const { resumeGovernedJob } = await import('./governed-jobs');
       // Held through this job's lease: while this worker holds the job, no other resume takes the run.
-      await resumeGovernedJob(job.runId, ctx.lease);
+      await resumeGovernedJob(job.runId, ctx.lease, deliveryQueueOf(ctx.queue));
+    },
+    /** One attempt at a webhook delivery; a failure before the last attempt is retried with the engine's backoff. */
+    async webhook(job, ctx) {
+      const outcome = await deliverOnce(getDb().prisma, job.deliveryId, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, rootKey: loadEvidenceKey(), signal: ctx.signal });
+      if (outcome === 'retry') throw new Error(`webhook delivery ${job.deliveryId}: attempt ${ctx.attempt} of ${ctx.maxAttempts} failed (see the delivery log)`);
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');
       await sweepAsJobs(ctx.queue);
+      const { notifyDueApprovals } = await import('../runs/notifications');
+      await notifyDueApprovals(deliveryQueueOf(ctx.queue));
       const { pruneProviderCalls } = await import('./provider-limits');
       await pruneProviderCalls(getDb());
       // Imported traces whose root never came and that went quiet: their runs stop showing running.

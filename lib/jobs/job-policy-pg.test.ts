@@ -37,6 +37,7 @@ describe.skipIf(pgSkip !== null)('job keys, the sweep schedule and failed jobs o
     run: async () => undefined,
     suite: async () => undefined,
     'suite-case': async () => undefined,
+    webhook: async () => undefined,
     async 'governed-resume'(job) {
       calls[job.runId] = (calls[job.runId] ?? 0) + 1;
       // A configuration error can never succeed by retrying.

@@ -10,6 +10,9 @@ import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';
 import type { RunQueue } from '../runs/queue-port';
 import type { JobQueue } from './types';
+import { deliveryQueueOf } from './delivery-queue';
+
+export { deliveryQueueOf };
 
 /** Jobs the in-process queue runs at once (STOCKROOM_WORKER_CONCURRENCY). */
 export const DEFAULT_IN_PROCESS_CONCURRENCY = 2;
@@ -62,6 +65,7 @@ export function runQueueOf(queue: JobQueue): RunQueue {
     remote: queue.backend === 'graphile-worker',
     enqueueRun: (job) => queue.enqueue('run', job, { key: `run:${job.runId}` }),
     enqueueSuite: (spec) => queue.enqueue('suite', spec, { key: `suite:${spec.suiteRunId}` }),
+    enqueueDeliveries: (ids) => deliveryQueueOf(queue).enqueueDeliveries(ids),
     enqueueResume: (runId) => retryWhileUnreachable(() => queue.enqueue('governed-resume', { runId }, { key: `governed-resume:${runId}` })),
   };
 }

@@ -42,12 +42,16 @@ export type RunJob = z.infer<typeof RunJobSchema>;
 /** The periodic sweeps: approval expiry, stuck `resuming` runs, reconciliation of unstored runs, evidence seals. */
 export const SweepJobSchema = z.object({});
 
+/** One webhook delivery (lib/notify deliverOnce): one attempt per job attempt, the engine's backoff between. */
+export const WebhookJobSchema = z.object({ deliveryId: z.string().min(1) });
+
 export const JOB_SCHEMAS = {
   run: RunJobSchema,
   suite: SuiteJobSchema,
   'suite-case': SuiteCaseJobSchema,
   'governed-resume': ResumeJobSchema,
   sweep: SweepJobSchema,
+  webhook: WebhookJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_SCHEMAS;

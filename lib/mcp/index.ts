@@ -12,3 +12,4 @@ export { createExecutor, type CreateExecutorOptions } from './create-executor';
 export { normaliseCallToolResult } from './normalise-result';
 export { RESET_TOOL_NAME, HIDDEN_META_KEY, OPERATION_KEY_META_KEY, STOCKROOM_SERVER_INFO } from './protocol';
 export { benchMcpMatrix, formatMcpBench, MCP_BENCH_TARGETS_MS, type McpBenchFigure } from './bench-mcp';
+export { dashboardUrl } from './server-config';

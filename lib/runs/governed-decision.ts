@@ -22,6 +22,8 @@ import { resumeAfterDecision } from './governed-resume';
 import { requestOutcomes } from './request-view';
 import type { RequestOutcome } from '../governance/request-outcome';
 import type { RunQueue } from './queue-port';
+import type { DeliveryQueue } from '../notify';
+import { notifyGovernedRun } from './notifications';
 
 /** What the reviewer sees after deciding. */
 export interface DecideApprovalResult {
@@ -51,9 +53,9 @@ async function whoDecided(req: ApprovalRequest): Promise<string> {
   return `${labels.get(last.reviewerId) ?? last.reviewerId} ${verb} it at ${last.at.slice(0, 19).replace('T', ' ')} UTC ("${last.reason}"); it is now ${req.status}.`;
 }
 
-async function resume(runId: string): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'> & { failure?: string }> {
+async function resume(runId: string, notify: DeliveryQueue): Promise<Pick<DecideApprovalResult, 'run' | 'dispatch'> & { failure?: string }> {
   try {
-    const out = await resumeAfterDecision(runId);
+    const out = await resumeAfterDecision(runId, undefined, notify);
     const r = out.revalidation;
     return {
       run: { status: out.result.status, terminationReason: out.result.terminationReason },
@@ -106,7 +108,7 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
     if (out.refusal === 'expired') {
       // The run learns that its approval expired and finishes (here, or on a worker); the reviewer is told plainly.
       if (!(await resumeOnWorker(req.runId, queue))) {
-        await resume(req.runId).catch((err: unknown) => {
+        await resume(req.runId, queue).catch((err: unknown) => {
           if (!(err instanceof GovernanceError)) throw err;
         });
       }
@@ -123,6 +125,8 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
     }
     throw new RunError(out.refusal, out.message);
   }
+  // The decision (or a quorum's progress) is announced whatever happens to the resume below.
+  await notifyGovernedRun(req.runId, queue);
   // Answers for a decision after which nothing runs in this request.
   const decidedOnly = (message: string): DecidedResult => ({ result: { status: out.status, run: null, dispatch: null, message }, resumedHere: false });
   if (out.status === 'pending') {
@@ -151,7 +155,7 @@ export async function decideAndResume(req: ApprovalRequest, { verdict, reason, r
       );
       return { ...answer, result: { ...answer.result, outcome } };
     }
-    const { failure, ...resumed } = await resume(req.runId);
+    const { failure, ...resumed } = await resume(req.runId, queue);
     const after = await getApprovalOrThrow(prisma, id);
     const outcome = (await requestOutcomes([after])).get(id) ?? null;
     // What happened to the call comes first: an approval whose write the downstream refused is not a success.

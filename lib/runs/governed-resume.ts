@@ -12,21 +12,26 @@ import { resolveDataset } from './datasets';
 import { governedMeta, specOf, withGovernedContext } from './governed-context';
 import { truthfully } from './governed-failure';
 import { storeRunSoFar } from './store';
+import { notifyGovernedRun } from './notifications';
+import type { DeliveryQueue } from '../notify';
 
 /**
  * Resumes the run and replaces its stored run. Throws ConflictError when another worker resumed it
  * first. `owner`: the job worker and attempt it runs under (absent in a server process).
  */
-export async function resumeAfterDecision(runId: string, owner?: ResumeOwner): Promise<GovernedOutcome> {
+export async function resumeAfterDecision(runId: string, owner?: ResumeOwner, notify?: DeliveryQueue): Promise<GovernedOutcome> {
   const stored = await getGovernedRunOrThrow(getDb().prisma, runId);
   const spec = specOf(runId, stored.spec);
-  return truthfully(runId, 'resume', async () => {
+  const out = await truthfully(runId, 'resume', async () => {
     const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
     const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId), owner);
     await storeRunSoFar(out.result, governedMeta(spec, dataset, runId, stored.principal.subject));
     await clearGovernedFailure(getDb().prisma, runId);
     return out;
   });
+  // Paused again, expired, denied or ended other than COMPLETED: whoever listens is told (recorded here, sent by jobs).
+  await notifyGovernedRun(runId, notify);
+  return out;
 }
 
 /**

@@ -18,6 +18,8 @@ import { truthfully } from './governed-failure';
 import type { RunCaller } from './prepare';
 import { guardrailsFor, refuseToolServer } from './settings';
 import { storeRun } from './store';
+import { notifyGovernedRun } from './notifications';
+import type { DeliveryQueue } from '../notify';
 import { summariseRun, type RunOneResult } from './summary';
 
 /** A governed run's summary: the usual one, whether it paused, and the approval it waits for. */
@@ -32,7 +34,7 @@ export interface GovernedRunResult extends RunOneResult {
  * tenant's reviewers; the principal acts for the tenant the caller works in, which the policy's
  * cross-tenant rule compares with the run's tenant.
  */
-export async function startGovernedOne(input: RunOneInput, caller: RunCaller): Promise<GovernedRunResult> {
+export async function startGovernedOne(input: RunOneInput, caller: RunCaller, notify?: DeliveryQueue): Promise<GovernedRunResult> {
   refuseToolServer(input.toolServer);
   // A governed run is rebuilt from its spec when it resumes, and the spec names no model: refused, never silently fake.
   if (input.model !== FAKE_MODEL) throw new InputError('model', 'Governed runs use the fake model; choose a live model for an ungoverned run, a suite or the matrix.');
@@ -64,5 +66,9 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller): P
     await storeRun(started.result, governedMeta(spec, dataset, runId, caller.id));
     return started;
   });
+  // A request to decide, or a run that ended other than COMPLETED: recorded for the tenant's webhooks and
+  // sent by jobs, after the answer (the run's time to pause does not grow with webhooks; the sweep
+  // records whatever a process that stopped meanwhile missed).
+  void notifyGovernedRun(runId, notify);
   return { ...summariseRun(runId, out.result, golden), status: out.result.status, approvalId: out.approval?.id ?? null };
 }

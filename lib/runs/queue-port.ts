@@ -4,6 +4,7 @@
  */
 import type { RunOneInput } from '../schemas/run-settings';
 import type { RunCaller } from './prepare';
+import type { DeliveryQueue } from '../notify';
 
 /** A run stored `queued`, for whichever worker takes it (queued.ts runQueuedRun). */
 export interface QueuedRunJob {
@@ -24,7 +25,8 @@ export type SuiteSpec = {
   toolServer?: string;
 };
 
-export interface RunQueue {
+/** Also where webhook deliveries go (one job each), so whatever moves a run can announce it. */
+export interface RunQueue extends DeliveryQueue {
   /** True when queued work runs in worker processes, not in this one (PostgreSQL). */
   readonly remote: boolean;
   /** Enqueues a queued run, once per run id. */

@@ -19,6 +19,8 @@ import { reconcileEntry } from '../governance/reconcile';
 import { isDemoFaultError } from './demo-fault';
 import { reconcilerFor } from './ledger';
 import { repairStoredRun, resumeAfterDecision } from './governed-resume';
+import { notifyDueApprovals } from './notifications';
+import type { DeliveryQueue } from '../notify';
 
 /** How often the server sweeps. */
 export const SWEEP_INTERVAL_MS = 30_000;
@@ -79,11 +81,11 @@ export async function reconcileUnknownEffects(now: Date): Promise<string[]> {
 }
 
 /** One sweep: resumes every due run once. */
-export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepReport> {
+export async function sweepGovernedRuns(now: Date = new Date(), notify?: DeliveryQueue): Promise<SweepReport> {
   const report: SweepReport = { sealed: 0, resumed: [], failed: [] };
   for (const runId of await runsToSweep(now)) {
     try {
-      await resumeAfterDecision(runId);
+      await resumeAfterDecision(runId, undefined, notify);
       report.resumed.push(runId);
     } catch (err) {
       // Another worker took it: it moves on there.
@@ -101,6 +103,7 @@ export async function sweepGovernedRuns(now: Date = new Date()): Promise<SweepRe
     }
   }
   await reconcileUnknownEffects(now);
+  if (notify) await notifyDueApprovals(notify, now);
   report.sealed = await sealEvidenceChains(getDb().prisma);
   // Anchors moved by appends inside other transactions (a decision, a deleted run) reach the witness here.
   await writeEvidenceWitness(getDb().prisma);

@@ -27,6 +27,8 @@ import { DriftAlert } from '@/components/drift-alert';
 import { isMcpApproval } from '@/lib/mcp/mcp-approvals';
 import { requestOutcomes, reviewContext, type ReviewContext } from '@/lib/runs/request-view';
 import { limitRange } from '@/lib/governance/tool-limits';
+import { quorumProgress } from '@/lib/governance/queue-order';
+import { TimeLeft } from '../_components/time-left';
 
 export const dynamic = 'force-dynamic';
 
@@ -232,7 +234,15 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         <p>
           <strong>Policy rule</strong> <span className="mono" data-testid="policy-rule">{req.rule}</span>: {req.message}. Needs {req.quorum}{' '}
           {req.approverRole}
-          {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.
+          {req.quorum === 1 ? '' : 's'} of tenant {req.proposal.tenant}.{' '}
+          <span data-testid="quorum-progress">{quorumProgress(req)} so far</span>
+          {open ? (
+            <>
+              {' · '}
+              <TimeLeft expiresAt={req.proposal.expiresAt} escalated={null} />
+            </>
+          ) : null}
+          .
         </p>
         {context && context.breaches.length > 0 ? (
           <p className="alert error" role="alert" data-testid="limit-breach">

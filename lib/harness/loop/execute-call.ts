@@ -99,6 +99,23 @@ function consultRunGuards(env: CallEnvironment, call: ToolCallRequest, step: num
   return null;
 }
 
+/** Longest excerpt of planted text a taint keeps. */
+const TAINT_EXCERPT_CHARS = 200;
+
+/**
+ * Whether the tool's result carried prompt-injection signals: what quarantine removed, or (when
+ * quarantine was off — injection_unguarded — and so removed nothing) what it would have removed,
+ * else a guardrail's no_injection finding. Detection only: the content is not changed here.
+ */
+function taintOf(result: ToolResult, quarantined: readonly string[], events: readonly GuardrailEvent[]): ToolRecord['taint'] | null {
+  if (result.isError) return null;
+  const planted = quarantined[0] ?? quarantine(result.content).removed[0];
+  if (planted !== undefined) return { detector: 'quarantine', excerpt: planted.slice(0, TAINT_EXCERPT_CHARS) };
+  const injection = events.find((e) => e.kind === 'guardrail' && 'guardrail' in e && e.guardrail === 'no_injection');
+  if (injection) return { detector: 'no_injection', excerpt: ('detail' in injection && typeof injection.detail === 'string' ? injection.detail : 'an instruction-like passage').slice(0, TAINT_EXCERPT_CHARS) };
+  return null;
+}
+
 export async function executeCall(env: CallEnvironment, call: ToolCallRequest, step: number): Promise<CallOutcome> {
   const record = baseRecord(step, call);
   const spec = env.specs.get(call.name);
@@ -194,6 +211,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
   }
   const scanned = env.guardrails ? scanToolOutput(env.guardrails, content, step, call.toolUseId) : null;
   if (scanned) content = scanned.content;
+  const taint = taintOf(result, quarantinedText, scanned?.events ?? []);
   return {
     ...(scanned && scanned.events.length > 0 ? { guardrailEvents: scanned.events } : {}),
     record: {
@@ -209,6 +227,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       quarantinedText,
       rewrittenBy,
       policy,
+      ...(taint ? { taint } : {}),
       ...(result.media ? { media: result.media } : {}),
     },
   };
