@@ -9,7 +9,9 @@ import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { formatPairedDeltas } from '../../lib/eval/matrix-significance';
+import { SIGNIFICANCE_LEVEL } from '../../lib/eval/paired-deltas';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
@@ -29,6 +31,7 @@ const FLAGS = {
   ...JUDGE_FLAGS,
   ...QUEUE_FLAGS,
   ...GOLDEN_SET_FLAGS,
+  ...EPOCHS_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
 } as const;
@@ -64,7 +67,7 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
+    'matrix [--model fake|fake-noisy|PROVIDER:MODEL] [--temperature T --seed N] [--epochs N] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -73,6 +76,9 @@ export const command: CliCommand = {
     if (queued) refuseExternalToolsWhenQueued(args);
     // Queued settings are graded by the workers with the deterministic judge: a live one is refused, not dropped.
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
+    const epochs = epochsFromArgs(args);
+    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
+    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
     const baseConfig = configFromArgs(args);
     const live = await liveModelFromConfig(baseConfig);
     const judgeSpec = await judgeSpecFromArgs(args);
@@ -87,7 +93,7 @@ export const command: CliCommand = {
       if (queued) {
         return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
-      return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target));
+      return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), epochs);
     } finally {
       await target?.close();
     }
@@ -102,6 +108,7 @@ async function runAndPrint(
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   judge: Judge,
+  epochs: number,
 ): Promise<number> {
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
@@ -112,6 +119,7 @@ async function runAndPrint(
     golden,
     ...live,
     judge,
+    epochs,
     signal: cancel.signal,
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
@@ -125,16 +133,28 @@ async function runAndPrint(
     const bySetting = Object.fromEntries(
       MATRIX_SETTINGS.map((s) => [
         s,
-        { metrics: matrix.reports[s].metrics, by_category: matrix.reports[s].by_category, deltas: matrix.deltas[s] },
+        {
+          metrics: matrix.reports[s].metrics,
+          by_category: matrix.reports[s].by_category,
+          deltas: matrix.deltas[s],
+          intervals: matrix.reports[s].intervals,
+          ...(s === 'none' ? {} : { paired_deltas: matrix.paired[s] ?? {} }),
+        },
       ]),
     );
     // With --save, `suiteId` and `runIds` (by setting, then case) come first, beside the settings.
-    const judged = { judge: judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s])) };
+    const judged = {
+      judge: judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s])),
+      epochs: matrix.epochs,
+      significance: { level: SIGNIFICANCE_LEVEL, correction: 'holm', cells: Object.values(matrix.paired).reduce((n, row) => n + Object.keys(row).length, 0) },
+    };
     process.stdout.write(JSON.stringify(stored ? { ...stored, ...judged, ...bySetting } : { ...judged, ...bySetting }, null, 2) + '\n');
   } else {
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    const significance = formatPairedDeltas(matrix.paired, matrix.epochs);
+    if (significance) process.stdout.write(`\n${significance}\n`);
     const guardrailTable = formatGuardrailTable(metrics);
     if (guardrailTable) process.stdout.write(`\nguardrails\n\n${guardrailTable}\n`);
     const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));

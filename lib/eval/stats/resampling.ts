@@ -4,7 +4,7 @@
  * Every draw comes from a seeded generator, so the same inputs and seed give the same interval.
  */
 import type { Interval } from './binomial';
-import { seededRandom } from './rng';
+import { seededRandom } from '../../harness';
 
 /** Bootstrap resamples per interval. */
 export const BOOTSTRAP_RESAMPLES = 2000;

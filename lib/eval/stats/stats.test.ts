@@ -7,7 +7,7 @@ import { binomialTwoSidedHalf, mcnemarExact, signTest, wilsonInterval } from './
 import { holmAdjust } from './multiple';
 import { epochsToDetect } from './power';
 import { clusteredBootstrap, pairedPermutationTest, quantileSorted } from './resampling';
-import { seededRandom } from './rng';
+import { seededRandom } from '../../harness';
 
 describe('Wilson score interval', () => {
   it('bounds 8 of 10 at [0.4902, 0.9433]', () => {
