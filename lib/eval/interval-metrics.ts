@@ -3,7 +3,9 @@
  * (a rate, Wilson interval, McNemar/sign test) or a number (a mean, bootstrap interval, permutation
  * test). A run without a value for a metric (no judge, no tool call to be faithful to) is left out.
  */
+import { isModelTurn, type RunResult } from '../harness/types';
 import type { CaseScores } from './case-scores';
+import type { SuiteCaseResult } from './suite';
 
 export type MetricShape = 'rate' | 'mean';
 
@@ -12,8 +14,18 @@ export interface RunPoint {
   caseId: string;
   category: string;
   scores: CaseScores;
-  /** The run's wall time, ms. */
-  durationMs: number;
+  /** The run's model time: the sum of its model calls' latencies, ms (the fake model's is a formula of its tokens). */
+  modelLatencyMs: number;
+}
+
+/** The model time of a run (its model turns' latencies summed). */
+export function modelLatencyOf(run: Pick<RunResult, 'trajectory'>): number {
+  return run.trajectory.filter(isModelTurn).reduce((ms, t) => ms + t.latencyMs, 0);
+}
+
+/** A suite's results as interval points. */
+export function runPointsOf(results: readonly SuiteCaseResult[]): RunPoint[] {
+  return results.map((r) => ({ caseId: r.golden.id, category: r.golden.category, scores: r.scores, modelLatencyMs: modelLatencyOf(r.run) }));
 }
 
 export interface IntervalMetric {
@@ -49,7 +61,7 @@ export const INTERVAL_METRICS: readonly IntervalMetric[] = [
   { key: 'mean_model_calls', shape: 'mean', value: (r) => r.scores.modelCalls },
   { key: 'mean_input_tokens', shape: 'mean', value: (r) => r.scores.inputTokens },
   { key: 'mean_output_tokens', shape: 'mean', value: (r) => r.scores.outputTokens },
-  { key: 'mean_latency_ms', shape: 'mean', value: (r) => r.durationMs },
+  { key: 'mean_model_latency_ms', shape: 'mean', value: (r) => r.modelLatencyMs },
   { key: 'mean_cost_usd', shape: 'mean', value: (r) => r.scores.costUsd },
 ];
 

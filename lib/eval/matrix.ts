@@ -11,6 +11,7 @@ import { EvalFileError } from './errors';
 import { loadGoldenFile, type GoldenFile } from './golden';
 import type { Judge } from './judge';
 import { computeDeltas, MATRIX_TABLE_METRICS, type MetricDeltas } from './matrix-table';
+import { runPointsOf } from './interval-metrics';
 import { pairedDeltas, type PairedDelta } from './paired-deltas';
 import { buildReport, isDeterministicModel, type EvalReport } from './report';
 import { checkEpochs, runSuite, type SuiteProgress, type SuiteResult } from './suite';
@@ -117,7 +118,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
     MetricDeltas
   >;
   const runsBySetting = Object.fromEntries(
-    rows.map((r) => [r.setting, r.suite.results.map((x) => ({ caseId: x.golden.id, category: x.golden.category, scores: x.scores, durationMs: x.run.durationMs }))]),
+    rows.map((r) => [r.setting, runPointsOf(r.suite.results)]),
   );
   const paired = pairedDeltas(runsBySetting, 'none', {
     epochs,

@@ -11,6 +11,7 @@ import { CaseScoresSchema } from './case-scores';
 import { EvalFileError } from './errors';
 import { FAKE_MODEL } from '../harness/config';
 import { suiteIntervals } from './intervals';
+import { runPointsOf } from './interval-metrics';
 import { RunSummarySchema, summarizeRun } from './run-summary';
 import type { SuiteResult } from './suite';
 
@@ -98,10 +99,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       run: summarizeRun(r.run),
     })),
     epochs: suite.epochs,
-    intervals: suiteIntervals(
-      suite.results.map((r) => ({ caseId: r.golden.id, category: r.golden.category, scores: r.scores, durationMs: r.run.durationMs })),
-      { epochs: suite.epochs, deterministic: isDeterministicModel(config) },
-    ),
+    intervals: suiteIntervals(runPointsOf(suite.results), { epochs: suite.epochs, deterministic: isDeterministicModel(config) }),
     judge: suite.judge
       ? {
           ...suite.judge,
