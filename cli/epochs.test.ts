@@ -89,4 +89,21 @@ describe('--epochs', () => {
     const temp = await runInProcess('eval', ['--golden', golden, '--temperature', '1'], {});
     expect(temp).toMatchObject({ code: 2, stderr: expect.stringContaining('apply to the noisy fake model only') });
   });
+
+  it('gate --rule interval on a mock report fails exactly the checks the point rule fails (zero-width intervals)', async () => {
+    const out = path.join(dir, 'weak.json');
+    const limits = path.join(dir, 'limits.json');
+    // One check that passes and one that fails whatever the cases: tokens above a 10-token maximum.
+    fs.writeFileSync(limits, JSON.stringify({ version: 1, min: { tool_selection_accuracy: 0.1 }, max: { mean_input_tokens: 10 } }));
+    expect((await runInProcess('eval', ['--golden', golden, '--out', out], {})).code).toBe(0);
+    const point = await runInProcess('gate', ['--report', out, '--thresholds', limits], {});
+    const interval = await runInProcess('gate', ['--report', out, '--thresholds', limits, '--rule', 'interval'], {});
+    expect(point.code).toBe(1);
+    expect(interval.code).toBe(1);
+    // The same checks fail by the same margins (the interval rule's messages also show the [low, high]).
+    const failures = (text: string) => text.split('\n').slice(1).filter(Boolean).map((l) => [l.trim().split(' ')[0], l.match(/by ([\d.]+)$/)?.[1]]);
+    expect(failures(interval.stderr)).toEqual(failures(point.stderr));
+    expect(failures(point.stderr)).toHaveLength(1);
+    expect(interval.stdout).toContain('deterministic model: zero-width intervals, the same as point');
+  });
 });
