@@ -88,6 +88,12 @@ describe('--epochs', () => {
     expect(saved).toMatchObject({ code: 2, stderr: expect.stringContaining('--epochs above 1 is not stored yet') });
     const temp = await runInProcess('eval', ['--golden', golden, '--temperature', '1'], {});
     expect(temp).toMatchObject({ code: 2, stderr: expect.stringContaining('apply to the noisy fake model only') });
+    const replay = await runInProcess('eval', ['--golden', golden, '--epochs', '2', '--replay-from', 'suite_x'], {});
+    expect(replay).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot be combined with --epochs') });
+    const seed = await runInProcess('eval', ['--golden', golden, '--model', 'fake-noisy', '--seed=-1'], {});
+    expect(seed).toMatchObject({ code: 2, stderr: expect.stringContaining('STOCKROOM_SEED must be >= 0') });
+    const envTemp = await runInProcess('eval', ['--golden', golden], { STOCKROOM_TEMPERATURE: 'warm', STOCKROOM_MODEL: 'fake-noisy' });
+    expect(envTemp).toMatchObject({ code: 2, stderr: expect.stringContaining("STOCKROOM_TEMPERATURE must be a number, got 'warm'") });
   });
 
   it('gate --rule interval on a mock report fails exactly the checks the point rule fails (zero-width intervals)', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INTERVAL_METHODS, intraclassCorrelation, suiteIntervals } from './intervals';
-import { point } from './testing-run-points';
+import { point } from './testing/run-points';
 
 const cases = (n: number) => Array.from({ length: n }, (_, i) => `C${i}`);
 

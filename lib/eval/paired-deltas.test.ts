@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pairedDeltas } from './paired-deltas';
-import { point } from './testing-run-points';
+import { point } from './testing/run-points';
 
 const ids = Array.from({ length: 10 }, (_, i) => `C${i}`);
 

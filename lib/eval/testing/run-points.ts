@@ -1,6 +1,6 @@
 /** Run points for the interval and paired-delta tests: a passing run's scores with the fields a test sets. */
-import type { CaseScores } from './case-scores';
-import type { RunPoint } from './interval-metrics';
+import type { CaseScores } from '../case-scores';
+import type { RunPoint } from '../interval-metrics';
 
 export function passingScores(overrides: Partial<CaseScores> = {}): CaseScores {
   return {
