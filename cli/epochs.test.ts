@@ -112,4 +112,18 @@ describe('--epochs', () => {
     expect(failures(point.stderr)).toHaveLength(1);
     expect(interval.stdout).toContain('deterministic model: zero-width intervals, the same as point');
   });
+
+  it('matrix --estimate prices a live matrix without credentials and runs nothing live; refused for the fake models', async () => {
+    const r = await runInProcess('matrix', ['--golden', golden, '--model', 'openai:gpt-4o-mini', '--epochs', '3', '--estimate', '--json'], {
+      OPENAI_API_KEY: undefined,
+      STOCKROOM_PROVIDER_LIMITS: 'openai=rpm:60',
+    });
+    expect(r.code).toBe(0);
+    const { estimate } = JSON.parse(r.stdout) as { estimate: { runs: number; modelCalls: number; usd: number | null; minMinutes: number | null } };
+    // 5 settings × 8 cases × 3 epochs; at 60 requests a minute the calls alone take calls / 60 minutes.
+    expect(estimate.runs).toBe(120);
+    expect(estimate.usd).toBeGreaterThan(0);
+    expect(estimate.minMinutes).toBeCloseTo(estimate.modelCalls / 60, 6);
+    expect(await runInProcess('matrix', ['--golden', golden, '--estimate'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--estimate is for a live --model') });
+  });
 });
