@@ -4,7 +4,6 @@
  * floor on the time. The token means come from a measured source (named in the estimate); an
  * unknown price or an unlimited provider is said, not guessed.
  */
-import type { ProviderLimit } from '../jobs/provider-limits';
 import type { Price } from '../models/prices';
 import { usdAt } from '../models/prices';
 
@@ -15,7 +14,8 @@ export interface LiveEstimateInput {
   /** Per run: mean input tokens, output tokens and model calls, and where those means were measured. */
   perRun: { inputTokens: number; outputTokens: number; modelCalls: number; source: string };
   price: Price | null;
-  limit: ProviderLimit | null;
+  /** The provider's per-minute limits (lib/jobs ProviderLimit's shape; lib/jobs sits on a higher floor). */
+  limit: { requestsPerMinute: number | null; tokensPerMinute: number | null } | null;
 }
 
 export interface LiveEstimate {
