@@ -14,9 +14,9 @@ describe('estimateLive', () => {
   });
 
   it('takes the slower of the rpm and tpm floors: 3,050 calls at 500 rpm = 6.1 min; 3,202,500 tokens at 200,000 tpm = 16.0 min', () => {
-    const e = estimateLive({ settings: 5, cases: 61, epochs: 5, perRun, price, limit: { concurrent: 4, requestsPerMinute: 500, tokensPerMinute: 200_000 } });
+    const e = estimateLive({ settings: 5, cases: 61, epochs: 5, perRun, price, limit: { requestsPerMinute: 500, tokensPerMinute: 200_000 } });
     expect(e.minMinutes).toBeCloseTo(16.0125, 6);
-    expect(estimateLive({ settings: 5, cases: 61, epochs: 5, perRun, price, limit: { concurrent: null, requestsPerMinute: 500, tokensPerMinute: null } }).minMinutes).toBeCloseTo(6.1, 6);
+    expect(estimateLive({ settings: 5, cases: 61, epochs: 5, perRun, price, limit: { requestsPerMinute: 500, tokensPerMinute: null } }).minMinutes).toBeCloseTo(6.1, 6);
   });
 
   it('says the cost is unknown for a model without a price, never $0', () => {
