@@ -15,7 +15,3 @@ export function epochsToDetect(delta: number, sd: number, cases: number): number
   return Math.max(1, Math.ceil(runs / cases));
 }
 
-/** The standard deviation of a pass/fail difference between two settings passing at p1 and p2 (independent runs). */
-export function rateDifferenceSd(p1: number, p2: number): number {
-  return Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
-}

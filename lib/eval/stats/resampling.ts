@@ -13,8 +13,6 @@ export const PERMUTATION_RESAMPLES = 10000;
 /** Cases up to which the permutation test enumerates every sign assignment (2^16 = 65,536). */
 export const EXACT_PERMUTATION_MAX_CASES = 16;
 
-const meanOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-
 /** The linear-interpolated quantile of sorted values (type 7, as R and NumPy default). */
 export function quantileSorted(sorted: readonly number[], q: number): number {
   const pos = (sorted.length - 1) * q;
@@ -84,5 +82,3 @@ export function pairedPermutationTest(differences: readonly number[], seed: stri
   }
   return (extreme + 1) / (resamples + 1);
 }
-
-export { meanOf };
