@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals, notify' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals, notify' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
   const only = stringFlag(args, 'only')?.split(',').map((s) => s.trim());
   const sections: Record<string, Section> = {
     matrix: matrixInProcess,
+    epochs: async (n) => (await import('./epochs')).benchEpochs(n),
     mcp: mcpTransports,
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
     browser: async (n) => (await import('./browser')).benchBrowser(n),

@@ -12,6 +12,7 @@ import { CliUsageError, stringFlag, stringsFlag, type FlagSpec, type ParsedArgs 
 import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
 import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
 import { guardrailsFor } from '../lib/runs/settings';
+import { MAX_EPOCHS } from '../lib/eval/suite';
 
 export const HARNESS_FLAGS: FlagSpec = {
   dataset: { type: 'string', description: 'dataset directory (default: data/, or STOCKROOM_DATASET)' },
@@ -33,7 +34,23 @@ export const HARNESS_FLAGS: FlagSpec = {
   'model-timeout-s': { type: 'string', description: 'a live model call\'s per-attempt timeout in seconds (MODEL_CALL_TIMEOUT_S, 0.1–600)' },
   'model-retries': { type: 'string', description: 'retries of a failed live model call (MODEL_CALL_RETRIES, 0–10)' },
   guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see README: Guardrails)' },
+  temperature: { type: 'string', description: 'how much --model fake-noisy strays from the fake model (STOCKROOM_TEMPERATURE, 0–2; default 0.7)' },
+  seed: { type: 'string', description: "--model fake-noisy's seed: the same seed, the same runs (STOCKROOM_SEED; default 0)" },
 };
+
+/** `--epochs N` of eval and matrix: runs per case, each from a fresh reset. */
+export const EPOCHS_FLAGS: FlagSpec = {
+  epochs: { type: 'string', description: 'runs per case, each from a fresh reset (1–100; default 1); metrics get intervals over cases' },
+};
+
+/** The epochs the flags ask for (1 without --epochs); a bad value is a usage error naming --epochs. */
+export function epochsFromArgs(args: ParsedArgs): number {
+  const raw = stringFlag(args, 'epochs');
+  if (raw === undefined) return 1;
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_EPOCHS) throw new CliUsageError(`--epochs must be an integer between 1 and ${MAX_EPOCHS}; got '${raw}'`);
+  return n;
+}
 
 /**
  * `--guardrails JSON_OR_FILE`: inline JSON (starts with `{`) or the path of a JSON file, validated
@@ -81,6 +98,8 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       modelTimeoutS: stringFlag(args, 'model-timeout-s'),
       modelRetries: stringFlag(args, 'model-retries'),
       guardrails: guardrailsFromArgs(args),
+      temperature: stringFlag(args, 'temperature'),
+      seed: stringFlag(args, 'seed'),
     }),
     tenantDefault && !process.env.STOCKROOM_GUARDRAILS ? { guardrails: tenantDefault } : {},
   );

@@ -36,7 +36,11 @@ function StatsRow({ label, s }: { label: string; s: AgreementStats }) {
     <tr>
       <th scope="row">{label}</th>
       <td className="num">{fmt(s.agreement)}</td>
-      <td className="num">{s.kappa === null ? 'undefined' : s.kappa}</td>
+      <td className="num">
+        {s.kappa === null ? 'undefined' : s.kappa}
+        {/* Calibrations stored before issue 35 have no interval. */}
+        {s.kappaInterval ? <span title={s.kappaInterval.method}>{` [${s.kappaInterval.low}, ${s.kappaInterval.high}]`}</span> : null}
+      </td>
       <td className="num">
         {s.agreed}/{s.n}
       </td>

@@ -13,7 +13,8 @@ import { openAgent } from '../../lib/runs/agent';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { formatInterval } from '../../lib/eval/interval-format';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSpendOf } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
@@ -35,6 +36,7 @@ const FLAGS = {
   ...EVAL_REPLAY_FLAGS,
   ...QUEUE_FLAGS,
   ...GOLDEN_SET_FLAGS,
+  ...EPOCHS_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   out: { type: 'string', description: 'write the report JSON to this file' },
   json: { type: 'boolean', description: 'print the report as JSON instead of a summary' },
@@ -68,7 +70,8 @@ export function formatEvalSummary(report: EvalReport): string {
     `weaknesses: ${weaknesses}; guards: ${report.config.guards.join(',') || 'none'}; transport: ${report.config.transport}`,
     ...judge,
     '',
-    ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}`),
+    ...intervalHeader(report),
+    ...pick.map((k) => `  ${k.padEnd(26)} ${m[k] ?? '—'}${intervalText(report, k)}`),
     ...guardrailFigureLines(m).map((l) => `  ${l}`),
   ];
   const weak = Object.entries(report.by_category).filter(
@@ -96,6 +99,21 @@ export function formatEvalSummary(report: EvalReport): string {
     }
   }
   return lines.join('\n');
+}
+
+/** The epochs and the interval methods, when the report has intervals. */
+function intervalHeader(report: EvalReport): string[] {
+  const iv = report.intervals;
+  if (!iv) return [];
+  const methods = [...new Set(Object.values(iv.metrics).map((x) => x.method))].join('; ');
+  return [`${iv.epochs} epoch(s) × ${iv.cases} cases = ${iv.runs} runs; ${Math.round(iv.level * 100)}% intervals: ${methods}`];
+}
+
+/** ` [low, high]` beside a metric with a non-degenerate interval (nothing for a deterministic model). */
+function intervalText(report: EvalReport, key: string): string {
+  const x = report.intervals?.metrics[key];
+  if (!x || report.intervals?.deterministic) return '';
+  return ` ${formatInterval(x)}`;
 }
 
 /** Stores an eval as a suite of the target tenant (the dashboard's storage functions); returns its id and run ids by case. */
@@ -128,7 +146,7 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 'evaluate the golden set under one configuration and write a report',
   usage:
-    'eval [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
+    'eval [--model fake|fake-noisy|PROVIDER:MODEL] [--temperature T --seed N] [--epochs N] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--weaknesses a,b] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--replay-from SUITE_ID [--replay-setting S]] [--out FILE] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -142,6 +160,10 @@ export const command: CliCommand = {
     // or a replay source is this process's own work, so asking for both is refused, not dropped.
     if (queued && stringFlag(args, 'replay-from') !== undefined) throw new CliUsageError('--replay-from replays in this process; it cannot be combined with --queue');
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
+    const epochs = epochsFromArgs(args);
+    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
+    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
+    if (epochs > 1 && stringFlag(args, 'replay-from') !== undefined) throw new CliUsageError('--replay-from replays each stored run once; it cannot be combined with --epochs');
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
     const judgeSpec = await judgeSpecFromArgs(args);
@@ -154,7 +176,7 @@ export const command: CliCommand = {
       if (queued) {
         return await queueAndFollow({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
-      return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), replay);
+      return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), replay, epochs);
     } finally {
       await target?.close();
     }
@@ -170,6 +192,7 @@ async function evaluate(
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   judge: Judge,
   replay: SuiteReplaySource | null,
+  epochs: number,
 ): Promise<number> {
   const executor = config.transport === 'local' ? undefined : await createExecutorFromArgs(args, config, dataset);
   const agent = await openAgent({ dataset, config, executor, live });
@@ -185,6 +208,7 @@ async function evaluate(
       // A replay runs the suite's own cases, not the whole golden file.
       cases: replay ? suiteReplayCases(golden.cases, replay, golden.path) : golden.cases,
       judge,
+      epochs,
       signal: cancel.signal,
       onProgress: showProgress ? (p) => process.stderr.write(`\r${formatProgress(p.done, p.total, p.caseId)}`) : undefined,
     });

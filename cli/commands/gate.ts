@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { baselineFromReport, baselineMismatches, readBaseline, writeBaseline } from '../../lib/eval/baseline';
-import { evaluateGate, loadThresholds } from '../../lib/eval/gate';
+import { evaluateGate, GATE_RULE_TEXT, GATE_RULES, loadThresholds, type GateRule } from '../../lib/eval/gate';
 import { formatGateMarkdown } from '../../lib/eval/gate-markdown';
 import { guardrailFigureLines } from '../../lib/eval/guardrail-figures';
 import { readReport } from '../../lib/eval/report';
@@ -18,12 +18,13 @@ const FLAGS = {
   baseline: { type: 'string', description: 'baseline (or report) JSON for the max_drop checks' },
   'write-baseline': { type: 'string', description: "write this report's metrics as a baseline file" },
   markdown: { type: 'string', description: 'also write the result as markdown to this file' },
+  rule: { type: 'string', description: "point (default): compare values; interval: fail only when a metric's 95% interval is entirely on the wrong side", values: GATE_RULES },
 } as const;
 
 export const command: CliCommand = {
   name: 'gate',
   summary: 'check a report against the metric thresholds; exit 1 when a check fails',
-  usage: 'gate --report FILE [--thresholds FILE] [--baseline FILE] [--write-baseline FILE] [--markdown FILE]',
+  usage: 'gate --report FILE [--rule point|interval] [--thresholds FILE] [--baseline FILE] [--write-baseline FILE] [--markdown FILE]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -44,7 +45,10 @@ export const command: CliCommand = {
     for (const mismatch of baseline ? baselineMismatches(baseline.source, report) : []) {
       process.stderr.write(`warning: the baseline was measured on different inputs: ${mismatch}\n`);
     }
-    const result = evaluateGate({ metrics: report.metrics, thresholds, baseline: baseline?.metrics ?? null });
+    const rule = (stringFlag(args, 'rule') ?? 'point') as GateRule;
+    if (rule === 'interval' && !report.intervals) throw new CliUsageError(`--rule interval needs a report with intervals; ${reportPath} predates them (re-run eval)`);
+    const result = evaluateGate({ metrics: report.metrics, thresholds, baseline: baseline?.metrics ?? null, rule, intervals: report.intervals?.metrics ?? null });
+    if (rule === 'interval') process.stdout.write(`rule ${GATE_RULE_TEXT.interval}${report.intervals?.deterministic ? ' (deterministic model: zero-width intervals, the same as point)' : ''}\n`);
     for (const check of result.checks) {
       process.stdout.write(`${check.passed ? 'pass' : 'FAIL'}  ${check.message}\n`);
     }

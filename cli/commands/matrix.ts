@@ -9,7 +9,9 @@ import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { formatPairedDeltas } from '../../lib/eval/matrix-significance';
+import { SIGNIFICANCE_LEVEL } from '../../lib/eval/paired-deltas';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSummary } from '../judge-flags';
 import type { Judge } from '../../lib/eval/judge';
@@ -19,6 +21,12 @@ import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
+import { FAKE_MODEL, isOfflineModel, parseModelName, resolveConfig } from '../../lib/harness/config';
+import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { runSuite, type SuiteResult } from '../../lib/eval/suite';
+import { priceFor } from '../../lib/models/prices';
+import { parseProviderLimits } from '../../lib/jobs/provider-limits';
+import { estimateLive, formatLiveEstimate } from '../../lib/runs/live-estimate';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
@@ -29,8 +37,10 @@ const FLAGS = {
   ...JUDGE_FLAGS,
   ...QUEUE_FLAGS,
   ...GOLDEN_SET_FLAGS,
+  ...EPOCHS_FLAGS,
   golden: { type: 'string', description: "golden JSONL file (default: the dataset's first golden file)" },
   json: { type: 'boolean', description: 'print metrics, per-category rows and deltas as JSON keyed by setting' },
+  estimate: { type: 'boolean', description: 'a live --model: print the runs, tokens, cost and least time under the provider limits, and run nothing' },
 } as const;
 
 /** Stores the matrix as a suite of the target tenant; returns its id and run ids by setting and case. */
@@ -64,7 +74,7 @@ export const command: CliCommand = {
   name: 'matrix',
   summary: 'evaluate the golden set under no weakness and under each weakness flag alone',
   usage:
-    'matrix [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
+    'matrix [--model fake|fake-noisy|PROVIDER:MODEL] [--temperature T --seed N] [--epochs N] [--estimate] [--model-base-url URL] [--dataset DIR] [--golden FILE | --golden-set NAME[@VERSION]] [--guards grounded_write] [--payload-wrappers cap_payload] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--judge fake|PROVIDER:MODEL] [--judge-base-url URL] [--save --tenant T --as EMAIL [--queue [--detach]]] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -73,7 +83,12 @@ export const command: CliCommand = {
     if (queued) refuseExternalToolsWhenQueued(args);
     // Queued settings are graded by the workers with the deterministic judge: a live one is refused, not dropped.
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
+    const epochs = epochsFromArgs(args);
+    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
+    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
     const baseConfig = configFromArgs(args);
+    // Before credentials are checked: an estimate calls no provider.
+    if (args.flags.estimate === true) return await printEstimate(args, baseConfig, epochs);
     const live = await liveModelFromConfig(baseConfig);
     const judgeSpec = await judgeSpecFromArgs(args);
     const dataset = datasetFromArgs(args);
@@ -87,12 +102,49 @@ export const command: CliCommand = {
       if (queued) {
         return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
-      return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target));
+      return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), epochs);
     } finally {
       await target?.close();
     }
   },
 };
+
+/**
+ * `--estimate`: the per-run means of the offline fake model over the same golden cases, prompts and
+ * tools (under `none`), scaled to settings × cases × epochs and priced at the live model's price.
+ */
+async function printEstimate(args: ReturnType<typeof parseArgs>, baseConfig: ReturnType<typeof configFromArgs>, epochs: number): Promise<number> {
+  if (isOfflineModel(baseConfig.model)) throw new CliUsageError('--estimate is for a live --model (the fake models cost nothing)');
+  if (args.flags.save === true || wantsQueue(args)) throw new CliUsageError('--estimate runs nothing; drop --save/--queue');
+  const dataset = datasetFromArgs(args);
+  const golden = await goldenFromArgs(args, dataset);
+  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ ...baseConfig, model: FAKE_MODEL, mode: 'mock', modelBaseUrl: null, usdBudget: null }) });
+  let suite: SuiteResult;
+  try {
+    suite = await runSuite({ agent, cases: golden.cases, judge: null });
+  } finally {
+    await agent.close();
+  }
+  const n = suite.results.length || 1;
+  const sum = (f: (s: (typeof suite.results)[number]) => number) => suite.results.reduce((a, r) => a + f(r), 0) / n;
+  const provider = parseModelName(baseConfig.model)?.provider ?? null;
+  const estimate = estimateLive({
+    settings: MATRIX_SETTINGS.length,
+    cases: golden.cases.length,
+    epochs,
+    perRun: {
+      inputTokens: sum((r) => r.scores.inputTokens),
+      outputTokens: sum((r) => r.scores.outputTokens),
+      modelCalls: sum((r) => r.scores.modelCalls),
+      source: 'the offline fake model on the same cases, prompts and tools; a live model calls and answers differently',
+    },
+    price: priceFor(baseConfig.model),
+    limit: provider ? (parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS).get(provider) ?? null) : null,
+  });
+  if (args.flags.json === true) process.stdout.write(JSON.stringify({ model: baseConfig.model, epochs, estimate }, null, 2) + '\n');
+  else process.stdout.write(`estimate for matrix --model ${baseConfig.model} --epochs ${epochs}\n${formatLiveEstimate(estimate, baseConfig.model)}\n`);
+  return 0;
+}
 
 async function runAndPrint(
   args: ReturnType<typeof parseArgs>,
@@ -102,6 +154,7 @@ async function runAndPrint(
   target: SaveTarget | null,
   live: Awaited<ReturnType<typeof liveModelFromConfig>>,
   judge: Judge,
+  epochs: number,
 ): Promise<number> {
   const json = args.flags.json === true;
   const showProgress = !json && process.stderr.isTTY === true;
@@ -112,6 +165,7 @@ async function runAndPrint(
     golden,
     ...live,
     judge,
+    epochs,
     signal: cancel.signal,
     onRunFinished: (run) => exportRunTrace(run, { datasetName: dataset.name }),
     createExecutor: baseConfig.transport === 'local' ? undefined : (config) => createExecutorFromArgs(args, config, dataset),
@@ -125,16 +179,28 @@ async function runAndPrint(
     const bySetting = Object.fromEntries(
       MATRIX_SETTINGS.map((s) => [
         s,
-        { metrics: matrix.reports[s].metrics, by_category: matrix.reports[s].by_category, deltas: matrix.deltas[s] },
+        {
+          metrics: matrix.reports[s].metrics,
+          by_category: matrix.reports[s].by_category,
+          deltas: matrix.deltas[s],
+          intervals: matrix.reports[s].intervals,
+          ...(s === 'none' ? {} : { paired_deltas: matrix.paired[s] ?? {} }),
+        },
       ]),
     );
     // With --save, `suiteId` and `runIds` (by setting, then case) come first, beside the settings.
-    const judged = { judge: judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s])) };
+    const judged = {
+      judge: judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s])),
+      epochs: matrix.epochs,
+      significance: { level: SIGNIFICANCE_LEVEL, correction: 'holm', cells: Object.values(matrix.paired).reduce((n, row) => n + Object.keys(row).length, 0) },
+    };
     process.stdout.write(JSON.stringify(stored ? { ...stored, ...judged, ...bySetting } : { ...judged, ...bySetting }, null, 2) + '\n');
   } else {
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    const significance = formatPairedDeltas(matrix.paired, matrix.epochs);
+    if (significance) process.stdout.write(`\n${significance}\n`);
     const guardrailTable = formatGuardrailTable(metrics);
     if (guardrailTable) process.stdout.write(`\nguardrails\n\n${guardrailTable}\n`);
     const j = judgeSummary(judge, MATRIX_SETTINGS.map((s) => matrix.reports[s]));

@@ -4,7 +4,7 @@
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
 import { GuardrailsSchema, guardrailsOn } from '../harness/guardrails/config';
-import { FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/config';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/config';
 import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
 import { round4 } from '../eval/numbers';
 
@@ -175,6 +175,7 @@ export const FAKE_MODEL_LABEL = `${FAKE_MODEL} model (deterministic)`;
  */
 function modelLabel(model: string | null, mode: unknown): string {
   if (model === FAKE_MODEL || (model === null && mode === 'mock')) return FAKE_MODEL_LABEL;
+  if (model === NOISY_FAKE_MODEL) return `${NOISY_FAKE_MODEL} model (seeded, stochastic)`;
   if (model !== null) return model;
   return typeof mode === 'string' ? `${mode} model` : 'model not recorded';
 }

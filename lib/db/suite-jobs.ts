@@ -19,8 +19,9 @@ import { insertAll, insertSqlite } from './bulk-insert';
 import { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
 import { WORKER_LEASE_MS } from './worker-heartbeats';
 import { assertJobHeld, type JobLease } from './job-lease';
-import { FAKE_MODEL } from '../harness/config';
+import { FAKE_MODEL, NOISY_FAKE_MODEL } from '../harness/config';
 import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
+import { NOISY_FAKE_MODEL_ID } from '../harness/model/fake/noisy-client';
 import type { WorkerPresence } from '../format/workers';
 import type { SaveRunMeta } from './types';
 
@@ -146,7 +147,7 @@ export const caseKey = (setting: string, caseId: string) => `${setting}\u0000${c
 /** The model id runs of a suite's configuration are stored under (the fake model reports its own id). */
 function suiteModelId(config: unknown): string {
   const model = config && typeof config === 'object' && typeof (config as { model?: unknown }).model === 'string' ? (config as { model: string }).model : FAKE_MODEL;
-  return model === FAKE_MODEL ? FAKE_MODEL_ID : model;
+  return model === FAKE_MODEL ? FAKE_MODEL_ID : model === NOISY_FAKE_MODEL ? NOISY_FAKE_MODEL_ID : model;
 }
 
 /**

@@ -36,4 +36,24 @@ describe("agreement and Cohen's kappa", () => {
     expect(agreementStats([{ judge: true, human: true }, { judge: true, human: true }])).toMatchObject({ agreement: 1, kappa: null });
     expect(agreementStats([])).toMatchObject({ n: 0, agreement: null, kappa: null });
   });
+
+  it('gives kappa a 95% interval: 20/5/10/15 of 50 is kappa 0.4 in [0.146, 0.654]', () => {
+    // p_o = 35/50 = 0.7; judge pass 25/50, human pass 30/50 → p_e = 0.5·0.6 + 0.5·0.4 = 0.5; kappa = 0.4;
+    // SE = sqrt(0.7·0.3 / (50·0.25)) = sqrt(0.0168) = 0.129615; ±1.959964·SE = ±0.254041.
+    const pairs = [
+      ...Array.from({ length: 20 }, () => ({ judge: true, human: true })),
+      ...Array.from({ length: 5 }, () => ({ judge: true, human: false })),
+      ...Array.from({ length: 10 }, () => ({ judge: false, human: true })),
+      ...Array.from({ length: 15 }, () => ({ judge: false, human: false })),
+    ];
+    const s = agreementStats(pairs);
+    expect(s.kappa).toBe(0.4);
+    expect(s.kappaInterval).toMatchObject({ low: 0.146, high: 0.654 });
+    expect(s.kappaInterval!.method).toContain('Cohen 1960');
+  });
+
+  it('clips the interval to [−1, 1] and has none when kappa is undefined', () => {
+    expect(agreementStats([{ judge: true, human: true }, { judge: false, human: false }]).kappaInterval).toMatchObject({ low: 1, high: 1 });
+    expect(agreementStats([{ judge: true, human: true }]).kappaInterval).toBeNull();
+  });
 });

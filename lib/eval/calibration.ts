@@ -169,7 +169,7 @@ export async function calibrateJudge(options: CalibrateOptions): Promise<Calibra
 /** The human-readable summary `judge calibrate` prints. */
 export function formatCalibration(r: CalibrationResult): string {
   const fmt = (s: AgreementStats) =>
-    `agreement ${s.agreement ?? '—'} (${s.agreed}/${s.n}), Cohen's kappa ${s.kappa ?? 'undefined'}; judge pass/human pass ${s.confusion.tp}, pass/fail ${s.confusion.fp}, fail/pass ${s.confusion.fn}, fail/fail ${s.confusion.tn}`;
+    `agreement ${s.agreement ?? '—'} (${s.agreed}/${s.n}), Cohen's kappa ${s.kappa ?? 'undefined'}${s.kappaInterval ? ` [${s.kappaInterval.low}, ${s.kappaInterval.high}]` : ''}; judge pass/human pass ${s.confusion.tp}, pass/fail ${s.confusion.fp}, fail/pass ${s.confusion.fn}, fail/fail ${s.confusion.tn}`;
   const lines = [
     `judge ${r.judge} (rubric ${r.rubricVersion}) on ${r.set.name} (${r.items.length} items, sha256 ${r.set.sha256.slice(0, 12)})`,
     `  overall       ${fmt(r.overall)}`,

@@ -75,6 +75,31 @@ function tableRows(markdown: string): string[][] {
   return rows.filter((r) => !r.every((c) => /^-+$/.test(c)));
 }
 
+describe.skipIf(!warnIfNoSharedDataset())('the weakness matrix on stockroom-v1 with --epochs 3 (issue 35)', () => {
+  let matrix: MatrixResult;
+  beforeAll(async () => {
+    matrix = await runMatrix({ dataset: loadDataset(SHARED_DATASET_DIR), epochs: 3 });
+  });
+
+  it("still equals PROVENANCE.md's published table, 30 of 30 cells, every interval zero-width", () => {
+    const published = tableRows(fs.readFileSync(path.join(SHARED_DATASET_DIR, 'PROVENANCE.md'), 'utf8'));
+    const ours = tableRows(formatMatrixTable(Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics])), { deltas: false }));
+    expect(ours).toEqual(published);
+    expect(ours.slice(1).flatMap((row) => row.slice(1))).toHaveLength(30);
+    for (const setting of MATRIX_SETTINGS) {
+      const iv = matrix.reports[setting].intervals!;
+      expect(iv).toMatchObject({ epochs: 3, cases: 50, runs: 150, deterministic: true });
+      for (const key of MATRIX_TABLE_METRICS) expect([iv.metrics[key]!.low, iv.metrics[key]!.high]).toEqual([matrix.reports[setting].metrics[key], matrix.reports[setting].metrics[key]]);
+    }
+  });
+
+  it('gives exact deltas with no test: zero width, the direction of the published deltas', () => {
+    const cell = matrix.paired.ambiguous_tool_desc!.tool_selection_accuracy!;
+    expect(cell).toMatchObject({ delta: matrix.deltas.ambiguous_tool_desc.tool_selection_accuracy, test: 'none_deterministic', p: null, verdict: 'lower' });
+    expect([cell.low, cell.high]).toEqual([cell.delta, cell.delta]);
+  });
+});
+
 describe.skipIf(!warnIfNoSharedDataset())('the weakness matrix on stockroom-v1 (SPEC.md §15)', () => {
   let dataset: Dataset;
   let matrix: MatrixResult;

@@ -2,7 +2,7 @@
  * The gate result as markdown, for a CI job summary or a pull-request comment.
  */
 import type { AggregateMetrics } from './aggregate';
-import type { GateResult } from './gate';
+import { GATE_RULE_TEXT, type GateResult } from './gate';
 import { guardrailFigureLines } from './guardrail-figures';
 import { round4 } from './numbers';
 
@@ -15,12 +15,14 @@ export function formatGateMarkdown(result: GateResult, metrics?: AggregateMetric
   const lines = [
     `## Evaluation gate: ${result.passed ? 'PASSED' : 'FAILED'}`,
     '',
+    // The point rule is how the gate always read; only the interval rule needs saying.
+    ...(result.rule === 'interval' ? [`Rule: ${GATE_RULE_TEXT.interval}.`, ''] : []),
     '| metric | rule | value | baseline | result | failed by |',
     '|---|---|---|---|---|---|',
   ];
   for (const c of result.checks) {
     lines.push(
-      `| ${c.metric} | ${RULE[c.kind]} ${num(c.threshold)} | ${num(c.value)} | ${num(c.baseline)} | ${c.passed ? 'pass' : '**fail**'} | ${
+      `| ${c.metric} | ${RULE[c.kind]} ${num(c.threshold)} | ${num(c.value)}${c.interval ? ` [${num(c.interval.low)}, ${num(c.interval.high)}]` : ''} | ${num(c.baseline)} | ${c.passed ? 'pass' : '**fail**'} | ${
         c.passed ? '' : c.margin === null ? 'missing' : num(c.margin)
       } |`,
     );

@@ -28,11 +28,29 @@ export type GateThresholds = z.infer<typeof GateThresholdsSchema>;
 
 export type GateCheckKind = 'min' | 'max' | 'max_drop';
 
+/**
+ * How a check reads a metric: `point` compares the value (as always); `interval` fails only when the
+ * whole 95% interval is on the wrong side (a minimum's upper bound below it, a maximum's lower bound
+ * above it, a drop that even the upper bound exceeds). A deterministic report's intervals have zero
+ * width, so both rules gate it exactly alike.
+ */
+export const GATE_RULES = ['point', 'interval'] as const;
+export type GateRule = (typeof GATE_RULES)[number];
+
+/** Each rule in words, written into the gate's output and markdown. */
+export const GATE_RULE_TEXT: Record<GateRule, string> = {
+  point: 'point: each metric value is compared with its threshold',
+  interval:
+    'interval: a check fails only when the 95% interval is entirely on the wrong side (minimum: its upper bound below; maximum: its lower bound above; drop: baseline minus the upper bound beyond the allowed drop); a metric without an interval is compared as a point',
+};
+
 export interface GateCheck {
   metric: MetricKey;
   kind: GateCheckKind;
   /** The report's value, or null when the report lacks the metric. */
   value: number | null;
+  /** The value's 95% interval when the interval rule read it. */
+  interval?: { low: number; high: number };
   threshold: number;
   /** The baseline's value (max_drop checks only). */
   baseline: number | null;
@@ -44,6 +62,8 @@ export interface GateCheck {
 
 export interface GateResult {
   passed: boolean;
+  /** How values were compared (absent: point). */
+  rule?: GateRule;
   checks: GateCheck[];
   /** Whether max_drop checks ran (they need a baseline). */
   baselineUsed: boolean;
@@ -74,20 +94,25 @@ export function loadThresholds(file: string = DEFAULT_THRESHOLDS_PATH): GateThre
 
 const fmt = (x: number): string => String(round4(x));
 
-function boundCheck(kind: 'min' | 'max', metric: MetricKey, threshold: number, value: number | undefined): GateCheck {
+const ivText = (iv: Interval | undefined): string => (iv ? ` [${fmt(iv.low)}, ${fmt(iv.high)}]` : '');
+
+function boundCheck(kind: 'min' | 'max', metric: MetricKey, threshold: number, value: number | undefined, iv?: Interval): GateCheck {
   if (value === undefined) {
     return { metric, kind, value: null, threshold, baseline: null, passed: false, margin: null, message: `${metric} is missing from the report` };
   }
-  const passed = kind === 'min' ? value >= threshold : value <= threshold;
-  const margin = passed ? 0 : round4(Math.abs(value - threshold));
+  // Under the interval rule the bound nearest the threshold decides; without an interval, the value.
+  const compared = iv ? (kind === 'min' ? iv.high : iv.low) : value;
+  const passed = kind === 'min' ? compared >= threshold : compared <= threshold;
+  const margin = passed ? 0 : round4(Math.abs(compared - threshold));
   const word = kind === 'min' ? 'minimum' : 'maximum';
+  const bound = iv ? (kind === 'min' ? 'its upper bound' : 'its lower bound') : '';
   const message = passed
-    ? `${metric} ${fmt(value)} meets the ${word} ${fmt(threshold)}`
-    : `${metric} ${fmt(value)} is ${kind === 'min' ? 'below the minimum' : 'above the maximum'} ${fmt(threshold)} by ${fmt(margin)}`;
-  return { metric, kind, value, threshold, baseline: null, passed, margin, message };
+    ? `${metric} ${fmt(value)}${ivText(iv)} meets the ${word} ${fmt(threshold)}`
+    : `${metric} ${fmt(value)}${ivText(iv)} is ${bound ? `${bound} ` : ''}${kind === 'min' ? 'below the minimum' : 'above the maximum'} ${fmt(threshold)} by ${fmt(margin)}`;
+  return { metric, kind, value, ...(iv ? { interval: iv } : {}), threshold, baseline: null, passed, margin, message };
 }
 
-function dropCheck(metric: MetricKey, threshold: number, value: number | undefined, baseline: number | undefined): GateCheck {
+function dropCheck(metric: MetricKey, threshold: number, value: number | undefined, baseline: number | undefined, iv?: Interval): GateCheck {
   if (value === undefined || baseline === undefined) {
     const where = value === undefined ? 'the report' : 'the baseline';
     return {
@@ -101,13 +126,14 @@ function dropCheck(metric: MetricKey, threshold: number, value: number | undefin
       message: `${metric} is missing from ${where}`,
     };
   }
-  const drop = round4(baseline - value);
+  // Under the interval rule, the drop even the upper bound shows.
+  const drop = round4(baseline - (iv ? iv.high : value));
   const passed = drop <= threshold;
   const margin = passed ? 0 : round4(drop - threshold);
   const message = passed
-    ? `${metric} ${fmt(value)} is within ${fmt(threshold)} of the baseline ${fmt(baseline)}`
-    : `${metric} ${fmt(value)} dropped ${fmt(drop)} from the baseline ${fmt(baseline)}, ${fmt(margin)} more than the allowed ${fmt(threshold)}`;
-  return { metric, kind: 'max_drop', value, threshold, baseline, passed, margin, message };
+    ? `${metric} ${fmt(value)}${ivText(iv)} is within ${fmt(threshold)} of the baseline ${fmt(baseline)}`
+    : `${metric} ${fmt(value)}${ivText(iv)} dropped ${fmt(drop)}${iv ? ' (upper bound)' : ''} from the baseline ${fmt(baseline)}, ${fmt(margin)} more than the allowed ${fmt(threshold)}`;
+  return { metric, kind: 'max_drop', value, ...(iv ? { interval: iv } : {}), threshold, baseline, passed, margin, message };
 }
 
 /** The metrics the gate bounds (its `min` and `max` checks), each once. */
@@ -125,22 +151,36 @@ export interface EvaluateGateOptions {
   thresholds: GateThresholds;
   /** Baseline metrics; without them the max_drop checks are not run. */
   baseline?: AggregateMetrics | null;
+  /** `point` (default) or `interval` (needs `intervals`; a metric without one is compared as a point). */
+  rule?: GateRule;
+  /** The report's 95% intervals by metric (EvalReport.intervals.metrics). */
+  intervals?: Readonly<Record<string, Interval>> | null;
+}
+
+interface Interval {
+  low: number;
+  high: number;
 }
 
 /** Checks metrics against the thresholds (and the baseline, when given). */
 export function evaluateGate(options: EvaluateGateOptions): GateResult {
   const { metrics, thresholds, baseline } = options;
+  const rule = options.rule ?? 'point';
+  const ivOf = (metric: MetricKey): Interval | undefined => {
+    const iv = rule === 'interval' ? options.intervals?.[metric] : undefined;
+    return iv ? { low: iv.low, high: iv.high } : undefined;
+  };
   const checks: GateCheck[] = [];
   for (const [metric, threshold] of Object.entries(thresholds.min) as [MetricKey, number][]) {
-    checks.push(boundCheck('min', metric, threshold, metrics[metric] ?? undefined));
+    checks.push(boundCheck('min', metric, threshold, metrics[metric] ?? undefined, ivOf(metric)));
   }
   for (const [metric, threshold] of Object.entries(thresholds.max) as [MetricKey, number][]) {
-    checks.push(boundCheck('max', metric, threshold, metrics[metric] ?? undefined));
+    checks.push(boundCheck('max', metric, threshold, metrics[metric] ?? undefined, ivOf(metric)));
   }
   if (baseline) {
     for (const [metric, threshold] of Object.entries(thresholds.max_drop) as [MetricKey, number][]) {
-      checks.push(dropCheck(metric, threshold, metrics[metric] ?? undefined, baseline[metric] ?? undefined));
+      checks.push(dropCheck(metric, threshold, metrics[metric] ?? undefined, baseline[metric] ?? undefined, ivOf(metric)));
     }
   }
-  return { passed: checks.every((c) => c.passed), checks, baselineUsed: Boolean(baseline) };
+  return { passed: checks.every((c) => c.passed), rule, checks, baselineUsed: Boolean(baseline) };
 }

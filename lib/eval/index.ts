@@ -54,11 +54,23 @@ export {
 } from './aggregate';
 export { callStatus, summarizeRun, type RunSummary, type ToolCallSummary } from './run-summary';
 export { runSuite, type RunSuiteOptions, type SuiteAgent, type SuiteProgress, type SuiteResult } from './suite';
-export { EvalReportSchema, buildReport, parseReport, readReport, type EvalReport } from './report';
+export { EvalReportSchema, SuiteIntervalsSchema, buildReport, isDeterministicModel, parseReport, readReport, type EvalReport } from './report';
 export { MATRIX_TABLE_METRICS, computeDeltas, formatMatrixTable, type MetricDeltas } from './matrix-table';
 export { MATRIX_SETTINGS, defaultGoldenPath, runMatrix, type MatrixResult, type MatrixSetting } from './matrix';
+export { MAX_EPOCHS, checkEpochs } from './suite';
+export { INTERVAL_METRICS, modelLatencyOf, runPointsOf, type RunPoint } from './interval-metrics';
+export { INTERVAL_LEVEL, INTERVAL_METHODS, suiteIntervals, type MetricInterval, type SuiteIntervals } from './intervals';
+export { SIGNIFICANCE_LEVEL, pairedDeltas, type DeltaTest, type DeltaVerdict, type PairedDelta } from './paired-deltas';
+export { VERDICT_WORDS, deltaMark, formatInterval } from './interval-format';
+export { Z_95, Z_80, mcnemarExact, signTest, wilsonInterval, type Interval } from './stats/binomial';
+export { clusteredBootstrap, pairedBootstrap, pairedPermutationTest } from './stats/resampling';
+export { holmAdjust } from './stats/multiple';
+export { epochsToDetect } from './stats/power';
+export { KAPPA_INTERVAL_METHOD } from './agreement';
 export {
   DEFAULT_THRESHOLDS_PATH,
+  GATE_RULES,
+  GATE_RULE_TEXT,
   GateThresholdsSchema,
   evaluateGate,
   gateMetrics,
@@ -67,6 +79,7 @@ export {
   parseThresholds,
   type GateCheck,
   type GateResult,
+  type GateRule,
   type GateThresholds,
 } from './gate';
 export { formatGateMarkdown } from './gate-markdown';

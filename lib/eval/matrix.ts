@@ -10,9 +10,11 @@ import { createStockroomAgent, type CreateAgentOptions } from '../stockroom/agen
 import { EvalFileError } from './errors';
 import { loadGoldenFile, type GoldenFile } from './golden';
 import type { Judge } from './judge';
-import { computeDeltas, type MetricDeltas } from './matrix-table';
-import { buildReport, type EvalReport } from './report';
-import { runSuite, type SuiteProgress, type SuiteResult } from './suite';
+import { computeDeltas, MATRIX_TABLE_METRICS, type MetricDeltas } from './matrix-table';
+import { runPointsOf } from './interval-metrics';
+import { pairedDeltas, type PairedDelta } from './paired-deltas';
+import { buildReport, isDeterministicModel, type EvalReport } from './report';
+import { checkEpochs, runSuite, type SuiteProgress, type SuiteResult } from './suite';
 
 export type MatrixSetting = 'none' | WeaknessFlag;
 
@@ -44,6 +46,8 @@ export interface RunMatrixOptions {
   now?: () => Date;
   /** Told of every finished run (the OpenTelemetry export seam). */
   onRunFinished?: (run: RunResult) => void;
+  /** Runs per case in every setting (default 1). */
+  epochs?: number;
 }
 
 export interface MatrixRow {
@@ -60,6 +64,13 @@ export interface MatrixResult {
   reports: Record<MatrixSetting, EvalReport>;
   /** Each setting's metrics minus `none`'s. */
   deltas: Record<MatrixSetting, MetricDeltas>;
+  /** Runs per case. */
+  epochs: number;
+  /**
+   * Each weakness setting against `none`, paired by case: the delta's interval, its test and a
+   * significance verdict corrected over every cell (lib/eval/paired-deltas.ts).
+   */
+  paired: Record<string, Record<string, PairedDelta>>;
 }
 
 /** The default golden file of a dataset (its first). */
@@ -73,6 +84,7 @@ export function defaultGoldenPath(dataset: Pick<Dataset, 'dir' | 'goldenFiles'>)
 export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult> {
   const { dataset } = options;
   const golden = options.golden ?? loadGoldenFile(options.goldenPath ?? defaultGoldenPath(dataset));
+  const epochs = checkEpochs(options.epochs ?? 1);
   const rows: MatrixRow[] = [];
   for (const setting of MATRIX_SETTINGS) {
     const config = resolveConfig(options.baseConfig ?? {}, { weaknesses: settingWeaknesses(setting) });
@@ -90,6 +102,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
         agent,
         cases: golden.cases,
         judge: options.judge,
+        epochs,
         signal: options.signal,
         onProgress: options.onProgress && ((p) => options.onProgress?.(setting, p)),
       });
@@ -104,5 +117,13 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixResult
     MatrixSetting,
     MetricDeltas
   >;
-  return { golden: { path: golden.path, sha256: golden.sha256 }, rows, reports, deltas };
+  const runsBySetting = Object.fromEntries(
+    rows.map((r) => [r.setting, runPointsOf(r.suite.results)]),
+  );
+  const paired = pairedDeltas(runsBySetting, 'none', {
+    epochs,
+    deterministic: isDeterministicModel(rows[0]?.config ?? {}),
+    metrics: MATRIX_TABLE_METRICS,
+  });
+  return { golden: { path: golden.path, sha256: golden.sha256 }, rows, reports, deltas, epochs, paired };
 }

@@ -9,6 +9,9 @@ import { safeJsonParse } from '../harness/json';
 import { AggregateMetricsSchema, CategoryMetricsSchema } from './aggregate';
 import { CaseScoresSchema } from './case-scores';
 import { EvalFileError } from './errors';
+import { FAKE_MODEL } from '../harness/config';
+import { suiteIntervals } from './intervals';
+import { runPointsOf } from './interval-metrics';
 import { RunSummarySchema, summarizeRun } from './run-summary';
 import type { SuiteResult } from './suite';
 
@@ -26,9 +29,27 @@ export const ReportConfigSchema = z.looseObject({
 export const ReportCaseSchema = z.object({
   id: z.string(),
   category: z.string(),
+  /** Which repetition of the case (from 0); present only when the suite ran more than one epoch. */
+  epoch: z.number().int().optional(),
   scores: CaseScoresSchema,
   run: RunSummarySchema,
 });
+
+const MetricIntervalSchema = z.object({ value: z.number(), low: z.number(), high: z.number(), n: z.number().int(), method: z.string() });
+export const SuiteIntervalsSchema = z.object({
+  level: z.number(),
+  epochs: z.number().int(),
+  cases: z.number().int(),
+  runs: z.number().int(),
+  deterministic: z.boolean(),
+  metrics: z.record(z.string(), MetricIntervalSchema),
+  by_category: z.record(z.string(), z.record(z.string(), MetricIntervalSchema)),
+});
+
+/** Whether a configuration's model is deterministic (the fake): its intervals then have zero width. */
+export function isDeterministicModel(config: Readonly<Record<string, unknown>>): boolean {
+  return (config['model'] ?? FAKE_MODEL) === FAKE_MODEL;
+}
 
 export const EvalReportSchema = z.object({
   version: z.literal(REPORT_VERSION),
@@ -39,6 +60,10 @@ export const EvalReportSchema = z.object({
   metrics: AggregateMetricsSchema,
   by_category: z.record(z.string(), CategoryMetricsSchema),
   cases: z.array(ReportCaseSchema),
+  /** Runs per case (absent in reports written before epochs: one). */
+  epochs: z.number().int().min(1).optional(),
+  /** 95% intervals of the metrics, each with its method (absent in reports written before intervals). */
+  intervals: SuiteIntervalsSchema.optional(),
   /** Who graded the answers (absent in reports written before live judges): name, rubric, items left unscored. */
   judge: z.object({ name: z.string(), rubricVersion: z.string(), unscored: z.number().int() }).nullable().optional(),
 });
@@ -56,20 +81,25 @@ export interface BuildReportOptions {
 /** Builds the report object of one suite run. */
 export function buildReport(options: BuildReportOptions): EvalReport {
   const { suite } = options;
+  const config = ReportConfigSchema.parse(options.config);
+  const multi = suite.epochs > 1;
   return {
     version: REPORT_VERSION,
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     dataset: { name: options.dataset.name, hash: options.dataset.hash },
-    golden: { file: options.golden.path, sha256: options.golden.sha256, cases: suite.results.length },
-    config: ReportConfigSchema.parse(options.config),
+    golden: { file: options.golden.path, sha256: options.golden.sha256, cases: new Set(suite.results.map((r) => r.golden.id)).size },
+    config,
     metrics: suite.aggregate.metrics,
     by_category: suite.aggregate.byCategory,
     cases: suite.results.map((r) => ({
       id: r.golden.id,
       category: r.golden.category,
+      ...(multi ? { epoch: r.epoch } : {}),
       scores: r.scores,
       run: summarizeRun(r.run),
     })),
+    epochs: suite.epochs,
+    intervals: suiteIntervals(runPointsOf(suite.results), { epochs: suite.epochs, deterministic: isDeterministicModel(config) }),
     judge: suite.judge
       ? {
           ...suite.judge,

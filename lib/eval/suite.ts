@@ -5,6 +5,7 @@ import type { FloatKeys } from '../harness/pyjson';
 import type { RunResult } from '../harness/types';
 import { aggregate, type Aggregate } from './aggregate';
 import { evaluateCase, type CaseScores } from './case-scores';
+import { EvalError } from './errors';
 import type { GoldenCase } from './golden';
 import { FakeJudge, type Judge } from './judge';
 
@@ -14,14 +15,22 @@ export interface SuiteAgent {
   readonly dataset?: { readonly floatKeys?: FloatKeys };
 }
 
+/** The most epochs a suite accepts (each is a full pass over the golden set). */
+export const MAX_EPOCHS = 100;
+
 export interface SuiteCaseResult {
   golden: GoldenCase;
+  /** Which repetition of the case this run is, from 0 (always 0 with one epoch). */
+  epoch: number;
   run: RunResult;
   scores: CaseScores;
 }
 
 export interface SuiteResult {
+  /** Every run, case by case, a case's epochs together in order. */
   results: SuiteCaseResult[];
+  /** Runs per case. */
+  epochs: number;
   aggregate: Aggregate;
   /** The judge that graded the answers (null: not judged). */
   judge: { name: string; rubricVersion: string } | null;
@@ -39,21 +48,38 @@ export interface RunSuiteOptions {
   /** Defaults to a FakeJudge with rubric v2, one per suite. */
   judge?: Judge | null;
   onProgress?: (progress: SuiteProgress) => void;
+  /** Runs per case, each from a fresh reset (default 1; 1..MAX_EPOCHS). */
+  epochs?: number;
   /** Cancels the suite: the run in flight is aborted and no further case starts (throws an AbortError). */
   signal?: AbortSignal;
 }
 
-/** Runs every case in order (never in parallel: cases share the agent's executor) and scores it. */
+/** Checks an epoch count before anything runs; throws EvalError naming `epochs`. */
+export function checkEpochs(epochs: number): number {
+  if (!Number.isInteger(epochs) || epochs < 1 || epochs > MAX_EPOCHS) {
+    throw new EvalError('epochs_invalid', `epochs must be an integer between 1 and ${MAX_EPOCHS}; got ${epochs}`);
+  }
+  return epochs;
+}
+
+/**
+ * Runs every case in order, `epochs` times each (never in parallel: cases share the agent's
+ * executor, and the agent resets itself before every run), and scores each run.
+ */
 export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
+  const epochs = checkEpochs(options.epochs ?? 1);
   const judge = options.judge === undefined ? new FakeJudge('v2') : options.judge;
   const floatKeys = options.agent.dataset?.floatKeys;
   const results: SuiteCaseResult[] = [];
+  const total = options.cases.length * epochs;
   for (const golden of options.cases) {
-    options.signal?.throwIfAborted();
-    const run = await options.agent.run(golden.query, golden.id, options.signal ? { signal: options.signal } : undefined);
-    options.signal?.throwIfAborted();
-    results.push({ golden, run, scores: await evaluateCase(golden, run, { judge, floatKeys, signal: options.signal }) });
-    options.onProgress?.({ done: results.length, total: options.cases.length, caseId: golden.id });
+    for (let epoch = 0; epoch < epochs; epoch += 1) {
+      options.signal?.throwIfAborted();
+      const run = await options.agent.run(golden.query, golden.id, options.signal ? { signal: options.signal } : undefined);
+      options.signal?.throwIfAborted();
+      results.push({ golden, epoch, run, scores: await evaluateCase(golden, run, { judge, floatKeys, signal: options.signal }) });
+      options.onProgress?.({ done: results.length, total, caseId: golden.id });
+    }
   }
-  return { results, aggregate: aggregate(results.map((r) => r.scores)), judge: judge ? { name: judge.name, rubricVersion: judge.rubricVersion } : null };
+  return { results, epochs, aggregate: aggregate(results.map((r) => r.scores)), judge: judge ? { name: judge.name, rubricVersion: judge.rubricVersion } : null };
 }

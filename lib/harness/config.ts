@@ -27,6 +27,13 @@ export type Transport = (typeof TRANSPORTS)[number];
 export const MODEL_PROVIDERS = ['bedrock', 'openai', 'openai-compatible', 'anthropic'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 export const FAKE_MODEL = 'fake';
+/** The seeded stochastic variant of the fake model: samples among plausible tool choices and answers (mock mode). */
+export const NOISY_FAKE_MODEL = 'fake-noisy';
+
+/** Whether a model name is one of the offline fake models (no provider, no credentials, no cost). */
+export function isOfflineModel(model: string): boolean {
+  return model === FAKE_MODEL || model === NOISY_FAKE_MODEL;
+}
 
 /** Splits `provider:model`; null for the fake model. Throws ConfigError naming `STOCKROOM_MODEL` when malformed. */
 export function parseModelName(raw: string): { provider: ModelProvider; model: string } | null {
@@ -78,14 +85,26 @@ export const HarnessConfigSchema = z
     transport: z.enum(TRANSPORTS),
     /** What the agent must and must not do before its answer counts; absent: no guardrails. */
     guardrails: GuardrailsSchema.optional(),
+    /** How much the noisy fake model strays (0 = exactly the fake model); fake-noisy only. */
+    temperature: z
+      .number()
+      .min(T.NOISY_TEMPERATURE_RANGE.min, `STOCKROOM_TEMPERATURE must be between ${T.NOISY_TEMPERATURE_RANGE.min} and ${T.NOISY_TEMPERATURE_RANGE.max}`)
+      .max(T.NOISY_TEMPERATURE_RANGE.max, `STOCKROOM_TEMPERATURE must be between ${T.NOISY_TEMPERATURE_RANGE.min} and ${T.NOISY_TEMPERATURE_RANGE.max}`)
+      .optional(),
+    /** The noisy fake model's seed: the same seed, the same runs; fake-noisy only. */
+    seed: z.number().int('STOCKROOM_SEED must be an integer').min(0, 'STOCKROOM_SEED must be >= 0').max(2 ** 32 - 1, 'STOCKROOM_SEED must be < 2^32').optional(),
   })
   .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] })
-  .refine((c) => c.mode === 'mock' || c.model !== FAKE_MODEL, {
+  .refine((c) => (c.temperature === undefined && c.seed === undefined) || c.model === NOISY_FAKE_MODEL, {
+    message: `STOCKROOM_TEMPERATURE and STOCKROOM_SEED apply to the noisy fake model only (--model ${NOISY_FAKE_MODEL})`,
+    path: ['temperature'],
+  })
+  .refine((c) => c.mode === 'mock' || !isOfflineModel(c.model), {
     message: "STOCKROOM_MODE=live needs a live model: set --model or STOCKROOM_MODEL (e.g. openai:gpt-4o-mini); the fake model is mock mode",
     path: ['mode'],
   })
-  .refine((c) => c.mode === 'live' || c.model === FAKE_MODEL, {
-    message: 'STOCKROOM_MODE=mock runs the fake model only; a live model needs STOCKROOM_MODE=live or no mode at all',
+  .refine((c) => c.mode === 'live' || isOfflineModel(c.model), {
+    message: 'STOCKROOM_MODE=mock runs the fake models only; a live model needs STOCKROOM_MODE=live or no mode at all',
     path: ['mode'],
   })
   .refine((c) => !c.model.startsWith('openai-compatible:') || c.modelBaseUrl !== null, {
@@ -134,6 +153,8 @@ export const ENV_KEYS = {
   STOCKROOM_PAYLOAD_WRAPPERS: 'payloadWrappers',
   STOCKROOM_TOOL_TRANSPORT: 'transport',
   STOCKROOM_GUARDRAILS: 'guardrails',
+  STOCKROOM_TEMPERATURE: 'temperature',
+  STOCKROOM_SEED: 'seed',
 } as const satisfies Record<string, keyof HarnessConfig>;
 
 const KEY_TO_ENV = Object.fromEntries(Object.entries(ENV_KEYS).map(([env, key]) => [key, env])) as Record<
@@ -185,7 +206,7 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
         break;
       }
       case 'model':
-        parseModelName(value);
+        if (value.trim() !== NOISY_FAKE_MODEL) parseModelName(value);
         out.model = value.trim();
         break;
       case 'modelBaseUrl':
@@ -219,6 +240,9 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
       case 'usdBudget':
         out.usdBudget = parseFloatValue(env, value);
         break;
+      case 'temperature':
+        out.temperature = parseFloatValue(env, value);
+        break;
       default:
         (out as Record<string, number>)[key] = parseInteger(env, value);
     }
@@ -240,7 +264,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
 export function resolveConfig(...layers: Partial<HarnessConfig>[]): HarnessConfig {
   const merged: HarnessConfig = Object.assign({}, DEFAULT_CONFIG, ...layers);
   // A live model implies live mode unless a layer set the mode itself (then the schema checks they agree).
-  if (merged.model !== FAKE_MODEL && !layers.some((l) => l.mode !== undefined)) merged.mode = 'live';
+  if (!isOfflineModel(merged.model) && !layers.some((l) => l.mode !== undefined)) merged.mode = 'live';
   const parsed = HarnessConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -9,7 +9,10 @@ export { MOCK_COST_NOTE } from './loop/run-cost';
 export type { HarnessOptions, RunInput } from './loop/options';
 export {
   DEFAULT_CONFIG,
+  FAKE_MODEL,
   HarnessConfigSchema,
+  NOISY_FAKE_MODEL,
+  isOfflineModel,
   PAYLOAD_WRAPPER_NAMES,
   RUN_GUARD_NAMES,
   TRANSPORTS,
@@ -28,6 +31,8 @@ export { ConfigError, DatasetError, ExecutorError, HarnessError, ModelCallError 
 export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolResult } from './executor';
 export type { ConverseRequest, ModelClient } from './model/client';
 export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
+export { NoisyFakeModelClient, NOISY_FAKE_MODEL_ID } from './model/fake/noisy-client';
+export { hashSeed, seededRandom } from './random';
 export { HeuristicPlanner } from './model/fake/planner';
 export type { RunGuard, RunGuardContext, RunGuardVerdict } from './guards/run-guard';
 export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision } from './guards/call-policy';

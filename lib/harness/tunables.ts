@@ -41,3 +41,10 @@ export const DEFAULT_GUARDRAIL_MAX_RETRIES = 2;
 export const MAX_GUARDRAIL_RETRIES = 10;
 /** Characters of context kept on each side of a guardrail finding (for replay's highlight). */
 export const GUARDRAIL_FINDING_CONTEXT_CHARS = 40;
+
+/** The noisy fake model's temperature range (0: exactly the fake model). */
+export const NOISY_TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
+/** Its temperature when none is given. */
+export const DEFAULT_NOISY_TEMPERATURE = 0.7;
+/** Chance per model call, per unit of temperature, that the noisy fake model strays from the fake model's turn. */
+export const NOISY_STRAY_PER_TEMPERATURE = 0.2;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { FAKE_MODEL, parseModelName, type HarnessConfig } from '../harness/config';
+import { isOfflineModel, parseModelName, type HarnessConfig } from '../harness/config';
 import type { CostMeter, TokenCounts } from '../harness/cost';
 import { ConfigError } from '../harness/errors';
 
@@ -67,7 +67,7 @@ export function usdAt(price: Price, t: TokenCounts): number {
  * Refuses a USD budget for a model without a price: the budget could never be honoured.
  */
 export function costMeterFor(config: Pick<HarnessConfig, 'model' | 'usdBudget'>, prices?: PriceFile): CostMeter | null {
-  if (config.model === FAKE_MODEL) return null;
+  if (isOfflineModel(config.model)) return null;
   const file = prices ?? loadPrices();
   const price = priceFor(config.model, file);
   if (!price) {

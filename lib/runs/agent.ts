@@ -5,7 +5,7 @@
  * transports, or an external MCP server), the OpenTelemetry export of finished runs, and an
  * optional call policy. One place, so the three paths cannot drift apart.
  */
-import { FAKE_MODEL, type HarnessConfig } from '../harness/config';
+import { isOfflineModel, type HarnessConfig } from '../harness/config';
 import type { ToolExecutor } from '../harness/executor';
 import type { CallPolicy } from '../harness/guards/call-policy';
 import type { ModelClient } from '../harness/model/client';
@@ -34,7 +34,7 @@ export type ModelGate = (model: string) => AttemptGate | undefined;
  * Refuses before anything runs, naming a missing variable. No provider SDK is loaded for the fake model.
  */
 export async function resolveLiveModel(config: HarnessConfig, gateFor?: ModelGate): Promise<LiveModel> {
-  if (config.model === FAKE_MODEL) return { liveModel: null, costMeter: null };
+  if (isOfflineModel(config.model)) return { liveModel: null, costMeter: null };
   const [{ liveModelFactory }, { costMeterFor }] = await liveModelModules();
   const costMeter = costMeterFor(config);
   const liveModel = liveModelFactory(config, { gate: gateFor?.(config.model) });

@@ -4,7 +4,7 @@
  * (status running) before its first model call and is rewritten after every step, so its replay can
  * follow it; a fake-model run takes milliseconds and is stored once, when it ends.
  */
-import { FAKE_MODEL } from '../harness/config';
+import { isOfflineModel } from '../harness/config';
 import type { RunResult } from '../harness/types';
 import { replayModel, type ReplaySource } from '../models/replay-source';
 import { toolProgressRecorder } from '../db/run-progress';
@@ -36,7 +36,7 @@ export interface ExecuteOptions {
  */
 export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): Promise<StartedRun> {
   const { dataset, golden, server, config, meta } = p;
-  const liveProgress = config.model !== FAKE_MODEL;
+  const liveProgress = !isOfflineModel(config.model);
   let stored: () => void = () => {};
   const firstStored = new Promise<void>((resolve) => (stored = resolve));
   const runAndStore = async (live: LiveModel, signal: AbortSignal | undefined) => {

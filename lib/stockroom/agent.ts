@@ -13,6 +13,10 @@ import { resumeHarness, runHarness } from '../harness/loop/run';
 import type { HarnessOptions } from '../harness/loop/options';
 import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
 import { FakeModelClient, type ScriptTurn } from '../harness/model/fake/fake-client';
+import { NoisyFakeModelClient } from '../harness/model/fake/noisy-client';
+import { seededRandom } from '../harness/random';
+import { NOISY_FAKE_MODEL } from '../harness/config';
+import { DEFAULT_NOISY_TEMPERATURE } from '../harness/tunables';
 import { HeuristicPlanner } from '../harness/model/fake/planner';
 import { FakeGuardModel } from '../harness/guardrails/fake-guard';
 import { buildProductVocabulary } from '../harness/model/fake/vocabulary';
@@ -124,14 +128,21 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
   const runGuards = buildRunGuards(config);
   const payloadWrappers = buildPayloadWrappers(config);
 
-  const modelFor = (caseId: string | null, runOptions: AgentRunOptions): ModelClient => {
+  // The noisy fake model's runs per case so far: a case's nth run (its epoch) draws from its own seeded stream.
+  const noisyRuns = new Map<string, number>();
+  const fakeFor = (caseId: string | null): ModelClient => {
     const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
-    return (
-      runOptions.model ??
-      options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ??
-      new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys })
-    );
+    const fake = new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys });
+    if (config.model !== NOISY_FAKE_MODEL) return fake;
+    const key = caseId ?? '';
+    const epoch = noisyRuns.get(key) ?? 0;
+    noisyRuns.set(key, epoch + 1);
+    // The same stream under every weakness setting (common random numbers), so paired deltas compare like with like.
+    const random = seededRandom(`${config.seed ?? 0}:${key}:${epoch}`);
+    return new NoisyFakeModelClient({ inner: fake, random, temperature: config.temperature ?? DEFAULT_NOISY_TEMPERATURE });
   };
+  const modelFor = (caseId: string | null, runOptions: AgentRunOptions): ModelClient =>
+    runOptions.model ?? options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? fakeFor(caseId);
   const harnessOptions = (caseId: string | null, runOptions: AgentRunOptions): HarnessOptions => ({
     config,
     executor,
