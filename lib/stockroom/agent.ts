@@ -22,6 +22,7 @@ import type { RunResult, ToolCallRequest } from '../harness/types';
 import type { Dataset } from './dataset/types';
 import { StockroomEnvironment } from './environment';
 import { LocalToolExecutor } from './executor/local-executor';
+import { loopSwitchesFor, modelHabitsFor } from './weaknesses/weakness-table';
 
 export interface StockroomAgent {
   readonly config: HarnessConfig;
@@ -118,9 +119,11 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
   const executor = options.executor ?? new LocalToolExecutor(new StockroomEnvironment(dataset, config.weaknesses));
   const planner = new HeuristicPlanner({
     productVocabulary: productVocabulary(dataset),
-    weaknesses: config.weaknesses,
+    ...modelHabitsFor(config.weaknesses),
     floatKeys: dataset.floatKeys,
   });
+  // The course's flags become plain switches here (lib/stockroom/weaknesses): the loop never reads a flag.
+  const switches = loopSwitchesFor(config.weaknesses, config.guards);
   const runGuards = buildRunGuards(config);
   const payloadWrappers = buildPayloadWrappers(config);
 
@@ -149,6 +152,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     onToolProgress: runOptions.onToolProgress,
     costMeter: options.costMeter ?? undefined,
     guardModel: config.guardrails?.llm_guard ? guardModelFor(options) : undefined,
+    ...switches,
   });
 
   const finished = (run: RunResult): RunResult => {

@@ -14,6 +14,7 @@ import { FakeModelClient, type ScriptTurn } from '../../harness/model/fake/fake-
 import { HeuristicPlanner } from '../../harness/model/fake/planner';
 import { productVocabulary } from '../../stockroom/agent';
 import type { Dataset } from '../../stockroom/dataset/types';
+import { modelHabitsFor } from '../../stockroom/weaknesses/weakness-table';
 import { fromChatMessages, fromChatTools } from './chat-to-converse';
 
 import { MODEL_SERVER_MODEL } from './model-name';
@@ -67,7 +68,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const plannerFor = (weaknesses: string): HeuristicPlanner => {
     let p = planners.get(weaknesses);
     if (!p) {
-      p = new HeuristicPlanner({ productVocabulary: productVocabulary(dataset), weaknesses: parseWeaknesses(weaknesses), floatKeys: dataset.floatKeys });
+      p = new HeuristicPlanner({ productVocabulary: productVocabulary(dataset), ...modelHabitsFor(parseWeaknesses(weaknesses)), floatKeys: dataset.floatKeys });
       planners.set(weaknesses, p);
     }
     return p;
