@@ -4,7 +4,7 @@
  * that (issue 43). The words live in the Stockroom layer's one weakness table (lib/stockroom/weaknesses),
  * beside the switches the loop takes, so the page and the run cannot drift apart.
  */
-import { WEAKNESSES, type WeaknessEntry } from '../stockroom/weaknesses/weakness-table';
+import { WEAKNESSES, type WeaknessEntry } from '../stockroom/browser';
 
 export type FlagParts = Pick<WeaknessEntry, 'environment' | 'model' | 'harness' | 'alone'>;
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { safeJsonParse } from '../harness/json';
+import { safeJsonParse } from '../harness';
 import { METRIC_KEYS, type AggregateMetrics, type MetricKey } from './aggregate';
 import { EvalFileError } from './errors';
 import { round4 } from './numbers';

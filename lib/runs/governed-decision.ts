@@ -13,14 +13,14 @@ import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
 import { userLabels } from '../db/governance-members';
 import { workerPresence } from '../db/suite-jobs';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import type { ApprovalRequest } from '../governance/approval';
-import { ConflictError, GovernanceError } from '../governance/errors';
-import type { Membership } from '../governance/principal';
-import { isMcpApproval } from '../mcp/mcp-approvals';
+import type { ApprovalRequest } from '../governance';
+import { ConflictError, GovernanceError } from '../governance';
+import type { Membership } from '../governance';
+import { isMcpApproval } from '../mcp';
 import { RunError } from './errors';
 import { resumeAfterDecision } from './governed-resume';
 import { requestOutcomes } from './request-view';
-import type { RequestOutcome } from '../governance/request-outcome';
+import type { RequestOutcome } from '../governance';
 import type { RunQueue } from './queue-port';
 
 /** What the reviewer sees after deciding. */

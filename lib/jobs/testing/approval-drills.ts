@@ -7,7 +7,7 @@
  */
 import { migrate } from '../../../scripts/db-migrate.mjs';
 import { startPgCluster, type PgCluster } from './pg-cluster';
-import type { JournalStep } from '../../governance/journaled-executor';
+import type { JournalStep } from '../../governance';
 import { spawnWorker, type WorkerProcess } from './worker-processes';
 
 export interface Drill {

@@ -4,7 +4,7 @@
  * switches the loop and the fake model take. The loop never reads a flag's name; this table is the only
  * place a flag becomes `repeatedCallGuard: false` or `quarantine: false` (SPEC §2.2).
  */
-import type { RunGuardName, WeaknessFlag } from '../../harness/config';
+import type { RunGuardName, WeaknessFlag } from '../../harness/browser';
 
 /** What the loop does that a flag can switch off; each is on unless a flag says otherwise. */
 export interface LoopSwitches {
