@@ -15,6 +15,7 @@ export {
   TRANSPORTS,
   WEAKNESS_FLAGS,
   configFromEnv,
+  ENV_KEYS,
   parseOverrides,
   parseWeaknesses,
   resolveConfig,

@@ -7,3 +7,4 @@ export { type ImportResult, importSpanRecords } from './import/import-traces';
 export { traceQuietMs } from './import/limits';
 export { readOtlpJson } from './import/read-otlp';
 export { exportRunTrace } from './run-exporter';
+export { otelSettingsFromEnv } from './env';
