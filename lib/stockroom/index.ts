@@ -100,4 +100,4 @@ export { DurableLedgerExecutor, LEDGER_WRITE_TOOL } from './ledger/durable-ledge
 export type { LedgerEntry, LedgerStore } from './ledger/ledger-store';
 export { ledgerStoreReconciler } from './ledger/reconcilers';
 export { ledgerRequestId } from './tools/restock-ledger';
-export { modelHabitsFor } from './weaknesses/weakness-table';
+export { loopSwitchesFor, modelHabitsFor, WEAKNESSES, type LoopSwitches, type ModelHabits, type WeaknessEntry } from './weaknesses/weakness-table';
