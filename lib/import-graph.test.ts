@@ -45,8 +45,12 @@ export const FLOORS = [
  */
 export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp', 'otel'] as const;
 
-/** App code: it composes the libraries and may import deep (ARCHITECTURE.md, "Doors"). */
-export const DEEP_ALLOWED = ['actions'] as const;
+/**
+ * May import deep (ARCHITECTURE.md, "Doors"): app code, which composes the libraries; and lib/startup,
+ * imported only by the entry points, which takes each area's environment parser alone so that every
+ * CLI start does not load whole libraries.
+ */
+export const DEEP_ALLOWED = ['actions', 'startup'] as const;
 
 /** Lines at most in each file of lib/actions (a thin wrapper: schema, role, one call). */
 const MAX_ACTION_LINES = 60;

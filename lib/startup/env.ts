@@ -11,9 +11,12 @@
  */
 import { z } from 'zod';
 import { resolveDatabaseUrl } from '../db/database-url';
-import { configFromEnv, ENV_KEYS } from '../harness';
+// Deep on purpose (lib/startup may, ARCHITECTURE.md "Doors"): every start of the CLI loads this, and the
+// parsers alone load in a fraction of the time their libraries' doors take (measured: lib/otel's door ~2.5×
+// the exporter it replaced on the CLI's path).
+import { configFromEnv, ENV_KEYS } from '../harness/config';
 import { parseProviderLimits } from '../jobs/provider-limits';
-import { otelSettingsFromEnv } from '../otel';
+import { otelSettingsFromEnv } from '../otel/env';
 
 export const PROCESSES = ['web', 'worker', 'cli'] as const;
 export type StartedProcess = (typeof PROCESSES)[number];
