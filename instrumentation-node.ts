@@ -15,8 +15,11 @@ import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
 import { settleQuietTraces } from './lib/db/otlp-store';
 import { traceQuietMs } from './lib/otel/import/limits';
+import { checkEnvironment } from './lib/startup/env';
 
 export async function registerNode(): Promise<void> {
+  // Before anything else: a bad value stops the server (app.prepare() rejects, scripts/serve.mjs exits), naming the variable.
+  checkEnvironment(process.env, 'web');
   if (resolveDatabaseUrl(process.env.DATABASE_URL).provider === 'postgres') {
     // Another server may still be running a live run that is `running` here, so none is ended.
     console.log('stockroom: PostgreSQL: suites and sweeps run on the workers (npm run worker)');

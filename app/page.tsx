@@ -9,6 +9,9 @@ import { FIRST_RUN_RANGE } from '@/lib/format/suite-estimate';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { BUNDLED_DATASET_ID } from '@/lib/schemas/datasets';
 import { MATRIX_SETTINGS } from '@/lib/charts/matrix-view';
+import { Fragment } from 'react';
+import { WEAKNESS_FLAGS } from '@/lib/harness/config';
+import { WEAKNESSES } from '@/lib/stockroom/weaknesses/weakness-table';
 
 export const dynamic = 'force-dynamic';
 
@@ -61,14 +64,12 @@ export default async function HomePage() {
       <section className="panel">
         <h2>The four weaknesses</h2>
         <dl className="kv">
-          <dt className="mono">ambiguous_tool_desc</dt>
-          <dd>The search tool is described so broadly that the model picks it for stock and order questions.</dd>
-          <dt className="mono">oversized_payload</dt>
-          <dd>Product search returns whole records, and the entire catalogue for a broad query, so the context balloons until the token budget stops the run.</dd>
-          <dt className="mono">naive_retry</dt>
-          <dd>The legacy order shard keeps timing out, the model re-sends the identical call, and with the repeated-call guard off it loops until the step limit.</dd>
-          <dt className="mono">injection_unguarded</dt>
-          <dd>Instruction-like text in tool output is not quarantined, so a planted notice can steer the model.</dd>
+          {WEAKNESS_FLAGS.map((flag) => (
+            <Fragment key={flag}>
+              <dt className="mono">{flag}</dt>
+              <dd>{WEAKNESSES[flag].description}</dd>
+            </Fragment>
+          ))}
         </dl>
       </section>
     </main>

@@ -10,6 +10,7 @@ import { asDatabaseUnavailable } from '../lib/db/unavailable';
 import { HarnessError } from '../lib/harness/errors';
 import { CliUsageError, formatFlags, wantsHelp } from './args';
 import { EXIT_DB_UNAVAILABLE } from './exit-codes';
+import { EnvironmentError, environmentProblems } from '../lib/startup/env';
 import type { CliCommand } from './command';
 
 export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
@@ -50,7 +51,13 @@ function commandHelp(command: CliCommand): string {
 }
 
 /** Runs one invocation and returns its exit code; unexpected errors are thrown to the caller. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  // The environment is read once, before anything else: a bad value stops every command, naming the variable.
+  const bad = environmentProblems(env, 'cli');
+  if (bad.length > 0) {
+    process.stderr.write(`stockroom: ${new EnvironmentError(bad).message}\n`);
+    return 2;
+  }
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write((await help()) + '\n');

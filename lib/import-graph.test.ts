@@ -1,7 +1,9 @@
 /**
  * The floor plan of lib/, checked on the real import graph (dependency-cruiser, type-only imports
  * included): no circle anywhere in lib/, cli/, bench/, app/ or components/, and no import from a
- * lib/ folder to one on a higher floor. Test files may compose higher floors (a harness test runs
+ * lib/ folder to one on a higher floor; each doored library entered only through its door, nothing in
+ * lib/ importing app/, no browser door reaching Node or server-only code (the rules: ./import-rules.ts,
+ * each caught on a planted violation in ./import-rules.test.ts). Test files may compose higher floors (a harness test runs
  * the Stockroom dataset); everything else, `testing/` helpers included, keeps to the plan.
  *
  * A new lib/ folder must be given its floor here; a lower floor that seems to need a higher one
@@ -11,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { browserDoorLeaks, circles, cruiseImports, deepImports, isTest, libraryOf, libToApp, reachedFrom, upwardImports, wildcardDoors, type ImportEdge } from './import-rules';
 
 /** lib/ folders, lowest floor first: a folder may import only folders before it. */
 export const FLOORS = [
@@ -18,7 +21,7 @@ export const FLOORS = [
   'security', // secret redaction, headers, nonces
   'format', // numbers, costs and times for display
   'governance', // policy, approvals, journal, evidence
-  'stockroom', // the environment: dataset, tools, ledger, the agent
+  'stockroom', // the environment: dataset, tools, ledger, the agent, the weakness table
   'eval', // golden cases, metrics, judge, matrix, gate
   'models', // live providers, recording, replay, the model judge
   'mcp', // MCP servers and the MCP tool executor
@@ -31,70 +34,96 @@ export const FLOORS = [
   'notify', // outgoing webhooks: events, signatures, delivery attempts
   'runs', // the run service: prepare → execute → store, every way a run starts
   'jobs', // the job queue and workers, calling the run service
+  'startup', // the environment, read once when the web server, a worker or the CLI starts
   'boundary', // the one wrapper of actions and routes: auth, parse, error policy
   'actions', // 'use server' files only
 ] as const;
 
-/** Non-test lines at most in each file of lib/actions (a thin wrapper: schema, role, one call). */
+/**
+ * Libraries entered only through a door (`index.ts`, or `browser.ts` from code a client component
+ * reaches): the libraries below the database. lib/db waits for its split into areas (issue 36); the
+ * service floors above it (schemas … boundary) are entered deep for now.
+ */
+export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp', 'otel'] as const;
+
+/**
+ * May import deep (ARCHITECTURE.md, "Doors"): app code, which composes the libraries; and lib/startup,
+ * imported only by the entry points, which takes each area's environment parser alone so that every
+ * CLI start does not load whole libraries.
+ */
+export const DEEP_ALLOWED = ['actions', 'startup'] as const;
+
+/** Lines at most in each file of lib/actions (a thin wrapper: schema, role, one call). */
 const MAX_ACTION_LINES = 60;
 /** Lines at most in the loop's orchestration file (each state's work lives beside it). */
 const MAX_LOOP_LINES = 200;
 
-interface Edge {
-  from: string;
-  to: string;
-  circular: boolean;
-}
-
-const isTest = (p: string) => /\.test\.tsx?$/.test(p);
-const folderOf = (p: string) => /^lib\/([^/]+)\//.exec(p)?.[1] ?? null;
-
-let edges: Edge[] = [];
+let edges: ImportEdge[] = [];
 let modules: string[] = [];
 
 beforeAll(async () => {
-  const { cruise } = await import('dependency-cruiser');
-  const { default: extractTSConfig } = await import('dependency-cruiser/config-utl/extract-ts-config');
-  const result = await cruise(
-    ['lib', 'cli', 'bench', 'app', 'components'],
-    { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, exclude: { path: ['node_modules', 'lib/db/generated'] } },
-    undefined,
-    { tsConfig: extractTSConfig('tsconfig.json') },
-  );
-  const output = result.output as { modules: { source: string; dependencies: { resolved: string; circular: boolean; coreModule: boolean }[] }[] };
-  modules = output.modules.map((m) => m.source);
-  edges = output.modules.flatMap((m) => m.dependencies.filter((d) => !d.coreModule).map((d) => ({ from: m.source, to: d.resolved, circular: d.circular })));
+  const graph = await cruiseImports(['lib', 'cli', 'bench', 'app', 'components']);
+  modules = graph.modules;
+  edges = graph.edges;
 }, 120_000);
 
 describe('the import graph', () => {
   it('read the code it checks', () => {
     expect(modules).toContain('lib/harness/loop/run.ts');
     expect(modules).toContain('lib/runs/prepare.ts');
-    expect(edges.length).toBeGreaterThan(1000);
+    expect(edges.filter((e) => !e.coreModule).length).toBeGreaterThan(1000);
   });
 
   it('has no circle', () => {
-    expect(edges.filter((e) => e.circular).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+    expect(circles(edges)).toEqual([]);
   });
 
   it('gives every lib/ folder a floor', () => {
-    const folders = new Set(modules.map(folderOf).filter((f): f is string => f !== null));
+    const folders = new Set(modules.map(libraryOf).filter((f): f is string => f !== null));
     expect([...folders].filter((f) => !(FLOORS as readonly string[]).includes(f))).toEqual([]);
   });
 
   it('has no import from a lib/ folder to a higher floor', () => {
-    const floor = (f: string) => (FLOORS as readonly string[]).indexOf(f);
-    const upward = edges.filter((e) => {
-      const a = folderOf(e.from);
-      const b = folderOf(e.to);
-      return a !== null && b !== null && a !== b && !isTest(e.from) && floor(a) < floor(b);
-    });
-    expect(upward.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+    expect(upwardImports(edges, FLOORS)).toEqual([]);
+  });
+
+  it('enters each doored library only through its door', () => {
+    for (const lib of DOORED) expect(fs.existsSync(`lib/${lib}/index.ts`), `lib/${lib}/index.ts`).toBe(true);
+    expect(deepImports(edges, DOORED, DEEP_ALLOWED)).toEqual([]);
+  });
+
+  it('has no import from lib/ of app/ or components/', () => {
+    expect(libToApp(edges)).toEqual([]);
+  });
+
+  it('keeps every browser.ts door free of Node built-ins and server-only modules', () => {
+    expect(modules.filter((m) => /^lib\/[^/]+\/browser\.ts$/.test(m)).length).toBeGreaterThan(0);
+    expect(browserDoorLeaks(edges)).toEqual([]);
+  });
+
+  it("loads no provider SDK through the models library's main door (the live door, models/live, is imported lazily)", () => {
+    const sdk = /node_modules\/(openai|@anthropic-ai|@aws-sdk)\//;
+    expect([...reachedFrom(edges, 'lib/models/index.ts')].filter((m) => sdk.test(m))).toEqual([]);
+    expect([...reachedFrom(edges, 'lib/models/live/index.ts')].some((m) => sdk.test(m))).toBe(true);
+  });
+
+  it('names what each door exports (no export *)', () => {
+    const doors = new Map(modules.filter((m) => m.startsWith('lib/') && /\/(index|browser)\.tsx?$/.test(m)).map((m) => [m, fs.readFileSync(m, 'utf8')]));
+    expect(doors.size).toBeGreaterThanOrEqual(DOORED.length);
+    expect(wildcardDoors(doors)).toEqual([]);
   });
 
   it('keeps lib/harness free of Next.js, the database and provider SDKs', () => {
     const foreign = edges.filter((e) => e.from.startsWith('lib/harness/') && !isTest(e.from) && /node_modules\/(next|@prisma|openai|@anthropic-ai|@aws-sdk)\//.test(e.to));
     expect(foreign.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("keeps the course out of lib/harness: no file but the configuration's flag list names a weakness flag", async () => {
+    const { WEAKNESS_FLAGS } = await import('./harness/config');
+    const named = modules
+      .filter((m) => m.startsWith('lib/harness/') && !isTest(m) && m !== 'lib/harness/config.ts')
+      .filter((m) => WEAKNESS_FLAGS.some((flag) => fs.readFileSync(m, 'utf8').includes(`'${flag}'`)));
+    expect(named).toEqual([]);
   });
 });
 

@@ -3,25 +3,22 @@ import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { getRunOrThrow } from '@/lib/db/runs-read';
-import { listRuns } from '@/lib/db/runs-list';
 import { InvalidInputError, NotFoundError } from '@/lib/db/errors';
 import { requireRunInTenant } from '@/lib/db/tenant-scope';
 import { findSameCaseRun, resolveRunId } from '@/lib/db/run-lookup';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { WEAKNESS_FLAGS, type WeaknessFlag } from '@/lib/harness/config';
 import { answerColumns } from '@/lib/charts/answer-diff';
-import { countOf } from '@/lib/format/units';
 import { RunSameCase } from './_components/run-same-case';
+import { RunHeader } from './_components/run-header';
+import { RunPicker } from './_components/run-picker';
+import { StepTable } from './_components/step-table';
 import type { StoredRun } from '@/lib/db/types';
-import { alignRuns, DIFFERENCE_LABELS, type AlignEntry, type AlignedStep, type Alignment } from '@/lib/charts/align-runs';
+import { alignRuns, type AlignEntry } from '@/lib/charts/align-runs';
 import { agentSideOf, alignByAgent, alignEntryOf, hasSeveralAgents } from '@/lib/charts/align-agents';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
-import { TerminationBadge } from '@/components/termination-badge';
-import { LabelBadges } from '@/components/label-badges';
-import { labelsOfRun, type RunLabelDto } from '@/lib/db/labels';
-import { currentLabels } from '@/lib/eval/labels';
+import { labelsOfRun } from '@/lib/db/labels';
 import { divergenceOf } from '@/lib/charts/divergence';
-import { UngovernedBadge } from '@/components/governance-badge';
 
 export const dynamic = 'force-dynamic';
 
@@ -63,180 +60,6 @@ async function load(id: string | null, tenant: string): Promise<StoredRun | 'mis
     if (err instanceof NotFoundError) return 'missing';
     throw err;
   }
-}
-
-function Side({ side }: { side: AlignedStep['a'] }) {
-  if (!side) return <span className="muted">(run had ended)</span>;
-  return (
-    <div className="stack">
-      {side.calls.map((c, i) => (
-        <div key={i}>
-          <strong className="mono">{c.name}</strong> <span className={`badge ${c.status === 'ok' ? 'good' : 'bad'}`}>{c.status}</span>
-          <pre>{c.args}</pre>
-        </div>
-      ))}
-      {side.guards.map((g) => (
-        <div key={g}>
-          <span className="badge bad">guard</span> {g}
-        </div>
-      ))}
-      {side.calls.length === 0 && side.text ? <pre className="muted">{side.text}</pre> : null}
-    </div>
-  );
-}
-
-function Header({ label, stored, labels }: { label: string; stored: StoredRun; labels: RunLabelDto[] }) {
-  const current = currentLabels(labels).sort((x, y) => (x.step ?? -1) - (y.step ?? -1));
-  return (
-    <div className="panel">
-      <h2 style={{ marginTop: 0 }}>
-        {label}: <Link href={`/runs/${stored.id}`}>run {stored.id.slice(-8)}</Link>
-      </h2>
-      <p style={{ marginTop: 0 }}>{stored.run.query}</p>
-      <div className="row small">
-        <TerminationBadge reason={stored.run.terminationReason} />
-        <UngovernedBadge governed={stored.meta.governed ?? false} />
-        <span className="badge">setting: {stored.meta.setting}</span>
-        {stored.run.caseId ? <span className="badge info">case {stored.run.caseId}</span> : null}
-        <span className="muted">
-          {countOf(stored.run.steps, 'step')} · {countOf(stored.run.usage.totalTokens, 'token')}
-        </span>
-      </div>
-      {current.length > 0 ? (
-        <div className="row small" data-testid={`compare-labels-${label}`}>
-          {current.map((l) => (
-            <span key={l.id}>
-              {l.step === null ? 'run' : <a href={`#step-${l.step}`}>step {l.step}</a>}: <LabelBadges label={l} />
-            </span>
-          ))}
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** The step-by-step table of an alignment (a whole run, or one agent's steps). */
-function StepTable({ alignment, idPrefix, testId, replayedStep = null }: { alignment: Alignment; idPrefix: string; testId: string; replayedStep?: number | null }) {
-  return (
-    <div className="table-wrap">
-      <table className="data" data-testid={testId}>
-        <thead>
-          <tr>
-            <th>Step</th>
-            <th>Difference</th>
-            <th>A</th>
-            <th>B</th>
-          </tr>
-        </thead>
-        <tbody>
-          {alignment.steps.map((s) => (
-            <tr
-              key={s.step}
-              id={`${idPrefix}${s.step}`}
-              className={`diff-row ${s.difference}${replayedStep === s.step ? ' diverged' : ''}`}
-              data-difference={s.difference}
-              data-diverged={replayedStep === s.step ? 'true' : undefined}
-            >
-              <td className="num">
-                {s.step}
-                {replayedStep === s.step ? (
-                  <div>
-                    <span className="badge bad">diverged</span>
-                  </div>
-                ) : null}
-              </td>
-              <td>{s.difference === 'same' ? <span className="muted">same</span> : <strong>{DIFFERENCE_LABELS[s.difference]}</strong>}</td>
-              <td>
-                <Side side={s.a} />
-              </td>
-              <td>
-                <Side side={s.b} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-async function Picker({ a, b, q, problem, tenant }: { a: string | null; b: string | null; q: string | null; problem: string | null; tenant: string }) {
-  let items: Awaited<ReturnType<typeof listRuns>>['items'] = [];
-  let searchProblem: string | null = null;
-  try {
-    ({ items } = await listRuns({ filters: q ? { tenant, text: q } : { tenant }, limit: 20 }));
-  } catch (err) {
-    if (!(err instanceof InvalidInputError)) throw err;
-    searchProblem = `Search: ${err.message}`;
-  }
-  return (
-    <>
-      {problem || searchProblem ? (
-        <p className="alert error" role="alert">
-          {problem ?? searchProblem}
-        </p>
-      ) : null}
-      <form className="panel row" method="get" action="/compare" style={{ alignItems: 'flex-end' }}>
-        <div className="field">
-          <label htmlFor="cmp-a">Run A (id or the 8-character short id)</label>
-          <input id="cmp-a" name="a" defaultValue={a ?? ''} size={30} className="mono" />
-        </div>
-        <div className="field">
-          <label htmlFor="cmp-b">Run B</label>
-          <input id="cmp-b" name="b" defaultValue={b ?? ''} size={30} className="mono" />
-        </div>
-        <button type="submit" className="primary">
-          Compare
-        </button>
-      </form>
-      <form className="panel row" method="get" action="/compare" role="search" aria-label="Find a run" style={{ alignItems: 'flex-end' }}>
-        {a ? <input type="hidden" name="a" value={a} /> : null}
-        {b ? <input type="hidden" name="b" value={b} /> : null}
-        <div className="field" style={{ flex: 1 }}>
-          <label htmlFor="cmp-q">Find runs whose question, answer or tool calls contain</label>
-          <input id="cmp-q" name="q" defaultValue={q ?? ''} />
-        </div>
-        <button type="submit">Search</button>
-      </form>
-      <h2>{q ? `Runs matching “${q}”` : 'Recent runs'}</h2>
-      {items.length === 0 ? (
-        <p className="panel">{q ? 'No runs match this search.' : 'No runs stored yet.'}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>Case</th>
-                <th>Setting</th>
-                <th>Query</th>
-                <th>Use as</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.id}>
-                  <td className="mono">{r.id}</td>
-                  <td>{r.caseId ?? '—'}</td>
-                  <td>{r.setting}</td>
-                  <td className="truncate">{r.query}</td>
-                  <td className="nowrap">
-                    <Link href={`/compare?a=${r.id}${b ? `&b=${b}` : ''}`} aria-label={`Use run ${r.id.slice(-8)} as A`}>
-                      A
-                    </Link>{' '}
-                    ·{' '}
-                    <Link href={`/compare?${a ? `a=${a}&` : ''}b=${r.id}`} aria-label={`Use run ${r.id.slice(-8)} as B`}>
-                      B
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </>
-  );
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -298,7 +121,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             ) : null}
           </section>
         ) : null}
-        <Picker a={a && a !== 'missing' ? a.id : ra.id} b={rb.id} q={q} problem={problem} tenant={user.tenant} />
+        <RunPicker a={a && a !== 'missing' ? a.id : ra.id} b={rb.id} q={q} problem={problem} tenant={user.tenant} />
       </main>
     );
   }
@@ -343,8 +166,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <Link href={`/compare?a=${b.id}&b=${a.id}`}>Swap</Link>
       </p>
       <div className="grid-2">
-        <Header label="A" stored={a} labels={labelsA} />
-        <Header label="B" stored={b} labels={labelsB} />
+        <RunHeader label="A" stored={a} labels={labelsA} />
+        <RunHeader label="B" stored={b} labels={labelsB} />
       </div>
       <section className="panel" aria-label="Final answers" data-testid="answer-diff">
         <h2 style={{ marginTop: 0 }}>Final answers</h2>

@@ -10,5 +10,5 @@ vi.mock('next/cache', () => nextCacheMock());
 const postgres = (await testProviders()).find((p) => p.name === 'postgres')!;
 
 describe.skipIf(postgres.skipReason !== null)('on PostgreSQL', () => {
-  tenantIsolationSuite('postgres');
+  tenantIsolationSuite('postgres', (route) => import(/* @vite-ignore */ `../../app/api/${route}/route`));
 });

@@ -6,4 +6,4 @@ import { tenantIsolationSuite } from './testing/tenant-isolation-suite';
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
 
-tenantIsolationSuite('sqlite');
+tenantIsolationSuite('sqlite', (route) => import(/* @vite-ignore */ `../../app/api/${route}/route`));

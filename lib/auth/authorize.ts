@@ -10,7 +10,7 @@ import 'server-only';
  */
 import { headers } from 'next/headers';
 import { sessionUser } from './session';
-import { DEFAULT_TENANT, type Membership } from '../governance/principal';
+import { DEFAULT_TENANT, type Membership } from '../governance';
 import { ForbiddenError, UnauthenticatedError } from './errors';
 
 /** The roles an action or route may require. */

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { timingSafeEqual } from 'node:crypto';
 import { currentPrincipal, holdsRole } from './authorize';
-import { DEFAULT_TENANT } from '../governance/principal';
+import { DEFAULT_TENANT } from '../governance';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -7,7 +7,7 @@ import 'server-only';
 import { getDb } from '../db/client';
 import { getIdentity } from '../db/governance-members';
 import { asDatabaseUnavailable } from '../db/unavailable';
-import type { Membership } from '../governance/principal';
+import type { Membership } from '../governance';
 import { getAuth } from './auth';
 
 /** A signed-in dashboard user. */

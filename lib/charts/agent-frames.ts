@@ -4,7 +4,7 @@
  * diagram. A single-agent run's log is its own transitions, unchanged.
  */
 import type { TimelineTransition } from './replay-timeline';
-import type { Agent } from '../harness/types';
+import type { Agent } from '../harness/browser';
 import { agentViewsOf, type AgentView } from './agent-tree';
 
 /** One agent's own transitions, as the run stored them (steps are the run's). */

@@ -8,7 +8,7 @@
  * colour (lib/charts/agent-graph.ts numbers the paths).
  */
 import type { WaterfallBar } from './waterfall';
-import type { Agent } from '../harness/types';
+import type { Agent } from '../harness/browser';
 
 /** How an agent came to run: the run's first agent, a handoff, called as a tool, or delegated to. */
 export type AgentEntered = 'root' | 'handoff' | 'tool' | 'delegate';

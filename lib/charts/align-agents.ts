@@ -6,9 +6,9 @@
  * `alignRuns` aligns a whole single-agent run.
  */
 import { alignRuns, type AlignEntry, type Alignment } from './align-runs';
-import type { RunResult, TrajectoryStep } from '../harness/types';
+import type { RunResult, TrajectoryStep } from '../harness';
 import { agentsOf, agentIndexOf, agentLabel } from '../harness';
-import { callStatus } from '../eval/run-summary';
+import { callStatus } from '../eval';
 
 /** A trajectory entry and the path of the agent that made it (`planner › inventory-checker`). */
 export type AgentAlignEntry = AlignEntry & { agent: string };

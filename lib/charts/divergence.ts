@@ -2,7 +2,7 @@
  * Where a replayed run left its recording: the DIVERGED guard event (the step, and the diff of the
  * recorded and the new request). Compare highlights that step.
  */
-import type { TrajectoryStep } from '../harness/types';
+import type { TrajectoryStep } from '../harness';
 
 export interface Divergence {
   step: number;

@@ -3,10 +3,10 @@
  * delta table against `none` with the direction of each change, the per-category breakdown, and a
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
-import { GuardrailsSchema, guardrailsOn } from '../harness/guardrails/config';
-import { FAKE_MODEL, NOISY_FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/config';
-import { MATRIX_TABLE_METRICS } from '../eval/matrix-table';
-import { round4 } from '../eval/numbers';
+import { GuardrailsSchema, guardrailsOn } from '../harness/browser';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/browser';
+import { MATRIX_TABLE_METRICS } from '../eval/browser';
+import { round4 } from '../eval/browser';
 
 export const BASE_SETTING = 'none';
 

@@ -3,7 +3,7 @@
  * shown as text (never HTML), with compaction summaries and quarantine markers flagged so the
  * replay can explain them.
  */
-import { QUARANTINE_MARKER } from '../harness/tunables';
+import { QUARANTINE_MARKER } from '../harness/browser';
 
 export type MessageItem =
   | { kind: 'text'; role: string; text: string }

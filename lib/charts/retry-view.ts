@@ -4,8 +4,8 @@
  * (issue 22, `lib/harness/call-times.ts`), the wait as it happened: from when, for how long, and
  * whether it was cut short (a cancel or a deadline ended it before the planned wait was over).
  */
-import type { CallTime, ModelRetryEvent } from '../harness/types';
-import { formatDuration } from '../format/units';
+import type { CallTime, ModelRetryEvent } from '../harness/browser';
+import { formatDuration } from '../format/browser';
 
 export interface RetryView {
   /** "Attempt 2 failed" (attempt 0: the stored row did not say which). */

@@ -3,7 +3,7 @@
  * → DONE | FAILED), with the state a replay is at highlighted and the edges the run took marked.
  * Pure: the client component only hands the text to mermaid.
  */
-import { HARNESS_STATES, type HarnessState } from '../harness/types';
+import { HARNESS_STATES, type HarnessState } from '../harness/browser';
 
 /** Every edge the loop can take (lib/harness/loop/run.ts), in a stable drawing order. */
 export const STATE_EDGES: ReadonlyArray<readonly [HarnessState, HarnessState]> = [

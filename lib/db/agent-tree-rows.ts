@@ -6,8 +6,8 @@
  * stores no blob and one RunAgent row, `stockroom`, so "runs of agent X" covers every run alike.
  */
 import { z } from 'zod';
-import { agentLabel, agentsOf } from '../harness/agents';
-import { AgentSchema, SetAsideSchema, type RunResult, type StepTree } from '../harness/types';
+import { agentLabel, agentsOf } from '../harness';
+import { AgentSchema, SetAsideSchema, type RunResult, type StepTree } from '../harness';
 import { InvalidInputError } from './errors';
 
 export interface StepTreeColumns {

@@ -7,7 +7,7 @@
  * Pure functions: no database access here.
  */
 import { createHash } from 'node:crypto';
-import { isJsonObject, safeJsonParse, type JsonObject, type JsonValue } from '../harness/json';
+import { isJsonObject, safeJsonParse, type JsonObject, type JsonValue } from '../harness';
 import { DbError } from './errors';
 
 /** Tool-result parts at least this long (in serialised chars) are stored as their own blob. */

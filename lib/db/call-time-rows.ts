@@ -2,7 +2,7 @@
  * A recorded time (issue 22 §3) as four nullable columns and back. A row without them belongs to a
  * run recorded before times were: it reads back as no time (unknown), never as zero.
  */
-import type { CallTime } from '../harness/types';
+import type { CallTime } from '../harness';
 
 export interface CallTimeColumns {
   startedAt: Date | null;

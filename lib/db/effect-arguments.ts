@@ -4,8 +4,8 @@ import 'server-only';
  * secrets the evidence redacts); the stored run keeps the call itself, so the Effects page reads
  * each entry's arguments from its run's tool call (by run id and call id).
  */
-import type { JsonValue } from '../harness/json';
-import { safeJsonParse } from '../harness/json';
+import type { JsonValue } from '../harness';
+import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 
 /** `runId + '\u0000' + callId` → the call's arguments, for the entries whose run stored the call. */

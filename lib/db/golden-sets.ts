@@ -4,10 +4,10 @@ import 'server-only';
  * version (the whole set as golden JSONL), so a suite or report that names a version
  * (`golden-set://tenant/name@version`) always finds the same cases.
  */
-import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCaseRecord, type GoldenFile } from '../eval/golden';
-import { GoldenFileError } from '../eval/errors';
-import { goldenFileOfText, goldenLine, goldenSetRef, goldenTextSha256, GoldenSetNameSchema, type RunForDraft } from '../eval/golden-sets';
-import { safeJsonParse, type JsonValue } from '../harness/json';
+import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCaseRecord, type GoldenFile } from '../eval';
+import { GoldenFileError } from '../eval';
+import { goldenFileOfText, goldenLine, goldenSetRef, goldenTextSha256, GoldenSetNameSchema, type RunForDraft } from '../eval';
+import { safeJsonParse, type JsonValue } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 

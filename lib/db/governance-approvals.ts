@@ -4,15 +4,15 @@ import 'server-only';
  * version inside one transaction with the decision row, so of any number of concurrent deciders
  * exactly one moves a quorum-1 request and the others get a clear "already decided".
  */
-import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest, type ApprovalStatus, type ReviewRefusal } from '../governance/approval';
-import { BoundProposalSchema } from '../governance/proposal';
-import type { ReviewerIdentity } from '../governance/principal';
-import { safeJsonParse } from '../harness/json';
+import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest, type ApprovalStatus, type ReviewRefusal } from '../governance';
+import { BoundProposalSchema } from '../governance';
+import type { ReviewerIdentity } from '../governance';
+import { safeJsonParse } from '../harness';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
-import { canonicalDigest } from '../governance/canonical-json';
-import { evidenceBody, type EvidenceBody } from '../governance/evidence';
-import { evidenceKey } from '../governance/evidence-key';
+import { canonicalDigest } from '../governance';
+import { evidenceBody, type EvidenceBody } from '../governance';
+import { evidenceKey } from '../governance';
 import { appendEvidenceIn, PrismaEvidenceSink, withEvidenceTx } from './governance-evidence';
 
 /** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */

@@ -7,14 +7,14 @@ import 'server-only';
  * anchor in the same transaction (the only appends that take the anchor's lock: one per run), so no
  * chain exists unsealed; the sweeper (sealEvidenceChains) seals chains stored before that was so.
  */
-import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type EvidenceEvent, type EvidenceSink } from '../governance/evidence';
-import { evidenceKey } from '../governance/evidence-key';
-import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
-import { readWitness, recordWitness, witnessPath } from '../governance/evidence-witness';
-import { missingEvidence, type EvidenceSubjects } from '../governance/evidence-crosscheck';
-import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance/evidence-verify';
-import { canonicalJson } from '../governance/canonical-json';
-import { safeJsonParse } from '../harness/json';
+import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type EvidenceEvent, type EvidenceSink } from '../governance';
+import { evidenceKey } from '../governance';
+import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance';
+import { readWitness, recordWitness, witnessPath } from '../governance';
+import { missingEvidence, type EvidenceSubjects } from '../governance';
+import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance';
+import { canonicalJson } from '../governance';
+import { safeJsonParse } from '../harness';
 import type { Prisma } from './client';
 import { DbError } from './errors';
 

@@ -3,11 +3,11 @@ import 'server-only';
  * The effect journal in the database: a JournalStore whose transitions are compare-and-set on status,
  * each committed in one transaction with its evidence event (a step is never kept without it).
  */
-import type { EffectStatus, JournalEntry, JournalEvidence, JournalStore } from '../governance/effect-journal';
-import { assertTransition } from '../governance/effect-journal';
-import { evidenceKey } from '../governance/evidence-key';
-import type { EvidenceKey } from '../governance/evidence-signing';
-import { safeJsonParse, type JsonValue } from '../harness/json';
+import type { EffectStatus, JournalEntry, JournalEvidence, JournalStore } from '../governance';
+import { assertTransition } from '../governance';
+import { evidenceKey } from '../governance';
+import type { EvidenceKey } from '../governance';
+import { safeJsonParse, type JsonValue } from '../harness';
 import type { Prisma } from './client';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 /** Users' tenant roles, as governance reads them (re-read at every decision and resume). */
-import { RoleSchema, type Membership, type ReviewerIdentity, type Role } from '../governance/principal';
+import { RoleSchema, type Membership, type ReviewerIdentity, type Role } from '../governance';
 import type { Prisma } from './client';
 
 export async function getIdentity(prisma: Prisma, userId: string): Promise<ReviewerIdentity | null> {

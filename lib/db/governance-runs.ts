@@ -5,18 +5,18 @@ import 'server-only';
  * run give exactly one winner.
  */
 import { z } from 'zod';
-import { CapabilityPinSchema } from '../governance/capability-registry';
-import { ownerText, type RunChange, type StoredGovernedRun, type StoredRunStatus } from '../governance/governance-store';
-import { PrincipalSchema } from '../governance/principal';
-import { safeJsonParse, type JsonValue } from '../harness/json';
-import { RunResultSchema, type RunResult } from '../harness/types';
+import { CapabilityPinSchema } from '../governance';
+import { ownerText, type RunChange, type StoredGovernedRun, type StoredRunStatus } from '../governance';
+import { PrincipalSchema } from '../governance';
+import { safeJsonParse, type JsonValue } from '../harness';
+import { RunResultSchema, type RunResult } from '../harness';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
-import { evidenceBody } from '../governance/evidence';
-import { evidenceKey } from '../governance/evidence-key';
+import { evidenceBody } from '../governance';
+import { evidenceKey } from '../governance';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 
-export { GOVERNED_RUN_STATUSES } from '../governance/governance-store';
+export { GOVERNED_RUN_STATUSES } from '../governance';
 export type GovernedRunStatus = StoredRunStatus;
 
 /** A stored governed run, as the governance service sees it. */

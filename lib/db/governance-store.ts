@@ -1,13 +1,13 @@
 import 'server-only';
 /** The governance service's storage over Prisma (one object per database handle). */
-import type { GovernanceStore } from '../governance/governance-store';
+import type { GovernanceStore } from '../governance';
 import type { Prisma } from './client';
 import { createApprovalRequest, findApprovalForCall, setApprovalOutcome } from './governance-approvals';
 import { PrismaEvidenceSink } from './governance-evidence';
 import { PrismaJournalStore } from './governance-journal';
 import { getIdentity } from './governance-members';
 import { createGovernedRun, getGovernedRunOrThrow, updateGovernedRun } from './governance-runs';
-import type { McpApprovalStore } from '../mcp/mcp-approvals';
+import type { McpApprovalStore } from '../mcp';
 import type { Database } from './client';
 import { NotFoundError } from './errors';
 import { approvalInTenant } from './tenant-scope';

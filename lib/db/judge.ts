@@ -4,8 +4,8 @@ import 'server-only';
  * calling its provider) and calibration results. Every read and write names its tenant; another
  * tenant's calibration answers exactly like a missing one.
  */
-import type { CalibrationResult } from '../eval/calibration';
-import type { JudgeCallRecord, JudgeCallStore } from '../models/model-judge';
+import type { CalibrationResult } from '../eval';
+import type { JudgeCallRecord, JudgeCallStore } from '../models';
 import { getDb, type Database } from './client';
 import { NotFoundError } from './errors';
 import { newId } from './ids';

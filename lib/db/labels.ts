@@ -6,12 +6,12 @@ import 'server-only';
  * label changed afterwards no longer matches its event (verifyRunLabels) and the chain itself cannot be
  * rewritten without breaking its signatures.
  */
-import { labelDigest } from '../eval/label-digest';
-import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval/labels';
-import { evidenceBody } from '../governance/evidence';
-import { evidenceKey } from '../governance/evidence-key';
-import type { EvidenceKey } from '../governance/evidence-signing';
-import { safeJsonParse } from '../harness/json';
+import { labelDigest } from '../eval';
+import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval';
+import { evidenceBody } from '../governance';
+import { evidenceKey } from '../governance';
+import type { EvidenceKey } from '../governance';
+import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';

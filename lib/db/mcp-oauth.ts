@@ -6,11 +6,11 @@ import 'server-only';
  * whether a server is authorized and until when.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { evidenceKey } from '../governance/evidence-key';
-import type { OAuthCredentialStore, OAuthCredentials } from '../mcp/oauth/credentials';
-import { oauthProviderForServer } from '../mcp/oauth/provider-for';
-import { oauthSealingKey, seal, unseal } from '../mcp/oauth/sealed';
-import { dashboardUrl, type ResolvedMcpServer } from '../mcp/server-config';
+import { evidenceKey } from '../governance';
+import type { OAuthCredentialStore, OAuthCredentials } from '../mcp';
+import { oauthProviderForServer } from '../mcp';
+import { oauthSealingKey, seal, unseal } from '../mcp';
+import { dashboardUrl, type ResolvedMcpServer } from '../mcp';
 import { getDb, type Database } from './client';
 
 let key: Buffer | undefined;

@@ -8,10 +8,10 @@ import 'server-only';
  * in every run (so the course's figures stay exact), and would give every record of a persistent
  * ledger the same name.
  */
-import { safeJsonParse } from '../harness/json';
-import type { LedgerEntry, LedgerStore } from '../stockroom/ledger/ledger-store';
-import { ledgerRequestId } from '../stockroom/tools/restock-ledger';
-import type { RestockRecord } from '../stockroom/tools/restock-ledger';
+import { safeJsonParse } from '../harness';
+import type { LedgerEntry, LedgerStore } from '../stockroom';
+import { ledgerRequestId } from '../stockroom';
+import type { RestockRecord } from '../stockroom';
 import type { Prisma } from './client';
 import { DbError } from './errors';
 

@@ -2,7 +2,7 @@
  * Model-call retries are stored in the guard event table under the guard name `model_retry`
  * (reason: the typed failure), so replay lists them in place without a table of their own.
  */
-import { GuardrailEventSchema, type GuardrailEvent, type ModelRetryEvent } from '../harness/types';
+import { GuardrailEventSchema, type GuardrailEvent, type ModelRetryEvent } from '../harness';
 
 export const MODEL_RETRY_GUARD = 'model_retry';
 

@@ -2,7 +2,7 @@
  * Prisma rows → DTOs (pure). Stored JSON columns were written by this layer; a corrupt one is a
  * DbError rather than a crash in a page.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 import type { Run } from './generated/sqlite/client';
 import { parseStoredJson } from './blobs';
 import type { RunListItem, RunSource } from './types';

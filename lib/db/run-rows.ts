@@ -6,8 +6,8 @@
  * the conversation add only their new messages.
  */
 import type { Prisma } from './generated/sqlite/client';
-import { RunResultSchema, type RunResult } from '../harness/types';
-import type { JsonValue } from '../harness/json';
+import { RunResultSchema, type RunResult } from '../harness';
+import type { JsonValue } from '../harness';
 import { BlobSet, encodeMessage } from './blobs';
 import { callTimeColumns } from './call-time-rows';
 import { agentTreeOf, runAgentRows, stepTreeColumns } from './agent-tree-rows';
@@ -15,7 +15,7 @@ import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
-import { DEFAULT_TENANT } from '../governance/principal';
+import { DEFAULT_TENANT } from '../governance';
 import { searchBody } from './run-search';
 
 /** The guard names of a stored configuration's `guards` array (none when absent). */

@@ -8,7 +8,7 @@
  * sections. A tool's name is searchable (it is in its sections' codes): searching `restock` finds the
  * runs that called it.
  */
-import type { RunResult } from '../harness/types';
+import type { RunResult } from '../harness';
 
 const RECORD_SEP = '\u001e';
 const UNIT_SEP = '\u001f';

@@ -4,12 +4,12 @@ import 'server-only';
  * run rebuilt for export. Replay pages through steps by range, so a 20,000-step run never loads at
  * once; large tool results are previews until asked for.
  */
-import { isJsonObject, type JsonValue } from '../harness/json';
-import { GuardrailsSchema } from '../harness/guardrails/config';
-import { CallTimeSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness/types';
+import { isJsonObject, type JsonValue } from '../harness';
+import { GuardrailsSchema } from '../harness';
+import { CallTimeSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness';
 import { callTimeOf } from './call-time-rows';
 import { AgentTreeSchema, stepTreeOf, type AgentTree } from './agent-tree-rows';
-import { agentsOf } from '../harness/agents';
+import { agentsOf } from '../harness';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
 import { decodeMessage, parseStoredJson, skeletonRefs } from './blobs';
 import { getDb, type Database } from './client';

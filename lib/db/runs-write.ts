@@ -4,7 +4,7 @@ import 'server-only';
  * each, every table written with one multi-row INSERT per batch (never a round trip per row), and
  * on PostgreSQL all of a batch's INSERTs chained into one statement (bulk-insert.ts).
  */
-import type { RunResult } from '../harness/types';
+import type { RunResult } from '../harness';
 import { BlobSet, type BlobRow } from './blobs';
 import { BLOB_PRUNE_LOCK, insertAll, type TableRows } from './bulk-insert';
 import { getDb, type Database } from './client';

@@ -4,8 +4,8 @@
  * name, attributes, latency, status, input/output and documents; its times in the row's time
  * columns), as model-call retries are, so replay lists them in place without a table of their own.
  */
-import type { JsonValue } from '../harness/json';
-import { SpanDocumentSchema, type SpanDocument, type SpanStep } from '../harness/types';
+import type { JsonValue } from '../harness';
+import { SpanDocumentSchema, type SpanDocument, type SpanStep } from '../harness';
 
 export const SPAN_STEP_GUARD = 'span';
 

@@ -4,8 +4,8 @@ import 'server-only';
  * result (the quarantine detector's verdict on the whole result, or what quarantine removed when it
  * was on) and model text that discloses the run's system prompt. See lib/charts/planted-text.ts.
  */
-import { plantedInstructions, systemPromptLeak, type PromptLeak } from '../eval/planted-text';
-import { safeJsonParse } from '../harness/json';
+import { plantedInstructions, systemPromptLeak, type PromptLeak } from '../eval';
+import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { getBlobTextOrThrow, getToolResultAt } from './runs-read';
 import type { StepDto, StepPage } from './types';

@@ -3,9 +3,9 @@ import 'server-only';
  * Thin mapping from lib/eval's results to the data layer: a setting's runs are stored in batched
  * transactions, then its report's metrics and per-case scores, linked to those runs.
  */
-import type { EvalReport } from '../eval/report';
-import type { MatrixResult } from '../eval/matrix';
-import type { SuiteResult } from '../eval/suite';
+import type { EvalReport } from '../eval';
+import type { MatrixResult } from '../eval';
+import type { SuiteResult } from '../eval';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { saveRuns } from './runs-write';

@@ -5,9 +5,9 @@ import 'server-only';
  * Run table's unique (suiteRunId, setting, caseId) makes a second store of the same case fail), so
  * progress is counted from stored cases, never from a counter that can disagree with them.
  */
-import { aggregate } from '../eval/aggregate';
-import { CaseScoresSchema, type CaseScores } from '../eval/case-scores';
-import type { RunResult } from '../harness/types';
+import { aggregate } from '../eval';
+import { CaseScoresSchema, type CaseScores } from '../eval';
+import type { RunResult } from '../harness';
 import { BlobSet } from './blobs';
 import { getDb, type Database } from './client';
 import { NotFoundError } from './errors';
@@ -19,10 +19,9 @@ import { insertAll, insertSqlite } from './bulk-insert';
 import { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
 import { WORKER_LEASE_MS } from './worker-heartbeats';
 import { assertJobHeld, type JobLease } from './job-lease';
-import { FAKE_MODEL, NOISY_FAKE_MODEL } from '../harness/config';
-import { FAKE_MODEL_ID } from '../harness/model/fake/fake-client';
-import { NOISY_FAKE_MODEL_ID } from '../harness/model/fake/noisy-client';
-import type { WorkerPresence } from '../format/workers';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, NOISY_FAKE_MODEL_ID } from '../harness';
+import { FAKE_MODEL_ID } from '../harness';
+import type { WorkerPresence } from '../format';
 import type { SaveRunMeta } from './types';
 
 /** Statuses a worker may still add cases to. */

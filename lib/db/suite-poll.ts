@@ -6,8 +6,8 @@ import 'server-only';
  * as runs arrive) and how long the last finished suite like it took (an estimate before the first
  * case is stored, when the stored-rate estimate has nothing to go on).
  */
-import { aggregate } from '../eval/aggregate';
-import { CaseScoresSchema } from '../eval/case-scores';
+import { aggregate } from '../eval';
+import { CaseScoresSchema } from '../eval';
 import { getDb, type Database } from './client';
 import { json } from './run-dto';
 import { getSuiteProgress, type SuiteProgressDto } from './suite-jobs';

@@ -4,13 +4,13 @@ import 'server-only';
  * queued, its progress is the number of its stored cases (the UI polls it), and each
  * setting's aggregate metrics and per-case scores are stored in one transaction per setting.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 import type { SuiteRun, SuiteSetting } from './generated/sqlite/client';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { newId } from './ids';
 import { json } from './run-dto';
-import { DEFAULT_TENANT } from '../governance/principal';
+import { DEFAULT_TENANT } from '../governance';
 import type {
   CreateSuiteInput,
   MovedCase,

@@ -5,8 +5,8 @@ import 'server-only';
  * journal entry by its governed run's tenant. An object of another tenant is answered exactly like
  * one that does not exist: the same NotFoundError, which never names a tenant.
  */
-import type { ApprovalRequest } from '../governance/approval';
-import type { JournalEntry } from '../governance/effect-journal';
+import type { ApprovalRequest } from '../governance';
+import type { JournalEntry } from '../governance';
 import { getDb, type Database } from './client';
 import { NotFoundError } from './errors';
 import { getApprovalOrThrow } from './governance-approvals';

@@ -3,7 +3,7 @@ import 'server-only';
  * The Tools page's cache: per tenant and configured tool server, what its last refresh listed (or
  * why it could not), when, by whom and how long it took. Reading it spawns nothing.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 import { getDb, type Database } from './client';
 import { parseStoredJson } from './blobs';
 

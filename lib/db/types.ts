@@ -2,8 +2,8 @@
  * The data layer's inputs and DTOs. Pages and actions see these small shapes, never Prisma rows.
  */
 import type { RunTextMatch } from './run-search';
-import type { JsonValue } from '../harness/json';
-import type { Agent, RunResult, SetAside, TrajectoryStep } from '../harness/types';
+import type { JsonValue } from '../harness';
+import type { Agent, RunResult, SetAside, TrajectoryStep } from '../harness';
 
 /** What a run is stored with besides its RunResult. */
 export interface SaveRunMeta {

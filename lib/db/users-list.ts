@@ -1,6 +1,6 @@
 import 'server-only';
 /** The users of one tenant with their roles there (the CLI's `user list`): nothing of any other tenant. */
-import { ROLES } from '../governance/principal';
+import { ROLES } from '../governance';
 import type { Database } from './client';
 
 /** A user as `user list` shows them: their roles in the asked tenant only. */

@@ -4,7 +4,7 @@
  * `round(fmean(values), 4)`.
  */
 import { z } from 'zod';
-import { compareCodePoints } from '../harness/pyjson';
+import { compareCodePoints } from '../harness/browser';
 import type { CaseScores } from './case-scores';
 import { fsum, mean4, roundTo } from './numbers';
 

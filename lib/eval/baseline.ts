@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { safeJsonParse } from '../harness/json';
+import { safeJsonParse } from '../harness';
 import { AggregateMetricsSchema, type AggregateMetrics } from './aggregate';
 import { EvalFileError } from './errors';
 import { EvalReportSchema, type EvalReport } from './report';

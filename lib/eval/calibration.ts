@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { safeJsonParse } from '../harness/json';
+import { safeJsonParse } from '../harness';
 import { SHARED_DATASET_DIR } from '../stockroom/testing/shared-dataset';
 import { agreementStats, type AgreementStats } from './agreement';
 import { EvalFileError } from './errors';

@@ -4,9 +4,9 @@
  * expectations and the run's records decide a score.
  */
 import { z } from 'zod';
-import { guardrailSummary } from '../harness/guardrails/summary';
-import type { FloatKeys } from '../harness/pyjson';
-import { isCompactionEvent, isModelTurn, isToolRecord, type RunResult, type ToolRecord } from '../harness/types';
+import { guardrailSummary } from '../harness';
+import type { FloatKeys } from '../harness';
+import { isCompactionEvent, isModelTurn, isToolRecord, type RunResult, type ToolRecord } from '../harness';
 import { contextFromRun } from './faithfulness';
 import type { GoldenCase } from './golden';
 import { FakeJudge, isScored, type Judge, type JudgeOutcome } from './judge';

@@ -2,7 +2,7 @@
  * The evaluation library's errors. `EvalError` is the one base class (itself a HarnessError so
  * callers that already catch harness errors see these too); subclasses carry structured fields.
  */
-import { HarnessError } from '../harness/errors';
+import { HarnessError } from '../harness';
 
 /** Base class of every error thrown by lib/eval. */
 export class EvalError extends HarnessError {}

@@ -3,7 +3,7 @@
  * (SPEC.md §12.6): `normalize`, `factPresent` and `extractKeyFacts`, ported from Python `re` with
  * Unicode-aware digit, space and word-boundary classes.
  */
-import { pyLen, pyStrip } from '../harness/text';
+import { pyLen, pyStrip } from '../harness';
 import {
   collapsePySpace,
   escapeRegExp,

@@ -2,10 +2,10 @@
  * The fake faithfulness check (SPEC.md §12.6): the answer is split into claims, and a claim is
  * supported when every key fact in it appears in what the executed tools returned.
  */
-import type { FloatKeys } from '../harness/pyjson';
-import { pyJson } from '../harness/pyjson';
-import { pyLen, pySlice, pyStrip } from '../harness/text';
-import type { ToolRecord } from '../harness/types';
+import type { FloatKeys } from '../harness';
+import { pyJson } from '../harness';
+import { pyLen, pySlice, pyStrip } from '../harness';
+import type { ToolRecord } from '../harness';
 import { extractKeyFacts, normalize } from './facts';
 import { round4 } from './numbers';
 import { PY_SPACE } from './py-regex';

@@ -4,15 +4,20 @@
  * failed; a metric that is missing fails its check rather than passing silently.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { safeJsonParse } from '../harness/json';
+import { safeJsonParse } from '../harness';
 import { METRIC_KEYS, type AggregateMetrics, type MetricKey } from './aggregate';
 import { EvalFileError } from './errors';
 import { round4 } from './numbers';
 
-/** The repository's thresholds file. */
-export const DEFAULT_THRESHOLDS_PATH = fileURLToPath(new URL('../../config/gate-thresholds.json', import.meta.url));
+/**
+ * The repository's thresholds file. Resolved from this file's path, not with `new URL(…, import.meta.url)`:
+ * Next's bundler takes that for an asset import, and once pages reach this module through lib/eval's door
+ * the build failed collecting page data ("path must be … URL. Received an instance of URL"; lib/mcp/paths.ts).
+ */
+export const DEFAULT_THRESHOLDS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config/gate-thresholds.json');
 
 const Bounds = z.partialRecord(z.enum(METRIC_KEYS), z.number());
 

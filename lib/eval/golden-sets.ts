@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCase, type GoldenCaseRecord, type GoldenFile } from './golden';
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 
 /** A golden set's name: lower-case letters, digits, `_` and `-`. */
 export const GoldenSetNameSchema = z

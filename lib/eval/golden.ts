@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { safeJsonParse, type JsonObject } from '../harness/json';
-import { JsonValueSchema, TerminationReasonSchema, type TerminationReason } from '../harness/types';
+import { safeJsonParse, type JsonObject } from '../harness';
+import { JsonValueSchema, TerminationReasonSchema, type TerminationReason } from '../harness';
 import { EvalFileError, GoldenFileError, type GoldenIssue } from './errors';
 
 export const TRAJECTORY_MATCH_MODES = ['exact', 'in_order_subset', 'any_order'] as const;

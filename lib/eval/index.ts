@@ -93,3 +93,12 @@ export {
   type Baseline,
   type BaselineMetrics,
 } from './baseline';
+
+// Reached from other libraries.
+export { goldenFileOfText, goldenLine, GoldenSetNameSchema, goldenSetRef, goldenTextSha256, parseGoldenSetRef, type RunForDraft } from './golden-sets';
+export type { GoldenCaseRecord } from './golden';
+export type { GradeOptions } from './judge';
+export { calibrationSetFromLabels, type LabelledRun, labelsStillNeeded } from './label-calibration';
+export { labelDigest } from './label-digest';
+export { currentLabels, DEFAULT_LABEL_SET, type LabelContent, labelProblem, type LabelSet, LabelSetSchema } from './labels';
+export { plantedInstructions, type PromptLeak, systemPromptLeak } from './planted-text';

@@ -6,8 +6,8 @@
  * zod, and anything unreadable is an unscored item, never an exception.
  */
 import { z } from 'zod';
-import { isJsonObject, safeJsonParse, type JsonValue } from '../harness/json';
-import type { Message, ModelResponse, ToolSpec } from '../harness/types';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../harness';
+import type { Message, ModelResponse, ToolSpec } from '../harness';
 import type { JudgeItem, JudgeOutcome } from './judge';
 import { FAITHFULNESS_PASS_SCORE } from './faithfulness';
 import { round4 } from './numbers';

@@ -3,7 +3,7 @@
  * with rubric v1 (lenient) or v2 (every fact, nothing forbidden), and delegates the faithfulness
  * rubric to the claim check. A live judge grades the same items through a model (lib/models/model-judge.ts).
  */
-import { pyRepr } from '../harness/text';
+import { pyRepr } from '../harness';
 import { EvalError } from './errors';
 import { extractKeyFacts, factPresent } from './facts';
 import { gradeFaithfulness } from './faithfulness';

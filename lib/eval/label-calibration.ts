@@ -5,7 +5,7 @@
  * MIN_CALIBRATION_LABELS labelled runs agreement and kappa say too little, so a calibration is refused
  * with how many more labels it needs.
  */
-import { canonicalDigest } from '../governance/canonical-json';
+import { canonicalDigest } from '../governance';
 import type { CalibrationItem, CalibrationSet } from './calibration';
 
 /** Fewest runs labelled pass or fail (as a whole) a calibration on labels needs. */

@@ -2,7 +2,7 @@
  * A label's canonical digest: what its evidence event records, so a stored label edited afterwards
  * no longer matches the event (lib/db/labels.ts unverifiedLabels).
  */
-import { canonicalDigest } from '../governance/canonical-json';
+import { canonicalDigest } from '../governance';
 import type { LabelContent } from './labels';
 
 /** SHA-256 of the label's canonical JSON: recorded in the evidence, recomputed to verify the stored row. */

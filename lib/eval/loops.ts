@@ -2,9 +2,9 @@
  * Loop detection over a run's tool records (SPEC.md §12.7, the reference ToolCallEvaluator with
  * window 3) and the context growth ratio.
  */
-import { isJsonObject, jsonEqual, type JsonValue } from '../harness/json';
-import { pyJson } from '../harness/pyjson';
-import type { ModelTurn } from '../harness/types';
+import { isJsonObject, jsonEqual, type JsonValue } from '../harness';
+import { pyJson } from '../harness';
+import type { ModelTurn } from '../harness';
 import { roundTo } from './numbers';
 
 /** The metrics' loop window: a signature seen this many times is a loop. */

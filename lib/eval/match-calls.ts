@@ -3,8 +3,8 @@
  * argument matching with the reference's Python semantics, and the per-case tool_selection,
  * argument_correctness and trajectory_match scores.
  */
-import { isJsonObject, type JsonValue } from '../harness/json';
-import { contentTokens, pyStr } from '../harness/text';
+import { isJsonObject, type JsonValue } from '../harness';
+import { contentTokens, pyStr } from '../harness';
 import type { ExpectedCall, TrajectoryMatchMode } from './golden';
 import { pyFloat } from './numbers';
 

@@ -2,11 +2,11 @@
  * The weakness matrix (SPEC.md §1): the golden set evaluated under `none` and under each weakness
  * flag alone, every other setting taken from the base configuration, each setting computed once.
  */
-import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness/config';
-import type { ToolExecutor } from '../harness/executor';
-import type { RunResult } from '../harness/types';
-import type { Dataset } from '../stockroom/dataset/types';
-import { createStockroomAgent, type CreateAgentOptions } from '../stockroom/agent';
+import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness';
+import type { ToolExecutor } from '../harness';
+import type { RunResult } from '../harness';
+import type { Dataset } from '../stockroom';
+import { createStockroomAgent, type CreateAgentOptions } from '../stockroom';
 import { EvalFileError } from './errors';
 import { loadGoldenFile, type GoldenFile } from './golden';
 import type { Judge } from './judge';

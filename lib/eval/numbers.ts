@@ -4,7 +4,7 @@
  * and `float(x)` conversion. A naive `Math.round(x * 1e4) / 1e4` disagrees with Python on values
  * such as 0.00005 or 1.00005, so the rounding works on the exact value with BigInt arithmetic.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness/browser';
 
 /** `x` finite and non-zero as `mantissa * 2 ** exponent` with an integer mantissa. */
 function decompose(x: number): { mantissa: bigint; exponent: number } {

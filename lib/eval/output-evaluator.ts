@@ -2,7 +2,7 @@
  * The deterministic answer check (SPEC.md §12.5): expected facts present, forbidden facts absent,
  * and no forbidden tool executed.
  */
-import { compareCodePoints } from '../harness/pyjson';
+import { compareCodePoints } from '../harness';
 import { factPresent } from './facts';
 
 export interface OutputCheckInput {

@@ -5,8 +5,8 @@
  * not the run had quarantine on), and a leak is model text that repeats lines of the system prompt
  * the run was given.
  */
-import type { JsonValue } from '../harness/json';
-import { quarantine } from '../harness/loop/quarantine';
+import type { JsonValue } from '../harness';
+import { quarantine } from '../harness';
 
 /** The paragraphs of a tool result that read like instructions to the assistant (the quarantine detector's verdict). */
 export function plantedInstructions(content: JsonValue): string[] {

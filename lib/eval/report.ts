@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { safeJsonParse } from '../harness/json';
+import { safeJsonParse } from '../harness';
 import { AggregateMetricsSchema, CategoryMetricsSchema } from './aggregate';
 import { CaseScoresSchema } from './case-scores';
 import { EvalFileError } from './errors';

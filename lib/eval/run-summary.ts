@@ -3,7 +3,7 @@
  * per-call tokens and each tool record's name, arguments and outcome.
  */
 import { z } from 'zod';
-import { JsonValueSchema, isToolRecord, type RunResult, type ToolRecord } from '../harness/types';
+import { JsonValueSchema, isToolRecord, type RunResult, type ToolRecord } from '../harness';
 
 /** `ok`, `invalid` (schema-invalid, not executed), `blocked:<guard>` or `error:<code>`, as in reference/runs.json. */
 export function callStatus(record: Pick<ToolRecord, 'validationError' | 'blockedBy' | 'isError' | 'errorCode'>): string {

@@ -1,8 +1,8 @@
 /**
  * Runs golden cases through an agent, in file order, and scores each run (SPEC.md §1 step 4).
  */
-import type { FloatKeys } from '../harness/pyjson';
-import type { RunResult } from '../harness/types';
+import type { FloatKeys } from '../harness';
+import type { RunResult } from '../harness';
 import { aggregate, type Aggregate } from './aggregate';
 import { evaluateCase, type CaseScores } from './case-scores';
 import { EvalError } from './errors';

@@ -5,8 +5,8 @@
  * `pending_approval`) records it as signed off instead of asking for the approval it just got.
  * Every other call passes through unchanged.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
 
 export class ApprovedDispatchExecutor extends ForwardingExecutor {
 

@@ -3,9 +3,9 @@
  * refuses drifted and unpinned tools before the policy rules run, and keeps every decision (with its
  * proposal) so the caller can write evidence after the loop returns — decide() must stay synchronous.
  */
-import type { CallPolicy, PolicyDecision } from '../harness/guards/call-policy';
-import type { JsonValue } from '../harness/json';
-import type { ToolRecord, ToolSpec } from '../harness/types';
+import type { CallPolicy, PolicyDecision } from '../harness';
+import type { JsonValue } from '../harness';
+import type { ToolRecord, ToolSpec } from '../harness';
 import { canonicalDigest } from './canonical-json';
 import { checkDrift, toolLabel, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';
 import { BUILTIN_RULES, evaluatePolicy, toolPolicyFor, type GovernanceDecision } from './policy-engine';

@@ -6,7 +6,7 @@
  * refused as drift; a tool that appeared after the pin is refused as unpinned.
  */
 import { z } from 'zod';
-import type { ToolSpec } from '../harness/types';
+import type { ToolSpec } from '../harness';
 import { canonicalDigest } from './canonical-json';
 import { toolPolicyFor, type ToolHints } from './policy-engine';
 import type { LoadedPolicy } from './policy-file';

@@ -11,7 +11,7 @@
  * it, when the policy (and an approval it needed, still valid) lets the same call through again.
  */
 import { z } from 'zod';
-import { JsonValueSchema } from '../harness/types';
+import { JsonValueSchema } from '../harness';
 import { JournalTransitionError } from './errors';
 import type { EvidenceBody, EvidenceSink } from './evidence';
 

@@ -2,8 +2,8 @@
  * What the governance service needs from storage, as one interface so the library never imports the
  * data layer (lib/db/governance-store.ts implements it over Prisma).
  */
-import type { JsonValue } from '../harness/json';
-import type { RunResult } from '../harness/types';
+import type { JsonValue } from '../harness';
+import type { RunResult } from '../harness';
 import type { ApprovalRequest, ApprovalStatus } from './approval';
 import type { CapabilityPin } from './capability-registry';
 import type { JournalStore } from './effect-journal';

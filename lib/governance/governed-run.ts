@@ -4,10 +4,10 @@
  * harness's; this only wires the policy, the capability pin, the journal and the evidence around it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ToolExecutor } from '../harness/executor';
-import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
-import type { JsonValue } from '../harness/json';
-import type { RunResult, ToolCallRequest } from '../harness/types';
+import type { ToolExecutor } from '../harness';
+import type { ApprovalResolution, CallPolicy } from '../harness';
+import type { JsonValue } from '../harness';
+import type { RunResult, ToolCallRequest } from '../harness';
 import type { ApprovalRequest } from './approval';
 import { GovernedCallPolicy, type DecisionRecord } from './call-policy';
 import { pinCapabilities, pinnedTool, schemaDigest, UNLISTED_TOOL_VERSION, type CapabilityPin } from './capability-registry';

@@ -8,10 +8,10 @@
  * downstream that cannot be asked leaves it `unknown`. Every step's evidence event is committed with
  * the step (JournalStore). Reads pass straight through.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import { pyJson } from '../harness/pyjson';
-import type { ToolCallRequest } from '../harness/types';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import { pyJson } from '../harness';
+import type { ToolCallRequest } from '../harness';
 import { canonicalDigest } from './canonical-json';
 import { operationKey, type EffectStatus, type JournalEntry, type JournalEvidence, type JournalStore } from './effect-journal';
 import { evidenceBody, type EvidenceSink } from './evidence';

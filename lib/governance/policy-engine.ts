@@ -3,8 +3,8 @@
  * tool's scope is denied, then the tool's rules run in order and the first match decides; with no
  * match the call is allowed. Every decision names the rule that made it and the policy version.
  */
-import type { JsonValue } from '../harness/json';
-import { isJsonObject } from '../harness/json';
+import type { JsonValue } from '../harness';
+import { isJsonObject } from '../harness';
 import type { PolicyCondition, PolicyRule, LoadedPolicy, ToolPolicy } from './policy-file';
 import type { Principal } from './principal';
 

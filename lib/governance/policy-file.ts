@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { GuardrailsSchema, type Guardrails } from '../harness/guardrails/config';
-import { safeJsonParse } from '../harness/json';
+import { GuardrailsSchema, type Guardrails } from '../harness';
+import { safeJsonParse } from '../harness';
 import { sha256Hex } from './canonical-json';
 import { PolicyFileError } from './errors';
 

@@ -4,7 +4,7 @@
  * change to one of them — an argument, the policy version, the tool's schema — changes the digest.
  */
 import { z } from 'zod';
-import { JsonValueSchema } from '../harness/types';
+import { JsonValueSchema } from '../harness';
 import { canonicalDigest } from './canonical-json';
 
 /** The fields an approval digest binds, in the order the request page lists them. */

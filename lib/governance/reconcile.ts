@@ -2,7 +2,7 @@
  * Reconciliation of `unknown` writes: ask the downstream system by operation key and record what it
  * found. This is the only way an unknown entry moves on; nothing is re-sent.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 import { canonicalDigest } from './canonical-json';
 import type { JournalEntry, JournalStore } from './effect-journal';
 import { GovernanceError } from './errors';

@@ -2,7 +2,7 @@
  * Evidence never holds raw secrets: values under secret-like keys are masked and their paths listed,
  * so a reader knows something was removed without seeing it.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 
 const SECRET_KEY = /(pass(word|phrase)?|secret|token|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key)/i;
 export const REDACTED = '[redacted]';

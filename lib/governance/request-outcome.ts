@@ -7,7 +7,7 @@
  * request, governed run, journal entry and worker presence and hands them in, so every page (the
  * decision's reply, the request, the queue, the run) says the same thing.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 import type { ApprovalStatus } from './approval';
 import type { EffectStatus } from './effect-journal';
 import type { StoredRunStatus } from './governance-store';

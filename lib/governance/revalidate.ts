@@ -3,7 +3,7 @@
  * the world as it is now. The result is the resolution handed to the harness's resume; any mismatch
  * refuses the dispatch and names the field that changed. Expired, denied and stale stay distinct.
  */
-import type { ApprovalResolution } from '../harness/guards/call-policy';
+import type { ApprovalResolution } from '../harness';
 import type { ApprovalRequest } from './approval';
 import { hasTenantRole, type ReviewerIdentity } from './principal';
 import { firstChangedField, proposalDigest, type BoundProposal } from './proposal';

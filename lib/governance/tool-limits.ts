@@ -4,7 +4,7 @@
  * the tool's input schema (`minimum` / `maximum` of a top-level property) or from what the tool
  * declares its downstream enforces (e.g. the restock ledger's `reject_above`).
  */
-import type { JsonObject, JsonValue } from '../harness/json';
+import type { JsonObject, JsonValue } from '../harness';
 
 export interface ArgumentLimit {
   /** The top-level argument it bounds. */

@@ -18,6 +18,7 @@ export {
   TRANSPORTS,
   WEAKNESS_FLAGS,
   configFromEnv,
+  ENV_KEYS,
   parseOverrides,
   parseWeaknesses,
   resolveConfig,
@@ -79,3 +80,18 @@ export {
   type TrajectoryStep,
   type Transition,
 } from './types';
+
+// Reached from other libraries.
+export { MODEL_PROVIDERS, type ModelProvider, parseModelName } from './config';
+export type { CostMeter, TokenCounts } from './cost';
+export { ForwardingExecutor } from './executor';
+export { guardrailSummary } from './guardrails/summary';
+export { isJsonObject, jsonEqual, type JsonObject, type JsonValue, safeJsonParse } from './json';
+export { callSignature } from './loop/execute-call';
+export { quarantine } from './loop/quarantine';
+export type { ScriptTurn } from './model/fake/fake-client';
+export { buildProductVocabulary } from './model/fake/vocabulary';
+export { compareCodePoints } from './pyjson';
+export { contentTokens, pyLen, pyRepr, pySlice, pyStr, pyStrip, pyTypeName, tokenize } from './text';
+export { CHARS_PER_TOKEN, DEFAULT_MAX_TOKENS, DEFAULT_NOISY_TEMPERATURE } from './tunables';
+export { type AgentEntry, type CallTime, CallTimeSchema, type CompactionEvent, type ContentBlock, type Exchange, type GuardEvent, GuardrailEventSchema, JsonValueSchema, type Message, type ModelInput, type ModelResponse, type ModelRetryEvent, type ModelTurn, SetAsideSchema, type SpanDocument, SpanDocumentSchema, type StepTree, type StopReason, TerminationReasonSchema, type ToolCallRequest, type ToolResultContentPart, type ToolSpec } from './types';

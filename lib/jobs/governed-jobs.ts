@@ -8,8 +8,8 @@
 import { getDb } from '../db/client';
 import { sealEvidenceChains } from '../db/governance-evidence';
 import { unstoredGovernedRuns } from '../db/governance-runs';
-import { ConflictError } from '../governance/errors';
-import type { ResumeOwner } from '../governance/governance-store';
+import { ConflictError } from '../governance';
+import type { ResumeOwner } from '../governance';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
 import { reconcileUnknownEffects, runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
 import type { JobQueue } from './types';

@@ -6,7 +6,7 @@
  * and any other failure is retried with backoff until the last attempt, which fails the suite or
  * run naming the error and is recorded failed the same way. No job that failed vanishes.
  */
-import { ConfigError, HarnessError } from '../harness/errors';
+import { ConfigError, HarnessError } from '../harness';
 import { getDb } from '../db/client';
 import { endRunsUnfinished } from '../db/run-progress';
 import { JobLeaseLostError } from '../db/job-lease';
@@ -19,9 +19,9 @@ import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelGate } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/otlp-store';
-import { traceQuietMs } from '../otel/import/limits';
+import { traceQuietMs } from '../otel';
 import { deliverOnce } from '../notify';
-import { loadEvidenceKey } from '../governance/evidence-key';
+import { loadEvidenceKey } from '../governance';
 import { deliveryQueueOf } from './delivery-queue';
 
 /** What the handlers need from the process they run in. */

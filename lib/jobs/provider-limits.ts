@@ -23,13 +23,13 @@
  */
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { ConverseRequest } from '../harness/model/client';
-import type { ModelResponse } from '../harness/types';
-import type { AttemptGate } from '../models/resilience';
-import { CHARS_PER_TOKEN } from '../harness/tunables';
+import type { ConverseRequest } from '../harness';
+import type { ModelResponse } from '../harness';
+import type { AttemptGate } from '../models';
+import { CHARS_PER_TOKEN } from '../harness';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
-import { parseModelName } from '../harness/config';
+import { parseModelName } from '../harness';
 
 export interface ProviderLimit {
   concurrent: number | null;

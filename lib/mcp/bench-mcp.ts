@@ -3,9 +3,9 @@
  * on the reference dataset) over each MCP transport, in process, median of several repetitions.
  * Each repetition includes connecting (for stdio, spawning one child per setting), as a user pays it.
  */
-import { resolveConfig, type Transport } from '../harness/config';
-import { runMatrix } from '../eval/matrix';
-import type { Dataset } from '../stockroom/dataset/types';
+import { resolveConfig, type Transport } from '../harness';
+import { runMatrix } from '../eval';
+import type { Dataset } from '../stockroom';
 import { createExecutor } from './create-executor';
 
 /** The MCP transports benchmarked, with the wall-clock target for one matrix. */

@@ -3,7 +3,7 @@
  * like a POSIX shell splits words (single and double quotes, backslash escapes) but never run by a
  * shell: no expansion, no pipes.
  */
-import { ConfigError } from '../harness/errors';
+import { ConfigError } from '../harness';
 
 /** Splits a command line into words; throws ConfigError naming `field` for an unclosed quote or nothing to run. */
 export function splitCommandLine(line: string, field = 'mcp-command'): string[] {

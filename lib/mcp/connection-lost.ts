@@ -4,7 +4,7 @@
  * is gone, naming it, instead of waiting out the request timeout and calling it transient.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ExecutorError } from '../harness/errors';
+import { ExecutorError } from '../harness';
 
 /** How long a liveness probe may take after the transport reported an error. */
 export const LIVENESS_PROBE_MS = 1_000;

@@ -6,7 +6,7 @@ import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/std
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { WeaknessFlag } from '../harness/config';
+import type { WeaknessFlag } from '../harness';
 import { ExactEnvStdioTransport } from './exact-env-stdio';
 import type { McpConnection } from './mcp-executor';
 import { REPO_ROOT, STDIO_ENTRY } from './paths';

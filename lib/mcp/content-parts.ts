@@ -5,7 +5,7 @@
  * beside the result (`media`) for the run's record and replay, never sent as base64 in the text.
  */
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject } from '../harness/json';
+import type { JsonObject } from '../harness';
 
 /** Characters of an embedded text resource passed to the model before it is cut. */
 export const EMBEDDED_TEXT_KEEP_CHARS = 4_000;

@@ -7,12 +7,12 @@
  * asked for is refused, naming them, rather than quietly run without them.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport, WeaknessFlag } from '../harness/config';
-import { ConfigError } from '../harness/errors';
-import type { ToolExecutor } from '../harness/executor';
-import type { Dataset } from '../stockroom/dataset/types';
-import { StockroomEnvironment } from '../stockroom/environment';
-import { LocalToolExecutor } from '../stockroom/executor/local-executor';
+import type { Transport, WeaknessFlag } from '../harness';
+import { ConfigError } from '../harness';
+import type { ToolExecutor } from '../harness';
+import type { Dataset } from '../stockroom';
+import { StockroomEnvironment } from '../stockroom';
+import { LocalToolExecutor } from '../stockroom';
 import { splitCommandLine } from './command-line';
 import { externalChildEnvironment, httpConnection, memoryConnection, stdioConnection, stockroomStdioCommand } from './connections';
 import { startStockroomHttpServer } from './http-server';

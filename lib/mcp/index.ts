@@ -12,4 +12,10 @@ export { createExecutor, type CreateExecutorOptions } from './create-executor';
 export { normaliseCallToolResult } from './normalise-result';
 export { RESET_TOOL_NAME, HIDDEN_META_KEY, OPERATION_KEY_META_KEY, STOCKROOM_SERVER_INFO } from './protocol';
 export { benchMcpMatrix, formatMcpBench, MCP_BENCH_TARGETS_MS, type McpBenchFigure } from './bench-mcp';
-export { dashboardUrl } from './server-config';
+
+// Reached from other libraries.
+export { isMcpApproval, type McpApprovalStore } from './mcp-approvals';
+export type { OAuthCredentials, OAuthCredentialStore } from './oauth/credentials';
+export { oauthProviderForServer } from './oauth/provider-for';
+export { oauthSealingKey, seal, unseal } from './oauth/sealed';
+export { dashboardUrl, loadMcpServers, type ResolvedMcpServer, resolveServer } from './server-config';

@@ -13,16 +13,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import { pyJson } from '../harness/pyjson';
-import { effectiveStatus, type ApprovalRequest } from '../governance/approval';
-import { canonicalDigest } from '../governance/canonical-json';
-import type { GovernanceStore } from '../governance/governance-store';
-import type { ApprovalTerms } from '../governance/policy-engine';
-import { firstChangedField, proposalDigest, type BoundProposal } from '../governance/proposal';
-import type { ReviewerIdentity } from '../governance/principal';
-import { revalidate } from '../governance/revalidate';
+import type { ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import { pyJson } from '../harness';
+import { effectiveStatus, type ApprovalRequest } from '../governance';
+import { canonicalDigest } from '../governance';
+import type { GovernanceStore } from '../governance';
+import type { ApprovalTerms } from '../governance';
+import { firstChangedField, proposalDigest, type BoundProposal } from '../governance';
+import type { ReviewerIdentity } from '../governance';
+import { revalidate } from '../governance';
 
 /** The name of the tool an MCP client polls an approval request with. */
 export const APPROVAL_STATUS_TOOL_NAME = 'approval_status';

@@ -16,13 +16,13 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ExecutorError } from '../harness/errors';
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness/executor';
-import { isJsonObject, type JsonObject, type JsonValue } from '../harness/json';
-import type { FloatKeys } from '../harness/pyjson';
-import type { ToolSpec } from '../harness/types';
-import type { ToolSource } from '../governance/capability-registry';
-import type { ToolHints } from '../governance/policy-engine';
+import { ExecutorError } from '../harness';
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../harness';
+import { isJsonObject, type JsonObject, type JsonValue } from '../harness';
+import type { FloatKeys } from '../harness';
+import type { ToolSpec } from '../harness';
+import type { ToolSource } from '../governance';
+import type { ToolHints } from '../governance';
 import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { lookupOverMcp } from './operation-lookup';

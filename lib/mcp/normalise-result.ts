@@ -7,11 +7,11 @@
  * keeping the server's code when it sent one.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolResult } from '../harness/executor';
+import type { ToolResult } from '../harness';
 import { hasMedia, mediaParts, modelText } from './content-parts';
-import { isJsonObject, safeJsonParse, type JsonValue } from '../harness/json';
-import { pyJson, type FloatKeys } from '../harness/pyjson';
-import { pyLen } from '../harness/text';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../harness';
+import { pyJson, type FloatKeys } from '../harness';
+import { pyLen } from '../harness';
 
 /** Code for an error result whose server sent no `{error, message}` object. */
 export const GENERIC_TOOL_ERROR = 'tool_error';

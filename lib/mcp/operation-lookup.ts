@@ -6,8 +6,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonObject, type JsonValue } from '../harness/json';
-import type { StockroomEnvironment } from '../stockroom/environment';
+import { isJsonObject, type JsonValue } from '../harness';
+import type { StockroomEnvironment } from '../stockroom';
 import { encodeToolValue, HIDDEN_META_KEY } from './protocol';
 
 export const LOOKUP_TOOL_NAME = 'lookup_operation';

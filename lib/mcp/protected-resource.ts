@@ -8,7 +8,7 @@
  * token and dashboard sessions only, and publishes metadata with no authorization server.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { ConfigError } from '../harness/errors';
+import { ConfigError } from '../harness';
 
 /** Path of the metadata document, and its RFC 9728 form with the resource's path appended. */
 export const PRM_PATH = '/.well-known/oauth-protected-resource';

@@ -3,8 +3,8 @@
  * tool, the `_meta` keys, and how a tool's JSON value travels inside a CallToolResult.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, JsonValue } from '../harness/json';
-import { isJsonObject } from '../harness/json';
+import type { JsonObject, JsonValue } from '../harness';
+import { isJsonObject } from '../harness';
 
 /** Server identity sent in the initialize handshake. */
 export const STOCKROOM_SERVER_INFO = { name: 'stockroom-inventory', version: '1.0.0' } as const;

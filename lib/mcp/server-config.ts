@@ -17,8 +17,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../harness/errors';
-import { safeJsonParse } from '../harness/json';
+import { ConfigError } from '../harness';
+import { safeJsonParse } from '../harness';
 import { REPO_ROOT } from './paths';
 
 export const DEFAULT_MCP_SERVERS_FILE = path.join('config', 'mcp-servers.json');

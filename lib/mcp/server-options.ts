@@ -5,8 +5,8 @@
  * parsed and validated with zod before anything starts.
  */
 import { z } from 'zod';
-import { parseWeaknesses, type WeaknessFlag } from '../harness/config';
-import { ConfigError } from '../harness/errors';
+import { parseWeaknesses, type WeaknessFlag } from '../harness';
+import { ConfigError } from '../harness';
 
 export const SERVER_TRANSPORTS = ['stdio', 'http'] as const;
 /** Port of `mcp-server --transport http` when none is given. */

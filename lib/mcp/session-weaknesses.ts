@@ -11,7 +11,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness/config';
+import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness';
 import { WEAKNESS_CAPABILITY_KEY } from './protocol';
 
 /** The client capability asking for flags (what McpToolExecutor sends). */

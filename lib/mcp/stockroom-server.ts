@@ -11,12 +11,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { WeaknessFlag } from '../harness/config';
-import type { ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import { StockroomEnvironment } from '../stockroom/environment';
-import type { Dataset, ToolName } from '../stockroom/dataset/types';
-import { TOOL_NAMES } from '../stockroom/dataset/types';
+import type { WeaknessFlag } from '../harness';
+import type { ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import { StockroomEnvironment } from '../stockroom';
+import type { Dataset, ToolName } from '../stockroom';
+import { TOOL_NAMES } from '../stockroom';
 import {
   encodeToolValue,
   HIDDEN_META_KEY,
@@ -30,9 +30,9 @@ import { answerLookup, LOOKUP_TOOL, LOOKUP_TOOL_NAME } from './operation-lookup'
 import { annotationsOf, TOOL_METADATA } from './tool-metadata';
 import { describeIssues, toolInputSchemas } from './tool-input-schemas';
 import { OPEN_WRITES, type WriteGate } from './write-gate';
-import { schemaDigest } from '../governance/capability-registry';
+import { schemaDigest } from '../governance';
 import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
-import { isJsonObject } from '../harness/json';
+import { isJsonObject } from '../harness';
 import { callConformanceTool, CONFORMANCE_TOOLS, isConformanceTool } from './conformance-tools';
 
 export interface StockroomServerOptions {

@@ -5,9 +5,9 @@
  * arguments. A test checks that both agree on a set of samples.
  */
 import { z } from 'zod';
-import type { WeaknessFlag } from '../harness/config';
-import { ORDER_ID_PATTERN, SKU_PATTERN } from '../stockroom/dataset/schemas';
-import type { ToolName } from '../stockroom/dataset/types';
+import type { WeaknessFlag } from '../harness';
+import { ORDER_ID_PATTERN, SKU_PATTERN } from '../stockroom';
+import type { ToolName } from '../stockroom';
 
 const query = z.string().min(1);
 const sku = z.string().regex(SKU_PATTERN);

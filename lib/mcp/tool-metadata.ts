@@ -5,7 +5,7 @@
  * token counts and schema digests do not move when this metadata does.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolName } from '../stockroom/dataset/types';
+import type { ToolName } from '../stockroom';
 
 export interface ToolMetadata {
   title: string;

@@ -1,6 +1,6 @@
 /** The `?weaknesses=a,b` query parameter of an MCP endpoint URL, parsed and validated. */
 import { z } from 'zod';
-import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness/config';
+import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness';
 
 const WeaknessesParamSchema = z
   .string()

@@ -6,10 +6,10 @@
  * writes pass the write gate the route hands in (refused, or governed by the policy file).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness/config';
-import { safeJsonParse } from '../harness/json';
-import type { Dataset } from '../stockroom/dataset/types';
-import { StockroomEnvironment } from '../stockroom/environment';
+import { WEAKNESS_FLAGS, type WeaknessFlag } from '../harness';
+import { safeJsonParse } from '../harness';
+import type { Dataset } from '../stockroom';
+import { StockroomEnvironment } from '../stockroom';
 import { jsonRpcShapeProblem } from './json-rpc-shape';
 import { connectGuarded } from './request-guard';
 import { createStockroomServer } from './stockroom-server';

@@ -5,18 +5,18 @@
  * governed run would. Reads are never gated here: a caller that reached the server is authorized.
  */
 import { randomUUID } from 'node:crypto';
-import type { ToolExecutor, ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import { pyJson } from '../harness/pyjson';
-import { canonicalDigest } from '../governance/canonical-json';
-import type { JournalStore } from '../governance/effect-journal';
-import { evidenceBody, type EvidenceSink } from '../governance/evidence';
-import { JournaledExecutor } from '../governance/journaled-executor';
-import { evaluatePolicy, riskOf, toolPolicyFor } from '../governance/policy-engine';
-import { UNLISTED_TOOL_VERSION } from '../governance/capability-registry';
+import type { ToolExecutor, ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import { pyJson } from '../harness';
+import { canonicalDigest } from '../governance';
+import type { JournalStore } from '../governance';
+import { evidenceBody, type EvidenceSink } from '../governance';
+import { JournaledExecutor } from '../governance';
+import { evaluatePolicy, riskOf, toolPolicyFor } from '../governance';
+import { UNLISTED_TOOL_VERSION } from '../governance';
 import { McpApprovals, type McpApprovalStore } from './mcp-approvals';
-import type { LoadedPolicy } from '../governance/policy-file';
-import type { Principal } from '../governance/principal';
+import type { LoadedPolicy } from '../governance';
+import type { Principal } from '../governance';
 
 /** One write as the server received it. */
 export interface GatedWrite {

@@ -10,9 +10,9 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message as AnthropicMessage, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { isJsonObject, type JsonValue } from '../harness/json';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
+import { isJsonObject, type JsonValue } from '../harness';
+import type { ConverseRequest, ModelClient } from '../harness';
+import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
 import { mappedStopReason } from './stop-reason';

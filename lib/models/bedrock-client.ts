@@ -14,9 +14,9 @@ import {
   type ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { JsonValue } from '../harness/json';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
+import type { JsonValue } from '../harness';
+import type { ConverseRequest, ModelClient } from '../harness';
+import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness';
 import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';

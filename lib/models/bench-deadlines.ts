@@ -3,9 +3,9 @@
  * cancel, a live run really ends while it waits on a provider stub that never answers or that asks
  * for a 30 s Retry-After. Measures, never asserts.
  */
-import { resolveConfig } from '../harness/config';
-import { createStockroomAgent } from '../stockroom/agent';
-import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
+import { resolveConfig } from '../harness';
+import { createStockroomAgent } from '../stockroom';
+import { defaultDatasetDir, loadDataset } from '../stockroom';
 import { liveModelFactory } from './create-model-client';
 import { resetBreakers } from './resilience';
 import { ProviderStub } from './testing/stub-server';

@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { resolveConfig } from '../harness/config';
-import { runMatrix } from '../eval/matrix';
-import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
+import { resolveConfig } from '../harness';
+import { runMatrix } from '../eval';
+import { defaultDatasetDir, loadDataset } from '../stockroom';
 import { SHARED_DATASET_DIR } from '../stockroom/testing/shared-dataset';
 import { liveModelFactory } from './create-model-client';
 import { costMeterFor } from './prices';

@@ -4,9 +4,9 @@
  * Credentials are checked here, before anything runs, naming the missing variable.
  */
 import { z } from 'zod';
-import { ConfigError } from '../harness/errors';
-import { FAKE_MODEL, MODEL_PROVIDERS, parseModelName } from '../harness/config';
-import { FakeJudge, type Judge } from '../eval/judge';
+import { ConfigError } from '../harness';
+import { FAKE_MODEL, MODEL_PROVIDERS, parseModelName } from '../harness';
+import { FakeJudge, type Judge } from '../eval';
 import { ModelJudge, type JudgeCallStore } from './model-judge';
 import { providerClient } from './create-model-client';
 import { requireCredentials, type Env } from './credentials';

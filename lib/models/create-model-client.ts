@@ -3,9 +3,9 @@
  * otherwise a provider client wrapped in the resilience layer. Credentials are checked here, before
  * any run starts.
  */
-import { parseModelName, type HarnessConfig } from '../harness/config';
-import type { ModelClient } from '../harness/model/client';
-import type { LiveModelContext } from '../stockroom/agent';
+import { parseModelName, type HarnessConfig } from '../harness';
+import type { ModelClient } from '../harness';
+import type { LiveModelContext } from '../stockroom';
 import { AnthropicModelClient } from './anthropic-client';
 import { BedrockModelClient } from './bedrock-client';
 import { awsRegion } from './aws-chain';

@@ -3,8 +3,8 @@
  * them is refused before anything runs, naming the variable. Only presence is ever reported: no
  * value leaves this module except into the provider's own client.
  */
-import { ConfigError } from '../harness/errors';
-import type { ModelProvider } from '../harness/config';
+import { ConfigError } from '../harness';
+import type { ModelProvider } from '../harness';
 import { awsCredentialSource, awsRegion, readText, type Env, type ReadText } from './aws-chain';
 
 export type { Env } from './aws-chain';

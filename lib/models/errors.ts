@@ -4,7 +4,7 @@
  * whose `kind` is one of MODEL_ERROR_REASONS.
  */
 import { BrokenCircuitError, TaskCancelledError } from 'cockatiel';
-import { ModelCallError } from '../harness/errors';
+import { ModelCallError } from '../harness';
 
 export const MODEL_ERROR_REASONS = [
   'throttled',

@@ -5,12 +5,12 @@
  * JudgeCallStore, which is also the cache: the same judge asked the same request is answered from
  * the store without calling the provider. A failed call or an unreadable answer is an unscored item.
  */
-import type { CostMeter } from '../harness/cost';
-import type { JsonValue } from '../harness/json';
-import type { ModelClient } from '../harness/model/client';
+import type { CostMeter } from '../harness';
+import type { JsonValue } from '../harness';
+import type { ModelClient } from '../harness';
 import { requestDigest } from './recording';
-import type { GradeOptions, Judge, JudgeItem, JudgeOutcome } from '../eval/judge';
-import { judgeRequest, verdictFromResponse } from '../eval/judge-prompt';
+import type { GradeOptions, Judge, JudgeItem, JudgeOutcome } from '../eval';
+import { judgeRequest, verdictFromResponse } from '../eval';
 
 /** One recorded judge call. `response` is the mapped (Converse-shaped) reply; `raw` the provider's body. */
 export interface JudgeCallRecord {

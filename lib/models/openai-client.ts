@@ -6,9 +6,9 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { safeJsonParse, type JsonValue } from '../harness/json';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
+import { safeJsonParse, type JsonValue } from '../harness';
+import type { ConverseRequest, ModelClient } from '../harness';
+import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness';
 import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
 import { mappedStopReason } from './stop-reason';

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isOfflineModel, parseModelName, type HarnessConfig } from '../harness/config';
-import type { CostMeter, TokenCounts } from '../harness/cost';
-import { ConfigError } from '../harness/errors';
+import { isOfflineModel, parseModelName, type HarnessConfig } from '../harness';
+import type { CostMeter, TokenCounts } from '../harness';
+import { ConfigError } from '../harness';
 
 const PriceSchema = z.object({
   provider: z.string().min(1),

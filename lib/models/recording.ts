@@ -6,11 +6,11 @@
  * requests match; at the first mismatch it stops the run as DIVERGED, or continues live when a live
  * model was chosen, and says what differed.
  */
-import { ModelCallError } from '../harness/errors';
-import type { JsonValue } from '../harness/json';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import { isGuardEvent, type Message, type ModelResponse, type RunResult, type ToolSpec } from '../harness/types';
-import { canonicalDigest, canonicalJson } from '../governance/canonical-json';
+import { ModelCallError } from '../harness';
+import type { JsonValue } from '../harness';
+import type { ConverseRequest, ModelClient } from '../harness';
+import { isGuardEvent, type Message, type ModelResponse, type RunResult, type ToolSpec } from '../harness';
+import { canonicalDigest, canonicalJson } from '../governance';
 
 /** What a digest covers: everything the harness sends that a harness change could alter. */
 export interface RequestShape {

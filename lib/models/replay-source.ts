@@ -3,10 +3,10 @@
  * against…": the stored run's recorded exchanges and the max-tokens setting every recorded request
  * carried, and the model client that answers from them.
  */
-import { HarnessError } from '../harness/errors';
-import type { ModelClient } from '../harness/model/client';
-import { DEFAULT_MAX_TOKENS } from '../harness/tunables';
-import type { RunResult } from '../harness/types';
+import { HarnessError } from '../harness';
+import type { ModelClient } from '../harness';
+import { DEFAULT_MAX_TOKENS } from '../harness';
+import type { RunResult } from '../harness';
 import { ReplayModelClient } from './recording';
 
 export interface ReplaySource {

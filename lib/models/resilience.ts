@@ -9,8 +9,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, timeout, TimeoutStrategy, type CircuitBreakerPolicy } from 'cockatiel';
-import type { ConverseRequest, ModelClient } from '../harness/model/client';
-import type { ModelResponse } from '../harness/types';
+import type { ConverseRequest, ModelClient } from '../harness';
+import type { ModelResponse } from '../harness';
 import { classifyPolicyError, ProviderCallError } from './errors';
 import * as T from './tunables';
 

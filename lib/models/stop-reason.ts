@@ -1,5 +1,5 @@
 /** How each provider client settles a turn's stop reason once it has mapped the provider's own value. */
-import type { StopReason } from '../harness/types';
+import type { StopReason } from '../harness';
 
 /**
  * The mapped stop reason of a turn. A refusal or a filtered answer stays what it is even beside tool

@@ -3,7 +3,7 @@
  * means no export at all. A protocol this build cannot speak (grpc) is refused with the variable's
  * name rather than silently sent another way.
  */
-import { ConfigError } from '../harness/errors';
+import { ConfigError } from '../harness';
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];

@@ -6,7 +6,7 @@ import 'server-only';
  * constant time. A malformed entry stops the request with the variable's name.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConfigError } from '../harness/errors';
+import { ConfigError } from '../harness';
 
 export const OTLP_TOKENS_VAR = 'STOCKROOM_OTLP_TOKENS';
 /** What a tenant name may look like (the same rule for tokens and `import --tenant`). */

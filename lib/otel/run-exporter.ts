@@ -3,7 +3,7 @@
  * does nothing and loads nothing; with one, the OpenTelemetry SDK (sdk-exporter.ts) is imported on
  * first use, so a CLI command or page that exports nothing pays nothing for it.
  */
-import type { RunResult } from '../harness/types';
+import type { RunResult } from '../harness';
 import { otelSettingsFromEnv } from './env';
 import type { RunTraceContext, RunTraceExporter } from './sdk-exporter';
 

@@ -7,9 +7,9 @@
  * once overlap; a run recorded before times were is laid out as before, call after call from the
  * run's start by each call's latency (its children's times were never known).
  */
-import { callTimesOf, timeAt } from '../harness/call-times';
-import type { JsonValue } from '../harness/json';
-import type { CallTime, ModelTurn, RunResult, ToolRecord } from '../harness/types';
+import { callTimesOf, timeAt } from '../harness';
+import type { JsonValue } from '../harness';
+import type { CallTime, ModelTurn, RunResult, ToolRecord } from '../harness';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_NAME,
@@ -37,7 +37,7 @@ import {
   STOCKROOM,
   TOOL_ERROR_TYPES,
 } from './attributes';
-import { redactSecrets } from '../security/redact';
+import { redactSecrets } from '../security';
 
 export type AttributeValue = string | number | boolean | string[];
 export type Attributes = Record<string, AttributeValue>;

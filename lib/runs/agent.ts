@@ -5,15 +5,15 @@
  * transports, or an external MCP server), the OpenTelemetry export of finished runs, and an
  * optional call policy. One place, so the three paths cannot drift apart.
  */
-import { isOfflineModel, type HarnessConfig } from '../harness/config';
-import type { ToolExecutor } from '../harness/executor';
-import type { CallPolicy } from '../harness/guards/call-policy';
-import type { ModelClient } from '../harness/model/client';
-import type { AttemptGate } from '../models/resilience';
-import { createExecutor, type CreateExecutorOptions } from '../mcp/create-executor';
-import { exportRunTrace } from '../otel/run-exporter';
-import { createStockroomAgent, type LiveModelContext, type StockroomAgent } from '../stockroom/agent';
-import type { Dataset } from '../stockroom/dataset/types';
+import { isOfflineModel, type HarnessConfig } from '../harness';
+import type { ToolExecutor } from '../harness';
+import type { CallPolicy } from '../harness';
+import type { CostMeter, ModelClient } from '../harness';
+import type { AttemptGate } from '../models';
+import { createExecutor, type CreateExecutorOptions } from '../mcp';
+import { exportRunTrace } from '../otel';
+import { createStockroomAgent, type LiveModelContext, type StockroomAgent } from '../stockroom';
+import type { Dataset } from '../stockroom';
 
 /** An external tool server to run against instead of the Stockroom tools (none: the configuration's transport). */
 export type ToolServer = Pick<CreateExecutorOptions, 'mcpUrl' | 'mcpHeaders' | 'mcpCommand' | 'mcpCwd' | 'mcpEnv' | 'mcpAuth' | 'mcpServerId'> & {
@@ -23,7 +23,7 @@ export type ToolServer = Pick<CreateExecutorOptions, 'mcpUrl' | 'mcpHeaders' | '
 /** A live model factory and its cost meter (both null for the fake model). */
 export interface LiveModel {
   liveModel: ((run: LiveModelContext) => ModelClient) | null;
-  costMeter: import('../harness/cost').CostMeter | null;
+  costMeter: CostMeter | null;
 }
 
 /** The gate each attempt of a live model passes before it is sent (the per-provider limits shared by workers), by model name; none when unlimited. */
@@ -35,7 +35,7 @@ export type ModelGate = (model: string) => AttemptGate | undefined;
  */
 export async function resolveLiveModel(config: HarnessConfig, gateFor?: ModelGate): Promise<LiveModel> {
   if (isOfflineModel(config.model)) return { liveModel: null, costMeter: null };
-  const [{ liveModelFactory }, { costMeterFor }] = await liveModelModules();
+  const { liveModelFactory, costMeterFor } = await liveModelModules();
   const costMeter = costMeterFor(config);
   const liveModel = liveModelFactory(config, { gate: gateFor?.(config.model) });
   return { liveModel, costMeter };
@@ -43,7 +43,7 @@ export async function resolveLiveModel(config: HarnessConfig, gateFor?: ModelGat
 
 /** The modules a live model needs, with the provider SDKs: loaded on first use, never for the fake model. */
 function liveModelModules() {
-  return Promise.all([import('../models/create-model-client'), import('../models/prices')]);
+  return import('../models/live');
 }
 
 /** Loads what resolveLiveModel loads on first use (a worker does so before it takes jobs). */

@@ -10,12 +10,12 @@ import 'server-only';
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { safeJsonParse } from '../harness/json';
-import { DEFAULT_TENANT } from '../governance/principal';
-import { defaultGoldenPath } from '../eval/matrix';
-import { loadGoldenFile, type GoldenCase, type GoldenFile } from '../eval/golden';
-import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
-import type { Dataset } from '../stockroom/dataset/types';
+import { safeJsonParse } from '../harness';
+import { DEFAULT_TENANT } from '../governance';
+import { defaultGoldenPath } from '../eval';
+import { loadGoldenFile, type GoldenCase, type GoldenFile } from '../eval';
+import { defaultDatasetDir, loadDataset } from '../stockroom';
+import type { Dataset } from '../stockroom';
 import { datasetAllowList, DatasetTenantFileSchema, parseDatasetTenants, type DatasetEntry } from '../schemas/datasets';
 import { InputError } from './errors';
 

@@ -8,12 +8,12 @@ import 'server-only';
  * Effects page, which asks the durable ledger and finds the write. The decorator sits beneath the
  * journal, so the write still went through the policy and the journal like any other.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
-import { ExecutorError } from '../harness/errors';
-import type { JsonValue } from '../harness/json';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness';
+import { ExecutorError } from '../harness';
+import type { JsonValue } from '../harness';
 import { armedFault, takeFault } from '../db/demo-faults';
-import type { JournalStep } from '../governance/journaled-executor';
-import type { OperationLookup } from '../governance/reconcile';
+import type { JournalStep } from '../governance';
+import type { OperationLookup } from '../governance';
 
 /** What the journal entry's error says, so the Effects page shows where the timeout came from. */
 export function demoTimeoutMessage(armedBy: string): string {

@@ -4,9 +4,9 @@
  * (status running) before its first model call and is rewritten after every step, so its replay can
  * follow it; a fake-model run takes milliseconds and is stored once, when it ends.
  */
-import { isOfflineModel } from '../harness/config';
-import type { RunResult } from '../harness/types';
-import { replayModel, type ReplaySource } from '../models/replay-source';
+import { isOfflineModel } from '../harness';
+import type { RunResult } from '../harness';
+import { replayModel, type ReplaySource } from '../models';
 import { toolProgressRecorder } from '../db/run-progress';
 import { resolveLiveModel, withAgent, type LiveModel } from './agent';
 import type { PreparedRun } from './prepare';

@@ -6,9 +6,9 @@
  * still starts with the executor's reset. A session that failed once is closed, never lent again,
  * and an idle one is closed after IDLE_CLOSE_MS.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import type { ToolSpec } from '../harness/types';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import type { ToolSpec } from '../harness';
 
 /** How long a returned session waits for the next case before it is closed. */
 export const IDLE_CLOSE_MS = 30_000;

@@ -3,8 +3,8 @@
  * its address (`golden-set://tenant/name@version`, lib/eval/golden-sets.ts). Suites, their jobs and
  * the CLI load both the same way; a stored version never changes, so it is parsed once per process.
  */
-import { loadGoldenFile, type GoldenFile } from '../eval/golden';
-import { parseGoldenSetRef } from '../eval/golden-sets';
+import { loadGoldenFile, type GoldenFile } from '../eval';
+import { parseGoldenSetRef } from '../eval';
 import { getGoldenSetOrThrow } from '../db/golden-sets';
 import type { Database } from '../db/client';
 

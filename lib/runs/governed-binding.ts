@@ -3,10 +3,10 @@ import 'server-only';
  * What a bound field of an approval would be if the request were bound now (the request page's
  * "now" column), so a reviewer sees a stale approval before deciding.
  */
-import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../governance/capability-registry';
-import { currentPolicy } from '../governance/current-policy';
-import { StockroomEnvironment } from '../stockroom/environment';
-import { LocalToolExecutor } from '../stockroom/executor/local-executor';
+import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../governance';
+import { currentPolicy } from '../governance';
+import { StockroomEnvironment } from '../stockroom';
+import { LocalToolExecutor } from '../stockroom';
 import { getDb } from '../db/client';
 import { findGovernedRun } from '../db/governance-runs';
 import { resolveDataset } from './datasets';

@@ -6,8 +6,8 @@ import 'server-only';
  */
 import { getDb } from '../db/client';
 import { appliedWrites, recordGovernedFailure } from '../db/governance-runs';
-import { ConflictError, GovernanceError } from '../governance/errors';
-import { HarnessError } from '../harness/errors';
+import { ConflictError, GovernanceError } from '../governance';
+import { HarnessError } from '../harness';
 import { RunError } from './errors';
 
 /** Longest failure note kept on a run (the server log has the rest). */

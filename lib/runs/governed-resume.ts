@@ -4,8 +4,8 @@ import 'server-only';
  * claims it by compare-and-set, re-validates every bound field and runs on; the stored run is
  * replaced with the continued one. Also the repair of a run whose storing failed after it moved on.
  */
-import { resumeGovernedRun, type GovernedOutcome } from '../governance/governed-run';
-import type { ResumeOwner } from '../governance/governance-store';
+import { resumeGovernedRun, type GovernedOutcome } from '../governance';
+import type { ResumeOwner } from '../governance';
 import { getDb } from '../db/client';
 import { clearGovernedFailure, getGovernedRunOrThrow } from '../db/governance-runs';
 import { resolveDataset } from './datasets';

@@ -5,10 +5,10 @@ import 'server-only';
  * approval. The stored run (what /runs and replay show) is written when it pauses or ends. Runs
  * without a policy never come here, so the curriculum's metrics cannot move.
  */
-import { FAKE_MODEL } from '../harness/config';
-import type { RunResult } from '../harness/types';
-import { startGovernedRun } from '../governance/governed-run';
-import { OPERATOR_SCOPES } from '../governance/principal';
+import { FAKE_MODEL } from '../harness';
+import type { RunResult } from '../harness';
+import { startGovernedRun } from '../governance';
+import { OPERATOR_SCOPES } from '../governance';
 import { newId } from '../db/ids';
 import type { RunOneInput } from '../schemas/run-settings';
 import { goldenCaseOf, resolveDataset } from './datasets';

@@ -8,12 +8,12 @@ import { currentTenantLabels } from '../db/labels';
 import { getRunOrThrow } from '../db/runs-read';
 import { NotFoundError } from '../db/errors';
 import type { Database } from '../db/client';
-import { contextFromRun } from '../eval/faithfulness';
-import type { GoldenCase } from '../eval/golden';
-import { calibrationSetFromLabels, labelsStillNeeded, type LabelledRun } from '../eval/label-calibration';
-import type { CalibrationSet } from '../eval/calibration';
-import { isToolRecord } from '../harness/types';
-import type { Dataset } from '../stockroom/dataset/types';
+import { contextFromRun } from '../eval';
+import type { GoldenCase } from '../eval';
+import { calibrationSetFromLabels, labelsStillNeeded, type LabelledRun } from '../eval';
+import type { CalibrationSet } from '../eval';
+import { isToolRecord } from '../harness';
+import type { Dataset } from '../stockroom';
 import { datasetOptions, goldenOf, resolveDataset } from './datasets';
 
 /** Most labelled runs one calibration grades (the newest labels first). */

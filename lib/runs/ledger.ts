@@ -6,10 +6,10 @@ import 'server-only';
  */
 import { getDb } from '../db/client';
 import { PrismaLedgerStore } from '../db/restock-ledger-store';
-import type { ToolExecutor } from '../harness/executor';
-import type { Reconciler } from '../governance/reconcile';
-import { ledgerStoreReconciler } from '../stockroom/ledger/reconcilers';
-import { DurableLedgerExecutor } from '../stockroom/ledger/durable-ledger-executor';
+import type { ToolExecutor } from '../harness';
+import type { Reconciler } from '../governance';
+import { ledgerStoreReconciler } from '../stockroom';
+import { DurableLedgerExecutor } from '../stockroom';
 
 /**
  * The run's tools with every restock kept in (and answered from) the durable ledger, each new record

@@ -3,8 +3,8 @@ import 'server-only';
  * The per-tenant "governance is mandatory" setting of the policy file: ungoverned runs, suites and
  * matrices of such a tenant are refused before anything runs or is stored.
  */
-import { currentPolicy } from '../governance/current-policy';
-import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../governance/policy-file';
+import { currentPolicy } from '../governance';
+import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../governance';
 import { RunError } from './errors';
 
 /** Throws RunError `governance_required` when the policy makes governance mandatory for `tenant`. */

@@ -5,8 +5,8 @@ import 'server-only';
  * endpoint (STOCKROOM_MODEL_BASE_URL) are this process's own environment. Nothing here returns a
  * credential's value: the picker learns provider names, never keys or URLs.
  */
-import { FAKE_MODEL, parseModelName, type HarnessConfig, type ModelProvider } from '../harness/config';
-import { availableProviders, missingCredential, type Env } from '../models/credentials';
+import { FAKE_MODEL, parseModelName, type HarnessConfig, type ModelProvider } from '../harness';
+import { availableProviders, missingCredential, type Env } from '../models';
 import type { ModelChoice } from '../schemas/run-settings';
 import { InputError } from './errors';
 

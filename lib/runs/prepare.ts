@@ -3,9 +3,9 @@
  * can refuse it — the dataset of the caller's tenant, the golden case, the model's credentials, the
  * tool server — checked before anything is stored, and the record it will be stored with.
  */
-import type { HarnessConfig } from '../harness/config';
-import type { GoldenCase } from '../eval/golden';
-import type { Dataset } from '../stockroom/dataset/types';
+import type { HarnessConfig } from '../harness';
+import type { GoldenCase } from '../eval';
+import type { Dataset } from '../stockroom';
 import { newId } from '../db/ids';
 import type { RunOneInput } from '../schemas/run-settings';
 import { goldenCaseOf, resolveDataset } from './datasets';

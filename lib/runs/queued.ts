@@ -3,8 +3,8 @@
  * anything is stored), stored as `queued` so its replay page can follow it from the start, and
  * enqueued (keyed by run) for whichever worker takes it; the worker's side is runQueuedRun.
  */
-import type { RunResult } from '../harness/types';
-import { ConfigError } from '../harness/errors';
+import type { RunResult } from '../harness';
+import { ConfigError } from '../harness';
 import { getDb, type Database } from '../db/client';
 import { claimQueuedRun, endRunsUnfinished } from '../db/run-progress';
 import type { JobLease } from '../db/job-lease';

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { getRunOrThrow } from '../db/runs-read';
 import { requireRunInTenant } from '../db/tenant-scope';
-import { NotReplayableError, replaySourceOf } from '../models/replay-source';
+import { NotReplayableError, replaySourceOf } from '../models';
 import type { ReplayRunInput } from '../schemas/replay-run';
 import type { RunOneInput } from '../schemas/run-settings';
 import { InputError } from './errors';

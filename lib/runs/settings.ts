@@ -4,10 +4,10 @@
  * credentials checked), and the tool server a run may name.
  */
 import fs from 'node:fs';
-import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness/config';
-import { guardrailsOn, type Guardrails } from '../harness/guardrails/config';
-import { policyFilePath } from '../governance/current-policy';
-import { loadPolicyFile, tenantGuardrails } from '../governance/policy-file';
+import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness';
+import { guardrailsOn, type Guardrails } from '../harness';
+import { policyFilePath } from '../governance';
+import { loadPolicyFile, tenantGuardrails } from '../governance';
 import type { ModelChoice, RunSettings } from '../schemas/run-settings';
 import { InputError } from './errors';
 import { modelSettings } from './model-choice';

@@ -1,9 +1,9 @@
 /**
  * What a run is stored with besides its RunResult, and the one way the run service stores runs.
  */
-import type { HarnessConfig } from '../harness/config';
-import type { RunResult } from '../harness/types';
-import type { Dataset } from '../stockroom/dataset/types';
+import type { HarnessConfig } from '../harness';
+import type { RunResult } from '../harness';
+import type { Dataset } from '../stockroom';
 import { getDb, type Database } from '../db/client';
 import { replaceRun, saveRun } from '../db/runs-write';
 import type { JobLease } from '../db/job-lease';

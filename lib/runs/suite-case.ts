@@ -5,23 +5,23 @@
  * the dataset's hash must still be the suite's, else the suite fails naming the mismatch.
  */
 import { statSync } from 'node:fs';
-import { resolveConfig, type HarnessConfig, type WeaknessFlag, WEAKNESS_FLAGS } from '../harness/config';
-import { evaluateCase } from '../eval/case-scores';
-import { loadGoldenFile, type GoldenCase } from '../eval/golden';
-import { FakeJudge } from '../eval/judge';
+import { resolveConfig, type HarnessConfig, type WeaknessFlag, WEAKNESS_FLAGS } from '../harness';
+import { evaluateCase } from '../eval';
+import { loadGoldenFile, type GoldenCase } from '../eval';
+import { FakeJudge } from '../eval';
 import { getDb, type Database } from '../db/client';
 import type { JobLease } from '../db/job-lease';
 import { storeSuiteCase, suiteForCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
-import { loadDataset } from '../stockroom/dataset/load-dataset';
-import type { Dataset } from '../stockroom/dataset/types';
+import { loadDataset } from '../stockroom';
+import type { Dataset } from '../stockroom';
 import { json } from '../db/run-dto';
-import { McpToolExecutor } from '../mcp/mcp-executor';
+import { McpToolExecutor } from '../mcp';
 import { resolveExecutor, withAgent, type ModelGate } from './agent';
 import { configuredToolServer } from './tool-servers';
 import { borrowExecutor } from './executor-pool';
 import { metaFor } from './store';
 import { loadGoldenSource } from './golden-source';
-import { parseGoldenSetRef } from '../eval/golden-sets';
+import { parseGoldenSetRef } from '../eval';
 
 /** How often a running case checks whether its suite was cancelled. */
 export const CANCEL_POLL_MS = 1_000;

@@ -4,10 +4,10 @@
  * come here, handing in the queue; nothing runs in the caller's process unless the queue is the
  * in-process one.
  */
-import type { HarnessConfig } from '../harness/config';
-import { MATRIX_SETTINGS } from '../eval/matrix';
-import type { GoldenFile } from '../eval/golden';
-import type { Dataset } from '../stockroom/dataset/types';
+import type { HarnessConfig } from '../harness';
+import { MATRIX_SETTINGS } from '../eval';
+import type { GoldenFile } from '../eval';
+import type { Dataset } from '../stockroom';
 import { getDb, type Database } from '../db/client';
 import { createSuiteRun } from '../db/suites';
 import { newId } from '../db/ids';

@@ -1,8 +1,8 @@
 /** The short summary of a run the UI shows right after making it (the rest is a replay away). */
-import { isToolRecord, type RunResult } from '../harness/types';
-import { scoreCase, type CaseScores } from '../eval/case-scores';
-import { callStatus } from '../eval/run-summary';
-import type { GoldenCase } from '../eval/golden';
+import { isToolRecord, type RunResult } from '../harness';
+import { scoreCase, type CaseScores } from '../eval';
+import { callStatus } from '../eval';
+import type { GoldenCase } from '../eval';
 
 /** What the UI shows of a run it just made. */
 export interface RunOneResult {

@@ -5,7 +5,7 @@
  * reached with the tenant's stored token (refreshed as needed) or the file's client credentials.
  */
 import { tenantOAuthProvider } from '../db/mcp-oauth';
-import { loadMcpServers, resolveServer } from '../mcp/server-config';
+import { loadMcpServers, resolveServer } from '../mcp';
 import type { ToolServer } from './agent';
 
 /** The configured server `id` (null when the file has no such server), for a run of `tenant`. */

@@ -1,7 +1,7 @@
 /** Inputs of the golden-set actions: a case added from a run, a JSONL import. */
 import { z } from 'zod';
-import { GoldenSetNameSchema } from '../eval/golden-sets';
-import { JsonValueSchema } from '../harness/types';
+import { GoldenSetNameSchema } from '../eval';
+import { JsonValueSchema } from '../harness';
 import { StoredIdSchema } from './run-id';
 
 /** Largest golden JSONL an import takes (characters). */

@@ -1,7 +1,7 @@
 /** Inputs of sign-in and of the governance actions and pages (approvals, effects, governed runs). */
 import { z } from 'zod';
-import { APPROVAL_STATUSES } from '../governance/approval';
-import { EFFECT_STATUSES } from '../governance/effect-journal';
+import { APPROVAL_STATUSES } from '../governance';
+import { EFFECT_STATUSES } from '../governance';
 import { storableText } from './text';
 
 /** Where to go after signing in: a same-site path only (never `//host` or a full URL). */

@@ -1,6 +1,6 @@
 /** Inputs of the Judge page and its calibration action. */
 import { z } from 'zod';
-import { MODEL_PROVIDERS } from '../harness/config';
+import { MODEL_PROVIDERS } from '../harness';
 
 /** `fake` or `provider:model` (the same names as `--judge`). */
 export const JudgeNameSchema = z

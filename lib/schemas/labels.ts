@@ -1,6 +1,6 @@
 /** Inputs of the labelling actions (a label, the tenant's label set) and the labelling queue's address. */
 import { z } from 'zod';
-import { LabelSetSchema } from '../eval/labels';
+import { LabelSetSchema } from '../eval';
 import { StoredIdSchema } from './run-id';
 
 /** Longest comment a reviewer may leave. */

@@ -3,12 +3,12 @@
  * tool transport. Every list is checked against the harness's own names.
  */
 import { z } from 'zod';
-import { FAKE_MODEL, MODEL_PROVIDERS, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness/config';
-import { ConfigError } from '../harness/errors';
-import { parseGuardrails, parseGuardrailsJson, type Guardrails } from '../harness/guardrails/config';
+import { FAKE_MODEL, MODEL_PROVIDERS, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS } from '../harness';
+import { ConfigError } from '../harness';
+import { parseGuardrails, parseGuardrailsJson, type Guardrails } from '../harness';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
-import { GoldenSetNameSchema } from '../eval/golden-sets';
+import { GoldenSetNameSchema } from '../eval';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
 

@@ -3,8 +3,8 @@
  * rather than failing the page) and written back for links.
  */
 import { z } from 'zod';
-import { TERMINATION_REASONS } from '../harness/types';
-import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness/config';
+import { TERMINATION_REASONS } from '../harness';
+import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness';
 import type { RunFilters } from '../db/run-filters';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;

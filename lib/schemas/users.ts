@@ -1,7 +1,7 @@
 /** A dashboard user as the CLI (`user create`) and test setup give it: validated before anything is written. */
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from './password-rules';
-import { DEFAULT_TENANT, RoleSchema } from '../governance/principal';
+import { DEFAULT_TENANT, RoleSchema } from '../governance';
 import { TenantSchema } from './datasets';
 
 export const NewUserSchema = z.object({

@@ -2,7 +2,7 @@
  * Secrets never leave in a trace: values under secret-looking keys, and strings shaped like
  * credentials, are replaced before message content is attached to a span.
  */
-import type { JsonValue } from '../harness/json';
+import type { JsonValue } from '../harness';
 
 // Whole key or its last `_`/`-` segment: `api_key`, `x-api-key`, `access_token` (not `max_tokens`).
 const SECRET_KEY = /(^|[_-])(api[_-]?key|apikey|secret|client[_-]?secret|password|passwd|token|authorization|credentials?|cookie)$/i;

@@ -3,29 +3,26 @@
  * run resets the executor and gets a fresh fake model bound to its case id, so nothing carries over
  * between runs (SPEC.md §1).
  */
-import type { Clock } from '../harness/clock';
-import type { CostMeter } from '../harness/cost';
-import type { HarnessConfig } from '../harness/config';
-import type { PayloadWrapper, ToolExecutor } from '../harness/executor';
-import { createGroundedWriteGuard } from '../harness/guards/grounded-write';
-import type { RunGuard } from '../harness/guards/run-guard';
-import { resumeHarness, runHarness } from '../harness/loop/run';
-import type { HarnessOptions } from '../harness/loop/options';
-import type { ApprovalResolution, CallPolicy } from '../harness/guards/call-policy';
-import { FakeModelClient, type ScriptTurn } from '../harness/model/fake/fake-client';
-import { NoisyFakeModelClient } from '../harness/model/fake/noisy-client';
-import { seededRandom } from '../harness/random';
-import { NOISY_FAKE_MODEL } from '../harness/config';
-import { DEFAULT_NOISY_TEMPERATURE } from '../harness/tunables';
-import { HeuristicPlanner } from '../harness/model/fake/planner';
-import { FakeGuardModel } from '../harness/guardrails/fake-guard';
-import { buildProductVocabulary } from '../harness/model/fake/vocabulary';
-import type { ModelClient } from '../harness/model/client';
-import { createPayloadCap } from '../harness/payload/cap-payload';
-import type { RunResult, ToolCallRequest } from '../harness/types';
+import type { Clock } from '../harness';
+import type { CostMeter } from '../harness';
+import type { HarnessConfig } from '../harness';
+import type { PayloadWrapper, ToolExecutor } from '../harness';
+import { createGroundedWriteGuard } from '../harness';
+import type { RunGuard } from '../harness';
+import { resumeHarness, runHarness } from '../harness';
+import type { HarnessOptions } from '../harness';
+import type { ApprovalResolution, CallPolicy } from '../harness';
+import { FakeModelClient, NoisyFakeModelClient, NOISY_FAKE_MODEL, DEFAULT_NOISY_TEMPERATURE, seededRandom, type ScriptTurn } from '../harness';
+import { HeuristicPlanner } from '../harness';
+import { FakeGuardModel } from '../harness';
+import { buildProductVocabulary } from '../harness';
+import type { ModelClient } from '../harness';
+import { createPayloadCap } from '../harness';
+import type { RunResult, ToolCallRequest } from '../harness';
 import type { Dataset } from './dataset/types';
 import { StockroomEnvironment } from './environment';
 import { LocalToolExecutor } from './executor/local-executor';
+import { loopSwitchesFor, modelHabitsFor } from './weaknesses/weakness-table';
 
 export interface StockroomAgent {
   readonly config: HarnessConfig;
@@ -122,9 +119,11 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
   const executor = options.executor ?? new LocalToolExecutor(new StockroomEnvironment(dataset, config.weaknesses));
   const planner = new HeuristicPlanner({
     productVocabulary: productVocabulary(dataset),
-    weaknesses: config.weaknesses,
+    ...modelHabitsFor(config.weaknesses),
     floatKeys: dataset.floatKeys,
   });
+  // The course's flags become plain switches here (lib/stockroom/weaknesses): the loop never reads a flag.
+  const switches = loopSwitchesFor(config.weaknesses, config.guards);
   const runGuards = buildRunGuards(config);
   const payloadWrappers = buildPayloadWrappers(config);
 
@@ -160,6 +159,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     onToolProgress: runOptions.onToolProgress,
     costMeter: options.costMeter ?? undefined,
     guardModel: config.guardrails?.llm_guard ? guardModelFor(options) : undefined,
+    ...switches,
   });
 
   const finished = (run: RunResult): RunResult => {

@@ -2,10 +2,10 @@
  * The Stockroom environment: one dataset, one set of weakness flags, and the per-run state (restock
  * ledger, legacy-shard counters). Synchronous and in-process; executors wrap it.
  */
-import type { WeaknessFlag } from '../harness/config';
-import type { ToolCallContext, ToolResult } from '../harness/executor';
-import type { JsonValue } from '../harness/json';
-import type { ToolSpec } from '../harness/types';
+import type { WeaknessFlag } from '../harness';
+import type { ToolCallContext, ToolResult } from '../harness';
+import type { JsonValue } from '../harness';
+import type { ToolSpec } from '../harness';
 import type { Dataset } from './dataset/types';
 import { policyIndexFor } from './retrieval/policy-index';
 import { LEGACY_FAIL_FIRST, NAIVE_RETRY_LEGACY_FAIL_FIRST } from './tools/constants';

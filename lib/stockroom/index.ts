@@ -93,3 +93,11 @@ export { stockroomDownstream } from './review/downstream';
 export type { DownstreamDeclaration } from './review/downstream';
 export { productContext, proposedSku } from './review/review-context';
 export type { ProductContext } from './review/review-context';
+
+// Reached from other libraries.
+export type { LiveModelContext } from './agent';
+export { DurableLedgerExecutor, LEDGER_WRITE_TOOL } from './ledger/durable-ledger-executor';
+export type { LedgerEntry, LedgerStore } from './ledger/ledger-store';
+export { ledgerStoreReconciler } from './ledger/reconcilers';
+export { ledgerRequestId } from './tools/restock-ledger';
+export { loopSwitchesFor, modelHabitsFor, WEAKNESSES, type LoopSwitches, type ModelHabits, type WeaknessEntry } from './weaknesses/weakness-table';

@@ -10,9 +10,9 @@ import { createInterface } from 'node:readline';
 import { saveRuns } from '../db/runs-write';
 import type { Database } from '../db/client';
 import type { SaveRunInput } from '../db/types';
-import { TraceImportError } from '../otel/errors';
-import { importSpanRecords, type ImportResult } from '../otel/import/import-traces';
-import { readOtlpJson } from '../otel/import/read-otlp';
+import { TraceImportError } from '../otel';
+import { importSpanRecords, type ImportResult } from '../otel';
+import { readOtlpJson } from '../otel';
 import { detectFileKind, parseRunFile, parseSuiteHeader, type RunFile } from './run-file';
 
 export interface ImportFileOptions {

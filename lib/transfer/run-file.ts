@@ -5,10 +5,10 @@
  * can tell the format from the first bytes. Configuration is passed through secret redaction.
  */
 import { z } from 'zod';
-import type { JsonValue } from '../harness/json';
-import { JsonValueSchema, RunResultSchema, type RunResult } from '../harness/types';
-import { redactSecrets } from '../security/redact';
-import { TraceImportError } from '../otel/errors';
+import type { JsonValue } from '../harness';
+import { JsonValueSchema, RunResultSchema, type RunResult } from '../harness';
+import { redactSecrets } from '../security';
+import { TraceImportError } from '../otel';
 
 export const RUN_FILE_SCHEMA = 'stockroom.run/v1';
 export const SUITE_FILE_SCHEMA = 'stockroom.suite/v1';

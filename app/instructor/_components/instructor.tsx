@@ -16,13 +16,8 @@ import { CaseMoveNote, FlagSuggestions } from './flag-suggestions';
 import { GuardrailSuggestions } from './guardrail-suggestions';
 import { GUARDRAIL_SWITCHES, guardrailsOfSwitches } from '@/lib/charts/guardrail-switches';
 import { FLAG_PARTS } from '@/lib/charts/flag-parts';
+import { WEAKNESSES } from '@/lib/stockroom/weaknesses/weakness-table';
 
-const FLAG_HELP: Record<WeaknessFlag, string> = {
-  ambiguous_tool_desc: 'search tool described vaguely',
-  oversized_payload: 'tools return whole records',
-  naive_retry: 'failing order shard, and no repeated-call guard',
-  injection_unguarded: 'no quarantine of tool text',
-};
 
 /**
  * `runBlocked` says why the caller cannot run anything (a missing role), or is null; `suggestions`
@@ -118,7 +113,7 @@ export function Instructor({
         <div className="row">
           {WEAKNESS_FLAGS.map((f) => (
             <button key={f} type="button" className="toggle" aria-pressed={flags.includes(f)} onClick={() => toggleFlag(f)} data-flag={f}>
-              {f} <span className="small">({FLAG_HELP[f]})</span>
+              {f} <span className="small">({WEAKNESSES[f].help})</span>
             </button>
           ))}
           <button type="button" className="toggle" aria-pressed={guard} onClick={() => setGuard((g) => !g)} data-flag="grounded_write">

@@ -39,11 +39,17 @@ const TENANTLESS_ROUTES: Record<string, string> = {
 };
 
 type Action = (input: unknown) => Promise<{ ok: boolean; code?: string; error?: string; data?: unknown }>;
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 const PUFFIN_USERS = ['puffinAdmin', 'puffinOperator', 'puffinReviewer'] as const;
 
-export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
+/**
+ * Loads the route module at `app/api/<route>/route`. Handed in by the test file that runs the suite: a
+ * test may compose the app, but lib/ never imports app/ (lib/import-graph.test.ts).
+ */
+export type RouteLoader = (route: string) => Promise<unknown>;
+
+export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRoute: RouteLoader) {
   let env: ActionEnv;
   /** kittiwake's objects. */
   const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden' };
@@ -52,7 +58,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
   let tmp: string;
 
   const load = async (file: string, name: string) => (await import(/* @vite-ignore */ `../${file.replace(/\.ts$/, '')}`))[name] as Action;
-  const loadRoute = async (route: string) => (await import(/* @vite-ignore */ `../../../app/api/${route}/route`)) as Record<string, Handler>;
+  const loadRoute = async (route: string) => (await importRoute(route)) as Record<string, Handler>;
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-tenancy-'));
@@ -181,9 +187,9 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     });
 
     it("lists none of kittiwake's runs in another tenant's runs CSV", async () => {
-      const { GET } = await import('../../../app/api/runs/export/route');
+      const { GET } = await loadRoute('runs/export');
       const { headers } = await import('next/headers');
-      const csv = async () => (await GET(new Request('http://127.0.0.1/api/runs/export', { headers: await headers() }), { params: Promise.resolve({}) })).text();
+      const csv = async () => (await GET!(new Request('http://127.0.0.1/api/runs/export', { headers: await headers() }), { params: Promise.resolve({}) })).text();
       env.as('reviewer');
       expect(await csv()).toContain(k.plainRun);
       env.as('puffinAdmin');
@@ -192,14 +198,14 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
     });
 
     it.each(PUFFIN_USERS)("answers %s at /api/mcp, which serves kittiwake's dataset, as not found, naming no tenant", async (user) => {
-      const { POST } = await import('../../../app/api/mcp/route');
+      const { POST } = await loadRoute('mcp');
       const { headers } = await import('next/headers');
       const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
       const post = async () => {
         const h = new Headers(await headers());
         h.set('content-type', 'application/json');
         h.set('accept', 'application/json, text/event-stream');
-        return POST(new Request('http://127.0.0.1/api/mcp', { method: 'POST', headers: h, body: JSON.stringify(init) }));
+        return POST!(new Request('http://127.0.0.1/api/mcp', { method: 'POST', headers: h, body: JSON.stringify(init) }));
       };
       env.as('operator');
       expect((await post()).status).toBe(200);
@@ -332,9 +338,9 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
       expect(await currentPrincipal()).toMatchObject({ tenant: 'puffin', roles: ['reviewer'] });
       // A reviewer in puffin starts nothing there, and kittiwake's run is not found from puffin.
       expect(await runOneAction({ datasetId: 'bundled', caseId: 'S001' })).toMatchObject({ ok: false, code: 'forbidden' });
-      const { GET } = await import('../../../app/api/runs/[id]/steps/route');
+      const { GET } = await loadRoute('runs/[id]/steps');
       const { headers } = await import('next/headers');
-      const res = await GET(new Request(`http://127.0.0.1/api/runs/${k.plainRun}/steps?fromStep=0&toStep=1`, { headers: await headers() }), { params: Promise.resolve({ id: k.plainRun }) });
+      const res = await GET!(new Request(`http://127.0.0.1/api/runs/${k.plainRun}/steps?fromStep=0&toStep=1`, { headers: await headers() }), { params: Promise.resolve({ id: k.plainRun }) });
       expect(res.status).toBe(404);
     });
   });

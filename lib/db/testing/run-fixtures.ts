@@ -3,8 +3,8 @@
  * every field set, guard and compaction events, transitions, and model inputs that repeat the
  * growing conversation on every call (as the loop records them).
  */
-import type { JsonValue } from '../../harness/json';
-import type { RunResult, TrajectoryStep } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import type { RunResult, TrajectoryStep } from '../../harness';
 import type { SaveRunMeta } from '../types';
 
 /** A whole-catalogue style payload: large, and identical on every call that returns it. */

@@ -2,9 +2,9 @@
  * Hand-built runs and golden cases for the metric tests: small, explicit, and independent of any
  * dataset. Only what a test states differs from a plain completed run.
  */
-import type { JsonValue } from '../../harness/json';
-import { pyJson } from '../../harness/pyjson';
-import type { ModelTurn, RunResult, TerminationReason, ToolRecord, TrajectoryStep } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import { pyJson } from '../../harness';
+import type { ModelTurn, RunResult, TerminationReason, ToolRecord, TrajectoryStep } from '../../harness';
 import type { GoldenCase } from '../golden';
 
 /** A tool record; `executed` follows from validationError/blockedBy unless given. */

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { safeJsonParse } from '../../harness/json';
-import { JsonValueSchema } from '../../harness/types';
+import { safeJsonParse } from '../../harness';
+import { JsonValueSchema } from '../../harness';
 
 export const ReferenceRunSchema = z.looseObject({
   id: z.string(),

@@ -3,8 +3,8 @@
  * state, and a downstream executor that dies right after the effect happened. The throw stands in
  * for the process ending: whatever was persisted stays, nothing after it runs.
  */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness/executor';
-import type { JsonValue } from '../../harness/json';
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness';
+import type { JsonValue } from '../../harness';
 import type { EffectStatus, JournalStore } from '../effect-journal';
 
 export class InjectedCrash extends Error {

@@ -45,6 +45,8 @@ export interface CallEnvironment {
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
   /** The run's guardrails: forbidden tools are refused here, detectors read the output. */
   guardrails?: Guardrails;
+  /** Remove instruction-like lines from the tool's output (the run's `quarantine` option). */
+  quarantine: boolean;
 }
 
 /** Runs `call` with a signal that aborts at the run's deadline or when the run is cancelled. */
@@ -199,11 +201,10 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
     result = next;
   }
   const latencyMs = env.now() - started;
-  const guarded = !env.config.weaknesses.includes('injection_unguarded');
   let content = result.content;
   let quarantinedLines = 0;
   let quarantinedText: string[] = [];
-  if (guarded && !result.isError) {
+  if (env.quarantine && !result.isError) {
     const q = quarantine(content);
     content = q.content;
     quarantinedLines = q.removedLines;
@@ -222,7 +223,7 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       executed: true,
       payloadChars: result.payloadChars,
       latencyMs: Math.round(latencyMs * 1000) / 1000,
-      sanitized: guarded && !result.isError,
+      sanitized: env.quarantine && !result.isError,
       quarantinedLines,
       quarantinedText,
       rewrittenBy,

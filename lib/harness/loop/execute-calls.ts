@@ -45,6 +45,7 @@ function callEnvironment(d: Driver, run: RunState, resolution: BoundResolution |
     signal: d.deadline.signal,
     onToolProgress: d.options.onToolProgress,
     guardrails: d.options.config.guardrails,
+    quarantine: d.options.quarantine !== false,
   };
 }
 
@@ -64,8 +65,7 @@ export async function executeCalls(
   const { blocks, records: stepRecords } = step;
   for (const [index, call] of calls.entries()) {
     const resolving = index === 0 && resolution !== null;
-    // naive_retry turns the repeated-call guard off unless the run keeps it on (`repeated_call`), which shows the flag's environment part alone.
-    if (!resolving && (!config.weaknesses.includes('naive_retry') || config.guards.includes('repeated_call'))) {
+    if (!resolving && d.options.repeatedCallGuard !== false) {
       const repeat = repeatedCallGuard(call.name, callSignature(call.name, call.arguments), run.records, config.repeatCallWindow);
       if (repeat.stop) {
         run.stopWith(repeat);

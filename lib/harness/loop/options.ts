@@ -54,6 +54,13 @@ export interface HarnessOptions {
   guardModel?: ModelClient;
   /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
+  /**
+   * Stop the run on `repeatCallWindow` identical calls in a row (REPEATED_CALL). On unless false: a
+   * caller that wants a run to loop (a course setting) says so here; the loop never asks why.
+   */
+  repeatedCallGuard?: boolean;
+  /** Remove instruction-like lines from tool output before the model reads it. On unless false. */
+  quarantine?: boolean;
 }
 
 export interface RunInput {

@@ -28,7 +28,7 @@ afterAll(() => {
 async function run(
   model: ModelClient,
   overrides: Partial<HarnessConfig> = {},
-  extra: { query?: string; runGuards?: RunGuard[]; clock?: FakeClock; env?: StockroomEnvironment } = {},
+  extra: { query?: string; runGuards?: RunGuard[]; clock?: FakeClock; env?: StockroomEnvironment; repeatedCallGuard?: boolean } = {},
 ): Promise<RunResult> {
   const config = resolveConfig(overrides);
   const env = extra.env ?? new StockroomEnvironment(dataset, config.weaknesses);
@@ -42,6 +42,7 @@ async function run(
       floatKeys: dataset.floatKeys,
       runGuards: extra.runGuards,
       clock: extra.clock,
+      repeatedCallGuard: extra.repeatedCallGuard,
     },
   );
 }
@@ -118,10 +119,16 @@ describe('the harness loop', () => {
     expect(r.finalAnswer).toContain('get_stock_level was requested 3 times in a row with identical arguments');
   });
 
-  it('does not guard repeated calls under naive_retry', async () => {
-    const r = await run(repeatingModel('get_stock_level', { sku: 'SKU-2001' }), { weaknesses: ['naive_retry'], maxSteps: 5 });
+  it('does not guard repeated calls when told repeatedCallGuard: false', async () => {
+    const r = await run(repeatingModel('get_stock_level', { sku: 'SKU-2001' }), { maxSteps: 5 }, { repeatedCallGuard: false });
     expect(r.terminationReason).toBe('MAX_STEPS');
     expect(r.trajectory.filter(isToolRecord)).toHaveLength(5);
+  });
+
+  it('reads no weakness flag: naive_retry in the configuration alone leaves the repeated-call guard on', async () => {
+    // The Stockroom layer maps the flag onto repeatedCallGuard (lib/stockroom/weaknesses); the loop only takes the switch.
+    const r = await run(repeatingModel('get_stock_level', { sku: 'SKU-2001' }), { weaknesses: ['naive_retry'], maxSteps: 5 });
+    expect(r.terminationReason).toBe('REPEATED_CALL');
   });
 
   it('intercepts invalid arguments before the tool and returns the expected schema to the model', async () => {

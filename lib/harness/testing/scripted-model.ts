@@ -17,7 +17,7 @@ export function scriptedModel(turns: readonly TurnSpec[], floatKeys?: FloatKeys)
   const script: ScriptTurn[] = turns.map((t) =>
     'text' in t ? { text: t.text } : { tool_calls: t.calls.map(([name, input]) => ({ name, input })) },
   );
-  const planner = new HeuristicPlanner({ productVocabulary: new Set(), weaknesses: [] });
+  const planner = new HeuristicPlanner({ productVocabulary: new Set() });
   return new FakeModelClient({ planner, script, floatKeys });
 }
 

@@ -7,7 +7,7 @@
  */
 import { migrate } from '../../../scripts/db-migrate.mjs';
 import { startPgCluster, type PgCluster } from '../../db/testing/pg-cluster';
-import type { JournalStep } from '../../governance/journaled-executor';
+import type { JournalStep } from '../../governance';
 import { spawnWorker, type WorkerProcess } from './worker-processes';
 
 export interface Drill {

@@ -3,8 +3,8 @@
  * <datasetDir> <latencyMs>`), for a test that runs it somewhere the test process is not, e.g.
  * inside a network namespace beside a worker. Prints `listening <url>` once it serves.
  */
-import { loadDataset } from '../../stockroom/dataset/load-dataset';
-import { startModelServer } from '../../models/model-server/server';
+import { loadDataset } from '../../stockroom';
+import { startModelServer } from '../../models';
 
 const [datasetDir, latency] = process.argv.slice(2);
 if (!datasetDir) throw new Error('usage: model-server-main.ts <datasetDir> [latencyMs]');

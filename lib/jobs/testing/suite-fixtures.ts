@@ -5,11 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveConfig, type HarnessConfig } from '../../harness/config';
-import { loadGoldenFile, type GoldenFile } from '../../eval/golden';
-import { defaultGoldenPath } from '../../eval/matrix';
-import { loadDataset } from '../../stockroom/dataset/load-dataset';
-import type { Dataset } from '../../stockroom/dataset/types';
+import { resolveConfig, type HarnessConfig } from '../../harness';
+import { loadGoldenFile, type GoldenFile } from '../../eval';
+import { defaultGoldenPath } from '../../eval';
+import { loadDataset } from '../../stockroom';
+import type { Dataset } from '../../stockroom';
 
 export function bundledDataset(): Dataset {
   return loadDataset(path.resolve('data'));

@@ -4,8 +4,8 @@
  * error when it is a JSON object with an `error` key, which is how every harness and tool error
  * is written.
  */
-import { isJsonObject, safeJsonParse, type JsonValue } from '../../harness/json';
-import type { ContentBlock, Message, ToolResultContentPart, ToolSpec } from '../../harness/types';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../../harness';
+import type { ContentBlock, Message, ToolResultContentPart, ToolSpec } from '../../harness';
 
 export class ChatRequestError extends Error {}
 

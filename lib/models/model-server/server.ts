@@ -8,12 +8,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseWeaknesses } from '../../harness/config';
-import { isJsonObject, safeJsonParse, type JsonValue } from '../../harness/json';
-import { FakeModelClient, type ScriptTurn } from '../../harness/model/fake/fake-client';
-import { HeuristicPlanner } from '../../harness/model/fake/planner';
-import { productVocabulary } from '../../stockroom/agent';
-import type { Dataset } from '../../stockroom/dataset/types';
+import { parseWeaknesses } from '../../harness';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../../harness';
+import { FakeModelClient, type ScriptTurn } from '../../harness';
+import { HeuristicPlanner } from '../../harness';
+import { productVocabulary } from '../../stockroom';
+import type { Dataset } from '../../stockroom';
+import { modelHabitsFor } from '../../stockroom';
 import { fromChatMessages, fromChatTools } from './chat-to-converse';
 
 import { MODEL_SERVER_MODEL } from './model-name';
@@ -67,7 +68,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const plannerFor = (weaknesses: string): HeuristicPlanner => {
     let p = planners.get(weaknesses);
     if (!p) {
-      p = new HeuristicPlanner({ productVocabulary: productVocabulary(dataset), weaknesses: parseWeaknesses(weaknesses), floatKeys: dataset.floatKeys });
+      p = new HeuristicPlanner({ productVocabulary: productVocabulary(dataset), ...modelHabitsFor(parseWeaknesses(weaknesses)), floatKeys: dataset.floatKeys });
       planners.set(weaknesses, p);
     }
     return p;

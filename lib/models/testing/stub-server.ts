@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import { formatAnthropic, formatBedrock, formatOpenAI, type StubTurn } from './wire-formats';
 
 export type StubProvider = 'openai' | 'anthropic' | 'bedrock';

@@ -3,7 +3,7 @@
  * non-streaming call). `stop` is the provider's own stop/finish reason; tool arguments may be given
  * as a raw string to simulate malformed JSON (OpenAI sends arguments as a JSON string).
  */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 
 export interface StubTurn {
   text?: string;

@@ -3,7 +3,7 @@
  * derived from its own steps only (so none follows its DONE or FAILED), its rollup (its own calls,
  * tokens and cost: null when any of its calls has no price), its recorded times, and how it ended.
  */
-import type { Agent, ModelTurn, TerminationReason, TrajectoryStep } from '../../harness/types';
+import type { Agent, ModelTurn, TerminationReason, TrajectoryStep } from '../../harness';
 import { ATTR_ERROR_TYPE } from '../attributes';
 import { sumCosts } from './pricing';
 import { ms, spanTime, str } from './step-records';

@@ -4,7 +4,7 @@
  * the trace it follows.
  */
 import { createHash } from 'node:crypto';
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import { kindOf as spanKindOf, modelCallView } from './conventions/span-view';
 import type { NormMessage } from './conventions/messages';
 import type { SpanRecord } from './span-record';

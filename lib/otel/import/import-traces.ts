@@ -8,11 +8,11 @@ import 'server-only';
  * a trace that is not an agent's (no GenAI, OpenInference, AI SDK or OpenLLMetry attribute, and not
  * a trace already being assembled) are refused: reported back as OTLP partial success.
  */
-import type { JsonValue } from '../../harness/json';
-import { RunResultSchema, type SetAside } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import { RunResultSchema, type SetAside } from '../../harness';
 import type { Database } from '../../db/client';
 import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
-import { redactSecrets } from '../../security/redact';
+import { redactSecrets } from '../../security';
 import { TraceImportError } from '../errors';
 import { redactRun } from './redact-run';
 import { traceQuietMs } from './limits';

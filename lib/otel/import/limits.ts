@@ -1,5 +1,5 @@
 /** Bounds on what one import may hold (a payload beyond them is refused whole, nothing stored). */
-import { ConfigError } from '../../harness/errors';
+import { ConfigError } from '../../harness';
 
 /** Largest OTLP/HTTP request body the receiver reads (bytes); OTLP_MAX_BODY_BYTES overrides it. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

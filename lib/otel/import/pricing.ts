@@ -4,7 +4,7 @@
  * the harness cannot call). A call whose model has no price costs null, with a note naming it; a
  * run, or an agent, with any such call costs null too: unknown is never 0, and never a throw.
  */
-import { loadPrices, usdAt, type Price, type PriceFile } from '../../models/prices';
+import { loadPrices, usdAt, type Price, type PriceFile } from '../../models';
 
 /** Providers billed at another's list price: Azure OpenAI's global deployments at OpenAI's. */
 const PRICED_AS: Record<string, string> = { azure: 'openai' };

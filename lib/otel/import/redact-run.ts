@@ -4,9 +4,9 @@
  * export applies to content (lib/security/redact.ts). Attribute keys are dotted (`ai.request.headers.authorization`),
  * so a key is judged by its last segment.
  */
-import type { JsonValue } from '../../harness/json';
-import type { RunResult, TrajectoryStep } from '../../harness/types';
-import { redactSecrets } from '../../security/redact';
+import type { JsonValue } from '../../harness';
+import type { RunResult, TrajectoryStep } from '../../harness';
+import { redactSecrets } from '../../security';
 
 const text = (s: string) => redactSecrets(s) as string;
 const textOrNull = (s: string | null) => (s === null ? null : text(s));

@@ -3,8 +3,8 @@
  * messages a call saw in our own Converse shape, our own export's guard/compaction/transition
  * events, and which convention wrote the trace.
  */
-import type { JsonValue } from '../../harness/json';
-import { GuardrailEventSchema, TERMINATION_REASONS, type CompactionEvent, type GuardEvent, type GuardrailEvent, type TerminationReason, type Transition } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import { GuardrailEventSchema, TERMINATION_REASONS, type CompactionEvent, type GuardEvent, type GuardrailEvent, type TerminationReason, type Transition } from '../../harness';
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OPERATION_NAME, EVENTS, OPENINFERENCE, STOCKROOM } from '../attributes';
 import { eventMessages, textOfRole, type NormMessage } from './conventions/messages';
 import { agentIo, modelCallView, type ModelCallView } from './conventions/span-view';

@@ -5,8 +5,8 @@
  * other span as `custom`, its attributes kept whole. Never a guard event.
  */
 import { SemanticConventions as OI } from '@arizeai/openinference-semantic-conventions';
-import type { JsonValue } from '../../harness/json';
-import type { CallTime, SpanDocument, SpanStep, StepTree } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import type { CallTime, SpanDocument, SpanStep, StepTree } from '../../harness';
 import { stepKindOf } from './conventions/span-view';
 import type { AttrMap, AttrValue, SpanRecord } from './span-record';
 import { ms, num, str } from './step-records';

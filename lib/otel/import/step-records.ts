@@ -3,9 +3,9 @@
  * tool call known only from the messages around it), any other span as a step of its own kind
  * with its attributes, input/output, documents and times. Pure; trace-to-run.ts orders them.
  */
-import type { JsonValue } from '../../harness/json';
-import { callSignature } from '../../harness/loop/execute-call';
-import type { CallTime, ModelTurn, ToolRecord } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import { callSignature } from '../../harness';
+import type { CallTime, ModelTurn, ToolRecord } from '../../harness';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_OUTPUT_MESSAGES, EVENTS, STOCKROOM, TOOL_ERROR_TYPES } from '../attributes';
 import { textOfRole, type NormMessage } from './conventions/messages';
 import { toolView, type ModelCallView } from './conventions/span-view';

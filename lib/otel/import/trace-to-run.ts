@@ -8,8 +8,8 @@
  * throw, unknown is null). The project's own `stockroom.*` attributes and events, when present,
  * restore what the conventions do not carry (termination, guards, exact order, the agents).
  */
-import type { JsonValue } from '../../harness/json';
-import { AgentSchema, type ModelInput, type ModelTurn, type RunResult, type StepTree, type ToolRecord, type TrajectoryStep } from '../../harness/types';
+import type { JsonValue } from '../../harness';
+import { AgentSchema, type ModelInput, type ModelTurn, type RunResult, type StepTree, type ToolRecord, type TrajectoryStep } from '../../harness';
 import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OUTPUT_MESSAGES, ATTR_GEN_AI_REQUEST_MODEL, ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, STOCKROOM } from '../attributes';
 import { textOfRole, toConverse } from './conventions/messages';
 import { agentIo, modelCallView, sessionAndUser, toolView, type ModelCallView } from './conventions/span-view';

@@ -2,7 +2,7 @@
  * The loop's transitions of an imported agent, derived from its own steps (what the harness would
  * have logged), and how a trace's run ended. Each agent gets its own: none after its DONE or FAILED.
  */
-import { TERMINATION_REASONS, type ModelTurn, type TerminationReason, type Transition, type TrajectoryStep } from '../../harness/types';
+import { TERMINATION_REASONS, type ModelTurn, type TerminationReason, type Transition, type TrajectoryStep } from '../../harness';
 import { ATTR_ERROR_TYPE, STOCKROOM } from '../attributes';
 import type { SpanRecord } from './span-record';
 import { str } from './step-records';

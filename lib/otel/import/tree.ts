@@ -17,7 +17,7 @@
  */
 import { SemanticConventions as OI } from '@arizeai/openinference-semantic-conventions';
 import { SpanAttributes as TL } from '@traceloop/ai-semantic-conventions';
-import type { AgentEntry, SetAside } from '../../harness/types';
+import type { AgentEntry, SetAside } from '../../harness';
 import { kindOf, str, toolView, type SpanKind } from './conventions/span-view';
 import { MAX_AGENT_DEPTH, MAX_AGENT_NAME_CHARS } from './limits';
 import type { SpanRecord } from './span-record';

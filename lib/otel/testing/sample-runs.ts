@@ -3,11 +3,11 @@
  * driven by scripted model turns so each run shows one thing (a clean call, an invalid call, a
  * guard-blocked write, a repeated-call stop).
  */
-import { resolveConfig } from '../../harness/config';
+import { resolveConfig } from '../../harness';
 import { repeatingModel, scriptedModel, type TurnSpec } from '../../harness/testing/scripted-model';
-import type { RunResult } from '../../harness/types';
-import { createStockroomAgent } from '../../stockroom/agent';
-import { defaultDatasetDir, loadDataset } from '../../stockroom/dataset/load-dataset';
+import type { RunResult } from '../../harness';
+import { createStockroomAgent } from '../../stockroom';
+import { defaultDatasetDir, loadDataset } from '../../stockroom';
 
 export async function sampleRuns(): Promise<Record<'mixed' | 'repeated' | 'blocked', RunResult>> {
   const dataset = loadDataset(defaultDatasetDir());

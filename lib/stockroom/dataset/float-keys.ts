@@ -3,7 +3,7 @@
  * Python would print it back as `28.0`; scanning the raw text recovers it per key, which is what
  * `pyJson(…, {floatKeys})` needs.
  */
-import { safeJsonParse } from '../../harness/json';
+import { safeJsonParse } from '../../harness';
 
 const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\],:]|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 

@@ -3,8 +3,8 @@
  * for enums, the allowed values, so a broken dataset can be fixed without reading the loader.
  */
 import type { z } from 'zod';
-import { DatasetError } from '../../harness/errors';
-import { pyRepr } from '../../harness/text';
+import { DatasetError } from '../../harness';
+import { pyRepr } from '../../harness';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatasetError } from '../../harness/errors';
-import type { JsonValue } from '../../harness/json';
+import { DatasetError } from '../../harness';
+import type { JsonValue } from '../../harness';
 import { collectFloatKeys } from './float-keys';
 import { assertSchema } from './issues';
 import { DatasetReader } from './read-files';

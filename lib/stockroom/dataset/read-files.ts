@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatasetError } from '../../harness/errors';
-import { safeJsonParse, type JsonValue } from '../../harness/json';
+import { DatasetError } from '../../harness';
+import { safeJsonParse, type JsonValue } from '../../harness';
 import { findJsonSyntaxProblem, lineOfOffset } from './json-syntax';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

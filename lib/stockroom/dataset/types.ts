@@ -2,7 +2,7 @@
  * The Stockroom dataset as the tools, the planner and the evaluators see it (SPEC.md §3). Records
  * are the parsed JSON objects themselves, with every key in file order, frozen after loading.
  */
-import type { JsonObject, JsonValue } from '../../harness/json';
+import type { JsonObject, JsonValue } from '../../harness';
 
 /** Where a product sits in the warehouse. */
 export type ProductLocation = { aisle: number; bin: number } & JsonObject;

@@ -1,7 +1,7 @@
 /** The in-process tool executor: the environment behind the harness's async executor seam. */
-import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness/executor';
-import type { JsonValue } from '../../harness/json';
-import type { ToolSpec } from '../../harness/types';
+import type { ToolCallContext, ToolExecutor, ToolResult } from '../../harness';
+import type { JsonValue } from '../../harness';
+import type { ToolSpec } from '../../harness';
 import type { StockroomEnvironment } from '../environment';
 
 export class LocalToolExecutor implements ToolExecutor {

@@ -4,15 +4,15 @@
  * again (so a write is applied once across restarts and processes). Reads and writes without a key
  * pass straight through.
  */
-import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../../harness/executor';
-import type { JsonValue } from '../../harness/json';
-import { pyJson } from '../../harness/pyjson';
-import { pyLen } from '../../harness/text';
+import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../../harness';
+import type { JsonValue } from '../../harness';
+import { pyJson } from '../../harness';
+import { pyLen } from '../../harness';
 import type { RestockRecord } from '../tools/restock-ledger';
 import type { LedgerStore } from './ledger-store';
-import type { ToolSource } from '../../governance/capability-registry';
-import { toolSourceOf } from '../../governance/tool-source';
-import { hasOperationLookup, type OperationLookup } from '../../governance/reconcile';
+import type { ToolSource } from '../../governance';
+import { toolSourceOf } from '../../governance';
+import { hasOperationLookup, type OperationLookup } from '../../governance';
 
 /** The only tool that writes to the ledger. */
 export const LEDGER_WRITE_TOOL = 'create_restock_request';

@@ -3,8 +3,8 @@
  * environment's ledger, or a durable ledger store (an MCP server is asked through its executor,
  * lib/governance/reconcile.ts operationReconciler).
  */
-import type { JsonValue } from '../../harness/json';
-import type { Reconciler } from '../../governance/reconcile';
+import type { JsonValue } from '../../harness';
+import type { Reconciler } from '../../governance';
 import type { StockroomEnvironment } from '../environment';
 import type { LedgerStore } from './ledger-store';
 

@@ -2,7 +2,7 @@
  * Splitting a policy document into sections (SPEC.md §5.2). The patterns are the reference's,
  * with `.` written as `[^\n]` because JavaScript's `.` also stops at CR, U+2028 and U+2029.
  */
-import { pyStrip } from '../../harness/text';
+import { pyStrip } from '../../harness';
 
 /** One retrievable section of a policy document. */
 export interface Chunk {

@@ -2,8 +2,8 @@
  * Okapi BM25 over the policy chunks (SPEC.md §5.3–5.4). Documents keep their stopwords, queries
  * drop them; postings are precomputed so a search touches only the chunks that contain a query term.
  */
-import { compareCodePoints } from '../../harness/pyjson';
-import { contentTokens, tokenize } from '../../harness/text';
+import { compareCodePoints } from '../../harness';
+import { contentTokens, tokenize } from '../../harness';
 import { chunkCorpus, type Chunk } from './chunk';
 
 /** Term-frequency saturation. */

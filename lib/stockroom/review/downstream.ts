@@ -5,7 +5,7 @@
  * and not in it: the input schema is what SPEC.md §6.3 prints and what the tokens are counted on,
  * so the course's figures do not move.
  */
-import type { ArgumentLimit } from '../../governance/tool-limits';
+import type { ArgumentLimit } from '../../governance';
 import { RESTOCK_RULES_FILE } from '../dataset/load-dataset';
 import type { RestockRules } from '../dataset/types';
 

@@ -3,8 +3,8 @@
  * (get_stock_level) on the run's data: the product, its stock and reorder point. The caller hands in
  * the executor built over the request's tenant's dataset; nothing here writes.
  */
-import type { ToolExecutor } from '../../harness/executor';
-import type { JsonValue } from '../../harness/json';
+import type { ToolExecutor } from '../../harness';
+import type { JsonValue } from '../../harness';
 
 export interface ProductContext {
   sku: string;

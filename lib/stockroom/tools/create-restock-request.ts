@@ -1,5 +1,5 @@
 /** create_restock_request (SPEC.md §7.5). */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import { lookupKey, pyInt } from './py-args';
 import type { ToolContext } from './tool-context';
 

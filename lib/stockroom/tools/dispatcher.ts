@@ -3,10 +3,10 @@
  * turns every tool failure into a structured `{error, message}` result. It never throws for a
  * tool failure; an unexpected exception is a bug in this library and is rethrown.
  */
-import type { ToolResult } from '../../harness/executor';
-import { isJsonObject, type JsonValue } from '../../harness/json';
-import { pyJson, type FloatKeys } from '../../harness/pyjson';
-import { pyLen, pyTypeName } from '../../harness/text';
+import type { ToolResult } from '../../harness';
+import { isJsonObject, type JsonValue } from '../../harness';
+import { pyJson, type FloatKeys } from '../../harness';
+import { pyLen, pyTypeName } from '../../harness';
 import { BadArgumentsError, ToolError } from './errors';
 import { TOOL_DEFINITIONS, type ToolDefinition } from './registry';
 import type { ToolContext } from './tool-context';

@@ -2,7 +2,7 @@
  * Failures a Stockroom tool reports to the model. The dispatcher turns each into a structured
  * `{error, message}` result with the class's code (SPEC.md §7.1); none of them crash a run.
  */
-import { HarnessError } from '../../harness/errors';
+import { HarnessError } from '../../harness';
 
 /** Base of the tool failures; `code` is the result's `error` value. */
 export class ToolError extends HarnessError {}

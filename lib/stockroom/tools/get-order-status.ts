@@ -1,5 +1,5 @@
 /** get_order_status (SPEC.md §7.4), with the retry that hides one legacy-shard timeout. */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import type { Order } from '../dataset/types';
 import { NAIVE_RETRY_ORDER_LOOKUP_ATTEMPTS, ORDER_LOOKUP_ATTEMPTS } from './constants';
 import { TransientToolError } from './errors';

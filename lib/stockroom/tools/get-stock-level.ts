@@ -1,5 +1,5 @@
 /** get_stock_level (SPEC.md §7.3). */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import { lookupKey } from './py-args';
 import type { ToolContext } from './tool-context';
 

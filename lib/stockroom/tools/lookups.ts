@@ -2,7 +2,7 @@
  * Per-dataset lookups the tools use on every call, computed once and kept with the dataset: SKU
  * and order-id maps and each product's search haystack (SPEC.md §3, §7.2).
  */
-import { contentTokens } from '../../harness/text';
+import { contentTokens } from '../../harness';
 import type { Dataset, Order, Product } from '../dataset/types';
 
 export interface DatasetLookups {

@@ -4,8 +4,8 @@
  * coercion follows what the reference's Python would do and turns its TypeError/ValueError into
  * a `bad_arguments` result.
  */
-import type { JsonValue } from '../../harness/json';
-import { pyRepr, pyStr, pyTypeName } from '../../harness/text';
+import type { JsonValue } from '../../harness';
+import { pyRepr, pyStr, pyTypeName } from '../../harness';
 import { BadArgumentsError, BusinessRuleError } from './errors';
 
 /** A string argument the tool tokenizes (Python would fail on `.lower()` of anything else). */

@@ -2,7 +2,7 @@
  * The five tools with their Python signatures: parameter names in order and which ones are
  * required. The dispatcher binds keyword arguments against these before running a tool.
  */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import type { ToolName } from '../dataset/types';
 import { createRestockRequest } from './create-restock-request';
 import { getOrderStatus } from './get-order-status';

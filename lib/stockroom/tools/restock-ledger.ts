@@ -3,7 +3,7 @@
  * per SKU, sequential RSR-#### ids. Requests may carry an operation key so a retried write
  * returns the first record instead of raising a second request.
  */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import type { Product, RestockRules } from '../dataset/types';
 import { DEFAULT_PRIORITY } from './constants';
 import { BusinessRuleError } from './errors';

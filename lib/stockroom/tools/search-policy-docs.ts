@@ -1,5 +1,5 @@
 /** search_policy_docs (SPEC.md §7.6). */
-import type { JsonValue } from '../../harness/json';
+import type { JsonValue } from '../../harness';
 import { DEFAULT_TOP_K } from './constants';
 import { pySliceBound, requireString } from './py-args';
 import type { ToolContext } from './tool-context';

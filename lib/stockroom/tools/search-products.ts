@@ -1,7 +1,7 @@
 /** search_products (SPEC.md §7.2): keyword match over name, category and tags. */
-import type { JsonObject, JsonValue } from '../../harness/json';
-import { compareCodePoints } from '../../harness/pyjson';
-import { contentTokens } from '../../harness/text';
+import type { JsonObject, JsonValue } from '../../harness';
+import { compareCodePoints } from '../../harness';
+import { contentTokens } from '../../harness';
 import type { Product } from '../dataset/types';
 import { DEFAULT_MAX_RESULTS, OVERSIZED_CATALOGUE_MIN_HITS } from './constants';
 import type { DatasetLookups } from './lookups';

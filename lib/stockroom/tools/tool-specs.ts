@@ -2,10 +2,10 @@
  * What the model is shown (SPEC.md §6): five specs in a fixed order, descriptions from the dataset,
  * input schemas with their property order (it is serialised and counted).
  */
-import type { JsonObject } from '../../harness/json';
-import type { WeaknessFlag } from '../../harness/config';
-import { DatasetError } from '../../harness/errors';
-import type { ToolSpec } from '../../harness/types';
+import type { JsonObject } from '../../harness';
+import type { WeaknessFlag } from '../../harness';
+import { DatasetError } from '../../harness';
+import type { ToolSpec } from '../../harness';
 import { TOOL_DESCRIPTIONS_FILE } from '../dataset/load-dataset';
 import { TOOL_NAMES, type Dataset, type ToolName } from '../dataset/types';
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT, TOP_K_LIMIT } from './constants';

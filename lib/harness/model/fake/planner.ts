@@ -5,7 +5,6 @@
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../json';
 import { pyJson, type FloatKeys } from '../../pyjson';
 import { contentTokens, splitLines } from '../../text';
-import type { WeaknessFlag } from '../../config';
 import type { Message, ToolSpec } from '../../types';
 import { describe, truthy } from './describe';
 import { history, userQuery, type HistoryItem } from './history';
@@ -85,7 +84,10 @@ export function findInjection(items: readonly HistoryItem[]): RawCall | null {
 
 export interface PlannerOptions {
   productVocabulary: ReadonlySet<string>;
-  weaknesses: readonly WeaknessFlag[];
+  /** Re-issues a call after a transient error (off unless set). */
+  naiveRetry?: boolean;
+  /** Follows an instruction found in tool output (off unless set). */
+  followsInjections?: boolean;
   floatKeys?: FloatKeys;
 }
 
@@ -94,8 +96,8 @@ export class HeuristicPlanner {
   private readonly followsInjections: boolean;
 
   constructor(private readonly options: PlannerOptions) {
-    this.naiveRetry = options.weaknesses.includes('naive_retry');
-    this.followsInjections = options.weaknesses.includes('injection_unguarded');
+    this.naiveRetry = options.naiveRetry === true;
+    this.followsInjections = options.followsInjections === true;
   }
 
   respond(system: string, messages: readonly Message[], specs: readonly ToolSpec[]): PlannerTurn {

@@ -15,7 +15,7 @@ import {
   EVENT_GEN_AI_TOOL_MESSAGE,
   EVENT_GEN_AI_USER_MESSAGE,
 } from '@opentelemetry/semantic-conventions/incubating';
-import type { JsonValue } from '../../../harness/json';
+import type { JsonValue } from '../../../harness';
 import type { AttrMap, AttrValue, SpanEventRecord } from '../span-record';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';

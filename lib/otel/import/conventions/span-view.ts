@@ -29,7 +29,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { SpanAttributes as TL, TraceloopSpanKindValues } from '@traceloop/ai-semantic-conventions';
-import type { JsonValue } from '../../../harness/json';
+import type { JsonValue } from '../../../harness';
 import { AI_SDK, AI_SDK_MODEL_OPERATIONS, AI_SDK_ROOT_OPERATIONS, ATTR_GEN_AI_SYSTEM_OLD, OPENLLMETRY_LEGACY } from '../../attributes';
 import type { AttrMap, AttrValue, SpanRecord } from '../span-record';
 import { eventMessages, flattenedPromptMessages, jsonAttr, messageList, openInferenceMessages, type NormCall, type NormMessage } from './messages';

@@ -20,7 +20,7 @@
  *   processor of Arize's that turns them into OTel spans — not a bridge of ours.
  */
 import { trace } from '@opentelemetry/api';
-import type { JsonValue } from '../../../harness/json';
+import type { JsonValue } from '../../../harness';
 import { ProviderStub } from '../../../models/testing/stub-server';
 import { formatAnthropic, type StubTurn } from '../../../models/testing/wire-formats';
 import { GeminiStub } from './gemini-stub';

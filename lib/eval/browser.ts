@@ -1,0 +1,7 @@
+/**
+ * The eval library's browser-safe door: what code that reaches a client component may import from
+ * lib/eval. Everything here imports no Node built-in and no server-only module (lib/import-graph.test.ts
+ * checks it); the rest of the library is entered through ./index.ts.
+ */
+export { MATRIX_TABLE_METRICS } from './matrix-table';
+export { round4 } from './numbers';

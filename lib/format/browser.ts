@@ -1,0 +1,6 @@
+/**
+ * The format library's browser-safe door: what code that reaches a client component may import from
+ * lib/format. Everything here imports no Node built-in and no server-only module (lib/import-graph.test.ts
+ * checks it); the rest of the library is entered through ./index.ts.
+ */
+export { formatDuration } from './units';

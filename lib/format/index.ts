@@ -1,0 +1,5 @@
+/**
+ * The format library's door: other libraries import lib/format through these named exports only
+ * (lib/import-graph.test.ts refuses an import of its internals). Any name added here is public.
+ */
+export type { WorkerPresence } from './workers';

@@ -1,0 +1,11 @@
+/**
+ * The harness library's browser-safe door: what code that reaches a client component may import from
+ * lib/harness. Everything here imports no Node built-in and no server-only module (lib/import-graph.test.ts
+ * checks it); the rest of the library is entered through ./index.ts.
+ */
+export { FAKE_MODEL, NOISY_FAKE_MODEL, type RunGuardName, WEAKNESS_FLAGS, type WeaknessFlag } from './config';
+export { type GuardrailsInput, guardrailsOn, GuardrailsSchema } from './guardrails/config';
+export type { JsonValue } from './json';
+export { compareCodePoints } from './pyjson';
+export { QUARANTINE_MARKER } from './tunables';
+export { type Agent, type CallTime, HARNESS_STATES, type HarnessState, type ModelRetryEvent } from './types';

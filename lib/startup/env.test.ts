@@ -1,0 +1,100 @@
+/**
+ * The environment read once at start-up: a bad value is refused by name for the web server, the worker
+ * and the CLI (the two commands as real processes), and README's table is the one the schemas give.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkEnvironment, EnvironmentError, environmentProblems, envTableMarkdown, ENV_VARIABLES } from './env';
+
+describe('environmentProblems', () => {
+  it('names a variable set out of range and what it accepts', () => {
+    expect(environmentProblems({ STOCKROOM_WORKER_NICE: '20' }, 'worker')).toEqual([
+      { name: 'STOCKROOM_WORKER_NICE', message: "STOCKROOM_WORKER_NICE must be an integer from 0 to 19; got '20'" },
+    ]);
+  });
+
+  it('refuses other spellings of a bad value: a word, a fraction, an exponent, a non-http URL, a flag word', () => {
+    const bad = { STOCKROOM_WORKER_CONCURRENCY: 'four', STOCKROOM_WORKER_GRACE_MS: '1.5', OTLP_MAX_BODY_BYTES: '1e6', BETTER_AUTH_URL: 'ftp://example.test', STOCKROOM_DEBUG: 'yes' };
+    expect(environmentProblems(bad, 'web').map((p) => p.name).sort()).toEqual(['BETTER_AUTH_URL', 'OTLP_MAX_BODY_BYTES', 'STOCKROOM_DEBUG', 'STOCKROOM_WORKER_CONCURRENCY']);
+    expect(environmentProblems(bad, 'worker').map((p) => p.name).sort()).toEqual(['STOCKROOM_DEBUG', 'STOCKROOM_WORKER_CONCURRENCY', 'STOCKROOM_WORKER_GRACE_MS']);
+  });
+
+  it('leaves unset and blank variables to their defaults, and good values alone', () => {
+    expect(environmentProblems({ STOCKROOM_WORKER_NICE: ' ', DATABASE_URL: '', OTLP_MAX_BODY_BYTES: undefined }, 'worker')).toEqual([]);
+    expect(environmentProblems({ STOCKROOM_WORKER_NICE: '10', DATABASE_URL: 'postgres://u@127.0.0.1/db', STOCKROOM_PROVIDER_LIMITS: 'openai=concurrent:2,rpm:60' }, 'worker')).toEqual([]);
+  });
+
+  it('ignores a variable the process does not read', () => {
+    expect(environmentProblems({ OTLP_MAX_BODY_BYTES: 'lots' }, 'worker')).toEqual([]);
+    expect(environmentProblems({ OTLP_MAX_BODY_BYTES: 'lots' }, 'web')).toHaveLength(1);
+  });
+
+  it("checks an area's variables with that area's own parser, naming the variable", () => {
+    const db = environmentProblems({ DATABASE_URL: 'mysql://127.0.0.1/db' }, 'cli');
+    expect(db).toEqual([{ name: 'DATABASE_URL', message: expect.stringContaining('DATABASE_URL') }]);
+    const limits = environmentProblems({ STOCKROOM_PROVIDER_LIMITS: 'openai=rpm:0' }, 'worker');
+    expect(limits[0]?.message).toContain('STOCKROOM_PROVIDER_LIMITS');
+    const otel = environmentProblems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'web');
+    expect(otel).toHaveLength(1);
+    expect(otel[0]?.message).toContain('OTEL_EXPORTER_OTLP_PROTOCOL');
+    const harness = environmentProblems({ STOCKROOM_WEAKNESSES: 'naive_retry,slow_disk' }, 'cli');
+    expect(harness).toHaveLength(1);
+    expect(harness[0]?.message).toContain('slow_disk');
+  });
+
+  it('reports every bad variable at once, one line each', () => {
+    expect(() => checkEnvironment({ STOCKROOM_WORKER_NICE: '-1', STOCKROOM_WORKER_HEALTH_PORT: '70000' }, 'worker')).toThrow(EnvironmentError);
+    try {
+      checkEnvironment({ STOCKROOM_WORKER_NICE: '-1', STOCKROOM_WORKER_HEALTH_PORT: '70000' }, 'worker');
+    } catch (err) {
+      expect((err as EnvironmentError).problems.map((p) => p.name)).toEqual(['STOCKROOM_WORKER_NICE', 'STOCKROOM_WORKER_HEALTH_PORT']);
+      expect((err as Error).message.split('\n')).toHaveLength(3);
+    }
+  });
+});
+
+describe('at start-up', () => {
+  const spawnTs = (file: string, args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', file, ...args], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      // A database that does not answer: a process that got past the check would fail on it instead.
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', ...env },
+    });
+
+  it('stops the CLI before any command runs, naming the variable (exit 2)', () => {
+    const r = spawnTs('cli/stockroom.ts', ['runs', 'list'], { STOCKROOM_DEBUG: 'yes' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("STOCKROOM_DEBUG must be '0' or '1'; got 'yes'");
+    expect(r.stderr).not.toContain('127.0.0.1:1');
+  });
+
+  it('stops the worker before it opens the database, naming the variable (exit 1)', () => {
+    const r = spawnTs('cli/worker.ts', [], { STOCKROOM_WORKER_NICE: 'high' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("STOCKROOM_WORKER_NICE must be an integer from 0 to 19; got 'high'");
+    expect(r.stderr).not.toContain('127.0.0.1:1');
+  });
+
+  it("stops the web server's start-up hook before it touches the database, naming the variable", async () => {
+    const saved = process.env.OTLP_MAX_BODY_BYTES;
+    process.env.OTLP_MAX_BODY_BYTES = 'lots';
+    try {
+      const { registerNode } = await import('../../instrumentation-node');
+      await expect(registerNode()).rejects.toThrow("OTLP_MAX_BODY_BYTES must be an integer from 1 to 1073741824; got 'lots'");
+    } finally {
+      if (saved === undefined) delete process.env.OTLP_MAX_BODY_BYTES;
+      else process.env.OTLP_MAX_BODY_BYTES = saved;
+    }
+  });
+});
+
+describe("README's table of variables", () => {
+  it('is the one the schemas give (npm run env:table writes it)', () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const block = /<!-- env-table:start[^>]*-->\n([\s\S]*?)\n<!-- env-table:end -->/.exec(readme)?.[1];
+    expect(block).toBe(envTableMarkdown());
+    for (const v of ENV_VARIABLES) expect(block).toContain(`\`${v.name}\``);
+  });
+});

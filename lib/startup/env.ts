@@ -1,0 +1,136 @@
+/**
+ * The environment, read once at start-up by the web server (instrumentation-node.ts), the worker
+ * (cli/worker.ts) and the CLI (cli/stockroom.ts) before anything else: every variable the process
+ * reads is parsed with its zod schema, and a bad value stops the process with one line per variable
+ * naming it and what it accepts. README's table of variables is generated from this list
+ * (`npm run env:table`; lib/startup/env.test.ts fails when it is out of date).
+ *
+ * Areas that already parse their variables with a named refusal (the harness configuration, the
+ * OpenTelemetry exporter, the database URL, provider limits) are checked through their own parsers,
+ * so each variable keeps one definition of what it accepts.
+ */
+import { z } from 'zod';
+import { resolveDatabaseUrl } from '../db/database-url';
+// Deep on purpose (lib/startup may, ARCHITECTURE.md "Doors"): every start of the CLI loads this, and the
+// parsers alone load in a fraction of the time their libraries' doors take (measured: lib/otel's door ~2.5×
+// the exporter it replaced on the CLI's path).
+import { configFromEnv, ENV_KEYS } from '../harness/config';
+import { parseProviderLimits } from '../jobs/provider-limits';
+import { otelSettingsFromEnv } from '../otel/env';
+
+export const PROCESSES = ['web', 'worker', 'cli'] as const;
+export type StartedProcess = (typeof PROCESSES)[number];
+
+type Env = Record<string, string | undefined>;
+
+export interface EnvVariable {
+  name: string;
+  /** The processes that read it (and refuse a bad value at start-up). */
+  readBy: readonly StartedProcess[];
+  /** What it accepts, for the refusal and README. */
+  accepts: string;
+  /** What it does. */
+  meaning: string;
+  /** Parses a set value (unset or blank is always accepted: the default applies). */
+  schema: z.ZodType<unknown, string>;
+}
+
+const ALL = PROCESSES;
+const trimmed = z.string().trim();
+const integer = (min: number, max: number) =>
+  trimmed.refine((v) => /^-?\d+$/.test(v) && Number(v) >= min && Number(v) <= max, `an integer from ${min} to ${max}`);
+const httpUrl = trimmed.refine((v) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'an http(s) URL');
+const oneOf = (...values: string[]) => trimmed.refine((v) => values.includes(v), values.map((v) => `'${v}'`).join(' or '));
+/** A value checked by the area's own parser, which throws naming the variable. */
+const byParser = (parse: (raw: string) => unknown) =>
+  z.string().superRefine((raw, ctx) => {
+    try {
+      parse(raw);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+    }
+  });
+
+export const ENV_VARIABLES: readonly EnvVariable[] = [
+  { name: 'DATABASE_URL', readBy: ALL, accepts: '`file:<path>` (SQLite) or `postgres://…`; unset: `.data/stockroom.db`', meaning: 'the database; on PostgreSQL jobs run on the workers', schema: byParser(resolveDatabaseUrl) },
+  { name: 'STOCKROOM_WORKER_CONCURRENCY', readBy: ['web', 'worker'], accepts: 'an integer from 1 to 256', meaning: 'jobs at once per process (default 4 for a worker, 2 in-process)', schema: integer(1, 256) },
+  { name: 'STOCKROOM_WORKER_NICE', readBy: ['worker'], accepts: 'an integer from 0 to 19', meaning: 'CPU priority a worker lowers itself to (default 0)', schema: integer(0, 19) },
+  { name: 'STOCKROOM_WORKER_GRACE_MS', readBy: ['worker'], accepts: 'an integer from 0 to 3600000', meaning: 'on SIGTERM/SIGINT, how long running jobs may finish before they are handed back', schema: integer(0, 3_600_000) },
+  { name: 'STOCKROOM_WORKER_LEASE_MS', readBy: ['worker'], accepts: 'an integer from 1 to 3600000', meaning: 'how long a silent worker counts as alive (default 10000)', schema: integer(1, 3_600_000) },
+  { name: 'STOCKROOM_WORKER_HEALTH_PORT', readBy: ['worker'], accepts: 'an integer from 1 to 65535', meaning: 'serve `GET /healthz` on this port', schema: integer(1, 65_535) },
+  { name: 'STOCKROOM_WORKER_LOG_CASES', readBy: ['worker'], accepts: "'0' or '1'", meaning: 'log each suite case a worker finishes', schema: oneOf('0', '1') },
+  { name: 'STOCKROOM_PROVIDER_LIMITS', readBy: ['worker'], accepts: '`provider=concurrent:N,rpm:N,tpm:N;…`', meaning: 'per-provider limits shared by all workers', schema: byParser(parseProviderLimits) },
+  { name: 'OTLP_MAX_BODY_BYTES', readBy: ['web'], accepts: 'an integer from 1 to 1073741824', meaning: 'largest OTLP request body the receiver accepts, after decompression', schema: integer(1, 1_073_741_824) },
+  { name: 'BETTER_AUTH_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the dashboard's public address (secure cookies when https)", schema: httpUrl },
+  { name: 'STOCKROOM_DASHBOARD_URL', readBy: ['web', 'cli'], accepts: 'an http(s) URL', meaning: 'the address OAuth redirects of tool servers come back to', schema: httpUrl },
+  { name: 'STOCKROOM_JUDGE_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the judge model's endpoint (openai-compatible judges)", schema: httpUrl },
+  { name: 'STOCKROOM_MCP_OAUTH_ISSUER', readBy: ['web'], accepts: 'an http(s) URL', meaning: '/api/mcp: the authorization server whose tokens it accepts', schema: httpUrl },
+  { name: 'STOCKROOM_MCP_OAUTH_JWKS_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "/api/mcp: where the issuer's signing keys are", schema: httpUrl },
+  { name: 'STOCKROOM_DEBUG', readBy: ALL, accepts: "'0' or '1'", meaning: 'error details in answers and stack traces in the CLI', schema: oneOf('0', '1') },
+];
+
+/** The harness configuration's variables (lib/harness/config.ts) and the OTEL_* exporter variables, checked by their own parsers. */
+const AREA_CHECKS: readonly { names: string; readBy: readonly StartedProcess[]; check: (env: Env) => unknown }[] = [
+  { names: Object.keys(ENV_KEYS).join(', '), readBy: ['cli'], check: configFromEnv },
+  { names: 'OTEL_*', readBy: ALL, check: otelSettingsFromEnv },
+];
+
+export interface EnvProblem {
+  name: string;
+  message: string;
+}
+
+/** Every variable `process` reads that is set to a value it does not accept (empty: all good). */
+export function environmentProblems(env: Env, process: StartedProcess): EnvProblem[] {
+  const problems: EnvProblem[] = [];
+  for (const v of ENV_VARIABLES) {
+    const raw = env[v.name];
+    if (!v.readBy.includes(process) || raw === undefined || raw.trim() === '') continue;
+    const parsed = v.schema.safeParse(raw);
+    if (!parsed.success) {
+      const said = parsed.error.issues[0]?.message ?? v.accepts;
+      problems.push({ name: v.name, message: said.includes(v.name) ? said : `${v.name} must be ${said}; got '${raw}'` });
+    }
+  }
+  for (const area of AREA_CHECKS) {
+    if (!area.readBy.includes(process)) continue;
+    try {
+      area.check(env);
+    } catch (err) {
+      const key = (err as { key?: unknown; field?: unknown }).key ?? (err as { field?: unknown }).field;
+      problems.push({ name: typeof key === 'string' ? key : area.names, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return problems;
+}
+
+/** Thrown at start-up when a variable is set to a value its reader does not accept. */
+export class EnvironmentError extends Error {
+  readonly code = 'BAD_ENVIRONMENT';
+  constructor(readonly problems: readonly EnvProblem[]) {
+    super(`the environment has ${problems.length === 1 ? 'a bad value' : `${problems.length} bad values`}:\n${problems.map((p) => `  ${p.message}`).join('\n')}`);
+    this.name = 'EnvironmentError';
+  }
+}
+
+/** Refuses to start `process` when a variable it reads has a bad value. */
+export function checkEnvironment(env: Env, process: StartedProcess): void {
+  const problems = environmentProblems(env, process);
+  if (problems.length > 0) throw new EnvironmentError(problems);
+}
+
+/** README's table of variables (between its `env-table` markers). */
+export function envTableMarkdown(): string {
+  const rows = ENV_VARIABLES.map((v) => `| \`${v.name}\` | ${v.readBy.join(', ')} | ${v.accepts} | ${v.meaning} |`);
+  const areas = [
+    `| ${Object.keys(ENV_KEYS).map((k) => `\`${k}\``).join(', ')} | cli | see "Command line" | the harness configuration (lib/harness/config.ts) |`,
+    '| `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, … | web, worker, cli | see "Traces (OpenTelemetry)" | trace export (lib/otel/env.ts) |',
+  ];
+  return ['| variable | read by | accepts | what it does |', '|---|---|---|---|', ...rows, ...areas].join('\n');
+}
