@@ -3,7 +3,7 @@
  * (a rate, Wilson interval, McNemar/sign test) or a number (a mean, bootstrap interval, permutation
  * test). A run without a value for a metric (no judge, no tool call to be faithful to) is left out.
  */
-import { isModelTurn, type RunResult } from '../harness/types';
+import { isModelTurn, type RunResult } from '../harness';
 import type { CaseScores } from './case-scores';
 import type { SuiteCaseResult } from './suite';
 

@@ -9,7 +9,7 @@ import { safeJsonParse } from '../harness';
 import { AggregateMetricsSchema, CategoryMetricsSchema } from './aggregate';
 import { CaseScoresSchema } from './case-scores';
 import { EvalFileError } from './errors';
-import { FAKE_MODEL } from '../harness/config';
+import { FAKE_MODEL } from '../harness';
 import { suiteIntervals } from './intervals';
 import { runPointsOf } from './interval-metrics';
 import { RunSummarySchema, summarizeRun } from './run-summary';

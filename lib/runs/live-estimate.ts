@@ -4,8 +4,7 @@
  * floor on the time. The token means come from a measured source (named in the estimate); an
  * unknown price or an unlimited provider is said, not guessed.
  */
-import type { Price } from '../models/prices';
-import { usdAt } from '../models/prices';
+import { usdAt, type Price } from '../models';
 
 export interface LiveEstimateInput {
   settings: number;

@@ -10,9 +10,7 @@ import { getDb } from '../db/client';
 import { approvalsForRuns, listApprovals } from '../db/governance-approvals';
 import { findGovernedRun } from '../db/governance-runs';
 import { eventRecorded } from '../db/webhooks';
-import type { ApprovalRequest } from '../governance/approval';
-import { currentPolicy } from '../governance/current-policy';
-import type { PolicyDocument } from '../governance/policy-file';
+import { currentPolicy, type ApprovalRequest, type PolicyDocument } from '../governance';
 import { dashboardUrl } from '../mcp';
 import { emitEvent, expiryWarningSeconds, type DeliveryQueue, type EventData, type WebhookEvent } from '../notify';
 
