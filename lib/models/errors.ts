@@ -26,9 +26,9 @@ export class ProviderCallError extends ModelCallError {
   constructor(
     kind: ModelErrorReason,
     message: string,
-    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown } = {},
+    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown; usage?: { inputTokens: number; outputTokens: number } } = {},
   ) {
-    super(kind, message, { cause: details.cause });
+    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}) });
     this.status = details.status ?? null;
     this.retryAfterMs = details.retryAfterMs ?? null;
   }
