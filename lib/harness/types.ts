@@ -98,6 +98,11 @@ export interface ModelResponse {
   outputTokens: number | null;
   latencyMs: number;
   modelId: string;
+  /**
+   * The model the provider says answered (`model` in its body, e.g. a dated snapshot of the alias
+   * asked for); absent when it named none. Stored as the turn's `model`, exported as gen_ai.response.model.
+   */
+  responseModel?: string;
   /** The provider that answered (`fake`, `openai`, `anthropic`, `bedrock`, `openai-compatible`). */
   provider?: string;
   /** The provider's own stop/finish reason, before mapping to `stopReason`. */

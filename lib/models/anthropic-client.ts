@@ -74,6 +74,7 @@ export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, laten
     stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
     ...usage,
+    ...(typeof r.model === 'string' && r.model !== '' ? { responseModel: r.model } : {}),
     ...(usage.inputTokens !== null ? { cachedTokens: cacheRead, cacheWriteTokens: cacheWrite } : {}),
     latencyMs,
     modelId,

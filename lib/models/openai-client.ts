@@ -99,6 +99,7 @@ export function fromChatCompletion(c: ChatCompletion, modelId: string, provider:
     stopReason,
     finishReason: finish,
     ...usage,
+    ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
     // Cached tokens are known only with usage: reported usage without the detail means none were cached.
     ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
     latencyMs,

@@ -18,6 +18,7 @@ import { costMeterFor, type PriceFile } from './prices';
 import { resetBreakers } from './resilience';
 import { ProviderStub, type StubProvider, type StubReply } from './testing/stub-server';
 import { formatAnthropic, formatBedrock, formatOpenAI } from './testing/wire-formats';
+import { planRunSpans } from '../otel/run-spans';
 
 const dataset = loadDataset(defaultDatasetDir());
 /** A golden case that needs a tool: one tool call, then an answer. */
@@ -163,5 +164,31 @@ describe('the LLM guard’s own calls count in the run’s usage (OpenAI stub)',
       guardrail: { calls: 1, inputTokens: 120, outputTokens: 15, unreportedCalls: 0 },
     });
     expect(run.costEstimate.usd).toBeCloseTo(costMeter.usd({ inputTokens: 820, outputTokens: 45, cachedTokens: 0 })!, 12);
+  });
+});
+
+describe.each(['openai', 'anthropic'] as const)('%s: the model the provider says answered (issue 40, part 2)', (provider) => {
+  let stub: ProviderStub;
+  beforeAll(async () => {
+    stub = await ProviderStub.start(provider);
+  });
+  afterAll(() => stub.close());
+  beforeEach(() => resetBreakers());
+
+  it('is stored on the turn beside the requested id and exported as gen_ai.response.model', async () => {
+    const answered = provider === 'openai' ? 'gpt-priced-2026-11-20' : 'claude-priced-20261120';
+    const body = (reply: Parameters<typeof formatOpenAI>[0]) =>
+      JSON.stringify(provider === 'openai' ? formatOpenAI(reply, answered) : formatAnthropic(reply, answered));
+    stub.enqueue({ kind: 'raw', body: body(CALL) }, { kind: 'raw', body: body({ text: 'Done.' }) });
+    const m = MODEL[provider];
+    const config = resolveConfig({ model: `${m.provider}:${m.model}`, modelBaseUrl: stub.baseURL });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV[provider], resilience: FAST }) });
+    const run = await agent.run(golden.query, golden.id);
+    await agent.close();
+    expect(run.modelId).toBe(`${m.provider}:${m.model}`);
+    expect(run.trajectory.filter(isModelTurn).map((t) => t.model)).toEqual([answered, answered]);
+    const chats = planRunSpans(run, { captureContent: false }).children.filter((c) => c.attributes['gen_ai.operation.name'] === 'chat');
+    expect(chats.map((c) => c.attributes['gen_ai.response.model'])).toEqual([answered, answered]);
+    expect(chats.map((c) => c.attributes['gen_ai.request.model'])).toEqual([run.modelId, run.modelId]);
   });
 });

@@ -83,6 +83,8 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     latencyMs: response.latencyMs,
     contextTokensEstimate: contextTokens,
     ...(response.provider !== undefined ? { provider: response.provider } : {}),
+    // The provider's own id of the model that answered, beside the run's requested modelId.
+    ...(response.responseModel !== undefined ? { model: response.responseModel } : {}),
     ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
     ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
     ...(response.cacheWriteTokens ? { cacheWriteTokens: response.cacheWriteTokens } : {}),

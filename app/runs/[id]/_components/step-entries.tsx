@@ -176,6 +176,7 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
               )}
               {item.cachedTokens ? ` (${item.cachedTokens} cached)` : ''} · context ≈ {item.contextTokensEstimate}
               {item.provider ? ` · ${item.provider}` : ''}
+              {item.model ? <span data-testid="response-model"> · answered by {item.model}</span> : ''}
               {item.finishReason ? ` · finish: ${item.finishReason}` : ''}
             </span>
           </div>
