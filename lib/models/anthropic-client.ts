@@ -13,7 +13,7 @@ import type { ContentBlockParam, Message as AnthropicMessage, MessageParam, Tool
 import { isJsonObject, type JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
-import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
@@ -95,6 +95,8 @@ export function classifyAnthropicError(err: unknown): ProviderCallError {
       cause: err,
     });
   }
+  const cut = cutBodyError(err, 'anthropic');
+  if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderCallError('bad_response', `anthropic sent an unreadable response: ${message}`, { cause: err });
 }

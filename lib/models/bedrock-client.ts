@@ -17,7 +17,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness/types';
-import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 import { billedUsage, reportedCount, reportedPair } from './usage';
@@ -109,6 +109,8 @@ const NAMED: Record<string, ModelErrorReason> = {
 
 export function classifyBedrockError(err: unknown): ProviderCallError {
   if (err instanceof ProviderCallError) return err;
+  const cut = cutBodyError(err, 'bedrock');
+  if (cut) return cut;
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
   const status = e?.$metadata?.httpStatusCode;
   const message = e?.message ?? String(err);

@@ -9,7 +9,7 @@ import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } f
 import { safeJsonParse, type JsonValue } from '../harness/json';
 import type { ConverseRequest, ModelClient } from '../harness/model/client';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness/types';
-import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
 import { billedUsage, reportedCount, reportedPair } from './usage';
 import { mappedStopReason } from './stop-reason';
@@ -121,6 +121,8 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
     });
   }
   if (err instanceof OpenAI.APIConnectionError) return new ProviderCallError('server_error', `${provider} unreachable: ${err.message}`, { cause: err });
+  const cut = cutBodyError(err, provider);
+  if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderCallError('bad_response', `${provider} sent an unreadable response: ${message}`, { cause: err });
 }

@@ -192,3 +192,41 @@ describe.each(['openai', 'anthropic'] as const)('%s: the model the provider says
     expect(chats.map((c) => c.attributes['gen_ai.request.model'])).toEqual([run.modelId, run.modelId]);
   });
 });
+
+describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: a body cut mid-way (issue 40, part 2)', (provider) => {
+  let stub: ProviderStub;
+  beforeAll(async () => {
+    stub = await ProviderStub.start(provider);
+  });
+  afterAll(() => stub.close());
+  beforeEach(() => {
+    stub.reset();
+    resetBreakers();
+  });
+
+  const runWith = async (retries: number, ...replies: StubReply[]) => {
+    stub.enqueue(...replies);
+    const m = MODEL[provider];
+    const config = resolveConfig({ model: `${m.provider}:${m.model}`, modelBaseUrl: stub.baseURL });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV[provider], resilience: { ...FAST, retries } }) });
+    try {
+      return await agent.run(golden.query, golden.id);
+    } finally {
+      await agent.close();
+    }
+  };
+
+  it('is retried like a 5xx, and the answer that follows completes the run', async () => {
+    const run = await runWith(1, { kind: 'cut', keep: 40, text: 'Done, cut short.' }, { text: 'Done.' });
+    expect(run.terminationReason).toBe('COMPLETED');
+    expect(stub.requests).toHaveLength(2);
+    expect(run.trajectory.find((s) => s.kind === 'model_retry')).toMatchObject({ attempt: 1, reason: 'server_error' });
+  });
+
+  it('with its retries spent ends MODEL_ERROR server_error naming the cut, not bad_response', async () => {
+    const run = await runWith(0, { kind: 'cut', keep: 40, text: 'Done, cut short.' });
+    expect(run.terminationReason).toBe('MODEL_ERROR');
+    expect(run.trajectory.find(isGuardEvent)).toMatchObject({ errorKind: 'server_error' });
+    expect(run.trajectory.find(isGuardEvent)!.detail).toMatch(/cut mid-body/);
+  });
+});
