@@ -21,6 +21,7 @@ export const EXIT_CODES: Readonly<Record<TerminationReason, number>> = {
   MODEL_REFUSED: 20,
   CONTENT_FILTERED: 21,
   GUARDRAIL: 22,
+  USAGE_UNKNOWN: 23,
 };
 
 /**

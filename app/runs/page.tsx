@@ -364,9 +364,11 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   <td className="num" data-testid="agent-count">
                     {r.agentCount}
                   </td>
-                  <td className="num">{r.totalTokens.toLocaleString('en')}</td>
+                  <td className="num" data-testid="run-tokens">
+                    {r.unreportedCalls > 0 ? (r.totalTokens === 0 ? 'not reported' : `≥ ${r.totalTokens.toLocaleString('en')}`) : r.totalTokens.toLocaleString('en')}
+                  </td>
                   <td className="num small">
-                    <CostText usd={r.costUsd} known={r.costKnown} />
+                    <CostText usd={r.costUsd} known={r.costKnown} unreportedCalls={r.unreportedCalls} />
                   </td>
                   <td className="num">{formatDuration(r.durationMs)}</td>
                   <td className="small">

@@ -15,8 +15,9 @@ export interface TimelineTransition {
 /** One model call's usage (from the run's model turns). */
 export interface TimelineCall {
   step: number;
-  inputTokens: number;
-  outputTokens: number;
+  /** Null: the provider did not report it. */
+  inputTokens: number | null;
+  outputTokens: number | null;
 }
 
 /** A replay frame: the machine just moved along `transition`; it is now in `transition.to`. */
@@ -71,8 +72,9 @@ export interface TokenPoint {
   /** 1-based model call number (the x axis). */
   call: number;
   step: number;
-  inputTokens: number;
-  /** Input + output tokens used up to and including this call: what the budget guard counts. */
+  /** Null: not reported (no bar is drawn, never a 0 bar). */
+  inputTokens: number | null;
+  /** Input + output tokens reported up to and including this call (unreported calls add nothing). */
   cumulativeTokens: number;
   budget: number | null;
 }
@@ -83,7 +85,7 @@ export function tokenSeries(calls: readonly TimelineCall[], budget: number | nul
   return [...calls]
     .sort((a, b) => a.step - b.step)
     .map((c, i) => {
-      total += c.inputTokens + c.outputTokens;
+      total += (c.inputTokens ?? 0) + (c.outputTokens ?? 0);
       return { call: i + 1, step: c.step, inputTokens: c.inputTokens, cumulativeTokens: total, budget };
     });
 }
@@ -101,7 +103,7 @@ export function budgetFromConfig(config: unknown): number | null {
  * with the budget line on the right axis.
  */
 export function tokenAxes(series: readonly TokenPoint[], budget: number | null): { perCall: [number, number]; total: [number, number] } {
-  const perCall = Math.max(1, ...series.map((p) => p.inputTokens));
+  const perCall = Math.max(1, ...series.map((p) => p.inputTokens ?? 0));
   const total = Math.max(1, ...series.map((p) => p.cumulativeTokens), budget ?? 0);
   return { perCall: [0, Math.ceil(perCall * 1.1)], total: [0, Math.ceil(total * 1.05)] };
 }

@@ -22,6 +22,18 @@ describe('timeline codec', () => {
     expect(unpackTimeline(packTimeline(timeline))).toEqual(timeline);
   });
 
+  it('keeps a call whose usage was not reported as null on both sides of the wire, never 0 (issue 40)', () => {
+    const unreported: TimelineDto = {
+      ...timeline,
+      calls: [
+        { step: 1, inputTokens: 840, outputTokens: 8 },
+        { step: 2, inputTokens: null, outputTokens: null },
+        { step: 3, inputTokens: 990, outputTokens: 12 },
+      ],
+    };
+    expect(unpackTimeline(packTimeline(unreported))).toEqual(unreported);
+  });
+
   it('stores each state and reason once, however often it repeats', () => {
     const long: TimelineDto = {
       ...timeline,

@@ -18,6 +18,9 @@ export interface PackedTimeline {
   events: TimelineDto['events'];
 }
 
+/** The packed output count of a call whose usage was not reported. */
+const UNREPORTED = -1;
+
 export function packTimeline(t: TimelineDto): PackedTimeline {
   const strings: string[] = [];
   const ids = new Map<string, number>();
@@ -41,9 +44,14 @@ export function packTimeline(t: TimelineDto): PackedTimeline {
   let callStep = 0;
   let input = 0;
   for (const c of t.calls) {
-    calls.push(c.step - callStep, c.inputTokens - input, c.outputTokens);
+    calls.push(c.step - callStep);
     callStep = c.step;
-    input = c.inputTokens;
+    // A call without reported usage: output -1 (counts are never negative), the input base unchanged.
+    if (c.inputTokens === null || c.outputTokens === null) calls.push(0, UNREPORTED);
+    else {
+      calls.push(c.inputTokens - input, c.outputTokens);
+      input = c.inputTokens;
+    }
   }
   return { strings, transitions, calls, events: t.events };
 }
@@ -65,7 +73,8 @@ export function unpackTimeline(p: PackedTimeline): TimelineDto {
   for (let i = 0; i + 2 < p.calls.length; i += 3) {
     callStep += p.calls[i]!;
     input += p.calls[i + 1]!;
-    calls.push({ step: callStep, inputTokens: input, outputTokens: p.calls[i + 2]! });
+    const output = p.calls[i + 2]!;
+    calls.push(output === UNREPORTED ? { step: callStep, inputTokens: null, outputTokens: null } : { step: callStep, inputTokens: input, outputTokens: output });
   }
   return { transitions, calls, events: p.events };
 }

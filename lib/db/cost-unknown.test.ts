@@ -50,8 +50,8 @@ describe.each(providers)('an unknown cost on $name', (provider) => {
     );
     const live = await getSuiteLive(suiteRunId, db);
     expect(live.cost).toMatchObject({ usd: null, known: false });
-    expect(live.cost.bySetting.none).toEqual({ usd: 0.25, known: true });
-    expect(live.cost.bySetting.naive_retry).toEqual({ usd: null, known: false });
+    expect(live.cost.bySetting.none).toEqual({ usd: 0.25, known: true, unreportedCalls: 0 });
+    expect(live.cost.bySetting.naive_retry).toEqual({ usd: null, known: false, unreportedCalls: 0 });
   });
 
   test('sorts last by cost in both directions, page after page, with and without a text search', async () => {

@@ -17,6 +17,7 @@ import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT } from '../governance';
 import { searchBody } from './run-search';
+import { usageDetailColumns } from './usage-rows';
 
 /** The guard names of a stored configuration's `guards` array (none when absent). */
 function configuredGuards(config: unknown): string[] {
@@ -133,6 +134,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           stopReason: s.stopReason,
           inputTokens: s.inputTokens,
           outputTokens: s.outputTokens,
+          usageEstimate: s.usageEstimate ? JSON.stringify(s.usageEstimate) : null,
           latencyMs: s.latencyMs,
           contextTokensEstimate: s.contextTokensEstimate,
           provider: s.provider ?? null,
@@ -280,6 +282,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     costNote: run.costEstimate.note,
     costKnown: run.costEstimate.known !== false,
     cachedTokens: run.usage.cachedTokens ?? 0,
+    ...usageDetailColumns(run.usage),
     startedAt: parseStartedAt(run.startedAt),
     durationMs: run.durationMs,
     systemPromptHash: referenced(blobs.add(run.systemPrompt)),

@@ -10,7 +10,8 @@ import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
 
 export interface TimelineDto {
   transitions: { index: number; step: number; from: string; to: string; reason: string }[];
-  calls: { step: number; inputTokens: number; outputTokens: number }[];
+  /** Null tokens: not reported. */
+  calls: { step: number; inputTokens: number | null; outputTokens: number | null }[];
   events: (
     | { kind: 'guard'; index: number; step: number; guard: string; reason: string; detail: string }
     | { kind: 'compaction'; index: number; step: number; tokensBefore: number; tokensAfter: number; resultsSummarised: number }
@@ -27,7 +28,7 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
     // Raw for the two long lists: the typed query's row mapping costs more than the query here.
     p.$queryRaw<{ idx: number; step: number; fromState: string; toState: string; reason: string }[]>`
       SELECT "idx", "step", "fromState", "toState", "reason" FROM "Transition" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.$queryRaw<{ step: number; inputTokens: number; outputTokens: number }[]>`
+    p.$queryRaw<{ step: number; inputTokens: number | null; outputTokens: number | null }[]>`
       SELECT "step", "inputTokens", "outputTokens" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
     p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
@@ -57,7 +58,7 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
   ].sort((a, b) => a.index - b.index);
   return {
     transitions: transitions.map((t) => ({ index: Number(t.idx), step: Number(t.step), from: t.fromState, to: t.toState, reason: t.reason })),
-    calls: turns.map((c) => ({ step: Number(c.step), inputTokens: Number(c.inputTokens), outputTokens: Number(c.outputTokens) })),
+    calls: turns.map((c) => ({ step: Number(c.step), inputTokens: c.inputTokens === null ? null : Number(c.inputTokens), outputTokens: c.outputTokens === null ? null : Number(c.outputTokens) })),
     events,
   };
 }

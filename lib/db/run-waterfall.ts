@@ -32,7 +32,7 @@ export interface WaterfallRows {
    * `priced`: the call was priced on its own (imported traces; issue 31), `costUsd` then its cost
    * (null: unknown); harness calls are priced from the run's model. `agent`: its agent's index.
    */
-  model: { index: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; priced: boolean; costUsd: number | null; agent: number }[];
+  model: { index: number; step: number; latencyMs: number; /** Null: not reported. */ inputTokens: number | null; outputTokens: number | null; cachedTokens: number | null; cacheWriteTokens: number | null; recorded: RecordedOffsets; priced: boolean; costUsd: number | null; agent: number }[];
   tools: { index: number; step: number; name: string; latencyMs: number; isError: boolean; blockedBy: string | null; executed: boolean; toolUseId: string; recorded: RecordedOffsets; approvalWait: RecordedOffsets; agent: number }[];
   guards: { index: number; step: number; guard: string; reason: string; recorded: RecordedOffsets; agent: number }[];
   /** An imported trace's other spans (chain, retriever, …): never guard events. */
@@ -49,7 +49,7 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const run = await p.run.findUnique({ where: { id: runId }, select: { tenant: true, modelId: true, durationMs: true } });
   if (!run || run.tenant !== tenant) return null;
   const [model, tools, guards, compactions, approvals] = await Promise.all([
-    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number; outputTokens: number; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null }[]>`
+    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number | null; outputTokens: number | null; cachedTokens: number | null; cacheWriteTokens: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null }[]>`
       SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "startMs", "endMs", "costUsd", "costNote", "agentIdx" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
     p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null; agentIdx: number | null }[]>`
       SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait", "agentIdx" FROM "ToolCall" WHERE "runId" = ${runId} ORDER BY "idx"`,
@@ -60,7 +60,7 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   return {
     modelId: run.modelId,
     durationMs: run.durationMs,
-    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: Number(m.inputTokens), outputTokens: Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), priced: m.costNote !== null, costUsd: m.costUsd === null ? null : Number(m.costUsd), agent: m.agentIdx === null ? 0 : Number(m.agentIdx) })),
+    model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: m.inputTokens === null ? null : Number(m.inputTokens), outputTokens: m.outputTokens === null ? null : Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), recorded: offsets(m.startMs, m.endMs), priced: m.costNote !== null, costUsd: m.costUsd === null ? null : Number(m.costUsd), agent: m.agentIdx === null ? 0 : Number(m.agentIdx) })),
     tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: t.agentIdx === null ? 0 : Number(t.agentIdx) })),
     guards: guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
     spans: guards

@@ -18,6 +18,7 @@ import { fromRanges } from './run-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 import { json, sourceOf, stringList, toRunListItem } from './run-dto';
+import { costUnreportedOf, usageDetailOf, usageEstimateOf } from './usage-rows';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
 /** Most trajectory entries one `getRunSteps` call returns. */
@@ -86,6 +87,7 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     stopReason: r.stopReason,
     inputTokens: r.inputTokens,
     outputTokens: r.outputTokens,
+    ...usageEstimateOf(r.usageEstimate),
     latencyMs: r.latencyMs,
     contextTokensEstimate: r.contextTokensEstimate,
     ...(r.provider !== null ? { provider: r.provider } : {}),
@@ -380,11 +382,20 @@ export async function getRunOrThrow(id: string, db: Database = getDb(), options:
       totalTokens: Number(row.totalTokens),
       ...(row.cachedTokens > 0n ? { cachedTokens: Number(row.cachedTokens) } : {}),
       ...cacheWritesOf(trajectory),
-      perCall: calls
-        .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
-        .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
+      ...usageDetailOf(row),
+      // A run with unreported calls keeps their null usage: its first modelCallCount calls are its turns
+      // (a failed last call has a row without usage). Older runs: calls without usage had no entry.
+      perCall:
+        row.unreportedCalls > 0
+          ? calls.slice(0, row.modelCallCount).map((c) => ({ inputTokens: c.inputTokens, outputTokens: c.outputTokens }))
+          : calls
+              .filter((c) => c.inputTokens !== null && c.outputTokens !== null)
+              .map((c) => ({ inputTokens: c.inputTokens!, outputTokens: c.outputTokens! })),
     },
-    costEstimate: row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false },
+    costEstimate: {
+      ...(row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false }),
+      ...costUnreportedOf(row),
+    },
     steps: row.steps,
     startedAt: row.startedAt.toISOString(),
     durationMs: row.durationMs,

@@ -75,6 +75,8 @@ export interface RunListItem {
   costUsd: number | null;
   /** False when the model has no price. */
   costKnown: boolean;
+  /** Provider calls whose usage was not reported: tokens and cost are then lower bounds (issue 40). */
+  unreportedCalls: number;
   durationMs: number;
   startedAt: string;
   /** An imported trace's `session.id` (the session view: /sessions/[id]), else null. */

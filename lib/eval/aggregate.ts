@@ -57,6 +57,8 @@ export const AggregateMetricsSchema = z.object({
   /** The agent's cost; null (unknown) when any case's model has no price: a partial sum is not the cost. */
   total_cost_usd: z.number().nullable().optional(),
   cost_known: z.boolean().optional(),
+  /** Model calls of the agent that reported no usage (absent: none): total_cost_usd is then a lower bound. */
+  unreported_calls: z.number().int().optional(),
   /**
    * A live judge's own spend, apart from the agent's (present only when a judge made provider calls):
    * its calls (failed ones included), the calls that failed (their items count as unscored), and USD
@@ -65,6 +67,8 @@ export const AggregateMetricsSchema = z.object({
   judge_calls: z.number().int().optional(),
   judge_failed_calls: z.number().int().optional(),
   judge_cost_usd: z.number().nullable().optional(),
+  /** Judge calls that reported no usage (absent: none); judge_cost_usd is then null (unknown). */
+  judge_unreported_calls: z.number().int().optional(),
   /** Per guardrail that was on in some case: the share of those cases in which it fired. */
   guardrail_violation_rates: z.record(z.string(), z.number()).optional(),
 });
@@ -152,6 +156,10 @@ export function aggregate(scores: readonly CaseScores[]): Aggregate {
     metrics.judge_calls = spends.reduce((n, s) => n + s.calls, 0);
     metrics.judge_failed_calls = spends.reduce((n, s) => n + s.failedCalls, 0);
     metrics.judge_cost_usd = spends.every((s) => s.usd !== null) ? roundTo(fsum(spends.map((s) => s.usd ?? 0)), 6) : null;
+    const judgeUnreported = spends.reduce((n, s) => n + (s.unreportedCalls ?? 0), 0);
+    if (judgeUnreported > 0) metrics.judge_unreported_calls = judgeUnreported;
   }
+  const unreported = scores.reduce((n, s) => n + (s.unreportedCalls ?? 0), 0);
+  if (unreported > 0) metrics.unreported_calls = unreported;
   return { metrics, byCategory: byCategory(scores) };
 }

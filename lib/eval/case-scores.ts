@@ -44,7 +44,15 @@ export const CaseScoresSchema = z.object({
    * from the agent's `costUsd`; `usd` null when the judge model has no price. Absent: nothing billed.
    */
   judgeSpend: z
-    .object({ calls: z.number().int(), failedCalls: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), usd: z.number().nullable() })
+    .object({
+      calls: z.number().int(),
+      failedCalls: z.number().int(),
+      inputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      usd: z.number().nullable(),
+      /** Judge calls whose usage was not reported (their tokens unknown; `usd` then null). */
+      unreportedCalls: z.number().int().optional(),
+    })
     .optional(),
   loopFindings: z.number().int(),
   repeatedIdentical: z.number().int(),
@@ -55,6 +63,8 @@ export const CaseScoresSchema = z.object({
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   costUsd: z.number().nullable(),
+  /** The run's model calls that reported no usage (absent: none): its tokens and costUsd are lower bounds. */
+  unreportedCalls: z.number().int().optional(),
   terminationReason: z.string(),
   toolNames: z.array(z.string()),
   finalAnswer: z.string(),
@@ -81,6 +91,8 @@ const defaultJudge = new FakeJudge('v2');
 
 const unscoredRationale = (o: JudgeOutcome | null | undefined) => (o && !isScored(o) ? `unscored (${o.unscored}): ${o.detail}` : null);
 
+const unreportedOf = (n: number): { unreportedCalls?: number } => (n > 0 ? { unreportedCalls: n } : {});
+
 /** The judge's spend on a case's items, summed; nothing when it made no provider call. */
 function spendOf(outcomes: readonly (JudgeOutcome | null)[]): { judgeSpend?: NonNullable<CaseScores['judgeSpend']> } {
   const spends = outcomes.flatMap((o) => (o?.spend ? [o.spend] : []));
@@ -92,6 +104,7 @@ function spendOf(outcomes: readonly (JudgeOutcome | null)[]): { judgeSpend?: Non
       inputTokens: spends.reduce((n, s) => n + s.inputTokens, 0),
       outputTokens: spends.reduce((n, s) => n + s.outputTokens, 0),
       usd: spends.every((s) => s.usd !== null) ? spends.reduce((n, s) => n + (s.usd ?? 0), 0) : null,
+      ...unreportedOf(spends.reduce((n, s) => n + (s.unreportedCalls ?? 0), 0)),
     },
   };
 }
@@ -192,6 +205,8 @@ export function scoreCase(
     outputTokens: run.usage.outputTokens,
     // Null when the model has no price: the suite's cost_known then turns false.
     costUsd: run.costEstimate.known === false ? null : run.costEstimate.usd,
+    // The agent's calls that reported no usage: costUsd and the tokens are then lower bounds.
+    ...unreportedOf(run.usage.unreportedCalls ?? 0),
     terminationReason: run.terminationReason,
     toolNames: executedNames,
     finalAnswer: run.finalAnswer,

@@ -97,7 +97,7 @@ export {
 // Reached from other libraries.
 export { goldenFileOfText, goldenLine, GoldenSetNameSchema, goldenSetRef, goldenTextSha256, parseGoldenSetRef, type RunForDraft } from './golden-sets';
 export type { GoldenCaseRecord } from './golden';
-export type { GradeOptions } from './judge';
+export type { GradeOptions, JudgeSpend } from './judge';
 export { calibrationSetFromLabels, type LabelledRun, labelsStillNeeded } from './label-calibration';
 export { labelDigest } from './label-digest';
 export { currentLabels, DEFAULT_LABEL_SET, type LabelContent, labelProblem, type LabelSet, LabelSetSchema } from './labels';

@@ -50,9 +50,12 @@ export interface JudgeUnscored {
 export interface JudgeSpend {
   calls: number;
   failedCalls: number;
+  /** Reported tokens only: calls that reported none are counted in `unreportedCalls` (unknown, never 0). */
   inputTokens: number;
   outputTokens: number;
+  /** Null: unknown (no price, or a call reported no usage). */
   usd: number | null;
+  unreportedCalls?: number;
 }
 
 export type JudgeOutcome = (JudgeVerdict | JudgeUnscored) & { spend?: JudgeSpend };

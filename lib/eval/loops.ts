@@ -98,7 +98,7 @@ export function detectLoops(records: readonly LoopRecord[], window: number = LOO
  * the estimate is 0), to 3 decimals; 1.0 without turns or when the first size is 0.
  */
 export function contextGrowthRatio(turns: readonly Pick<ModelTurn, 'contextTokensEstimate' | 'inputTokens'>[]): number {
-  const sizes = turns.map((t) => t.contextTokensEstimate || t.inputTokens);
+  const sizes = turns.map((t) => t.contextTokensEstimate || (t.inputTokens ?? 0));
   const first = sizes[0];
   const last = sizes[sizes.length - 1];
   if (first === undefined || last === undefined || first === 0) return 1;

@@ -27,8 +27,9 @@ export const RunSummarySchema = z.object({
   modelCalls: z.number().int(),
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
-  inputTokensPerCall: z.array(z.number().int()),
-  outputTokensPerCall: z.array(z.number().int()),
+  /** Null: the call reported no usage. */
+  inputTokensPerCall: z.array(z.number().int().nullable()),
+  outputTokensPerCall: z.array(z.number().int().nullable()),
   toolCalls: z.array(ToolCallSummarySchema),
   finalAnswer: z.string(),
   durationMs: z.number(),

@@ -36,9 +36,12 @@ export class DatasetError extends HarnessError {
 /** A model client failed; the loop turns it into MODEL_ERROR. */
 export class ModelCallError extends HarnessError {
   readonly kind: string;
-  constructor(kind: string, message: string, options?: { cause?: unknown }) {
+  /** The usage the provider reported on an answer that could not be used (it was billed); absent: none reported. */
+  readonly usage: { inputTokens: number; outputTokens: number } | undefined;
+  constructor(kind: string, message: string, options?: { cause?: unknown; usage?: { inputTokens: number; outputTokens: number } }) {
     super('model_call_failed', message, options);
     this.kind = kind;
+    this.usage = options?.usage;
   }
 }
 

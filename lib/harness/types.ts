@@ -40,6 +40,7 @@ export const TERMINATION_REASONS = [
   'MODEL_REFUSED',
   'CONTENT_FILTERED',
   'GUARDRAIL',
+  'USAGE_UNKNOWN',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;
@@ -92,10 +93,16 @@ export interface ModelResponse {
   text: string | null;
   toolCalls: ToolCallRequest[];
   stopReason: StopReason;
-  inputTokens: number;
-  outputTokens: number;
+  /** Tokens as the provider reported them; null when its answer carried no usage (unknown, never 0). */
+  inputTokens: number | null;
+  outputTokens: number | null;
   latencyMs: number;
   modelId: string;
+  /**
+   * The model the provider says answered (`model` in its body, e.g. a dated snapshot of the alias
+   * asked for); absent when it named none. Stored as the turn's `model`, exported as gen_ai.response.model.
+   */
+  responseModel?: string;
   /** The provider that answered (`fake`, `openai`, `anthropic`, `bedrock`, `openai-compatible`). */
   provider?: string;
   /** The provider's own stop/finish reason, before mapping to `stopReason`. */
@@ -150,8 +157,11 @@ export const ModelTurnSchema = z.object({
   text: z.string().nullable(),
   toolCalls: z.array(z.object({ toolUseId: z.string(), name: z.string(), arguments: jsonValue })),
   stopReason: z.string(),
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
+  /** As the provider reported them; null: not reported (unknown, never 0). */
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  /** A call whose usage was not reported: the local count a budget used instead (never shown as reported). */
+  usageEstimate: z.lazy(() => UsageEstimateSchema).optional(),
   latencyMs: z.number(),
   contextTokensEstimate: z.number().int(),
   /** Live models: who answered (as the producer spelled it), their raw finish reason, and the prompt tokens served from cache. */
@@ -261,6 +271,9 @@ export const GuardEventSchema = z.object({
   detail: z.string(),
   /** For MODEL_ERROR: the typed reason the model call failed (`throttled`, `auth`, `timeout`, …). */
   errorKind: z.string().optional(),
+  /** For MODEL_ERROR: the usage the provider reported on the answer it could not use (billed, so counted). */
+  inputTokens: z.number().int().optional(),
+  outputTokens: z.number().int().optional(),
   /** When the guard tripped (a MODEL_ERROR: the failed call, from its start to the failure). */
   time: CallTimeSchema.optional(),
 });
@@ -409,6 +422,29 @@ export const TransitionSchema = z.object({
 });
 export type Transition = z.infer<typeof TransitionSchema>;
 
+/** Who caused a provider call: the agent's own turn, the guardrails' LLM guard, or an answer judge. */
+export const USAGE_PURPOSES = ['agent', 'guardrail', 'judge'] as const;
+export type UsagePurpose = (typeof USAGE_PURPOSES)[number];
+
+/** A local count of a call's tokens, made because the provider reported none; `by` names the tokenizer. */
+export const UsageEstimateSchema = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), by: z.string() });
+export type UsageEstimate = z.infer<typeof UsageEstimateSchema>;
+
+/** One purpose's share of a run's provider calls (reported tokens only; `unreportedCalls` were not). */
+export const PurposeUsageSchema = z.object({
+  calls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  unreportedCalls: z.number().int(),
+});
+export type PurposeUsage = z.infer<typeof PurposeUsageSchema>;
+
+/**
+ * A run's usage. `modelCalls` and `perCall` are the agent's own model calls (one per model turn);
+ * the token totals are every provider call the run caused (guardrail judges and answers the run
+ * could not use included), as reported: a call that reported no usage adds nothing to them and is
+ * counted in `unreportedCalls` instead, so with any unreported call the totals are a lower bound.
+ */
 export const UsageSchema = z.object({
   modelCalls: z.number().int(),
   inputTokens: z.number().int(),
@@ -418,10 +454,17 @@ export const UsageSchema = z.object({
   cachedTokens: z.number().int().optional(),
   /** Prompt tokens written to the provider's cache (live models that report it; part of inputTokens). */
   cacheWriteTokens: z.number().int().optional(),
+  /** Provider calls whose answer carried no usage (absent: 0). Their tokens are unknown, never 0. */
+  unreportedCalls: z.number().int().optional(),
+  /** The local estimate of the unreported calls' tokens that budgets counted (never part of the totals). */
+  estimatedTokens: UsageEstimateSchema.extend({ calls: z.number().int() }).optional(),
+  /** The totals split by who caused the calls (absent: runs stored before the split; all the agent's). */
+  byPurpose: z.partialRecord(z.enum(USAGE_PURPOSES), PurposeUsageSchema).optional(),
   perCall: z.array(
     z.object({
-      inputTokens: z.number().int(),
-      outputTokens: z.number().int(),
+      /** Null: not reported. */
+      inputTokens: z.number().int().nullable(),
+      outputTokens: z.number().int().nullable(),
       cachedTokens: z.number().int().optional(),
       cacheWriteTokens: z.number().int().optional(),
     }),
@@ -433,7 +476,13 @@ export type Usage = z.infer<typeof UsageSchema>;
  * `known` is false when the model has no price: `usd` is then null (unknown, never 0, which would read
  * as free). Absent `known` means known. (Records stored before it was null may hold 0 with known false.)
  */
-export const CostEstimateSchema = z.object({ usd: z.number().nullable(), note: z.string(), known: z.boolean().optional() });
+export const CostEstimateSchema = z.object({
+  usd: z.number().nullable(),
+  note: z.string(),
+  known: z.boolean().optional(),
+  /** Calls whose usage was not reported: `usd` then prices only the rest, a lower bound ("≥ $…"). Absent: 0. */
+  unreportedCalls: z.number().int().optional(),
+});
 export type CostEstimate = z.infer<typeof CostEstimateSchema>;
 
 /**

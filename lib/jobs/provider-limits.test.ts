@@ -125,6 +125,6 @@ describe.each(providers)('provider limits across workers on $name', (provider) =
     await done(response);
     const row = await t.db.prisma.providerCall.findFirstOrThrow({ where: { provider: 'anthropic', holder: 'worker-a', tokens: { gt: 0 } } });
     expect(row.finishedAt).not.toBeNull();
-    expect(row.tokens).toBe(response.inputTokens + response.outputTokens);
+    expect(row.tokens).toBe(response.inputTokens! + response.outputTokens!);
   });
 });

@@ -231,7 +231,7 @@ export function providerGates(db: Database, limits: Map<string, ProviderLimit>, 
     return async (request: ConverseRequest, signal: AbortSignal) => {
       const slot = await acquireSlot(db, provider, limit, holder, signal, limit.tokensPerMinute !== null ? requestTokenEstimate(request) : 0, waiter);
       return async (response: ModelResponse | null) => {
-        await releaseSlot(db, slot, response ? response.inputTokens + response.outputTokens : undefined, provider);
+        await releaseSlot(db, slot, response && response.inputTokens !== null && response.outputTokens !== null ? response.inputTokens + response.outputTokens : undefined, provider);
       };
     };
   };

@@ -13,10 +13,11 @@ import type { ContentBlockParam, Message as AnthropicMessage, MessageParam, Tool
 import { isJsonObject, type JsonValue } from '../harness';
 import type { ConverseRequest, ModelClient } from '../harness';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness';
-import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { toolResultText } from './openai-client';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
+import { billedUsage, reportedCount, reportedPair } from './usage';
 import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
 export interface AnthropicClientOptions {
@@ -54,7 +55,12 @@ const STOP_REASONS: Record<string, StopReason> = {
 };
 
 export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, latencyMs: number): ModelResponse {
-  if (!r || !Array.isArray(r.content)) throw new ProviderCallError('bad_response', 'anthropic answered without content blocks');
+  const cacheRead = reportedCount(r?.usage?.cache_read_input_tokens) ?? 0;
+  const cacheWrite = reportedCount(r?.usage?.cache_creation_input_tokens) ?? 0;
+  const reported = reportedPair(r?.usage?.input_tokens, r?.usage?.output_tokens);
+  // Anthropic's input_tokens excludes cached tokens; the total prompt is the sum.
+  const usage = reported.inputTokens === null ? reported : { inputTokens: reported.inputTokens + cacheRead + cacheWrite, outputTokens: reported.outputTokens };
+  if (!r || !Array.isArray(r.content)) throw new ProviderCallError('bad_response', 'anthropic answered without content blocks', { usage: billedUsage(usage) });
   const texts: string[] = [];
   const toolCalls: ToolCallRequest[] = [];
   for (const block of r.content) {
@@ -62,18 +68,14 @@ export function fromAnthropicMessage(r: AnthropicMessage, modelId: string, laten
     else if (block.type === 'tool_use') toolCalls.push({ toolUseId: block.id, name: block.name, arguments: block.input as JsonValue });
   }
   const finish = r.stop_reason ?? 'end_turn';
-  const cacheRead = r.usage?.cache_read_input_tokens ?? 0;
-  const cacheWrite = r.usage?.cache_creation_input_tokens ?? 0;
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
     stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
-    // Anthropic's input_tokens excludes cached tokens; the total prompt is the sum.
-    inputTokens: (r.usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
-    outputTokens: r.usage?.output_tokens ?? 0,
-    cachedTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
+    ...usage,
+    ...(typeof r.model === 'string' && r.model !== '' ? { responseModel: r.model } : {}),
+    ...(usage.inputTokens !== null ? { cachedTokens: cacheRead, cacheWriteTokens: cacheWrite } : {}),
     latencyMs,
     modelId,
     provider: 'anthropic',
@@ -93,6 +95,8 @@ export function classifyAnthropicError(err: unknown): ProviderCallError {
       cause: err,
     });
   }
+  const cut = cutBodyError(err, 'anthropic');
+  if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderCallError('bad_response', `anthropic sent an unreadable response: ${message}`, { cause: err });
 }

@@ -17,9 +17,10 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { JsonValue } from '../harness';
 import type { ConverseRequest, ModelClient } from '../harness';
 import type { Message, ModelResponse, StopReason, ToolCallRequest } from '../harness';
-import { parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus, type ModelErrorReason } from './errors';
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
+import { billedUsage, reportedCount, reportedPair } from './usage';
 
 /** Smithy's JSON document type, as the Converse shapes use it. */
 type DocumentType = NonNullable<ToolUseBlock['input']>;
@@ -61,8 +62,14 @@ const STOP_REASONS: Record<string, StopReason> = {
 };
 
 export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, latencyMs: number): ModelResponse {
-  const content = r.output?.message?.content;
-  if (!Array.isArray(content)) throw new ProviderCallError('bad_response', 'bedrock answered without an output message');
+  // Converse's inputTokens is only the part of the prompt that was neither read from nor written to
+  // the cache; the prompt sent is the sum (the bug LiteLLM fixed in #15292).
+  const cacheRead = reportedCount(r?.usage?.cacheReadInputTokens) ?? 0;
+  const cacheWrite = reportedCount(r?.usage?.cacheWriteInputTokens) ?? 0;
+  const reported = reportedPair(r?.usage?.inputTokens, r?.usage?.outputTokens);
+  const usage = reported.inputTokens === null ? reported : { inputTokens: reported.inputTokens + cacheRead + cacheWrite, outputTokens: reported.outputTokens };
+  const content = r?.output?.message?.content;
+  if (!Array.isArray(content)) throw new ProviderCallError('bad_response', 'bedrock answered without an output message', { usage: billedUsage(usage) });
   const texts: string[] = [];
   const toolCalls: ToolCallRequest[] = [];
   for (const block of content) {
@@ -72,19 +79,13 @@ export function fromConverseOutput(r: ConverseCommandOutput, modelId: string, la
     }
   }
   const finish = r.stopReason ?? 'end_turn';
-  // Converse's inputTokens is only the part of the prompt that was neither read from nor written to
-  // the cache; the prompt sent is the sum (the bug LiteLLM fixed in #15292).
-  const cacheRead = r.usage?.cacheReadInputTokens ?? 0;
-  const cacheWrite = r.usage?.cacheWriteInputTokens ?? 0;
   return {
     text: texts.length > 0 ? texts.join('') : null,
     toolCalls,
     stopReason: mappedStopReason(STOP_REASONS[finish] ?? 'end_turn', toolCalls.length > 0),
     finishReason: finish,
-    inputTokens: (r.usage?.inputTokens ?? 0) + cacheRead + cacheWrite,
-    outputTokens: r.usage?.outputTokens ?? 0,
-    cachedTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
+    ...usage,
+    ...(usage.inputTokens !== null ? { cachedTokens: cacheRead, cacheWriteTokens: cacheWrite } : {}),
     latencyMs,
     modelId,
     provider: 'bedrock',
@@ -108,6 +109,8 @@ const NAMED: Record<string, ModelErrorReason> = {
 
 export function classifyBedrockError(err: unknown): ProviderCallError {
   if (err instanceof ProviderCallError) return err;
+  const cut = cutBodyError(err, 'bedrock');
+  if (cut) return cut;
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
   const status = e?.$metadata?.httpStatusCode;
   const message = e?.message ?? String(err);

@@ -26,9 +26,9 @@ export class ProviderCallError extends ModelCallError {
   constructor(
     kind: ModelErrorReason,
     message: string,
-    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown } = {},
+    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown; usage?: { inputTokens: number; outputTokens: number } } = {},
   ) {
-    super(kind, message, { cause: details.cause });
+    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}) });
     this.status = details.status ?? null;
     this.retryAfterMs = details.retryAfterMs ?? null;
   }
@@ -65,4 +65,17 @@ export function classifyPolicyError(err: unknown, provider: string): ProviderCal
   }
   if (err instanceof TaskCancelledError) return new ProviderCallError('timeout', `${provider} did not answer in time`, { cause: err });
   return null;
+}
+
+/**
+ * A response body cut mid-way (the connection closed inside it): transient like a 5xx, so it is
+ * classified `server_error` and retried (issue 40). Seen on the wire: undici's `TypeError:
+ * terminated` (OpenAI and Anthropic SDKs, cause "other side closed"), and Node's ECONNRESET
+ * `aborted` through the AWS SDK's HTTP handler (Bedrock).
+ */
+export function cutBodyError(err: unknown, provider: string): ProviderCallError | null {
+  const e = err as { message?: unknown; code?: unknown } | null;
+  const cut = (err instanceof TypeError && e?.message === 'terminated') || e?.code === 'ECONNRESET';
+  if (!cut) return null;
+  return new ProviderCallError('server_error', `${provider}'s answer was cut mid-body (the connection closed inside it)`, { cause: err });
 }

@@ -20,7 +20,7 @@ import { ProviderStub, type StubReply, type StubRequest } from './testing/stub-s
 const dataset = loadDataset(defaultDatasetDir());
 const USAGE = { input: 700, output: 30 };
 const isFaithfulness = (req: StubRequest) => JSON.stringify(req.body as JsonValue).includes('Rubric v2, faithfulness');
-const verdict = (): StubReply => ({ calls: [{ id: 'v1', name: 'record_verdict', args: { score: 1, passed: true, rationale: 'stub' } }], usage: USAGE });
+const verdict = (usage: typeof USAGE | null = USAGE): StubReply => ({ calls: [{ id: 'v1', name: 'record_verdict', args: { score: 1, passed: true, rationale: 'stub' } }], usage });
 
 describe('a live judge’s spend in a suite', () => {
   let stub: ProviderStub;
@@ -29,12 +29,12 @@ describe('a live judge’s spend in a suite', () => {
   });
   afterAll(() => stub.close());
 
-  const suiteWith = async (judgeModel: string) => {
+  const suiteWith = async (judgeModel: string, usage: typeof USAGE | null = USAGE) => {
     resetBreakers();
     stub.reset();
     let faithfulness = 0;
     // The first faithfulness request fails (HTTP 400, not retried); every other request gets a verdict.
-    stub.respondWith((req) => (isFaithfulness(req) && ++faithfulness === 1 ? { kind: 'error', status: 400, message: 'bad request' } : verdict()));
+    stub.respondWith((req) => (isFaithfulness(req) && ++faithfulness === 1 ? { kind: 'error', status: 400, message: 'bad request' } : verdict(usage)));
     const cases = loadGoldenFile(defaultGoldenPath(dataset)).cases.slice(0, 4);
     const agent = await createStockroomAgent({ dataset, config: resolveConfig({}) });
     try {
@@ -64,6 +64,13 @@ describe('a live judge’s spend in a suite', () => {
   it('is unknown (null), never $0, for a judge model without a price', async () => {
     const { report, requests } = await suiteWith('openai:judge-without-a-price');
     expect(report.metrics.judge_calls).toBe(requests);
+    expect(report.metrics.judge_cost_usd).toBeNull();
+  });
+
+  it('counts verdicts that reported no usage as unreported, and their cost unknown, never $0 (issue 40)', async () => {
+    const { report, requests } = await suiteWith('openai:gpt-4o-mini', null);
+    expect(report.metrics.judge_calls).toBe(requests);
+    expect(report.metrics.judge_unreported_calls).toBe(requests - 1);
     expect(report.metrics.judge_cost_usd).toBeNull();
   });
 });

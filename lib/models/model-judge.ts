@@ -9,7 +9,8 @@ import type { CostMeter } from '../harness';
 import type { JsonValue } from '../harness';
 import type { ModelClient } from '../harness';
 import { requestDigest } from './recording';
-import type { GradeOptions, Judge, JudgeItem, JudgeOutcome } from '../eval';
+import { ModelCallError } from '../harness';
+import type { GradeOptions, Judge, JudgeItem, JudgeOutcome, JudgeSpend } from '../eval';
 import { judgeRequest, verdictFromResponse } from '../eval';
 
 /** One recorded judge call. `response` is the mapped (Converse-shaped) reply; `raw` the provider's body. */
@@ -19,8 +20,9 @@ export interface JudgeCallRecord {
   request: JsonValue;
   response: { text: string | null; toolCalls: { toolUseId: string; name: string; arguments: JsonValue }[] } & Record<string, JsonValue>;
   raw: JsonValue | null;
-  inputTokens: number;
-  outputTokens: number;
+  /** Null: the answer reported no usage. */
+  inputTokens: number | null;
+  outputTokens: number | null;
 }
 
 /** Where judge calls are recorded and looked up (the database per tenant, or memory for one process). */
@@ -38,6 +40,14 @@ export class MemoryJudgeCallStore implements JudgeCallStore {
   async put(record: JudgeCallRecord) {
     this.calls.set(`${record.judge}\u0000${record.requestDigest}`, record);
   }
+}
+
+/** What a failed judge call cost: the usage it reported on an unusable answer, or unknown. */
+function failedSpend(err: unknown, meter: CostMeter | null): JudgeSpend {
+  const billed = err instanceof ModelCallError ? err.usage : undefined;
+  if (!billed) return { calls: 1, failedCalls: 1, inputTokens: 0, outputTokens: 0, usd: 0 };
+  const usd = meter?.usd({ ...billed, cachedTokens: 0 }) ?? null;
+  return { calls: 1, failedCalls: 1, ...billed, usd };
 }
 
 export class ModelJudge implements Judge {
@@ -74,7 +84,8 @@ export class ModelJudge implements Judge {
         return {
           unscored: 'model_error',
           detail: `${kind}: ${err instanceof Error ? err.message : String(err)}`,
-          spend: { calls: 1, failedCalls: 1, inputTokens: 0, outputTokens: 0, usd: 0 },
+          // A failed call that reported usage on an answer it could not use was billed: kept.
+          spend: failedSpend(err, this.costMeter),
         };
       }
       const { raw, exchange: _e, diverged: _d, ...mapped } = reply;
@@ -88,13 +99,23 @@ export class ModelJudge implements Judge {
         outputTokens: reply.outputTokens,
       };
       await this.store.put(record);
-      const usd = this.costMeter?.usd({
-        inputTokens: reply.inputTokens,
-        outputTokens: reply.outputTokens,
-        cachedTokens: reply.cachedTokens ?? 0,
-        cacheWriteTokens: reply.cacheWriteTokens ?? 0,
-      });
-      const spend = { calls: 1, failedCalls: 0, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, usd: usd ?? null };
+      const known = reply.inputTokens !== null && reply.outputTokens !== null;
+      const usd = known
+        ? this.costMeter?.usd({
+            inputTokens: reply.inputTokens ?? 0,
+            outputTokens: reply.outputTokens ?? 0,
+            cachedTokens: reply.cachedTokens ?? 0,
+            cacheWriteTokens: reply.cacheWriteTokens ?? 0,
+          })
+        : null;
+      const spend = {
+        calls: 1,
+        failedCalls: 0,
+        inputTokens: reply.inputTokens ?? 0,
+        outputTokens: reply.outputTokens ?? 0,
+        usd: usd ?? null,
+        ...(known ? {} : { unreportedCalls: 1 }),
+      };
       return { ...verdictFromResponse(record.response), spend };
     }
     return verdictFromResponse(record.response);

@@ -9,8 +9,9 @@ import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } f
 import { safeJsonParse, type JsonValue } from '../harness';
 import type { ConverseRequest, ModelClient } from '../harness';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness';
-import { parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
+import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus } from './errors';
 import { rawBody } from './raw-body';
+import { billedUsage, reportedCount, reportedPair } from './usage';
 import { mappedStopReason } from './stop-reason';
 import { SDK_TIMEOUT_OFF_MS } from './tunables';
 
@@ -78,9 +79,10 @@ export function parseToolArguments(raw: string): JsonValue {
 }
 
 export function fromChatCompletion(c: ChatCompletion, modelId: string, provider: string, latencyMs: number): ModelResponse {
+  const usage = reportedPair(c?.usage?.prompt_tokens, c?.usage?.completion_tokens);
   const choice = c?.choices?.[0];
   if (!choice || typeof choice.message !== 'object' || choice.message === null) {
-    throw new ProviderCallError('bad_response', `${provider} answered without a choice`);
+    throw new ProviderCallError('bad_response', `${provider} answered without a choice`, { usage: billedUsage(usage) });
   }
   const toolCalls: ToolCallRequest[] = (choice.message.tool_calls ?? []).flatMap((t) =>
     t.type === 'function' ? [{ toolUseId: t.id, name: t.function.name, arguments: parseToolArguments(t.function.arguments) }] : [],
@@ -96,9 +98,10 @@ export function fromChatCompletion(c: ChatCompletion, modelId: string, provider:
     toolCalls,
     stopReason,
     finishReason: finish,
-    inputTokens: c.usage?.prompt_tokens ?? 0,
-    outputTokens: c.usage?.completion_tokens ?? 0,
-    cachedTokens: c.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    ...usage,
+    ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
+    // Cached tokens are known only with usage: reported usage without the detail means none were cached.
+    ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
     latencyMs,
     modelId,
     provider,
@@ -118,6 +121,8 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
     });
   }
   if (err instanceof OpenAI.APIConnectionError) return new ProviderCallError('server_error', `${provider} unreachable: ${err.message}`, { cause: err });
+  const cut = cutBodyError(err, provider);
+  if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderCallError('bad_response', `${provider} sent an unreadable response: ${message}`, { cause: err });
 }

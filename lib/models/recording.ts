@@ -6,6 +6,8 @@
  * requests match; at the first mismatch it stops the run as DIVERGED, or continues live when a live
  * model was chosen, and says what differed.
  */
+import type { TokenEstimator } from '../harness';
+import { TIKTOKEN_ESTIMATOR } from './token-estimator';
 import { ModelCallError } from '../harness';
 import type { JsonValue } from '../harness';
 import type { ConverseRequest, ModelClient } from '../harness';
@@ -26,6 +28,8 @@ export function requestDigest(r: RequestShape): string {
 
 export class RecordingModelClient implements ModelClient {
   readonly modelId: string;
+  /** Counts an unreported call's tokens for the budgets (every live client has one). */
+  readonly tokenEstimator: TokenEstimator = TIKTOKEN_ESTIMATOR;
   constructor(private readonly inner: ModelClient) {
     this.modelId = inner.modelId;
   }
@@ -75,6 +79,8 @@ export interface ReplayOptions {
 /** Answers from a stored run's recorded exchanges (see module comment). */
 export class ReplayModelClient implements ModelClient {
   readonly modelId: string;
+  /** A recorded call that reported no usage is estimated again on replay, as it was live. */
+  readonly tokenEstimator: TokenEstimator = TIKTOKEN_ESTIMATOR;
   private call = 0;
   private departed = false;
 

@@ -122,8 +122,9 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
     [ATTR_GEN_AI_PROVIDER_NAME]: providerOf(run, turn),
     [ATTR_GEN_AI_REQUEST_MODEL]: run.modelId,
     [ATTR_GEN_AI_RESPONSE_MODEL]: turn.model ?? run.modelId,
-    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: turn.inputTokens,
-    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: turn.outputTokens,
+    // Unreported usage is left out (the GenAI conventions: unknown is not reported, never 0).
+    ...(turn.inputTokens !== null ? { [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: turn.inputTokens } : {}),
+    ...(turn.outputTokens !== null ? { [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: turn.outputTokens } : {}),
     [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: finishReasonsOf(turn),
     [ATTR_GEN_AI_CONVERSATION_ID]: run.runId,
     [STOCKROOM.step]: turn.step,

@@ -26,6 +26,8 @@ export const RUN_CSV_COLUMNS = [
   'guardCount',
   'totalTokens',
   'costUsd',
+  // Calls whose usage was not reported: totalTokens and costUsd are then lower bounds (issue 40).
+  'unreportedCalls',
   'durationMs',
   'suiteRunId',
 ] as const satisfies ReadonlyArray<keyof RunListItem>;

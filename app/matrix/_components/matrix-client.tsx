@@ -174,9 +174,9 @@ export function MatrixClient({
                 {poll.data ? (
                   <>
                     {' '}
-                    · <span data-testid="suite-cost">cost {formatCost(poll.data.cost.usd, poll.data.cost.known)}</span> (
+                    · <span data-testid="suite-cost">cost {formatCost(poll.data.cost.usd, poll.data.cost.known, poll.data.cost.unreportedCalls)}</span> (
                     {Object.entries(poll.data.cost.bySetting)
-                      .map(([setting, c]) => `${setting} ${formatCost(c.usd, c.known)}`)
+                      .map(([setting, c]) => `${setting} ${formatCost(c.usd, c.known, c.unreportedCalls)}`)
                       .join(', ')}
                     )
                   </>

@@ -43,7 +43,7 @@ describe('the waterfall of a stored run', () => {
     // length; with no recorded start and end, the wall clock a call took is unknown (issue 43: bars vs labels).
     expect(model.map((m) => m.simulatedMs)).toEqual(turns.map((m) => m.latencyMs));
     expect(model.map((m) => m.durationMs)).toEqual(turns.map(() => null));
-    expect(model.map((m) => m.tokens)).toEqual(turns.map((m) => m.inputTokens + m.outputTokens));
+    expect(model.map((m) => m.tokens)).toEqual(turns.map((m) => (m.inputTokens ?? 0) + (m.outputTokens ?? 0)));
     expect(w.entries.filter((e) => e.kind === 'tool').map((e) => e.error)).toEqual(tools.map((c) => c.isError));
     expect(w.entries.filter((e) => e.kind === 'retry_wait')).toEqual([expect.objectContaining({ step: 3, durationMs: 250 })]);
     expect(w.entries.some((e) => e.kind === 'compaction')).toBe(true);

@@ -38,9 +38,18 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       label: `model call ${i + 1}`,
       durationMs: fake ? (m.recorded ? m.recorded.endMs - m.recorded.startMs : null) : m.latencyMs,
       ...(fake ? { simulatedMs: m.latencyMs } : {}),
-      tokens: m.inputTokens + m.outputTokens,
+      // Usage the provider did not report stays unknown: no tokens, no cost (the bar says "not reported").
+      tokens: m.inputTokens === null || m.outputTokens === null ? null : m.inputTokens + m.outputTokens,
       // A call priced on its own (an imported trace's) has its stored cost, the one the header sums.
-      costUsd: m.priced ? m.costUsd : fake ? 0 : price ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 }) : null,
+      costUsd: m.priced
+        ? m.costUsd
+        : m.inputTokens === null || m.outputTokens === null
+          ? null
+          : fake
+            ? 0
+            : price
+              ? usdAt(price, { inputTokens: m.inputTokens, outputTokens: m.outputTokens, cachedTokens: m.cachedTokens ?? 0, cacheWriteTokens: m.cacheWriteTokens ?? 0 })
+              : null,
       error: false,
       recorded: m.recorded,
       agent: m.agent,

@@ -31,6 +31,7 @@ import { FollowRun } from './_components/follow-run';
 import { isLiveStatus } from '@/lib/format/run-status';
 import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
+import { formatTokens } from '@/lib/format/cost';
 import { ReplayAgainst } from './_components/replay-against';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
@@ -144,7 +145,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           ) : null}
           <span className="muted">
             {run.datasetName} · {countOf(run.steps, 'step')} · {countOf(run.modelCallCount, 'model call')} · {countOf(run.toolCallCount, 'tool call')} ·{' '}
-            {countOf(run.totalTokens, 'token')} · <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} /> ·{' '}
+            <span data-testid="run-tokens">{formatTokens(run.totalTokens, run.unreportedCalls, run.unreportedCalls > 0 && run.unreportedCalls >= run.modelCallCount && run.totalTokens === 0)}</span> ·{' '}
+            <CostText usd={run.costUsd} known={run.costKnown} note={run.costNote} unreportedCalls={run.unreportedCalls} /> ·{' '}
             <span data-testid="run-duration" title="Wall-clock time the harness worked on the run; a wait for a reviewer is not in it">
               {formatDuration(run.durationMs)} harness time (wall clock)
             </span>

@@ -36,7 +36,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             </div>
             <div className="small muted">
               {new Date(r.startedAt).toISOString().replace('T', ' ').slice(0, 19)} UTC · {r.modelId} · {r.steps} step(s) · {r.toolCallCount} tool call(s) · {r.totalTokens} tokens ·{' '}
-              <CostText usd={r.costUsd} known={r.costKnown} /> · {formatDuration(r.durationMs)}
+              <CostText usd={r.costUsd} known={r.costKnown} unreportedCalls={r.unreportedCalls} /> · {formatDuration(r.durationMs)}
             </div>
           </li>
         ))}

@@ -118,8 +118,8 @@ export function makeRun(o: FixtureOptions = {}): RunResult {
   const reason = o.terminationReason ?? 'COMPLETED';
   if (reason !== 'COMPLETED') trajectory.push({ kind: 'guard', step: final, guard: 'max_steps', reason, detail: 'limit reached' });
   transitions.push({ step: final, from: 'CALL_MODEL', to: reason === 'COMPLETED' ? 'DONE' : 'FAILED', reason: reason.toLowerCase() });
-  const inputTokens = perCall.reduce((n, c) => n + c.inputTokens, 0);
-  const outputTokens = perCall.reduce((n, c) => n + c.outputTokens, 0);
+  const inputTokens = perCall.reduce((n, c) => n + (c.inputTokens ?? 0), 0);
+  const outputTokens = perCall.reduce((n, c) => n + (c.outputTokens ?? 0), 0);
   return {
     runId: o.runId ?? 'run-fixture',
     caseId: o.caseId === undefined ? 'case-001' : o.caseId,

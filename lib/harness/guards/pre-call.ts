@@ -32,3 +32,17 @@ export function tokenBudgetGuard(used: number, nextInputEstimate: number, reserv
   }
   return CONTINUE;
 }
+
+/**
+ * Fails closed: a provider call reported no usage and no local count could be made, so no budget
+ * can be kept. The run stops before the next call rather than spend blind.
+ */
+export function usageUnknownStop(unreportedCalls: number): Extract<GuardVerdict, { stop: true }> {
+  const calls = unreportedCalls === 1 ? '1 model call' : `${unreportedCalls} model calls`;
+  return {
+    stop: true,
+    guard: 'usage_unknown',
+    reason: 'USAGE_UNKNOWN',
+    detail: `${calls} reported no usage and no local token count could be made, so the token and cost budgets cannot be kept`,
+  };
+}

@@ -14,6 +14,7 @@ import type { GuardrailEvent } from '../types';
 import { userMessage } from './messages';
 import type { Driver } from './options';
 import type { RunState } from './run-state';
+import { addCallUsage, estimateFor, reported } from './usage';
 
 export type FinishOutcome = { kind: 'accept'; answer: string } | { kind: 'retry' } | { kind: 'failed' };
 
@@ -95,6 +96,8 @@ export async function finishWithGuardrails(d: Driver, run: RunState, g: Guardrai
 
   if (violations.length === 0 && g.llm_guard && d.options.guardModel) {
     const j = await judgeAnswer(d.options.guardModel, g.llm_guard, answer, d.options.signal);
+    // The judge's call is the run's spend too: counted under its purpose, seen by the budgets.
+    if (j.call) addCallUsage(run.usage, 'guardrail', j.call, false, reported(j.call) ? null : estimateFor(d.options.tokenEstimator ?? d.options.guardModel.tokenEstimator, { ...j.call.sent, tools: [] }, j.call.response));
     if (j.ok) {
       event({ guardrail: 'llm_guard', action: j.violated ? 'violated' : 'passed', detail: j.verdict.reason, source: 'answer', verdict: j.verdict });
       if (j.violated) violations.push({ guardrail: 'llm_guard', detail: `your answer breaks the policy "${g.llm_guard.policy}" (${j.verdict.reason})` });

@@ -10,6 +10,7 @@ import type { Driver } from './options';
 import { recordExchange, stopIfDiverged } from './recording';
 import type { RunState } from './run-state';
 import { callTime, instant, type Instant } from './timing';
+import { addCallUsage, estimateFor, reported } from './usage';
 
 /** Calls the model; null when the run stopped instead (the reason is on the run). */
 export async function callModel(d: Driver, run: RunState, contextTokens: number): Promise<ModelResponse | null> {
@@ -48,14 +49,27 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     const kind = (err as { kind?: string }).kind ?? (err instanceof Error ? err.name : 'error');
     const message = err instanceof Error ? err.message : String(err);
     if (stopIfDiverged(run, kind, message)) return null;
-    run.trajectory.push({ kind: 'guard', step: run.step, guard: 'model', reason: 'MODEL_ERROR', detail: `${kind}: ${message}`, errorKind: kind, time: failed });
+    // An answer the run could not use was still billed: the usage it reported is kept.
+    const billed = err instanceof ModelCallError ? err.usage : undefined;
+    if (billed) addCallUsage(run.usage, 'agent', billed, false);
+    run.trajectory.push({
+      kind: 'guard',
+      step: run.step,
+      guard: 'model',
+      reason: 'MODEL_ERROR',
+      detail: `${kind}: ${message}`,
+      errorKind: kind,
+      ...(billed ? { inputTokens: billed.inputTokens, outputTokens: billed.outputTokens } : {}),
+      time: failed,
+    });
     run.termination = 'MODEL_ERROR';
     run.finalAnswer = `The model call failed (${kind}): ${message}`;
     run.move('FAILED', 'model_error');
     return null;
   }
   const time = callTime(started, instant(d.timeline));
-  run.addResponse(response);
+  const usageEstimate = reported(response) ? null : estimateFor(d.options.tokenEstimator ?? model.tokenEstimator, { system: systemPrompt, messages: visible, tools: d.specList }, response);
+  run.addResponse(response, usageEstimate);
   recordExchange(run, response);
   run.trajectory.push({
     kind: 'model_turn',
@@ -65,9 +79,12 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     stopReason: response.stopReason,
     inputTokens: response.inputTokens,
     outputTokens: response.outputTokens,
+    ...(usageEstimate ? { usageEstimate } : {}),
     latencyMs: response.latencyMs,
     contextTokensEstimate: contextTokens,
     ...(response.provider !== undefined ? { provider: response.provider } : {}),
+    // The provider's own id of the model that answered, beside the run's requested modelId.
+    ...(response.responseModel !== undefined ? { model: response.responseModel } : {}),
     ...(response.finishReason !== undefined ? { finishReason: response.finishReason } : {}),
     ...(response.cachedTokens !== undefined ? { cachedTokens: response.cachedTokens } : {}),
     ...(response.cacheWriteTokens ? { cacheWriteTokens: response.cacheWriteTokens } : {}),

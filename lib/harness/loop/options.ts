@@ -10,6 +10,7 @@ import type { PayloadWrapper, ToolExecutor, ToolProgress } from '../executor';
 import type { CallPolicy } from '../guards/call-policy';
 import type { RunGuard } from '../guards/run-guard';
 import type { ModelClient } from '../model/client';
+import type { TokenEstimator } from '../token-estimator';
 import type { FloatKeys } from '../pyjson';
 import { pyLen } from '../text';
 import type { CallTime, Checkpoint, RunResult, ToolCallRequest, ToolSpec } from '../types';
@@ -52,6 +53,12 @@ export interface HarnessOptions {
    * Required when the configuration has an `llm_guard`: the run is refused before it starts without one.
    */
   guardModel?: ModelClient;
+  /**
+   * Counts tokens locally for a call whose answer reported no usage, so the budgets still see it
+   * (marked estimated, never stored as reported). Without one, such a call stops the run
+   * USAGE_UNKNOWN before the next call: a budget that cannot be kept fails closed.
+   */
+  tokenEstimator?: TokenEstimator;
   /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
   /**

@@ -3,11 +3,12 @@
  * compaction (when the context is over its threshold), token budget, usd budget. The first guard
  * that trips stops the run; compaction is recorded as an event and changes the messages.
  */
-import { maxStepsGuard, tokenBudgetGuard, wallClockGuard } from '../guards/pre-call';
+import { maxStepsGuard, tokenBudgetGuard, usageUnknownStop, wallClockGuard } from '../guards/pre-call';
 import type { GuardVerdict } from '../guards/verdict';
 import { compactMessages } from './compaction';
 import { contextEstimate, type Driver } from './options';
 import { usdBudgetCheck } from './run-cost';
+import { budgetTokens } from './usage';
 import type { RunState } from './run-state';
 
 /** A guard's stop, or the next call's estimated input tokens (after any compaction). */
@@ -29,7 +30,9 @@ export function preCallChecks(d: Driver, run: RunState): PreCallOutcome {
       ctx = after;
     }
   }
-  const budget = tokenBudgetGuard(run.usage.inputTokens + run.usage.outputTokens, ctx, config.maxTokens, config.tokenBudget);
+  const counted = budgetTokens(run.usage);
+  if (counted === null) return { stop: usageUnknownStop(run.usage.unreportedCalls ?? 0) };
+  const budget = tokenBudgetGuard(counted.input + counted.output, ctx, config.maxTokens, config.tokenBudget);
   if (budget.stop) return { stop: budget };
   const usd = usdBudgetCheck(costMeter, config, run.usage, ctx);
   if (usd.stop) return { stop: usd };

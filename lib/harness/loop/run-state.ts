@@ -15,9 +15,11 @@ import type {
   TrajectoryStep,
   Transition,
   Usage,
+  UsageEstimate,
 } from '../types';
 import { userMessage } from './messages';
 import { momentTime, type Instant } from './timing';
+import { addCallUsage, emptyUsage } from './usage';
 
 export class RunState {
   state: HarnessState = 'PLAN';
@@ -26,7 +28,7 @@ export class RunState {
   trajectory: TrajectoryStep[] = [];
   records: ToolRecord[] = [];
   transitions: Transition[] = [];
-  usage: Usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, perCall: [] };
+  usage: Usage = emptyUsage();
   modelInputs: { step: number; messages: Message[] }[] = [];
   exchanges: Exchange[] = [];
   termination: TerminationReason = 'COMPLETED';
@@ -49,21 +51,9 @@ export class RunState {
     this.state = to;
   }
 
-  addResponse(r: ModelResponse): void {
-    this.usage.modelCalls += 1;
-    this.usage.inputTokens += r.inputTokens;
-    this.usage.outputTokens += r.outputTokens;
-    this.usage.totalTokens = this.usage.inputTokens + this.usage.outputTokens;
-    const call: Usage['perCall'][number] = { inputTokens: r.inputTokens, outputTokens: r.outputTokens };
-    if (r.cachedTokens !== undefined) {
-      this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + r.cachedTokens;
-      call.cachedTokens = r.cachedTokens;
-    }
-    if (r.cacheWriteTokens) {
-      this.usage.cacheWriteTokens = (this.usage.cacheWriteTokens ?? 0) + r.cacheWriteTokens;
-      call.cacheWriteTokens = r.cacheWriteTokens;
-    }
-    this.usage.perCall.push(call);
+  /** Adds one of the agent's model turns to the usage (estimate: a local count when it reported none). */
+  addResponse(r: ModelResponse, estimate?: UsageEstimate | null): void {
+    addCallUsage(this.usage, 'agent', r, true, estimate);
   }
 
   /** A guard verdict that stops the run: event, termination reason, final answer, FAILED. */

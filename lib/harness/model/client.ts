@@ -2,6 +2,7 @@
  * The narrow, Converse-shaped model interface the loop talks to. A live Bedrock client and the
  * deterministic fake both implement it.
  */
+import type { TokenEstimator } from '../token-estimator';
 import type { Message, ModelResponse, ToolSpec } from '../types';
 
 export interface ConverseRequest {
@@ -30,5 +31,10 @@ export interface ModelClient {
   readonly modelId: string;
   /** Where its calls go (a provider client's base URL or endpoint); live clients' circuit breakers are keyed by it. */
   readonly endpoint?: string;
+  /**
+   * How this model's tokens are counted locally when an answer reports no usage (live clients); the
+   * run's own `tokenEstimator` option wins. Without either, such a call fails the budgets closed.
+   */
+  readonly tokenEstimator?: TokenEstimator;
   converse(request: ConverseRequest): Promise<ModelResponse>;
 }

@@ -123,7 +123,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
           finish_reason: FINISH[r.stopReason],
         },
       ],
-      usage: { prompt_tokens: r.inputTokens, completion_tokens: r.outputTokens, total_tokens: r.inputTokens + r.outputTokens, prompt_tokens_details: { cached_tokens: 0 } },
+      usage: { prompt_tokens: r.inputTokens ?? 0, completion_tokens: r.outputTokens ?? 0, total_tokens: (r.inputTokens ?? 0) + (r.outputTokens ?? 0), prompt_tokens_details: { cached_tokens: 0 } },
     });
   }
 

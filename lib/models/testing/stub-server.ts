@@ -16,6 +16,8 @@ export type StubReply =
   | ({ kind?: 'turn' } & StubTurn)
   | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; errorType?: string }
   | { kind: 'raw'; status?: number; body: string }
+  /** A 200 whose body is cut: the full length is announced, the first `keep` characters of the turn's body sent, the connection closed. */
+  | ({ kind: 'cut'; keep: number } & StubTurn)
   | { kind: 'hang' };
 
 export interface StubRequest {
@@ -95,6 +97,13 @@ export class ProviderStub {
       const release = () => res.destroy();
       this.hanging.add(release);
       res.on('close', () => this.hanging.delete(release));
+      return;
+    }
+    if (reply.kind === 'cut') {
+      const modelName = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.model === 'string' ? body.model : 'stub-model';
+      const full = JSON.stringify(this.provider === 'openai' ? formatOpenAI(reply, modelName) : this.provider === 'anthropic' ? formatAnthropic(reply, modelName) : formatBedrock(reply));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(full) });
+      res.write(full.slice(0, reply.keep), () => res.destroy());
       return;
     }
     if (reply.kind === 'raw') {

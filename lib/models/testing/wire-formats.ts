@@ -11,7 +11,14 @@ export interface StubTurn {
   /** The provider's own finish reason; defaults to its tool-use / end-of-turn value. */
   stop?: string;
   /** The whole prompt (`input`), the part read from the cache (`cached`) and written to it (`cacheWrite`). */
-  usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number } | null;
+}
+
+/** The body without its usage object (`usage: null` on the turn): what many OpenAI-compatible servers send. */
+function withoutUsage(body: Record<string, JsonValue>, t: StubTurn): JsonValue {
+  if (t.usage !== null) return body;
+  const { usage: _dropped, ...rest } = body;
+  return rest;
 }
 
 const DEFAULT_USAGE = { input: 100, output: 20, cached: 0 };
@@ -19,9 +26,9 @@ const isRaw = (a: unknown): a is { raw: string } => typeof a === 'object' && a !
 
 /** OpenAI bills no cache writes apart: its prompt_tokens is the whole prompt, cached_tokens the part read. */
 export function formatOpenAI(t: StubTurn, model: string): JsonValue {
-  const u = { ...DEFAULT_USAGE, ...t.usage };
+  const u = { ...DEFAULT_USAGE, ...(t.usage ?? {}) };
   const calls = t.calls ?? [];
-  return {
+  return withoutUsage({
     id: 'chatcmpl-stub',
     object: 'chat.completion',
     created: 1796086453,
@@ -55,13 +62,13 @@ export function formatOpenAI(t: StubTurn, model: string): JsonValue {
       completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     },
     system_fingerprint: 'fp_stub',
-  };
+  }, t);
 }
 
 export function formatAnthropic(t: StubTurn, model: string): JsonValue {
-  const u = { ...DEFAULT_USAGE, ...t.usage };
+  const u = { ...DEFAULT_USAGE, ...(t.usage ?? {}) };
   const calls = t.calls ?? [];
-  return {
+  return withoutUsage({
     id: 'msg_stub',
     type: 'message',
     role: 'assistant',
@@ -80,13 +87,13 @@ export function formatAnthropic(t: StubTurn, model: string): JsonValue {
       cache_read_input_tokens: u.cached ?? 0,
       service_tier: 'standard',
     },
-  };
+  }, t);
 }
 
 export function formatBedrock(t: StubTurn): JsonValue {
-  const u = { ...DEFAULT_USAGE, ...t.usage };
+  const u = { ...DEFAULT_USAGE, ...(t.usage ?? {}) };
   const calls = t.calls ?? [];
-  return {
+  return withoutUsage({
     output: {
       message: {
         role: 'assistant',
@@ -106,5 +113,5 @@ export function formatBedrock(t: StubTurn): JsonValue {
       cacheWriteInputTokens: u.cacheWrite ?? 0,
     },
     metrics: { latencyMs: 5 },
-  };
+  }, t);
 }

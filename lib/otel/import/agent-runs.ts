@@ -43,8 +43,8 @@ export function agentsOfTrace(tree: SpanTree, trajectory: TrajectoryStep[], runT
       rollup: {
         modelCalls: turns.length,
         toolCalls: steps.filter((s) => s.kind === 'tool_call').length,
-        inputTokens: turns.reduce((n, t) => n + t.inputTokens, 0),
-        outputTokens: turns.reduce((n, t) => n + t.outputTokens, 0),
+        inputTokens: turns.reduce((n, t) => n + (t.inputTokens ?? 0), 0),
+        outputTokens: turns.reduce((n, t) => n + (t.outputTokens ?? 0), 0),
         costUsd: cost.usd,
         costNote: cost.note,
         latencyMs: ms(timeSpan.endNs - timeSpan.startNs),

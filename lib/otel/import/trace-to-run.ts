@@ -156,7 +156,7 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
       const model = view.responseModel ?? view.requestModel;
       const turn: ModelTurn = { ...modelTurn(span, view, step, calls ?? []), time: spanTime(root, span), ...at };
       if (!own) {
-        const cost = priceCall({ providerId, models: [view.responseModel, view.requestModel], inputTokens: turn.inputTokens, outputTokens: turn.outputTokens, cachedTokens: turn.cachedTokens ?? 0 });
+        const cost = priceCall({ providerId, models: [view.responseModel, view.requestModel], inputTokens: turn.inputTokens ?? 0, outputTokens: turn.outputTokens ?? 0, cachedTokens: turn.cachedTokens ?? 0 });
         costs.push(cost);
         Object.assign(turn, { ...(providerId !== null && providerId !== view.provider ? { providerId } : {}), ...(model !== null ? { model } : {}), costUsd: cost.usd, costNote: cost.note });
       } else {
@@ -198,8 +198,8 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
   const terminationReason = terminationOf(root, trajectory);
   const turns = trajectory.filter((s): s is ModelTurn => s.kind === 'model_turn');
   const perCall = turns.map((t) => ({ inputTokens: t.inputTokens, outputTokens: t.outputTokens, ...(t.cachedTokens !== undefined ? { cachedTokens: t.cachedTokens } : {}) }));
-  const inputTokens = perCall.reduce((n, c) => n + c.inputTokens, 0);
-  const outputTokens = perCall.reduce((n, c) => n + c.outputTokens, 0);
+  const inputTokens = perCall.reduce((n, c) => n + (c.inputTokens ?? 0), 0);
+  const outputTokens = perCall.reduce((n, c) => n + (c.outputTokens ?? 0), 0);
   const cachedKnown = turns.some((t) => t.cachedTokens !== undefined);
   const cachedTokens = turns.reduce((n, t) => n + (t.cachedTokens ?? 0), 0);
   const agents = exported ?? (agentsKept ? agentsOfTrace(tree, trajectory, terminationReason) : undefined);

@@ -111,7 +111,7 @@ async function expectWeatherRun(runId: string): Promise<RunResult> {
   expect(page.items.filter((i) => i.kind === 'model_turn' || i.kind === 'tool_call')).toHaveLength(3);
   // Cost from the price table, at the tokens the run recorded.
   const price = priceFor(`openai:${AGENT.model}`)!;
-  const expected = turns.reduce((n, t) => n + usdAt(price, { inputTokens: t.inputTokens, outputTokens: t.outputTokens, cachedTokens: t.cachedTokens ?? 0 }), 0);
+  const expected = turns.reduce((n, t) => n + usdAt(price, { inputTokens: t.inputTokens ?? 0, outputTokens: t.outputTokens ?? 0, cachedTokens: t.cachedTokens ?? 0 }), 0);
   expect(run.costEstimate.known).not.toBe(false);
   expect(run.costEstimate.usd).toBeCloseTo(expected, 12);
   expect(stored.meta.config).toMatchObject({ modelCalls: [{ requestModel: AGENT.model, responseModel: AGENT.model }, { requestModel: AGENT.model }] });

@@ -166,9 +166,17 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
           <div className="row small">
             <strong>Model turn</strong>
             <span className="muted">
-              stop: {item.stopReason} · {item.inputTokens} in / {item.outputTokens} out
+              stop: {item.stopReason} ·{' '}
+              {item.inputTokens !== null && item.outputTokens !== null ? (
+                `${item.inputTokens} in / ${item.outputTokens} out`
+              ) : (
+                <span data-testid="usage-not-reported" title={item.usageEstimate ? `budgets counted a local estimate by ${item.usageEstimate.by}` : undefined}>
+                  usage not reported{item.usageEstimate ? ` (estimated ~${item.usageEstimate.inputTokens} in / ~${item.usageEstimate.outputTokens} out)` : ''}
+                </span>
+              )}
               {item.cachedTokens ? ` (${item.cachedTokens} cached)` : ''} · context ≈ {item.contextTokensEstimate}
               {item.provider ? ` · ${item.provider}` : ''}
+              {item.model ? <span data-testid="response-model"> · answered by {item.model}</span> : ''}
               {item.finishReason ? ` · finish: ${item.finishReason}` : ''}
             </span>
           </div>

@@ -124,7 +124,7 @@ export function WaterfallChart({
                 data-duration-ms={b.durationMs ?? undefined}
                 data-width-ms={b.widthMs}
                 onClick={() => onSelectStep(b.step, b.agent ?? null)}
-                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.simulatedMs != null ? ` (simulated ${formatDuration(b.simulatedMs)})` : ''}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
+                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.simulatedMs != null ? ` (simulated ${formatDuration(b.simulatedMs)})` : ''}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : b.kind === 'model' ? ' · usage not reported' : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
                 data-agent={colourOf ? (b.agent ?? 0) : undefined}
                 style={{ ...(colourOf ? agentStyle(colourOf(b.agent ?? null)) : {}), position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
               >
@@ -137,7 +137,7 @@ export function WaterfallChart({
                 <span className="waterfall-figures small">
                   {b.kind === 'guard' || b.kind === 'compaction' ? 'event' : ms(b.durationMs)}
                   {b.simulatedMs != null ? <span data-testid="simulated-latency"> · simulated {formatDuration(b.simulatedMs)}</span> : null}
-                  {b.tokens !== null ? ` · ${b.tokens.toLocaleString('en')} tok · ${usd(b.costUsd)}` : ''}
+                  {b.tokens !== null ? ` · ${b.tokens.toLocaleString('en')} tok · ${usd(b.costUsd)}` : b.kind === 'model' ? <span data-testid="usage-not-reported"> · tokens not reported</span> : ''}
                 </span>
               </button>
             );

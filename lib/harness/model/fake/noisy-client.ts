@@ -60,6 +60,6 @@ export class NoisyFakeModelClient implements ModelClient {
     }
     if (response.text === null || response.text.trim() === '') return response;
     const text = vaguer(response.text);
-    return { ...response, text, outputTokens: Math.min(response.outputTokens, outputTokensOf(text)) };
+    return { ...response, text, outputTokens: response.outputTokens === null ? null : Math.min(response.outputTokens, outputTokensOf(text)) };
   }
 }
