@@ -11,7 +11,8 @@ import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type Evidenc
 import { evidenceKey } from '../governance/evidence-key';
 import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
 import { readWitness, recordWitness, witnessPath } from '../governance/evidence-witness';
-import { missingEvidence, type EvidenceSubjects } from '../governance/evidence-crosscheck';
+import { mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject } from '../governance/evidence-crosscheck';
+import { labelDigest } from '../eval/label-digest';
 import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance/evidence-verify';
 import { canonicalJson } from '../governance/canonical-json';
 import { safeJsonParse } from '../harness/json';
@@ -266,22 +267,44 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   const events = rows.map(toEvent);
   const verified = verifyEvidence(key, { events, heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null, witness: options.witness });
   if (!verified.ok) return verified;
-  const missing = missingEvidence(await evidenceSubjects(prisma), events.map((e) => e.body));
+  const subjects = await evidenceSubjects(prisma);
+  const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
   return missing ? { ok: false, chain: missing.chain, seq: null, reason: missing.reason } : verified;
 }
 
 /** The records evidence is about (evidence-crosscheck.ts). */
 async function evidenceSubjects(prisma: Prisma): Promise<EvidenceSubjects> {
-  const [runs, journal, ledger, decisions] = await Promise.all([
+  const [runs, journal, ledger, decisions, labels] = await Promise.all([
     prisma.governedRun.findMany({ select: { runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
     prisma.effectJournalEntry.findMany({ select: { operationKey: true, runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
     prisma.restockLedgerRecord.findMany({ select: { operationKey: true, runId: true }, orderBy: { createdAt: 'asc' } }),
     prisma.approvalDecision.findMany({ select: { requestId: true, reviewerId: true, request: { select: { runId: true, callId: true } } }, orderBy: { createdAt: 'asc' } }),
+    prisma.runLabel.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   ]);
   return {
     runs,
     journal,
     ledger,
     decisions: decisions.map((d) => ({ requestId: d.requestId, reviewerId: d.reviewerId, runId: d.request.runId, callId: d.request.callId })),
+    labels: labels.map(labelSubject),
   };
+}
+
+/** A stored label row as the cross-check reads it, its digest recomputed from its columns. */
+export function labelSubject(r: {
+  id: string;
+  runId: string;
+  step: number | null;
+  labelSetVersion: number;
+  verdict: string;
+  category: string | null;
+  score: number | null;
+  comment: string;
+  createdBy: string;
+  createdAt: Date | string;
+  digest: string;
+  evidenceSeq: number;
+}): LabelSubject {
+  const createdAt = typeof r.createdAt === 'string' ? r.createdAt : r.createdAt.toISOString();
+  return { id: r.id, runId: r.runId, evidenceSeq: r.evidenceSeq, step: r.step, verdict: r.verdict, createdBy: r.createdBy, digest: r.digest, recomputed: labelDigest({ ...r, createdAt }) };
 }
