@@ -17,7 +17,8 @@ import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessA
 import { canonicalJson } from '../governance/canonical-json';
 import { safeJsonParse } from '../harness/json';
 import type { Prisma } from './client';
-import { DbError } from './errors';
+import { DbError, NotFoundError } from './errors';
+import { evidenceBundle, type EvidenceBundle } from '../governance/evidence-bundle';
 
 /** A chain's first append can race another first append of the same chain; the loser retries once it exists. */
 const MAX_APPEND_ATTEMPTS = 5;
@@ -307,4 +308,26 @@ export function labelSubject(r: {
 }): LabelSubject {
   const createdAt = typeof r.createdAt === 'string' ? r.createdAt : r.createdAt.toISOString();
   return { id: r.id, runId: r.runId, evidenceSeq: r.evidenceSeq, step: r.step, verdict: r.verdict, createdBy: r.createdBy, digest: r.digest, recomputed: labelDigest({ ...r, createdAt }) };
+}
+
+/**
+ * The evidence bundle of run `runId` of `tenant` (evidence-bundle.ts); another tenant's run, or a run
+ * without evidence, is not found.
+ */
+export async function evidenceBundleOfRun(prisma: Prisma, tenant: string, runId: string): Promise<EvidenceBundle> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { tenant: true } });
+  if (!run || run.tenant !== tenant) throw new NotFoundError('run', runId);
+  const [head, rows] = await Promise.all([
+    prisma.evidenceChain.findUnique({ where: { chain: runId } }),
+    prisma.evidenceEvent.findMany({ where: { chain: runId }, orderBy: { seq: 'asc' } }),
+  ]);
+  if (!head) throw new NotFoundError('evidence of run', runId);
+  return evidenceBundle(
+    runId,
+    { chain: head.chain, anchorSeq: head.anchorSeq, seq: head.seq, hash: head.hash, signature: head.signature },
+    rows.map((r) => {
+      const { runIdColumn: _column, ...event } = toEvent(r);
+      return event;
+    }),
+  );
 }
