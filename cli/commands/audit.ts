@@ -45,7 +45,8 @@ function fail(err: unknown): number {
 
 function report(r: ChainVerification, suffix = ''): number {
   if (r.ok) {
-    process.stdout.write(`audit: evidence intact (${r.events} events in ${r.chains} signed chains, anchor ${r.head.slice(0, 16)}…${suffix})\n`);
+    const erased = r.erased ? `; ${r.erased} run(s) erased, their evidence kept` : '';
+    process.stdout.write(`audit: evidence intact (${r.events} events in ${r.chains} signed chains, anchor ${r.head.slice(0, 16)}…${erased}${suffix})\n`);
     return 0;
   }
   const where = r.seq === null ? `chain ${r.chain}` : `chain ${r.chain} event ${r.seq}`;

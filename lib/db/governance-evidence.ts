@@ -11,8 +11,9 @@ import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type Evidenc
 import { evidenceKey } from '../governance/evidence-key';
 import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance/evidence-signing';
 import { readWitness, recordWitness, witnessPath } from '../governance/evidence-witness';
-import { mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject } from '../governance/evidence-crosscheck';
+import { erasureSeqs, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject } from '../governance/evidence-crosscheck';
 import { labelDigest } from '../eval/label-digest';
+import { ERASED } from '../governance/erasure';
 import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance/evidence-verify';
 import { canonicalJson } from '../governance/canonical-json';
 import { safeJsonParse } from '../harness/json';
@@ -270,7 +271,8 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   if (!verified.ok) return verified;
   const subjects = await evidenceSubjects(prisma);
   const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
-  return missing ? { ok: false, chain: missing.chain, seq: null, reason: missing.reason } : verified;
+  if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
+  return { ...verified, erased: erasureSeqs(events).size };
 }
 
 /** The records evidence is about (evidence-crosscheck.ts). */
@@ -307,7 +309,18 @@ export function labelSubject(r: {
   evidenceSeq: number;
 }): LabelSubject {
   const createdAt = typeof r.createdAt === 'string' ? r.createdAt : r.createdAt.toISOString();
-  return { id: r.id, runId: r.runId, evidenceSeq: r.evidenceSeq, step: r.step, verdict: r.verdict, createdBy: r.createdBy, digest: r.digest, recomputed: labelDigest({ ...r, createdAt }) };
+  return {
+    id: r.id,
+    runId: r.runId,
+    evidenceSeq: r.evidenceSeq,
+    step: r.step,
+    verdict: r.verdict,
+    category: r.category,
+    createdBy: r.createdBy,
+    digest: r.digest,
+    recomputed: labelDigest({ ...r, createdAt }),
+    commentErased: r.comment === ERASED,
+  };
 }
 
 /**

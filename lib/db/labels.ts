@@ -9,7 +9,7 @@ import 'server-only';
 import { labelDigest } from '../eval/label-digest';
 import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval/labels';
 import { evidenceBody, EvidenceBodySchema } from '../governance/evidence';
-import { labelMismatch } from '../governance/evidence-crosscheck';
+import { erasureSeqs, labelMismatch } from '../governance/evidence-crosscheck';
 import { evidenceKey } from '../governance/evidence-key';
 import type { EvidenceKey } from '../governance/evidence-signing';
 import { safeJsonParse } from '../harness/json';
@@ -165,7 +165,16 @@ async function mismatchedLabelIds(labels: readonly RunLabelDto[], db: Database):
       return [`${e.chain}\u0000${e.seq}`, body?.success ? body.data : undefined] as const;
     }),
   );
-  return new Set(labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`)) !== null).map((l) => l.id));
+  const erasures = erasureSeqs(await db.prisma.evidenceEvent.findMany({ where: { chain: { in: [...wanted.keys()] }, body: { contains: '"kind":"erasure"' } }, select: { chain: true, seq: true, body: true } }).then((rows) =>
+    rows.flatMap((r) => {
+      const parsed = safeJsonParse(r.body);
+      const body = parsed.ok ? EvidenceBodySchema.safeParse(parsed.value) : null;
+      return body?.success ? [{ chain: r.chain, seq: r.seq, body: body.data }] : [];
+    }),
+  ));
+  return new Set(
+    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq) !== null).map((l) => l.id),
+  );
 }
 
 /**

@@ -162,4 +162,9 @@ export function checkAnchor(key: EvidenceKey, a: AnchorHead): SignatureCheck {
   return checkSignature(key, anchorPayload(a), a.signature);
 }
 
+/** Signs a whole document (an erasure receipt) with the evidence key: `sign(canonicalJson(value))`. */
+export function signDocument(key: EvidenceKey, value: unknown): string {
+  return sign(key, value);
+}
+
 export { ANCHOR_GENESIS };
