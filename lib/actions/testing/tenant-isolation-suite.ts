@@ -102,6 +102,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres') {
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },
       deleteRunAction: { runId: k.plainRun },
+      eraseRunAction: { runId: k.plainRun },
       decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
       reconcileEffectAction: { operationKey: k.operationKey },
       addGoldenCaseAction: { runId: k.plainRun, setName: k.goldenSet, id: 'P001', category: 'lookup', query: 'q', referenceAnswer: 'a' },
