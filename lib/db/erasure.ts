@@ -18,12 +18,15 @@ import { safeJsonParse } from '../harness/json';
 import { BLOB_PRUNE_LOCK } from './bulk-insert';
 import { sha256 } from './blobs';
 import { getDb, type Database } from './client';
+import { Prisma as Sql } from './generated/sqlite/client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
 
 /** The blob erased results point at (a JSON string, as stored results are JSON). */
 const ERASED_BLOB = JSON.stringify(ERASED);
 const ERASED_JSON = JSON.stringify({ erased: true });
+/** Model turns rewritten per statement. */
+const TURNS_PER_STATEMENT = 200;
 /** Run statuses whose content may be erased (a paused or running run still needs it). */
 const ERASABLE = new Set(['finished']);
 
@@ -61,7 +64,15 @@ async function eraseIn(tx: Tx, provider: Database['provider'], key: EvidenceKey,
   count('Run', (await tx.run.updateMany({ where: { id: runId }, data: { query: ERASED, finalAnswer: ERASED, toolProgress: null, checkpointHash: null, sessionId: null, traceUserId: null, createdBy: null } })).count);
   count('RunSearch', (await tx.runSearch.updateMany({ where: { runId }, data: { body: ERASED } })).count);
   const turns = await tx.modelTurn.findMany({ where: { runId }, select: { idx: true, toolCalls: true } });
-  for (const t of turns) await tx.modelTurn.update({ where: { runId_idx: { runId, idx: t.idx } }, data: { text: ERASED, toolCalls: modelToolCalls(t.toolCalls) } });
+  // Rows at a time (a long run has thousands of turns and the transaction has a time limit).
+  for (let i = 0; i < turns.length; i += TURNS_PER_STATEMENT) {
+    const chunk = turns.slice(i, i + TURNS_PER_STATEMENT);
+    const cases = Sql.join(
+      chunk.map((t) => Sql.sql`WHEN ${t.idx} THEN ${modelToolCalls(t.toolCalls)}`),
+      ' ',
+    );
+    await tx.$executeRaw`UPDATE "ModelTurn" SET "text" = ${ERASED}, "toolCalls" = CASE "idx" ${cases} END WHERE "runId" = ${runId} AND "idx" IN (${Sql.join(chunk.map((t) => t.idx))})`;
+  }
   count('ModelTurn', turns.length);
   count(
     'ToolCall',
