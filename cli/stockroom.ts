@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   'model-server': () => import('./commands/model-server'),
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
+  erase: () => import('./commands/erase'),
   import: () => import('./commands/import'),
   export: () => import('./commands/export'),
   'otlp-token': () => import('./commands/otlp-token'),

@@ -161,6 +161,13 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
         ) : null}
         . From the command line: <code>npm run stockroom -- judge calibrate --labels tenant:{user.tenant}</code>.
       </p>
+      {labels.unverified.length > 0 ? (
+        <p className="alert warn" role="status" data-testid="labels-unverified">
+          {labels.unverified.length} label{labels.unverified.length === 1 ? '' : 's'} left out of calibrations: no longer matching the evidence that recorded
+          {labels.unverified.length === 1 ? ' it' : ' them'} (edited in the database; <code>npm run stockroom -- audit verify</code> names each):{' '}
+          {labels.unverified.map((l) => `run ${l.runId} (${l.verdict})`).join(', ')}.
+        </p>
+      ) : null}
       {!set.ok ? (
         <p className="small muted" data-testid="calibration-missing">
           The course&apos;s calibration set is not on this server ({isAdmin ? set.problem : 'the set is not there'}): put the course dataset beside this
@@ -170,7 +177,7 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
       {isAdmin ? (
         <RunCalibrationForm
           providers={pickableProviders()}
-          sources={{ labels: { ...labels, min: MIN_CALIBRATION_LABELS }, file: set.ok ? { ok: true, name: set.name, items: set.items } : { ok: false, problem: set.problem } }}
+          sources={{ labels: { labelled: labels.labelled, needed: labels.needed, min: MIN_CALIBRATION_LABELS }, file: set.ok ? { ok: true, name: set.name, items: set.items } : { ok: false, problem: set.problem } }}
         />
       ) : null}
       {calibrations.length === 0 ? (

@@ -72,6 +72,8 @@ export const command: CliCommand = {
       if (fileSet !== null) set = fileSet;
       else {
         const fromLabels = await labelCalibrationSet(tenant.data, db);
+        for (const l of fromLabels.unverified)
+          process.stderr.write(`judge: left out label ${l.id} of run ${l.runId} (${l.verdict}): it no longer matches its evidence (edited in the database)\n`);
         if (fromLabels.set === null)
           throw new CliUsageError(
             `--labels: tenant ${tenant.data} has ${fromLabels.labelled} run(s) labelled pass or fail as a whole; a calibration needs ${MIN_CALIBRATION_LABELS} — label ${fromLabels.needed} more (the dashboard's labelling queue, /label-queue)`,

@@ -78,6 +78,7 @@ beforeAll(async () => {
     startSuiteAction: { datasetId: 'bundled' },
     startMatrixAction: { datasetId: 'bundled' },
     deleteRunAction: { runId: plain.data.runId },
+    eraseRunAction: { runId: plain.data.runId },
     decideApprovalAction: { id: paused.data.approvalId, verdict: 'approve', reason: 'within budget' },
     reconcileEffectAction: { operationKey: key },
     chooseTenantAction: { tenant: 'kittiwake' },

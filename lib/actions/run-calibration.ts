@@ -25,6 +25,7 @@ export const runCalibrationAction = safeAction({
   handler: async ({ judge: name, source }, { principal }) => {
     const db = getDb();
     let set: Pick<CalibrationSet, 'name' | 'sha256' | 'items'>;
+    let leftOut: string[] = [];
     if (source === 'labels') {
       const fromLabels = await labelCalibrationSet(principal.tenant, db);
       if (fromLabels.set === null)
@@ -33,6 +34,7 @@ export const runCalibrationAction = safeAction({
           `A calibration on labels needs ${MIN_CALIBRATION_LABELS} runs labelled pass or fail as a whole; this tenant has ${fromLabels.labelled}. Label ${fromLabels.needed} more (Label queue).`,
         );
       set = fromLabels.set;
+      leftOut = fromLabels.unverified.map((l) => l.id);
     } else {
       const file = defaultCalibrationFile();
       if (!existsSync(file))
@@ -45,6 +47,6 @@ export const runCalibrationAction = safeAction({
     const providerCalls = judge instanceof ModelJudge ? judge.providerCalls : 0;
     const id = await saveCalibration(result, { tenant: principal.tenant, createdBy: principal.id, providerCalls }, db);
     revalidatePath('/judge');
-    return { id, agreement: result.overall.agreement, kappa: result.overall.kappa, unscored: result.unscored };
+    return { id, agreement: result.overall.agreement, kappa: result.overall.kappa, unscored: result.unscored, unverifiedLabels: leftOut };
   },
 });

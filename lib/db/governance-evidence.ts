@@ -11,12 +11,13 @@ import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type Evidenc
 import { evidenceKey } from '../governance';
 import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance';
 import { readWitness, recordWitness, witnessPath } from '../governance';
-import { missingEvidence, type EvidenceSubjects } from '../governance';
+import { erasureSeqs, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
+import { labelDigest } from '../eval';
 import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance';
 import { canonicalJson } from '../governance';
 import { safeJsonParse } from '../harness';
 import type { Prisma } from './client';
-import { DbError } from './errors';
+import { DbError, NotFoundError } from './errors';
 
 /** A chain's first append can race another first append of the same chain; the loser retries once it exists. */
 const MAX_APPEND_ATTEMPTS = 5;
@@ -266,22 +267,78 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   const events = rows.map(toEvent);
   const verified = verifyEvidence(key, { events, heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null, witness: options.witness });
   if (!verified.ok) return verified;
-  const missing = missingEvidence(await evidenceSubjects(prisma), events.map((e) => e.body));
-  return missing ? { ok: false, chain: missing.chain, seq: null, reason: missing.reason } : verified;
+  const subjects = await evidenceSubjects(prisma);
+  const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
+  if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
+  return { ...verified, erased: erasureSeqs(events).size };
 }
 
 /** The records evidence is about (evidence-crosscheck.ts). */
 async function evidenceSubjects(prisma: Prisma): Promise<EvidenceSubjects> {
-  const [runs, journal, ledger, decisions] = await Promise.all([
+  const [runs, journal, ledger, decisions, labels] = await Promise.all([
     prisma.governedRun.findMany({ select: { runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
     prisma.effectJournalEntry.findMany({ select: { operationKey: true, runId: true, status: true }, orderBy: { createdAt: 'asc' } }),
     prisma.restockLedgerRecord.findMany({ select: { operationKey: true, runId: true }, orderBy: { createdAt: 'asc' } }),
     prisma.approvalDecision.findMany({ select: { requestId: true, reviewerId: true, request: { select: { runId: true, callId: true } } }, orderBy: { createdAt: 'asc' } }),
+    prisma.runLabel.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   ]);
   return {
     runs,
     journal,
     ledger,
     decisions: decisions.map((d) => ({ requestId: d.requestId, reviewerId: d.reviewerId, runId: d.request.runId, callId: d.request.callId })),
+    labels: labels.map(labelSubject),
   };
+}
+
+/** A stored label row as the cross-check reads it, its digest recomputed from its columns. */
+export function labelSubject(r: {
+  id: string;
+  runId: string;
+  step: number | null;
+  labelSetVersion: number;
+  verdict: string;
+  category: string | null;
+  score: number | null;
+  comment: string;
+  createdBy: string;
+  createdAt: Date | string;
+  digest: string;
+  evidenceSeq: number;
+}): LabelSubject {
+  const createdAt = typeof r.createdAt === 'string' ? r.createdAt : r.createdAt.toISOString();
+  return {
+    id: r.id,
+    runId: r.runId,
+    evidenceSeq: r.evidenceSeq,
+    step: r.step,
+    verdict: r.verdict,
+    category: r.category,
+    createdBy: r.createdBy,
+    digest: r.digest,
+    recomputed: labelDigest({ ...r, createdAt }),
+    commentErased: r.comment === ERASED,
+  };
+}
+
+/**
+ * The evidence bundle of run `runId` of `tenant` (evidence-bundle.ts); another tenant's run, or a run
+ * without evidence, is not found.
+ */
+export async function evidenceBundleOfRun(prisma: Prisma, tenant: string, runId: string): Promise<EvidenceBundle> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { tenant: true } });
+  if (!run || run.tenant !== tenant) throw new NotFoundError('run', runId);
+  const [head, rows] = await Promise.all([
+    prisma.evidenceChain.findUnique({ where: { chain: runId } }),
+    prisma.evidenceEvent.findMany({ where: { chain: runId }, orderBy: { seq: 'asc' } }),
+  ]);
+  if (!head) throw new NotFoundError('evidence of run', runId);
+  return evidenceBundle(
+    runId,
+    { chain: head.chain, anchorSeq: head.anchorSeq, seq: head.seq, hash: head.hash, signature: head.signature },
+    rows.map((r) => {
+      const { runIdColumn: _column, ...event } = toEvent(r);
+      return event;
+    }),
+  );
 }

@@ -3,7 +3,8 @@ import { TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
 import type { Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { listEvidence, verifyStoredChain } from './governance-evidence';
-import { addRunLabel, currentLabelSet, labelsOfRun, labelSummaries, saveLabelSet, unverifiedLabels } from './labels';
+import { addRunLabel, currentLabelSet, currentTenantLabels, labelsOfRun, labelSummaries, saveLabelSet, unverifiedLabels } from './labels';
+import { labelCalibrationSource } from '../runs/label-calibration';
 import { countRuns, listRuns } from './runs-list';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
@@ -109,5 +110,49 @@ describe.each(providers)('reviewers\' labels on $name', (provider) => {
     const priced = runs.flatMap((r) => (r.costUsd !== null ? [r.costUsd] : []));
     const cheapest = Math.min(...priced);
     expect((await ids({ filters: { tenant: 'kittiwake', minCostUsd: cheapest } })).length).toBe(priced.filter((usd) => usd > cheapest).length);
+  });
+
+  // Issue 33: a label edited in the database passed `audit verify` as intact; only the replay noticed.
+  test('a label edited in the database fails audit verify, naming it, whichever column was edited; the edit undone verifies again', async () => {
+    const run = await saveRun(makeRun(), makeMeta({ tenant: 'kittiwake' }), db);
+    const label = await addRunLabel('kittiwake', { runId: run, step: null, verdict: 'pass', category: null, score: 0.9, comment: 'fine', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+    const edits: Record<string, unknown>[] = [{ verdict: 'fail' }, { comment: 'rewritten' }, { score: 0.1 }, { createdBy: 'u-mallory' }, { step: 1 }, { category: 'wrong_tool' }];
+    for (const data of edits) {
+      await db.prisma.runLabel.update({ where: { id: label.id }, data });
+      const r = await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY);
+      expect(r, JSON.stringify(data)).toMatchObject({ ok: false, chain: run, reason: expect.stringContaining(`label ${label.id} of run ${run}`) });
+      expect(await unverifiedLabels('kittiwake', run, db)).toEqual([label.id]);
+      await db.prisma.runLabel.update({ where: { id: label.id }, data: { verdict: 'pass', comment: 'fine', score: 0.9, createdBy: 'u-rev', step: null, category: null } });
+    }
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+    // Edited consistently (the row's digest recomputed to match its new verdict): the signed event still says otherwise.
+    const { labelDigest } = await import('../eval/label-digest');
+    const forged = { ...label, verdict: 'fail' };
+    await db.prisma.runLabel.update({ where: { id: label.id }, data: { verdict: 'fail', digest: labelDigest(forged) } });
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: false, reason: expect.stringMatching(/does not match its evidence event/) });
+    // Pointed at another event of its chain.
+    await db.prisma.runLabel.update({ where: { id: label.id }, data: { verdict: 'pass', digest: label.digest, evidenceSeq: label.evidenceSeq + 7 } });
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: false, reason: expect.stringMatching(/has no label event/) });
+    await db.prisma.runLabel.update({ where: { id: label.id }, data: { evidenceSeq: label.evidenceSeq } });
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+  });
+
+  test('a calibration on labels leaves out, and names, a current label that no longer matches its evidence', async () => {
+    const before = await labelCalibrationSource('kittiwake', db);
+    expect(before.unverified).toEqual([]);
+    const run = await saveRun(makeRun(), makeMeta({ tenant: 'kittiwake' }), db);
+    const label = await addRunLabel('kittiwake', { runId: run, step: null, verdict: 'pass', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    expect((await labelCalibrationSource('kittiwake', db)).labelled).toBe(before.labelled + 1);
+    await db.prisma.$executeRawUnsafe(`UPDATE "RunLabel" SET "verdict" = 'fail' WHERE "id" = '${label.id}'`);
+    const after = await labelCalibrationSource('kittiwake', db);
+    expect(after.labelled).toBe(before.labelled);
+    expect(after.unverified).toEqual([{ id: label.id, runId: run, verdict: 'fail' }]);
+    const { labels, unverified } = await currentTenantLabels('kittiwake', {}, db);
+    expect(labels.map((l) => l.id)).not.toContain(label.id);
+    expect(unverified.map((l) => l.id)).toEqual([label.id]);
+    // Another tenant sees none of it.
+    expect((await labelCalibrationSource('puffin', db)).unverified).toEqual([]);
+    await db.prisma.runLabel.update({ where: { id: label.id }, data: { verdict: 'pass' } });
   });
 });

@@ -3,18 +3,18 @@ import 'server-only';
  * Reviewers' labels and each tenant's label set. A label is appended, never edited: a newer label of
  * the same run and step supersedes the older one, which stays. Each label is written in one
  * transaction with an evidence event in the run's chain that carries the label's digest, so a stored
- * label changed afterwards no longer matches its event (verifyRunLabels) and the chain itself cannot be
+ * label changed afterwards no longer matches its event (unverifiedLabels; `audit verify` checks every label) and the chain itself cannot be
  * rewritten without breaking its signatures.
  */
 import { labelDigest } from '../eval';
 import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval';
-import { evidenceBody } from '../governance';
+import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch } from '../governance';
 import { evidenceKey } from '../governance';
 import type { EvidenceKey } from '../governance';
 import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
-import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
+import { appendEvidenceIn, labelSubject, withEvidenceTx } from './governance-evidence';
 import { newId } from './ids';
 
 /** A tenant's label set and its version (0: the default, never configured). */
@@ -148,28 +148,54 @@ export async function labelSummaries(tenant: string, runIds: readonly string[], 
   return out;
 }
 
+/** The ids of `labels` whose row no longer matches the evidence event that recorded it (audit verify's label check). */
+async function mismatchedLabelIds(labels: readonly RunLabelDto[], db: Database): Promise<Set<string>> {
+  if (labels.length === 0) return new Set();
+  const wanted = new Map<string, Set<number>>();
+  for (const l of labels) wanted.set(l.runId, (wanted.get(l.runId) ?? new Set()).add(l.evidenceSeq));
+  const events = await db.prisma.evidenceEvent.findMany({
+    where: { OR: [...wanted].map(([chain, seqs]) => ({ chain, seq: { in: [...seqs] } })) },
+    select: { chain: true, seq: true, body: true },
+  });
+  const at = new Map(
+    events.map((e) => {
+      const parsed = safeJsonParse(e.body);
+      const body = parsed.ok ? EvidenceBodySchema.safeParse(parsed.value) : null;
+      return [`${e.chain}\u0000${e.seq}`, body?.success ? body.data : undefined] as const;
+    }),
+  );
+  const erasures = erasureSeqs(await db.prisma.evidenceEvent.findMany({ where: { chain: { in: [...wanted.keys()] }, body: { contains: '"kind":"erasure"' } }, select: { chain: true, seq: true, body: true } }).then((rows) =>
+    rows.flatMap((r) => {
+      const parsed = safeJsonParse(r.body);
+      const body = parsed.ok ? EvidenceBodySchema.safeParse(parsed.value) : null;
+      return body?.success ? [{ chain: r.chain, seq: r.seq, body: body.data }] : [];
+    }),
+  ));
+  return new Set(
+    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq) !== null).map((l) => l.id),
+  );
+}
+
 /**
  * Checks each stored label of a run against the evidence event that recorded it: ids whose row no
  * longer matches its event's digest, step, verdict or author (an edit made outside addRunLabel).
  */
 export async function unverifiedLabels(tenant: string, runId: string, db: Database = getDb()): Promise<string[]> {
   const labels = await labelsOfRun(tenant, runId, db);
-  if (labels.length === 0) return [];
-  const events = await db.prisma.evidenceEvent.findMany({ where: { chain: runId, seq: { in: labels.map((l) => l.evidenceSeq) } } });
-  const bySeq = new Map(events.map((e) => [e.seq, safeJsonParse(e.body)]));
-  return labels
-    .filter((l) => {
-      const parsed = bySeq.get(l.evidenceSeq);
-      const body = parsed?.ok ? (parsed.value as Record<string, unknown>) : null;
-      return !body || body.kind !== 'label' || body.resultDigest !== labelDigest(l) || body.resultDigest !== l.digest || body.step !== l.step || body.actor !== l.createdBy;
-    })
-    .map((l) => l.id);
+  const bad = await mismatchedLabelIds(labels, db);
+  return labels.filter((l) => bad.has(l.id)).map((l) => l.id);
 }
 
-/** The current labels of a tenant's runs (one per run and step), newest runs first, for calibration. */
-export async function currentTenantLabels(tenant: string, options: { take?: number } = {}, db: Database = getDb()): Promise<RunLabelDto[]> {
+/**
+ * The current labels of a tenant's runs (one per run and step), newest runs first, for calibration:
+ * a current label that no longer matches its evidence is left out and named in `unverified`, so a
+ * verdict edited in the database never reaches a calibration.
+ */
+export async function currentTenantLabels(tenant: string, options: { take?: number } = {}, db: Database = getDb()): Promise<{ labels: RunLabelDto[]; unverified: RunLabelDto[] }> {
   const rows = await db.prisma.runLabel.findMany({ where: { tenant }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: options.take ?? 5_000 });
-  return currentLabels(rows.map(toDto));
+  const current = currentLabels(rows.map(toDto));
+  const bad = await mismatchedLabelIds(current, db);
+  return { labels: current.filter((l) => !bad.has(l.id)), unverified: current.filter((l) => bad.has(l.id)) };
 }
 
 /** Tool calls a queue item lists (its first ones; the count says how many there are). */

@@ -6,7 +6,7 @@ import 'server-only';
  * whether a server is authorized and until when.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { evidenceKey } from '../governance';
+import { evidenceSecret } from '../governance';
 import type { OAuthCredentialStore, OAuthCredentials } from '../mcp';
 import { oauthProviderForServer } from '../mcp';
 import { oauthSealingKey, seal, unseal } from '../mcp';
@@ -14,7 +14,7 @@ import { dashboardUrl, type ResolvedMcpServer } from '../mcp';
 import { getDb, type Database } from './client';
 
 let key: Buffer | undefined;
-const sealingKey = () => (key ??= oauthSealingKey(evidenceKey()));
+const sealingKey = () => (key ??= oauthSealingKey(evidenceSecret()));
 
 /** The sealed credentials of (tenant, server), saved by whoever acts (`actor`). */
 export function prismaCredentialStore(tenant: string, serverId: string, actor: string, db: Database = getDb()): OAuthCredentialStore {

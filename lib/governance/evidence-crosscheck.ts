@@ -6,6 +6,10 @@
  * and every reviewer's decision its `approval_decided`. A chain cut short and patched up (an older
  * head restored, a whole chain deleted and an older anchor restored) verifies on its own; the records
  * it was about remain and show what is missing.
+ *
+ * Reviewers' labels are checked the same way: each stored label must match the `label` event that
+ * recorded it (its chain and seq), digest, step, verdict and author, so a label edited in the database
+ * (`update RunLabel set verdict='fail'`) breaks `audit verify` instead of passing as intact.
  */
 import type { EvidenceBody } from './evidence';
 
@@ -14,6 +18,59 @@ export interface EvidenceSubjects {
   journal: readonly { operationKey: string; runId: string; status: string }[];
   ledger: readonly { operationKey: string; runId: string }[];
   decisions: readonly { requestId: string; runId: string; callId: string; reviewerId: string }[];
+  /** Stored labels: `digest` as stored, `recomputed` from the row's columns now (the caller computes it). */
+  labels?: readonly LabelSubject[];
+}
+
+/** A stored reviewer's label, as the cross-check reads it. */
+export interface LabelSubject {
+  id: string;
+  runId: string;
+  evidenceSeq: number;
+  step: number | null;
+  verdict: string;
+  createdBy: string;
+  category: string | null;
+  digest: string;
+  recomputed: string;
+  /** Its comment was erased (erasure.ts): its digest cannot be recomputed, the rest is still checked. */
+  commentErased: boolean;
+}
+
+/** An event's body with where it sits (chain and seq), for checks that point at one event. */
+export interface PlacedBody {
+  chain: string;
+  seq: number;
+  body: EvidenceBody;
+}
+
+/**
+ * Why a stored label no longer matches the event that recorded it (null: it matches). `event` is the
+ * body at the label's chain and seq, or undefined when there is none.
+ */
+export function labelMismatch(label: LabelSubject, event: EvidenceBody | undefined, erasedAfter = false): string | null {
+  const where = `label ${label.id} of run ${label.runId}`;
+  if (!event || event.kind !== 'label') return `${where} has no label event (event ${label.evidenceSeq} of its chain)`;
+  // An erased comment is accounted for only by an erasure recorded after the label.
+  if (label.recomputed !== label.digest && !(label.commentErased && erasedAfter)) return `${where} was edited in the database (its content no longer matches its digest)`;
+  if (event.resultDigest !== label.digest) return `${where} does not match its evidence event ${label.evidenceSeq} (the digest differs)`;
+  if (event.step !== label.step) return `${where} does not match its evidence event ${label.evidenceSeq} (step)`;
+  if (event.decision !== label.verdict) return `${where} does not match its evidence event ${label.evidenceSeq} (verdict ${label.verdict}, recorded ${event.decision ?? 'none'})`;
+  if (event.actor !== label.createdBy) return `${where} does not match its evidence event ${label.evidenceSeq} (author)`;
+  if (event.rule !== label.category) return `${where} does not match its evidence event ${label.evidenceSeq} (category)`;
+  return null;
+}
+
+/** The first stored label that does not match its event, or null. */
+export function mismatchedLabel(labels: readonly LabelSubject[], events: readonly PlacedBody[]): MissingEvidence | null {
+  if (labels.length === 0) return null;
+  const at = new Map(events.map((e) => [`${e.chain}\u0000${e.seq}`, e.body]));
+  const erasures = erasureSeqs(events);
+  for (const l of labels) {
+    const reason = labelMismatch(l, at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq);
+    if (reason) return { chain: l.runId, reason };
+  }
+  return null;
 }
 
 export interface MissingEvidence {
@@ -84,4 +141,11 @@ export function missingEvidence(subjects: EvidenceSubjects, bodies: readonly Evi
     }
   }
   return null;
+}
+
+/** The newest erasure event's seq in each chain that has one. */
+export function erasureSeqs(events: readonly PlacedBody[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of events) if (e.body.kind === 'erasure') out.set(e.chain, Math.max(out.get(e.chain) ?? 0, e.seq));
+  return out;
 }

@@ -5,10 +5,10 @@
  * the first bad event, in chain order, with what is wrong.
  */
 import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEvent, type StoredEvidence } from './evidence';
-import { ANCHOR_GENESIS, anchorHash, sameSignature, signAnchor, signEvent, signHead, type ChainHead, type EvidenceKey } from './evidence-signing';
+import { ANCHOR_GENESIS, anchorHash, checkAnchor, checkEvent, checkHead, signatureProblem, type ChainHead, type EvidenceKey } from './evidence-signing';
 
 export type ChainVerification =
-  | { ok: true; events: number; chains: number; unsealed: number; head: string }
+  | { ok: true; events: number; chains: number; unsealed: number; head: string; /** Runs whose content was erased (stored evidence only). */ erased?: number }
   | { ok: false; chain: string; seq: number | null; reason: string };
 
 /** The newest anchor as written outside the database (evidence-witness.ts): a count and its signed digest. */
@@ -21,7 +21,8 @@ export interface WitnessAnchor {
 /** An event as stored: the run id column is kept apart from the body so an edit of it shows. */
 export type StoredEvent = EvidenceEvent & { runIdColumn: string | null };
 
-function verifyOne(key: EvidenceKey, head: ChainHead | undefined, events: readonly StoredEvent[]): ChainVerification | null {
+/** Verifies one chain's events against its signed head (null: intact). Exported for evidence bundles. */
+export function verifyOne(key: EvidenceKey, head: ChainHead | undefined, events: readonly StoredEvent[]): ChainVerification | null {
   const chain = events[0]?.chain ?? head?.chain ?? '';
   const bad = (seq: number | null, reason: string): ChainVerification => ({ ok: false, chain, seq, reason });
   let prev = GENESIS_HASH;
@@ -34,15 +35,13 @@ function verifyOne(key: EvidenceKey, head: ChainHead | undefined, events: readon
     if (chainOf(body.data) !== e.chain) return bad(e.seq, `event ${e.seq} was moved into chain ${e.chain} from chain ${chainOf(body.data)}`);
     if (e.prevHash !== prev) return bad(e.seq, `event ${e.seq} does not link to the event before it`);
     if (eventHash(e.seq, e.prevHash, body.data) !== e.hash) return bad(e.seq, `event ${e.seq} was edited (its hash does not match its content)`);
-    if (!sameSignature(signEvent(key, { chain: e.chain, seq: e.seq, hash: e.hash, runId: body.data.runId }), e.signature)) {
-      return bad(e.seq, `event ${e.seq} is not signed by the evidence key (forged, or its hashes were recomputed)`);
-    }
+    const signed = checkEvent(key, { chain: e.chain, seq: e.seq, hash: e.hash, runId: body.data.runId }, e.signature);
+    if (signed !== 'ok') return bad(e.seq, signatureProblem(signed, `event ${e.seq}`, e.signature) || `event ${e.seq} is not signed by the evidence key (forged, or its hashes were recomputed)`);
     prev = e.hash;
   }
   if (!head) return bad(events[0]?.seq ?? null, `chain ${chain} has events but no signed head`);
-  if (head && !sameSignature(signHead(key, { chain: head.chain, anchorSeq: head.anchorSeq, seq: head.seq, hash: head.hash }).signature, head.signature)) {
-    return bad(null, `the head of chain ${chain} is not signed by the evidence key (edited, or another key)`);
-  }
+  const headSigned = checkHead(key, head);
+  if (headSigned !== 'ok') return bad(null, signatureProblem(headSigned, `the head of chain ${chain}`, head.signature) || `the head of chain ${chain} is not signed by the evidence key (edited, or another key)`);
   const last = events.at(-1);
   if ((last?.seq ?? 0) < head.seq) return bad((last?.seq ?? 0) + 1, `events ${(last?.seq ?? 0) + 1}–${head.seq} of chain ${chain} were deleted (the signed head is at event ${head.seq})`);
   if ((last?.seq ?? 0) > head.seq || last?.hash !== head.hash) return bad(head.seq + 1 <= (last?.seq ?? 0) ? head.seq + 1 : (last?.seq ?? null), `chain ${chain} does not end where its signed head says (event ${head.seq})`);
@@ -73,7 +72,8 @@ export function verifyEvidence(
   if (ordered.length > 0 || stored.anchor || stored.witness) {
     const anchor = stored.anchor;
     if (!anchor) return { ok: false, chain: ordered[0]?.chain ?? '(anchor)', seq: null, reason: 'the anchor that registers every chain is missing' };
-    if (!sameSignature(signAnchor(key, anchor), anchor.signature)) return { ok: false, chain: '(anchor)', seq: null, reason: 'the anchor is not signed by the evidence key' };
+    const anchorSigned = checkAnchor(key, anchor);
+    if (anchorSigned !== 'ok') return { ok: false, chain: '(anchor)', seq: null, reason: signatureProblem(anchorSigned, 'the anchor', anchor.signature) || 'the anchor is not signed by the evidence key' };
     let hash = ANCHOR_GENESIS;
     for (const [i, h] of ordered.entries()) {
       if (h.anchorSeq !== i + 1) return { ok: false, chain: h.chain, seq: null, reason: `chain number ${i + 1} in the anchor was deleted (found chain ${h.anchorSeq} next)` };
@@ -87,7 +87,8 @@ export function verifyEvidence(
   }
   const w = stored.witness;
   if (w) {
-    if (!sameSignature(signAnchor(key, w), w.signature)) return { ok: false, chain: '(witness)', seq: null, reason: 'the witness is not signed by the evidence key' };
+    const witnessSigned = checkAnchor(key, w);
+    if (witnessSigned !== 'ok') return { ok: false, chain: '(witness)', seq: null, reason: signatureProblem(witnessSigned, 'the witness', w.signature) || 'the witness is not signed by the evidence key' };
     if (ordered.length < w.count) {
       return {
         ok: false,

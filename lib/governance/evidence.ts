@@ -31,6 +31,8 @@ export const EVIDENCE_KINDS = [
   'demo_fault',
   /** A reviewer labelled the run or one of its steps (the label's digest; in the run's chain). */
   'label',
+  /** The run's content was erased (who, what was removed); its digests and this chain stay. */
+  'erasure',
 ] as const;
 
 export const EvidenceBodySchema = z.object({

@@ -8,8 +8,8 @@ export { CapabilityPinSchema, driftedTools, schemaDigest, type ToolSource, UNLIS
 export { currentPolicy, policyFilePath } from './current-policy';
 export { assertTransition, EFFECT_STATUSES, type EffectStatus, type JournalEntry, type JournalEvidence, type JournalStore } from './effect-journal';
 export { ConflictError, GovernanceError } from './errors';
-export { type EvidenceSubjects, missingEvidence } from './evidence-crosscheck';
-export { evidenceKey, loadEvidenceKey } from './evidence-key';
+export { erasureSeqs, type EvidenceSubjects, labelMismatch, type LabelSubject, mismatchedLabel, type MissingEvidence, missingEvidence, type PlacedBody } from './evidence-crosscheck';
+export { DEFAULT_EVIDENCE_KEY_FILE, evidenceKey, evidenceSecret, loadEvidenceKey, serverKeyring, verifierKeyring } from './evidence-key';
 export { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, type AnchorHead, anchorNext, type ChainHead, type EvidenceKey, signHead } from './evidence-signing';
 export { type ChainVerification, type StoredEvent, verifyEvidence, type WitnessAnchor } from './evidence-verify';
 export { readWitness, recordWitness, witnessPath } from './evidence-witness';
@@ -27,3 +27,8 @@ export { requestOutcome, type RequestOutcome, type RequestOutcomeInput } from '.
 export { revalidate } from './revalidate';
 export { type ArgumentLimit, type LimitBreach, limitBreaches, schemaLimits } from './tool-limits';
 export { toolSourceOf } from './tool-source';
+
+// Evidence an auditor checks with a public key, and erasure that keeps the chain verifiable (issue 33).
+export { BUNDLE_FORMAT, type EvidenceBundle, evidenceBundle, EvidenceBundleSchema, verifyBundle } from './evidence-bundle';
+export { DEFAULT_EVIDENCE_SIGNING_KEY_FILE, loadSigningKeys, parsePublicKeys, parseSigningKeys, publicKeysPem, rotateSigningKey, type SigningKeys, signingKeyPath } from './evidence-public-key';
+export { checkReceipt, ERASED, type ErasedRun, ErasedRunSchema, type ErasureReceipt, ErasureReceiptSchema, signReceipt } from './erasure';

@@ -24,28 +24,31 @@ export interface LabelCalibrationSource {
   labelled: number;
   /** How many more such labels a calibration needs (0: it can run). */
   needed: number;
+  /** Whole-run pass/fail labels left out because they no longer match their evidence (edited in the database). */
+  unverified: { id: string; runId: string; verdict: string }[];
 }
 
 /** The runs of `tenant` labelled pass or fail as a whole (current labels), newest first, at most MAX_CALIBRATION_LABELS. */
 async function wholeRunLabels(tenant: string, db?: Database) {
-  const labels = await currentTenantLabels(tenant, {}, db);
-  return labels
+  const { labels, unverified } = await currentTenantLabels(tenant, {}, db);
+  const usable = labels
     .filter((l): l is typeof l & { verdict: 'pass' | 'fail' } => l.step === null && (l.verdict === 'pass' || l.verdict === 'fail'))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     .slice(0, MAX_CALIBRATION_LABELS);
+  return { usable, unverified: unverified.filter((l) => l.step === null).map((l) => ({ id: l.id, runId: l.runId, verdict: l.verdict })) };
 }
 
 /** How many usable labels the tenant has, and how many more a calibration needs. */
 export async function labelCalibrationSource(tenant: string, db?: Database): Promise<LabelCalibrationSource> {
-  const labelled = (await wholeRunLabels(tenant, db)).length;
-  return { labelled, needed: labelsStillNeeded(labelled) };
+  const { usable, unverified } = await wholeRunLabels(tenant, db);
+  return { labelled: usable.length, needed: labelsStillNeeded(usable.length), unverified };
 }
 
 /** The tenant's labelled runs as a calibration set, with how many more labels it needs (the set is null while it needs some). */
 export async function labelCalibrationSet(tenant: string, db?: Database): Promise<LabelCalibrationSource & { set: Pick<CalibrationSet, 'name' | 'sha256' | 'items'> | null }> {
-  const labels = await wholeRunLabels(tenant, db);
+  const { usable: labels, unverified } = await wholeRunLabels(tenant, db);
   const needed = labelsStillNeeded(labels.length);
-  if (needed > 0) return { labelled: labels.length, needed, set: null };
+  if (needed > 0) return { labelled: labels.length, needed, unverified, set: null };
   const datasets = new Map<string, { dataset: Dataset; golden: Map<string, GoldenCase> } | null>();
   const idOfName = new Map(datasetOptions(tenant).filter((d) => d.problem === null).map((d) => [d.name, d.id]));
   const datasetNamed = (name: string) => {
@@ -77,5 +80,5 @@ export async function labelCalibrationSet(tenant: string, db?: Database): Promis
       comment: label.comment,
     });
   }
-  return { labelled: runs.length, needed: labelsStillNeeded(runs.length), set: labelsStillNeeded(runs.length) > 0 ? null : calibrationSetFromLabels(tenant, runs) };
+  return { labelled: runs.length, needed: labelsStillNeeded(runs.length), unverified, set: labelsStillNeeded(runs.length) > 0 ? null : calibrationSetFromLabels(tenant, runs) };
 }

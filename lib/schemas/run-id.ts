@@ -10,3 +10,6 @@ export const StoredIdSchema = z
 
 export const DeleteRunInputSchema = z.object({ runId: StoredIdSchema });
 export type DeleteRunInput = z.output<typeof DeleteRunInputSchema>;
+
+export const EraseRunInputSchema = z.object({ runId: StoredIdSchema });
+export type EraseRunInput = z.output<typeof EraseRunInputSchema>;

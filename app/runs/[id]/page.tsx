@@ -10,6 +10,7 @@ import { UngovernedBadge } from '@/components/governance-badge';
 import { runTenant } from '@/lib/db/tenant-scope';
 import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
+import { EraseRunButton } from '../_components/erase-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
 import { agentReplayOf } from '@/lib/charts/agent-frames';
@@ -113,6 +114,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
             Download JSON
           </a>
+          {holdsRole(user.memberships, 'admin', user.tenant) ? <EraseRunButton runId={run.id} /> : null}
           {holdsRole(user.memberships, 'operator') ? <DeleteRunButton runId={run.id} after="/runs" /> : null}
         </div>
       </div>

@@ -108,6 +108,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },
       deleteRunAction: { runId: k.plainRun },
+      eraseRunAction: { runId: k.plainRun },
       decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
       reconcileEffectAction: { operationKey: k.operationKey },
       addGoldenCaseAction: { runId: k.plainRun, setName: k.goldenSet, id: 'P001', category: 'lookup', query: 'q', referenceAnswer: 'a' },
