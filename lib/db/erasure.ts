@@ -10,11 +10,8 @@ import 'server-only';
  * the erasure, never a mix; run again, it completes (a run already erased is reported, not redone).
  * Digests and the evidence stay, so `audit verify` stays intact and counts the erasures.
  */
-import { ERASED, signReceipt, type ErasedRun, type ErasureReceipt } from '../governance/erasure';
-import { evidenceBody } from '../governance/evidence';
-import { evidenceKey } from '../governance/evidence-key';
-import type { EvidenceKey } from '../governance/evidence-signing';
-import { safeJsonParse } from '../harness/json';
+import { ERASED, evidenceBody, evidenceKey, signReceipt, type ErasedRun, type ErasureReceipt, type EvidenceKey } from '../governance';
+import { safeJsonParse } from '../harness';
 import { BLOB_PRUNE_LOCK } from './bulk-insert';
 import { sha256 } from './blobs';
 import { getDb, type Database } from './client';

@@ -4,7 +4,7 @@
  * model turn's own estimate (`ModelTurn.usageEstimate`). Unknown stays null on the way back.
  */
 import { z } from 'zod';
-import { UsageSchema, UsageEstimateSchema, type RunResult, type Usage, type UsageEstimate } from '../harness/types';
+import { UsageSchema, UsageEstimateSchema, type RunResult, type Usage, type UsageEstimate } from '../harness';
 import { parseStoredJson } from './blobs';
 import { DbError } from './errors';
 

@@ -5,7 +5,7 @@
  * never shown as reported. The encoding's ranks are large, so they load on the first count only.
  */
 import { createRequire } from 'node:module';
-import type { TokenEstimator } from '../harness/token-estimator';
+import type { TokenEstimator } from '../harness';
 
 type Encoder = { encode(text: string, allowedSpecial?: string[], disallowedSpecial?: string[]): number[] };
 
