@@ -27,6 +27,7 @@ describe('asDatabaseUnavailable', () => {
     ['node-postgres "Connection ended unexpectedly"', new Error('Connection ended unexpectedly'), 'unreachable'],
     ['a server shutdown passed on as text', new Error('error: terminating connection due to administrator command'), 'unreachable'],
     ['an AggregateError of connect attempts', new AggregateError([new Error('x'), Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })]), 'unreachable'],
+    ['a wrapped message that keeps the driver’s words', new Error('resuming the run failed: Connection terminated unexpectedly'), 'unreachable'],
     ['a cause given as text', new Error('storing failed', { cause: 'Connection terminated due to connection timeout' }), 'unreachable'],
     ['this error made by another copy of the module', Object.assign(new Error('x'), { code: 'db_unavailable', reason: 'disk_full' }), 'disk_full'],
   ])('classifies %s', (_, err, reason) => {

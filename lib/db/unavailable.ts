@@ -52,10 +52,11 @@ const ADAPTER_UNREACHABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed',
 const SOCKET_UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
 /**
  * What node-postgres, the server and Prisma say when the connection died or never came, where they
- * give no code (node-postgres' own errors; a server message passed on as text; Prisma's engine text).
+ * give no code (node-postgres' own errors; a server message passed on as text; Prisma's engine text),
+ * anywhere in the message: a caller that wraps the error keeps the words after its own.
  */
 const CONNECTION_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly)|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)|server closed the connection|Can't reach database server|Server has closed the connection|read ECONNRESET|connect ECONNREFUSED/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)|server closed the connection|Can't reach database server|Server has closed the connection|read ECONNRESET|connect ECONNREFUSED/i;
 
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P04 (administrator or crash shutdown,
