@@ -116,7 +116,8 @@ describe('user create refuses bad input naming the field, and writes nothing', (
   it('refuses a mysql:// DATABASE_URL naming the variable, without a stack trace', async () => {
     vi.stubEnv('DATABASE_URL', 'mysql://root@127.0.0.1/stockroom');
     expect(await main(['admin', 'create', '--email', 'a@example.com', '--password', 'long-enough-password'])).toBe(2);
-    expect(err).toBe('stockroom admin: DATABASE_URL must start with file: or postgresql://\n');
+    // Refused at start-up, before any command runs (lib/startup/env.ts), one line naming the variable.
+    expect(err).toBe('stockroom: the environment has a bad value:\n  DATABASE_URL must start with file: or postgresql://\n');
   });
 });
 

@@ -87,7 +87,7 @@ describe.skipIf(pgSkip !== null)('suites as jobs on PostgreSQL with worker proce
     const stat = fs.readFileSync(`/proc/${w.proc.pid}/stat`, 'utf8');
     expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(7);
     await w.stop();
-    await expect(spawnWorker({ databaseUrl: url, concurrency: 1, env: { STOCKROOM_WORKER_NICE: 'low' } })).rejects.toThrow(/STOCKROOM_WORKER_NICE must be an integer from 0 to 19 \(got 'low'\)/);
+    await expect(spawnWorker({ databaseUrl: url, concurrency: 1, env: { STOCKROOM_WORKER_NICE: 'low' } })).rejects.toThrow(/STOCKROOM_WORKER_NICE must be an integer from 0 to 19; got 'low'/);
   });
 
   it('two workers share a matrix: every case stored once, by one of them, and the suite is done', async () => {
