@@ -23,6 +23,7 @@ import { migrate } from '../scripts/db-migrate.mjs';
 import { openDatabase } from '../lib/db/client';
 import { upsertUser } from '../lib/auth/users';
 import { median, percentile, round, type Figure } from './stats';
+import { caseNeedingApproval } from './golden';
 
 const PORT = 3391;
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-password-0123456789' };
@@ -65,20 +66,6 @@ async function signIn(page: Page, base: string, who: { email: string; password: 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('signed-in-as').waitFor();
   return performance.now() - t0;
-}
-
-/**
- * The bundled golden set's first case that expects a restock above the policy's auto-approve limit
- * (500 units, config/policy.json): a governed run of it pauses for approval. Read from the dataset, so
- * the bench names no case.
- */
-function caseNeedingApproval(): string {
-  const lines = fs.readFileSync(path.join(process.cwd(), 'data/golden/stockroom_golden_own_v1.jsonl'), 'utf8').split('\n').filter(Boolean);
-  for (const line of lines) {
-    const c = JSON.parse(line) as { id: string; expected_tools?: Array<{ name: string; args?: { quantity?: number } }> };
-    if (c.expected_tools?.some((t) => t.name === 'create_restock_request' && (t.args?.quantity ?? 0) > 500)) return c.id;
-  }
-  throw new Error('the bundled golden set has no restock above 500 units to approve');
 }
 
 /** A governed run of a restock that needs approval, started from the runs page; its request's address. */

@@ -8,6 +8,7 @@
 import { keepWorkers, setUpDrill, type Drill } from '../lib/jobs/testing/approval-drills';
 import { startReceiver, verifyStandardWebhook, type Receiver } from '../lib/notify/testing/receiver';
 import { percentile, round, type Figure } from './stats';
+import { caseNeedingApproval } from './golden';
 
 const SECRET = 'the bench webhook secret, 32 bytes long';
 
@@ -16,7 +17,7 @@ async function startPaused(d: Drill, notify: boolean): Promise<{ ms: number; app
   const { RunOneInputSchema } = await import('../lib/schemas/run-settings');
   const { deliveryQueueOf, getJobQueue } = await import('../lib/jobs/queue');
   const t0 = Date.now();
-  const out = await startGovernedOne(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: 'S024' }), { id: d.users.operator, tenant: 'kittiwake' }, notify ? deliveryQueueOf(getJobQueue()) : undefined);
+  const out = await startGovernedOne(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: caseNeedingApproval() }), { id: d.users.operator, tenant: 'kittiwake' }, notify ? deliveryQueueOf(getJobQueue()) : undefined);
   const returnedAt = Date.now();
   if (!out.approvalId) throw new Error('the governed run did not pause');
   return { ms: returnedAt - t0, approvalId: out.approvalId, returnedAt };

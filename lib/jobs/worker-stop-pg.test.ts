@@ -115,7 +115,7 @@ describe.skipIf(pgSkip !== null)('stopping a worker (SIGTERM) on PostgreSQL', { 
   });
 
   it('SIGTERM to node with jobs running past the grace period: they are handed back at once and another worker does each exactly once', async () => {
-    const server = await startModelServer({ dataset, latencyMs: 5_000 }); // a case takes several calls: far longer than the grace
+    const server = await startModelServer({ dataset, latencyMs: 10_000 }); // a case takes several calls: far longer than the grace, and than starting the second worker on a loaded machine
     servers.push(server);
     const golden = goldenSubset(dataset, 4, path.join(dir, 'node'));
     const a = await spawn({ databaseUrl: url, concurrency: 4, graceMs: 300, leaseMs: NO_LEASE_RESCUE_MS });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../harness';
 import { JsonValueSchema, RunResultSchema, type RunResult } from '../harness';
 import { redactSecrets } from '../security';
-import { TraceImportError } from '../otel';
+import { TraceImportError } from '../otel/browser';
 
 export const RUN_FILE_SCHEMA = 'stockroom.run/v1';
 export const SUITE_FILE_SCHEMA = 'stockroom.suite/v1';

@@ -26,6 +26,7 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
   setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',
   refreshToolServersAction: 'it lists the deployment’s tool servers into the caller’s own tenant’s cache only (lib/db/tool-server-listings.ts)',
   authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/mcp-oauth.test.ts)',
+  addWebhookAction: 'it saves an endpoint only in the caller’s own tenant (lib/actions/webhooks.test.ts)',
 };
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {
@@ -52,7 +53,7 @@ export type RouteLoader = (route: string) => Promise<unknown>;
 export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRoute: RouteLoader) {
   let env: ActionEnv;
   /** kittiwake's objects. */
-  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden' };
+  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden', webhook: '', delivery: '' };
   let inputs: Record<string, unknown> = {};
   let snapshot: () => Promise<string>;
   let tmp: string;
@@ -96,6 +97,10 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     await journal.prepare({ operationKey: k.operationKey, runId: k.governedRun, callId: 'manual', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'x' }, at);
     await journal.transition(k.operationKey, 'prepared', 'dispatched', { attempts: 1 }, at);
     await journal.transition(k.operationKey, 'dispatched', 'unknown', { error: 'simulated crash' }, at);
+    // A kittiwake webhook endpoint and one delivery of it, for the actions that name them by id.
+    const { createWebhookEndpoint, recordDeliveries } = await import('../../db/webhooks');
+    k.webhook = (await createWebhookEndpoint(prisma, { tenant: 'kittiwake', url: 'https://hooks.example.com/kittiwake', format: 'standard', events: ['approval.requested'], role: 'reviewer', secretSealed: 'sealed', createdBy: 'fixture' })).id;
+    k.delivery = (await recordDeliveries(prisma, [{ endpointId: k.webhook, tenant: 'kittiwake', event: 'approval.requested', eventKey: `fixture:${k.approval}`, body: '{}' }]))[0]!;
     env.as(null);
 
     inputs = {
@@ -113,6 +118,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       reconcileEffectAction: { operationKey: k.operationKey },
       addGoldenCaseAction: { runId: k.plainRun, setName: k.goldenSet, id: 'P001', category: 'lookup', query: 'q', referenceAnswer: 'a' },
       addLabelAction: { runId: k.plainRun, verdict: 'pass' },
+      removeWebhookAction: { endpointId: k.webhook },
+      redeliverWebhookAction: { deliveryId: k.delivery },
     };
     snapshot = async () =>
       JSON.stringify({
@@ -125,6 +132,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
         evidence: await prisma.evidenceEvent.count(),
         labels: await prisma.runLabel.count(),
         labelSets: await prisma.labelSet.findMany({ select: { tenant: true, version: true }, orderBy: [{ tenant: 'asc' }, { version: 'asc' }] }),
+        webhooks: await prisma.webhookEndpoint.findMany({ select: { id: true, tenant: true }, orderBy: { id: 'asc' } }),
+        deliveries: await prisma.webhookDelivery.findMany({ select: { id: true, status: true, attempts: true }, orderBy: { id: 'asc' } }),
         goldenSets: await prisma.goldenSet.findMany({ select: { tenant: true, name: true, version: true }, orderBy: [{ tenant: 'asc' }, { name: 'asc' }, { version: 'asc' }] }),
       });
   });
