@@ -34,6 +34,8 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   await expect(operator.getByTestId('waiting-banner')).toContainText('create_restock_request');
   // A paused run has no answer yet, and says so rather than showing an empty "Final answer".
   await expect(operator.getByTestId('final-answer')).toHaveText(/^No answer yet: the run is paused until a reviewer decides on create_restock_request/);
+  // The queue is sorted by time left (issue 34): this run's request is found by its id, not its place.
+  const requestId = (await operator.getByRole('link', { name: 'Open the approval request' }).getAttribute('href'))!.split('/').pop()!;
   await operator.goto('/runs');
   await expect(operator.getByTestId('waiting-for-approval').first()).toBeVisible();
   await operator.context().close();
@@ -41,7 +43,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   // A viewer sees the request but gets no way to decide it.
   const viewer = await signedInAs(browser, 'viewer');
   await viewer.goto('/approvals');
-  await viewer.getByTestId('approvals-table').getByRole('link').first().click();
+  await viewer.getByTestId('approvals-table').getByRole('link', { name: requestId.slice(-8), exact: true }).click();
   await expect(viewer.getByTestId('not-reviewer')).toHaveText('Only a reviewer of tenant kittiwake can approve or deny this request.');
   await expect(viewer.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await viewer.context().close();
@@ -57,7 +59,7 @@ test('a reviewer signs in, approves a pending restock, and the run completes; a 
   await expect(reviewer.getByTestId('signed-in-as')).toContainText('reviewer@e2e.test · reviewer · kittiwake');
   await saveArtifact(reviewer, 'approvals');
 
-  await reviewer.getByTestId('approvals-table').getByRole('link').first().click();
+  await reviewer.getByTestId('approvals-table').getByRole('link', { name: requestId.slice(-8), exact: true }).click();
   await expect(reviewer.getByTestId('proposal-arguments')).toContainText('"quantity": 750');
   await expect(reviewer.getByTestId('policy-rule')).toHaveText('restock-above-auto-approve');
   await expect(reviewer.getByTestId('digest')).toHaveText(/^[0-9a-f]{64}$/);
