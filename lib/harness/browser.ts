@@ -9,3 +9,4 @@ export type { JsonValue } from './json';
 export { compareCodePoints } from './pyjson';
 export { QUARANTINE_MARKER } from './tunables';
 export { type Agent, type CallTime, HARNESS_STATES, type HarnessState, type ModelRetryEvent } from './types';
+export { HarnessError } from './errors';

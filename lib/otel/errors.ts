@@ -1,5 +1,5 @@
 /** Errors of the trace export and import; each names the field or limit at fault. */
-import { HarnessError } from '../harness';
+import { HarnessError } from '../harness/browser';
 
 /** An import payload was refused: `field` is the path into it (or the limit) that is wrong. */
 export class TraceImportError extends HarnessError {
