@@ -1,8 +1,9 @@
-'use client';
 /**
  * A model's answer rendered as safe markdown: raw HTML stays text (react-markdown never renders it,
  * and rehype-sanitize strips anything unsafe that a plugin might add), links open without handing
  * over the opener or the referrer, and images are shown as their description (nothing is fetched).
+ * No client directive: a server page renders an answer to HTML (the run page's final answer needs no
+ * script), and the replay's client components bundle it as before.
  */
 import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';

@@ -12,7 +12,7 @@ export async function SiteHeader() {
   return (
     <header className="site-header">
       <nav aria-label="Main">
-        <Link href="/" className="brand">
+        <Link href="/" className="brand" prefetch={false}>
           Stockroom Harness
         </Link>
         {/* One row at 1400 px; on a phone the links and switches share one row that scrolls sideways. */}

@@ -157,12 +157,18 @@ function ContextPanel({ context, quantity }: { context: ReviewContext; quantity:
           {context.openRestocks.map((r) => (
             <li key={r.requestId + r.runId}>
               <span className="mono">{r.requestId}</span> · {r.quantity.toLocaleString('en')} units · {r.status.replace('_', ' ')} · run{' '}
-              <Link href={`/runs/${r.runId}`}>{r.runId.slice(-8)}</Link>
+              <Link href={`/runs/${r.runId}`} prefetch={false}>
+                {r.runId.slice(-8)}
+              </Link>
             </li>
           ))}
           {context.otherPending.map((r) => (
             <li key={r.id}>
-              pending request <Link href={`/approvals/${r.id}`}>{r.id.slice(-8)}</Link> · <span className="mono">{JSON.stringify(r.arguments)}</span>
+              pending request{' '}
+              <Link href={`/approvals/${r.id}`} prefetch={false}>
+                {r.id.slice(-8)}
+              </Link>{' '}
+              · <span className="mono">{JSON.stringify(r.arguments)}</span>
             </li>
           ))}
         </ul>

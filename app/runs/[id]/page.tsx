@@ -62,39 +62,48 @@ function settingsOf(weaknesses: readonly string[], config: unknown) {
 }
 
 export default async function RunPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ step?: string | string[]; transition?: string | string[] }> }) {
-  const user = await requireUser();
-  const parsed = StoredIdSchema.safeParse((await params).id);
+  const [user, { id }, { transition, step }] = await Promise.all([requireUser(), params, searchParams]);
+  const parsed = StoredIdSchema.safeParse(id);
   if (!parsed.success) notFound();
-  // Another tenant's run is answered exactly like a missing one.
+  // Another tenant's run is answered exactly like a missing one; nothing of it is read before this check.
   if ((await runTenant(parsed.data)) !== user.tenant) notFound();
-  const run = await getRunSummary(parsed.data);
+  const isOperator = holdsRole(user.memberships, 'operator');
+  // The page's reads are independent of each other: one round of queries, not one after another.
+  const [run, stored, governed, labelSet, labels, unverified, recorded] = await Promise.all([
+    getRunSummary(parsed.data),
+    loadTimeline(parsed.data),
+    findGovernedRun(getDb().prisma, parsed.data),
+    currentLabelSet(user.tenant),
+    labelsOfRun(user.tenant, parsed.data),
+    unverifiedLabels(user.tenant, parsed.data),
+    isOperator ? hasRecordedExchanges(parsed.data) : Promise.resolve(false),
+  ]);
   if (!run) notFound();
   // A run of several agents replays all their transitions as one log (the stored log is the root agent's).
   const agentReplay = agentReplayOf(run.agents, run.durationMs);
-  const stored = await loadTimeline(run.id);
   const timeline = agentReplay ? { ...stored, transitions: agentReplay.transitions } : stored;
   const budget = budgetFromConfig(run.config);
   // One word per thing: `?transition=N` opens the replay at transition N (1-based, what the slider
   // counts); `?step=N` at the first transition of harness step N (what the panels and compare count).
-  const { transition, step } = await searchParams;
   const initialAt = replayPosition(transition, step);
-  const governed = await findGovernedRun(getDb().prisma, run.id);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   // A reviewer's wait is time the run spent, but not the harness's work: said apart, never folded into one figure.
   const approvalWaitMs = requests.reduce((sum, r) => sum + (r.decidedAt ? Math.max(0, Date.parse(r.decidedAt) - Date.parse(r.createdAt)) : 0), 0);
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   // Where each request is; a paused run whose request was decided no longer waits for a reviewer.
-  const [outcomes, failedWrites] = governed ? await Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : [new Map<string, RequestOutcome>(), new Map<string, number>()];
+  const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
+  const [[outcomes, failedWrites], binding, goldenSets, draftSource] = await Promise.all([
+    governed ? Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : ([new Map<string, RequestOutcome>(), new Map<string, number>()] as const),
+    governed ? currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null,
+    canCurate ? listGoldenSets(user.tenant).then((sets) => sets.map((s) => s.name)) : ([] as string[]),
+    canCurate ? runForDraftOrThrow(user.tenant, run.id) : null,
+  ]);
   const lastRequest = requests.at(-1);
   const decidedWhilePaused = run.status === 'paused' && !pendingTool && lastRequest ? (outcomes.get(lastRequest.id) ?? null) : null;
-  const binding = governed ? await currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null;
-  // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
-  const [labelSet, labels, unverified] = await Promise.all([currentLabelSet(user.tenant), labelsOfRun(user.tenant, run.id), unverifiedLabels(user.tenant, run.id)]);
-  const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
-  const goldenSets = canCurate ? (await listGoldenSets(user.tenant)).map((s) => s.name) : [];
-  const drafted = canCurate ? draftGoldenCase(await runForDraftOrThrow(user.tenant, run.id), goldenCaseOfRun(user.tenant, run)) : null;
+  const drafted = draftSource ? draftGoldenCase(draftSource, goldenCaseOfRun(user.tenant, run)) : null;
   const draft = drafted?.record ?? null;
-  const replayable = run.status === 'finished' && holdsRole(user.memberships, 'operator') && (await hasRecordedExchanges(run.id));
+  // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
+  const replayable = run.status === 'finished' && isOperator && recorded;
 
   return (
     <main className="page">
