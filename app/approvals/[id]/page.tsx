@@ -274,7 +274,9 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         ) : (
           <p className="small">
             Run{' '}
-            <Link href={`/runs/${req.runId}`} data-testid="replay-link">
+            {/* Not prefetched: the run is resuming, so a prefetched page would be stale, and the prefetch's render
+                competes with the click's own. */}
+            <Link href={`/runs/${req.runId}`} data-testid="replay-link" prefetch={false}>
               {req.runId.slice(-8)} (replay)
             </Link>{' '}
             · paused at step {req.step} · requested {req.createdAt.replace('T', ' ').slice(0, 19)} UTC · expires{' '}
@@ -372,7 +374,9 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         <h2>The run up to the pause</h2>
         {upToPause.length === 0 ? <p className="muted">No steps recorded before the pause.</p> : <ol className="stack small">{upToPause.map((s, i) => <StepLine key={i} s={s} />)}</ol>}
         <p className="small">
-          <Link href={`/runs/${req.runId}`}>Open the full replay</Link>
+          <Link href={`/runs/${req.runId}`} prefetch={false}>
+            Open the full replay
+          </Link>
         </p>
       </section>
       )}

@@ -111,13 +111,14 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <h1>
           Run <span className="mono">{run.id.slice(-8)}</span>
         </h1>
+        {/* Compare is rendered per request: prefetching it would render it on every replay opened. */}
         <div className="row">
           {run.caseId && run.setting !== 'none' ? (
-            <Link className="button" href={`/compare?a=${run.id}&with=none`} data-testid="compare-no-weakness">
+            <Link className="button" href={`/compare?a=${run.id}&with=none`} data-testid="compare-no-weakness" prefetch={false}>
               Compare with this case under no weakness
             </Link>
           ) : null}
-          <Link className="button" href={`/compare?a=${run.id}`}>
+          <Link className="button" href={`/compare?a=${run.id}`} prefetch={false}>
             Compare with…
           </Link>
           <a className="button" href={`/api/runs/${run.id}/export`} download data-testid="download-run">
