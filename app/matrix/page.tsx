@@ -5,7 +5,7 @@ import { datasetOptions } from '@/lib/runs/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
 import { listGoldenSets } from '@/lib/db/golden-sets';
-import { loadMcpServers } from '@/lib/mcp/server-config';
+import { loadMcpServers } from '@/lib/mcp/client/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
 import { getSuitePoll } from '@/lib/db/suite-poll';
 

@@ -22,7 +22,7 @@ import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
 import { failedWritesOfRuns, requestOutcomes } from '@/lib/runs/request-view';
 import { RunLauncher } from './_components/run-launcher';
-import { loadMcpServers } from '@/lib/mcp/server-config';
+import { loadMcpServers } from '@/lib/mcp/client/server-config';
 import { DeleteRunButton } from './_components/delete-run-button';
 import { formatDuration } from '@/lib/format/units';
 import { holdsRole } from '@/lib/auth/authorize';
