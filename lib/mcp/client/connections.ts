@@ -24,6 +24,7 @@ const EXTRA_INHERITED_ENV = ['TMPDIR', 'LANG', 'LC_ALL'] as const;
  * The whole environment of a stdio child: the SDK's safe list (PATH, HOME, …), a temp dir and
  * locale, and the executor's own weakness flags — never the parent's STOCKROOM_* settings or secrets.
  */
+// Not configuration (lib/startup/env.test.ts): the parent's environment is only filtered and handed to a child process.
 export function childEnvironment(
   weaknesses: readonly WeaknessFlag[],
   parent: Readonly<Record<string, string | undefined>> = process.env,
@@ -42,6 +43,7 @@ export function childEnvironment(
  * The environment of a child spawned from a user's `--mcp-command`: PATH and HOME, and nothing of
  * ours (no STOCKROOM_* settings, no secrets). A configured server adds exactly what it declares.
  */
+// Not configuration: the parent's environment, filtered, for a child process.
 export function externalChildEnvironment(parent: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
   return serverEnvironment({}, parent);
 }

@@ -175,6 +175,7 @@ function fill(id: string, where: string, value: string, env: Env): string {
 }
 
 /** The environment a stdio server runs with: exactly what it declares, plus PATH and HOME. */
+// Not configuration: the parent's PATH and HOME handed to a child process.
 export function serverEnvironment(declared: Readonly<Record<string, string>>, parent: Env = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of ['PATH', 'HOME'] as const) {
