@@ -17,8 +17,7 @@ import { resolveDatabaseUrl } from '../db/database-url';
 import { configFromEnv, ENV_KEYS } from '../harness/config';
 import { parseProviderLimits } from '../jobs/provider-limits';
 import { otelSettingsFromEnv } from '../otel/env';
-import { ingestTokensFromEnv } from '../otel/ingest-tokens';
-import { traceQuietMs } from '../otel/import/limits';
+import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-token-format';
 import { expiryWarningSeconds, privateTargetsAllowed, webhookAttempts, webhookTimeoutMs } from '../notify/limits';
 import { datasetAllowList, parseDatasetTenants } from '../schemas/datasets';
 
@@ -89,8 +88,12 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_MCP_ALLOWED_HOSTS', readBy: ['web'], accepts: 'comma-separated hostnames', meaning: '/api/mcp: Host names it answers to besides loopback and BETTER_AUTH_URL', schema: hostnames },
   { name: 'STOCKROOM_MCP_SERVERS', readBy: ALL, accepts: 'a file path', meaning: 'the tool servers file (default `config/mcp-servers.json`)', schema: anyText },
   { name: 'STOCKROOM_MODEL_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: 'the endpoint of an openai-compatible model picked in the dashboard', schema: httpUrl },
-  { name: 'STOCKROOM_OTLP_TOKENS', readBy: ['web'], accepts: '`tenant:sha256-hex,…`', meaning: "the OTLP receiver's ingest tokens (`stockroom otlp-token` makes one)", schema: byParser(ingestTokensFromEnv) },
-  { name: 'STOCKROOM_OTLP_TRACE_QUIET_SECONDS', readBy: ['web'], accepts: 'an integer from 1 to 86400', meaning: 'how long a trace without its root span may be quiet before its run is finished (default 300)', schema: byParser((raw) => traceQuietMs({ STOCKROOM_OTLP_TRACE_QUIET_SECONDS: raw })) },
+  { name: 'STOCKROOM_OTLP_TOKENS', readBy: ['web'], accepts: '`tenant:sha256-hex,…`', meaning: "the OTLP receiver's ingest tokens (`stockroom otlp-token` makes one)", schema: byParser((raw) => {
+      const parsed = parseIngestTokenEntries(raw);
+      if (!parsed.ok) throw new Error(badIngestTokenMessage(parsed.bad));
+    }),
+  },
+  { name: 'STOCKROOM_OTLP_TRACE_QUIET_SECONDS', readBy: ['web'], accepts: 'an integer from 1 to 86400', meaning: 'how long a trace without its root span may be quiet before its run is finished (default 300)', schema: integer(1, 86_400) }, // lib/otel/import/limits.ts's range; its parser loads lib/harness's door, too much for every CLI start
   { name: 'STOCKROOM_WEBHOOK_ATTEMPTS', readBy: ['web', 'worker'], accepts: 'an integer from 1 to 25', meaning: 'attempts per webhook delivery before it is given up (default 5)', schema: byParser((raw) => webhookAttempts({ STOCKROOM_WEBHOOK_ATTEMPTS: raw })) },
   { name: 'STOCKROOM_WEBHOOK_TIMEOUT_MS', readBy: ['web', 'worker'], accepts: 'an integer from 100 to 120000', meaning: 'how long one webhook attempt may take (default 10000)', schema: byParser((raw) => webhookTimeoutMs({ STOCKROOM_WEBHOOK_TIMEOUT_MS: raw })) },
   { name: 'STOCKROOM_APPROVAL_WARN_SECONDS', readBy: ['web', 'worker'], accepts: 'an integer from 0 to 604800', meaning: 'a pending approval with less left is announced as expiring (default 600)', schema: byParser((raw) => expiryWarningSeconds({ STOCKROOM_APPROVAL_WARN_SECONDS: raw })) },
