@@ -9,7 +9,7 @@ import { parseGuardrailsJson } from '../lib/harness/guardrails/config';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { CliUsageError, stringFlag, stringsFlag, type FlagSpec, type ParsedArgs } from './args';
-import { loadMcpServers, resolveServer } from '../lib/mcp/server-config';
+import { loadMcpServers, resolveServer } from '../lib/mcp/client/server-config';
 import { resolveExecutor, resolveLiveModel } from '../lib/runs/agent';
 import { guardrailsFor } from '../lib/runs/settings';
 import { MAX_EPOCHS } from '../lib/eval/suite';
@@ -118,7 +118,7 @@ function impliedTransport(args: ParsedArgs): string | undefined {
 export async function toolServerFromArgs(
   args: ParsedArgs,
 ): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpCommand?: string | string[]; mcpCwd?: string; mcpEnv?: Record<string, string>; mcpServerId?: string }> {
-  const { parseHeaders } = await import('../lib/mcp/command-line');
+  const { parseHeaders } = await import('../lib/mcp/client/command-line');
   const id = stringFlag(args, 'mcp-server');
   const url = stringFlag(args, 'mcp-url');
   const command = stringFlag(args, 'mcp-command');

@@ -24,7 +24,10 @@ export const FLOORS = [
   'stockroom', // the environment: dataset, tools, ledger, the agent, the weakness table
   'eval', // golden cases, metrics, judge, matrix, gate
   'models', // live providers, recording, replay, the model judge
-  'mcp', // MCP servers and the MCP tool executor
+  'mcp/shared', // what the MCP server and client both speak: private keys, the lookup tool, paths
+  'mcp/server', // the Stockroom MCP server, its transports, the write gate
+  'mcp/client', // the MCP tool executor, its connections (which may start a server), OAuth
+  'mcp', // lib/mcp's door over the three, and the MCP benchmarks
   'db', // Prisma: the only code that touches the database
   'schemas', // zod schemas of what callers send
   'auth', // sessions, roles, users
@@ -44,7 +47,7 @@ export const FLOORS = [
  * reaches): the libraries below the database. lib/db waits for its split into areas (issue 36); the
  * service floors above it (schemas … boundary) are entered deep for now.
  */
-export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp', 'otel'] as const;
+export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp/shared', 'mcp/server', 'mcp/client', 'mcp', 'otel'] as const;
 
 /**
  * May import deep (ARCHITECTURE.md, "Doors"): app code, which composes the libraries; and lib/startup,

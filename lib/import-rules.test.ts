@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserDoorLeaks, circles, cruiseImports, deepImports, libToApp, upwardImports, wildcardDoors, type ImportGraph } from './import-rules';
+import { browserDoorLeaks, circles, cruiseImports, deepImports, libraryOf, libToApp, upwardImports, wildcardDoors, type ImportGraph } from './import-rules';
 
-const FLOORS = ['harness', 'eval', 'actions'];
-const DOORED = ['harness', 'eval'];
+const FLOORS = ['harness', 'mcp/server', 'mcp/client', 'eval', 'actions'];
+const DOORED = ['harness', 'mcp/server', 'mcp/client', 'eval'];
 
 /** The planted tree: each file's text. */
 const TREE: Record<string, string> = {
@@ -30,7 +30,15 @@ const TREE: Record<string, string> = {
   'lib/eval/ring-a.ts': "import { b } from './ring-b';\nexport const a = () => b();\n",
   'lib/eval/ring-b.ts': "import { a } from './ring-a';\nexport const b = (): number => a();\n",
   'lib/eval/index.ts': "export * from './fine';\n",
+  // lib/mcp's server and client are libraries of their own: the client enters the server by its door,
+  // the server never imports the client.
+  'lib/mcp/server/index.ts': "export { serve } from './serve';\n",
+  'lib/mcp/server/serve.ts': 'export const serve = () => 2;\n',
+  'lib/mcp/server/calls-client.ts': "import { connect } from '../client';\nexport const back = connect;\n",
+  'lib/mcp/client/index.ts': "export { connect } from './connect';\n",
+  'lib/mcp/client/deep.ts': "import { serve } from '../server/serve';\nexport const deep = serve;\n",
   // What keeps to the plan:
+  'lib/mcp/client/connect.ts': "import { serve } from '../server';\nexport const connect = serve;\n",
   'lib/eval/fine.ts': "import { runLoop } from '../harness';\nimport type { words } from '../harness/browser';\nexport const fine = runLoop;\nexport type W = typeof words;\n",
   'lib/eval/fine.test.ts': "import { runLoop } from '../harness/loop/run';\nimport { GET } from '../../app/api/thing/route';\nexport const t = [runLoop, GET];\n",
   'lib/actions/act.ts': "import { runLoop } from '../harness/loop/run';\nexport const act = runLoop;\n",
@@ -57,7 +65,7 @@ describe('the import check, on a tree with one violation of each rule', () => {
   });
 
   it('refuses an import of another library’s internals, and nothing that enters by a door, a test or app code', () => {
-    expect(deepImports(graph.edges, DOORED, ['actions'])).toEqual(['lib/eval/deep.ts → lib/harness/loop/run.ts']);
+    expect(deepImports(graph.edges, DOORED, ['actions']).sort()).toEqual(['lib/eval/deep.ts → lib/harness/loop/run.ts', 'lib/mcp/client/deep.ts → lib/mcp/server/serve.ts']);
   });
 
   it('refuses an import from lib/ of app/, but lets a test file compose the app', () => {
@@ -65,7 +73,11 @@ describe('the import check, on a tree with one violation of each rule', () => {
   });
 
   it('refuses an import of a higher floor', () => {
-    expect(upwardImports(graph.edges, FLOORS)).toEqual(['lib/harness/upward.ts → lib/eval/index.ts']);
+    expect(upwardImports(graph.edges, FLOORS).sort()).toEqual(['lib/harness/upward.ts → lib/eval/index.ts', 'lib/mcp/server/calls-client.ts → lib/mcp/client/index.ts']);
+  });
+
+  it('counts lib/mcp/server and lib/mcp/client as libraries of their own, and nothing else one folder down', () => {
+    expect(['lib/mcp/server/serve.ts', 'lib/mcp/client/oauth/sealed.ts', 'lib/mcp/index.ts', 'lib/harness/loop/run.ts'].map(libraryOf)).toEqual(['mcp/server', 'mcp/client', 'mcp', 'harness']);
   });
 
   it('finds the circle', () => {

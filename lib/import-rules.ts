@@ -57,7 +57,17 @@ export async function cruiseImports(roots: readonly string[], cwd: string = proc
 }
 
 export const isTest = (p: string) => /\.test\.tsx?$/.test(p);
-export const libraryOf = (p: string) => /^lib\/([^/]+)\//.exec(p)?.[1] ?? null;
+/**
+ * Sub-areas that are libraries of their own: each has its own floor and its own door (`index.ts`), and
+ * the rest of its parent folder enters it only through that door. lib/mcp's server and client stand
+ * apart (the MCP SDK's split), on the protocol both speak (`mcp/shared`); `lib/mcp/index.ts` sits above
+ * the three and names what leaves lib/mcp.
+ */
+export const SPLIT_LIBRARIES = ['mcp/shared', 'mcp/server', 'mcp/client'] as const;
+
+/** The library a path belongs to: `lib/<folder>/…`, or a split sub-area (`mcp/server`); null outside lib/. */
+export const libraryOf = (p: string): string | null =>
+  SPLIT_LIBRARIES.find((area) => p.startsWith(`lib/${area}/`)) ?? /^lib\/([^/]+)\//.exec(p)?.[1] ?? null;
 
 /**
  * A library's doors: `index.ts` (everything other libraries may use), `browser.ts` (the part that is safe

@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { casesEachFlagMoves, flagsMovingEachCase, type FlagSuggestion } from '@/lib/charts/flag-suggestions';
 import { guardrailSuggestions, type GuardrailSuggestion } from '@/lib/charts/guardrail-switches';
-import { WEAKNESS_FLAGS } from '@/lib/harness/config';
+import { WEAKNESS_ORDER } from '@/lib/stockroom/weaknesses/weakness-table';
 import { resolveDataset, type DatasetOption } from '@/lib/runs/datasets';
 import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites';
 
@@ -34,8 +34,8 @@ export async function loadSuggestions(tenant: string, datasets: readonly Dataset
     const suite = done.find((s) => s.datasetHash === hash);
     if (!suite) continue;
     const cases = await getSuiteCases(suite.id);
-    const byFlag = casesEachFlagMoves(cases, WEAKNESS_FLAGS);
-    out[d.id] = { suiteId: suite.id, finishedAt: suite.finishedAt, byFlag, movedBy: flagsMovingEachCase(cases, WEAKNESS_FLAGS), byGuardrail: guardrailSuggestions(byFlag) };
+    const byFlag = casesEachFlagMoves(cases, WEAKNESS_ORDER);
+    out[d.id] = { suiteId: suite.id, finishedAt: suite.finishedAt, byFlag, movedBy: flagsMovingEachCase(cases, WEAKNESS_ORDER), byGuardrail: guardrailSuggestions(byFlag) };
   }
   return out;
 }

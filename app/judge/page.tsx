@@ -7,124 +7,18 @@
 import Link from 'next/link';
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
-import { countJudgeCalls, getCalibrationOrThrow, listCalibrations, type CalibrationDetail } from '@/lib/db/judge';
+import { countJudgeCalls, getCalibrationOrThrow, listCalibrations } from '@/lib/db/judge';
 import { NotFoundError } from '@/lib/db/errors';
-import type { AgreementStats } from '@/lib/eval/agreement';
-import { isScored, type JudgeOutcome } from '@/lib/eval/judge';
 import { JudgePageQuerySchema } from '@/lib/schemas/judge';
 import { RunCalibrationForm } from './_components/run-calibration-form';
+import { CalibrationDetail } from './_components/calibration-detail';
+import { CalibrationsTable } from './_components/calibrations-table';
 import { calibrationSetStatus } from '@/lib/eval/calibration';
-import { isLabelsSet, MIN_CALIBRATION_LABELS } from '@/lib/eval/label-calibration';
+import { MIN_CALIBRATION_LABELS } from '@/lib/eval/label-calibration';
 import { labelCalibrationSource } from '@/lib/runs/label-calibration';
 import { pickableProviders } from '@/lib/runs/model-choice';
 
 export const dynamic = 'force-dynamic';
-
-const fmt = (v: number | null) => (v === null ? '—' : String(v));
-
-function Outcome({ o }: { o: JudgeOutcome }) {
-  if (!isScored(o)) return <span className="badge warn" title={o.detail}>unscored ({o.unscored})</span>;
-  return (
-    <span title={o.rationale}>
-      <span className={`badge ${o.passed ? 'good' : 'bad'}`}>{o.passed ? 'pass' : 'fail'}</span> {o.score}
-    </span>
-  );
-}
-
-function StatsRow({ label, s }: { label: string; s: AgreementStats }) {
-  return (
-    <tr>
-      <th scope="row">{label}</th>
-      <td className="num">{fmt(s.agreement)}</td>
-      <td className="num">
-        {s.kappa === null ? 'undefined' : s.kappa}
-        {/* Calibrations stored before issue 35 have no interval. */}
-        {s.kappaInterval ? <span title={s.kappaInterval.method}>{` [${s.kappaInterval.low}, ${s.kappaInterval.high}]`}</span> : null}
-      </td>
-      <td className="num">
-        {s.agreed}/{s.n}
-      </td>
-      <td className="num">{s.confusion.tp}</td>
-      <td className="num">{s.confusion.fp}</td>
-      <td className="num">{s.confusion.fn}</td>
-      <td className="num">{s.confusion.tn}</td>
-    </tr>
-  );
-}
-
-function Detail({ c }: { c: CalibrationDetail }) {
-  const r = c.result;
-  return (
-    <section className="panel" aria-labelledby="calibration-detail" data-testid="calibration-detail">
-      <h2 id="calibration-detail">
-        {c.judge} on {c.setName}
-      </h2>
-      <p className="small muted">
-        rubric {c.rubricVersion} · set sha256 {c.setSha256.slice(0, 12)} · {c.createdAt.replace('T', ' ').slice(0, 19)} · provider calls {c.providerCalls}
-      </p>
-      <div className="table-wrap">
-        <table className="data" data-testid="calibration-figures">
-          <thead>
-            <tr>
-              <th scope="col">Verdict</th>
-              <th scope="col" className="num">Agreement</th>
-              <th scope="col" className="num">Cohen&apos;s kappa</th>
-              <th scope="col" className="num">Agreed</th>
-              <th scope="col" className="num">Judge pass, human pass</th>
-              <th scope="col" className="num">Judge pass, human fail</th>
-              <th scope="col" className="num">Judge fail, human pass</th>
-              <th scope="col" className="num">Both fail</th>
-            </tr>
-          </thead>
-          <tbody>
-            <StatsRow label="overall (both rubrics)" s={r.overall} />
-            <StatsRow label="answer correctness" s={r.correctness} />
-            <StatsRow label="faithfulness" s={r.faithfulness} />
-          </tbody>
-        </table>
-      </div>
-      <h3>Items</h3>
-      <div className="table-wrap">
-        <table className="data" data-testid="calibration-items">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Probe</th>
-              <th scope="col">Human</th>
-              <th scope="col">Judge</th>
-              <th scope="col">Correctness</th>
-              <th scope="col">Faithfulness</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.items.map((i) => {
-              const disagrees = i.verdict !== null && i.verdict !== i.human;
-              return (
-                <tr key={i.id} data-testid={`calibration-item-${i.id}`} data-disagrees={disagrees ? 'true' : undefined}>
-                  <td className="mono">{isLabelsSet(c.setName) ? <Link href={`/runs/${i.id}`}>run {i.id.slice(-8)}</Link> : i.id}</td>
-                  <td className="small">{i.probe ?? ''}</td>
-                  <td>
-                    <span className={`badge ${i.human === 'pass' ? 'good' : 'bad'}`}>{i.human}</span> {i.humanScore}/5
-                  </td>
-                  <td>
-                    {i.verdict === null ? <span className="badge warn">unscored</span> : <span className={`badge ${i.verdict === 'pass' ? 'good' : 'bad'}`}>{i.verdict}</span>}
-                    {disagrees ? <strong> disagrees</strong> : null}
-                  </td>
-                  <td>
-                    <Outcome o={i.correctness} />
-                  </td>
-                  <td>
-                    <Outcome o={i.faithfulness} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
-}
 
 export default async function JudgePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
@@ -193,48 +87,14 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
           )}
         </p>
       ) : (
-        <section className="panel" aria-labelledby="calibrations-heading">
-          <h2 id="calibrations-heading">Calibrations</h2>
-          <div className="table-wrap">
-            <table className="data" data-testid="calibrations-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Judge</th>
-                  <th scope="col">Set</th>
-                  <th scope="col" className="num">Items</th>
-                  <th scope="col" className="num">Unscored</th>
-                  <th scope="col" className="num">Agreement</th>
-                  <th scope="col" className="num">Cohen&apos;s kappa</th>
-                  <th scope="col" className="num">Provider calls</th>
-                </tr>
-              </thead>
-              <tbody>
-                {calibrations.map((c) => (
-                  <tr key={c.id} aria-current={c.id === detail?.id ? 'true' : undefined}>
-                    <td className="nowrap small">
-                      <Link href={`/judge?id=${c.id}`}>{c.createdAt.replace('T', ' ').slice(0, 19)}</Link>
-                    </td>
-                    <td className="mono">{c.judge}</td>
-                    <td className="small">{c.setName}</td>
-                    <td className="num">{c.items}</td>
-                    <td className="num">{c.unscored}</td>
-                    <td className="num">{fmt(c.agreement)}</td>
-                    <td className="num">{c.kappa === null ? 'undefined' : c.kappa}</td>
-                    <td className="num">{c.providerCalls}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        <CalibrationsTable calibrations={calibrations} currentId={detail?.id} />
       )}
       {query.id && !detail ? (
         <p className="panel" role="alert">
           That calibration does not exist.
         </p>
       ) : null}
-      {detail ? <Detail c={detail} /> : null}
+      {detail ? <CalibrationDetail c={detail} /> : null}
     </main>
   );
 }

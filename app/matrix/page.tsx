@@ -4,8 +4,9 @@ import { listSuiteRuns } from '@/lib/db/suites';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
+import { WeaknessLegend } from './_components/weakness-legend';
 import { listGoldenSets } from '@/lib/db/golden-sets';
-import { loadMcpServers } from '@/lib/mcp/server-config';
+import { loadMcpServers } from '@/lib/mcp/client/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
 import { getSuitePoll } from '@/lib/db/suite-poll';
 
@@ -40,6 +41,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Promi
         The golden suite runs once with no weakness and once with each weakness flag alone. Each bar group is one setting; the table
         shows how far each flag moves the gate metrics from <strong>none</strong>. Click a changed cell to see the cases that moved.
       </p>
+      <WeaknessLegend />
       <MatrixClient datasets={datasets} suites={items} selectedId={selected} compareId={idOrNull(params.compare)} initialCell={parseCell(first(params.cell))} initialPoll={initial} runBlocked={runBlocked} toolServers={toolServers} modelProviders={pickableProviders()} goldenSets={(await listGoldenSets(user.tenant)).map((s) => s.name)} />
     </main>
   );

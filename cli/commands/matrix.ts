@@ -23,6 +23,7 @@ import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
 import { FAKE_MODEL, isOfflineModel, parseModelName, resolveConfig } from '../../lib/harness/config';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { formatWeaknessLegend } from '../../lib/stockroom/weaknesses/weakness-table';
 import { runSuite, type SuiteResult } from '../../lib/eval/suite';
 import { priceFor } from '../../lib/models/prices';
 import { parseProviderLimits } from '../../lib/jobs/provider-limits';
@@ -199,6 +200,8 @@ async function runAndPrint(
     const metrics = Object.fromEntries(MATRIX_SETTINGS.map((s) => [s, matrix.reports[s].metrics]));
     process.stdout.write(`golden ${matrix.golden.path} (sha256 ${matrix.golden.sha256.slice(0, 12)})\n\n`);
     process.stdout.write(formatMatrixTable(metrics) + '\n');
+    // What each row's flag switches and does, from the weakness table the run itself was configured by.
+    process.stdout.write(`\nsettings\n\n${formatWeaknessLegend()}\n`);
     const significance = formatPairedDeltas(matrix.paired, matrix.epochs);
     if (significance) process.stdout.write(`\n${significance}\n`);
     const guardrailTable = formatGuardrailTable(metrics);

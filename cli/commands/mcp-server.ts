@@ -6,7 +6,7 @@
  */
 import type { FlagSpec } from '../args';
 import type { CliCommand } from '../command';
-import { runMcpServer } from '../../lib/mcp/serve';
+import { runMcpServer } from '../../lib/mcp/server/serve';
 
 /** For `--help`; the flags themselves are parsed and validated by lib/mcp/server-options. */
 const FLAGS: FlagSpec = {

@@ -7,8 +7,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { datasetFromArgs, HARNESS_FLAGS, toolServerFromArgs } from '../common';
-import { createExecutor } from '../../lib/mcp/create-executor';
-import type { McpToolExecutor } from '../../lib/mcp/mcp-executor';
+import { createExecutor } from '../../lib/mcp/client/create-executor';
+import type { McpToolExecutor } from '../../lib/mcp/client/mcp-executor';
 
 const FLAGS = {
   dataset: HARNESS_FLAGS.dataset!,

@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { resolveConfig } from '../../lib/harness/config';
 import type { ModelClient } from '../../lib/harness/model/client';
 import { scriptedModel } from '../../lib/harness/testing/scripted-model';
-import { createExecutor } from '../../lib/mcp/create-executor';
+import { createExecutor } from '../../lib/mcp/client/create-executor';
 import { strangerCommand } from '../../lib/mcp/testing/stranger-process';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { loadDataset } from '../../lib/stockroom/dataset/load-dataset';

@@ -9,7 +9,7 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { InvalidInputError } from '../db/errors';
 import { tenantOAuthProvider } from '../db/mcp-oauth';
-import { loadMcpServers, resolveServer } from '../mcp/server-config';
+import { loadMcpServers, resolveServer } from '../mcp/client/server-config';
 import { RefreshToolServersInputSchema } from '../schemas/tool-servers';
 import { safeAction } from '../boundary/safe-action';
 

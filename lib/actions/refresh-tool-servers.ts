@@ -7,9 +7,9 @@
 import { revalidatePath } from 'next/cache';
 import { InvalidInputError } from '../db/errors';
 import { saveToolServerListings } from '../db/tool-server-listings';
-import { listConfiguredServerTools } from '../mcp/list-server-tools';
+import { listConfiguredServerTools } from '../mcp/client/list-server-tools';
 import { tenantOAuthProvider } from '../db/mcp-oauth';
-import { loadMcpServers, resolveServer } from '../mcp/server-config';
+import { loadMcpServers, resolveServer } from '../mcp/client/server-config';
 import { RefreshToolServersInputSchema } from '../schemas/tool-servers';
 import { safeAction } from '../boundary/safe-action';
 

@@ -4,14 +4,15 @@
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
 import { GuardrailsSchema, guardrailsOn } from '../harness/browser';
-import { FAKE_MODEL, NOISY_FAKE_MODEL, WEAKNESS_FLAGS } from '../harness/browser';
+import { FAKE_MODEL, NOISY_FAKE_MODEL } from '../harness/browser';
+import { WEAKNESS_ORDER } from '../stockroom/browser';
 import { MATRIX_TABLE_METRICS } from '../eval/browser';
 import { round4 } from '../eval/browser';
 
 export const BASE_SETTING = 'none';
 
 /** The matrix rows in published order (lib/eval/matrix's MATRIX_SETTINGS, which reads files, so not imported into the browser). */
-export const MATRIX_SETTINGS: readonly string[] = [BASE_SETTING, ...WEAKNESS_FLAGS];
+export const MATRIX_SETTINGS: readonly string[] = [BASE_SETTING, ...WEAKNESS_ORDER];
 
 /** The gate metrics drawn as bars (all rates in [0, 1] where higher is better, so they share an axis). */
 export const CHART_METRICS = ['tool_selection_accuracy', 'answer_correctness', 'termination_match_rate', 'must_not_call_ok_rate', 'loop_rate'] as const;

@@ -271,6 +271,7 @@ export interface DbFigure {
  * `BENCH_DB_POSTGRES=1`. Persisting is repeated `repeat` times (median reported).
  */
 export async function benchDb(repeat = 5): Promise<DbFigure[]> {
+  // The benchmark's own switch (npm run bench), not read by the web server, worker or CLI: not in lib/startup/env.ts.
   const providers: BenchProvider[] = process.env.BENCH_DB_POSTGRES === '1' ? ['sqlite', 'postgres'] : ['sqlite'];
   const figures: DbFigure[] = [];
   for (const provider of providers) {

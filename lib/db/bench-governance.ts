@@ -67,6 +67,7 @@ export async function governedStart(
 export async function benchGovernance(): Promise<{ name: string; value: number; unit: string; target?: string; detail?: string }[]> {
   const { url, drop } = await createTestDatabaseUrl('postgres');
   await migrate({ url });
+  // Not a read of configuration: the benchmark gives its own process a key when the operator set none.
   process.env.STOCKROOM_EVIDENCE_KEY ??= 'bench-evidence-key-0123456789abcdef0123456789';
   const db = openDatabase(url);
   try {

@@ -8,9 +8,9 @@
  */
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExecutor } from '../mcp/create-executor';
-import type { McpToolExecutor } from '../mcp/mcp-executor';
-import type { ResolvedMcpServer } from '../mcp/server-config';
+import { createExecutor } from '../mcp/client/create-executor';
+import type { McpToolExecutor } from '../mcp/client/mcp-executor';
+import type { ResolvedMcpServer } from '../mcp/client/server-config';
 import { startOAuthProtectedServer, type ProtectedServer } from '../mcp/testing/oauth-protected-server';
 import { hasOwn, OWN_DATASET_DIR } from '../mcp/test-support';
 import { loadDataset } from '../stockroom/dataset/load-dataset';

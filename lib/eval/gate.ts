@@ -15,7 +15,7 @@ import { round4 } from './numbers';
 /**
  * The repository's thresholds file. Resolved from this file's path, not with `new URL(…, import.meta.url)`:
  * Next's bundler takes that for an asset import, and once pages reach this module through lib/eval's door
- * the build failed collecting page data ("path must be … URL. Received an instance of URL"; lib/mcp/paths.ts).
+ * the build failed collecting page data ("path must be … URL. Received an instance of URL"; lib/mcp/shared/paths.ts).
  */
 export const DEFAULT_THRESHOLDS_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config/gate-thresholds.json');
 

@@ -2,11 +2,11 @@
  * The weakness matrix (SPEC.md §1): the golden set evaluated under `none` and under each weakness
  * flag alone, every other setting taken from the base configuration, each setting computed once.
  */
-import { resolveConfig, WEAKNESS_FLAGS, type HarnessConfig, type WeaknessFlag } from '../harness';
+import { resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness';
 import type { ToolExecutor } from '../harness';
 import type { RunResult } from '../harness';
 import type { Dataset } from '../stockroom';
-import { createStockroomAgent, type CreateAgentOptions } from '../stockroom';
+import { createStockroomAgent, WEAKNESS_ORDER, type CreateAgentOptions } from '../stockroom';
 import { EvalFileError } from './errors';
 import { loadGoldenFile, type GoldenFile } from './golden';
 import type { Judge } from './judge';
@@ -18,8 +18,8 @@ import { checkEpochs, runSuite, type SuiteProgress, type SuiteResult } from './s
 
 export type MatrixSetting = 'none' | WeaknessFlag;
 
-/** The matrix rows, in the published order. */
-export const MATRIX_SETTINGS: readonly MatrixSetting[] = ['none', ...WEAKNESS_FLAGS];
+/** The matrix rows, in the published order: `none`, then the weakness table's flags. */
+export const MATRIX_SETTINGS: readonly MatrixSetting[] = ['none', ...WEAKNESS_ORDER];
 
 /** The weakness flags of a setting. */
 export function settingWeaknesses(setting: MatrixSetting): WeaknessFlag[] {

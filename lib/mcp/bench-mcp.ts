@@ -6,7 +6,7 @@
 import { resolveConfig, type Transport } from '../harness';
 import { runMatrix } from '../eval';
 import type { Dataset } from '../stockroom';
-import { createExecutor } from './create-executor';
+import { createExecutor } from './client';
 
 /** The MCP transports benchmarked, with the wall-clock target for one matrix. */
 export const MCP_BENCH_TARGETS_MS: Readonly<Record<Exclude<Transport, 'local'>, number>> = {

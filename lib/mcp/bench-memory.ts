@@ -6,9 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { httpConnection } from './connections';
-import { McpToolExecutor } from './mcp-executor';
-import { REPO_ROOT } from './paths';
+import { httpConnection } from './client';
+import { McpToolExecutor } from './client';
+import { REPO_ROOT } from './shared';
 
 /** Requests sent on one session. */
 export const ONE_SESSION_REQUESTS = 25_000;

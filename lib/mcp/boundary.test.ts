@@ -7,7 +7,7 @@ import { resolveConfig } from '../harness/config';
 import { isToolRecord } from '../harness/types';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import { createStockroomAgent } from '../stockroom/agent';
-import { createExecutor } from './create-executor';
+import { createExecutor } from './client/create-executor';
 import { hasShared, SHARED_DATASET_DIR } from './test-support';
 
 const QUESTION = "What's the status of order ORD-1001?";

@@ -16,11 +16,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { startStockroomHttpServer, type RunningHttpServer } from './http-server';
-import { REPO_ROOT } from './paths';
-import { NO_POLICY_REFUSAL } from './serve';
+import { startStockroomHttpServer, type RunningHttpServer } from './server/http-server';
+import { REPO_ROOT } from './shared/paths';
+import { NO_POLICY_REFUSAL } from './server/serve';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
-import { refusingWrites } from './write-gate';
+import { refusingWrites } from './server/write-gate';
 
 const run = promisify(execFile);
 const SUITE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');

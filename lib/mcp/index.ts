@@ -1,21 +1,25 @@
-/** The MCP area's public surface: the Stockroom server, its transports, and the MCP tool executor. */
-export { createStockroomServer, type StockroomServerOptions } from './stockroom-server';
-export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server';
-export { StatelessMcpEndpoint, type EndpointCaller } from './web-endpoint';
-export { parseWeaknessesParam } from './weaknesses-param';
-export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './write-gate';
-export { runMcpServer } from './serve';
-export { parseServerFlags, type ServerFlags } from './server-options';
-export { McpToolExecutor, type McpConnection, type McpExecutorOptions } from './mcp-executor';
-export { memoryConnection, stdioConnection, httpConnection, stockroomStdioCommand, childEnvironment } from './connections';
-export { createExecutor, type CreateExecutorOptions } from './create-executor';
-export { normaliseCallToolResult } from './normalise-result';
-export { RESET_TOOL_NAME, HIDDEN_META_KEY, OPERATION_KEY_META_KEY, STOCKROOM_SERVER_INFO } from './protocol';
+/**
+ * The MCP area's public surface, for other libraries: the Stockroom server (`./server`), the MCP tool
+ * executor and its connections (`./client`), and the protocol both speak (`./shared`). Each of the
+ * three has its own door; this one names what leaves lib/mcp. Any new export added here becomes public API.
+ */
+export { createStockroomServer, type StockroomServerOptions } from './server';
+export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './server';
+export { StatelessMcpEndpoint, type EndpointCaller } from './server';
+export { parseWeaknessesParam } from './server';
+export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './server';
+export { runMcpServer } from './server';
+export { parseServerFlags, type ServerFlags } from './server';
+export { McpToolExecutor, type McpConnection, type McpExecutorOptions } from './client';
+export { memoryConnection, stdioConnection, httpConnection, stockroomStdioCommand, childEnvironment } from './client';
+export { createExecutor, type CreateExecutorOptions } from './client';
+export { normaliseCallToolResult } from './client';
+export { RESET_TOOL_NAME, HIDDEN_META_KEY, OPERATION_KEY_META_KEY, STOCKROOM_SERVER_INFO } from './shared';
 export { benchMcpMatrix, formatMcpBench, MCP_BENCH_TARGETS_MS, type McpBenchFigure } from './bench-mcp';
 
 // Reached from other libraries.
-export { isMcpApproval, type McpApprovalStore } from './mcp-approvals';
-export type { OAuthCredentials, OAuthCredentialStore } from './oauth/credentials';
-export { oauthProviderForServer } from './oauth/provider-for';
-export { oauthSealingKey, seal, unseal } from './oauth/sealed';
-export { dashboardUrl, loadMcpServers, type ResolvedMcpServer, resolveServer } from './server-config';
+export { isMcpApproval, type McpApprovalStore } from './server';
+export type { OAuthCredentials, OAuthCredentialStore } from './client';
+export { oauthProviderForServer } from './client';
+export { oauthSealingKey, seal, unseal } from './client';
+export { dashboardUrl, loadMcpServers, type ResolvedMcpServer, resolveServer } from './client';

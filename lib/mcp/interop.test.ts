@@ -8,10 +8,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeJsonParse } from '../harness/json';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { childEnvironment, stdioConnection } from './connections';
-import { startStockroomHttpServer, type RunningHttpServer } from './http-server';
-import { McpToolExecutor } from './mcp-executor';
-import { REPO_ROOT } from './paths';
+import { childEnvironment, stdioConnection } from './client/connections';
+import { startStockroomHttpServer, type RunningHttpServer } from './server/http-server';
+import { McpToolExecutor } from './client/mcp-executor';
+import { REPO_ROOT } from './shared/paths';
 import { hasShared, SHARED_DATASET_DIR } from './test-support';
 
 const run = promisify(execFile);

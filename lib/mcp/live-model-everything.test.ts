@@ -11,8 +11,8 @@ import { liveModelFactory } from '../models/create-model-client';
 import { ProviderStub } from '../models/testing/stub-server';
 import { createStockroomAgent } from '../stockroom/agent';
 import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
-import { REPO_ROOT } from './paths';
+import { createExecutor } from './client/create-executor';
+import { REPO_ROOT } from './shared/paths';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FAST = { retries: 1, initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000, random: () => 0 };

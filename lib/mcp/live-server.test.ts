@@ -17,8 +17,8 @@ import { OPERATOR_SCOPES } from '../governance/principal';
 import { toolSourceOf } from '../governance/tool-source';
 import { createStockroomAgent } from '../stockroom/agent';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
-import type { McpToolExecutor } from './mcp-executor';
+import { createExecutor } from './client/create-executor';
+import type { McpToolExecutor } from './client/mcp-executor';
 import { strangerCommand } from './testing/stranger-process';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 

@@ -13,8 +13,8 @@ import { clearDatasetCache, loadDataset } from '../stockroom/dataset/load-datase
 import type { Dataset } from '../stockroom/dataset/types';
 import { StockroomEnvironment } from '../stockroom/environment';
 import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
-import { McpToolExecutor } from './mcp-executor';
-import { createStockroomServer } from './stockroom-server';
+import { McpToolExecutor } from './client/mcp-executor';
+import { createStockroomServer } from './server/stockroom-server';
 
 let dir: string;
 let dataset: Dataset;

@@ -12,14 +12,14 @@ import { MemoryJournalStore } from '../governance/memory-journal-store';
 import { loadPolicyFile } from '../governance/policy-file';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '../governance/principal';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { httpConnection } from './connections';
-import { startStockroomHttpServer, type RunningHttpServer } from './http-server';
-import { McpToolExecutor } from './mcp-executor';
-import { REPO_ROOT } from './paths';
-import { RESET_TOOL_NAME } from './protocol';
+import { httpConnection } from './client/connections';
+import { startStockroomHttpServer, type RunningHttpServer } from './server/http-server';
+import { McpToolExecutor } from './client/mcp-executor';
+import { REPO_ROOT } from './shared/paths';
+import { RESET_TOOL_NAME } from './shared/protocol';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
-import { StatelessMcpEndpoint } from './web-endpoint';
-import { GovernedWrites, OPEN_WRITES } from './write-gate';
+import { StatelessMcpEndpoint } from './server/web-endpoint';
+import { GovernedWrites, OPEN_WRITES } from './server/write-gate';
 
 const POLICY = loadPolicyFile(path.join(REPO_ROOT, 'config/policy.json'));
 /** A product of our dataset and a quantity its restock rules accept (at least the minimum). */

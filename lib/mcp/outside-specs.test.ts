@@ -10,9 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import { buildToolSpecs } from '../stockroom/tools/tool-specs';
-import { createExecutor } from './create-executor';
-import type { McpToolExecutor } from './mcp-executor';
-import { REPO_ROOT } from './paths';
+import { createExecutor } from './client/create-executor';
+import type { McpToolExecutor } from './client/mcp-executor';
+import { REPO_ROOT } from './shared/paths';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 
 describe.skipIf(!hasOwn)('the specs an outside client is shown', () => {

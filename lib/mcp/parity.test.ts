@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig, type Transport } from '../harness/config';
 import { MATRIX_SETTINGS, runMatrix } from '../eval/matrix';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
+import { createExecutor } from './client/create-executor';
 import { hasOwn, hasShared, OWN_DATASET_DIR, SHARED_DATASET_DIR } from './test-support';
 
 async function matrixMetrics(datasetDir: string, transport: Transport) {

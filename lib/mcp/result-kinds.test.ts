@@ -16,7 +16,7 @@ import { makeMeta } from '../db/testing/run-fixtures';
 import { testProviders } from '../db/testing/test-databases';
 import { createStockroomAgent } from '../stockroom/agent';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
+import { createExecutor } from './client/create-executor';
 import { strangerCommand } from './testing/stranger-process';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 

@@ -9,10 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ConfigError } from '../harness/errors';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
-import type { McpToolExecutor } from './mcp-executor';
-import { REPO_ROOT } from './paths';
-import { requestedWeaknessCapability } from './session-weaknesses';
+import { createExecutor } from './client/create-executor';
+import type { McpToolExecutor } from './client/mcp-executor';
+import { REPO_ROOT } from './shared/paths';
+import { requestedWeaknessCapability } from './shared/session-weaknesses';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 
 const server = (extra: string[]) => [process.execPath, '--import', 'tsx', 'cli/stockroom.ts', 'mcp-server', '--dataset', OWN_DATASET_DIR, ...extra];

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../harness/config';
 import { createStockroomAgent } from '../stockroom/agent';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { createExecutor } from './create-executor';
-import type { McpToolExecutor } from './mcp-executor';
-import { STOCKROOM_SERVER_INFO } from './protocol';
+import { createExecutor } from './client/create-executor';
+import type { McpToolExecutor } from './client/mcp-executor';
+import { STOCKROOM_SERVER_INFO } from './shared/protocol';
 import { startStrangerHttp, strangerCommand, type StrangerHttp } from './testing/stranger-process';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
 

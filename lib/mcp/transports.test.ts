@@ -9,7 +9,7 @@ import { pyJson } from '../harness/pyjson';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
 import { StockroomEnvironment } from '../stockroom/environment';
 import type { ToolExecutor } from '../harness/executor';
-import { createExecutor } from './create-executor';
+import { createExecutor } from './client/create-executor';
 import { hasShared, SHARED_DATASET_DIR, warnIfMissing } from './test-support';
 
 warnIfMissing();

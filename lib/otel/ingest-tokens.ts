@@ -8,9 +8,9 @@ import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigError } from '../harness';
 
-export const OTLP_TOKENS_VAR = 'STOCKROOM_OTLP_TOKENS';
-/** What a tenant name may look like (the same rule for tokens and `import --tenant`). */
-export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+import { badIngestTokenMessage, OTLP_TOKENS_VAR, parseIngestTokenEntries, TENANT_PATTERN } from './ingest-token-format';
+
+export { OTLP_TOKENS_VAR, TENANT_PATTERN };
 
 export interface IngestToken {
   tenant: string;
@@ -28,15 +28,9 @@ export function newIngestToken(tenant: string): { token: string; entry: string }
 
 /** The configured tokens (none when the variable is unset: the receiver then refuses everyone). */
 export function ingestTokensFromEnv(raw = process.env[OTLP_TOKENS_VAR]): IngestToken[] {
-  const tokens: IngestToken[] = [];
-  for (const entry of (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
-    const [tenant, hash, ...rest] = entry.split(':');
-    if (rest.length > 0 || !tenant || !TENANT_PATTERN.test(tenant) || !hash || !/^[0-9a-f]{64}$/i.test(hash)) {
-      throw new ConfigError(OTLP_TOKENS_VAR, `${OTLP_TOKENS_VAR} entries must be tenant:sha256-hex-of-token; '${entry.slice(0, 24)}…' is not`);
-    }
-    tokens.push({ tenant, sha256: Buffer.from(hash, 'hex') });
-  }
-  return tokens;
+  const parsed = parseIngestTokenEntries(raw);
+  if (!parsed.ok) throw new ConfigError(OTLP_TOKENS_VAR, badIngestTokenMessage(parsed.bad));
+  return parsed.entries.map(({ tenant, hash }) => ({ tenant, sha256: Buffer.from(hash, 'hex') }));
 }
 
 /** The tenant whose token `given` is, or null. Every configured hash is compared (no early exit). */

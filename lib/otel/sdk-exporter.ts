@@ -90,6 +90,7 @@ export function createRunTraceExporter(settings: OtelExportSettings, report: (me
   };
   const options = { url: settings.tracesUrl, headers: settings.headers, timeoutMillis: settings.timeoutMillis };
   const wire = settings.protocol === 'http/json' ? new OtlpJsonExporter(options) : new OtlpProtoExporter(options);
+  // npm_package_version is not configuration: npm sets it, and the exporter only reports it.
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, [ATTR_SERVICE_VERSION]: process.env.npm_package_version ?? '0' }),
     spanProcessors: [new BatchSpanProcessor(new WarningExporter(wire, settings.tracesUrl, warn), { maxExportBatchSize: MAX_EXPORT_BATCH, maxQueueSize: MAX_QUEUE })],

@@ -4,7 +4,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENV_KEYS } from '../harness/config';
 import { checkEnvironment, EnvironmentError, environmentProblems, envTableMarkdown, ENV_VARIABLES } from './env';
 
 describe('environmentProblems', () => {
@@ -41,6 +43,19 @@ describe('environmentProblems', () => {
     const harness = environmentProblems({ STOCKROOM_WEAKNESSES: 'naive_retry,slow_disk' }, 'cli');
     expect(harness).toHaveLength(1);
     expect(harness[0]?.message).toContain('slow_disk');
+  });
+
+  it("refuses issue 34's webhook settings, the cookie secret and the ingest tokens by name, for the web server and the worker", () => {
+    for (const process of ['web', 'worker'] as const) {
+      expect(environmentProblems({ STOCKROOM_WEBHOOK_ALLOW_PRIVATE: 'yes' }, process)).toEqual([
+        { name: 'STOCKROOM_WEBHOOK_ALLOW_PRIVATE', message: "STOCKROOM_WEBHOOK_ALLOW_PRIVATE must be true or false (got 'yes')" },
+      ]);
+      expect(environmentProblems({ STOCKROOM_WEBHOOK_ATTEMPTS: '0' }, process)[0]?.message).toContain('STOCKROOM_WEBHOOK_ATTEMPTS must be an integer from 1 to 25');
+    }
+    expect(environmentProblems({ STOCKROOM_WEBHOOK_ALLOW_PRIVATE: 'true', STOCKROOM_WEBHOOK_TIMEOUT_MS: '5000' }, 'worker')).toEqual([]);
+    expect(environmentProblems({ BETTER_AUTH_SECRET: 'short' }, 'web')[0]?.name).toBe('BETTER_AUTH_SECRET');
+    expect(environmentProblems({ STOCKROOM_OTLP_TOKENS: 'acme:not-a-hash' }, 'web')[0]?.message).toContain('STOCKROOM_OTLP_TOKENS');
+    expect(environmentProblems({ STOCKROOM_DATASET_TENANTS: 'no-equals-sign' }, 'cli')[0]?.message).toContain('STOCKROOM_DATASET_TENANTS');
   });
 
   it('reports every bad variable at once, one line each', () => {
@@ -96,5 +111,38 @@ describe("README's table of variables", () => {
     const block = /<!-- env-table:start[^>]*-->\n([\s\S]*?)\n<!-- env-table:end -->/.exec(readme)?.[1];
     expect(block).toBe(envTableMarkdown());
     for (const v of ENV_VARIABLES) expect(block).toContain(`\`${v.name}\``);
+  });
+});
+
+/** Variables read in lib/, app/ and cli/ that are not the operator's configuration, each with why. */
+const NOT_CONFIGURATION: Record<string, string> = {
+  NODE_ENV: 'set by Next.js and the test runner, not by an operator',
+  npm_package_version: 'set by npm: the version the exporter reports',
+  BENCH_DB_POSTGRES: "the database benchmark's own switch (npm run bench), not read by the web server, worker or CLI",
+  STOCKROOM_SHARED_DIR: "the MCP tests' shared dataset (lib/mcp/test-support.ts)",
+  PATH: 'handed on to a tool server child process',
+  HOME: 'handed on to a tool server child process',
+  USERPROFILE: "where the AWS SDK's credential files are on Windows (lib/models), read with HOME",
+};
+
+describe('every variable the code reads', () => {
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'testing' || e.name === 'generated' ? [] : sources(p);
+      return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [p] : [];
+    });
+
+  it("is in the start-up check's table, the harness configuration, the OTEL_* exporter's, or named here as not configuration", () => {
+    const read = new Set<string>();
+    for (const file of ['lib', 'app', 'cli'].flatMap(sources)) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\b(?:process\.env|env)\.([A-Z][A-Z0-9_]+|npm_[a-z_]+)/g)) read.add(m[1]!);
+      for (const m of text.matchAll(/_VAR = '([A-Z][A-Z0-9_]+)'/g)) read.add(m[1]!);
+      for (const m of text.matchAll(/\benv\[?\(?'([A-Z][A-Z0-9_]+)'/g)) read.add(m[1]!);
+    }
+    expect(read.size).toBeGreaterThan(20);
+    const known = new Set([...ENV_VARIABLES.map((v) => v.name), ...Object.keys(ENV_KEYS), ...Object.keys(NOT_CONFIGURATION)]);
+    expect([...read].filter((name) => !known.has(name) && !name.startsWith('OTEL_')).sort()).toEqual([]);
   });
 });

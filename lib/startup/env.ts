@@ -17,6 +17,9 @@ import { resolveDatabaseUrl } from '../db/database-url';
 import { configFromEnv, ENV_KEYS } from '../harness/config';
 import { parseProviderLimits } from '../jobs/provider-limits';
 import { otelSettingsFromEnv } from '../otel/env';
+import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-token-format';
+import { expiryWarningSeconds, privateTargetsAllowed, webhookAttempts, webhookTimeoutMs } from '../notify/limits';
+import { datasetAllowList, parseDatasetTenants } from '../schemas/datasets';
 
 export const PROCESSES = ['web', 'worker', 'cli'] as const;
 export type StartedProcess = (typeof PROCESSES)[number];
@@ -46,6 +49,12 @@ const httpUrl = trimmed.refine((v) => {
     return false;
   }
 }, 'an http(s) URL');
+/** Any text: the variable is listed (and documented) but every value is usable, e.g. a credential or a path. */
+const anyText = z.string();
+/** Comma-separated hostnames. */
+const hostnames = trimmed.refine((v) => v.split(',').every((h) => /^[A-Za-z0-9.-]*$/.test(h.trim())), 'comma-separated hostnames');
+/** At least `n` characters. */
+const atLeast = (n: number) => z.string().refine((v) => v.length >= n, `at least ${n} characters`);
 const oneOf = (...values: string[]) => trimmed.refine((v) => values.includes(v), values.map((v) => `'${v}'`).join(' or '));
 /** A value checked by the area's own parser, which throws naming the variable. */
 const byParser = (parse: (raw: string) => unknown) =>
@@ -72,6 +81,53 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_JUDGE_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the judge model's endpoint (openai-compatible judges)", schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_ISSUER', readBy: ['web'], accepts: 'an http(s) URL', meaning: '/api/mcp: the authorization server whose tokens it accepts', schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_JWKS_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "/api/mcp: where the issuer's signing keys are", schema: httpUrl },
+  { name: 'PORT', readBy: ['web'], accepts: 'an integer from 1 to 65535', meaning: 'the port the dashboard listens on (default 3000; also the default of STOCKROOM_DASHBOARD_URL)', schema: integer(1, 65_535) },
+  { name: 'BETTER_AUTH_SECRET', readBy: ['web'], accepts: 'at least 32 characters', meaning: 'signs session cookies (unset outside production: a fixed development value)', schema: atLeast(32) },
+  { name: 'STOCKROOM_ALLOW_DEV_SECRET', readBy: ['web'], accepts: "'0' or '1'", meaning: '1: production may run with the development cookie secret (tests only)', schema: oneOf('0', '1') },
+  { name: 'STOCKROOM_MCP_TOKEN', readBy: ['web'], accepts: 'any text', meaning: '/api/mcp: the bearer token it accepts besides OAuth (unset: OAuth only)', schema: anyText },
+  { name: 'STOCKROOM_MCP_ALLOWED_HOSTS', readBy: ['web'], accepts: 'comma-separated hostnames', meaning: '/api/mcp: Host names it answers to besides loopback and BETTER_AUTH_URL', schema: hostnames },
+  { name: 'STOCKROOM_MCP_SERVERS', readBy: ALL, accepts: 'a file path', meaning: 'the tool servers file (default `config/mcp-servers.json`)', schema: anyText },
+  { name: 'STOCKROOM_MODEL_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: 'the endpoint of an openai-compatible model picked in the dashboard', schema: httpUrl },
+  { name: 'STOCKROOM_OTLP_TOKENS', readBy: ['web'], accepts: '`tenant:sha256-hex,…`', meaning: "the OTLP receiver's ingest tokens (`stockroom otlp-token` makes one)", schema: byParser((raw) => {
+      const parsed = parseIngestTokenEntries(raw);
+      if (!parsed.ok) throw new Error(badIngestTokenMessage(parsed.bad));
+    }),
+  },
+  { name: 'STOCKROOM_OTLP_TRACE_QUIET_SECONDS', readBy: ['web'], accepts: 'an integer from 1 to 86400', meaning: 'how long a trace without its root span may be quiet before its run is finished (default 300)', schema: integer(1, 86_400) }, // lib/otel/import/limits.ts's range; its parser loads lib/harness's door, too much for every CLI start
+  { name: 'STOCKROOM_WEBHOOK_ATTEMPTS', readBy: ['web', 'worker'], accepts: 'an integer from 1 to 25', meaning: 'attempts per webhook delivery before it is given up (default 5)', schema: byParser((raw) => webhookAttempts({ STOCKROOM_WEBHOOK_ATTEMPTS: raw })) },
+  { name: 'STOCKROOM_WEBHOOK_TIMEOUT_MS', readBy: ['web', 'worker'], accepts: 'an integer from 100 to 120000', meaning: 'how long one webhook attempt may take (default 10000)', schema: byParser((raw) => webhookTimeoutMs({ STOCKROOM_WEBHOOK_TIMEOUT_MS: raw })) },
+  { name: 'STOCKROOM_APPROVAL_WARN_SECONDS', readBy: ['web', 'worker'], accepts: 'an integer from 0 to 604800', meaning: 'a pending approval with less left is announced as expiring (default 600)', schema: byParser((raw) => expiryWarningSeconds({ STOCKROOM_APPROVAL_WARN_SECONDS: raw })) },
+  { name: 'STOCKROOM_WEBHOOK_ALLOW_PRIVATE', readBy: ['web', 'worker'], accepts: "'true' or 'false'", meaning: 'let webhooks reach loopback, private and link-local addresses (default false)', schema: byParser((raw) => privateTargetsAllowed({ STOCKROOM_WEBHOOK_ALLOW_PRIVATE: raw })) },
+  { name: 'STOCKROOM_DATASET', readBy: ALL, accepts: 'a directory', meaning: 'the bundled dataset (default `data/`)', schema: anyText },
+  { name: 'STOCKROOM_DATASET_TENANTS', readBy: ALL, accepts: '`<dataset id>=<tenant>,…`', meaning: 'which tenant each dataset belongs to', schema: byParser(parseDatasetTenants) },
+  { name: 'STOCKROOM_EXTRA_DATASETS', readBy: ALL, accepts: 'absolute directories, comma-separated', meaning: 'datasets offered besides the bundled one', schema: byParser((raw) => datasetAllowList('/', raw)) },
+  { name: 'STOCKROOM_POLICY_FILE', readBy: ALL, accepts: 'a file path', meaning: 'the governance policy (default `config/policy.json`)', schema: anyText },
+  { name: 'STOCKROOM_EVIDENCE_KEY', readBy: ALL, accepts: 'at least 32 characters', meaning: 'the evidence chain key (unset: the key file, made on first use)', schema: atLeast(32) },
+  { name: 'STOCKROOM_EVIDENCE_KEY_FILE', readBy: ALL, accepts: 'a file path', meaning: 'where the evidence key is kept', schema: anyText },
+  { name: 'STOCKROOM_EVIDENCE_SIGNING_KEY_FILE', readBy: ALL, accepts: 'a file path', meaning: "where the evidence's Ed25519 signing key is kept", schema: anyText },
+  { name: 'STOCKROOM_EVIDENCE_WITNESS', readBy: ALL, accepts: 'a file path', meaning: 'an append-only file the evidence heads are also written to', schema: anyText },
+  { name: 'STOCKROOM_CALIBRATION_SET', readBy: ['web', 'cli'], accepts: 'a file path', meaning: "the judge's calibration set", schema: anyText },
+  { name: 'STOCKROOM_JUDGE', readBy: ['cli'], accepts: "'fake' or `provider:model`", meaning: 'the judge when --judge is not given', schema: anyText },
+  { name: 'STOCKROOM_MCP_OAUTH_SCOPES', readBy: ['web'], accepts: 'scopes, separated by spaces or commas', meaning: '/api/mcp: the scopes a token must hold (default `mcp:tools`)', schema: anyText },
+  ...[
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'OPENAI_COMPATIBLE_API_KEY',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'AWS_PROFILE',
+    'AWS_REGION',
+    'AWS_DEFAULT_REGION',
+    'AWS_CONFIG_FILE',
+    'AWS_SHARED_CREDENTIALS_FILE',
+  ].map((name) => ({
+    name,
+    readBy: ALL,
+    accepts: 'any text',
+    meaning: 'a model provider credential or setting (a live model is refused before any call when its credentials are missing)',
+    schema: anyText,
+  })),
   { name: 'STOCKROOM_DEBUG', readBy: ALL, accepts: "'0' or '1'", meaning: 'error details in answers and stack traces in the CLI', schema: oneOf('0', '1') },
 ];
 

@@ -3,4 +3,4 @@
  * lib/stockroom. Everything here imports no Node built-in and no server-only module (lib/import-graph.test.ts
  * checks it); the rest of the library is entered through ./index.ts.
  */
-export { type WeaknessEntry, WEAKNESSES } from './weaknesses/weakness-table';
+export { switchesOf, type WeaknessEntry, WEAKNESS_ORDER, WEAKNESSES, weaknessLegend, type WeaknessLegendRow } from './weaknesses/weakness-table';

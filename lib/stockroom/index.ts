@@ -100,4 +100,16 @@ export { DurableLedgerExecutor, LEDGER_WRITE_TOOL } from './ledger/durable-ledge
 export type { LedgerEntry, LedgerStore } from './ledger/ledger-store';
 export { ledgerStoreReconciler } from './ledger/reconcilers';
 export { ledgerRequestId } from './tools/restock-ledger';
-export { loopSwitchesFor, modelHabitsFor, WEAKNESSES, type LoopSwitches, type ModelHabits, type WeaknessEntry } from './weaknesses/weakness-table';
+export {
+  formatWeaknessLegend,
+  loopSwitchesFor,
+  modelHabitsFor,
+  switchesOf,
+  WEAKNESS_ORDER,
+  WEAKNESSES,
+  weaknessLegend,
+  type LoopSwitches,
+  type ModelHabits,
+  type WeaknessEntry,
+  type WeaknessLegendRow,
+} from './weaknesses/weakness-table';

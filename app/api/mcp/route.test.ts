@@ -1,7 +1,7 @@
 /** The dashboard's /api/mcp route handler, called with web Requests (no Next server needed). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpConnection } from '@/lib/mcp/connections';
-import { McpToolExecutor } from '@/lib/mcp/mcp-executor';
+import { httpConnection } from '@/lib/mcp/client/connections';
+import { McpToolExecutor } from '@/lib/mcp/client/mcp-executor';
 import { hasShared, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { migrate } from '@/scripts/db-migrate.mjs';

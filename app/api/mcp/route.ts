@@ -3,25 +3,25 @@
  * the default dataset. `?weaknesses=a,b` selects the server's weakness flags. Callers present the
  * bearer token STOCKROOM_MCP_TOKEN, or a dashboard session with the operator role; Host and Origin
  * must name this deployment. Each caller has an environment of their own, and writes go through
- * the governance policy, the effect journal and the evidence chain (see lib/mcp/write-gate.ts); one
+ * the governance policy, the effect journal and the evidence chain (see lib/mcp/server/write-gate.ts); one
  * that needs approval becomes a request on the Approvals page, polled with `approval_status`
- * (lib/mcp/mcp-approvals.ts).
+ * (lib/mcp/server/mcp-approvals.ts).
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
 import { allowedDatasets } from '@/lib/runs/datasets';
-import { StatelessMcpEndpoint } from '@/lib/mcp/web-endpoint';
+import { StatelessMcpEndpoint } from '@/lib/mcp/server/web-endpoint';
 import { authorizeMcpRequest, mcpAuthRefusal, type McpCaller } from '@/lib/auth/mcp-route-auth';
-import { bearerChallenge, resourceServerConfig, verifyResourceToken } from '@/lib/mcp/protected-resource';
-import { dashboardUrl } from '@/lib/mcp/server-config';
+import { bearerChallenge, resourceServerConfig, verifyResourceToken } from '@/lib/mcp/server/protected-resource';
+import { dashboardUrl } from '@/lib/mcp/client/server-config';
 import { holdsRole } from '@/lib/auth/authorize';
 import { getIdentityByEmail } from '@/lib/db/governance-members';
-import { mcpOriginRefusal } from '@/lib/mcp/route-origin';
-import { GovernedWrites } from '@/lib/mcp/write-gate';
+import { mcpOriginRefusal } from '@/lib/mcp/server/route-origin';
+import { GovernedWrites } from '@/lib/mcp/server/write-gate';
 import { currentPolicy } from '@/lib/governance/current-policy';
 import { getDb } from '@/lib/db/client';
 import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
-import { MCP_RUN_PREFIX } from '@/lib/mcp/mcp-approvals';
+import { MCP_RUN_PREFIX } from '@/lib/mcp/server/mcp-approvals';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
 
 export const runtime = 'nodejs';

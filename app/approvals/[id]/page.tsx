@@ -24,7 +24,7 @@ import { ApprovalIdSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from '../_components/status-badge';
 import { DecideForm } from './_components/decide-form';
 import { DriftAlert } from '@/components/drift-alert';
-import { isMcpApproval } from '@/lib/mcp/mcp-approvals';
+import { isMcpApproval } from '@/lib/mcp/server/mcp-approvals';
 import { requestOutcomes, reviewContext, type ReviewContext } from '@/lib/runs/request-view';
 import { limitRange } from '@/lib/governance/tool-limits';
 import { quorumProgress } from '@/lib/governance/queue-order';

@@ -6,7 +6,7 @@ import { runOneAction } from '@/lib/actions/run-one';
 import { startSuiteAction } from '@/lib/actions/start-suite';
 import type { DatasetOption } from '@/lib/runs/datasets';
 import type { RunOneResult } from '@/lib/runs/summary';
-import { FAKE_MODEL, WEAKNESS_FLAGS, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { FAKE_MODEL, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
 import { ModelPicker } from '@/components/model-picker';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
@@ -15,8 +15,10 @@ import type { MatrixSuggestions } from '../load-suggestions';
 import { CaseMoveNote, FlagSuggestions } from './flag-suggestions';
 import { GuardrailSuggestions } from './guardrail-suggestions';
 import { GUARDRAIL_SWITCHES, guardrailsOfSwitches } from '@/lib/charts/guardrail-switches';
-import { FLAG_PARTS } from '@/lib/charts/flag-parts';
-import { WEAKNESSES } from '@/lib/stockroom/weaknesses/weakness-table';
+import { switchesOf, WEAKNESS_ORDER, WEAKNESSES } from '@/lib/stockroom/browser';
+
+/** The flags a kept-on repeated-call guard overrides (the weakness table's, not a copy). */
+const GUARD_OFF_FLAGS = WEAKNESS_ORDER.filter((f) => WEAKNESSES[f].loopOff.includes('repeatedCallGuard'));
 
 
 /**
@@ -111,8 +113,8 @@ export function Instructor({
       <section className="panel" aria-label="Harness switches">
         <h2>1. Choose the harness</h2>
         <div className="row">
-          {WEAKNESS_FLAGS.map((f) => (
-            <button key={f} type="button" className="toggle" aria-pressed={flags.includes(f)} onClick={() => toggleFlag(f)} data-flag={f}>
+          {WEAKNESS_ORDER.map((f) => (
+            <button key={f} type="button" className="toggle" aria-pressed={flags.includes(f)} onClick={() => toggleFlag(f)} data-flag={f} title={WEAKNESSES[f].description}>
               {f} <span className="small">({WEAKNESSES[f].help})</span>
             </button>
           ))}
@@ -120,18 +122,21 @@ export function Instructor({
             grounded_write guard <span className="small">(blocks ungrounded restocks)</span>
           </button>
           <button type="button" className="toggle" aria-pressed={keepRepeat} onClick={() => setKeepRepeat((k) => !k)} data-flag="repeated_call">
-            repeated-call guard kept on <span className="small">(even under naive_retry)</span>
+            repeated-call guard kept on <span className="small">(even under {GUARD_OFF_FLAGS.join(', ')})</span>
           </button>
         </div>
         <details className="flag-parts" data-testid="flag-parts" open>
           <summary>What each flag changes (the course&apos;s flag table, SPEC §2.2)</summary>
           <dl>
-            {WEAKNESS_FLAGS.map((f) => {
-              const parts = FLAG_PARTS[f];
+            {WEAKNESS_ORDER.map((f) => {
+              const parts = WEAKNESSES[f];
               return (
                 <div key={f} data-flag-parts={f}>
                   <dt className="mono">{f}</dt>
                   <dd>
+                    <p className="small">
+                      {parts.description} <span className="muted">Switches: {switchesOf(f)}.</span>
+                    </p>
                     <ul className="small">
                       {parts.environment ? (
                         <li>
@@ -218,7 +223,7 @@ export function Instructor({
         {runBlocked ? <RoleNote id="instructor-role-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error}</p> : null}
       </section>
-      <FlagSuggestions flags={WEAKNESS_FLAGS} suggestions={suggestions[datasetId] ?? null} onPick={pick} />
+      <FlagSuggestions flags={WEAKNESS_ORDER} suggestions={suggestions[datasetId] ?? null} onPick={pick} />
       <GuardrailSuggestions suggestions={suggestions[datasetId] ?? null} onPick={pickGuardrail} />
       {shown && shown.label !== label ? (
         <p className="alert info" role="status" data-testid="instructor-stale">

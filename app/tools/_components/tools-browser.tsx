@@ -10,7 +10,7 @@ import { JsonTree } from '@/components/json-tree';
 import type { OAuthStatusDto } from '@/lib/db/mcp-oauth';
 import type { ToolServerListingDto } from '@/lib/db/tool-server-listings';
 import { authorizeToolServerAction } from '@/lib/actions/authorize-tool-server';
-import type { McpServerSummary } from '@/lib/mcp/server-config';
+import type { McpServerSummary } from '@/lib/mcp/client/server-config';
 import { refreshToolServersAction } from '@/lib/actions/refresh-tool-servers';
 
 export interface ServerView {

@@ -10,10 +10,10 @@
  */
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { httpConnection } from '../connections';
-import { McpToolExecutor } from '../mcp-executor';
-import { memoryCredentialStore } from '../oauth/credentials';
-import { StoredOAuthProvider } from '../oauth/stored-provider';
+import { httpConnection } from '../client';
+import { McpToolExecutor } from '../client';
+import { memoryCredentialStore } from '../client';
+import { StoredOAuthProvider } from '../client';
 
 /** The suite's Client ID Metadata Document URL (SEP-991): offered to authorization servers that accept one. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT } from '../shared';
 
 const ENTRY = path.join(REPO_ROOT, 'lib/mcp/testing/stranger-server.ts');
 

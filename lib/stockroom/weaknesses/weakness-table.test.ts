@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEAKNESS_FLAGS } from '../../harness/config';
-import { loopSwitchesFor, modelHabitsFor, WEAKNESSES } from './weakness-table';
+import { formatWeaknessLegend, loopSwitchesFor, modelHabitsFor, switchesOf, WEAKNESS_ORDER, WEAKNESSES, weaknessLegend } from './weakness-table';
 
 describe('the weakness table', () => {
   it('has one entry, with words for the pages, for every flag the configuration accepts', () => {
@@ -38,5 +38,23 @@ describe('the weakness table', () => {
   it('combines flags: each one switches its own part', () => {
     expect(loopSwitchesFor(['naive_retry', 'injection_unguarded'])).toEqual({ repeatedCallGuard: false, quarantine: false });
     expect(modelHabitsFor(['injection_unguarded', 'naive_retry'])).toEqual({ naiveRetry: true, followsInjections: true });
+  });
+
+  it('keeps the published order of the flags, so the matrix rows and the course figures do not move', () => {
+    expect(WEAKNESS_ORDER).toEqual(['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded']);
+  });
+
+  it('says in words what each flag switches, from its loop switches and model habits', () => {
+    expect(switchesOf('naive_retry')).toBe('environment, repeated-call guard off, model re-issues a failed call');
+    expect(switchesOf('injection_unguarded')).toBe('quarantine off, model follows planted instructions');
+    expect(switchesOf('oversized_payload')).toBe('environment');
+  });
+
+  it("gives the matrix's legend one row a flag, with the table's own description", () => {
+    expect(weaknessLegend().map((r) => r.flag)).toEqual([...WEAKNESS_ORDER]);
+    expect(weaknessLegend().find((r) => r.flag === 'oversized_payload')?.description).toBe(WEAKNESSES.oversized_payload.description);
+    const lines = formatWeaknessLegend().split('\n');
+    expect(lines).toHaveLength(WEAKNESS_ORDER.length);
+    expect(lines[2]).toMatch(/^naive_retry +\(environment, repeated-call guard off, model re-issues a failed call\)  The legacy order shard/);
   });
 });

@@ -4,7 +4,7 @@
  * switches the loop and the fake model take. The loop never reads a flag's name; this table is the only
  * place a flag becomes `repeatedCallGuard: false` or `quarantine: false` (SPEC §2.2).
  */
-import type { RunGuardName, WeaknessFlag } from '../../harness/browser';
+import { WEAKNESS_FLAGS, type RunGuardName, type WeaknessFlag } from '../../harness/browser';
 
 /** What the loop does that a flag can switch off; each is on unless a flag says otherwise. */
 export interface LoopSwitches {
@@ -106,4 +106,48 @@ export function loopSwitchesFor(weaknesses: readonly WeaknessFlag[], guards: rea
 export function modelHabitsFor(weaknesses: readonly WeaknessFlag[]): ModelHabits {
   const on = new Set(weaknesses.flatMap((w) => WEAKNESSES[w].modelOn));
   return { naiveRetry: on.has('naiveRetry'), followsInjections: on.has('followsInjections') };
+}
+
+/**
+ * The flags in the course's published order: the matrix's rows after `none`, the instructor page's
+ * toggles. The pages and the matrix read the flags here, beside what each one switches.
+ */
+export const WEAKNESS_ORDER: readonly WeaknessFlag[] = WEAKNESS_FLAGS;
+
+/** A loop switch turned off, in words. */
+const LOOP_OFF_WORDS: Readonly<Record<keyof LoopSwitches, string>> = {
+  repeatedCallGuard: 'repeated-call guard off',
+  quarantine: 'quarantine off',
+};
+
+/** A model habit turned on, in words. */
+const MODEL_ON_WORDS: Readonly<Record<keyof ModelHabits, string>> = {
+  naiveRetry: 'model re-issues a failed call',
+  followsInjections: 'model follows planted instructions',
+};
+
+/** What a flag switches, in a few words: the loop switches it turns off, the model habits it turns on, or the environment alone. */
+export function switchesOf(flag: WeaknessFlag): string {
+  const entry = WEAKNESSES[flag];
+  const parts = [...(entry.environment ? ['environment'] : []), ...entry.loopOff.map((k) => LOOP_OFF_WORDS[k]), ...entry.modelOn.map((k) => MODEL_ON_WORDS[k])];
+  return parts.join(', ');
+}
+
+/** One line of the matrix's legend: a flag, what it switches, and what it does to a run. */
+export interface WeaknessLegendRow {
+  flag: WeaknessFlag;
+  switches: string;
+  description: string;
+}
+
+/** The legend of the matrix (CLI and page) and the instructor page, in published order. */
+export function weaknessLegend(): WeaknessLegendRow[] {
+  return WEAKNESS_ORDER.map((flag) => ({ flag, switches: switchesOf(flag), description: WEAKNESSES[flag].description }));
+}
+
+/** The legend as text under the CLI's matrix table: `flag  (switches)  description`, one line a flag. */
+export function formatWeaknessLegend(): string {
+  const rows = weaknessLegend();
+  const width = Math.max(...rows.map((r) => r.flag.length));
+  return rows.map((r) => `${r.flag.padEnd(width)}  (${r.switches})  ${r.description}`).join('\n');
 }

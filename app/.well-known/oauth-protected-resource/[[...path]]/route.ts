@@ -4,8 +4,8 @@
  * `WWW-Authenticate: Bearer resource_metadata=…` points). Public, as the RFC intends: it names the
  * resource, its authorization server and scopes, nothing secret.
  */
-import { MCP_PATH, protectedResourceMetadata, resourceServerConfig } from '@/lib/mcp/protected-resource';
-import { dashboardUrl } from '@/lib/mcp/server-config';
+import { MCP_PATH, protectedResourceMetadata, resourceServerConfig } from '@/lib/mcp/server/protected-resource';
+import { dashboardUrl } from '@/lib/mcp/client/server-config';
 
 export const dynamic = 'force-dynamic';
 

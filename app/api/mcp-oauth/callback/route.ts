@@ -9,7 +9,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { z } from 'zod';
 import { currentPrincipal, holdsRole } from '@/lib/auth/authorize';
 import { serverOfPendingState, tenantOAuthProvider } from '@/lib/db/mcp-oauth';
-import { dashboardUrl, loadMcpServers, resolveServer } from '@/lib/mcp/server-config';
+import { dashboardUrl, loadMcpServers, resolveServer } from '@/lib/mcp/client/server-config';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
