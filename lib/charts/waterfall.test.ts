@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packWaterfall, shapeWaterfall, stepTotals, unpackWaterfall, type WaterfallEntry } from './waterfall';
+import { packWaterfall, shapedAnswer, shapeWaterfall, stepTotals, unpackWaterfall, type WaterfallEntry } from './waterfall';
 
 const e = (index: number, step: number, kind: WaterfallEntry['kind'], durationMs: number | null, extra: Partial<WaterfallEntry> = {}): WaterfallEntry => ({
   index,
@@ -64,5 +64,17 @@ describe('the waterfall', () => {
     const tree = entries.map((x, i) => ({ ...x, agent: i % 3 === 0 ? null : i % 2 }));
     const back = unpackWaterfall(packWaterfall(tree));
     expect(back.map((x) => x.agent ?? null)).toEqual(tree.map((x) => x.agent));
+  });
+});
+
+describe('shapedAnswer', () => {
+  it('shapes an answer once, however many parts of the page read it, and a new answer anew', () => {
+    const answer = { packed: packWaterfall(entries), runDurationMs: 1000 };
+    const first = shapedAnswer(answer);
+    expect(shapedAnswer(answer)).toBe(first);
+    expect(first.waterfall).toEqual(shapeWaterfall(unpackWaterfall(answer.packed), { runDurationMs: 1000 }));
+    const next = shapedAnswer({ ...answer, runDurationMs: 2000 });
+    expect(next).not.toBe(first);
+    expect(next.waterfall.axisMs).toBe(2000);
   });
 });

@@ -217,3 +217,26 @@ function recordedAt(p: PackedWaterfall, i: number): RecordedSpan | null {
   const endMs = p.endMs?.[i];
   return startMs !== undefined && endMs !== undefined && startMs >= 0 && endMs >= startMs ? { startMs, endMs } : null;
 }
+
+/** The waterfall route's answer (app/api/runs/[id]/waterfall), as the replay receives it. */
+export interface WaterfallAnswer {
+  packed: PackedWaterfall;
+  runDurationMs: number;
+}
+
+const shapedAnswers = new WeakMap<WaterfallAnswer, { entries: WaterfallEntry[]; waterfall: Waterfall }>();
+
+/**
+ * An answer unpacked and shaped once, however many parts of the page read it: the span tree, the
+ * waterfall chart and the step's cost line each read the same query, and a 5,000-span run unpacked
+ * and shaped three times held up the span tree's first rows (issue 31).
+ */
+export function shapedAnswer(answer: WaterfallAnswer): { entries: WaterfallEntry[]; waterfall: Waterfall } {
+  let shaped = shapedAnswers.get(answer);
+  if (!shaped) {
+    const entries = unpackWaterfall(answer.packed);
+    shaped = { entries, waterfall: shapeWaterfall(entries, { runDurationMs: answer.runDurationMs }) };
+    shapedAnswers.set(answer, shaped);
+  }
+  return shaped;
+}

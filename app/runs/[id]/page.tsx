@@ -1,6 +1,7 @@
 /** Replay of one stored run: header from the server, the step-by-step player on the client. */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
+import { preload } from 'react-dom';
 import { notFound } from 'next/navigation';
 import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
@@ -16,6 +17,7 @@ import { packTimeline } from '@/lib/charts/timeline-codec';
 import { agentReplayOf } from '@/lib/charts/agent-frames';
 import { replayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
+import { waterfallUrl } from './waterfall-url';
 import { GovernancePanel } from './_components/governance-panel';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
@@ -104,6 +106,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const draft = drafted?.record ?? null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
   const replayable = run.status === 'finished' && isOperator && recorded;
+  // The waterfall (and a multi-agent run's span tree) is fetched by the replay once hydrated; asked for
+  // here, the browser fetches it while it loads the scripts, so the tree draws as soon as React is ready
+  // (a run with nothing to replay draws no waterfall, so nothing is asked for).
+  // Same URL, mode and credentials as components/fetch-json.ts's fetch, so the browser reuses it.
+  if (timeline.transitions.length > 0) preload(waterfallUrl(run.id), { as: 'fetch', crossOrigin: 'anonymous' });
 
   return (
     <main className="page">

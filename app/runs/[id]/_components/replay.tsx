@@ -19,6 +19,7 @@ import dynamic from 'next/dynamic';
 import { TransitionLog } from './transition-log';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import { isTyping } from '@/components/is-typing';
+import { useAfterIdle } from '@/components/use-after-idle';
 import { addressForFrame, frameOfPosition, type ReplayPosition } from '@/lib/charts/replay-position';
 import { LabelPanel, type LabelSetView } from './label-panel';
 import type { LabelView } from '@/components/label-badges';
@@ -74,6 +75,8 @@ export function Replay({
   const [pickedAgent, setPickedAgent] = useState<number | null>(null);
   const frameAgent = agents ? (agents.views.find((a) => a.id === (agents.agentOf[frame] ?? 0)) ?? null) : null;
   const queryClient = useQueryClient();
+  // The token chart waits for an idle moment: nobody waits for it, and on a long run it must not hold up the span tree.
+  const chartReady = useAfterIdle();
   // Following a running run: when it grows, move to its newest frame (state adjusted during render, not in an effect).
   const [shownLength, setShownLength] = useState(frames.length);
   if (shownLength !== frames.length) {
@@ -233,7 +236,7 @@ export function Replay({
           </div>
           <div className="panel">
             <h2>Input tokens per model call</h2>
-            <TokenChart series={series} budget={budget} currentCall={callNumber} />
+            {chartReady ? <TokenChart series={series} budget={budget} currentCall={callNumber} /> : <p className="muted small">Drawing the token chart…</p>}
           </div>
         </div>
         <div>

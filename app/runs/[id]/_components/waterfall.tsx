@@ -8,27 +8,29 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
-import { shapeWaterfall, stepTotals, unpackWaterfall, type PackedWaterfall, type StepTotals, type Waterfall, type WaterfallEntry } from '@/lib/charts/waterfall';
+import { shapedAnswer, stepTotals, type StepTotals, type WaterfallAnswer } from '@/lib/charts/waterfall';
 import { fetchJson } from '@/components/fetch-json';
 import { formatDuration } from '@/lib/format/units';
 import { agentStyle } from './span-tree';
+import { waterfallUrl } from '../waterfall-url';
 
 const ROW_PX = 26;
 
 export const waterfallQuery = (runId: string) => ({
   queryKey: ['waterfall', runId],
-  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<{ packed: PackedWaterfall; runDurationMs: number }>(`/api/runs/${encodeURIComponent(runId)}/waterfall`, signal),
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<WaterfallAnswer>(waterfallUrl(runId), signal),
   staleTime: 5_000,
 });
 
+type ShapedWaterfall = ReturnType<typeof shapedAnswer>;
+
 /** The run's entries and shaped waterfall (shared by the chart and the step line through react-query's cache). */
-export function useWaterfall(runId: string, following: boolean): { entries: WaterfallEntry[]; waterfall: Waterfall } | { error: string } | null {
+export function useWaterfall(runId: string, following: boolean): ShapedWaterfall | { error: string } | null {
   const q = useQuery({ ...waterfallQuery(runId), refetchInterval: following ? 2_000 : false });
   return useMemo(() => {
     if (q.error) return { error: q.error instanceof Error ? q.error.message : 'the waterfall could not be loaded' };
     if (!q.data) return null;
-    const entries = unpackWaterfall(q.data.packed);
-    return { entries, waterfall: shapeWaterfall(entries, { runDurationMs: q.data.runDurationMs }) };
+    return shapedAnswer(q.data);
   }, [q.data, q.error]);
 }
 
