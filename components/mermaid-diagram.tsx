@@ -5,6 +5,7 @@
  * it draws is generated from fixed state names (lib/charts/state-diagram.ts), never run text.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import { useAfterIdle } from './use-after-idle';
 
 let initialised: Promise<typeof import('mermaid').default> | null = null;
 
@@ -22,8 +23,12 @@ export function MermaidDiagram({ source, label }: { source: string; label: strin
   const [error, setError] = useState<string | null>(null);
   const [drawn, setDrawn] = useState(false);
   const renderCount = useRef(0);
+  // mermaid (over a megabyte of script) loads at the first idle moment: evaluated at hydration it held up
+  // what a person waits for on the same page (the span tree of a long run, issue 31).
+  const idle = useAfterIdle();
 
   useEffect(() => {
+    if (!idle) return;
     let cancelled = false;
     const n = ++renderCount.current;
     loadMermaid()
@@ -41,7 +46,7 @@ export function MermaidDiagram({ source, label }: { source: string; label: strin
     return () => {
       cancelled = true;
     };
-  }, [id, source]);
+  }, [id, source, idle]);
 
   // The canvas keeps the diagram's shape before mermaid (loaded on demand) has drawn it, so the page
   // does not jump; on a phone it keeps a readable size and scrolls sideways inside its box.
