@@ -40,8 +40,11 @@ export interface PeerLease {
 
 /** The heartbeat table over a connection of its own. */
 export interface HeartbeatStore {
-  /** Touches (or creates) this worker's row (database clock) and returns every other worker's lease. */
-  touch(row: { id: string; workerIds: readonly string[]; concurrency: number; slots: number }, leaseMs: number): Promise<PeerLease[]>;
+  /**
+   * Touches (or creates) this worker's row (database clock) and returns every other worker's lease, and
+   * whether the row had to be created (a worker past its first beat finding it gone was taken for dead).
+   */
+  touch(row: { id: string; workerIds: readonly string[]; concurrency: number; slots: number }, leaseMs: number): Promise<{ peers: PeerLease[]; created: boolean }>;
   /** Every other worker's lease, without touching this worker's row. */
   peers(self: string, leaseMs: number): Promise<PeerLease[]>;
   /** Forgets a dead worker, unless it beat again within the lease meanwhile. Returns whether it was forgotten. */
@@ -69,15 +72,18 @@ export function openHeartbeatStore(connectionString: string): HeartbeatStore {
   pool.on('error', () => undefined);
   return {
     async touch(row, leaseMs) {
-      const r = await pool.query<{ id: string; worker_ids: string; left_ms: number }>(
+      const r = await pool.query<{ id: string | null; worker_ids: string | null; left_ms: number | null; created: boolean }>(
         `WITH me AS (
            INSERT INTO "WorkerHeartbeat" (id, "workerIds", concurrency, slots, "startedAt", "lastSeen")
            VALUES ($1, $3, $4, $5, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
            ON CONFLICT (id) DO UPDATE SET "workerIds" = EXCLUDED."workerIds", slots = EXCLUDED.slots, "lastSeen" = EXCLUDED."lastSeen"
-         ) ${PEERS_SQL}`,
+           RETURNING (xmax = 0) AS created
+         ), peers AS (${PEERS_SQL})
+         SELECT peers.*, me.created FROM me LEFT JOIN peers ON true`,
         [row.id, leaseMs, JSON.stringify(row.workerIds), row.concurrency, row.slots],
       );
-      return peersOf(r.rows);
+      const peers = r.rows.flatMap((p) => (p.id !== null && p.worker_ids !== null && p.left_ms !== null ? [{ id: p.id, worker_ids: p.worker_ids, left_ms: p.left_ms }] : []));
+      return { peers: peersOf(peers), created: r.rows[0]?.created ?? false };
     },
     async peers(self, leaseMs) {
       return peersOf((await pool.query<{ id: string; worker_ids: string; left_ms: number }>(PEERS_SQL, [self, leaseMs])).rows);

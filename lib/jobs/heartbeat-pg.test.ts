@@ -2,11 +2,12 @@
  * Heartbeats on PostgreSQL (issue 42): the store beats over a connection of its own with the
  * database's clock, a worker past its lease is released and forgotten while one within it is not,
  * the judge learns when the next lease ends (so it wakes then, not at its next beat), and a worker
- * that could not beat judges nobody until it has beaten for a whole lease again. The takeover with
+ * that could not beat judges nobody until it has beaten for a whole lease again, and a live worker
+ * taken for dead says so at its next beat. The takeover with
  * real worker processes is in approvals-faults-pg.test.ts and db-faults-pg.test.ts.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '../db/testing/test-databases';
 import { pgClusterSkipReason } from '../db/testing/pg-cluster';
@@ -105,6 +106,23 @@ describe.skipIf(skip !== null)('worker heartbeats on PostgreSQL', () => {
       expect(released).toEqual([['pool-dying']]);
     } finally {
       await hb.stop();
+    }
+  });
+
+  it('a live worker whose row another worker forgot (taken for dead) says so on its next beat', async () => {
+    await sql.query(`DELETE FROM "WorkerHeartbeat"`);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const released: string[][] = [];
+    const hb = startHeartbeat({ ...options('busy', store(), released, 1_200) });
+    try {
+      await until(() => hb.lastBeat() !== null);
+      expect(errors.mock.calls.flat().join('\n')).not.toContain('taken for dead');
+      await sql.query(`DELETE FROM "WorkerHeartbeat" WHERE id = 'busy'`); // another worker released and forgot it
+      await until(() => errors.mock.calls.flat().join('\n').includes('taken for dead'));
+      expect(await rows()).toEqual(['busy']);
+    } finally {
+      await hb.stop();
+      errors.mockRestore();
     }
   });
 

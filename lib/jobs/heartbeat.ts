@@ -45,13 +45,15 @@ export interface HeartbeatOptions {
 export interface BeatResult {
   released: string[];
   nextExpiryMs: number | null;
+  /** This worker's row had to be created (on any beat but the first: another worker had taken it for dead). */
+  created: boolean;
 }
 
 /**
  * Releases the jobs of the peers past their lease and forgets them (unless one beat meanwhile).
  * Returns the ids released and the time left on the earliest live lease.
  */
-async function judge(o: HeartbeatOptions, peers: PeerLease[], leaseMs: number): Promise<BeatResult> {
+async function judge(o: HeartbeatOptions, peers: PeerLease[], leaseMs: number): Promise<Omit<BeatResult, 'created'>> {
   const released: string[] = [];
   let nextExpiryMs: number | null = null;
   for (const p of peers) {
@@ -74,9 +76,9 @@ export async function beat(o: HeartbeatOptions, judging = true): Promise<BeatRes
   const slots = o.slots();
   if (slots <= 0) return null;
   const leaseMs = o.leaseMs ?? WORKER_LEASE_MS;
-  const peers = await o.store.touch({ id: o.id, workerIds: o.workerIds(), concurrency: o.concurrency, slots }, leaseMs);
-  if (!judging) return { released: [], nextExpiryMs: null };
-  return judge(o, peers, leaseMs);
+  const { peers, created } = await o.store.touch({ id: o.id, workerIds: o.workerIds(), concurrency: o.concurrency, slots }, leaseMs);
+  if (!judging) return { released: [], nextExpiryMs: null, created };
+  return { ...(await judge(o, peers, leaseMs)), created };
 }
 
 /**
@@ -113,6 +115,8 @@ export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget
           return;
         }
         unbrokenSince ??= at;
+        // Said loudly: a live worker taken for dead is what the lease's length is chosen to avoid (issue 42).
+        if (r.created && last !== null) console.error(`stockroom worker: this worker was taken for dead (its heartbeat row was gone, silent past the ${leaseMs} ms lease): the jobs it was running were released to the others, and their stores here are refused`);
         if (o.slots() > 0) last = new Date(at);
         if (r.released.length > 0) console.log(`stockroom worker: released the jobs of ${r.released.length} dead worker(s): ${r.released.join(', ')}`);
         scheduleWake(r.nextExpiryMs);
