@@ -109,6 +109,30 @@ describe.skipIf(skip !== null)('worker heartbeats on PostgreSQL', () => {
     }
   });
 
+  it('keeps beating while a release waits (on a job row a paused worker holds locked), so the judge does not look dead itself', async () => {
+    await sql.query(`DELETE FROM "WorkerHeartbeat"`);
+    await peer('paused', 60_000, ['pool-paused']);
+    let unblock: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    let releasing = false;
+    const hb = startHeartbeat({
+      ...options('judge', store(), [], 1_200),
+      release: async () => {
+        releasing = true;
+        await blocked;
+      },
+    });
+    try {
+      await until(() => releasing);
+      const seen = hb.lastBeat();
+      await until(() => hb.lastBeat() !== seen); // a beat landed while the release still waits
+      expect(releasing).toBe(true);
+    } finally {
+      unblock();
+      await hb.stop();
+    }
+  });
+
   it('a live worker whose row another worker forgot (taken for dead) says so on its next beat', async () => {
     await sql.query(`DELETE FROM "WorkerHeartbeat"`);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);

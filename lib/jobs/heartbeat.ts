@@ -83,12 +83,15 @@ export async function beat(o: HeartbeatOptions, judging = true): Promise<BeatRes
 
 /**
  * Beats now and every interval until stopped, and judges the others when their leases end; a failed
- * beat is logged and the next one tries again.
+ * beat is logged and the next one tries again. Judging runs beside the beats, never in front of them:
+ * a release can wait on a job row that a paused worker's store holds locked (FOR SHARE, lib/db/job-lease.ts)
+ * until that worker wakes, and a judge whose own beats queued behind it would itself look dead.
  */
 export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget?: boolean }) => Promise<void>; lastBeat: () => Date | null } {
   const intervalMs = o.intervalMs ?? HEARTBEAT_MS;
   const leaseMs = o.leaseMs ?? WORKER_LEASE_MS;
   let inFlight: Promise<unknown> = Promise.resolve();
+  let judgement: Promise<unknown> | null = null;
   let busy = false;
   let stopped = false;
   let last: Date | null = null;
@@ -102,24 +105,37 @@ export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget
     if (ms === null || stopped || ms + EXPIRY_SLACK_MS >= intervalMs) return;
     wake = setTimeout(tick, Math.max(0, ms) + EXPIRY_SLACK_MS);
   };
+  const startJudging = (peers: PeerLease[]) => {
+    if (judgement || stopped) return; // one judgement at a time; the beats go on meanwhile
+    judgement = judge(o, peers, leaseMs)
+      .then((r) => {
+        if (r.released.length > 0) console.log(`stockroom worker: released the jobs of ${r.released.length} dead worker(s): ${r.released.join(', ')}`);
+        scheduleWake(r.nextExpiryMs);
+      })
+      .catch((err: unknown) => console.error(`stockroom worker: releasing dead workers failed: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        judgement = null;
+      });
+  };
   const tick = () => {
     // A beat still waiting on the database (a cut network) is not joined by another.
     if (busy || stopped) return;
+    const slots = o.slots();
+    if (slots <= 0) {
+      unbrokenSince = null; // no working slot: not beating
+      return;
+    }
     busy = true;
     const at = Date.now();
-    const judging = unbrokenSince !== null && at - unbrokenSince >= leaseMs;
-    inFlight = beat(o, judging)
-      .then((r) => {
-        if (r === null) {
-          unbrokenSince = null; // no working slot: not beating
-          return;
-        }
+    inFlight = o.store
+      .touch({ id: o.id, workerIds: o.workerIds(), concurrency: o.concurrency, slots }, leaseMs)
+      .then(({ peers, created }) => {
+        const judging = unbrokenSince !== null && at - unbrokenSince >= leaseMs;
         unbrokenSince ??= at;
         // Said loudly: a live worker taken for dead is what the lease's length is chosen to avoid (issue 42).
-        if (r.created && last !== null) console.error(`stockroom worker: this worker was taken for dead (its heartbeat row was gone, silent past the ${leaseMs} ms lease): the jobs it was running were released to the others, and their stores here are refused`);
+        if (created && last !== null) console.error(`stockroom worker: this worker was taken for dead (its heartbeat row was gone, silent past the ${leaseMs} ms lease): the jobs it was running were released to the others, and their stores here are refused`);
         if (o.slots() > 0) last = new Date(at);
-        if (r.released.length > 0) console.log(`stockroom worker: released the jobs of ${r.released.length} dead worker(s): ${r.released.join(', ')}`);
-        scheduleWake(r.nextExpiryMs);
+        if (judging) startJudging(peers);
       })
       .catch((err: unknown) => {
         unbrokenSince = null;
@@ -140,6 +156,7 @@ export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget
       clearInterval(timer);
       if (wake) clearTimeout(wake);
       await inFlight;
+      await judgement;
       if (options.forget !== false) await o.store.remove(o.id).catch(() => undefined);
       await o.store.close().catch(() => undefined);
     },
