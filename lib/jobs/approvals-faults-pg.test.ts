@@ -103,6 +103,7 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
     );
     expect(err?.message).toContain(`run ${runId} is paused after 1 ms`);
     expect(err?.message).toContain('governed run: paused, owner none');
+    expect(err?.message).toMatch(/stored run: \w+/);
     expect(err?.message).toContain('resume jobs: none');
     expect(err?.message).toMatch(/heartbeat \S+: -?\d+ ms ago/);
     expect(err?.message).toContain('journal: none');

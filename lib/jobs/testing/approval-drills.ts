@@ -103,6 +103,9 @@ export async function describeRun(runId: string): Promise<string> {
   try {
     const run = await prisma.governedRun.findUnique({ where: { runId }, select: { status: true, owner: true, updatedAt: true, takenOverAt: true } });
     lines.push(`governed run: ${run ? `${run.status}, owner ${run.owner ?? 'none'}, updated ${run.updatedAt.toISOString()}, taken over ${run.takenOverAt?.toISOString() ?? 'never'}` : 'missing'}`);
+    // Finished as a governed run but not as a stored run: its storing failed and nothing repaired it.
+    const stored = await prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+    lines.push(`stored run: ${stored?.status ?? 'missing'}`);
     const jobs = await prisma.$queryRawUnsafe<{ id: string; locked_by: string | null; attempts: number; max_attempts: number; last_error: string | null; run_at: Date }[]>(
       `SELECT j.id::text AS id, j.locked_by, j.attempts, j.max_attempts, j.last_error, j.run_at
          FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
