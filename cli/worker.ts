@@ -47,7 +47,7 @@ async function main(): Promise<number> {
     concurrency,
     leaseMs,
     graceMs,
-    heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 5)) : undefined,
+    heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 6)) : undefined, // the default ratio (lib/db/worker-heartbeats.ts)
     onPool: (e) =>
       process.stdout.write(
         e.state === 'lost'

@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgClusterSkipReason } from '../db/testing/pg-cluster';
 import { armKill, decide, finished, keepWorkers, pausedRun, settled, setUpDrill, type Drill } from './testing/approval-drills';
+import { alive, spawnWorker } from './testing/worker-processes';
 
 /** Far below RESUME_LEASE_MS (5 min), the only way main moved a killed resume on. */
 const TAKEOVER_LIMIT_MS = 90_000;
@@ -90,5 +91,31 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
     await finished(runId, TAKEOVER_LIMIT_MS, output);
     expect(await settled(runId, 0)).toEqual([]);
     expect((await prisma.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } })).status).toBe('expired');
+  });
+
+  // A drill that waits on a run nobody moves (a hang seen once in the bench with an 8 s lease) ends
+  // with where the run is stuck, and a worker that never becomes ready is killed, not waited for.
+  it('a run that does not finish within the bound fails the drill with where it is stuck (status, resume jobs, heartbeats, journal)', async () => {
+    const { runId } = await pausedRun(d); // nobody decides it
+    const err = await finished(runId, 1).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toContain(`run ${runId} is paused after 1 ms`);
+    expect(err?.message).toContain('governed run: paused, owner none');
+    expect(err?.message).toMatch(/stored run: \w+/);
+    expect(err?.message).toContain('resume jobs: none');
+    expect(err?.message).toMatch(/heartbeat \S+: -?\d+ ms ago/);
+    expect(err?.message).toContain('journal: none');
+  });
+
+  it('a worker that does not become ready within the bound is killed and the drill fails, naming it', async () => {
+    const err = await spawnWorker({ databaseUrl: d.url, concurrency: 1, readyLimitMs: 1 }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/the worker \(pid (\d+)\) was not ready after 1 ms and was killed/);
+    const pid = Number(/pid (\d+)/.exec(err!.message)![1]);
+    await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false);
   });
 });

@@ -16,7 +16,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { getDb, PG_POOL_SIZE, type Database } from '../db/client';
-import { WORKER_LEASE_MS } from '../db/worker-heartbeats';
+import { openHeartbeatStore, WORKER_LEASE_MS } from '../db/worker-heartbeats';
 import { resolveDatabaseUrl } from '../db/database-url';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner, type GraphileRunner } from './graphile';
@@ -83,6 +83,11 @@ const sleep = (ms: number) => new Promise<'timeout'>((resolve) => setTimeout(() 
  */
 async function warmUp(db: Database, concurrency: number): Promise<void> {
   await preloadLiveModels();
+  // The governed resume's modules (the governance service, the policy file, the MCP executor): a
+  // worker started to replace a dead one is the one that takes its resume over, and loading them
+  // on a loaded machine took 1–3 s of a takeover (issue 42's kill drill).
+  // (The handler imports it lazily; loaded here, that import is free.)
+  await import('./governed-jobs');
   await db.prisma.suiteRun.findFirst({ select: { id: true } });
   const connections = Math.min(concurrency, PG_POOL_SIZE);
   // Held briefly at the same time, so the pool opens that many rather than reusing one.
@@ -174,7 +179,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   };
   watch(current);
   const heartbeat = startHeartbeat({
-    db,
+    // Its own connection: beats never queue behind the jobs' queries on the data layer's pool.
+    store: openHeartbeatStore(target.url),
     id,
     concurrency: options.concurrency,
     // A pool that shut itself down takes no job, even while its last handlers end: no working slot.

@@ -71,7 +71,7 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_WORKER_CONCURRENCY', readBy: ['web', 'worker'], accepts: 'an integer from 1 to 256', meaning: 'jobs at once per process (default 4 for a worker, 2 in-process)', schema: integer(1, 256) },
   { name: 'STOCKROOM_WORKER_NICE', readBy: ['worker'], accepts: 'an integer from 0 to 19', meaning: 'CPU priority a worker lowers itself to (default 0)', schema: integer(0, 19) },
   { name: 'STOCKROOM_WORKER_GRACE_MS', readBy: ['worker'], accepts: 'an integer from 0 to 3600000', meaning: 'on SIGTERM/SIGINT, how long running jobs may finish before they are handed back', schema: integer(0, 3_600_000) },
-  { name: 'STOCKROOM_WORKER_LEASE_MS', readBy: ['worker'], accepts: 'an integer from 1 to 3600000', meaning: 'how long a silent worker counts as alive (default 10000)', schema: integer(1, 3_600_000) },
+  { name: 'STOCKROOM_WORKER_LEASE_MS', readBy: ['worker'], accepts: 'an integer from 1 to 3600000', meaning: 'how long a silent worker counts as alive (default 6000; it beats every sixth of it)', schema: integer(1, 3_600_000) },
   { name: 'STOCKROOM_WORKER_HEALTH_PORT', readBy: ['worker'], accepts: 'an integer from 1 to 65535', meaning: 'serve `GET /healthz` on this port', schema: integer(1, 65_535) },
   { name: 'STOCKROOM_WORKER_LOG_CASES', readBy: ['worker'], accepts: "'0' or '1'", meaning: 'log each suite case a worker finishes', schema: oneOf('0', '1') },
   { name: 'STOCKROOM_PROVIDER_LIMITS', readBy: ['worker'], accepts: '`provider=concurrent:N,rpm:N,tpm:N;…`', meaning: 'per-provider limits shared by all workers', schema: byParser(parseProviderLimits) },

@@ -90,7 +90,50 @@ export async function decide(approvalId: string, reviewerId: string, verdict: 'a
   return decideAndResume(req, { verdict, reason: `drill: ${verdict}`, reviewer: { id: who.id, memberships: [...who.memberships] } }, getRunQueue());
 }
 
-/** Waits until the run is finished (governed run and stored run); returns when (ms since the epoch), or throws after `limitMs`. */
+/**
+ * Where a run that did not finish is stuck, for a drill's failure message: its status and owner, its
+ * resume jobs (who locks them, attempts, last error), the workers' heartbeats (age by the database's
+ * clock) and the journal. Names a resume job locked by a pool no live heartbeat names: nothing but
+ * the 5-minute sweep would move that run.
+ */
+export async function describeRun(runId: string): Promise<string> {
+  const { getDb } = await import('../../db/client');
+  const prisma = getDb().prisma;
+  const lines: string[] = [];
+  try {
+    const run = await prisma.governedRun.findUnique({ where: { runId }, select: { status: true, owner: true, updatedAt: true, takenOverAt: true } });
+    lines.push(`governed run: ${run ? `${run.status}, owner ${run.owner ?? 'none'}, updated ${run.updatedAt.toISOString()}, taken over ${run.takenOverAt?.toISOString() ?? 'never'}` : 'missing'}`);
+    // Finished as a governed run but not as a stored run: its storing failed and nothing repaired it.
+    const stored = await prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+    lines.push(`stored run: ${stored?.status ?? 'missing'}`);
+    const jobs = await prisma.$queryRawUnsafe<{ id: string; locked_by: string | null; attempts: number; max_attempts: number; last_error: string | null; run_at: Date }[]>(
+      `SELECT j.id::text AS id, j.locked_by, j.attempts, j.max_attempts, j.last_error, j.run_at
+         FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'governed-resume' AND j.payload->>'runId' = $1`,
+      runId,
+    );
+    const beats = await prisma.$queryRawUnsafe<{ id: string; worker_ids: string; age_ms: number }[]>(
+      `SELECT id, "workerIds" AS worker_ids, (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "lastSeen")) * 1000)::float8 AS age_ms FROM "WorkerHeartbeat"`,
+    );
+    const named = new Set(beats.flatMap((b) => JSON.parse(b.worker_ids) as string[]));
+    if (jobs.length === 0) lines.push('resume jobs: none (finished, or never enqueued)');
+    for (const j of jobs) {
+      const orphan = j.locked_by !== null && !named.has(j.locked_by) ? ' — locked by a pool no heartbeat names: no worker will release it' : '';
+      lines.push(`resume job ${j.id}: ${j.locked_by ? `locked by ${j.locked_by}` : `free, due ${j.run_at.toISOString()}`}, attempt ${j.attempts}/${j.max_attempts}${j.last_error ? `, last error: ${j.last_error.slice(0, 300)}` : ''}${orphan}`);
+    }
+    for (const b of beats) lines.push(`heartbeat ${b.id}: ${Math.round(Number(b.age_ms))} ms ago, ids ${b.worker_ids}`);
+    const journal = await prisma.effectJournalEntry.findMany({ where: { runId }, select: { operationKey: true, status: true } });
+    lines.push(`journal: ${journal.map((e) => `${e.operationKey} ${e.status}`).join('; ') || 'none'}`);
+  } catch (err) {
+    lines.push(`(the database could not be read: ${err instanceof Error ? err.message : String(err)})`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Waits until the run is finished (governed run and stored run); returns when (ms since the epoch), or
+ * throws after `limitMs` with where the run is stuck (describeRun) and `describe()` (the workers' output).
+ */
 export async function finished(runId: string, limitMs: number, describe: () => string = () => ''): Promise<number> {
   const { getDb } = await import('../../db/client');
   const until = Date.now() + limitMs;
@@ -102,7 +145,7 @@ export async function finished(runId: string, limitMs: number, describe: () => s
       prisma.run.findUnique({ where: { id: runId }, select: { status: true } }),
     ]).catch(() => [null, null] as const); // the database may be restarting
     if (run?.status === 'finished' && stored?.status === 'finished') return Date.now();
-    if (Date.now() > until) throw new Error(`run ${runId} is ${run?.status ?? '(unreadable)'} after ${limitMs} ms\n${describe()}`);
+    if (Date.now() > until) throw new Error(`run ${runId} is ${run?.status ?? '(unreadable)'} after ${limitMs} ms\n${await describeRun(runId)}\n${describe()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

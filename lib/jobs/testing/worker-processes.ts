@@ -57,6 +57,9 @@ export interface WorkerProcess {
 }
 
 
+/** How long a spawned worker may take to be ready (migrations, warm-up) on a loaded shared machine before it counts as stuck. */
+export const READY_LIMIT_MS = 180_000;
+
 export async function spawnWorker(options: {
   databaseUrl: string;
   concurrency: number;
@@ -67,6 +70,8 @@ export async function spawnWorker(options: {
   via?: 'node' | 'npm';
   /** A command the worker runs under (`ip netns exec <ns>`: inside a network namespace); it must exec, so signals reach node. */
   wrap?: string[];
+  /** How long it may take to say it is ready before it is killed and this throws (default READY_LIMIT_MS). */
+  readyLimitMs?: number;
 }): Promise<WorkerProcess> {
   // node itself with tsx as a loader (not the tsx wrapper, which would outlive a SIGKILL's target as an orphan).
   const [bare, bareArgs] =
@@ -107,7 +112,20 @@ export async function spawnWorker(options: {
     proc.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready:\n${out}`)));
   });
-  await ready;
+  // A worker that never says it is ready is a bounded failure, not a wait without end (a drill or a test would hang on it).
+  const limitMs = options.readyLimitMs ?? READY_LIMIT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`the worker (pid ${proc.pid}) was not ready after ${limitMs} ms and was killed; its output:\n${out.slice(-4000)}`));
+    }, limitMs);
+  });
+  try {
+    await Promise.race([ready, late]);
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     proc,
     stored,
