@@ -145,6 +145,46 @@ describe('governed input and outcomes that are true', () => {
     expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
   });
 
+  it('repairs a run marked finished whose connection was lost before its stored run and its run_finished event were written (issue 42: a restart in the resume\'s last writes)', async () => {
+    const { sweepGovernedRuns, db, runs } = await mod();
+    const governedRuns = await import('../db/governance-runs');
+    const evidence = await import('../db/governance-evidence');
+    const { runId } = await pausedRun();
+    const before = await db.governedRun.findUniqueOrThrow({ where: { runId } });
+    // The resume's compare-and-set to finished carries the mark with it (the whole transition is one statement).
+    const { RunResultSchema } = await import('../harness');
+    const finished = RunResultSchema.parse({ ...JSON.parse(before.result), status: 'finished', checkpoint: null, terminationReason: 'COMPLETED' });
+    expect(await governedRuns.updateGovernedRun(db, runId, before.stateVersion, { status: 'finished', expectedStatus: 'paused', result: finished })).toBe(true);
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'finished', lastError: governedRuns.STORE_PENDING });
+    // ...and then the database went away: nothing after it was written. The run's finish is a minute old.
+    const finishedAt = new Date(Date.now() - 60_000);
+    await db.governedRun.update({ where: { runId }, data: { updatedAt: finishedAt } });
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'paused' });
+    const kinds = async () => (await evidence.listEvidence(db, { runId })).map((e) => (e.body as { kind: string }).kind);
+    expect(await kinds()).not.toContain('run_finished');
+    expect((await evidence.verifyStoredChain(db)).ok).toBe(false);
+
+    // The sweep finds it by its mark, stores the run and adds the lost event at the recorded finish.
+    expect((await sweepGovernedRuns()).resumed).toContain(runId);
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
+    const ended = (await evidence.listEvidence(db, { runId })).filter((e) => (e.body as { kind: string }).kind === 'run_finished');
+    expect(ended.map((e) => (e.body as { at: string }).at)).toEqual([finishedAt.toISOString()]);
+    expect(await evidence.verifyStoredChain(db)).toMatchObject({ ok: true });
+    // Once: a second sweep adds nothing.
+    expect((await sweepGovernedRuns()).resumed).not.toContain(runId);
+    expect((await kinds()).filter((k) => k === 'run_finished')).toHaveLength(1);
+  });
+
+  it('a resume that ends normally leaves no mark: the stored run is written and the mark cleared', async () => {
+    const { decideApprovalAction, db, runs } = await mod();
+    const { runId, approvalId } = await pausedRun();
+    env.as('reviewer');
+    expect(await decideApprovalAction({ id: approvalId, verdict: 'approve', reason: 'fine' })).toMatchObject({ ok: true });
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ status: 'finished', lastError: null });
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished' });
+  });
+
   it('asks again about an effect left unknown, at 1, 2, 4… minutes, through the Effects page reconciler; a drill-left one waits for an operator (issue 42)', async () => {
     const { reconcileUnknownEffects, db } = await mod();
     const at = (minutes: number, base: Date) => new Date(base.getTime() + minutes * 60_000 + 1_000);

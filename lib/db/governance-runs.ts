@@ -14,7 +14,7 @@ import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
 import { evidenceBody } from '../governance';
 import { evidenceKey } from '../governance';
-import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
+import { appendEvidenceIn, listEvidence, withEvidenceTx } from './governance-evidence';
 
 export { GOVERNED_RUN_STATUSES } from '../governance';
 export type GovernedRunStatus = StoredRunStatus;
@@ -71,6 +71,14 @@ export async function getGovernedRunOrThrow(prisma: Prisma, runId: string): Prom
 }
 
 /**
+ * Kept on a governed run from the moment it is marked finished until its stored run (the runs list and
+ * replay) has been written: written with the transition itself, so a crash or a lost connection between
+ * the two leaves a run the sweep finds and repairs (unstoredGovernedRuns), not one that looks finished
+ * while its stored run still says paused. Cleared by clearGovernedFailure once the stored run is written.
+ */
+export const STORE_PENDING = 'the run finished, but storing its record was interrupted';
+
+/**
  * Compare-and-set: applies the change only when the run is still at `expectedVersion`. A claim
  * (`resuming`) records its owner and start; any other status clears them.
  */
@@ -85,6 +93,7 @@ export async function updateGovernedRun(prisma: Prisma, runId: string, expectedV
       owner: claim && change.owner ? ownerText(change.owner) : null,
       resumeStartedAt: claim ? new Date() : null,
       ...(change.takenOverAt ? { takenOverAt: change.takenOverAt } : {}),
+      ...(change.status === 'finished' ? { lastError: STORE_PENDING } : {}),
     },
   });
   return count === 1;
@@ -167,6 +176,25 @@ export async function governedRunsDue(prisma: Prisma, staleBefore: Date, take: n
     orderBy: { updatedAt: 'asc' },
     take,
   });
+}
+
+/**
+ * The run_finished evidence of a finished governed run, appended when it is missing: a resume whose
+ * connection was lost after the run was marked finished lost the events it had batched. Its time is
+ * the governed run's own recorded finish (updatedAt), never now. Only for a run whose finish is older
+ * than `settledMs` (a resume still flushing its batch is left alone: 'not-settled').
+ */
+export async function ensureRunFinishedEvidence(prisma: Prisma, runId: string, settledMs: number, now: Date = new Date()): Promise<'present' | 'appended' | 'not-settled' | 'not-finished'> {
+  const run = await prisma.governedRun.findUnique({ where: { runId }, select: { status: true, updatedAt: true, result: true } });
+  if (!run || run.status !== 'finished') return 'not-finished';
+  const events = await listEvidence(prisma, { runId });
+  if (events.some((e) => (e.body as { kind?: unknown }).kind === 'run_finished')) return 'present';
+  if (now.getTime() - run.updatedAt.getTime() < settledMs) return 'not-settled';
+  const result = safeJsonParse(run.result) as { terminationReason?: unknown } | null;
+  const decision = typeof result?.terminationReason === 'string' ? result.terminationReason : 'unknown';
+  const key = evidenceKey();
+  await withEvidenceTx(prisma, (tx) => appendEvidenceIn(tx, key, evidenceBody({ kind: 'run_finished', at: run.updatedAt.toISOString(), runId, decision })));
+  return 'appended';
 }
 
 /** Governed runs that finished but whose stored run could not be written (their failure is kept). */

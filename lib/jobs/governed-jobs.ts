@@ -7,7 +7,7 @@
  */
 import { getDb } from '../db/client';
 import { sealEvidenceChains } from '../db/governance-evidence';
-import { unstoredGovernedRuns } from '../db/governance-runs';
+import { findGovernedRun, STORE_PENDING, unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError } from '../governance';
 import type { ResumeOwner } from '../governance';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
@@ -27,10 +27,21 @@ export async function resumeGovernedJob(runId: string, owner?: ResumeOwner, noti
     await resumeAfterDecision(runId, owner, notify);
     return 'resumed';
   } catch (err) {
-    if (err instanceof ConflictError) return 'taken-elsewhere';
-    throw err;
+    if (!(err instanceof ConflictError)) throw err;
+    // An earlier attempt may have marked the run finished and then lost the database before storing it
+    // (STORE_PENDING): the stored run is repaired now, not at the next sweep (its missing evidence too,
+    // once the finish is older than a resume's flush could be).
+    const governed = await findGovernedRun(getDb().prisma, runId);
+    if (governed?.status === 'finished' && governed.lastError === STORE_PENDING) {
+      await repairStoredRun(runId, { settledMs: JOB_REPAIR_SETTLED_MS });
+      return 'resumed';
+    }
+    return 'taken-elsewhere';
   }
 }
+
+/** A retried resume job adds a lost run_finished event only for a finish at least this old (else the sweep does). */
+const JOB_REPAIR_SETTLED_MS = 5_000;
 
 /** One sweep, as jobs. Returns the run ids it enqueued a resume for. */
 export async function sweepAsJobs(queue: JobQueue, now: Date = new Date()): Promise<string[]> {

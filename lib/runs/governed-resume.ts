@@ -7,7 +7,7 @@ import 'server-only';
 import { resumeGovernedRun, type GovernedOutcome } from '../governance';
 import type { ResumeOwner } from '../governance';
 import { getDb } from '../db/client';
-import { clearGovernedFailure, getGovernedRunOrThrow } from '../db/governance-runs';
+import { clearGovernedFailure, ensureRunFinishedEvidence, getGovernedRunOrThrow } from '../db/governance-runs';
 import { resolveDataset } from './datasets';
 import { governedMeta, specOf, withGovernedContext } from './governed-context';
 import { truthfully } from './governed-failure';
@@ -38,11 +38,20 @@ export async function resumeAfterDecision(runId: string, owner?: ResumeOwner, no
  * Stores the run a governed run finished with when storing it failed after the governed run moved
  * on (its writes were already committed): the runs list and replay then show what happened.
  */
-export async function repairStoredRun(runId: string): Promise<void> {
+export async function repairStoredRun(runId: string, options: { settledMs?: number } = {}): Promise<void> {
   const prisma = getDb().prisma;
   const stored = await getGovernedRunOrThrow(prisma, runId);
   const spec = specOf(runId, stored.spec);
   const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
   await storeRunSoFar(stored.result, governedMeta(spec, dataset, runId, stored.principal.subject));
+  // The events a lost connection took with it: run_finished is required by audit verify.
+  // Too fresh to tell a lost event from one still being flushed: the mark stays and the sweep comes back.
+  if ((await ensureRunFinishedEvidence(prisma, runId, options.settledMs ?? REPAIR_SETTLED_MS)) === 'not-settled') return;
   await clearGovernedFailure(prisma, runId);
 }
+
+/**
+ * How long after a run was marked finished the sweep may add its missing run_finished event: a resume
+ * flushes its batched evidence right after that mark, so a run younger than this may still be mid-flush.
+ */
+export const REPAIR_SETTLED_MS = 30_000;
