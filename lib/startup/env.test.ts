@@ -27,6 +27,11 @@ describe('environmentProblems', () => {
     expect(environmentProblems({ STOCKROOM_WORKER_NICE: '10', DATABASE_URL: 'postgres://u@127.0.0.1/db', STOCKROOM_PROVIDER_LIMITS: 'openai=concurrent:2,rpm:60' }, 'worker')).toEqual([]);
   });
 
+  it('takes PORT=0 (a free port the system picks, as the second servers of the browser suite ask) and refuses a port past 65535', () => {
+    expect(environmentProblems({ PORT: '0' }, 'web')).toEqual([]);
+    expect(environmentProblems({ PORT: '65536' }, 'web')).toEqual([{ name: 'PORT', message: expect.stringContaining('PORT') }]);
+  });
+
   it('ignores a variable the process does not read', () => {
     expect(environmentProblems({ OTLP_MAX_BODY_BYTES: 'lots' }, 'worker')).toEqual([]);
     expect(environmentProblems({ OTLP_MAX_BODY_BYTES: 'lots' }, 'web')).toHaveLength(1);

@@ -81,7 +81,7 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_JUDGE_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the judge model's endpoint (openai-compatible judges)", schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_ISSUER', readBy: ['web'], accepts: 'an http(s) URL', meaning: '/api/mcp: the authorization server whose tokens it accepts', schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_JWKS_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "/api/mcp: where the issuer's signing keys are", schema: httpUrl },
-  { name: 'PORT', readBy: ['web'], accepts: 'an integer from 1 to 65535', meaning: 'the port the dashboard listens on (default 3000; also the default of STOCKROOM_DASHBOARD_URL)', schema: integer(1, 65_535) },
+  { name: 'PORT', readBy: ['web'], accepts: 'an integer from 0 to 65535 (0: a free port the system picks)', meaning: 'the port the dashboard listens on (default 3000; also the default of STOCKROOM_DASHBOARD_URL)', schema: integer(0, 65_535) },
   { name: 'BETTER_AUTH_SECRET', readBy: ['web'], accepts: 'at least 32 characters', meaning: 'signs session cookies (unset outside production: a fixed development value)', schema: atLeast(32) },
   { name: 'STOCKROOM_ALLOW_DEV_SECRET', readBy: ['web'], accepts: "'0' or '1'", meaning: '1: production may run with the development cookie secret (tests only)', schema: oneOf('0', '1') },
   { name: 'STOCKROOM_MCP_TOKEN', readBy: ['web'], accepts: 'any text', meaning: '/api/mcp: the bearer token it accepts besides OAuth (unset: OAuth only)', schema: anyText },
