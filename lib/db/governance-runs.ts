@@ -184,16 +184,13 @@ export async function governedRunsDue(prisma: Prisma, staleBefore: Date, take: n
  * the governed run's own recorded finish (updatedAt), never now. Only for a run whose finish is older
  * than `settledMs` (a resume still flushing its batch is left alone: 'not-settled').
  */
-export async function ensureRunFinishedEvidence(prisma: Prisma, runId: string, settledMs: number, now: Date = new Date()): Promise<'present' | 'appended' | 'not-settled' | 'not-finished'> {
-  const run = await prisma.governedRun.findUnique({ where: { runId }, select: { status: true, updatedAt: true, result: true } });
-  if (!run || run.status !== 'finished') return 'not-finished';
-  const events = await listEvidence(prisma, { runId });
+export async function ensureRunFinishedEvidence(prisma: Prisma, run: GovernedRunRow, settledMs: number, now: Date = new Date()): Promise<'present' | 'appended' | 'not-settled' | 'not-finished'> {
+  if (run.status !== 'finished') return 'not-finished';
+  const events = await listEvidence(prisma, { runId: run.runId });
   if (events.some((e) => (e.body as { kind?: unknown }).kind === 'run_finished')) return 'present';
-  if (now.getTime() - run.updatedAt.getTime() < settledMs) return 'not-settled';
-  const result = safeJsonParse(run.result) as { terminationReason?: unknown } | null;
-  const decision = typeof result?.terminationReason === 'string' ? result.terminationReason : 'unknown';
+  if (now.getTime() - Date.parse(run.updatedAt) < settledMs) return 'not-settled';
   const key = evidenceKey();
-  await withEvidenceTx(prisma, (tx) => appendEvidenceIn(tx, key, evidenceBody({ kind: 'run_finished', at: run.updatedAt.toISOString(), runId, decision })));
+  await withEvidenceTx(prisma, (tx) => appendEvidenceIn(tx, key, evidenceBody({ kind: 'run_finished', at: run.updatedAt, runId: run.runId, decision: run.result.terminationReason })));
   return 'appended';
 }
 

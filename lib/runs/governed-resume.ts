@@ -46,7 +46,7 @@ export async function repairStoredRun(runId: string, options: { settledMs?: numb
   await storeRunSoFar(stored.result, governedMeta(spec, dataset, runId, stored.principal.subject));
   // The events a lost connection took with it: run_finished is required by audit verify.
   // Too fresh to tell a lost event from one still being flushed: the mark stays and the sweep comes back.
-  if ((await ensureRunFinishedEvidence(prisma, runId, options.settledMs ?? REPAIR_SETTLED_MS)) === 'not-settled') return;
+  if ((await ensureRunFinishedEvidence(prisma, stored, options.settledMs ?? REPAIR_SETTLED_MS)) === 'not-settled') return;
   await clearGovernedFailure(prisma, runId);
 }
 
