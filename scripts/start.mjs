@@ -12,44 +12,13 @@
  * Plain Node ESM, so it runs before anything is compiled.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { generate } from './db-generate.mjs';
 import { migrate } from './db-migrate.mjs';
 import { countUsers, ensureAuthSecret, ensureEvidenceKey, firstAdminHint } from './auth-setup.mjs';
 import { parseTrustProxy } from './client-address.mjs';
 import { REPO_ROOT, resolveDatabaseUrl } from './db-url.mjs';
-
-/** Sources whose change makes the production build stale. */
-const BUILD_INPUTS = ['app', 'components', 'lib', 'public', 'config', 'next.config.ts', 'proxy.ts', 'instrumentation.ts', 'instrumentation-node.ts', 'instrumentation-client.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
-const SKIP_DIRS = new Set(['node_modules', '.next', '.git', '.data', 'test-results', 'playwright-report']);
-
-function newestMtime(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
-    if (SKIP_DIRS.has(entry.name)) continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
-  }
-  return newest;
-}
-
-function buildIsStale() {
-  let built;
-  try {
-    built = fs.statSync(path.join(REPO_ROOT, '.next', 'BUILD_ID')).mtimeMs;
-  } catch {
-    return true;
-  }
-  return BUILD_INPUTS.some((input) => newestMtime(path.join(REPO_ROOT, input)) > built);
-}
+import { buildIsStale, nextBin } from './build-state.mjs';
 
 function fail(message) {
   console.error(`start: ${message}`);
@@ -106,8 +75,7 @@ async function main() {
   if ((await countUsers(target)) === 0) console.log(firstAdminHint(baseUrl));
   else console.log(`start: sign in at ${baseUrl}/sign-in`);
 
-  const require = createRequire(import.meta.url);
-  const next = path.join(path.dirname(require.resolve('next/package.json')), 'dist', 'bin', 'next');
+  const next = nextBin();
   if (buildIsStale()) {
     console.log('start: building (next build)…');
     const build = spawnSync(process.execPath, [next, 'build'], { stdio: 'inherit', env });
