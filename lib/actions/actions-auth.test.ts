@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { nextCacheMock, nextHeadersMock, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
+import { nextCacheMock, nextHeadersMock, redirectedTo, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
 import { API_DIR, discoverActions, discoverRoutes } from './testing/discover';
 
 vi.mock('next/headers', () => nextHeadersMock());
@@ -253,9 +253,13 @@ describe('server actions', () => {
 
     it('creates a session for the right password and only follows local next paths', async () => {
       const { signInAction } = await import('./sign-in');
-      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '/approvals?tab=stale' })).toEqual({ ok: true, data: { next: '/approvals?tab=stale' } });
-      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '//evil.example/x' })).toEqual({ ok: true, data: { next: '/' } });
-      expect(await signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: 'https://evil.example/' })).toEqual({ ok: true, data: { next: '/' } });
+      const { getDb } = await import('../db/client');
+      const sessions = await getDb().prisma.session.count();
+      // Success is a redirect to the page asked for (rendered into the action's response), never elsewhere.
+      expect(await redirectedTo(signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '/approvals?tab=stale' }))).toBe('/approvals?tab=stale');
+      expect(await redirectedTo(signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '//evil.example/x' }))).toBe('/');
+      expect(await redirectedTo(signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: 'https://evil.example/' }))).toBe('/');
+      expect(await getDb().prisma.session.count()).toBe(sessions + 3);
     });
   });
 });

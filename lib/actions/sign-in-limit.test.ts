@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_ADDRESS_HEADER, stampClientAddress } from '../../scripts/client-address.mjs';
 import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS } from '../auth/sign-in-limit';
-import { nextCacheMock, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
+import { nextCacheMock, redirectedTo, setUpActionEnv, TEST_PASSWORD, TEST_USERS, type ActionEnv } from './testing/action-env';
 
 const request = vi.hoisted(() => ({ headers: new Headers() }));
 vi.mock('next/headers', () => ({
@@ -35,8 +35,11 @@ beforeEach(async () => {
 async function signIn(email: string, password: string, headers: Headers) {
   const { signInAction } = await import('./sign-in');
   request.headers = headers;
-  const r = await signInAction({ email, password });
-  return { ...r, code: r.ok ? undefined : r.code };
+  let returned: Awaited<ReturnType<typeof signInAction>> | undefined;
+  // Success redirects (to '/' here); a failure returns its code.
+  const to = await redirectedTo(signInAction({ email, password }).then((r) => (returned = r)));
+  if (to !== null || !returned || returned.ok) return { ok: true as const, code: undefined, to };
+  return { ...returned, code: returned.code };
 }
 
 async function httpSignIn(email: string, password: string, headers: Headers): Promise<number> {
@@ -79,7 +82,7 @@ describe('sign-in is limited per account and per client address on every path', 
     expect(results.slice(SIGN_IN_PER_ADDRESS.max)).toEqual(['rate_limited', 429]);
     // The right password of a real account from that address is refused as well, and another address is not.
     expect((await signIn(TEST_USERS.reviewer.email, TEST_PASSWORD, from('192.0.2.99'))).code).toBe('rate_limited');
-    expect((await signIn(TEST_USERS.reviewer.email, TEST_PASSWORD, from('192.0.2.100'))).ok).toBe(true);
+    expect((await signIn(TEST_USERS.reviewer.email, TEST_PASSWORD, from('192.0.2.100')))).toMatchObject({ ok: true, to: '/' });
   });
 
   it('without a server-stamped address every request shares one bucket, so X-Forwarded-For alone never helps', async () => {

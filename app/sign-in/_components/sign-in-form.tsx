@@ -1,5 +1,5 @@
 'use client';
-/** The sign-in form: calls the sign-in action, then opens the page the user came for. */
+/** The sign-in form: calls the sign-in action, which answers a success with the page the user came for (a redirect). */
 import { useState, useTransition } from 'react';
 import { signInAction } from '@/lib/actions/sign-in';
 
@@ -13,10 +13,9 @@ export function SignInForm({ next }: { next: string }) {
     e.preventDefault();
     setError(null);
     start(async () => {
+      // Success never returns here: the action redirects, and Next renders the page it names.
       const res = await signInAction({ email, password, next });
-      // A full load, so the header (in the root layout) renders with the new session.
-      if (res.ok) window.location.assign(res.data.next);
-      else setError(res.fieldErrors ? Object.values(res.fieldErrors).flat().join(' ') : res.error);
+      if (!res.ok) setError(res.fieldErrors ? Object.values(res.fieldErrors).flat().join(' ') : res.error);
     });
   };
 

@@ -124,3 +124,19 @@ export async function suiteFinished(id: string): Promise<{ status: string; error
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Where an action that ends in Next's `redirect()` sends the browser: the path it names, or `null`
+ * when the action returned instead. Any other error propagates.
+ */
+export async function redirectedTo(action: Promise<unknown>): Promise<string | null> {
+  const { isRedirectError } = await import('next/dist/client/components/redirect-error');
+  const { getURLFromRedirectError } = await import('next/dist/client/components/redirect');
+  try {
+    await action;
+    return null;
+  } catch (err) {
+    if (isRedirectError(err)) return getURLFromRedirectError(err);
+    throw err;
+  }
+}
