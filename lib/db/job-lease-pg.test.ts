@@ -70,6 +70,20 @@ describe.skipIf(pg.skipReason !== null)('stores fenced by the job lease (Postgre
     expect(await db.prisma.run.count({ where: { suiteRunId, caseId: 'c2' } })).toBe(1);
   });
 
+  it('a job released and locked again by the same pool is a new lease: the earlier attempt stores nothing, the new one stores', async () => {
+    const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'stockroom-v1', datasetHash: 'h', total: 1, tenant: 'kittiwake', createdBy: 'u1' }, db);
+    const job = await lockedJob('lease-aba', 'pool-a');
+    const lockedAt = async () => queue.withClient(async (c) => (await c.query<{ locked_at: Date }>(`SELECT locked_at FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, [job])).rows[0]!.locked_at);
+    const first: JobLease = { jobId: job, lockedBy: 'pool-a', lockedAt: await lockedAt() };
+    // pool-a was paused past its lease: the job was released, and pool-a itself (awake again) locked it for its next attempt.
+    await queue.withClient((c) => c.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET locked_by = NULL, locked_at = NULL WHERE id = $1::bigint`, [job]));
+    await queue.withClient((c) => c.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET locked_by = 'pool-a', locked_at = now() + interval '5 milliseconds' WHERE id = $1::bigint`, [job]));
+    const second: JobLease = { jobId: job, lockedBy: 'pool-a', lockedAt: await lockedAt() };
+    await expect(storeCase(suiteRunId, 'c1', first)).rejects.toThrow(/released and locked again by this worker/);
+    expect(await db.prisma.suiteCase.count({ where: { suiteRunId } })).toBe(0);
+    expect(await storeCase(suiteRunId, 'c1', second)).toMatchObject({ stored: true });
+  });
+
   it('a queued run’s record is not overwritten by a worker whose job went to another', async () => {
     const durationOf = async (id: string) => (await db.prisma.run.findUniqueOrThrow({ where: { id }, select: { durationMs: true } })).durationMs;
     const id = await saveRun(makeRun({ runId: 'queued-run', caseId: 'c9', durationMs: 111 }), makeMeta(), db);

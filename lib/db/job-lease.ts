@@ -19,13 +19,38 @@ export interface JobLease {
   jobId: string;
   /** The `locked_by` this worker locks jobs with (graphile-worker 0.17: the worker pool's id). */
   lockedBy: string;
+  /**
+   * When graphile-worker locked the job for this attempt (its `locked_at`). A job released from this
+   * worker and locked again by the same pool (same `locked_by`) is a new lease: the earlier attempt,
+   * still running after a pause, must not pass for the new one. Absent: the pool id alone is checked.
+   */
+  lockedAt?: Date;
+}
+
+/** The SQL condition that a job row is still under `lease` ($2 = locked_by, $3 = locked_at in epoch ms or null). */
+export const HELD_BY_LEASE_SQL = `locked_by = $2::text AND ($3::float8 IS NULL OR abs(extract(epoch FROM locked_at) * 1000 - $3::float8) < 1)`;
+
+/** The parameters HELD_BY_LEASE_SQL reads after the job id. */
+export function leaseParams(lease: JobLease): [string, number | null] {
+  return [lease.lockedBy, lease.lockedAt ? lease.lockedAt.getTime() : null];
+}
+
+/**
+ * Whether a job row (its `locked_by` and `locked_at` in epoch ms) is under `lease`. The times are
+ * compared within a millisecond: PostgreSQL keeps microseconds, a JavaScript Date milliseconds.
+ */
+function rowUnderLease(row: { locked_by: string | null; locked_ms: number | null } | undefined, lease: JobLease): boolean {
+  if (!row || row.locked_by !== lease.lockedBy) return false;
+  if (!lease.lockedAt) return true;
+  return row.locked_ms !== null && Math.abs(Number(row.locked_ms) - lease.lockedAt.getTime()) < 1;
 }
 
 /** The job's lease was lost (released to another worker, or the job is gone): nothing was stored. */
 export class JobLeaseLostError extends DbError {
   readonly jobId: string;
   constructor(lease: JobLease, holder: string | null) {
-    super('job_lease_lost', `job ${lease.jobId} is no longer held by this worker (${holder === null ? 'released or finished' : `now held by ${holder}`}); nothing was stored`);
+    const now = holder === null ? 'released or finished' : holder === lease.lockedBy ? 'released and locked again by this worker for a later attempt' : `now held by ${holder}`;
+    super('job_lease_lost', `job ${lease.jobId} is no longer held by this worker (${now}); nothing was stored`);
     this.jobId = lease.jobId;
   }
 }
@@ -41,9 +66,11 @@ export interface RawTx {
  * the job cannot be released between this check and the commit.
  */
 export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
-  const rows = await tx.$queryRawUnsafe<{ locked_by: string | null }[]>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint FOR SHARE`, lease.jobId);
-  const holder = rows[0]?.locked_by ?? null;
-  if (holder !== lease.lockedBy) throw new JobLeaseLostError(lease, holder);
+  const rows = await tx.$queryRawUnsafe<{ locked_by: string | null; locked_ms: number | null }[]>(
+    `SELECT locked_by, extract(epoch FROM locked_at) * 1000 AS locked_ms FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint FOR SHARE`,
+    lease.jobId,
+  );
+  if (!rowUnderLease(rows[0], lease)) throw new JobLeaseLostError(lease, rows[0]?.locked_by ?? null);
 }
 
 /**
@@ -54,7 +81,7 @@ export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
 export async function jobHeld(tx: RawTx, lease: JobLease): Promise<boolean> {
   if (!/^\d+$/.test(lease.jobId)) return false;
   const rows = await tx
-    .$queryRawUnsafe<{ locked_by: string | null }[]>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId)
-    .catch(() => [] as { locked_by: string | null }[]);
-  return rows[0]?.locked_by === lease.lockedBy;
+    .$queryRawUnsafe<{ locked_by: string | null; locked_ms: number | null }[]>(`SELECT locked_by, extract(epoch FROM locked_at) * 1000 AS locked_ms FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId)
+    .catch(() => [] as { locked_by: string | null; locked_ms: number | null }[]);
+  return rowUnderLease(rows[0], lease);
 }

@@ -9,7 +9,7 @@ import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, ty
 import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 import { isConnectionLost } from './connection-lost';
-import { GRAPHILE_SCHEMA, JobLeaseLostError, type JobLease } from '../db/job-lease';
+import { GRAPHILE_SCHEMA, HELD_BY_LEASE_SQL, JobLeaseLostError, leaseParams, type JobLease } from '../db/job-lease';
 
 export { GRAPHILE_SCHEMA };
 
@@ -266,7 +266,7 @@ type PgClientRunner = <T>(fn: (client: import('pg').PoolClient) => Promise<T>) =
 async function unspendAttemptWhenReachable(withPgClient: PgClientRunner, lease: JobLease, signal: AbortSignal): Promise<boolean> {
   for (;;) {
     try {
-      await withPgClient((client) => client.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET attempts = GREATEST(0, attempts - 1) WHERE id = $1::bigint AND locked_by = $2::text`, [lease.jobId, lease.lockedBy]));
+      await withPgClient((client) => client.query(`UPDATE ${GRAPHILE_SCHEMA}._private_jobs SET attempts = GREATEST(0, attempts - 1) WHERE id = $1::bigint AND ${HELD_BY_LEASE_SQL}`, [lease.jobId, ...leaseParams(lease)]));
       return true;
     } catch (err) {
       if (!isConnectionLost(err) || signal.aborted) return false;
@@ -278,9 +278,9 @@ async function unspendAttemptWhenReachable(withPgClient: PgClientRunner, lease: 
 /** Whether this worker still holds the job (asked before graphile-worker completes it, which deletes the row whoever holds it). */
 async function stillHeld(withPgClient: PgClientRunner, lease: JobLease): Promise<string | null | true> {
   return withPgClient(async (client) => {
-    const r = await client.query<{ locked_by: string | null }>(`SELECT locked_by FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, [lease.jobId]);
-    const holder = r.rows[0]?.locked_by ?? null;
-    return holder === lease.lockedBy ? true : holder;
+    const r = await client.query<{ locked_by: string | null; held: boolean }>(`SELECT locked_by, (${HELD_BY_LEASE_SQL}) AS held FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, [lease.jobId, ...leaseParams(lease)]);
+    const row = r.rows[0];
+    return row?.held ? true : (row?.locked_by ?? null);
   });
 }
 
@@ -292,7 +292,8 @@ export async function startGraphileRunner(options: GraphileRunnerOptions): Promi
     const task: Task = async (payload, helpers) => {
       const signal = helpers.abortSignal ? AbortSignal.any([helpers.abortSignal, options.stopSignal]) : options.stopSignal;
       if (!pool) throw new Error('graphile-worker ran a job before announcing its worker pool');
-      const lease: JobLease = { jobId: String(helpers.job.id), lockedBy: pool.id };
+      // The lock time tells this attempt from a later one the same pool takes after a release.
+      const lease: JobLease = { jobId: String(helpers.job.id), lockedBy: pool.id, lockedAt: helpers.job.locked_at ?? undefined };
       try {
         await handler(payload, { signal, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, queue: options.queue, lease });
         // graphile-worker's complete deletes the row whoever holds it: a job released meanwhile (this
