@@ -22,6 +22,7 @@ export const EXIT_CODES: Readonly<Record<TerminationReason, number>> = {
   CONTENT_FILTERED: 21,
   GUARDRAIL: 22,
   USAGE_UNKNOWN: 23,
+  EMPTY_ANSWER: 24,
 };
 
 /**

@@ -3,7 +3,7 @@
  * return verdicts, validation of every tool call, compaction, quarantine, run guards, a call-policy
  * seam for approvals, and a deterministic fake model. It knows nothing of Next.js or storage.
  */
-export { runHarness, resumeHarness, NO_TEXT_ANSWER } from './loop/run';
+export { runHarness, resumeHarness } from './loop/run';
 export { callTimesOf, timeAt, type RunTimes, type TimedEntry, type TimedKind } from './call-times';
 export { MOCK_COST_NOTE } from './loop/run-cost';
 export type { HarnessOptions, RunInput } from './loop/options';

@@ -41,6 +41,7 @@ export const TERMINATION_REASONS = [
   'CONTENT_FILTERED',
   'GUARDRAIL',
   'USAGE_UNKNOWN',
+  'EMPTY_ANSWER',
 ] as const;
 export const TerminationReasonSchema = z.enum(TERMINATION_REASONS);
 export type TerminationReason = z.infer<typeof TerminationReasonSchema>;

@@ -81,6 +81,22 @@ export function parseToolArguments(raw: string): JsonValue {
 export function fromChatCompletion(c: ChatCompletion, modelId: string, provider: string, latencyMs: number): ModelResponse {
   const usage = reportedPair(c?.usage?.prompt_tokens, c?.usage?.completion_tokens);
   const choice = c?.choices?.[0];
+  // An empty `choices` list is an empty answer (the loop asks again once, then stops EMPTY_ANSWER),
+  // with whatever usage it reported; a choice without a message is an unreadable response.
+  if (Array.isArray(c?.choices) && c.choices.length === 0) {
+    return {
+      text: null,
+      toolCalls: [],
+      stopReason: 'end_turn',
+      finishReason: 'no choices',
+      ...usage,
+      ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
+      ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
+      latencyMs,
+      modelId,
+      provider,
+    };
+  }
   if (!choice || typeof choice.message !== 'object' || choice.message === null) {
     throw new ProviderCallError('bad_response', `${provider} answered without a choice`, { usage: billedUsage(usage) });
   }

@@ -43,8 +43,9 @@ const PRICES: PriceFile = {
 /** The body each provider sends for an answer it could not complete (no choice / no content), with usage reported. */
 function unusableBody(provider: StubProvider, input: number, output: number): string {
   if (provider === 'openai') {
+    // A choice without its message (an empty choices list is an empty answer: lib/models/empty-answer.test.ts).
     const body = formatOpenAI({ text: 'x', usage: { input, output } }, 'gpt-priced') as Record<string, unknown>;
-    return JSON.stringify({ ...body, choices: [] });
+    return JSON.stringify({ ...body, choices: [{ index: 0, finish_reason: 'stop' }] });
   }
   if (provider === 'anthropic') {
     const { content: _c, ...rest } = formatAnthropic({ text: 'x', usage: { input, output } }, 'claude-priced') as Record<string, unknown>;

@@ -37,6 +37,8 @@ export class RunState {
   checkpoint: Checkpoint | null = null;
   /** Extra turns the guardrails have given the agent so far. */
   guardrailRetries = 0;
+  /** Empty answers in a row: the first is asked again, the second stops the run (EMPTY_ANSWER). */
+  emptyAnswers = 0;
 
   /** Reads the run's timeline (timing.ts); absent, events carry no time. */
   readonly now: (() => Instant) | undefined;

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApprovalResolution } from '../guards/call-policy';
-import { modelStopGuard } from '../guards/model-stop';
+import { emptyAnswerStop, isEmptyAnswer, modelStopGuard } from '../guards/model-stop';
 import type { RunResult } from '../types';
 import { executeCalls, type StepOutcome } from './execute-calls';
 import { finishWithGuardrails } from './guardrails-finish';
@@ -23,9 +23,6 @@ import { runResult, type RunIdentity } from './result';
 import { boundResolution, restoreRun } from './resume';
 import { RunState } from './run-state';
 import { instant } from './timing';
-
-/** The final answer of a model that finished without saying anything. */
-export const NO_TEXT_ANSWER = '(the model returned no text)';
 
 /** One iteration: the pre-call guards, one model turn, and its tool calls. */
 async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<StepOutcome> {
@@ -44,8 +41,20 @@ async function iterate(d: Driver, run: RunState, stateVersion: number): Promise<
     run.stopWith(unfinished);
     return { kind: 'stopped' };
   }
+  // An empty answer is never a completion: asked once more, then a termination of its own.
+  if (isEmptyAnswer(response)) {
+    run.emptyAnswers += 1;
+    if (run.emptyAnswers === 1) {
+      run.move('CALL_MODEL', 'empty answer: the model is asked once more');
+      return { kind: 'done' };
+    }
+    const verdict = emptyAnswerStop(response);
+    if (verdict.stop) run.stopWith(verdict);
+    return { kind: 'stopped' };
+  }
+  run.emptyAnswers = 0;
   if (response.toolCalls.length === 0) {
-    let answer = (response.text ?? '').trim() || NO_TEXT_ANSWER;
+    let answer = (response.text ?? '').trim();
     const guardrails = d.options.config.guardrails;
     if (guardrails) {
       const outcome = await finishWithGuardrails(d, run, guardrails, answer);
