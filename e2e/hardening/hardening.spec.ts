@@ -143,3 +143,32 @@ test('an action body over 1 MB is refused with a clear 413, not a bare 500', asy
   expect(res.headers()['content-type']).toBe('text/plain');
   expect(await res.text()).toContain('more than 1 MB');
 });
+
+test('a malformed server-action body gets a 400 naming what is wrong, not a 500 with a digest, and nothing runs', async ({ browser }) => {
+  // A real action id, as the browser sends it: the sign-in form's call, captured (and stopped) on its way out.
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await page.route('**/sign-in', (route) => (route.request().method() === 'POST' ? route.abort() : route.continue()));
+  await page.getByLabel('Email').fill('nobody@e2e.test');
+  await page.getByLabel('Password').fill('not a password');
+  const [sent] = await Promise.all([page.waitForRequest((r) => r.method() === 'POST' && r.headers()['next-action'] !== undefined), page.getByRole('button', { name: 'Sign in' }).click()]);
+  const actionId = sent.headers()['next-action']!;
+  const post = (data: string) => page.request.post('/sign-in', { headers: { 'next-action': actionId, 'content-type': 'text/plain;charset=UTF-8' }, data });
+  const cases: [string, RegExp][] = [
+    ['{"email":', /not valid JSON/],
+    ['', /no arguments/],
+    ['"a bare string"', /must be a list/],
+    ['['.repeat(5000) + ']'.repeat(5000), /deeper than 64 levels/],
+  ];
+  for (const [body, said] of cases) {
+    const res = await post(body);
+    expect(res.status(), `body ${body.slice(0, 20)}`).toBe(400);
+    expect(res.headers()['content-type']).toBe('text/plain');
+    expect(await res.text()).toMatch(said);
+  }
+  // The same id with a well-formed list still reaches the action (a wrong password, answered as such).
+  const ok = await post(JSON.stringify([{ email: 'nobody@e2e.test', password: 'not a password', next: '/' }]));
+  expect(ok.status()).toBe(200);
+  await context.close();
+});
