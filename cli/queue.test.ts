@@ -63,6 +63,19 @@ describe.each([
     expect(d).toMatchObject({ code: 2, stderr: expect.stringContaining('--detach needs DATABASE_URL=postgres') });
   });
 
+  it.skipIf(skip !== null || name !== 'sqlite')('matrix --queue --epochs 2 on fake-noisy stores every (setting, case) twice, by epoch, through the workers\' path', async () => {
+    const r = await inProcess('matrix', [...save, '--queue', '--json', '--golden', goldenPath, '--model', 'fake-noisy', '--seed', '3', '--epochs', '2'], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { suiteId: string; status: string; total: number; stored: number };
+    // 4 cases × 5 settings × 2 epochs.
+    expect(out).toMatchObject({ status: 'done', total: 40, stored: 40 });
+    const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId: out.suiteId }, select: { setting: true, caseId: true, epoch: true, runId: true } });
+    expect(rows).toHaveLength(40);
+    expect(new Set(rows.map((c) => c.epoch))).toEqual(new Set([0, 1]));
+    const runs = await db.prisma.run.findMany({ where: { suiteRunId: out.suiteId }, select: { id: true, epoch: true } });
+    expect(new Map(runs.map((x) => [x.id, x.epoch]))).toEqual(new Map(rows.map((c) => [c.runId, c.epoch])));
+  });
+
   it.skipIf(skip !== null || name !== 'postgres')('eval --queue --detach returns the suite id; a worker process runs it; suite status reads the stored progress', async () => {
     const r = await inProcess('eval', [...save, '--queue', '--detach', '--json', '--golden', goldenPath], { DATABASE_URL: url });
     expect(r.code, r.stderr).toBe(0);

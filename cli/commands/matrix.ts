@@ -9,7 +9,7 @@ import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig, runIdsByCase } from '../common';
 import { formatPairedDeltas } from '../../lib/eval/matrix-significance';
 import { SIGNIFICANCE_LEVEL } from '../../lib/eval/paired-deltas';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
@@ -45,7 +45,7 @@ const FLAGS = {
 } as const;
 
 /** Stores the matrix as a suite of the target tenant; returns its id and run ids by setting and case. */
-async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ suiteId: string; runIds: Record<string, Record<string, string>> }> {
+async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ suiteId: string; runIds: Record<string, Record<string, string | string[]>> }> {
   const { db, owner } = target;
   const first = matrix.rows[0]!.report;
   const suiteId = await createSuiteRun(
@@ -63,7 +63,7 @@ async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ 
   );
   try {
     const ids = await saveMatrixResult(suiteId, matrix, db, owner);
-    const runIds = Object.fromEntries(matrix.rows.map((r) => [r.setting, Object.fromEntries(r.report.cases.map((c, i) => [c.id, ids[r.setting]![i]!]))]));
+    const runIds = Object.fromEntries(matrix.rows.map((r) => [r.setting, runIdsByCase(r.report.cases.map((c) => c.id), ids[r.setting]!)]));
     return { suiteId, runIds };
   } catch (err) {
     await failSuiteRun(suiteId, `the CLI could not store every run: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), db).catch(() => undefined);
@@ -85,8 +85,6 @@ export const command: CliCommand = {
     // Queued settings are graded by the workers with the deterministic judge: a live one is refused, not dropped.
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
     const epochs = epochsFromArgs(args);
-    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
-    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
     const baseConfig = configFromArgs(args);
     // Before credentials are checked: an estimate calls no provider.
     if (args.flags.estimate === true) return await printEstimate(args, baseConfig, epochs);
@@ -101,7 +99,7 @@ export const command: CliCommand = {
     });
     try {
       if (queued) {
-        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, epochs, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
       return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), epochs);
     } finally {

@@ -5,7 +5,7 @@
  * in-process one.
  */
 import type { HarnessConfig } from '../harness';
-import { MATRIX_SETTINGS } from '../eval';
+import { MATRIX_SETTINGS, checkEpochs } from '../eval';
 import type { GoldenFile } from '../eval';
 import type { Dataset } from '../stockroom';
 import { getDb, type Database } from '../db/client';
@@ -30,13 +30,23 @@ export interface QueueSuiteInput {
   owner: RunOwner;
   /** A configured tool server's id (checked by the caller); none: the configuration's transport. */
   toolServer?: string;
+  /** Runs per case (default 1): each (setting, case) is stored this many times, by epoch. */
+  epochs?: number;
 }
 
 /** Records a queued suite and enqueues its job; returns at once with its id. */
 export async function queueSuite(input: QueueSuiteInput, queue: RunQueue, db: Database = getDb()): Promise<{ suiteRunId: string; total: number }> {
   const suiteRunId = newId();
-  const job: SuiteSpec = { suiteRunId, datasetDir: input.dataset.dir, goldenPath: input.golden.path, settings: [...input.settings], ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}) };
-  const total = input.golden.cases.length * input.settings.length;
+  const epochs = checkEpochs(input.epochs ?? 1);
+  const job: SuiteSpec = {
+    suiteRunId,
+    datasetDir: input.dataset.dir,
+    goldenPath: input.golden.path,
+    settings: [...input.settings],
+    ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}),
+    ...(epochs > 1 ? { epochs } : {}),
+  };
+  const total = input.golden.cases.length * input.settings.length * epochs;
   await createSuiteRun(
     {
       id: suiteRunId,
@@ -68,7 +78,7 @@ export async function startSuite(input: RunSuiteInput, caller: RunCaller, queue:
   const { config } = configWithServer(input, input.weaknesses, tenant);
   const settings = [settingLabel(config.weaknesses)];
   const golden = await goldenFor(input.goldenSet, tenant, dataset);
-  return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer, epochs: input.epochs }, queue);
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
@@ -76,5 +86,5 @@ export async function startMatrix(input: RunMatrixInput, caller: RunCaller, queu
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const { config } = configWithServer(input, [], tenant);
   const golden = await goldenFor(input.goldenSet, tenant, dataset);
-  return queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  return queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer, epochs: input.epochs }, queue);
 }
