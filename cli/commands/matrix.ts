@@ -21,13 +21,11 @@ import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
-import { FAKE_MODEL, isOfflineModel, parseModelName, resolveConfig } from '../../lib/harness/config';
-import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { isOfflineModel } from '../../lib/harness/config';
 import { formatWeaknessLegend } from '../../lib/stockroom/weaknesses/weakness-table';
-import { runSuite, type SuiteResult } from '../../lib/eval/suite';
-import { priceFor } from '../../lib/models/prices';
 import { parseProviderLimits } from '../../lib/jobs/provider-limits';
-import { estimateLive, formatLiveEstimate } from '../../lib/runs/live-estimate';
+import { formatLiveEstimate } from '../../lib/runs/live-estimate';
+import { estimateMatrix } from '../../lib/runs/matrix-estimate';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
@@ -117,29 +115,8 @@ async function printEstimate(args: ReturnType<typeof parseArgs>, baseConfig: Ret
   if (args.flags.save === true || wantsQueue(args)) throw new CliUsageError('--estimate runs nothing; drop --save/--queue');
   const dataset = datasetFromArgs(args);
   const golden = await goldenFromArgs(args, dataset);
-  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ ...baseConfig, model: FAKE_MODEL, mode: 'mock', modelBaseUrl: null, usdBudget: null }) });
-  let suite: SuiteResult;
-  try {
-    suite = await runSuite({ agent, cases: golden.cases, judge: null });
-  } finally {
-    await agent.close();
-  }
-  const n = suite.results.length || 1;
-  const sum = (f: (s: (typeof suite.results)[number]) => number) => suite.results.reduce((a, r) => a + f(r), 0) / n;
-  const provider = parseModelName(baseConfig.model)?.provider ?? null;
-  const estimate = estimateLive({
-    settings: MATRIX_SETTINGS.length,
-    cases: golden.cases.length,
-    epochs,
-    perRun: {
-      inputTokens: sum((r) => r.scores.inputTokens),
-      outputTokens: sum((r) => r.scores.outputTokens),
-      modelCalls: sum((r) => r.scores.modelCalls),
-      source: 'the offline fake model on the same cases, prompts and tools; a live model calls and answers differently',
-    },
-    price: priceFor(baseConfig.model),
-    limit: provider ? (parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS).get(provider) ?? null) : null,
-  });
+  const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
+  const estimate = (await estimateMatrix({ dataset, golden, config: baseConfig, epochs, limitOf: (p) => limits.get(p) ?? null }))!;
   if (args.flags.json === true) process.stdout.write(JSON.stringify({ model: baseConfig.model, epochs, estimate }, null, 2) + '\n');
   else process.stdout.write(`estimate for matrix --model ${baseConfig.model} --epochs ${epochs}\n${formatLiveEstimate(estimate, baseConfig.model)}\n`);
   return 0;

@@ -16,6 +16,8 @@ import { getGoldenSetOrThrow } from '../db/golden-sets';
 import { goldenOf, resolveDataset } from './datasets';
 import type { RunCaller } from './prepare';
 import type { RunQueue, SuiteSpec } from './queue-port';
+import { estimateMatrix, type MatrixEstimateInput } from './matrix-estimate';
+import { formatLiveEstimate, type LiveEstimate } from './live-estimate';
 import { configWithServer, settingLabel } from './settings';
 import type { RunOwner } from './store';
 
@@ -79,6 +81,19 @@ export async function startSuite(input: RunSuiteInput, caller: RunCaller, queue:
   const settings = [settingLabel(config.weaknesses)];
   const golden = await goldenFor(input.goldenSet, tenant, dataset);
   return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer, epochs: input.epochs }, queue);
+}
+
+/**
+ * What the matrix `input` would cost and roughly how long it takes on its live model, before it is
+ * started (the page asks to confirm); null for the offline models. Resolved as startMatrix resolves it.
+ */
+export async function estimateMatrixFor(input: RunMatrixInput, caller: RunCaller, limitOf: MatrixEstimateInput['limitOf']): Promise<{ model: string; epochs: number; estimate: LiveEstimate | null; text: string | null }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  const { config } = configWithServer(input, [], tenant);
+  const golden = await goldenFor(input.goldenSet, tenant, dataset);
+  const epochs = input.epochs ?? 1;
+  const estimate = await estimateMatrix({ dataset, golden, config, epochs, limitOf });
+  return { model: config.model, epochs, estimate, text: estimate ? formatLiveEstimate(estimate, config.model) : null };
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */

@@ -5,6 +5,8 @@ import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
+import { estimateMatrixAction } from '@/lib/actions/estimate-matrix';
+import { isOfflineModel } from '@/lib/harness/config';
 import { cancelSuiteAction } from '@/lib/actions/cancel-suite';
 import type { DatasetOption } from '@/lib/runs/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
@@ -63,6 +65,8 @@ export function MatrixClient({
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
   const [epochs, setEpochs] = useState<EpochsValue>(DEFAULT_EPOCHS);
+  // A live model's matrix is estimated first and started only once confirmed (its text; null: not asked yet).
+  const [estimate, setEstimate] = useState<string | null>(null);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
   const poll = useSuiteRun(selectedId, initialPoll);
@@ -82,15 +86,27 @@ export function MatrixClient({
     if (suite && suite.status !== listedStatus && (suite.status === 'done' || suite.status === 'failed')) router.refresh();
   }, [suite, listedStatus, router]);
 
+  const { weaknesses: _ignored, ...rest } = settings;
+  const input = { ...rest, goldenSet, ...epochsInput(epochs, settings.model) };
+  const live = settings.model !== undefined && !isOfflineModel(settings.model);
   const run = () => {
     setError(null);
     start(async () => {
-      const { weaknesses: _ignored, ...rest } = settings;
-      const res = await startMatrixAction({ ...rest, goldenSet, ...epochsInput(epochs, settings.model) });
+      if (live && estimate === null) {
+        // Before a live matrix: what it will cost and how long it takes, then a confirmation.
+        const est = await estimateMatrixAction(input);
+        if (!est.ok) return setError(est);
+        setEstimate(est.data.text ?? 'No estimate: this model costs nothing.');
+        return;
+      }
+      const res = await startMatrixAction(input);
+      setEstimate(null);
       if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
       else setError(res);
     });
   };
+  const changeSettings = (v: SettingsValue) => (setEstimate(null), setSettings(v));
+  const changeEpochs = (v: EpochsValue) => (setEstimate(null), setEpochs(v));
 
   const go = (suiteId: string, other: string | null) =>
     router.push(`/matrix?suite=${encodeURIComponent(suiteId)}${other ? `&compare=${encodeURIComponent(other)}` : ''}`);
@@ -99,17 +115,28 @@ export function MatrixClient({
     <>
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} noisyModel />
-        <EpochsFields value={epochs} onChange={setEpochs} model={settings.model} idPrefix="m" fieldErrors={error?.fieldErrors} />
+        <RunSettingsFields value={settings} onChange={changeSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} noisyModel />
+        <EpochsFields value={epochs} onChange={changeEpochs} model={settings.model} idPrefix="m" fieldErrors={error?.fieldErrors} />
         <GoldenSetField id="m-golden-set" label="Cases" sets={goldenSets} value={goldenSet} onChange={setGoldenSet} style={{ marginTop: '0.5rem' }} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
-            {pending ? 'Starting…' : 'Run the matrix'}
+            {pending ? (live && estimate === null ? 'Estimating…' : 'Starting…') : estimate !== null ? 'Start it: I accept the cost' : live ? 'Estimate the cost, then run' : 'Run the matrix'}
           </button>
+          {estimate !== null ? (
+            <button type="button" className="secondary" onClick={() => setEstimate(null)} disabled={pending}>
+              Not now
+            </button>
+          ) : null}
           <span className="muted small">
             {runsText((datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0), epochs.epochs)}
           </span>
         </div>
+        {estimate !== null ? (
+          <div className="alert info small" role="status" data-testid="matrix-estimate">
+            <strong>Before this live matrix:</strong>
+            <pre style={{ whiteSpace: 'pre-wrap', margin: '0.25rem 0 0' }}>{estimate}</pre>
+          </div>
+        ) : null}
         {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error.error}</p> : null}
       </section>

@@ -112,6 +112,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },
+      estimateMatrixAction: { datasetId: 'bundled', epochs: 2 },
       deleteRunAction: { runId: k.plainRun },
       eraseRunAction: { runId: k.plainRun },
       decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
