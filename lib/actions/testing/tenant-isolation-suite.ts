@@ -185,6 +185,19 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       }
     });
 
+    it("refuses a suite's statistics against another tenant's suite (?against=) as not found, naming no tenant", async () => {
+      const { createSuiteRun } = await import('../../db/suites');
+      const own = await createSuiteRun({ kind: 'eval', tenant: 'puffin', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
+      const { headers } = await import('next/headers');
+      const stats = async (against: string) =>
+        (await loadRoute('suites/[id]/statistics')).GET!(new Request(`http://127.0.0.1/api/suites/${own}/statistics?against=${against}`, { headers: await headers() }), { params: Promise.resolve({ id: own }) });
+      env.as('puffinReviewer');
+      expect((await stats(own)).status).toBe(200);
+      const foreign = await stats(k.suite);
+      expect(foreign.status).toBe(404);
+      expect(await foreign.text()).not.toMatch(/kittiwake/i);
+    });
+
     it("exports kittiwake's golden set to its reviewer, and a given version of it", async () => {
       env.as('reviewer');
       const res = await get('golden-sets/[name]/export', k.goldenSet);
