@@ -11,7 +11,7 @@ import { isFinished, useSuiteRun } from '@/components/use-suite-run';
 import { useSuiteStatistics } from '@/components/use-suite-statistics';
 import { cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
 import { AGAINST_CURRENT } from '@/lib/charts/matrix-stats';
-import { CellStatsLines } from '@/app/matrix/_components/cell-stats';
+import { CellStatsLines } from '@/components/cell-stats';
 
 // Token means are whole numbers of tokens; rates read to two decimals.
 const digits = (metric: string) => (metric.startsWith('mean_') ? 0 : 2);

@@ -10,7 +10,7 @@ import { MovedCases } from './moved-cases';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import type { SuiteStatistics } from '@/lib/eval/browser';
 import { cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
-import { CellStatsLines } from './cell-stats';
+import { CellStatsLines } from '@/components/cell-stats';
 
 // recharts (~100 kB) loads after the page is interactive: the table, the figures people read first, does not wait for it.
 const MatrixBarChart = dynamic(() => import('./matrix-bar-chart').then((m) => m.MatrixBarChart), {
