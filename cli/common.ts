@@ -53,6 +53,16 @@ export function epochsFromArgs(args: ParsedArgs): number {
 }
 
 /**
+ * Stored run ids by case, in the order the runs were stored: a case's id alone when it ran once (the
+ * shape before epochs), its ids by epoch when it ran more than once.
+ */
+export function runIdsByCase(caseIds: readonly string[], ids: readonly string[]): Record<string, string | string[]> {
+  const out: Record<string, string[]> = {};
+  caseIds.forEach((c, i) => (out[c] ??= []).push(ids[i]!));
+  return Object.fromEntries(Object.entries(out).map(([c, list]) => [c, list.length === 1 ? list[0]! : list]));
+}
+
+/**
  * `--guardrails JSON_OR_FILE`: inline JSON (starts with `{`) or the path of a JSON file, validated
  * with the harness's schema; an error names the flag and the field (`guardrails.on_violation`).
  */

@@ -83,9 +83,7 @@ describe('--epochs', () => {
     expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--epochs must be an integer between 1 and 100') });
   });
 
-  it('refuses --epochs above 1 with --save before running anything, and --temperature for the deterministic model', async () => {
-    const saved = await runInProcess('matrix', ['--golden', golden, '--epochs', '2', '--save', '--tenant', 't', '--as', 'a@b.c'], {});
-    expect(saved).toMatchObject({ code: 2, stderr: expect.stringContaining('--epochs above 1 is not stored yet') });
+  it('refuses --temperature for the deterministic model, --epochs with --replay-from, and bad seeds and temperatures', async () => {
     const temp = await runInProcess('eval', ['--golden', golden, '--temperature', '1'], {});
     expect(temp).toMatchObject({ code: 2, stderr: expect.stringContaining('apply to the noisy fake model only') });
     const replay = await runInProcess('eval', ['--golden', golden, '--epochs', '2', '--replay-from', 'suite_x'], {});

@@ -63,6 +63,33 @@ describe.each([
     expect(d).toMatchObject({ code: 2, stderr: expect.stringContaining('--detach needs DATABASE_URL=postgres') });
   });
 
+  it.skipIf(skip !== null || name !== 'sqlite')('matrix --queue --epochs 2 on fake-noisy stores every (setting, case) twice, by epoch, through the workers\' path', async () => {
+    const r = await inProcess('matrix', [...save, '--queue', '--json', '--golden', goldenPath, '--model', 'fake-noisy', '--seed', '3', '--epochs', '2'], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { suiteId: string; status: string; total: number; stored: number };
+    // 4 cases × 5 settings × 2 epochs.
+    expect(out).toMatchObject({ status: 'done', total: 40, stored: 40 });
+    const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId: out.suiteId }, select: { setting: true, caseId: true, epoch: true, runId: true } });
+    expect(rows).toHaveLength(40);
+    expect(new Set(rows.map((c) => c.epoch))).toEqual(new Set([0, 1]));
+    const runs = await db.prisma.run.findMany({ where: { suiteRunId: out.suiteId }, select: { id: true, epoch: true } });
+    expect(new Map(runs.map((x) => [x.id, x.epoch]))).toEqual(new Map(rows.map((c) => [c.runId, c.epoch])));
+  });
+
+  it.skipIf(skip !== null || name !== 'sqlite')('each queued epoch runs the noisy model\'s own stream: the stored case rows equal eval --epochs 2 in this process, case by case and epoch by epoch', async () => {
+    const noisy = ['--golden', goldenPath, '--model', 'fake-noisy', '--temperature', '2', '--seed', '5', '--epochs', '2'];
+    const local = JSON.parse((await inProcess('eval', [...noisy, '--json'], { DATABASE_URL: url })).stdout) as { cases: { id: string; epoch: number; scores: { toolNames: string[]; finalAnswer: string } }[] };
+    const r = await inProcess('eval', [...save, '--queue', '--json', ...noisy], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const { suiteId } = JSON.parse(r.stdout) as { suiteId: string };
+    const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId: suiteId }, select: { caseId: true, epoch: true, scores: true } });
+    const stored = new Map(rows.map((c) => [`${c.caseId}/${c.epoch}`, JSON.parse(c.scores) as { toolNames: string[]; finalAnswer: string }]));
+    expect(stored.size).toBe(local.cases.length);
+    for (const c of local.cases) expect(stored.get(`${c.id}/${c.epoch}`), `${c.id} epoch ${c.epoch}`).toMatchObject({ toolNames: c.scores.toolNames, finalAnswer: c.scores.finalAnswer });
+    // At temperature 2 some case strays differently in its two epochs (else the epochs would not be sampled apart).
+    expect(local.cases.some((c) => c.epoch === 1 && stored.get(`${c.id}/0`)!.finalAnswer !== c.scores.finalAnswer)).toBe(true);
+  });
+
   it.skipIf(skip !== null || name !== 'postgres')('eval --queue --detach returns the suite id; a worker process runs it; suite status reads the stored progress', async () => {
     const r = await inProcess('eval', [...save, '--queue', '--detach', '--json', '--golden', goldenPath], { DATABASE_URL: url });
     expect(r.code, r.stderr).toBe(0);

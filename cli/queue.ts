@@ -49,6 +49,8 @@ export interface QueueCommandInput {
   golden: GoldenFile;
   config: HarnessConfig;
   settings: readonly string[];
+  /** Runs per case (default 1): the workers store each (setting, case) this many times. */
+  epochs?: number;
   target: SaveTarget;
   detach: boolean;
   json: boolean;
@@ -63,7 +65,7 @@ export async function queueAndFollow(input: QueueCommandInput): Promise<number> 
   }
   const { db, owner } = input.target;
   try {
-    const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner }, runQueueOf(queue), db);
+    const { suiteRunId, total } = await queueSuite({ kind: input.kind, dataset: input.dataset, golden: input.golden, config: input.config, settings: input.settings, owner, epochs: input.epochs }, runQueueOf(queue), db);
     if (input.detach) {
       const waiting = noWorkerNotice('queued', await workerPresence(db));
       if (waiting) process.stderr.write(`${waiting}\n`);

@@ -99,6 +99,21 @@ describe.each(providers)('--save on $name', (provider) => {
     expect(await db.prisma.run.count({ where: { suiteRunId: out.suiteId, tenant: 'kittiwake' } })).toBe(total);
   });
 
+  it.skipIf(provider.skipReason !== null)('stores eval --epochs 3 as three runs per case, each suite case row keyed by its epoch', async () => {
+    const golden = path.join(tmp, 'three.jsonl');
+    fs.writeFileSync(golden, fs.readFileSync(path.join(ROOT, 'data/golden/stockroom_golden_own_v1.jsonl'), 'utf8').split('\n').filter(Boolean).slice(0, 3).join('\n') + '\n');
+    const r = await inProcess('eval', ['--save', '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test', '--json', '--golden', golden, '--model', 'fake-noisy', '--epochs', '3'], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { suiteId: string; runIds: Record<string, string[]> };
+    expect(Object.values(out.runIds).map((ids) => ids.length)).toEqual([3, 3, 3]);
+    const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId: out.suiteId }, orderBy: [{ caseId: 'asc' }, { epoch: 'asc' }] });
+    expect(rows).toHaveLength(9);
+    for (const [caseId, ids] of Object.entries(out.runIds)) {
+      expect(rows.filter((c) => c.caseId === caseId).map((c) => [c.epoch, c.runId])).toEqual(ids.map((id, e) => [e, id]));
+    }
+    expect((await db.prisma.run.findMany({ where: { suiteRunId: out.suiteId }, select: { epoch: true } })).map((x) => x.epoch).sort()).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+  });
+
   it.skipIf(provider.skipReason !== null || provider.name !== 'sqlite')('refuses, writing nothing, a user without operator in the tenant, an unknown user, another tenant’s dataset and missing flags', async () => {
     const before = await counts();
     const reviewer = await inProcess('run', ['Where is SKU-2001 stored?', '--save', '--tenant', 'kittiwake', '--as', 'reviewer@kittiwake.test'], { DATABASE_URL: url });

@@ -4,7 +4,7 @@
  * with a model name. Only the name goes to the server; keys and the openai-compatible endpoint are the
  * server's own, so this picker never sees them.
  */
-import { FAKE_MODEL, type ModelProvider } from '@/lib/harness/config';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, type ModelProvider } from '@/lib/harness/config';
 
 /** Splits a picked value into provider and model name (`fake` has no name). */
 export function splitModel(value: string): { provider: string; name: string } {
@@ -28,6 +28,7 @@ export function ModelPicker({
   error,
   label = 'Model',
   fakeLabel = 'fake (deterministic)',
+  noisy = false,
 }: {
   value: string;
   onChange: (model: string) => void;
@@ -38,9 +39,11 @@ export function ModelPicker({
   /** What is being picked (the Judge page picks a judge). */
   label?: string;
   fakeLabel?: string;
+  /** Also offer the seeded noisy fake model (suites and the matrix: variance offline, the same for the same seed). */
+  noisy?: boolean;
 }) {
   const { provider, name } = splitModel(value);
-  const live = provider !== FAKE_MODEL;
+  const live = provider !== FAKE_MODEL && provider !== NOISY_FAKE_MODEL;
   return (
     <div className="row" style={{ alignItems: 'flex-end' }}>
       <div className="field">
@@ -49,9 +52,10 @@ export function ModelPicker({
           id={`${idPrefix}-provider`}
           data-testid="model-provider"
           value={provider}
-          onChange={(e) => onChange(e.target.value === FAKE_MODEL ? FAKE_MODEL : `${e.target.value}:${name || PLACEHOLDER[e.target.value as ModelProvider]}`)}
+          onChange={(e) => onChange(e.target.value === FAKE_MODEL || e.target.value === NOISY_FAKE_MODEL ? e.target.value : `${e.target.value}:${name || PLACEHOLDER[e.target.value as ModelProvider]}`)}
         >
           <option value={FAKE_MODEL}>{fakeLabel}</option>
+          {noisy ? <option value={NOISY_FAKE_MODEL}>{NOISY_FAKE_MODEL} (seeded noise, offline)</option> : null}
           {providers.map((p) => (
             <option key={p} value={p}>
               {p}

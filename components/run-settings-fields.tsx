@@ -49,6 +49,7 @@ export function RunSettingsFields({
   fieldErrors,
   toolServers = [],
   modelProviders,
+  noisyModel = false,
 }: {
   value: SettingsValue;
   onChange: (v: SettingsValue) => void;
@@ -59,11 +60,13 @@ export function RunSettingsFields({
   toolServers?: ToolServerOption[];
   /** Providers the server holds credentials for; undefined: no model picker (the fake model). */
   modelProviders?: readonly ModelProvider[];
+  /** Offer the seeded noisy fake model (suites and the matrix). */
+  noisyModel?: boolean;
 }) {
   return (
     <div className="row" style={{ alignItems: 'flex-start' }}>
       {modelProviders ? (
-        <ModelPicker value={value.model ?? 'fake'} onChange={(model) => onChange({ ...value, model })} providers={modelProviders} error={fieldErrors?.model} />
+        <ModelPicker value={value.model ?? 'fake'} onChange={(model) => onChange({ ...value, model })} providers={modelProviders} error={fieldErrors?.model} noisy={noisyModel} />
       ) : null}
       <div className="field">
         <label htmlFor="dataset">Dataset</label>

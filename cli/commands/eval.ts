@@ -13,7 +13,7 @@ import { openAgent } from '../../lib/runs/agent';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { checkOutFile } from '../out-file';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig, runIdsByCase } from '../common';
 import { formatInterval } from '../../lib/eval/interval-format';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
 import { formatJudgeSpend, JUDGE_FLAGS, judgeForTarget, judgeSpecFromArgs, judgeSpendOf } from '../judge-flags';
@@ -117,7 +117,7 @@ function intervalText(report: EvalReport, key: string): string {
 }
 
 /** Stores an eval as a suite of the target tenant (the dashboard's storage functions); returns its id and run ids by case. */
-async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string> }> {
+async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalReport): Promise<{ suiteId: string; runIds: Record<string, string | string[]> }> {
   const { db, owner } = target;
   const suiteId = await createSuiteRun(
     {
@@ -135,7 +135,8 @@ async function storeEval(target: SaveTarget, suite: SuiteResult, report: EvalRep
   try {
     const ids = await saveEvalSetting(suiteId, settingLabel(report.config.weaknesses), suite, report, db, owner);
     await completeSuiteRun(suiteId, { settings: [] }, db);
-    return { suiteId, runIds: Object.fromEntries(report.cases.map((c, i) => [c.id, ids[i]!])) };
+    // With epochs a case's runs are listed together (its first epoch's id alone would hide the rest).
+    return { suiteId, runIds: runIdsByCase(report.cases.map((c) => c.id), ids) };
   } catch (err) {
     await failSuiteRun(suiteId, `the CLI could not store every run: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), db).catch(() => undefined);
     throw err;
@@ -161,8 +162,6 @@ export const command: CliCommand = {
     if (queued && stringFlag(args, 'replay-from') !== undefined) throw new CliUsageError('--replay-from replays in this process; it cannot be combined with --queue');
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
     const epochs = epochsFromArgs(args);
-    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
-    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
     if (epochs > 1 && stringFlag(args, 'replay-from') !== undefined) throw new CliUsageError('--replay-from replays each stored run once; it cannot be combined with --epochs');
     const config = configFromArgs(args);
     const live = await liveModelFromConfig(config);
@@ -174,7 +173,7 @@ export const command: CliCommand = {
     const target = await saveTargetFromArgs(args, dataset.dir);
     try {
       if (queued) {
-        return await queueAndFollow({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+        return await queueAndFollow({ kind: 'eval', dataset, golden, config, settings: [settingLabel(config.weaknesses)], epochs, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
       return await evaluate(args, config, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), replay, epochs);
     } finally {

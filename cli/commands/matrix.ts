@@ -9,7 +9,7 @@ import { exportRunTrace } from '../../lib/otel/run-exporter';
 import { formatProgress } from '../../lib/eval/progress';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
-import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
+import { configFromArgs, createExecutorFromArgs, datasetFromArgs, epochsFromArgs, EPOCHS_FLAGS, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig, runIdsByCase } from '../common';
 import { formatPairedDeltas } from '../../lib/eval/matrix-significance';
 import { SIGNIFICANCE_LEVEL } from '../../lib/eval/paired-deltas';
 import { SAVE_FLAGS, saveTargetFromArgs, type SaveTarget } from '../save';
@@ -21,13 +21,11 @@ import { GOLDEN_SET_FLAGS, goldenFromArgs } from '../golden-set';
 import { createSuiteRun, failSuiteRun } from '../../lib/db/suites';
 import { saveMatrixResult } from '../../lib/db/suite-from-eval';
 import type { MatrixResult } from '../../lib/eval/matrix';
-import { FAKE_MODEL, isOfflineModel, parseModelName, resolveConfig } from '../../lib/harness/config';
-import { createStockroomAgent } from '../../lib/stockroom/agent';
+import { isOfflineModel } from '../../lib/harness/config';
 import { formatWeaknessLegend } from '../../lib/stockroom/weaknesses/weakness-table';
-import { runSuite, type SuiteResult } from '../../lib/eval/suite';
-import { priceFor } from '../../lib/models/prices';
 import { parseProviderLimits } from '../../lib/jobs/provider-limits';
-import { estimateLive, formatLiveEstimate } from '../../lib/runs/live-estimate';
+import { formatLiveEstimate } from '../../lib/runs/live-estimate';
+import { estimateMatrix } from '../../lib/runs/matrix-estimate';
 
 // The matrix chooses the weakness flags itself, so --weaknesses is not accepted.
 const { weaknesses: _weaknesses, ...SHARED_FLAGS } = HARNESS_FLAGS;
@@ -45,7 +43,7 @@ const FLAGS = {
 } as const;
 
 /** Stores the matrix as a suite of the target tenant; returns its id and run ids by setting and case. */
-async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ suiteId: string; runIds: Record<string, Record<string, string>> }> {
+async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ suiteId: string; runIds: Record<string, Record<string, string | string[]>> }> {
   const { db, owner } = target;
   const first = matrix.rows[0]!.report;
   const suiteId = await createSuiteRun(
@@ -63,7 +61,7 @@ async function storeMatrix(target: SaveTarget, matrix: MatrixResult): Promise<{ 
   );
   try {
     const ids = await saveMatrixResult(suiteId, matrix, db, owner);
-    const runIds = Object.fromEntries(matrix.rows.map((r) => [r.setting, Object.fromEntries(r.report.cases.map((c, i) => [c.id, ids[r.setting]![i]!]))]));
+    const runIds = Object.fromEntries(matrix.rows.map((r) => [r.setting, runIdsByCase(r.report.cases.map((c) => c.id), ids[r.setting]!)]));
     return { suiteId, runIds };
   } catch (err) {
     await failSuiteRun(suiteId, `the CLI could not store every run: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), db).catch(() => undefined);
@@ -85,8 +83,6 @@ export const command: CliCommand = {
     // Queued settings are graded by the workers with the deterministic judge: a live one is refused, not dropped.
     if (queued && (stringFlag(args, 'judge') ?? 'fake') !== 'fake') throw new CliUsageError('--judge with a live provider grades in this process; it cannot be combined with --queue');
     const epochs = epochsFromArgs(args);
-    // A stored suite holds one run per (setting, case); repeated runs are this process's report only.
-    if (epochs > 1 && (args.flags.save === true || queued)) throw new CliUsageError('--epochs above 1 is not stored yet: drop --save/--queue, or run one epoch');
     const baseConfig = configFromArgs(args);
     // Before credentials are checked: an estimate calls no provider.
     if (args.flags.estimate === true) return await printEstimate(args, baseConfig, epochs);
@@ -101,7 +97,7 @@ export const command: CliCommand = {
     });
     try {
       if (queued) {
-        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
+        return await queueAndFollow({ kind: 'matrix', dataset, golden, config: baseConfig, settings: MATRIX_SETTINGS, epochs, target: target!, detach: args.flags.detach === true, json: args.flags.json === true });
       }
       return await runAndPrint(args, baseConfig, dataset, golden, target, live, await judgeForTarget(judgeSpec, target), epochs);
     } finally {
@@ -119,29 +115,8 @@ async function printEstimate(args: ReturnType<typeof parseArgs>, baseConfig: Ret
   if (args.flags.save === true || wantsQueue(args)) throw new CliUsageError('--estimate runs nothing; drop --save/--queue');
   const dataset = datasetFromArgs(args);
   const golden = await goldenFromArgs(args, dataset);
-  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ ...baseConfig, model: FAKE_MODEL, mode: 'mock', modelBaseUrl: null, usdBudget: null }) });
-  let suite: SuiteResult;
-  try {
-    suite = await runSuite({ agent, cases: golden.cases, judge: null });
-  } finally {
-    await agent.close();
-  }
-  const n = suite.results.length || 1;
-  const sum = (f: (s: (typeof suite.results)[number]) => number) => suite.results.reduce((a, r) => a + f(r), 0) / n;
-  const provider = parseModelName(baseConfig.model)?.provider ?? null;
-  const estimate = estimateLive({
-    settings: MATRIX_SETTINGS.length,
-    cases: golden.cases.length,
-    epochs,
-    perRun: {
-      inputTokens: sum((r) => r.scores.inputTokens),
-      outputTokens: sum((r) => r.scores.outputTokens),
-      modelCalls: sum((r) => r.scores.modelCalls),
-      source: 'the offline fake model on the same cases, prompts and tools; a live model calls and answers differently',
-    },
-    price: priceFor(baseConfig.model),
-    limit: provider ? (parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS).get(provider) ?? null) : null,
-  });
+  const limits = parseProviderLimits(process.env.STOCKROOM_PROVIDER_LIMITS);
+  const estimate = (await estimateMatrix({ dataset, golden, config: baseConfig, epochs, limitOf: (p) => limits.get(p) ?? null }))!;
   if (args.flags.json === true) process.stdout.write(JSON.stringify({ model: baseConfig.model, epochs, estimate }, null, 2) + '\n');
   else process.stdout.write(`estimate for matrix --model ${baseConfig.model} --epochs ${epochs}\n${formatLiveEstimate(estimate, baseConfig.model)}\n`);
   return 0;

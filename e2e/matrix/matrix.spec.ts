@@ -100,6 +100,9 @@ test('cancelling a matrix on a live model stops it within seconds: a partial res
   await form.getByTestId('model-provider').selectOption('openai-compatible');
   await form.getByTestId('model-name').fill('stockroom-fake');
   const planned = /^(\d+) runs/.exec((await form.getByText(/runs: every golden case under 5 settings/).textContent()) ?? '')?.[1];
+  // A live model's matrix shows its estimated cost and time first, and starts once confirmed.
+  await form.getByTestId('run-matrix').click();
+  await expect(form.getByTestId('matrix-estimate')).toContainText(`${planned} runs`);
   await form.getByTestId('run-matrix').click();
   await page.waitForURL(/\/matrix\?suite=/);
   const progress = page.getByRole('region', { name: 'Progress' });

@@ -77,6 +77,7 @@ beforeAll(async () => {
     runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
     startSuiteAction: { datasetId: 'bundled' },
     startMatrixAction: { datasetId: 'bundled' },
+    estimateMatrixAction: { datasetId: 'bundled', epochs: 2 },
     deleteRunAction: { runId: plain.data.runId },
     eraseRunAction: { runId: plain.data.runId },
     addWebhookAction: { url: 'https://hooks.example.com/stockroom', events: ['approval.requested'] },

@@ -252,6 +252,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     tenant: meta.tenant ?? DEFAULT_TENANT,
     governed: meta.governed ?? false,
     caseId: run.caseId,
+    epoch: meta.epoch ?? 0,
     category: meta.category ?? null,
     query: run.query,
     datasetName: meta.datasetName,

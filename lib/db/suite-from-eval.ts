@@ -45,6 +45,7 @@ export async function saveEvalSetting(
         category: r.golden.category,
         config: report.config,
         suiteRunId,
+        epoch: r.epoch,
         ...(owner ? { createdBy: owner.createdBy, tenant: owner.tenant } : {}),
       },
     })),
@@ -57,7 +58,7 @@ export async function saveEvalSetting(
       metrics: report.metrics,
       byCategory: report.by_category,
       reportedAt: report.generatedAt,
-      cases: report.cases.map((c, i) => ({ caseId: c.id, category: c.category, scores: c.scores, runId: ids[i] ?? null })),
+      cases: report.cases.map((c, i) => ({ caseId: c.id, epoch: suite.results[i]!.epoch, category: c.category, scores: c.scores, runId: ids[i] ?? null })),
     },
     db,
   );

@@ -2,7 +2,8 @@ import 'server-only';
 /**
  * Suites worked on as jobs, one case at a time by any worker (lib/jobs). What is stored is the
  * truth: a case is done when its run and its SuiteCase row are stored (one transaction, and the
- * Run table's unique (suiteRunId, setting, caseId) makes a second store of the same case fail), so
+ * Run table's unique (suiteRunId, setting, caseId, epoch) makes a second store of the same case's
+ * epoch fail), so
  * progress is counted from stored cases, never from a counter that can disagree with them.
  */
 import { aggregate } from '../eval';
@@ -35,6 +36,8 @@ export interface SuiteCaseInput {
   meta: SaveRunMeta & { suiteRunId: string };
   setting: string;
   caseId: string;
+  /** Which repetition of the case, from 0 (a suite with epochs > 1 stores one row per epoch). */
+  epoch?: number;
   category: string | null;
   scores: CaseScores;
   /**
@@ -61,9 +64,10 @@ function isUniqueViolation(err: unknown): boolean {
 export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb()): Promise<StoreCaseOutcome> {
   const runId = newId();
   const blobs = new BlobSet();
-  const rows = buildRunRows(input.run, input.meta, runId, blobs);
+  const epoch = input.epoch ?? 0;
+  const rows = buildRunRows(input.run, { ...input.meta, epoch }, runId, blobs);
   const suiteRunId = input.meta.suiteRunId;
-  const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, category: input.category, runId, scores: JSON.stringify(input.scores) };
+  const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, epoch, category: input.category, runId, scores: JSON.stringify(input.scores) };
   const tables = [...runTables(blobs.rows.values(), [rows]), { table: 'SuiteCase', rows: [suiteCase] }];
   if (db.direct) {
     // The embedded default: one synchronous transaction of the same statements (sqlite-direct.ts).
@@ -117,13 +121,13 @@ export interface SuiteForCase {
  * The suite a case belongs to (null when it is gone) and whether the case is stored, in one raw
  * query: a worker asks this before every case, and a Prisma model query costs twice a raw one.
  */
-export async function suiteForCase(suiteRunId: string, setting: string, caseId: string, db: Database = getDb()): Promise<SuiteForCase | null> {
+export async function suiteForCase(suiteRunId: string, setting: string, caseId: string, db: Database = getDb(), epoch = 0): Promise<SuiteForCase | null> {
   const rows = db.direct
     ? // SQLite: the same query on the synchronous connection (sqlite-direct.ts), a tenth of the CPU.
-      [prepared(db.direct(), SUITE_FOR_CASE_SQLITE).get(setting, caseId, suiteRunId) as (Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }) | undefined].filter((r) => r !== undefined)
+      [prepared(db.direct(), SUITE_FOR_CASE_SQLITE).get(setting, caseId, epoch, suiteRunId) as (Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }) | undefined].filter((r) => r !== undefined)
     : await db.prisma.$queryRaw<Array<Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }>>`
     SELECT s."status", s."config", s."datasetHash", s."goldenSha256", s."createdBy", s."tenant",
-      EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ${setting} AND c."caseId" = ${caseId}) AS "caseStored"
+      EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ${setting} AND c."caseId" = ${caseId} AND c."epoch" = ${epoch}) AS "caseStored"
     FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`;
   const row = rows[0];
   // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
@@ -131,7 +135,7 @@ export async function suiteForCase(suiteRunId: string, setting: string, caseId: 
 }
 
 const SUITE_FOR_CASE_SQLITE = `SELECT s."status", s."config", s."datasetHash", s."goldenSha256", s."createdBy", s."tenant",
-  EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ? AND c."caseId" = ?) AS "caseStored"
+  EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ? AND c."caseId" = ? AND c."epoch" = ?) AS "caseStored"
   FROM "SuiteRun" s WHERE s."id" = ?`;
 
 /** The suite's status, or null when it is gone (polled while cases run: one raw query). */
@@ -142,6 +146,9 @@ export async function suiteStatus(suiteRunId: string, db: Database = getDb()): P
 
 /** The key of a (setting, case) in pastCaseDurations' answer. */
 export const caseKey = (setting: string, caseId: string) => `${setting}\u0000${caseId}`;
+
+/** The key of a (setting, case, epoch) in storedCaseKeys' answer. */
+export const caseEpochKey = (setting: string, caseId: string, epoch: number) => `${caseKey(setting, caseId)}\u0000${epoch}`;
 
 /** The model id runs of a suite's configuration are stored under (the fake model reports its own id). */
 function suiteModelId(config: unknown): string {
@@ -187,7 +194,7 @@ export async function markSuiteStarted(suiteRunId: string, db: Database = getDb(
  * that moves the suite out of queued/running, so it runs once per suite.
  */
 async function writeSettingsFromStoredCases(suiteRunId: string, tx: Database['prisma']): Promise<void> {
-  const cases = await tx.suiteCase.findMany({ where: { suiteRunId }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }] });
+  const cases = await tx.suiteCase.findMany({ where: { suiteRunId }, orderBy: [{ setting: 'asc' }, { caseId: 'asc' }, { epoch: 'asc' }] });
   const bySetting = new Map<string, typeof cases>();
   for (const c of cases) bySetting.set(c.setting, [...(bySetting.get(c.setting) ?? []), c]);
   await tx.suiteSetting.deleteMany({ where: { suiteRunId } });
@@ -255,10 +262,10 @@ export async function unfinishedSuiteIds(db: Database = getDb()): Promise<string
   return rows.map((r) => r.id);
 }
 
-/** The (setting, case) pairs of a suite already stored. */
+/** The (setting, case, epoch) triples of a suite already stored, by caseEpochKey. */
 export async function storedCaseKeys(suiteRunId: string, db: Database = getDb()): Promise<Set<string>> {
-  const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true } });
-  return new Set(rows.map((r) => caseKey(r.setting, r.caseId)));
+  const rows = await db.prisma.suiteCase.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true, epoch: true } });
+  return new Set(rows.map((r) => caseEpochKey(r.setting, r.caseId, r.epoch)));
 }
 
 /** Progress of a suite counted from its stored cases, with an estimate of the time left. */

@@ -114,6 +114,7 @@ export async function saveSuiteSetting(suiteRunId: string, input: SaveSuiteSetti
         suiteRunId,
         setting: input.setting,
         caseId: c.caseId,
+        epoch: c.epoch ?? 0,
         category: c.category ?? null,
         runId: c.runId ?? null,
         scores: JSON.stringify(c.scores),
@@ -179,10 +180,14 @@ export async function listSuiteRuns(
   return { items: page.map(toListItem), nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}_${last.id}` : null };
 }
 
-/** The per-case scores of a suite (optionally one setting), by case id. */
+/**
+ * The per-case scores of a suite (optionally one setting), by case id: each case's first epoch (a
+ * suite run with epochs stores one row per epoch; the case-by-case views pair one run per case, the
+ * statistics read every epoch, see suite-statistics.ts).
+ */
 export async function getSuiteCases(suiteRunId: string, setting?: string, db: Database = getDb()): Promise<SuiteCaseDto[]> {
   const rows = await db.prisma.suiteCase.findMany({
-    where: { suiteRunId, ...(setting ? { setting } : {}) },
+    where: { suiteRunId, epoch: 0, ...(setting ? { setting } : {}) },
     orderBy: [{ setting: 'asc' }, { caseId: 'asc' }],
   });
   return rows.map((r) => ({ setting: r.setting, caseId: r.caseId, category: r.category, runId: r.runId, scores: json(r.scores, 'case scores') }));
@@ -200,7 +205,8 @@ function scoreOf(scores: JsonValue, metric: string): JsonValue {
 
 /**
  * The cases whose `metric` score under `setting` differs from the baseline setting's (`none`):
- * what a weakness flag moved, with both runs linked for side-by-side replay.
+ * what a weakness flag moved, with both runs linked for side-by-side replay. With epochs, each case's
+ * first epoch (one run per case on either side, as the runs are paired).
  */
 export async function getMatrixCasesThatMoved(
   suiteRunId: string,
@@ -210,7 +216,7 @@ export async function getMatrixCasesThatMoved(
   baseline: string = BASELINE_SETTING,
 ): Promise<MovedCase[]> {
   const rows = await db.prisma.suiteCase.findMany({
-    where: { suiteRunId, setting: { in: [baseline, setting] } },
+    where: { suiteRunId, epoch: 0, setting: { in: [baseline, setting] } },
     orderBy: { caseId: 'asc' },
   });
   const base = new Map(rows.filter((r) => r.setting === baseline).map((r) => [r.caseId, r]));

@@ -16,6 +16,8 @@ export interface SaveRunMeta {
   /** The resolved harness configuration (stored as JSON). */
   config: JsonValue | Record<string, unknown>;
   suiteRunId?: string | null;
+  /** Which repetition of its suite case the run is, from 0 (suite runs with epochs > 1; 0 by default). */
+  epoch?: number;
   /** The dashboard user who started the run. */
   createdBy?: string | null;
   /** The tenant the run belongs to (its dataset's tenant); DEFAULT_TENANT when not given. */
@@ -187,7 +189,8 @@ export interface SaveSuiteSettingInput {
   metrics: JsonValue | Record<string, unknown>;
   byCategory: JsonValue | Record<string, unknown>;
   reportedAt?: string | null;
-  cases: Array<{ caseId: string; category?: string | null; scores: Record<string, unknown>; runId?: string | null }>;
+  /** One row per case and epoch (`epoch` from 0; absent: 0). */
+  cases: Array<{ caseId: string; epoch?: number; category?: string | null; scores: Record<string, unknown>; runId?: string | null }>;
 }
 
 /** A whole suite report (an eval = one setting, a matrix = one per setting). */

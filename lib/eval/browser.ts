@@ -5,3 +5,8 @@
  */
 export { MATRIX_TABLE_METRICS } from './matrix-table';
 export { round4 } from './numbers';
+export { VERDICT_WORDS, deltaMark, formatInterval } from './interval-format';
+export { AGAINST_BASE, AGAINST_CURRENT } from './against';
+export type { SuiteStatistics } from './suite-statistics';
+export type { MetricInterval } from './intervals';
+export type { DeltaVerdict, PairedDelta } from './paired-deltas';

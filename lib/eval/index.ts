@@ -62,6 +62,8 @@ export { INTERVAL_METRICS, modelLatencyOf, runPointsOf, type RunPoint } from './
 export { INTERVAL_LEVEL, INTERVAL_METHODS, suiteIntervals, type MetricInterval, type SuiteIntervals } from './intervals';
 export { SIGNIFICANCE_LEVEL, pairedDeltas, type DeltaTest, type DeltaVerdict, type PairedDelta } from './paired-deltas';
 export { VERDICT_WORDS, deltaMark, formatInterval } from './interval-format';
+export { AGAINST_BASE, AGAINST_CURRENT } from './against';
+export { epochsOf, suiteStatistics, type SuiteStatistics, type SuiteStatisticsOptions } from './suite-statistics';
 export { Z_95, Z_80, mcnemarExact, signTest, wilsonInterval, type Interval } from './stats/binomial';
 export { clusteredBootstrap, pairedBootstrap, pairedPermutationTest } from './stats/resampling';
 export { holmAdjust } from './stats/multiple';

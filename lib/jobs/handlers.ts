@@ -12,7 +12,7 @@ import { endRunsUnfinished } from '../db/run-progress';
 import { JobLeaseLostError } from '../db/job-lease';
 import { isConnectionLost } from './connection-lost';
 import { failSuiteRun } from '../db/suites';
-import { caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
+import { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
 import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
@@ -82,19 +82,26 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     async run(job, ctx) {
       await runQueuedRun(job, getDb(), ctx.lease);
     },
-    /** Fans a suite out into one job per (setting, case) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
+    /** Fans a suite out into one job per (setting, case, epoch) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {
       const status = await suiteStatus(job.suiteRunId);
       if (status !== 'queued' && status !== 'running') return;
       await markSuiteStarted(job.suiteRunId);
       const golden = await loadGoldenSource(job.goldenPath);
       const stored = await storedCaseKeys(job.suiteRunId);
-      const { settings, ...rest } = job;
+      const { settings, epochs = 1, ...rest } = job;
       const past = await pastCaseDurations({ suiteRunId: job.suiteRunId, settings, caseIds: golden.cases.map((c) => c.id) });
+      const epochList = Array.from({ length: epochs }, (_, e) => e);
       const jobs = settings.flatMap((setting) =>
-        golden.cases
-          .filter((c) => !stored.has(caseKey(setting, c.id)))
-          .map((c) => ({ payload: { ...rest, setting, caseId: c.id }, key: caseJobKey(job.suiteRunId, setting, c.id), priority: longestFirst(past.get(caseKey(setting, c.id))) })),
+        golden.cases.flatMap((c) =>
+          epochList
+            .filter((epoch) => !stored.has(caseEpochKey(setting, c.id, epoch)))
+            .map((epoch) => ({
+              payload: { ...rest, setting, caseId: c.id, ...(epoch > 0 ? { epoch } : {}) },
+              key: caseJobKey(job.suiteRunId, setting, c.id, epoch),
+              priority: longestFirst(past.get(caseKey(setting, c.id))),
+            })),
+        ),
       );
       if (jobs.length > 0) await ctx.queue.enqueueMany('suite-case', jobs);
       else await finishSuiteIfComplete(job.suiteRunId);
@@ -142,7 +149,7 @@ export function longestFirst(pastMs: number | undefined): number {
   return -Math.min(JOB_PRIORITY_RANGE.max, Math.max(0, Math.round(pastMs / 10)));
 }
 
-/** The idempotency key of a suite's case job. */
-export function caseJobKey(suiteRunId: string, setting: string, caseId: string): string {
-  return `suite-case:${suiteRunId}:${setting}:${caseId}`;
+/** The idempotency key of a suite's case job (epoch 0 keeps the key it had before epochs). */
+export function caseJobKey(suiteRunId: string, setting: string, caseId: string, epoch = 0): string {
+  return `suite-case:${suiteRunId}:${setting}:${caseId}${epoch > 0 ? `:${epoch}` : ''}`;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RunOneInputSchema } from '../schemas/run-settings';
+import { MAX_EPOCHS } from '../eval';
 import type { JobLease } from '../db/job-lease';
 
 /** A suite or matrix: the worker fans it out into one job per (setting, case). */
@@ -17,13 +18,17 @@ export const SuiteJobSchema = z.object({
   settings: z.array(z.string().min(1)).min(1),
   /** A tool server from config/mcp-servers.json, by id (each worker connects to it itself). */
   toolServer: z.string().min(1).optional(),
+  /** Runs per case (issue 35); absent on suites queued before epochs: one. */
+  epochs: z.number().int().min(1).max(MAX_EPOCHS).optional(),
 });
 export type SuiteJob = z.infer<typeof SuiteJobSchema>;
 
-/** One golden case of a suite under one setting. */
-export const SuiteCaseJobSchema = SuiteJobSchema.omit({ settings: true }).extend({
+/** One golden case of a suite under one setting, one epoch of it. */
+export const SuiteCaseJobSchema = SuiteJobSchema.omit({ settings: true, epochs: true }).extend({
   setting: z.string().min(1),
   caseId: z.string().min(1),
+  /** Which repetition of the case, from 0 (absent on jobs queued before epochs: 0). */
+  epoch: z.number().int().min(0).max(MAX_EPOCHS - 1).optional(),
 });
 export type SuiteCaseJob = z.infer<typeof SuiteCaseJobSchema>;
 

@@ -5,6 +5,6 @@
 export { availableProviders, type Env, missingCredential } from './credentials';
 export type { JudgeCallRecord, JudgeCallStore } from './model-judge';
 export { type ModelServer, startModelServer } from './model-server/server';
-export { loadPrices, type Price, type PriceFile, usdAt } from './prices';
+export { loadPrices, priceFor, type Price, type PriceFile, usdAt } from './prices';
 export { NotReplayableError, replayModel, type ReplaySource, replaySourceOf } from './replay-source';
 export type { AttemptGate } from './resilience';

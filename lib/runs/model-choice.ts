@@ -5,7 +5,7 @@ import 'server-only';
  * endpoint (STOCKROOM_MODEL_BASE_URL) are this process's own environment. Nothing here returns a
  * credential's value: the picker learns provider names, never keys or URLs.
  */
-import { FAKE_MODEL, parseModelName, type HarnessConfig, type ModelProvider } from '../harness';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, parseModelName, type HarnessConfig, type ModelProvider } from '../harness';
 import { availableProviders, missingCredential, type Env } from '../models';
 import type { ModelChoice } from '../schemas/run-settings';
 import { InputError } from './errors';
@@ -28,6 +28,7 @@ export function pickableProviders(env: Env = process.env): ModelProvider[] {
  * lacks. Only openai-compatible gets a base URL: a provider's own key is never sent to another host.
  */
 export function modelSettings(choice: ModelChoice, env: Env = process.env): Pick<HarnessConfig, 'model' | 'modelBaseUrl'> {
+  if (choice === NOISY_FAKE_MODEL) return { model: NOISY_FAKE_MODEL, modelBaseUrl: null };
   const name = parseModelName(choice);
   if (!name) return { model: FAKE_MODEL, modelBaseUrl: null };
   const missing = missingCredential(name.provider, env);

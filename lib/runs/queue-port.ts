@@ -23,6 +23,8 @@ export type SuiteSpec = {
   settings: string[];
   /** A tool server from config/mcp-servers.json, by id (each worker connects to it itself). */
   toolServer?: string;
+  /** Runs per case (issue 35): each (setting, case) is run and stored this many times; one when absent. */
+  epochs?: number;
 };
 
 /** Also where webhook deliveries go (one job each), so whatever moves a run can announce it. */

@@ -36,7 +36,7 @@ export function guardrailsFor(own: Guardrails | undefined, tenant: string | unde
  * default guardrails apply when the settings name none.
  */
 export function configOf(
-  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice; guardrails?: Guardrails },
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport'> & { model?: ModelChoice; guardrails?: Guardrails; seed?: number },
   weaknesses: readonly WeaknessFlag[],
   tenant?: string,
 ): HarnessConfig {
@@ -47,6 +47,7 @@ export function configOf(
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
     ...modelSettings(settings.model ?? FAKE_MODEL),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
     // Guardrails with nothing switched on are none (and, named by the run, keep the tenant default off).
     ...(guardrails && guardrailsOn(guardrails).length > 0 ? { guardrails } : {}),
   });
@@ -67,7 +68,7 @@ export function toolServerOptions(id: string, tenant?: string): NonNullable<Retu
  * transport. Returns the server too, so the run connects to it.
  */
 export function configWithServer(
-  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice; guardrails?: Guardrails },
+  settings: Pick<RunSettings, 'guards' | 'payloadWrappers' | 'transport' | 'toolServer'> & { model?: ModelChoice; guardrails?: Guardrails; seed?: number },
   weaknesses: readonly WeaknessFlag[],
   tenant?: string,
 ): { config: HarnessConfig; server: ReturnType<typeof toolServerOptions> | undefined } {

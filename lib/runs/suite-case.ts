@@ -110,6 +110,8 @@ export interface RunSuiteCaseInput {
   goldenPath: string;
   setting: string;
   caseId: string;
+  /** Which repetition of the case, from 0 (default 0). */
+  epoch?: number;
   /** A configured tool server's id: the case runs against it, its confirmed flags stored with the run. */
   toolServer?: string;
 }
@@ -126,7 +128,8 @@ export async function runSuiteCase(
   options: { signal?: AbortSignal; modelGate?: ModelGate; db?: Database; lease?: JobLease } = {},
 ): Promise<SuiteCaseOutcome> {
   const db = options.db ?? getDb();
-  const suite = await suiteForCase(input.suiteRunId, input.setting, input.caseId, db);
+  const epoch = input.epoch ?? 0;
+  const suite = await suiteForCase(input.suiteRunId, input.setting, input.caseId, db, epoch);
   if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return { stored: false, reason: 'suite-not-active' };
   if (suite.caseStored) return { stored: false, reason: 'already-stored' };
   const dataset = datasetFor(input.datasetDir, suite.datasetHash);
@@ -147,7 +150,7 @@ export async function runSuiteCase(
     const borrowed = server ? await borrowExecutor(`${input.suiteRunId}\u0000${input.setting}\u0000${input.toolServer}`, async () => (await resolveExecutor(config, dataset, server))!) : undefined;
     const executor = borrowed?.executor;
     const confirmed = borrowed?.session instanceof McpToolExecutor ? (borrowed.session.serverWeaknesses()?.active ?? null) : null;
-    const run = await withAgent({ dataset, config, executor, modelGate: options.modelGate }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal }));
+    const run = await withAgent({ dataset, config, executor, modelGate: options.modelGate }, (agent) => agent.run(golden.query, golden.id, { signal: cancel.signal, epoch }));
     if (cancel.signal.aborted) {
       options.signal?.throwIfAborted(); // a worker shutting down: the job is retried elsewhere
       return { stored: false, reason: 'cancelled' };
@@ -156,7 +159,7 @@ export async function runSuiteCase(
     const owner = { createdBy: suite.createdBy ?? '', tenant: suite.tenant };
     const base = metaFor(dataset, config, golden.category, input.suiteRunId, owner);
     const meta = { ...base, ...(server ? { config: { ...base.config, toolServer: input.toolServer, serverWeaknesses: confirmed } } : {}), createdBy: suite.createdBy, suiteRunId: input.suiteRunId };
-    return await storeSuiteCase({ run, meta, setting: input.setting, caseId: golden.id, category: golden.category, scores, ...(options.lease ? { lease: options.lease } : {}) }, db);
+    return await storeSuiteCase({ run, meta, setting: input.setting, caseId: golden.id, epoch, category: golden.category, scores, ...(options.lease ? { lease: options.lease } : {}) }, db);
   } catch (err) {
     if (cancel.signal.aborted && !options.signal?.aborted) return { stored: false, reason: 'cancelled' };
     throw err;

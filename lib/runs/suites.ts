@@ -5,7 +5,7 @@
  * in-process one.
  */
 import type { HarnessConfig } from '../harness';
-import { MATRIX_SETTINGS } from '../eval';
+import { MATRIX_SETTINGS, checkEpochs } from '../eval';
 import type { GoldenFile } from '../eval';
 import type { Dataset } from '../stockroom';
 import { getDb, type Database } from '../db/client';
@@ -16,6 +16,8 @@ import { getGoldenSetOrThrow } from '../db/golden-sets';
 import { goldenOf, resolveDataset } from './datasets';
 import type { RunCaller } from './prepare';
 import type { RunQueue, SuiteSpec } from './queue-port';
+import { estimateMatrix, type MatrixEstimateInput } from './matrix-estimate';
+import { formatLiveEstimate, type LiveEstimate } from './live-estimate';
 import { configWithServer, settingLabel } from './settings';
 import type { RunOwner } from './store';
 
@@ -30,13 +32,23 @@ export interface QueueSuiteInput {
   owner: RunOwner;
   /** A configured tool server's id (checked by the caller); none: the configuration's transport. */
   toolServer?: string;
+  /** Runs per case (default 1): each (setting, case) is stored this many times, by epoch. */
+  epochs?: number;
 }
 
 /** Records a queued suite and enqueues its job; returns at once with its id. */
 export async function queueSuite(input: QueueSuiteInput, queue: RunQueue, db: Database = getDb()): Promise<{ suiteRunId: string; total: number }> {
   const suiteRunId = newId();
-  const job: SuiteSpec = { suiteRunId, datasetDir: input.dataset.dir, goldenPath: input.golden.path, settings: [...input.settings], ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}) };
-  const total = input.golden.cases.length * input.settings.length;
+  const epochs = checkEpochs(input.epochs ?? 1);
+  const job: SuiteSpec = {
+    suiteRunId,
+    datasetDir: input.dataset.dir,
+    goldenPath: input.golden.path,
+    settings: [...input.settings],
+    ...(input.toolServer !== undefined ? { toolServer: input.toolServer } : {}),
+    ...(epochs > 1 ? { epochs } : {}),
+  };
+  const total = input.golden.cases.length * input.settings.length * epochs;
   await createSuiteRun(
     {
       id: suiteRunId,
@@ -68,7 +80,20 @@ export async function startSuite(input: RunSuiteInput, caller: RunCaller, queue:
   const { config } = configWithServer(input, input.weaknesses, tenant);
   const settings = [settingLabel(config.weaknesses)];
   const golden = await goldenFor(input.goldenSet, tenant, dataset);
-  return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  return queueSuite({ kind: 'eval', dataset, golden, config, settings, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer, epochs: input.epochs }, queue);
+}
+
+/**
+ * What the matrix `input` would cost and roughly how long it takes on its live model, before it is
+ * started (the page asks to confirm); null for the offline models. Resolved as startMatrix resolves it.
+ */
+export async function estimateMatrixFor(input: RunMatrixInput, caller: RunCaller, limitOf: MatrixEstimateInput['limitOf']): Promise<{ model: string; epochs: number; estimate: LiveEstimate | null; text: string | null }> {
+  const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
+  const { config } = configWithServer(input, [], tenant);
+  const golden = await goldenFor(input.goldenSet, tenant, dataset);
+  const epochs = input.epochs ?? 1;
+  const estimate = await estimateMatrix({ dataset, golden, config, epochs, limitOf });
+  return { model: config.model, epochs, estimate, text: estimate ? formatLiveEstimate(estimate, config.model) : null };
 }
 
 /** Queues the weakness matrix (every setting of MATRIX_SETTINGS) on the caller's tenant's dataset; returns at once with the suite id. */
@@ -76,5 +101,5 @@ export async function startMatrix(input: RunMatrixInput, caller: RunCaller, queu
   const { dataset, tenant } = resolveDataset(input.datasetId, caller.tenant);
   const { config } = configWithServer(input, [], tenant);
   const golden = await goldenFor(input.goldenSet, tenant, dataset);
-  return queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer }, queue);
+  return queueSuite({ kind: 'matrix', dataset, golden, config, settings: MATRIX_SETTINGS, owner: { createdBy: caller.id, tenant }, toolServer: input.toolServer, epochs: input.epochs }, queue);
 }

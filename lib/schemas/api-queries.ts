@@ -14,6 +14,9 @@ export const ToolResultQuerySchema = z.object({ id: StoredIdSchema, index: int(0
 
 export const SuiteQuerySchema = z.object({ id: StoredIdSchema });
 
+/** A suite's statistics: a matrix against its `none`, or (instructor mode) a suite against the baseline suite `against`. */
+export const SuiteStatisticsQuerySchema = SuiteQuerySchema.extend({ against: StoredIdSchema.optional() });
+
 /** A suite's poll: `partial=0` leaves out the per-setting metrics over the stored cases (progress only, cheaper to answer while cases run). */
 export const SuitePollQuerySchema = SuiteQuerySchema.extend({ partial: z.enum(['0', '1']).optional() });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunMatrixInputSchema, RunOneInputSchema } from './run-settings';
+import { RunMatrixInputSchema, RunOneInputSchema, RunSuiteInputSchema } from './run-settings';
 
 describe('RunOneInputSchema', () => {
   it('accepts a case and normalises flag lists', () => {
@@ -39,6 +39,32 @@ describe('the model choice', () => {
       const r = RunOneInputSchema.safeParse({ datasetId: 'bundled', caseId: 'S001', model });
       expect(r.success, model).toBe(false);
       expect(r.error?.issues[0]?.path, model).toEqual(['model']);
+    }
+  });
+});
+
+describe('epochs and the noisy fake model (issue 35)', () => {
+  it('takes epochs from 1 to 100 as the form sends them (text), one when absent or empty', () => {
+    expect(RunMatrixInputSchema.parse({ datasetId: 'bundled', epochs: '3' }).epochs).toBe(3);
+    expect(RunSuiteInputSchema.parse({ datasetId: 'bundled', epochs: 100 }).epochs).toBe(100);
+    expect(RunMatrixInputSchema.parse({ datasetId: 'bundled', epochs: '' }).epochs).toBe(1);
+    expect(RunMatrixInputSchema.parse({ datasetId: 'bundled' }).epochs ?? 1).toBe(1);
+  });
+
+  it.each([['0'], ['101'], ['two'], ['1.5'], [-2]])('refuses epochs %s on the epochs field', (epochs) => {
+    const r = RunMatrixInputSchema.safeParse({ datasetId: 'bundled', epochs });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['epochs']);
+    expect(r.error?.issues[0]?.message).toBe('epochs is a whole number from 1 to 100');
+  });
+
+  it('takes fake-noisy with a seed, and refuses a seed with any other model, or a bad one, on the seed field', () => {
+    expect(RunSuiteInputSchema.parse({ datasetId: 'bundled', model: 'fake-noisy', seed: '42' })).toMatchObject({ model: 'fake-noisy', seed: 42 });
+    expect(RunOneInputSchema.parse({ datasetId: 'bundled', caseId: 'S001', model: 'fake-noisy', seed: 7 })).toMatchObject({ seed: 7 });
+    for (const bad of [{ model: 'fake', seed: 1 }, { model: 'fake-noisy', seed: '-1' }, { model: 'fake-noisy', seed: 'x' }]) {
+      const r = RunMatrixInputSchema.safeParse({ datasetId: 'bundled', ...bad });
+      expect(r.success, JSON.stringify(bad)).toBe(false);
+      expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['seed']);
     }
   });
 });

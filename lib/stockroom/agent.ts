@@ -46,6 +46,11 @@ export interface AgentRunOptions {
   onStep?: HarnessOptions['onStep'];
   /** Told of a tool call's progress while it runs (see HarnessOptions.onToolProgress). */
   onToolProgress?: HarnessOptions['onToolProgress'];
+  /**
+   * Which repetition of the case this run is (the noisy fake model's stream): a worker that runs one
+   * epoch of a suite case in a fresh agent names it; by default the agent counts the case's runs.
+   */
+  epoch?: number;
 }
 
 /** What a live model client may carry as request metadata (the offline model server simulates the fake model with it). */
@@ -129,19 +134,19 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
 
   // The noisy fake model's runs per case so far: a case's nth run (its epoch) draws from its own seeded stream.
   const noisyRuns = new Map<string, number>();
-  const fakeFor = (caseId: string | null): ModelClient => {
+  const fakeFor = (caseId: string | null, named?: number): ModelClient => {
     const script = caseId ? dataset.mockScripts.get(caseId)?.turns : undefined;
     const fake = new FakeModelClient({ planner, script: script as readonly ScriptTurn[] | undefined, floatKeys: dataset.floatKeys });
     if (config.model !== NOISY_FAKE_MODEL) return fake;
     const key = caseId ?? '';
-    const epoch = noisyRuns.get(key) ?? 0;
+    const epoch = named ?? noisyRuns.get(key) ?? 0;
     noisyRuns.set(key, epoch + 1);
     // The same stream under every weakness setting (common random numbers), so paired deltas compare like with like.
     const random = seededRandom(`${config.seed ?? 0}:${key}:${epoch}`);
     return new NoisyFakeModelClient({ inner: fake, random, temperature: config.temperature ?? DEFAULT_NOISY_TEMPERATURE });
   };
   const modelFor = (caseId: string | null, runOptions: AgentRunOptions): ModelClient =>
-    runOptions.model ?? options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? fakeFor(caseId);
+    runOptions.model ?? options.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? fakeFor(caseId, runOptions.epoch);
   const harnessOptions = (caseId: string | null, runOptions: AgentRunOptions): HarnessOptions => ({
     config,
     executor,

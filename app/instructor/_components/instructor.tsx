@@ -8,6 +8,7 @@ import type { DatasetOption } from '@/lib/runs/datasets';
 import type { RunOneResult } from '@/lib/runs/summary';
 import { FAKE_MODEL, type ModelProvider, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
 import { ModelPicker } from '@/components/model-picker';
+import { DEFAULT_EPOCHS, EpochsFields, epochsInput, type EpochsValue } from '@/components/epochs-fields';
 import { CaseResult } from './case-result';
 import { SuiteResult } from './suite-result';
 import { RoleNote } from '@/components/role-note';
@@ -49,6 +50,8 @@ export function Instructor({
   const [keepRepeat, setKeepRepeat] = useState(false);
   const [rails, setRails] = useState<string[]>([]);
   const [model, setModel] = useState<string>(FAKE_MODEL);
+  const [epochs, setEpochs] = useState<EpochsValue>(DEFAULT_EPOCHS);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]> | undefined>(undefined);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   // Each result keeps the switches it was run under: after a toggle the page must not present it as the new switch's.
   const [caseRuns, setCaseRuns] = useState<{ baseline: RunOneResult; current: RunOneResult; label: string; deterministic: boolean } | null>(null);
@@ -58,7 +61,11 @@ export function Instructor({
   const guards: RunGuardName[] = [...(guard ? (['grounded_write'] as const) : []), ...(keepRepeat ? (['repeated_call'] as const) : [])];
   const railLabels = GUARDRAIL_SWITCHES.filter((r) => rails.includes(r.id)).map((r) => r.label);
   const guardLabels = guards.map((g) => (g === 'repeated_call' ? 'repeated-call guard kept on' : g));
-  const label = (flags.length || guards.length || rails.length ? [...flags, ...guardLabels, ...railLabels].join(' + ') : 'no weakness') + (model === FAKE_MODEL ? '' : ` on ${model}`);
+  const sent = epochsInput(epochs, model);
+  const label =
+    (flags.length || guards.length || rails.length ? [...flags, ...guardLabels, ...railLabels].join(' + ') : 'no weakness') +
+    (model === FAKE_MODEL ? '' : ` on ${model}${sent.seed !== undefined ? ` (seed ${sent.seed.trim()})` : ''}`) +
+    (/^\s*\d+\s*$/.test(epochs.epochs) && Number(epochs.epochs) > 1 ? `, ${Number(epochs.epochs)} epochs` : '');
   // The baseline runs with no guardrails at all (`{}`: not even the tenant's default), so the difference is the switches.
   const guardrails = guardrailsOfSwitches(rails);
 
@@ -85,12 +92,14 @@ export function Instructor({
     start(async () => {
       setError(null);
       setSuites(null);
+      setFieldErrors(undefined);
+      const seed = sent.seed !== undefined ? { seed: sent.seed } : {};
       const [baseline, current] = await Promise.all([
-        runOneAction({ datasetId, caseId, model, guardrails: {} }),
-        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model, guardrails }),
+        runOneAction({ datasetId, caseId, model, guardrails: {}, ...seed }),
+        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model, guardrails, ...seed }),
       ]);
-      if (!baseline.ok) return setError(baseline.error);
-      if (!current.ok) return setError(current.error);
+      if (!baseline.ok) return (setError(baseline.error), setFieldErrors(baseline.fieldErrors));
+      if (!current.ok) return (setError(current.error), setFieldErrors(current.fieldErrors));
       setCaseRuns({ baseline: baseline.data, current: current.data, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
@@ -100,10 +109,12 @@ export function Instructor({
     start(async () => {
       setError(null);
       setCaseRuns(null);
-      const baseline = await startSuiteAction({ datasetId, model, guardrails: {}, goldenSet });
-      if (!baseline.ok) return setError(baseline.error);
-      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails, goldenSet });
-      if (!current.ok) return setError(current.error);
+      setFieldErrors(undefined);
+      // Both suites with the same epochs and seed: the noisy model draws the same stream per case and epoch, so the pairs compare like with like.
+      const baseline = await startSuiteAction({ datasetId, model, guardrails: {}, goldenSet, ...sent });
+      if (!baseline.ok) return (setError(baseline.error), setFieldErrors(baseline.fieldErrors));
+      const current = await startSuiteAction({ datasetId, weaknesses: flags, guards, model, guardrails, goldenSet, ...sent });
+      if (!current.ok) return (setError(current.error), setFieldErrors(current.fieldErrors));
       setSuites({ baseline: baseline.data.suiteRunId, current: current.data.suiteRunId, label: ranLabel, deterministic: model === FAKE_MODEL });
     });
   };
@@ -183,7 +194,8 @@ export function Instructor({
       </section>
       <section className="panel" aria-label="What to run">
         <h2>2. Run it</h2>
-        <ModelPicker value={model} onChange={setModel} providers={modelProviders} idPrefix="i-model" />
+        <ModelPicker value={model} onChange={setModel} providers={modelProviders} idPrefix="i-model" noisy error={fieldErrors?.model} />
+        <EpochsFields value={epochs} onChange={setEpochs} model={model} idPrefix="i" fieldErrors={fieldErrors} />
         <div className="row" style={{ alignItems: 'flex-end' }}>
           {datasets.length > 1 ? (
             <div className="field">

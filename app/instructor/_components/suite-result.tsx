@@ -8,6 +8,10 @@ import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from 
 import { fetchJson } from '@/components/fetch-json';
 import { SuiteProgress } from '@/components/suite-progress';
 import { isFinished, useSuiteRun } from '@/components/use-suite-run';
+import { useSuiteStatistics } from '@/components/use-suite-statistics';
+import { cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
+import { AGAINST_CURRENT } from '@/lib/charts/matrix-stats';
+import { CellStatsLines } from '@/components/cell-stats';
 
 // Token means are whole numbers of tokens; rates read to two decimals.
 const digits = (metric: string) => (metric.startsWith('mean_') ? 0 : 2);
@@ -32,6 +36,8 @@ export function SuiteResult({ baselineId, currentId, label, deterministic = fals
   const done = base.data?.suite.status === 'done' && cur.data?.suite.status === 'done';
   const baseCases = useQuery({ ...cases(baselineId), enabled: done });
   const curCases = useQuery({ ...cases(currentId), enabled: done });
+  // The current suite against the baseline, paired by case: intervals, deltas and their marks.
+  const stats = useSuiteStatistics(currentId, { against: baselineId, enabled: done }).data ?? null;
 
   if (!base.data || !cur.data) return <p className="muted">Starting…</p>;
   if (!isFinished(base.data.suite) || !isFinished(cur.data.suite) || !done) {
@@ -65,6 +71,12 @@ export function SuiteResult({ baselineId, currentId, label, deterministic = fals
           The fake model is deterministic: a rerun of either suite gives the same figures, so every difference below is exact, not noise.
         </p>
       ) : null}
+      {stats && !stats.deterministic ? (
+        <p className="small" data-testid="significance-note">
+          {significanceNote(stats).replaceAll('against baseline', 'against no weakness').replaceAll('from baseline', 'from no weakness')} Intervals: {methodsOf(stats, Object.keys(stats.intervals[AGAINST_CURRENT] ?? {})).join('; ')}. {stats.epochs}{' '}
+          epoch{stats.epochs === 1 ? '' : 's'} per case; n counts runs.
+        </p>
+      ) : null}
       <div className="metric-cards">
         {moves.map((m) => {
           const rate = isCaseRate(m.metric);
@@ -81,6 +93,9 @@ export function SuiteResult({ baselineId, currentId, label, deterministic = fals
                 <div className="small" data-testid="rate-count">
                   {count} cases
                 </div>
+              ) : null}
+              {stats && cellStats(stats, AGAINST_CURRENT, m.metric, rate) ? (
+                <CellStatsLines stats={cellStats(stats, AGAINST_CURRENT, m.metric, rate)!} exact={stats.deterministic} baseLabel="no weakness" />
               ) : null}
               <div className="small" data-testid="metric-change">
                 {hidden

@@ -3,8 +3,12 @@
  * Grouped bars: one group per setting, one bar per metric. The higher-is-better rates share one
  * chart; loop rate and mean input tokens (lower is better, on their own scales) get a small chart
  * each, so a loop rate of 0.05 is not lost among rates near 1. The legend lists bars in bar order.
+ * With a finished suite's statistics each bar carries its 95% interval as an error bar (none on the
+ * deterministic fake model, whose intervals have zero width).
  */
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SuiteStatistics } from '@/lib/eval/browser';
+import { errorKey, withErrorBars } from '@/lib/charts/matrix-stats';
 import { groupedBarData, LOWER_CHART_METRICS, metricLabel, RATE_CHART_METRICS, wrapLabel, type SettingMetrics } from '@/lib/charts/matrix-view';
 
 /** Pixels per character of an 11 px tick label (system sans-serif, with room to spare); scaled for other sizes. */
@@ -37,10 +41,11 @@ function SettingTick(props: { x?: number | string; y?: number | string; payload?
 // Colour-blind-safe palette (Okabe–Ito).
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00'];
 
-function Chart({ settings, metrics, unit, testId, small }: { settings: readonly SettingMetrics[]; metrics: readonly string[]; unit: 'rate' | 'count'; testId: string; small?: boolean }) {
-  const data = groupedBarData(settings, metrics);
+function Chart({ settings, metrics, unit, testId, small, stats }: { settings: readonly SettingMetrics[]; metrics: readonly string[]; unit: 'rate' | 'count'; testId: string; small?: boolean; stats?: SuiteStatistics | null }) {
+  const bars = stats !== null && stats !== undefined && !stats.deterministic;
+  const data = bars ? withErrorBars(groupedBarData(settings, metrics), stats, metrics) : groupedBarData(settings, metrics);
   return (
-    <div className={`chart-box${small ? ' small' : ''}`} data-testid={testId}>
+    <div className={`chart-box${small ? ' small' : ''}`} data-testid={testId} data-error-bars={bars ? 'true' : 'false'}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 10, right: 10, bottom: 5, left: 0 }}>
           <CartesianGrid stroke="#e5e9f0" vertical={false} />
@@ -51,7 +56,9 @@ function Chart({ settings, metrics, unit, testId, small }: { settings: readonly 
           {/* Recharts 3 sorts legend items by name unless told not to; keep them in bar order. */}
           <Legend itemSorter={null} />
           {metrics.map((m, i) => (
-            <Bar key={m} dataKey={m} name={metricLabel(m)} fill={COLOURS[i % COLOURS.length]} isAnimationActive={false} />
+            <Bar key={m} dataKey={m} name={metricLabel(m)} fill={COLOURS[i % COLOURS.length]} isAnimationActive={false}>
+              {bars ? <ErrorBar dataKey={errorKey(m)} width={4} strokeWidth={1.5} stroke="currentColor" direction="y" /> : null}
+            </Bar>
           ))}
         </BarChart>
       </ResponsiveContainer>
@@ -59,16 +66,16 @@ function Chart({ settings, metrics, unit, testId, small }: { settings: readonly 
   );
 }
 
-export function MatrixBarChart({ settings }: { settings: readonly SettingMetrics[] }) {
+export function MatrixBarChart({ settings, stats = null }: { settings: readonly SettingMetrics[]; stats?: SuiteStatistics | null }) {
   return (
     <>
       <h3 style={{ marginTop: 0 }}>Rates (higher is better)</h3>
-      <Chart settings={settings} metrics={RATE_CHART_METRICS} unit="rate" testId="matrix-chart" />
+      <Chart settings={settings} metrics={RATE_CHART_METRICS} unit="rate" testId="matrix-chart" stats={stats} />
       <div className="grid-2">
         {LOWER_CHART_METRICS.map((m) => (
           <div key={m}>
             <h3>{metricLabel(m)} (lower is better)</h3>
-            <Chart settings={settings} metrics={[m]} unit={m === 'loop_rate' ? 'rate' : 'count'} testId={`matrix-chart-${m}`} small />
+            <Chart settings={settings} metrics={[m]} unit={m === 'loop_rate' ? 'rate' : 'count'} testId={`matrix-chart-${m}`} small stats={stats} />
           </div>
         ))}
       </div>

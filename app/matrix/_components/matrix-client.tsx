@@ -5,12 +5,16 @@ import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
+import { estimateMatrixAction } from '@/lib/actions/estimate-matrix';
+import { isOfflineModel } from '@/lib/harness/config';
 import { cancelSuiteAction } from '@/lib/actions/cancel-suite';
 import type { DatasetOption } from '@/lib/runs/datasets';
 import type { SuiteRunListItem } from '@/lib/db/types';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun, type SuitePoll } from '@/components/use-suite-run';
+import { useSuiteStatistics } from '@/components/use-suite-statistics';
+import { DEFAULT_EPOCHS, EpochsFields, epochsInput, type EpochsValue } from '@/components/epochs-fields';
 import { MatrixResults } from './matrix-results';
 import { harnessSummary, MATRIX_SETTINGS, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
@@ -18,6 +22,13 @@ import type { ModelProvider } from '@/lib/harness/config';
 import Link from 'next/link';
 import { formatCost } from '@/lib/format/cost';
 import { FIRST_RUN_RANGE } from '@/lib/format/suite-estimate';
+
+/** "305 runs: every golden case under 5 settings", times the epochs when they are a valid count. */
+function runsText(cases: number, epochsText: string): string {
+  const n = /^\s*\d+\s*$/.test(epochsText) ? Number(epochsText) : 1;
+  const epochs = n >= 1 ? n : 1;
+  return `${cases * MATRIX_SETTINGS.length * epochs} runs: every golden case under ${MATRIX_SETTINGS.length} settings${epochs > 1 ? `, ${epochs} times each` : ''}.`;
+}
 
 const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
 
@@ -53,6 +64,9 @@ export function MatrixClient({
   const [goldenSet, setGoldenSet] = useState('');
   const router = useRouter();
   const [settings, setSettings] = useState<SettingsValue>(DEFAULT_SETTINGS);
+  const [epochs, setEpochs] = useState<EpochsValue>(DEFAULT_EPOCHS);
+  // A live model's matrix is estimated first and started only once confirmed (its text; null: not asked yet).
+  const [estimate, setEstimate] = useState<string | null>(null);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
   const poll = useSuiteRun(selectedId, initialPoll);
@@ -64,21 +78,35 @@ export function MatrixClient({
       await poll.refetch();
     });
   const suite = poll.data?.suite;
+  // Intervals and significance once the matrix is done (a finished suite's figures never change).
+  const stats = useSuiteStatistics(selectedId, { enabled: suite?.status === 'done' });
   const listedStatus = suites.find((s) => s.id === selectedId)?.status;
   // The picker's list was rendered by the server; refresh it once the run it shows has finished.
   useEffect(() => {
     if (suite && suite.status !== listedStatus && (suite.status === 'done' || suite.status === 'failed')) router.refresh();
   }, [suite, listedStatus, router]);
 
+  const { weaknesses: _ignored, ...rest } = settings;
+  const input = { ...rest, goldenSet, ...epochsInput(epochs, settings.model) };
+  const live = settings.model !== undefined && !isOfflineModel(settings.model);
   const run = () => {
     setError(null);
     start(async () => {
-      const { weaknesses: _ignored, ...rest } = settings;
-      const res = await startMatrixAction({ ...rest, goldenSet });
+      if (live && estimate === null) {
+        // Before a live matrix: what it will cost and how long it takes, then a confirmation.
+        const est = await estimateMatrixAction(input);
+        if (!est.ok) return setError(est);
+        setEstimate(est.data.text ?? 'No estimate: this model costs nothing.');
+        return;
+      }
+      const res = await startMatrixAction(input);
+      setEstimate(null);
       if (res.ok) router.push(`/matrix?suite=${res.data.suiteRunId}`);
       else setError(res);
     });
   };
+  const changeSettings = (v: SettingsValue) => (setEstimate(null), setSettings(v));
+  const changeEpochs = (v: EpochsValue) => (setEstimate(null), setEpochs(v));
 
   const go = (suiteId: string, other: string | null) =>
     router.push(`/matrix?suite=${encodeURIComponent(suiteId)}${other ? `&compare=${encodeURIComponent(other)}` : ''}`);
@@ -87,16 +115,28 @@ export function MatrixClient({
     <>
       <section className="panel" aria-label="Run the matrix">
         <h2>Run the matrix</h2>
-        <RunSettingsFields value={settings} onChange={setSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} />
+        <RunSettingsFields value={settings} onChange={changeSettings} datasets={datasets} showWeaknesses={false} toolServers={toolServers} modelProviders={modelProviders} fieldErrors={error?.fieldErrors} noisyModel />
+        <EpochsFields value={epochs} onChange={changeEpochs} model={settings.model} idPrefix="m" fieldErrors={error?.fieldErrors} />
         <GoldenSetField id="m-golden-set" label="Cases" sets={goldenSets} value={goldenSet} onChange={setGoldenSet} style={{ marginTop: '0.5rem' }} />
         <div className="row" style={{ marginTop: '0.75rem' }}>
           <button type="button" className="primary" onClick={run} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'run-matrix-note' : undefined} data-testid="run-matrix">
-            {pending ? 'Starting…' : 'Run the matrix'}
+            {pending ? (live && estimate === null ? 'Estimating…' : 'Starting…') : estimate !== null ? 'Start it: I accept the cost' : live ? 'Estimate the cost, then run' : 'Run the matrix'}
           </button>
+          {estimate !== null ? (
+            <button type="button" className="secondary" onClick={() => setEstimate(null)} disabled={pending}>
+              Not now
+            </button>
+          ) : null}
           <span className="muted small">
-            {(datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0) * 5} runs: every golden case under 5 settings.
+            {runsText((datasets.find((d) => d.id === settings.datasetId)?.cases.length ?? 0), epochs.epochs)}
           </span>
         </div>
+        {estimate !== null ? (
+          <div className="alert info small" role="status" data-testid="matrix-estimate">
+            <strong>Before this live matrix:</strong>
+            <pre style={{ whiteSpace: 'pre-wrap', margin: '0.25rem 0 0' }}>{estimate}</pre>
+          </div>
+        ) : null}
         {runBlocked ? <RoleNote id="run-matrix-note" text={runBlocked} /> : null}
         {error ? <p className="alert error">{error.error}</p> : null}
       </section>
@@ -182,7 +222,7 @@ export function MatrixClient({
                   </>
                 ) : null}
               </p>
-              <MatrixResults suite={suite} initialCell={initialCell} />
+              <MatrixResults suite={suite} initialCell={initialCell} stats={stats.data ?? null} />
             </>
           ) : null}
         </>

@@ -8,6 +8,9 @@ import dynamic from 'next/dynamic';
 import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
 import { CopyLinkButton } from '@/components/copy-link-button';
+import type { SuiteStatistics } from '@/lib/eval/browser';
+import { cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
+import { CellStatsLines } from '@/components/cell-stats';
 
 // recharts (~100 kB) loads after the page is interactive: the table, the figures people read first, does not wait for it.
 const MatrixBarChart = dynamic(() => import('./matrix-bar-chart').then((m) => m.MatrixBarChart), {
@@ -28,11 +31,14 @@ export function MatrixResults({
   initialCell = null,
   partialCases = null,
   casesPerSetting = null,
+  stats = null,
 }: {
   suite: SuiteRunDto;
   initialCell?: MatrixCell | null;
   partialCases?: Record<string, number> | null;
   casesPerSetting?: number | null;
+  /** The finished suite's intervals and paired deltas (null while they load, or while the suite works). */
+  stats?: SuiteStatistics | null;
 }) {
   const partial = partialCases !== null;
   const [drill, setDrill] = useState<MatrixCell | null>(initialCell);
@@ -59,7 +65,14 @@ export function MatrixResults({
     <>
       <section className="panel" aria-label="Gate metrics per setting">
         <h2>Gate metrics per setting</h2>
-        <MatrixBarChart settings={suite.settings} />
+        <MatrixBarChart settings={suite.settings} stats={stats} />
+        {stats ? (
+          <p className="muted small" data-testid="chart-error-note">
+            {stats.deterministic
+              ? 'Error bars: none to draw — on the deterministic fake model every interval has zero width.'
+              : `Error bars: 95% intervals (${methodsOf(stats, TABLE_METRICS).join('; ')}), ${stats.epochs} epoch${stats.epochs === 1 ? '' : 's'} per case.`}
+          </p>
+        ) : null}
       </section>
 
       {guardrails.rows.length > 0 ? (
@@ -163,6 +176,9 @@ export function MatrixResults({
                           {rateCount(c.value, casesOf(r.setting))}
                         </div>
                       ) : null}
+                      {stats && !partial && cellStats(stats, r.setting, c.metric, isCaseRate(c.metric)) ? (
+                        <CellStatsLines stats={cellStats(stats, r.setting, c.metric, isCaseRate(c.metric))!} exact={stats.deterministic} />
+                      ) : null}
                     </td>
                     );
                   })}
@@ -176,6 +192,16 @@ export function MatrixResults({
           none&apos;s is not counted as a move: its change is shown in grey, “under {threshold}”. On the deterministic fake model every
           difference is exact.
         </p>
+        {stats ? (
+          <p className="small" data-testid="significance-note">
+            {significanceNote(stats)}{' '}
+            {stats.deterministic ? null : (
+              <>
+                Intervals: {methodsOf(stats, TABLE_METRICS).join('; ')}. {stats.epochs} epoch{stats.epochs === 1 ? '' : 's'} per case; n counts runs.
+              </>
+            )}
+          </p>
+        ) : null}
         <dl className="small metric-meanings" data-testid="metric-meanings">
           {TABLE_METRICS.filter((m) => METRIC_MEANINGS[m]).map((m) => (
             <div key={m}>

@@ -112,6 +112,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       runGovernedAction: { datasetId: 'bundled', caseId: 'S024' },
       startSuiteAction: { datasetId: 'bundled' },
       startMatrixAction: { datasetId: 'bundled' },
+      estimateMatrixAction: { datasetId: 'bundled', epochs: 2 },
       deleteRunAction: { runId: k.plainRun },
       eraseRunAction: { runId: k.plainRun },
       decideApprovalAction: { id: k.approval, verdict: 'approve', reason: 'within budget' },
@@ -182,6 +183,19 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
         expect(foreign.body).toContain('not_found');
         expect(foreign.body).not.toMatch(/kittiwake/i);
       }
+    });
+
+    it("refuses a suite's statistics against another tenant's suite (?against=) as not found, naming no tenant", async () => {
+      const { createSuiteRun } = await import('../../db/suites');
+      const own = await createSuiteRun({ kind: 'eval', tenant: 'puffin', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
+      const { headers } = await import('next/headers');
+      const stats = async (against: string) =>
+        (await loadRoute('suites/[id]/statistics')).GET!(new Request(`http://127.0.0.1/api/suites/${own}/statistics?against=${against}`, { headers: await headers() }), { params: Promise.resolve({ id: own }) });
+      env.as('puffinReviewer');
+      expect((await stats(own)).status).toBe(200);
+      const foreign = await stats(k.suite);
+      expect(foreign.status).toBe(404);
+      expect(await foreign.text()).not.toMatch(/kittiwake/i);
     });
 
     it("exports kittiwake's golden set to its reviewer, and a given version of it", async () => {
