@@ -28,7 +28,8 @@ for (const provider of PROVIDERS) {
   const migrations = path.join(dir, 'migrations');
   const existing = fs.existsSync(migrations) ? fs.readdirSync(migrations).filter((d) => /^\d{4}_/.test(d)).sort() : [];
   const last = existing.at(-1);
-  const number = String(existing.length + 1).padStart(4, '0');
+  // After the highest number, not the count: the numbers have gaps (0026, 0028), and a count reused 0026.
+  const number = String(Math.max(0, ...existing.map((d) => Number(d.slice(0, 4)))) + 1).padStart(4, '0');
   const target = path.join(migrations, `${number}_${name}`);
   const snapshot = last ? path.join(migrations, last, 'schema.snapshot.prisma') : null;
   if (snapshot && !fs.existsSync(snapshot)) {
