@@ -118,25 +118,29 @@ describe('the tree as first drawn, sent with the page', () => {
     const whole = buildSpanTree(agents, many);
     expect(start.barCount).toBe(many.length);
     expect(start.axisMs).toBe(axisMs);
-    expect(start.bars.length).toBeLessThan(many.length / 2);
-    expect(start.bars.every((b) => b.agent === 0 || b.agent === 99)).toBe(true);
     // Through the page's payload (JSON): an agent without any call has no place (null), not Infinity.
     const sent = JSON.parse(JSON.stringify(start)) as typeof start;
     expect(sent.places.find((p) => p.agent === 4)).toEqual({ agent: 4, order: null, firstStep: null });
-    expect(drawn(treeOfStart(agents, sent), sent.barCount)).toEqual(drawn(whole, many.length));
+    const first = treeOfStart(agents, sent);
+    expect(first.bars.length).toBeLessThan(many.length / 2);
+    expect(first.bars.every((b) => (b.agent ?? 0) === 0 || b.agent === 99)).toBe(true);
+    expect(drawn(first.roots, sent.barCount)).toEqual(drawn(whole, many.length));
   });
 
   it('places each sub-agent where the whole run puts it, not where its few sent bars would', () => {
     const start = spanTreeStart(agents, many, axisMs);
     // Without the places, the closed sub-agents (none of their bars sent) would sink below the root's bars.
-    expect(drawn(buildSpanTree(agents, start.bars), start.barCount)).not.toEqual(drawn(buildSpanTree(agents, many), many.length));
+    expect(drawn(buildSpanTree(agents, treeOfStart(agents, start).bars), start.barCount)).not.toEqual(drawn(buildSpanTree(agents, many), many.length));
   });
 
-  it('sends every bar of a small run, all agents open, without what only the waterfall shows', () => {
-    const recorded = bars.map((b) => ({ ...b, recorded: { startMs: b.offsetMs, endMs: b.offsetMs + 10 }, simulatedMs: null }));
-    const start = spanTreeStart([planner, checker], recorded, 60);
-    expect(start.bars).toEqual(bars);
-    expect(drawn(treeOfStart([planner, checker], start), start.barCount)).toEqual(drawn(buildSpanTree([planner, checker], bars), bars.length));
+  it('sends every bar of a small run, all agents open, each where the waterfall put it, without what only the waterfall shows', () => {
+    // One bar laid in order, its length not recorded.
+    const placed: AgentBar[] = [...bars.slice(0, 5), { ...bar(5, 5, 0), durationMs: null, widthMs: 0, offsetMs: 61.5, placement: 'ordered' }];
+    const sent = placed.map((b) => ({ ...b, recorded: b.placement === 'recorded' ? { startMs: b.offsetMs, endMs: b.offsetMs + 10 } : null, simulatedMs: 3 }));
+    const start = JSON.parse(JSON.stringify(spanTreeStart([planner, checker], sent, 70))) as ReturnType<typeof spanTreeStart>;
+    const first = treeOfStart([planner, checker], start);
+    expect(first.bars).toEqual(placed);
+    expect(drawn(first.roots, start.barCount)).toEqual(drawn(buildSpanTree([planner, checker], placed), placed.length));
   });
 });
 

@@ -7,7 +7,7 @@
  * agent's path, so every instance of the same agent — and its node in the agent graph — shares one
  * colour (lib/charts/agent-graph.ts numbers the paths).
  */
-import type { WaterfallBar } from './waterfall';
+import { packWaterfall, unpackWaterfall, type PackedWaterfall, type WaterfallBar } from './waterfall';
 import type { Agent } from '../harness/browser';
 
 /** How an agent came to run: the run's first agent, a handoff, called as a tool, or delegated to. */
@@ -269,7 +269,10 @@ export function rollupParts(r: AgentRollup, formatMs: (ms: number) => string): s
  * the replay draws them at once and swaps in the whole tree when its waterfall has arrived.
  */
 export interface SpanTreeStart {
-  bars: AgentBar[];
+  /** The bars in the waterfall's wire form, their place on the axis as their recorded span (as objects, a big run's ~250 were ~60 KB of the page). */
+  bars: PackedWaterfall;
+  /** Positions in `bars` of the bars laid in order (their start not recorded). */
+  ordered: number[];
   places: Array<{ agent: number } & AgentPlace>;
   axisMs: number;
   barCount: number;
@@ -278,12 +281,10 @@ export interface SpanTreeStart {
 export function spanTreeStart(agents: readonly AgentView[], bars: readonly AgentBar[], axisMs: number): SpanTreeStart {
   const roots = buildSpanTree(agents, bars);
   const shown: AgentBar[] = [];
-  for (const row of visibleRows(roots, initiallyOpen(roots, bars.length)))
-    if (row.node.kind === 'bar') {
-      // What a row draws; where it was recorded and a simulated latency are the waterfall's, not the tree's.
-      const { recorded: _recorded, simulatedMs: _simulated, ...bar } = row.node.bar;
-      shown.push(bar);
-    }
+  for (const row of visibleRows(roots, initiallyOpen(roots, bars.length))) if (row.node.kind === 'bar') shown.push(row.node.bar);
+  shown.sort((a, b) => a.index - b.index);
+  // A row draws its bar where the waterfall put it: sent as the entry's span on the axis (a simulated latency is the waterfall's, not the tree's).
+  const entries = shown.map(({ offsetMs, widthMs, placement: _placement, simulatedMs: _simulated, ...b }) => ({ ...b, recorded: { startMs: offsetMs, endMs: offsetMs + widthMs } }));
   const places: SpanTreeStart['places'] = [];
   const walk = (list: readonly SpanTreeNode[]) => {
     for (const n of list)
@@ -293,10 +294,21 @@ export function spanTreeStart(agents: readonly AgentView[], bars: readonly Agent
       }
   };
   walk(roots);
-  return { bars: shown.sort((a, b) => a.index - b.index), places, axisMs, barCount: bars.length };
+  return {
+    bars: packWaterfall(entries),
+    ordered: shown.flatMap((b, i) => (b.placement === 'ordered' ? [i] : [])),
+    places,
+    axisMs,
+    barCount: bars.length,
+  };
 }
 
-/** The tree of a `spanTreeStart`: opened as `initiallyOpen(tree, start.barCount)` says, its rows are the whole tree's. */
-export function treeOfStart(agents: readonly AgentView[], start: SpanTreeStart): SpanTreeNode[] {
-  return buildSpanTree(agents, start.bars, new Map(start.places.map(({ agent, ...place }) => [agent, place])));
+/** The tree of a `spanTreeStart` and its bars: opened as `initiallyOpen(roots, start.barCount)` says, its rows are the whole tree's. */
+export function treeOfStart(agents: readonly AgentView[], start: SpanTreeStart): { roots: SpanTreeNode[]; bars: AgentBar[] } {
+  const ordered = new Set(start.ordered);
+  const bars = unpackWaterfall(start.bars).map(({ recorded, ...e }, i): AgentBar => {
+    const startMs = recorded?.startMs ?? 0;
+    return { ...e, offsetMs: startMs, widthMs: (recorded?.endMs ?? startMs) - startMs, placement: ordered.has(i) ? 'ordered' : 'recorded' };
+  });
+  return { roots: buildSpanTree(agents, bars, new Map(start.places.map(({ agent, ...place }) => [agent, place]))), bars };
 }

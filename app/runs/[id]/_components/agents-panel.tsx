@@ -51,7 +51,7 @@ export function SpanTreePanel({
     const bars = w.waterfall.bars as AgentBar[];
     return { roots: buildSpanTree(agents, bars), bars, axisMs: w.waterfall.axisMs, barCount: bars.length };
   }, [w, agents]);
-  const first = useMemo<SpanTreeData | null>(() => (start ? { roots: treeOfStart(agents, start), bars: start.bars, axisMs: start.axisMs, barCount: start.barCount } : null), [agents, start]);
+  const first = useMemo<SpanTreeData | null>(() => (start ? { ...treeOfStart(agents, start), axisMs: start.axisMs, barCount: start.barCount } : null), [agents, start]);
   const tree = whole ?? first;
   const error =
     w && 'error' in w ? (
