@@ -4,7 +4,7 @@
  * with a model name. Only the name goes to the server; keys and the openai-compatible endpoint are the
  * server's own, so this picker never sees them.
  */
-import { FAKE_MODEL, NOISY_FAKE_MODEL, type ModelProvider } from '@/lib/harness/config';
+import { FAKE_MODEL, NOISY_FAKE_MODEL, type ModelProvider } from '@/lib/harness/names';
 
 /** Splits a picked value into provider and model name (`fake` has no name). */
 export function splitModel(value: string): { provider: string; name: string } {

@@ -104,6 +104,12 @@ describe('the import graph', () => {
     expect(browserDoorLeaks(edges)).toEqual([]);
   });
 
+  it("loads no zod through the harness's browser door, its names or the label keys (the replay page's client bundle evaluated zod for them, issue 31)", () => {
+    const zod = /node_modules\/zod\//;
+    for (const start of ['lib/harness/browser.ts', 'lib/harness/names.ts', 'lib/eval/label-keys.ts']) expect([...reachedFrom(edges, start)].filter((m) => zod.test(m)), start).toEqual([]);
+    expect([...reachedFrom(edges, 'lib/harness/guardrails/index.ts')].some((m) => zod.test(m))).toBe(true);
+  });
+
   it("loads no provider SDK through the models library's main door (the live door, models/live, is imported lazily)", () => {
     const sdk = /node_modules\/(openai|@anthropic-ai|@aws-sdk)\//;
     expect([...reachedFrom(edges, 'lib/models/index.ts')].filter((m) => sdk.test(m))).toEqual([]);
@@ -121,10 +127,10 @@ describe('the import graph', () => {
     expect(foreign.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
-  it("keeps the course out of lib/harness: no file but the configuration's flag list names a weakness flag", async () => {
-    const { WEAKNESS_FLAGS } = await import('./harness/config');
+  it("keeps the course out of lib/harness: no file but the configuration's flag list (names.ts) names a weakness flag", async () => {
+    const { WEAKNESS_FLAGS } = await import('./harness/names');
     const named = modules
-      .filter((m) => m.startsWith('lib/harness/') && !isTest(m) && m !== 'lib/harness/config.ts')
+      .filter((m) => m.startsWith('lib/harness/') && !isTest(m) && m !== 'lib/harness/names.ts')
       .filter((m) => WEAKNESS_FLAGS.some((flag) => fs.readFileSync(m, 'utf8').includes(`'${flag}'`)));
     expect(named).toEqual([]);
   });

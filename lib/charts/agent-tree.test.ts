@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentViewsOf, ancestorsOf, buildSpanTree, initiallyOpen, OPEN_ALL_UP_TO, rollupParts, treeKey, visibleRows, type AgentBar, type AgentView } from './agent-tree';
+import { agentViewsOf, ancestorsOf, buildSpanTree, initiallyOpen, OPEN_ALL_UP_TO, rollupParts, spanTreeStart, treeKey, treeOfStart, visibleRows, type AgentBar, type AgentView, type SpanTreeNode } from './agent-tree';
 
 const rollup = { modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, costNote: null, latencyMs: 0, ended: 'DONE' };
 const agent = (id: number, path: string[], parent: number | null, extra: Partial<AgentView> = {}): AgentView => ({
@@ -100,6 +100,47 @@ describe('the rows drawn', () => {
     expect(ancestorsOf(roots, 'bar-2')).toEqual(['agent-0', 'agent-1']);
     expect(ancestorsOf(roots, 'bar-5')).toEqual(['agent-0']);
     expect(ancestorsOf(roots, 'nothing')).toEqual([]);
+  });
+});
+
+describe('the tree as first drawn, sent with the page', () => {
+  // What a row shows, agents with the step they move the replay to.
+  const drawn = (roots: readonly SpanTreeNode[], bars: number) =>
+    visibleRows(roots, initiallyOpen(roots, bars)).map((r) => [r.node.key, r.level, r.posInSet, r.setSize, r.expanded, r.node.kind === 'agent' ? r.node.firstStep : r.node.bar.label]);
+  // A big run: the root's own bars between its sub-agents', which start late and interleave; one sub-agent made no call; one bar names no known agent.
+  const agents = [planner, checker, agent(2, ['planner', 'pricer'], 0), agent(3, ['planner', 'pricer', 'quoter'], 2), agent(4, ['planner', 'idle'], 0)];
+  const many: AgentBar[] = [];
+  for (let i = 0; i <= OPEN_ALL_UP_TO + 50; i++) many.push(bar(i, Math.floor(i / 3), i < 40 ? 0 : i % 7 === 0 ? 3 : i % 5 === 0 ? 2 : i % 2 ? 1 : i === 41 ? 99 : 0));
+  const axisMs = (OPEN_ALL_UP_TO + 51) * 10;
+
+  it('sends only the bars of the rows shown at first, and draws from them the whole tree’s first rows', () => {
+    const start = spanTreeStart(agents, many, axisMs);
+    const whole = buildSpanTree(agents, many);
+    expect(start.barCount).toBe(many.length);
+    expect(start.axisMs).toBe(axisMs);
+    // Through the page's payload (JSON): an agent without any call has no place (null), not Infinity.
+    const sent = JSON.parse(JSON.stringify(start)) as typeof start;
+    expect(sent.places.find((p) => p.agent === 4)).toEqual({ agent: 4, order: null, firstStep: null });
+    const first = treeOfStart(agents, sent);
+    expect(first.bars.length).toBeLessThan(many.length / 2);
+    expect(first.bars.every((b) => (b.agent ?? 0) === 0 || b.agent === 99)).toBe(true);
+    expect(drawn(first.roots, sent.barCount)).toEqual(drawn(whole, many.length));
+  });
+
+  it('places each sub-agent where the whole run puts it, not where its few sent bars would', () => {
+    const start = spanTreeStart(agents, many, axisMs);
+    // Without the places, the closed sub-agents (none of their bars sent) would sink below the root's bars.
+    expect(drawn(buildSpanTree(agents, treeOfStart(agents, start).bars), start.barCount)).not.toEqual(drawn(buildSpanTree(agents, many), many.length));
+  });
+
+  it('sends every bar of a small run, all agents open, each where the waterfall put it, without what only the waterfall shows', () => {
+    // One bar laid in order, its length not recorded.
+    const placed: AgentBar[] = [...bars.slice(0, 5), { ...bar(5, 5, 0), durationMs: null, widthMs: 0, offsetMs: 61.5, placement: 'ordered' }];
+    const sent = placed.map((b) => ({ ...b, recorded: b.placement === 'recorded' ? { startMs: b.offsetMs, endMs: b.offsetMs + 10 } : null, simulatedMs: 3 }));
+    const start = JSON.parse(JSON.stringify(spanTreeStart([planner, checker], sent, 70))) as ReturnType<typeof spanTreeStart>;
+    const first = treeOfStart([planner, checker], start);
+    expect(first.bars).toEqual(placed);
+    expect(drawn(first.roots, start.barCount)).toEqual(drawn(buildSpanTree([planner, checker], placed), placed.length));
   });
 });
 

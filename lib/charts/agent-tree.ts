@@ -7,7 +7,7 @@
  * agent's path, so every instance of the same agent — and its node in the agent graph — shares one
  * colour (lib/charts/agent-graph.ts numbers the paths).
  */
-import type { WaterfallBar } from './waterfall';
+import { packWaterfall, unpackWaterfall, type PackedWaterfall, type WaterfallBar } from './waterfall';
 import type { Agent } from '../harness/browser';
 
 /** How an agent came to run: the run's first agent, a handoff, called as a tool, or delegated to. */
@@ -80,6 +80,12 @@ export function agentViewsOf(agents: readonly Agent[]): AgentView[] {
 /** A waterfall bar and the agent that made it (null: the run's first agent). */
 export type AgentBar = WaterfallBar & { agent?: number | null };
 
+/** Where an agent sits among its siblings (its earliest bar anywhere below it; null: none) and the step it moves the replay to. */
+export interface AgentPlace {
+  order: number | null;
+  firstStep: number | null;
+}
+
 export type SpanTreeNode =
   | { kind: 'agent'; key: string; agent: AgentView; colourKey: string; children: SpanTreeNode[]; firstStep: number | null; order: number }
   | { kind: 'bar'; key: string; bar: AgentBar; colourKey: string; order: number };
@@ -91,9 +97,10 @@ export const pathLabel = (path: readonly string[]) => path.join(' › ');
  * The tree: root agents (normally one) with their bars and sub-agents as children, ordered by
  * trajectory position (a sub-agent sits where its first bar is). A bar naming an agent the run does
  * not list goes to the first root agent, so no bar is ever dropped; an agent whose parent is missing
- * or would make a cycle becomes a root.
+ * or would make a cycle becomes a root. `places` (from `spanTreeStart`) gives agents their place in the
+ * whole run when `bars` are only some of its bars.
  */
-export function buildSpanTree(agents: readonly AgentView[], bars: readonly AgentBar[]): SpanTreeNode[] {
+export function buildSpanTree(agents: readonly AgentView[], bars: readonly AgentBar[], places?: ReadonlyMap<number, AgentPlace>): SpanTreeNode[] {
   if (agents.length === 0) return [];
   const byId = new Map(agents.map((a) => [a.id, a]));
   const parentOf = (a: AgentView): number | null => {
@@ -131,10 +138,11 @@ export function buildSpanTree(agents: readonly AgentView[], bars: readonly Agent
         firstStep = c.kind === 'agent' ? c.firstStep : c.bar.step;
       }
     }
-    n.order = first;
-    n.firstStep = firstStep;
+    const known = places?.get(n.agent.id);
+    n.order = known ? (known.order ?? Number.POSITIVE_INFINITY) : first;
+    n.firstStep = known ? known.firstStep : firstStep;
     n.children.sort(byOrder);
-    return first;
+    return n.order;
   };
   roots.forEach(settle);
   return roots.sort(byOrder);
@@ -251,4 +259,56 @@ export function rollupParts(r: AgentRollup, formatMs: (ms: number) => string): s
   const tokens = r.inputTokens !== null && r.outputTokens !== null ? `${(r.inputTokens + r.outputTokens).toLocaleString('en')} tokens` : 'tokens unknown';
   const cost = r.costUsd === null ? 'cost unknown' : r.costUsd === 0 ? '$0' : `$${r.costUsd < 0.0001 ? r.costUsd.toExponential(2) : r.costUsd.toFixed(4)}`;
   return [n(r.modelCalls, 'model call'), n(r.toolCalls, 'tool call'), tokens, cost, r.latencyMs === null ? 'latency not recorded' : formatMs(r.latencyMs), r.ended ?? 'did not end'];
+}
+
+/**
+ * The span tree as first drawn, small enough to go with the page's HTML (issue 31): the bars of the
+ * rows shown at first (every bar of a small run; only the root agents' own of a big one), each agent's
+ * place in the whole run (so its row stands where the whole tree puts it), the axis and how many bars
+ * the run has. `treeOfStart` builds from it the tree whose first rows are the whole tree's first rows;
+ * the replay draws them at once and swaps in the whole tree when its waterfall has arrived.
+ */
+export interface SpanTreeStart {
+  /** The bars in the waterfall's wire form, their place on the axis as their recorded span (as objects, a big run's ~250 were ~60 KB of the page). */
+  bars: PackedWaterfall;
+  /** Positions in `bars` of the bars laid in order (their start not recorded). */
+  ordered: number[];
+  places: Array<{ agent: number } & AgentPlace>;
+  axisMs: number;
+  barCount: number;
+}
+
+export function spanTreeStart(agents: readonly AgentView[], bars: readonly AgentBar[], axisMs: number): SpanTreeStart {
+  const roots = buildSpanTree(agents, bars);
+  const shown: AgentBar[] = [];
+  for (const row of visibleRows(roots, initiallyOpen(roots, bars.length))) if (row.node.kind === 'bar') shown.push(row.node.bar);
+  shown.sort((a, b) => a.index - b.index);
+  // A row draws its bar where the waterfall put it: sent as the entry's span on the axis (a simulated latency is the waterfall's, not the tree's).
+  const entries = shown.map(({ offsetMs, widthMs, placement: _placement, simulatedMs: _simulated, ...b }) => ({ ...b, recorded: { startMs: offsetMs, endMs: offsetMs + widthMs } }));
+  const places: SpanTreeStart['places'] = [];
+  const walk = (list: readonly SpanTreeNode[]) => {
+    for (const n of list)
+      if (n.kind === 'agent') {
+        places.push({ agent: n.agent.id, order: Number.isFinite(n.order) ? n.order : null, firstStep: n.firstStep });
+        walk(n.children);
+      }
+  };
+  walk(roots);
+  return {
+    bars: packWaterfall(entries),
+    ordered: shown.flatMap((b, i) => (b.placement === 'ordered' ? [i] : [])),
+    places,
+    axisMs,
+    barCount: bars.length,
+  };
+}
+
+/** The tree of a `spanTreeStart` and its bars: opened as `initiallyOpen(roots, start.barCount)` says, its rows are the whole tree's. */
+export function treeOfStart(agents: readonly AgentView[], start: SpanTreeStart): { roots: SpanTreeNode[]; bars: AgentBar[] } {
+  const ordered = new Set(start.ordered);
+  const bars = unpackWaterfall(start.bars).map(({ recorded, ...e }, i): AgentBar => {
+    const startMs = recorded?.startMs ?? 0;
+    return { ...e, offsetMs: startMs, widthMs: (recorded?.endMs ?? startMs) - startMs, placement: ordered.has(i) ? 'ordered' : 'recorded' };
+  });
+  return { roots: buildSpanTree(agents, bars, new Map(start.places.map(({ agent, ...place }) => [agent, place]))), bars };
 }

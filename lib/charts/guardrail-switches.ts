@@ -3,7 +3,7 @@
  * and the metric on which a lesson shows both moving. Suggestions come from a stored matrix (the
  * cases where the weakness moved that metric), never from a list of case ids kept in code.
  */
-import type { GuardrailsInput } from '../harness/browser';
+import type { GuardrailsInput } from '../harness/guardrails';
 import type { FlagSuggestion } from './flag-suggestions';
 import { metricLabel } from './matrix-view';
 

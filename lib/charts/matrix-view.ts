@@ -3,7 +3,7 @@
  * delta table against `none` with the direction of each change, the per-category breakdown, and a
  * comparison of two matrix runs. Metric values arrive as stored JSON and are read defensively.
  */
-import { GuardrailsSchema, guardrailsOn } from '../harness/browser';
+import { GuardrailsSchema, guardrailsOn } from '../harness/guardrails';
 import { FAKE_MODEL, NOISY_FAKE_MODEL } from '../harness/browser';
 import { WEAKNESS_ORDER } from '../stockroom/browser';
 import { MATRIX_TABLE_METRICS } from '../eval/browser';

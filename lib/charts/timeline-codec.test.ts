@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packTimeline, unpackTimeline } from './timeline-codec';
+import { numbersOf, packTimeline, unpackTimeline } from './timeline-codec';
 import type { TimelineDto } from '../db/run-timeline';
 
 const timeline: TimelineDto = {
@@ -41,7 +41,7 @@ describe('timeline codec', () => {
     };
     const packed = packTimeline(long);
     expect(packed.strings).toEqual(['OBSERVE', 'CALL_MODEL', 'observe → call model']);
-    expect(packed.transitions).toHaveLength(15_000);
+    expect(numbersOf(packed.transitions)).toHaveLength(15_000);
     expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(long).length / 3);
     expect(unpackTimeline(packed)).toEqual(long);
   });
@@ -55,8 +55,21 @@ describe('timeline codec', () => {
     };
     const packed = packTimeline(long);
     // Packed as absolute values, the indexes and token counts run to five and six digits.
-    for (const n of [...packed.transitions, ...packed.calls]) expect(Math.abs(n)).toBeLessThan(1_000);
+    for (const n of [...numbersOf(packed.transitions), ...numbersOf(packed.calls)]) expect(Math.abs(n)).toBeLessThan(1_000);
     expect(unpackTimeline(packed)).toEqual(long);
+  });
+
+  it('sends each list of numbers as one string, so the page\'s payload holds a few values, not one per number', () => {
+    const long: TimelineDto = {
+      transitions: Array.from({ length: 4_000 }, (_, i) => ({ index: i, step: Math.floor(i / 4), from: 'OBSERVE', to: 'CALL_MODEL', reason: 'observe → call model' })),
+      calls: Array.from({ length: 1_000 }, (_, i) => ({ step: i + 1, inputTokens: 100 * (i + 1), outputTokens: i % 2 ? null : 20 })).map((c) => (c.outputTokens === null ? { ...c, inputTokens: null } : c)),
+      events: [],
+    };
+    const packed = packTimeline(long);
+    expect(typeof packed.transitions).toBe('string');
+    expect(typeof packed.calls).toBe('string');
+    expect(unpackTimeline(JSON.parse(JSON.stringify(packed)))).toEqual(long);
+    expect(unpackTimeline(packTimeline({ transitions: [], calls: [], events: [] }))).toEqual({ transitions: [], calls: [], events: [] });
   });
 
   it('reads back indexes and steps that fall and gaps between them', () => {

@@ -5,16 +5,18 @@
  * indexes, steps and input-token counts climb steadily, so each is sent as its difference from the
  * previous entry's: small numbers of one or two digits instead of five to seven (the replay page's
  * payload was most of half a megabyte of such digits, serialised and sent twice, as RSC and in HTML).
+ * Each list of numbers travels as one string (`1,0,2,3,4,…`): the page's payload reader visits every value
+ * of an array one by one, and a 5,000-span run's ~40,000 numbers were a good part of its parse (issue 31).
  */
 import type { TimelineDto } from '../db/run-timeline';
 
 export interface PackedTimeline {
   /** Distinct strings (states and reasons), referenced by position. */
   strings: string[];
-  /** Per transition: index and step (each as the difference from the previous transition's), from, to, reason (string positions for the last three). */
-  transitions: number[];
-  /** Per model call: step and input tokens (each as the difference from the previous call's), output tokens. */
-  calls: number[];
+  /** Per transition, comma-separated: index and step (each as the difference from the previous transition's), from, to, reason (string positions for the last three). */
+  transitions: string;
+  /** Per model call, comma-separated: step and input tokens (each as the difference from the previous call's), output tokens. */
+  calls: string;
   events: TimelineDto['events'];
 }
 
@@ -53,16 +55,23 @@ export function packTimeline(t: TimelineDto): PackedTimeline {
       input = c.inputTokens;
     }
   }
-  return { strings, transitions, calls, events: t.events };
+  return { strings, transitions: transitions.join(','), calls: calls.join(','), events: t.events };
+}
+
+/** The numbers of a packed list ('' is none). */
+export function numbersOf(packed: string): number[] {
+  return packed === '' ? [] : packed.split(',').map(Number);
 }
 
 export function unpackTimeline(p: PackedTimeline): TimelineDto {
   const s = (i: number | undefined) => p.strings[i ?? -1] ?? '';
+  const packedTransitions = numbersOf(p.transitions);
+  const packedCalls = numbersOf(p.calls);
   const transitions: TimelineDto['transitions'] = [];
   let index = 0;
   let step = 0;
-  for (let i = 0; i + 4 < p.transitions.length; i += 5) {
-    const a = p.transitions;
+  for (let i = 0; i + 4 < packedTransitions.length; i += 5) {
+    const a = packedTransitions;
     index += a[i]!;
     step += a[i + 1]!;
     transitions.push({ index, step, from: s(a[i + 2]), to: s(a[i + 3]), reason: s(a[i + 4]) });
@@ -70,10 +79,10 @@ export function unpackTimeline(p: PackedTimeline): TimelineDto {
   const calls: TimelineDto['calls'] = [];
   let callStep = 0;
   let input = 0;
-  for (let i = 0; i + 2 < p.calls.length; i += 3) {
-    callStep += p.calls[i]!;
-    input += p.calls[i + 1]!;
-    const output = p.calls[i + 2]!;
+  for (let i = 0; i + 2 < packedCalls.length; i += 3) {
+    callStep += packedCalls[i]!;
+    input += packedCalls[i + 1]!;
+    const output = packedCalls[i + 2]!;
     calls.push(output === UNREPORTED ? { step: callStep, inputTokens: null, outputTokens: null } : { step: callStep, inputTokens: input, outputTokens: output });
   }
   return { transitions, calls, events: p.events };

@@ -3,10 +3,9 @@
  * lib/harness. Everything here imports no Node built-in and no server-only module (lib/import-graph.test.ts
  * checks it); the rest of the library is entered through ./index.ts.
  */
-export { FAKE_MODEL, NOISY_FAKE_MODEL, type RunGuardName, WEAKNESS_FLAGS, type WeaknessFlag } from './config';
-export { type GuardrailsInput, guardrailsOn, GuardrailsSchema } from './guardrails/config';
+export { FAKE_MODEL, HARNESS_STATES, NOISY_FAKE_MODEL, type RunGuardName, WEAKNESS_FLAGS, type WeaknessFlag } from './names';
 export type { JsonValue } from './json';
 export { compareCodePoints } from './pyjson';
 export { QUARANTINE_MARKER } from './tunables';
-export { type Agent, type CallTime, HARNESS_STATES, type HarnessState, type ModelRetryEvent } from './types';
+export type { Agent, CallTime, HarnessState, ModelRetryEvent } from './types';
 export { HarnessError } from './errors';

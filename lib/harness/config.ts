@@ -6,29 +6,22 @@ import { z } from 'zod';
 import { ConfigError } from './errors';
 import { GuardrailsSchema, parseGuardrailsJson } from './guardrails/config';
 import * as T from './tunables';
+import { FAKE_MODEL, MODEL_PROVIDERS, type ModelProvider, NOISY_FAKE_MODEL, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, TRANSPORTS, WEAKNESS_FLAGS, type WeaknessFlag } from './names';
 
-export const WEAKNESS_FLAGS = ['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded'] as const;
-export type WeaknessFlag = (typeof WEAKNESS_FLAGS)[number];
-
-/**
- * Run guards a run may add. `repeated_call` keeps the loop's repeated-call guard on even under a setting
- * that turns it off (naive_retry), so the environment's part of that flag can be seen alone.
- */
-export const RUN_GUARD_NAMES = ['grounded_write', 'repeated_call'] as const;
-export type RunGuardName = (typeof RUN_GUARD_NAMES)[number];
-
-export const PAYLOAD_WRAPPER_NAMES = ['cap_payload'] as const;
-export type PayloadWrapperName = (typeof PAYLOAD_WRAPPER_NAMES)[number];
-
-export const TRANSPORTS = ['local', 'mcp-memory', 'mcp-stdio', 'mcp-http'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
-
-/** Model providers a run may name as `<provider>:<model id>`; `fake` alone is the deterministic model. */
-export const MODEL_PROVIDERS = ['bedrock', 'openai', 'openai-compatible', 'anthropic'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-export const FAKE_MODEL = 'fake';
-/** The seeded stochastic variant of the fake model: samples among plausible tool choices and answers (mock mode). */
-export const NOISY_FAKE_MODEL = 'fake-noisy';
+export {
+  FAKE_MODEL,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  NOISY_FAKE_MODEL,
+  PAYLOAD_WRAPPER_NAMES,
+  type PayloadWrapperName,
+  RUN_GUARD_NAMES,
+  type RunGuardName,
+  TRANSPORTS,
+  type Transport,
+  WEAKNESS_FLAGS,
+  type WeaknessFlag,
+} from './names';
 
 /** Whether a model name is one of the offline fake models (no provider, no credentials, no cost). */
 export function isOfflineModel(model: string): boolean {

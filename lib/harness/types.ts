@@ -20,8 +20,9 @@
 import { z } from 'zod';
 import { GuardrailsSchema } from './guardrails/config';
 import type { JsonObject, JsonValue } from './json';
+import { HARNESS_STATES } from './names';
 
-export const HARNESS_STATES = ['PLAN', 'CALL_MODEL', 'EXECUTE_TOOLS', 'OBSERVE', 'DONE', 'FAILED'] as const;
+export { HARNESS_STATES };
 export const HarnessStateSchema = z.enum(HARNESS_STATES);
 export type HarnessState = z.infer<typeof HarnessStateSchema>;
 

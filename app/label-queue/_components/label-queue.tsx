@@ -9,7 +9,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
 import type { QueueItem } from '@/lib/db/labels';
-import { keyOfVerdict, verdictForKey } from '@/lib/eval/labels';
+import { keyOfVerdict, verdictForKey } from '@/lib/eval/label-keys';
 import { isTyping } from '@/components/is-typing';
 import type { LabelSetView } from '@/app/runs/[id]/_components/label-panel';
 

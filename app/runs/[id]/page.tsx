@@ -1,7 +1,6 @@
 /** Replay of one stored run: header from the server, the step-by-step player on the client. */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { preload } from 'react-dom';
 import { notFound } from 'next/navigation';
 import { getRunSummary } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
@@ -15,6 +14,9 @@ import { EraseRunButton } from '../_components/erase-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
 import { agentReplayOf } from '@/lib/charts/agent-frames';
+import { spanTreeStart, type SpanTreeStart } from '@/lib/charts/agent-tree';
+import { shapeWaterfall } from '@/lib/charts/waterfall';
+import { loadWaterfall } from './load-waterfall';
 import { replayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
 import { waterfallUrl } from './waterfall-url';
@@ -94,26 +96,35 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   const pendingTool = requests.find((r) => r.status === 'pending')?.proposal.tool ?? null;
   // Where each request is; a paused run whose request was decided no longer waits for a reviewer.
   const canCurate = run.status === 'finished' && holdsRole(user.memberships, 'operator', user.tenant);
-  const [[outcomes, failedWrites], binding, goldenSets, draftSource] = await Promise.all([
+  // A run of several agents: its span tree's first rows go with the HTML (issue 31), so the tree is on
+  // screen and works once the page is hydrated instead of after the waterfall's fetch and its shaping.
+  const treeOf = agentReplay && timeline.transitions.length > 0;
+  const [[outcomes, failedWrites], binding, goldenSets, draftSource, waterfall] = await Promise.all([
     governed ? Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : ([new Map<string, RequestOutcome>(), new Map<string, number>()] as const),
     governed ? currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null,
     canCurate ? listGoldenSets(user.tenant).then((sets) => sets.map((s) => s.name)) : ([] as string[]),
     canCurate ? runForDraftOrThrow(user.tenant, run.id) : null,
+    treeOf ? loadWaterfall(run.id, user.tenant) : null,
   ]);
+  let treeStart: SpanTreeStart | null = null;
+  if (agentReplay && waterfall) {
+    const shaped = shapeWaterfall(waterfall.entries, { runDurationMs: waterfall.runDurationMs });
+    treeStart = spanTreeStart(agentReplay.views, shaped.bars, shaped.axisMs);
+  }
   const lastRequest = requests.at(-1);
   const decidedWhilePaused = run.status === 'paused' && !pendingTool && lastRequest ? (outcomes.get(lastRequest.id) ?? null) : null;
   const drafted = draftSource ? draftGoldenCase(draftSource, goldenCaseOfRun(user.tenant, run)) : null;
   const draft = drafted?.record ?? null;
   // "Replay against…" needs recorded exchanges (live-model runs) and an operator; not while the run still runs.
   const replayable = run.status === 'finished' && isOperator && recorded;
-  // The waterfall (and a multi-agent run's span tree) is fetched by the replay once hydrated; asked for
-  // here, the browser fetches it while it loads the scripts, so the tree draws as soon as React is ready
-  // (a run with nothing to replay draws no waterfall, so nothing is asked for).
-  // Same URL, mode and credentials as components/fetch-json.ts's fetch, so the browser reuses it.
-  if (timeline.transitions.length > 0) preload(waterfallUrl(run.id), { as: 'fetch', crossOrigin: 'anonymous' });
 
   return (
     <main className="page">
+      {/* The waterfall (and the rest of a multi-agent run's span tree) is fetched by the replay once hydrated;
+          a preload link in the HTML starts it as the page arrives, not when React reads its payload (a run
+          with nothing to replay draws no waterfall, so nothing is asked for). Same URL, mode and credentials
+          as components/fetch-json.ts's fetch, so the browser reuses the answer. */}
+      {timeline.transitions.length > 0 ? <link rel="preload" href={waterfallUrl(run.id)} as="fetch" crossOrigin="anonymous" /> : null}
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1>
           Run <span className="mono">{run.id.slice(-8)}</span>
@@ -231,7 +242,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         terminationReason={run.terminationReason}
         initialAt={initialAt}
         following={isLiveStatus(run.status)}
-        agents={agentReplay ? { views: agentReplay.views, agentOf: agentReplay.agentOf, runDurationMs: agentReplay.runDurationMs } : null}
+        agents={agentReplay ? { views: agentReplay.views, agentOf: agentReplay.agentOf, runDurationMs: agentReplay.runDurationMs, treeStart } : null}
         labelling={{
           labelSet: { version: labelSet.version, verdicts: labelSet.verdicts, categories: labelSet.categories },
           labels: labels.map((l) => ({ id: l.id, step: l.step, verdict: l.verdict, category: l.category, score: l.score, comment: l.comment, createdByName: l.createdByName, createdAt: l.createdAt })),

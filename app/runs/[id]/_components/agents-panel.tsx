@@ -5,12 +5,12 @@
  * A single-agent run (the Stockroom harness's own) shows none of them: its replay reads as before.
  */
 import { useMemo } from 'react';
-import { pathLabel, type AgentBar, type AgentView } from '@/lib/charts/agent-tree';
+import { buildSpanTree, pathLabel, treeOfStart, type AgentBar, type AgentView, type SpanTreeStart } from '@/lib/charts/agent-tree';
 import { MermaidDiagram } from '@/components/mermaid-diagram';
 import { stateDiagramSource } from '@/lib/charts/state-diagram';
 import { agentStateAt } from '@/lib/charts/agent-frames';
 import type { TimelineTransition } from '@/lib/charts/replay-timeline';
-import { SpanTree, agentStyle } from './span-tree';
+import { SpanTree, agentStyle, type SpanTreeData } from './span-tree';
 import { useWaterfall } from './waterfall';
 
 /** A run's agents as the replay gets them from the page (absent for a single-agent run). */
@@ -19,11 +19,19 @@ export interface ReplayAgents {
   /** The agent of each transition of the replay's log (lib/charts/agent-frames.ts mergeAgentTransitions). */
   agentOf: number[];
   runDurationMs: number | null;
+  /** The span tree's first rows, shaped on the server so they come with the page's HTML (null: drawn once the waterfall has loaded). */
+  treeStart?: SpanTreeStart | null;
 }
 
+/**
+ * The span tree: its first rows from the page (in the HTML, so they are there and work as soon as the
+ * page is hydrated), then the whole tree once the run's waterfall has loaded; an agent opened before
+ * then shows its calls when they arrive.
+ */
 export function SpanTreePanel({
   runId,
   agents,
+  start = null,
   colours,
   currentStep,
   following,
@@ -31,21 +39,33 @@ export function SpanTreePanel({
 }: {
   runId: string;
   agents: readonly AgentView[];
+  start?: SpanTreeStart | null;
   colours: ReadonlyMap<string, number>;
   currentStep: number;
   following: boolean;
   onSelectStep: (step: number, agent: number | null) => void;
 }) {
   const w = useWaterfall(runId, following);
-  const bars = useMemo(() => (w && 'waterfall' in w ? (w.waterfall.bars as AgentBar[]) : []), [w]);
-  if (!w) return <p className="muted small">Loading the span tree…</p>;
-  if ('error' in w)
-    return (
+  const whole = useMemo<SpanTreeData | null>(() => {
+    if (!w || !('waterfall' in w)) return null;
+    const bars = w.waterfall.bars as AgentBar[];
+    return { roots: buildSpanTree(agents, bars), bars, axisMs: w.waterfall.axisMs, barCount: bars.length };
+  }, [w, agents]);
+  const first = useMemo<SpanTreeData | null>(() => (start ? { ...treeOfStart(agents, start), axisMs: start.axisMs, barCount: start.barCount } : null), [agents, start]);
+  const tree = whole ?? first;
+  const error =
+    w && 'error' in w ? (
       <p className="alert error" role="alert">
         The span tree could not be loaded: {w.error}
       </p>
-    );
-  return <SpanTree agents={agents} bars={bars} axisMs={w.waterfall.axisMs} colours={colours} currentStep={currentStep} onSelectStep={onSelectStep} />;
+    ) : null;
+  if (!tree) return error ?? <p className="muted small">Loading the span tree…</p>;
+  return (
+    <>
+      {error}
+      <SpanTree agents={agents} tree={tree} partial={whole === null && tree.bars.length < tree.barCount} colours={colours} currentStep={currentStep} onSelectStep={onSelectStep} />
+    </>
+  );
 }
 
 /** The state machine of one agent at the replay's frame; `picked` null follows the frame's agent. */

@@ -10,7 +10,7 @@
 import { LabelCategorySelect } from '@/components/label-category-select';
 import { useEffect, useState, useTransition } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
-import { currentLabels, keyOfVerdict, losesDetail, verdictForKey } from '@/lib/eval/labels';
+import { currentLabels, keyOfVerdict, losesDetail, verdictForKey } from '@/lib/eval/label-keys';
 import { isTyping } from '@/components/is-typing';
 import { LabelBadges, type LabelView } from '@/components/label-badges';
 

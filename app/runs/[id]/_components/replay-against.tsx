@@ -7,7 +7,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { replayRunAction } from '@/lib/actions/replay-run';
-import { FAKE_MODEL, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS, type ModelProvider, type PayloadWrapperName, type RunGuardName, type WeaknessFlag } from '@/lib/harness/config';
+import { FAKE_MODEL, PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS, type ModelProvider, type PayloadWrapperName, type RunGuardName, type WeaknessFlag } from '@/lib/harness/names';
 import { ModelPicker } from '@/components/model-picker';
 
 const toggle = <T extends string>(list: T[], item: T): T[] => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item].sort());

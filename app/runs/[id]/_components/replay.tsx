@@ -170,6 +170,7 @@ export function Replay({
               <SpanTreePanel
                 runId={runId}
                 agents={agents.views}
+                start={agents.treeStart ?? null}
                 colours={colours}
                 currentStep={current.step}
                 following={following}

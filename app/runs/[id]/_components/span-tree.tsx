@@ -7,13 +7,24 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
-import { ancestorsOf, buildSpanTree, initiallyOpen, pathLabel, rollupParts, treeKey, visibleRows, type AgentBar, type AgentView, type SpanTreeNode } from '@/lib/charts/agent-tree';
+import { ancestorsOf, initiallyOpen, pathLabel, rollupParts, treeKey, visibleRows, type AgentBar, type AgentView, type SpanTreeNode } from '@/lib/charts/agent-tree';
 import { ENTERED_LABELS } from '@/lib/charts/agent-graph';
 import { agentColour } from '@/lib/charts/agent-colours';
 import { formatDuration } from '@/lib/format/units';
 
 // A one-line row's height in px, the virtualiser's guess before it measures the real row.
 const ESTIMATED_ROW_PX = 28;
+// The tree's box (22rem at the default type size): the rows drawn in the page's HTML, before the browser can measure it.
+const TREE_HEIGHT_REM = 22;
+const INITIAL_RECT = { width: 0, height: TREE_HEIGHT_REM * 16 };
+
+/** What the tree draws: its roots (lib/charts/agent-tree.ts), the bars among them, the axis and the run's bar count. */
+export interface SpanTreeData {
+  roots: SpanTreeNode[];
+  bars: readonly AgentBar[];
+  axisMs: number;
+  barCount: number;
+}
 
 /** The inline colour variables of an agent (app/globals.css `.agent-coloured` picks the theme's). */
 export function agentStyle(colour: number): CSSProperties {
@@ -30,29 +41,30 @@ function stepOf(node: SpanTreeNode): number | null {
 
 export function SpanTree({
   agents,
-  bars,
-  axisMs,
+  tree,
+  partial = false,
   colours,
   currentStep,
   onSelectStep,
 }: {
   agents: readonly AgentView[];
-  bars: readonly AgentBar[];
-  axisMs: number;
+  /** The whole tree, or (`partial`) the rows shown at first, sent with the page while the waterfall loads. */
+  tree: SpanTreeData;
+  partial?: boolean;
   /** Colour number by agent path (lib/charts/agent-graph.ts colourByPath). */
   colours: ReadonlyMap<string, number>;
   currentStep: number;
   /** The replay moves to `step` (of `agent`, when the node is an agent's or one of its bars). */
   onSelectStep: (step: number, agent: number | null) => void;
 }) {
-  const roots = useMemo(() => buildSpanTree(agents, bars), [agents, bars]);
-  const [open, setOpen] = useState<Set<string>>(() => initiallyOpen(roots, bars.length));
+  const { roots, bars, axisMs, barCount } = tree;
+  const [open, setOpen] = useState<Set<string>>(() => initiallyOpen(roots, barCount));
   const rows = useMemo(() => visibleRows(roots, open), [roots, open]);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const focusAt = Math.max(0, focusKey === null ? 0 : rows.findIndex((r) => r.node.key === focusKey));
   const parent = useRef<HTMLDivElement>(null);
   const pendingFocus = useRef(false);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => ESTIMATED_ROW_PX, overscan: 12 });
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => ESTIMATED_ROW_PX, overscan: 12, initialRect: INITIAL_RECT });
 
   // The replay moved: open the way to the step's first bar and keep it in view.
   const firstOfStep = useMemo(() => bars.find((b) => b.step === currentStep) ?? null, [bars, currentStep]);
@@ -113,11 +125,12 @@ export function SpanTree({
     <div>
       <p className="small muted" style={{ marginTop: 0 }}>
         {agents.length} agents. Arrow keys move through the tree and open or close an agent; Enter (or a click) moves the replay there.
+        {partial ? <span data-testid="span-tree-partial"> The calls of the agents not open yet are loading.</span> : null}
       </p>
       <div
         ref={parent}
         className="virtual-list span-tree"
-        style={{ height: '22rem' }}
+        style={{ height: `${TREE_HEIGHT_REM}rem` }}
         role="tree"
         aria-label="Span tree: the run's agents and their calls"
         data-testid="span-tree"
