@@ -80,23 +80,21 @@ export function parseToolArguments(raw: string): JsonValue {
 
 export function fromChatCompletion(c: ChatCompletion, modelId: string, provider: string, latencyMs: number): ModelResponse {
   const usage = reportedPair(c?.usage?.prompt_tokens, c?.usage?.completion_tokens);
-  const choice = c?.choices?.[0];
+  /** What every answer carries besides its turn: usage, the response model id, timing and names. */
+  const answered = (turn: Pick<ModelResponse, 'text' | 'toolCalls' | 'stopReason' | 'finishReason'>): ModelResponse => ({
+    ...turn,
+    ...usage,
+    ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
+    // Cached tokens are known only with usage: reported usage without the detail means none were cached.
+    ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
+    latencyMs,
+    modelId,
+    provider,
+  });
   // An empty `choices` list is an empty answer (the loop asks again once, then stops EMPTY_ANSWER),
   // with whatever usage it reported; a choice without a message is an unreadable response.
-  if (Array.isArray(c?.choices) && c.choices.length === 0) {
-    return {
-      text: null,
-      toolCalls: [],
-      stopReason: 'end_turn',
-      finishReason: 'no choices',
-      ...usage,
-      ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
-      ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
-      latencyMs,
-      modelId,
-      provider,
-    };
-  }
+  if (Array.isArray(c?.choices) && c.choices.length === 0) return answered({ text: null, toolCalls: [], stopReason: 'end_turn', finishReason: 'no choices' });
+  const choice = c?.choices?.[0];
   if (!choice || typeof choice.message !== 'object' || choice.message === null) {
     throw new ProviderCallError('bad_response', `${provider} answered without a choice`, { usage: billedUsage(usage) });
   }
@@ -108,20 +106,7 @@ export function fromChatCompletion(c: ChatCompletion, modelId: string, provider:
   const refusal = typeof choice.message.refusal === 'string' && choice.message.refusal !== '' ? choice.message.refusal : null;
   const stopReason = mappedStopReason(refusal !== null ? 'refusal' : (STOP_REASONS[finish] ?? 'end_turn'), toolCalls.length > 0);
   const content = typeof choice.message.content === 'string' && choice.message.content !== '' ? choice.message.content : null;
-  const text = content ?? refusal;
-  return {
-    text,
-    toolCalls,
-    stopReason,
-    finishReason: finish,
-    ...usage,
-    ...(typeof c.model === 'string' && c.model !== '' ? { responseModel: c.model } : {}),
-    // Cached tokens are known only with usage: reported usage without the detail means none were cached.
-    ...(usage.inputTokens !== null ? { cachedTokens: reportedCount(c.usage?.prompt_tokens_details?.cached_tokens) ?? 0 } : {}),
-    latencyMs,
-    modelId,
-    provider,
-  };
+  return answered({ text: content ?? refusal, toolCalls, stopReason, finishReason: finish });
 }
 
 /** Maps an SDK error to a typed reason; anything unknown is a bad response. */
