@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { TraceImportError } from '../errors';
 import { exportLogsRequestType } from './otlp-proto';
-import { anyValue, attributes, type AttrMap } from './span-record';
+import { anyValue, attributes, storable, type AttrMap } from './span-record';
 
 export interface LogRecord {
   traceId: string;
@@ -48,7 +48,9 @@ function toLogRecord(raw: unknown, path: string): LogRecord | null {
   if (traceId === null || spanId === null) return null;
   const attrs = attributes(raw.attributes, `${path}.attributes`);
   const body = anyValue(raw.body, `${path}.body`);
-  const name = (typeof raw.eventName === 'string' && raw.eventName) || (typeof attrs['event.name'] === 'string' ? attrs['event.name'] : null) || 'log';
+  // The event name is text the import stores like a span's name: the same checks (valid Unicode, no NUL).
+  const eventName = typeof raw.eventName === 'string' && raw.eventName !== '' ? storable(raw.eventName, `${path}.eventName`) : null;
+  const name = eventName || (typeof attrs['event.name'] === 'string' ? attrs['event.name'] : null) || 'log';
   const timeNs = nanosOf(raw.timeUnixNano) ?? nanosOf(raw.observedTimeUnixNano) ?? 0n;
   const all: AttrMap = { ...attrs, body };
   const digest = createHash('sha256').update(JSON.stringify([spanId, String(timeNs), name, all])).digest('hex');

@@ -49,7 +49,7 @@ function fail(path: string, message: string): never {
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function storable(value: string, path: string): string {
+export function storable(value: string, path: string): string {
   if (LONE_SURROGATE.test(value)) fail(path, 'holds an unpaired UTF-16 surrogate (not valid Unicode text)');
   if (value.includes('\u0000')) fail(path, 'holds a NUL character (U+0000), which cannot be stored');
   return value;
