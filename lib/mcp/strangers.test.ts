@@ -66,3 +66,28 @@ describe.skipIf(!hasOwn)("a stranger's reset_session_state", () => {
     }
   });
 });
+
+describe.skipIf(!hasOwn)('what a stranger’s server is sent in the handshake (issue 40)', () => {
+  const dataset = hasOwn ? loadDataset(OWN_DATASET_DIR) : (undefined as never);
+  let http: StrangerHttp;
+  beforeAll(async () => {
+    http = await startStrangerHttp();
+  });
+  afterAll(async () => {
+    await http?.stop();
+  });
+
+  it.each([
+    ['stdio', () => createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() })],
+    ['http', () => createExecutor({ transport: 'mcp-http', dataset, weaknesses: [], mcpUrl: http.url })],
+  ] as const)('no experimental capability of ours reaches a third-party server (%s)', async (_label, open) => {
+    const executor = (await open()) as McpToolExecutor;
+    try {
+      const sent = (await executor.call('client_capabilities', {})).content as Record<string, unknown> | null;
+      expect(sent).not.toBeNull();
+      expect(sent).not.toHaveProperty('experimental');
+    } finally {
+      await executor.close();
+    }
+  });
+});

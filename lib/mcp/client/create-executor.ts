@@ -98,20 +98,31 @@ function withWeaknessesParam(url: string, wanted: readonly WeaknessFlag[]): stri
   return u.toString();
 }
 
+/**
+ * Connects to someone else's server plainly first: nothing of ours (no `?weaknesses=`, no experimental
+ * capability) goes to a server that did not say it understands it. Only when the server states flags
+ * other than `wanted` and lets each session choose is it connected to again, asking for them (`asking`:
+ * the connection that asks, and whether in the handshake), and the flags confirmed.
+ */
+async function connectPlainThenAsk(
+  plain: McpConnection,
+  asking: { connection: () => McpConnection; inHandshake: boolean },
+  wanted: WeaknessFlag[],
+  floatKeys: Dataset['floatKeys'],
+  serverId?: string,
+): Promise<McpToolExecutor> {
+  const first = await McpToolExecutor.connect(plain, { floatKeys, ...(serverId !== undefined ? { serverId } : {}) });
+  const mismatch = weaknessMismatch(first, wanted);
+  if (mismatch === null) return first;
+  await first.close();
+  if (first.serverWeaknesses()?.perSession !== true) throw new ConfigError('weaknesses', mismatch);
+  return connectConfirmed(asking.connection(), wanted, floatKeys, serverId, asking.inHandshake);
+}
+
 async function externalHttpExecutor(url: string, headers: Readonly<Record<string, string>>, wanted: WeaknessFlag[], dataset: Dataset, serverId?: string, auth?: OAuthClientProvider): Promise<McpToolExecutor> {
   if (new URL(url).searchParams.has('weaknesses')) return connectConfirmed(httpConnection(url, undefined, headers, auth), wanted, dataset.floatKeys, serverId);
-  const named = serverId !== undefined ? { serverId } : {};
-  const first = await McpToolExecutor.connect(httpConnection(url, undefined, headers, auth), { floatKeys: dataset.floatKeys, ...named });
-  const stated = first.serverWeaknesses();
-  if (weaknessMismatch(first, wanted) === null || stated?.perSession !== true) {
-    const mismatch = weaknessMismatch(first, wanted);
-    if (mismatch === null) return first;
-    await first.close();
-    throw new ConfigError('weaknesses', mismatch);
-  }
-  // The server lets each session choose: ask for this run's flags, then confirm them again.
-  await first.close();
-  return connectConfirmed(httpConnection(withWeaknessesParam(url, wanted), undefined, headers, auth), wanted, dataset.floatKeys, serverId);
+  const asking = { connection: () => httpConnection(withWeaknessesParam(url, wanted), undefined, headers, auth), inHandshake: false };
+  return connectPlainThenAsk(httpConnection(url, undefined, headers, auth), asking, wanted, dataset.floatKeys, serverId);
 }
 
 /** Builds a connected executor for the transport; an unreachable MCP server is an ExecutorError. */
@@ -142,8 +153,9 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
       }
       const [command, ...args] = typeof mcpCommand === 'string' ? splitCommandLine(mcpCommand) : [...mcpCommand];
       const spec = { command: command as string, args, env: { ...(options.mcpEnv ?? externalChildEnvironment()) }, ...(options.mcpCwd ? { cwd: options.mcpCwd } : {}) };
-      // A stdio server has no URL for ?weaknesses=: the flags are asked for in the handshake.
-      return connectConfirmed(stdioConnection(spec), wanted, dataset.floatKeys, serverId, true);
+      // A stdio server has no URL for ?weaknesses=: a server that lets each session choose is started
+      // again and asked in the handshake; a stranger is never sent the capability.
+      return connectPlainThenAsk(stdioConnection(spec), { connection: () => stdioConnection(spec), inHandshake: true }, wanted, dataset.floatKeys, serverId);
     }
     case 'mcp-http':
       if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), executorOptions);

@@ -57,6 +57,9 @@ function build(name: string): McpServer {
   server.registerTool('env', { description: 'The names of the variables this process was given, and the value of SHELF_TOKEN', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({
     content: [{ type: 'text', text: JSON.stringify({ names: Object.keys(process.env).sort(), shelfToken: process.env.SHELF_TOKEN ?? null }) }],
   }));
+  server.registerTool('client_capabilities', { description: 'The capabilities the client sent in its handshake', inputSchema: {}, annotations: { readOnlyHint: true } }, () => ({
+    content: [{ type: 'text', text: JSON.stringify(server.server.getClientCapabilities() ?? null) }],
+  }));
   server.registerTool('die', { description: 'Crashes the server process mid-call', inputSchema: {} }, () => {
     setTimeout(() => process.exit(3), 50);
     return new Promise(() => {});
