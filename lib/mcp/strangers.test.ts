@@ -19,15 +19,17 @@ async function wipes(executor: McpToolExecutor): Promise<number> {
   return (result.content as { wipes: number }).wipes;
 }
 
+// One stranger over HTTP for the whole file (a real child process), and the course dataset.
+const dataset = hasOwn ? loadDataset(OWN_DATASET_DIR) : (undefined as never);
+let http: StrangerHttp;
+beforeAll(async () => {
+  if (hasOwn) http = await startStrangerHttp();
+});
+afterAll(async () => {
+  await http?.stop();
+});
+
 describe.skipIf(!hasOwn)("a stranger's reset_session_state", () => {
-  const dataset = hasOwn ? loadDataset(OWN_DATASET_DIR) : (undefined as never);
-  let http: StrangerHttp;
-  beforeAll(async () => {
-    http = await startStrangerHttp();
-  });
-  afterAll(async () => {
-    await http?.stop();
-  });
 
   const cases: [string, () => Promise<McpToolExecutor>][] = [
     ['stdio', async () => (await createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() })) as McpToolExecutor],
@@ -68,14 +70,6 @@ describe.skipIf(!hasOwn)("a stranger's reset_session_state", () => {
 });
 
 describe.skipIf(!hasOwn)('what a stranger’s server is sent in the handshake (issue 40)', () => {
-  const dataset = hasOwn ? loadDataset(OWN_DATASET_DIR) : (undefined as never);
-  let http: StrangerHttp;
-  beforeAll(async () => {
-    http = await startStrangerHttp();
-  });
-  afterAll(async () => {
-    await http?.stop();
-  });
 
   it.each([
     ['stdio', () => createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() })],
