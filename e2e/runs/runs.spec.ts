@@ -53,8 +53,11 @@ test('filters and pages through the stored runs', async ({ page }) => {
 
   // j and k move through the rows (the row's link takes the focus), Enter opens the one reached.
   await page.goto('/runs?size=25');
-  await page.locator('body').press('j');
-  await expect(rows.nth(0).locator('a[data-row-link]')).toBeFocused();
+  // A key pressed before the page is hydrated reaches no handler: press until the first row takes focus.
+  await expect(async () => {
+    await page.locator('body').press('j');
+    await expect(rows.nth(0).locator('a[data-row-link]')).toBeFocused({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
   await page.keyboard.press('j');
   await page.keyboard.press('j');
   await page.keyboard.press('k');
