@@ -27,22 +27,16 @@ export interface JobLease {
   lockedAt?: Date;
 }
 
-/** The SQL condition that a job row is still under `lease` ($2 = locked_by, $3 = locked_at in epoch ms or null). */
+/**
+ * The SQL condition that a job row is still under `lease` ($2 = locked_by, $3 = locked_at in epoch ms
+ * or null), the one definition every check uses. The lock times are compared within a millisecond:
+ * PostgreSQL keeps microseconds, a JavaScript Date milliseconds.
+ */
 export const HELD_BY_LEASE_SQL = `locked_by = $2::text AND ($3::float8 IS NULL OR abs(extract(epoch FROM locked_at) * 1000 - $3::float8) < 1)`;
 
 /** The parameters HELD_BY_LEASE_SQL reads after the job id. */
 export function leaseParams(lease: JobLease): [string, number | null] {
   return [lease.lockedBy, lease.lockedAt ? lease.lockedAt.getTime() : null];
-}
-
-/**
- * Whether a job row (its `locked_by` and `locked_at` in epoch ms) is under `lease`. The times are
- * compared within a millisecond: PostgreSQL keeps microseconds, a JavaScript Date milliseconds.
- */
-function rowUnderLease(row: { locked_by: string | null; locked_ms: number | null } | undefined, lease: JobLease): boolean {
-  if (!row || row.locked_by !== lease.lockedBy) return false;
-  if (!lease.lockedAt) return true;
-  return row.locked_ms !== null && Math.abs(Number(row.locked_ms) - lease.lockedAt.getTime()) < 1;
 }
 
 /** The job's lease was lost (released to another worker, or the job is gone): nothing was stored. */
@@ -66,11 +60,12 @@ export interface RawTx {
  * the job cannot be released between this check and the commit.
  */
 export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
-  const rows = await tx.$queryRawUnsafe<{ locked_by: string | null; locked_ms: number | null }[]>(
-    `SELECT locked_by, extract(epoch FROM locked_at) * 1000 AS locked_ms FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint FOR SHARE`,
+  const rows = await tx.$queryRawUnsafe<{ locked_by: string | null; held: boolean }[]>(
+    `SELECT locked_by, (${HELD_BY_LEASE_SQL}) AS held FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint FOR SHARE`,
     lease.jobId,
+    ...leaseParams(lease),
   );
-  if (!rowUnderLease(rows[0], lease)) throw new JobLeaseLostError(lease, rows[0]?.locked_by ?? null);
+  if (rows[0]?.held !== true) throw new JobLeaseLostError(lease, rows[0]?.locked_by ?? null);
 }
 
 /**
@@ -81,7 +76,7 @@ export async function assertJobHeld(tx: RawTx, lease: JobLease): Promise<void> {
 export async function jobHeld(tx: RawTx, lease: JobLease): Promise<boolean> {
   if (!/^\d+$/.test(lease.jobId)) return false;
   const rows = await tx
-    .$queryRawUnsafe<{ locked_by: string | null; locked_ms: number | null }[]>(`SELECT locked_by, extract(epoch FROM locked_at) * 1000 AS locked_ms FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId)
-    .catch(() => [] as { locked_by: string | null; locked_ms: number | null }[]);
-  return rowUnderLease(rows[0], lease);
+    .$queryRawUnsafe<{ held: boolean }[]>(`SELECT (${HELD_BY_LEASE_SQL}) AS held FROM ${GRAPHILE_SCHEMA}._private_jobs WHERE id = $1::bigint`, lease.jobId, ...leaseParams(lease))
+    .catch(() => [] as { held: boolean }[]);
+  return rows[0]?.held === true;
 }
