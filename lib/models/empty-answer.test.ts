@@ -14,17 +14,12 @@ import { defaultGoldenPath } from '../eval/matrix';
 import { EXIT_CODES } from '../../cli/exit-codes';
 import { liveModelFactory } from './create-model-client';
 import { resetBreakers } from './resilience';
-import { ProviderStub, type StubProvider, type StubReply } from './testing/stub-server';
+import { ProviderStub, STUB_CREDENTIALS, type StubProvider, type StubReply } from './testing/stub-server';
 import { formatOpenAI } from './testing/wire-formats';
 
 const dataset = loadDataset(defaultDatasetDir());
 const golden = loadGoldenFile(defaultGoldenPath(dataset)).cases[0]!;
 const FAST = { retries: 0, initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000, random: () => 0 };
-const ENV: Record<StubProvider, Record<string, string>> = {
-  openai: { OPENAI_API_KEY: 'sk-test' },
-  anthropic: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-  bedrock: { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIAFAKE', AWS_SECRET_ACCESS_KEY: 'x' },
-};
 const MODEL: Record<StubProvider, string> = { openai: 'openai:gpt-test', anthropic: 'anthropic:claude-test', bedrock: 'bedrock:anthropic.claude-test-v1:0' };
 
 /** Each provider's own empty answer: no text block, no tool call (OpenAI: `content: null`), usage reported. */
@@ -44,7 +39,7 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: an empty answer'
   const runWith = async (replies: StubReply[]): Promise<RunResult> => {
     stub.enqueue(...replies);
     const config = resolveConfig({ model: MODEL[provider], modelBaseUrl: stub.baseURL });
-    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV[provider], resilience: FAST }) });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: FAST }) });
     try {
       return await agent.run(golden.query, golden.id);
     } finally {
@@ -91,7 +86,7 @@ describe('openai: an empty choices list', () => {
     const noChoices = (input: number) => JSON.stringify({ ...(formatOpenAI({ text: 'x', usage: { input, output: 0 } }, 'gpt-test') as Record<string, unknown>), choices: [] });
     stub.enqueue({ kind: 'raw', body: noChoices(500) }, { kind: 'raw', body: noChoices(505) });
     const config = resolveConfig({ model: MODEL.openai, modelBaseUrl: stub.baseURL });
-    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV.openai, resilience: FAST }) });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: STUB_CREDENTIALS.openai, resilience: FAST }) });
     try {
       const run = await agent.run(golden.query, golden.id);
       expect(run.terminationReason).toBe('EMPTY_ANSWER');

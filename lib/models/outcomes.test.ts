@@ -15,7 +15,7 @@ import { loadGoldenFile } from '../eval/golden';
 import { defaultGoldenPath } from '../eval/matrix';
 import { liveModelFactory } from './create-model-client';
 import { resetBreakers } from './resilience';
-import { ProviderStub, type StubProvider, type StubReply } from './testing/stub-server';
+import { ProviderStub, STUB_CREDENTIALS, type StubProvider, type StubReply } from './testing/stub-server';
 import { formatOpenAI } from './testing/wire-formats';
 
 const dataset = loadDataset(defaultDatasetDir());
@@ -24,11 +24,6 @@ const golden = loadGoldenFile(defaultGoldenPath(dataset)).cases.find((c) => c.ex
 const CUT = `Yes: ${golden.expectedFacts[0]} (cut he`;
 const CALL = { calls: [{ id: 'call_1', name: golden.expectedTools[0]!.name, args: golden.expectedTools[0]!.args }] };
 const FAST = { retries: 0, initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000, random: () => 0 };
-const ENV: Record<StubProvider, Record<string, string>> = {
-  openai: { OPENAI_API_KEY: 'sk-test' },
-  anthropic: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-  bedrock: { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIAFAKE', AWS_SECRET_ACCESS_KEY: 'x' },
-};
 const MODEL: Record<StubProvider, string> = { openai: 'openai:gpt-test', anthropic: 'anthropic:claude-test', bedrock: 'bedrock:anthropic.claude-test-v1:0' };
 
 /** Each provider's own word for an answer that did not finish, and the termination it must end in. */
@@ -64,7 +59,7 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: an answer that d
   const runWith = async (...replies: StubReply[]) => {
     stub.enqueue(...replies);
     const config = resolveConfig({ model: MODEL[provider], modelBaseUrl: stub.baseURL });
-    const liveModel = liveModelFactory(config, { env: ENV[provider], resilience: FAST });
+    const liveModel = liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: FAST });
     const agent = await createStockroomAgent({ dataset, config, liveModel });
     try {
       return await agent.run(golden.query, golden.id);

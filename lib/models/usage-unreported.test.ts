@@ -16,7 +16,7 @@ import { defaultGoldenPath } from '../eval/matrix';
 import { liveModelFactory } from './create-model-client';
 import { costMeterFor, type PriceFile } from './prices';
 import { resetBreakers } from './resilience';
-import { ProviderStub, type StubProvider, type StubReply } from './testing/stub-server';
+import { ProviderStub, STUB_CREDENTIALS, type StubProvider, type StubReply } from './testing/stub-server';
 import { formatAnthropic, formatBedrock, formatOpenAI } from './testing/wire-formats';
 import { planRunSpans } from '../otel/run-spans';
 
@@ -25,11 +25,6 @@ const dataset = loadDataset(defaultDatasetDir());
 const golden = loadGoldenFile(defaultGoldenPath(dataset)).cases.find((c) => c.expectedTools.length > 0)!;
 const CALL = { calls: [{ id: 'call_1', name: golden.expectedTools[0]!.name, args: golden.expectedTools[0]!.args }] };
 const FAST = { retries: 0, initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000, random: () => 0 };
-const ENV: Record<StubProvider, Record<string, string>> = {
-  openai: { OPENAI_API_KEY: 'sk-test' },
-  anthropic: { ANTHROPIC_API_KEY: 'sk-ant-test' },
-  bedrock: { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIAFAKE', AWS_SECRET_ACCESS_KEY: 'x' },
-};
 const MODEL: Record<StubProvider, { provider: string; model: string }> = {
   openai: { provider: 'openai', model: 'gpt-priced' },
   anthropic: { provider: 'anthropic', model: 'claude-priced' },
@@ -70,7 +65,7 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: usage the answer
     stub.enqueue(...replies);
     const m = MODEL[provider];
     const config = resolveConfig({ model: `${m.provider}:${m.model}`, modelBaseUrl: stub.baseURL, ...extra });
-    const liveModel = liveModelFactory(config, { env: ENV[provider], resilience: FAST });
+    const liveModel = liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: FAST });
     const agent = await createStockroomAgent({ dataset, config, liveModel, costMeter: costMeterFor(config, PRICES) });
     try {
       return await agent.run(golden.query, golden.id);
@@ -152,7 +147,7 @@ describe('the LLM guard’s own calls count in the run’s usage (OpenAI stub)',
     );
     const guardrails = parseGuardrails({ llm_guard: { policy: 'Never promise a delivery date.', on_error: 'block' }, on_violation: 'fail' });
     const config = resolveConfig({ model: 'openai:gpt-priced', modelBaseUrl: stub.baseURL, guardrails });
-    const liveModel = liveModelFactory(config, { env: ENV.openai, resilience: FAST });
+    const liveModel = liveModelFactory(config, { env: STUB_CREDENTIALS.openai, resilience: FAST });
     const costMeter = costMeterFor(config, PRICES)!;
     const agent = await createStockroomAgent({ dataset, config, liveModel, costMeter });
     const run = await agent.run(golden.query, golden.id);
@@ -183,7 +178,7 @@ describe.each(['openai', 'anthropic'] as const)('%s: the model the provider says
     stub.enqueue({ kind: 'raw', body: body(CALL) }, { kind: 'raw', body: body({ text: 'Done.' }) });
     const m = MODEL[provider];
     const config = resolveConfig({ model: `${m.provider}:${m.model}`, modelBaseUrl: stub.baseURL });
-    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV[provider], resilience: FAST }) });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: FAST }) });
     const run = await agent.run(golden.query, golden.id);
     await agent.close();
     expect(run.modelId).toBe(`${m.provider}:${m.model}`);
@@ -209,7 +204,7 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: a body cut mid-w
     stub.enqueue(...replies);
     const m = MODEL[provider];
     const config = resolveConfig({ model: `${m.provider}:${m.model}`, modelBaseUrl: stub.baseURL });
-    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: ENV[provider], resilience: { ...FAST, retries } }) });
+    const agent = await createStockroomAgent({ dataset, config, liveModel: liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: { ...FAST, retries } }) });
     try {
       return await agent.run(golden.query, golden.id);
     } finally {

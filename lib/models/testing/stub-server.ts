@@ -11,6 +11,13 @@ import { formatAnthropic, formatBedrock, formatOpenAI, type StubTurn } from './w
 
 export type StubProvider = 'openai' | 'anthropic' | 'bedrock';
 
+/** Credentials each provider's SDK needs to send a request at all (the stub checks none of them). */
+export const STUB_CREDENTIALS: Readonly<Record<StubProvider, Readonly<Record<string, string>>>> = {
+  openai: { OPENAI_API_KEY: 'sk-test' },
+  anthropic: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+  bedrock: { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIAFAKE', AWS_SECRET_ACCESS_KEY: 'x' },
+};
+
 /** One scripted reply: a model turn in the provider's format, an HTTP error, an unreadable body, or no answer. */
 export type StubReply =
   | ({ kind?: 'turn' } & StubTurn)
