@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { hashToken } from '../lib/otel/ingest-tokens';
-import { otlpDocument, type SpanSpec } from '../lib/otel/testing/agent-traces';
+import { agentTreeSpans, otlpDocument } from '../lib/otel/testing/agent-traces';
 import { percentile } from './stats';
 
 interface Figure {
@@ -27,29 +27,8 @@ const SPANS = 5_000;
 const SPANS_PER_REQUEST = 1_000;
 const TOKEN = 'bench-agent-tree-token-0123456789ab';
 
-/** The trace: agent 0 the root; agents 1–19 under it or under each other, some as tools, some overlapping. */
-export function treeSpans(): SpanSpec[] {
-  const perAgent = Math.floor((SPANS - AGENTS) / AGENTS / 2);
-  const spans: SpanSpec[] = [];
-  const window = 100_000;
-  for (let a = 0; a < AGENTS; a++) {
-    const parent = a === 0 ? null : a < 8 ? 'agent-0' : `agent-${1 + (a % 7)}`;
-    const start = a === 0 ? 0 : (a % 4) * 1000 + a * 10;
-    const end = a === 0 ? window + 50_000 : start + window / 2;
-    // Every third sub-agent runs under a tool call of its parent.
-    const underTool = a > 0 && a % 3 === 0;
-    if (underTool) spans.push({ id: `tool-for-${a}`, parent: parent!, name: `execute_tool ask_${a}`, start: start - 1, end: end + 1, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': `ask_${a}`, 'gen_ai.tool.call.id': `call-agent-${a}` } });
-    spans.push({ id: `agent-${a}`, parent: underTool ? `tool-for-${a}` : parent, name: `invoke_agent agent-${a}`, start, end, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': `agent-${a}` } });
-    const step = (end - start) / (perAgent * 2 + 1);
-    for (let k = 0; k < perAgent; k++) {
-      const t = start + step * (2 * k + 0.5);
-      spans.push({ id: `c-${a}-${k}`, parent: `agent-${a}`, name: 'chat gpt-4o-mini', start: t, end: t + step * 0.8, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': a % 2 ? 'gcp.gemini' : 'openai', 'gen_ai.request.model': a % 2 ? 'gemini-2.5-flash' : 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 500 + k, 'gen_ai.usage.output_tokens': 20 } });
-      spans.push({ id: `t-${a}-${k}`, parent: `agent-${a}`, name: 'execute_tool lookup', start: t + step, end: t + step * 1.8, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': `call-${a}-${k}`, 'gen_ai.tool.call.result': `{"k":${k}}` } });
-    }
-  }
-  // Children before their root, as a BatchSpanProcessor sends them.
-  return [...spans.filter((s) => s.parent !== null), ...spans.filter((s) => s.parent === null)];
-}
+/** The trace: 5,000 spans of 20 agents. */
+export const treeSpans = () => agentTreeSpans(AGENTS, SPANS);
 
 export async function benchAgentTree(repeat = 3): Promise<Figure[]> {
   const spans = treeSpans();

@@ -278,10 +278,15 @@ export interface SpanTreeStart {
   barCount: number;
 }
 
-export function spanTreeStart(agents: readonly AgentView[], bars: readonly AgentBar[], axisMs: number): SpanTreeStart {
-  const roots = buildSpanTree(agents, bars);
+/**
+ * `bars` are the whole waterfall's, or — given `whole`, the places of every agent in the whole run and
+ * its bar count — only those of the root agents (`rootAgentIds`), which are all a big run shows at first.
+ */
+export function spanTreeStart(agents: readonly AgentView[], bars: readonly AgentBar[], axisMs: number, whole?: { places: ReadonlyMap<number, AgentPlace>; barCount: number }): SpanTreeStart {
+  const roots = buildSpanTree(agents, bars, whole?.places);
+  const barCount = whole?.barCount ?? bars.length;
   const shown: AgentBar[] = [];
-  for (const row of visibleRows(roots, initiallyOpen(roots, bars.length))) if (row.node.kind === 'bar') shown.push(row.node.bar);
+  for (const row of visibleRows(roots, initiallyOpen(roots, barCount))) if (row.node.kind === 'bar') shown.push(row.node.bar);
   shown.sort((a, b) => a.index - b.index);
   // A row draws its bar where the waterfall put it: sent as the entry's span on the axis (a simulated latency is the waterfall's, not the tree's).
   const entries = shown.map(({ offsetMs, widthMs, placement: _placement, simulatedMs: _simulated, ...b }) => ({ ...b, recorded: { startMs: offsetMs, endMs: offsetMs + widthMs } }));
@@ -299,8 +304,32 @@ export function spanTreeStart(agents: readonly AgentView[], bars: readonly Agent
     ordered: shown.flatMap((b, i) => (b.placement === 'ordered' ? [i] : [])),
     places,
     axisMs,
-    barCount: bars.length,
+    barCount,
   };
+}
+
+/** The agents the tree starts from (no parent in the run, or a parent that would make a cycle). */
+export function rootAgentIds(agents: readonly AgentView[]): number[] {
+  return buildSpanTree(agents, []).map((n) => (n.kind === 'agent' ? n.agent.id : -1));
+}
+
+/**
+ * Every agent's place in the whole run from each agent's earliest bar alone (`firsts`: its trajectory
+ * position and step; an agent the run does not list is the first root's, as its bars are): the same
+ * places the whole waterfall gives, since a place is the earliest bar below an agent.
+ */
+export function agentPlaces(agents: readonly AgentView[], firsts: readonly { agent: number; index: number; step: number }[]): Map<number, AgentPlace> {
+  const bars = firsts.map((f): AgentBar => ({ index: f.index, step: f.step, agent: f.agent, kind: 'span', label: '', durationMs: null, tokens: null, costUsd: null, error: false, offsetMs: 0, widthMs: 0, placement: 'ordered' }));
+  const places = new Map<number, AgentPlace>();
+  const walk = (list: readonly SpanTreeNode[]) => {
+    for (const n of list)
+      if (n.kind === 'agent') {
+        places.set(n.agent.id, { order: Number.isFinite(n.order) ? n.order : null, firstStep: n.firstStep });
+        walk(n.children);
+      }
+  };
+  walk(buildSpanTree(agents, bars));
+  return places;
 }
 
 /** The tree of a `spanTreeStart` and its bars: opened as `initiallyOpen(roots, start.barCount)` says, its rows are the whole tree's. */

@@ -7,7 +7,7 @@ import 'server-only';
  * scripted, not waited for: it is the entry's `simulatedMs`, and the bar's length is the wall clock the
  * call took (its recorded start to end; unknown when not recorded), so a bar and its label agree.
  */
-import { runWaterfallRows } from '@/lib/db/run-waterfall';
+import { runWaterfallRows, type WaterfallRowsOptions } from '@/lib/db/run-waterfall';
 import type { Database } from '@/lib/db/client';
 import type { WaterfallEntry } from '@/lib/charts/waterfall';
 import { FAKE_MODEL } from '@/lib/harness/config';
@@ -24,18 +24,18 @@ function priceOf(modelId: string): Price | null {
   }
 }
 
-export async function loadWaterfall(runId: string, tenant: string, db?: Database): Promise<{ entries: WaterfallEntry[]; runDurationMs: number } | null> {
-  const rows = await runWaterfallRows(runId, tenant, db);
+export async function loadWaterfall(runId: string, tenant: string, db?: Database, options?: WaterfallRowsOptions): Promise<{ entries: WaterfallEntry[]; runDurationMs: number } | null> {
+  const rows = await runWaterfallRows(runId, tenant, db, options);
   if (!rows) return null;
   const fake = rows.modelId === FAKE_MODEL || rows.modelId.startsWith(`${FAKE_MODEL}`);
   const price = fake ? null : priceOf(rows.modelId);
   const entries: WaterfallEntry[] = [];
-  for (const [i, m] of rows.model.entries()) {
+  for (const m of rows.model) {
     entries.push({
       index: m.index,
       step: m.step,
       kind: 'model',
-      label: `model call ${i + 1}`,
+      label: `model call ${m.ordinal}`,
       durationMs: fake ? (m.recorded ? m.recorded.endMs - m.recorded.startMs : null) : m.latencyMs,
       ...(fake ? { simulatedMs: m.latencyMs } : {}),
       // Usage the provider did not report stays unknown: no tokens, no cost (the bar says "not reported").

@@ -14,9 +14,7 @@ import { EraseRunButton } from '../_components/erase-run-button';
 import { loadTimeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
 import { agentReplayOf } from '@/lib/charts/agent-frames';
-import { spanTreeStart, type SpanTreeStart } from '@/lib/charts/agent-tree';
-import { shapeWaterfall } from '@/lib/charts/waterfall';
-import { loadWaterfall } from './load-waterfall';
+import { loadTreeStart } from './load-tree-start';
 import { replayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
 import { waterfallUrl } from './waterfall-url';
@@ -99,18 +97,13 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   // A run of several agents: its span tree's first rows go with the HTML (issue 31), so the tree is on
   // screen and works once the page is hydrated instead of after the waterfall's fetch and its shaping.
   const treeOf = agentReplay && timeline.transitions.length > 0;
-  const [[outcomes, failedWrites], binding, goldenSets, draftSource, waterfall] = await Promise.all([
+  const [[outcomes, failedWrites], binding, goldenSets, draftSource, treeStart] = await Promise.all([
     governed ? Promise.all([requestOutcomes(requests), failedWritesOfRuns([run.id])]) : ([new Map<string, RequestOutcome>(), new Map<string, number>()] as const),
     governed ? currentBinding(run.id, requests[0]?.proposal.tool ?? '') : null,
     canCurate ? listGoldenSets(user.tenant).then((sets) => sets.map((s) => s.name)) : ([] as string[]),
     canCurate ? runForDraftOrThrow(user.tenant, run.id) : null,
-    treeOf ? loadWaterfall(run.id, user.tenant) : null,
+    treeOf ? loadTreeStart(run.id, user.tenant, agentReplay.views) : null,
   ]);
-  let treeStart: SpanTreeStart | null = null;
-  if (agentReplay && waterfall) {
-    const shaped = shapeWaterfall(waterfall.entries, { runDurationMs: waterfall.runDurationMs });
-    treeStart = spanTreeStart(agentReplay.views, shaped.bars, shaped.axisMs);
-  }
   const lastRequest = requests.at(-1);
   const decidedWhilePaused = run.status === 'paused' && !pendingTool && lastRequest ? (outcomes.get(lastRequest.id) ?? null) : null;
   const drafted = draftSource ? draftGoldenCase(draftSource, goldenCaseOfRun(user.tenant, run)) : null;
