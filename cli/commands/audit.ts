@@ -46,7 +46,10 @@ function fail(err: unknown): number {
 function report(r: ChainVerification, suffix = ''): number {
   if (r.ok) {
     const erased = r.erased ? `; ${r.erased} run(s) erased, their evidence kept` : '';
-    process.stdout.write(`audit: evidence intact (${r.events} events in ${r.chains} signed chains, anchor ${r.head.slice(0, 16)}…${erased}${suffix})\n`);
+    const retained = Object.entries(r.removedByRetention ?? {})
+      .map(([version, n]) => `; ${n} run(s) removed by retention policy v${version.slice(0, 12)}`)
+      .join('');
+    process.stdout.write(`audit: evidence intact (${r.events} events in ${r.chains} signed chains, anchor ${r.head.slice(0, 16)}…${erased}${retained}${suffix})\n`);
     return 0;
   }
   const where = r.seq === null ? `chain ${r.chain}` : `chain ${r.chain} event ${r.seq}`;

@@ -270,7 +270,9 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   const subjects = await evidenceSubjects(prisma);
   const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
   if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
-  return { ...verified, erased: erasureSeqs(events).size };
+  const removed: Record<string, number> = {};
+  for (const e of events) if (e.body.kind === 'retention') removed[e.body.policyVersion ?? '?'] = (removed[e.body.policyVersion ?? '?'] ?? 0) + (e.body.removed?.length ?? 0);
+  return { ...verified, erased: erasureSeqs(events).size, ...(Object.keys(removed).length ? { removedByRetention: removed } : {}) };
 }
 
 /** The records evidence is about (evidence-crosscheck.ts). */

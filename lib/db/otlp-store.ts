@@ -72,7 +72,7 @@ export interface TraceBuilder {
 }
 
 /** OtlpLog rows under this name hold a bare model-call trace's conversation tail (its digest), not content. */
-const CONVERSATION_TAIL = 'stockroom.conversation.tail';
+export const CONVERSATION_TAIL = 'stockroom.conversation.tail';
 
 export interface TraceOutcome {
   traceId: string;
@@ -244,6 +244,12 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
           outcomes.push({ traceId, status: 'unchanged', runId: row?.runId ?? null, newSpans: 0, refusedSpans: 0, conflicting, build: null });
           continue;
         }
+        // A built trace whose raw spans the retention schedule removed (spanCount 0) cannot be rebuilt
+        // from what is left: its run is final, and spans arriving for it now are refused.
+        if (row && row.runId !== null && row.spanCount === 0) {
+          outcomes.push({ traceId, status: 'refused', runId: row.runId, newSpans: 0, refusedSpans: fresh.length, conflicting, build: null });
+          continue;
+        }
         const all = [...old, ...fresh];
         const allLogs = [...oldLogs, ...freshLogs];
         let runId = row?.runId ?? null;
@@ -260,7 +266,13 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         const groupSpans = [...all];
         const groupLogs = [...allLogs];
         if (runId !== null) {
-          const members = new Set((await tx.otlpTrace.findMany({ where: { tenant, runId }, select: { traceId: true } })).map((m) => m.traceId));
+          const memberRows = await tx.otlpTrace.findMany({ where: { tenant, runId }, select: { traceId: true, spanCount: true } });
+          if (memberRows.some((m) => m.traceId !== traceId && Number(m.spanCount) === 0)) {
+            // The run's other traces lost their raw spans to retention: rebuilding it would lose them.
+            outcomes.push({ traceId, status: 'refused', runId, newSpans: 0, refusedSpans: fresh.length, conflicting, build: null });
+            continue;
+          }
+          const members = new Set(memberRows.map((m) => m.traceId));
           for (const [id, t] of batchTraces) if (t.runId === runId) members.add(id);
           members.delete(traceId);
           const others = [...members];

@@ -8,7 +8,7 @@ import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEven
 import { ANCHOR_GENESIS, anchorHash, checkAnchor, checkEvent, checkHead, signatureProblem, type ChainHead, type EvidenceKey } from './evidence-signing';
 
 export type ChainVerification =
-  | { ok: true; events: number; chains: number; unsealed: number; head: string; /** Runs whose content was erased (stored evidence only). */ erased?: number }
+  | { ok: true; events: number; chains: number; unsealed: number; head: string; /** Runs whose content was erased (stored evidence only). */ erased?: number; /** Runs the retention schedule removed, by policy version (stored evidence only). */ removedByRetention?: Record<string, number> }
   | { ok: false; chain: string; seq: number | null; reason: string };
 
 /** The newest anchor as written outside the database (evidence-witness.ts): a count and its signed digest. */

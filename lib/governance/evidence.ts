@@ -33,6 +33,11 @@ export const EVIDENCE_KINDS = [
   'label',
   /** The run's content was erased (who, what was removed); its digests and this chain stay. */
   'erasure',
+  /**
+   * Runs the tenant's retention schedule removed (a tombstone in the global chain): each run's id and
+   * its chain's head digest (null: it had no chain), the policy version, when.
+   */
+  'retention',
 ] as const;
 
 export const EvidenceBodySchema = z.object({
@@ -58,6 +63,8 @@ export const EvidenceBodySchema = z.object({
   actor: z.string().nullable(),
   /** A short, non-secret explanation (a refusal class, the changed field). */
   detail: z.string().nullable(),
+  /** `retention` only: the runs removed, each with its evidence chain's head digest (null: none). Absent elsewhere. */
+  removed: z.array(z.object({ runId: z.string(), chainHead: z.string().nullable() })).optional(),
 });
 export type EvidenceBody = z.infer<typeof EvidenceBodySchema>;
 

@@ -19,7 +19,7 @@ export { type AgentDriver, type GovernedContext, type GovernedOutcome, RESUME_LE
 export { JournaledExecutor, type JournalStep } from './journaled-executor';
 export { MemoryJournalStore } from './memory-journal-store';
 export { type ApprovalTerms, evaluatePolicy, riskOf, type ToolHints, toolPolicyFor } from './policy-engine';
-export { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory, type LoadedPolicy, loadPolicyFile, type PolicyDocument, tenantGuardrails } from './policy-file';
+export { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory, type LoadedPolicy, loadPolicyFile, type PolicyDocument, type RetentionPolicy, tenantGuardrails, tenantRetention } from './policy-file';
 export { DEFAULT_TENANT, type Membership, OPERATOR_SCOPES, type Principal, PrincipalSchema, type ReviewerIdentity, type Role, ROLES, RoleSchema } from './principal';
 export { type BoundProposal, BoundProposalSchema, firstChangedField, proposalDigest } from './proposal';
 export { hasOperationLookup, type OperationLookup, reconcileEntry, type Reconciler } from './reconcile';

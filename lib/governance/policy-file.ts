@@ -92,8 +92,29 @@ const ToolKeySchema = z.string().min(1).refine((k) => !k.includes('/') || Server
   message: 'a tool key is a tool name or <server id>/<tool name>',
 });
 
+/** A retention period in whole days (0: as soon as the data is eligible). */
+const RetentionDaysSchema = z.number().int('a retention period is a whole number of days').min(0).max(36_500);
+
+/**
+ * What a tenant keeps and for how long (lib/db/retention.ts applies it; README "Retention"). A class
+ * not named is kept; a misspelt class is refused when the policy loads.
+ */
+const RetentionSchema = z.strictObject({
+  /** Finished runs outside suites, by age (their start), per source: made here or imported. */
+  runs: z.strictObject({ harness: RetentionDaysSchema.optional(), imported: RetentionDaysSchema.optional() }).optional(),
+  /** Whole suites (their runs with them), by age (their start). */
+  suites: RetentionDaysSchema.optional(),
+  /** An imported trace's raw OTLP spans and logs, this long after its last span once its run is built. */
+  otlpRows: RetentionDaysSchema.optional(),
+  /** The judge's call cache, by age. */
+  judgeCache: RetentionDaysSchema.optional(),
+});
+export type RetentionPolicy = z.infer<typeof RetentionSchema>;
+
 /** Per-tenant settings: whether runs of that tenant must run under the policy. */
 const TenantPolicySchema = z.strictObject({
+  /** What the tenant's data is kept for, by class; nothing named: everything is kept. */
+  retention: RetentionSchema.optional(),
   /** `mandatory`: runs and suites without the policy are refused for this tenant. */
   governance: z.enum(['mandatory', 'optional']).default('optional'),
   /** The tenant's default agent guardrails: a run that names none of its own runs under these. */
@@ -117,6 +138,11 @@ export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
 /** Whether the policy makes governance mandatory for `tenant` (ungoverned runs and suites are refused). */
 export function governanceMandatory(document: PolicyDocument, tenant: string): boolean {
   return document.tenants[tenant]?.governance === 'mandatory';
+}
+
+/** The tenant's retention schedule from the policy file (none: everything is kept). */
+export function tenantRetention(document: PolicyDocument, tenant: string): RetentionPolicy | undefined {
+  return document.tenants[tenant]?.retention;
 }
 
 /** The tenant's default guardrails from the policy file, if it names any. */
