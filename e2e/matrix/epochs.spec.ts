@@ -85,7 +85,10 @@ test('a fake-noisy matrix with 2 epochs shows intervals, n, significance marks a
   const catAnswer = categories.locator('td[data-setting=naive_retry][data-metric=answer_correctness]').first();
   await expect(catAnswer.getByTestId('cell-interval')).toHaveText(/^\[\d\.\d\d, \d\.\d\d\]$/);
   await expect(catAnswer.getByTestId('cell-count')).toHaveText(/^\d+ of \d+$/);
-  await expect(categories.locator('td[data-metric=tool_selection_accuracy]').first().getByTestId('cell-interval')).toHaveText(/^\[\d\.\d\d, \d\.\d\d\] · n \d+$/);
+  // Tool selection is a mean (bootstrapped), read like the main table's as a share with its count.
+  const catTools = categories.locator('td[data-setting=ambiguous_tool_desc][data-metric=tool_selection_accuracy]').first();
+  await expect(catTools.getByTestId('cell-interval')).toHaveAttribute('title', /percentile bootstrap over cases, clustered by case/);
+  await expect(catTools.getByTestId('cell-count')).toHaveText(/^\d+ of \d+$/);
   const cells = await categories.locator('td[data-metric]').count();
   expect(cells).toBeGreaterThan(0);
   await expect(categories.getByTestId('cell-interval')).toHaveCount(cells);
