@@ -36,10 +36,6 @@ function toSettingDto(s: SuiteSetting) {
 }
 
 /**
- * A suite row as the pages show it. `completed` is the number of stored cases (issue 12: a counter
- * bumped beside the work could say 61 cases done while no run was stored).
- */
-/**
  * Runs per case a suite was asked for: its job's epochs (a queued suite's, stored before any case), or
  * null for a suite with no job (the CLI's `--save`), whose epochs are read from its stored cases.
  */
@@ -69,6 +65,10 @@ async function epochsOf(rows: readonly Pick<SuiteRun, 'id' | 'jobSpec'>[], db: D
   return out;
 }
 
+/**
+ * A suite row as the pages show it. `completed` is the number of stored cases (issue 12: a counter
+ * bumped beside the work could say 61 cases done while no run was stored).
+ */
 function toListItem(row: SuiteRun & { settings: { setting: string }[]; _count: { cases: number } }, epochs: number): SuiteRunListItem {
   return {
     id: row.id,

@@ -15,6 +15,12 @@ import {
 } from './py-regex';
 import { memoByText } from '../harness';
 
+/**
+ * Texts normalize remembers: answers and whole tool-output contexts (a 1,525-run matrix has about 500,
+ * 0.5 kB on average), so a long-lived server holds a few MB at most.
+ */
+const NORMALIZED_TEXTS = 1024;
+
 /** The judge's own number words (a different list from the planner's). */
 const NUMBER_WORDS: Readonly<Record<string, string>> = {
   zero: '0',
@@ -53,7 +59,7 @@ export const normalize: (text: string) => string = memoByText((text) => {
   const lowered = text.toLowerCase().replace(THOUSANDS, '$1$2');
   const digits = lowered.replace(NUMBER_WORD, (word) => NUMBER_WORDS[word] ?? word);
   return pyStrip(collapsePySpace(digits));
-});
+}, NORMALIZED_TEXTS);
 
 const DIGIT_CHAR = new RegExp(`^${PY_DIGIT}$`, 'u');
 const isDigit = (ch: string | undefined): boolean => ch !== undefined && DIGIT_CHAR.test(ch);
