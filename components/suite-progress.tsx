@@ -35,7 +35,7 @@ export function SuiteProgress({
         ) : null}
         {onWorkers ? <span className="muted">{onWorkers}</span> : null}
       </div>
-      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={suite.total} aria-valuenow={suite.completed}>
+      <div className="progress" role="progressbar" aria-label="Runs stored" aria-valuemin={0} aria-valuemax={suite.total} aria-valuenow={suite.completed}>
         <div style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
       {noWorker ? (

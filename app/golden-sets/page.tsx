@@ -8,6 +8,7 @@ import { holdsRole } from '@/lib/auth/authorize';
 import { listGoldenSets } from '@/lib/db/golden-sets';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { GoldenSetTools } from './_components/golden-set-tools';
+import { pickableProviders } from '@/lib/runs/model-choice';
 
 export const dynamic = 'force-dynamic';
 
@@ -61,7 +62,7 @@ export default async function GoldenSetsPage() {
           </table>
         </div>
       )}
-      {canRun ? <GoldenSetTools sets={sets.map((s) => s.name)} datasets={datasets} /> : <p className="muted small">Operators run and import golden sets.</p>}
+      {canRun ? <GoldenSetTools sets={sets.map((s) => s.name)} datasets={datasets} modelProviders={pickableProviders()} /> : <p className="muted small">Operators run and import golden sets.</p>}
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { guardrailSuggestions, type GuardrailSuggestion } from '@/lib/charts/gua
 import { WEAKNESS_ORDER } from '@/lib/stockroom/weaknesses/weakness-table';
 import { resolveDataset, type DatasetOption } from '@/lib/runs/datasets';
 import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites';
+import { casesOverEpochs } from '@/lib/eval';
 
 export interface MatrixSuggestions {
   suiteId: string;
@@ -33,7 +34,8 @@ export async function loadSuggestions(tenant: string, datasets: readonly Dataset
     const hash = resolveDataset(d.id, tenant).dataset.hash;
     const suite = done.find((s) => s.datasetHash === hash);
     if (!suite) continue;
-    const cases = await getSuiteCases(suite.id);
+    // With epochs, each case is judged on all its runs (its scores over its epochs), not on its first.
+    const cases = casesOverEpochs(await getSuiteCases(suite.id, undefined, undefined, { allEpochs: true }));
     const byFlag = casesEachFlagMoves(cases, WEAKNESS_ORDER);
     out[d.id] = { suiteId: suite.id, finishedAt: suite.finishedAt, byFlag, movedBy: flagsMovingEachCase(cases, WEAKNESS_ORDER), byGuardrail: guardrailSuggestions(byFlag) };
   }

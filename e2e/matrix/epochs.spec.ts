@@ -2,8 +2,11 @@
  * Issue 35 in the browser: a matrix and instructor mode's suites on the seeded noisy fake model with
  * two epochs show each metric's interval and n, the deltas' significance marks (Holm-corrected) and
  * error bars on the charts, with no serious axe violation in light or dark; the deterministic fake
- * model's matrix says its differences are exact; a bad epochs count is refused naming the field.
+ * model's matrix says its differences are exact; a bad epochs count is refused naming the field. The
+ * per-category table gives each figure its interval and n; the matrix picker says each run's epochs;
+ * the golden sets page's eval takes the model, epochs and seed and stores each case once per epoch.
  */
+import { readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { runMatrix } from '../support/helpers';
@@ -70,6 +73,30 @@ test('a fake-noisy matrix with 2 epochs shows intervals, n, significance marks a
   await expect(same).toHaveAttribute('data-verdict', 'unchanged');
   await expect(same).toContainText(/= unchanged$/);
 
+  // The cases behind a cell are compared over both their epochs, each saying in how many its runs differed.
+  await page.locator('tr[data-setting=ambiguous_tool_desc] td[data-metric=answer_correctness] button').click();
+  const moved = page.getByTestId('moved-cases');
+  await expect(moved).toContainText("mean over each case's 2 epochs");
+  await expect(moved.getByTestId('moved-epochs').first()).toHaveText(/^differs in [12] of 2 epochs; runs below: epoch [12]$/);
+  await moved.getByRole('button', { name: 'Close' }).click();
+
+  // The per-category table: every figure with its interval and n (a rate's count), the methods named.
+  const categories = page.getByTestId('category-table');
+  const catAnswer = categories.locator('td[data-setting=naive_retry][data-metric=answer_correctness]').first();
+  await expect(catAnswer.getByTestId('cell-interval')).toHaveText(/^\[\d\.\d\d, \d\.\d\d\]$/);
+  await expect(catAnswer.getByTestId('cell-count')).toHaveText(/^\d+ of \d+$/);
+  // Tool selection is a mean (bootstrapped), read like the main table's as a share with its count.
+  const catTools = categories.locator('td[data-setting=ambiguous_tool_desc][data-metric=tool_selection_accuracy]').first();
+  await expect(catTools.getByTestId('cell-interval')).toHaveAttribute('title', /percentile bootstrap over cases, clustered by case/);
+  await expect(catTools.getByTestId('cell-count')).toHaveText(/^\d+ of \d+$/);
+  const cells = await categories.locator('td[data-metric]').count();
+  expect(cells).toBeGreaterThan(0);
+  await expect(categories.getByTestId('cell-interval')).toHaveCount(cells);
+  await expect(page.getByTestId('category-interval-note')).toContainText('Wilson score, clustered by case (design effect)');
+  await expect(page.getByTestId('category-interval-note')).toContainText('percentile bootstrap over cases, clustered by case');
+  // The list of matrix runs says how many epochs each ran.
+  await expect(page.locator('#pick-suite option:checked')).toHaveText(/ · 2 epochs · done$/);
+
   // Error bars on every chart.
   for (const id of ['matrix-chart', 'matrix-chart-loop_rate', 'matrix-chart-mean_input_tokens']) {
     const chart = page.getByTestId(id);
@@ -87,6 +114,39 @@ test('on the deterministic fake model the matrix says every difference is exact:
   await expect(page.getByTestId('cell-interval').first()).toHaveText(/^exact/);
   await expect(page.getByTestId('delta-mark')).toHaveCount(0);
   await expect(page.getByTestId('matrix-chart')).toHaveAttribute('data-error-bars', 'false');
+  await expect(page.getByTestId('category-interval-note')).toContainText('every per-category figure is exact');
+  await expect(page.getByTestId('category-table').getByTestId('cell-interval').first()).toHaveText(/^exact/);
+  await expect(page.locator('#pick-suite option:checked')).toHaveText(/ · 1 epoch · done$/);
+});
+
+const bundled = readFileSync('data/golden/stockroom_golden_own_v1.jsonl', 'utf8').split('\n').filter(Boolean);
+
+test('the golden sets page runs an eval on fake-noisy with epochs and a seed; a bad epochs count is refused by name; each case is stored once per epoch', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto('/golden-sets');
+  await page.getByLabel(/Set name/).fill('e2e-epochs-form');
+  await page.getByLabel('…or paste it').fill(bundled.slice(0, 3).join('\n'));
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Stored e2e-epochs-form version 1' })).toBeVisible();
+  await page.getByLabel('Golden set', { exact: true }).selectOption('e2e-epochs-form');
+  await page.getByTestId('model-provider').selectOption('fake-noisy');
+  await page.getByTestId('epochs').fill('101');
+  await page.getByTestId('run-golden-set').click();
+  await expect(page.locator('#gs-epochs-error')).toContainText('epochs: epochs is a whole number from 1 to 100');
+  await expect(page.getByTestId('golden-suite')).toHaveCount(0);
+
+  await page.getByTestId('epochs').fill('2');
+  await page.getByTestId('seed').fill('7');
+  await page.getByTestId('run-golden-set').click();
+  const suite = page.getByTestId('golden-suite');
+  await expect(suite.getByTestId('suite-status')).toHaveText('done', { timeout: 240_000 });
+  // 3 cases × 2 epochs, stored one by one.
+  await expect(suite.getByTestId('suite-count')).toHaveText('6 of 6 runs');
+  await expect(suite.getByTestId('golden-suite-epochs')).toHaveText('2 epochs per case');
+  expect(await seriousViolationsLightAndDark(page)).toEqual([]);
+  const runs = (await suite.getByRole('link', { name: /suite.s runs/ }).getAttribute('href'))!;
+  await page.goto(runs);
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(6);
 });
 
 test('instructor mode on fake-noisy with 2 epochs: each card shows its interval and the delta’s significance against no weakness', async ({ page }) => {

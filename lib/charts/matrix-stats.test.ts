@@ -1,7 +1,7 @@
 /** The matrix page's and instructor mode's statistics in words and error bars. */
 import { describe, expect, it } from 'vitest';
 import type { SuiteStatistics } from '../eval/browser';
-import { cellStats, powerHint, significanceNote, withErrorBars } from './matrix-stats';
+import { categoryCellStats, categoryMethodsOf, cellStats, powerHint, significanceNote, withErrorBars } from './matrix-stats';
 
 const stats = (deterministic: boolean): SuiteStatistics => ({
   level: 0.95,
@@ -12,6 +12,9 @@ const stats = (deterministic: boolean): SuiteStatistics => ({
   intervals: {
     none: { loop_rate: { value: 0.05, low: 0.02, high: 0.1, n: 122, method: 'Wilson score, clustered by case (design effect)' } },
     naive_retry: { loop_rate: { value: 0.4, low: 0.3, high: 0.52, n: 122, method: 'Wilson score, clustered by case (design effect)' } },
+  },
+  byCategory: {
+    none: { lookup: { answer_correctness: { value: 0.7, low: 0.3968, high: 0.8922, n: 10, method: 'Wilson score' }, tool_selection_accuracy: { value: 0.9, low: 0.8, high: 1, n: 10, method: 'percentile bootstrap over cases (2000 resamples)' } } },
   },
   paired: {
     naive_retry: { loop_rate: { delta: 0.35, low: 0.25, high: 0.45, pairs: 61, test: 'sign', p: 0.0001, p_adjusted: 0.0006, verdict: 'higher', epochs_for_80_power: 1 } },
@@ -27,6 +30,13 @@ describe('matrix statistics in words', () => {
     expect(c.delta!.power).toBe('2 epochs already give 80% power for a change this size (1 would)');
     expect(cellStats(stats(false), 'none', 'loop_rate', true)!.delta).toBeNull();
     expect(cellStats(stats(false), 'none', 'mean_input_tokens', false)).toBeNull();
+  });
+
+  it('gives a per-category cell its interval, n and a rate’s count, and names the methods used there', () => {
+    expect(categoryCellStats(stats(false), 'none', 'lookup', 'answer_correctness', true)).toEqual({ interval: '[0.40, 0.89]', n: 10, count: '7 of 10', method: 'Wilson score', delta: null });
+    expect(categoryCellStats(stats(false), 'none', 'lookup', 'tool_selection_accuracy', false)).toMatchObject({ interval: '[0.80, 1.00]', n: 10, count: null });
+    expect(categoryCellStats(stats(false), 'none', 'refunds', 'answer_correctness', true)).toBeNull();
+    expect(categoryMethodsOf(stats(false))).toEqual(['Wilson score', 'percentile bootstrap over cases (2000 resamples)']);
   });
 
   it('says how many epochs a small change needs, and nothing for an exact or unchanged one', () => {

@@ -65,6 +65,23 @@ export function cellStats(stats: SuiteStatistics | null | undefined, setting: st
   };
 }
 
+/**
+ * A per-category cell's statistics (its interval over that category's runs, n, a rate's count and the
+ * method), or null when the suite has none for it. No delta: the per-category table compares no pairs.
+ */
+export function categoryCellStats(stats: SuiteStatistics | null | undefined, setting: string, category: string, metric: string, rate: boolean): CellStats | null {
+  const iv = stats?.byCategory?.[setting]?.[category]?.[metric];
+  if (!stats || !iv) return null;
+  return { interval: formatInterval(iv), n: iv.n, count: rate ? `${Math.round(iv.value * iv.n)} of ${iv.n}` : null, method: iv.method, delta: null };
+}
+
+/** The interval methods of the per-category figures, each once (for the note under that table). */
+export function categoryMethodsOf(stats: SuiteStatistics | null | undefined): string[] {
+  const out = new Set<string>();
+  for (const cats of Object.values(stats?.byCategory ?? {})) for (const row of Object.values(cats)) for (const iv of Object.values(row)) out.add(iv.method);
+  return [...out];
+}
+
 /** The interval methods a suite's figures use, each once (for the note under a table). */
 export function methodsOf(stats: SuiteStatistics | null | undefined, metrics: readonly string[]): string[] {
   if (!stats) return [];

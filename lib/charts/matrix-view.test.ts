@@ -12,6 +12,7 @@ import {
   formatDelta,
   groupedBarData,
   readMetrics,
+  suiteOptionLabel,
   wrapLabel,
 } from './matrix-view';
 
@@ -71,6 +72,14 @@ describe('harnessSummary', () => {
     expect(harnessSummary({ transport: 'local', guards: [], mode: 'mock', model: 'fake' })).toBe('local · no extra guards · fake model (deterministic)');
     expect(harnessSummary({ transport: 'local', guards: [], mode: 'live', model: 'claude-x' })).toBe('local · no extra guards · claude-x');
     expect(harnessSummary(null)).toBe('transport not recorded · no extra guards · model not recorded');
+  });
+});
+
+describe('suiteOptionLabel', () => {
+  it('says how many epochs each listed suite ran, before its status', () => {
+    const suite = { createdAt: '2026-12-07T06:40:01.000Z', datasetName: 'stockroom-v1', config: { transport: 'local', guards: [], model: 'fake-noisy' }, status: 'done' };
+    expect(suiteOptionLabel({ ...suite, epochs: 5 })).toBe('2026-12-07 06:40:01 · stockroom-v1 · local · no extra guards · fake-noisy model (seeded, stochastic) · 5 epochs · done');
+    expect(suiteOptionLabel({ ...suite, epochs: 1 })).toMatch(/ · 1 epoch · done$/);
   });
 });
 

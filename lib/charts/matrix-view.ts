@@ -199,6 +199,14 @@ export function harnessSummary(config: unknown): string {
   ].join(' · ');
 }
 
+/** A suite's runs per case as a list or a heading says it: "1 epoch", "5 epochs". */
+export const epochsText = (epochs: number): string => `${epochs} epoch${epochs === 1 ? '' : 's'}`;
+
+/** A stored suite in a picker: when, on what, how (with its epochs: runs per case), and its status last. */
+export function suiteOptionLabel(s: { createdAt: string; datasetName: string; config: unknown; epochs: number; status: string }): string {
+  return `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${epochsText(s.epochs)} · ${s.status}`;
+}
+
 /** The per-category metrics a report keeps. */
 export const CATEGORY_METRICS = ['tool_selection_accuracy', 'answer_correctness', 'termination_match_rate'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from './suite-diff';
+import { biggestMove, metricMoves, SUITE_CARD_METRICS } from './suite-diff';
 
 describe('metricMoves and biggestMove', () => {
   it('measures each metric against the baseline and picks the largest move', () => {
@@ -41,23 +41,5 @@ describe('metricMoves and biggestMove', () => {
 
   it('finds no biggest move when nothing moved', () => {
     expect(biggestMove(metricMoves({ a: 1 }, { a: 1 }, ['a']))).toBeNull();
-  });
-});
-
-describe('casesMovedBetween', () => {
-  it('lists cases whose score differs, with both run ids', () => {
-    const moved = casesMovedBetween(
-      [
-        { caseId: 'S1', category: 'x', runId: 'r1', scores: { toolSelection: 1 } },
-        { caseId: 'S2', category: 'x', runId: 'r2', scores: { toolSelection: 1 } },
-      ],
-      [
-        { caseId: 'S1', category: 'x', runId: 'q1', scores: { toolSelection: 0 } },
-        { caseId: 'S2', category: 'x', runId: 'q2', scores: { toolSelection: 1 } },
-        { caseId: 'S3', category: 'x', runId: 'q3', scores: { toolSelection: 0 } },
-      ],
-      'toolSelection',
-    );
-    expect(moved).toEqual([{ caseId: 'S1', category: 'x', before: 1, after: 0, baselineRunId: 'r1', runId: 'q1' }]);
   });
 });

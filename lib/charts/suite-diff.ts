@@ -1,6 +1,6 @@
 /**
  * Instructor mode's comparison of two suite runs (a baseline and the chosen setting): each metric's
- * change, the metric that moved most, and the cases whose score on it moved, with both run ids.
+ * change and the metric that moved most (the cases whose score on it moved: lib/eval/case-epochs.ts).
  */
 import { CHART_METRICS, directionOf, readMetrics, type Direction } from './matrix-view';
 
@@ -47,38 +47,4 @@ export function biggestMove(moves: readonly MetricMove[]): MetricMove | null {
   const moved = moves.filter((m) => m.direction !== 'same' && m.delta !== null);
   const worseFirst = (m: MetricMove) => (m.direction === 'worse' ? 0 : 1);
   return moved.sort((x, y) => worseFirst(x) - worseFirst(y) || relativeMove(y) - relativeMove(x) || Math.abs(y.delta!) - Math.abs(x.delta!))[0] ?? null;
-}
-
-export interface SuiteCaseLike {
-  caseId: string;
-  category: string | null;
-  runId: string | null;
-  scores: unknown;
-}
-
-export interface MovedBetween {
-  caseId: string;
-  category: string | null;
-  before: unknown;
-  after: unknown;
-  baselineRunId: string | null;
-  runId: string | null;
-}
-
-const scoreOf = (scores: unknown, key: string): unknown =>
-  scores !== null && typeof scores === 'object' && !Array.isArray(scores) ? ((scores as Record<string, unknown>)[key] ?? null) : null;
-
-/** Cases (by id) whose `scoreKey` differs between the baseline suite and the other. */
-export function casesMovedBetween(baseline: readonly SuiteCaseLike[], current: readonly SuiteCaseLike[], scoreKey: string): MovedBetween[] {
-  const base = new Map(baseline.map((c) => [c.caseId, c]));
-  const out: MovedBetween[] = [];
-  for (const c of current) {
-    const b = base.get(c.caseId);
-    if (!b) continue;
-    const before = scoreOf(b.scores, scoreKey);
-    const after = scoreOf(c.scores, scoreKey);
-    if (JSON.stringify(before) !== JSON.stringify(after))
-      out.push({ caseId: c.caseId, category: c.category, before, after, baselineRunId: b.runId, runId: c.runId });
-  }
-  return out;
 }

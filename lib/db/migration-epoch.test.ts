@@ -1,17 +1,19 @@
 /**
  * Migration 0030 (issue 35) keeps old suites readable: case rows stored before epochs existed read as
- * epoch 0, and a second epoch of the same case can be stored beside them (SQLite, whose primary key
- * change rebuilds the table).
+ * epoch 0, and a second epoch of the same case can be stored beside them. On SQLite (whose primary key
+ * change rebuilds the table) and on PostgreSQL (which swaps the primary key constraint in place).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listMigrations, migrate } from '../../scripts/db-migrate.mjs';
 import { openDatabase } from './client';
-import { getSuiteCases } from './suites';
+import { getSuiteCases, getSuiteRunOrThrow } from './suites';
 import { storedCaseKeys, caseEpochKey } from './suite-jobs';
+import { createTestDatabaseUrl, testProviders } from './testing/test-databases';
 
 /** better-sqlite3 ships no types; the few calls this test makes. */
 interface RawDb {
@@ -25,33 +27,74 @@ const EPOCH_MIGRATION = '0030_suite_case_epoch';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-epoch-migration-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('migration 0030 (suite case epochs)', () => {
-  it('reads a suite stored before it as epoch 0, and stores a second epoch of the same case after it', async () => {
+const OLD_SUITE = `INSERT INTO "SuiteRun" ("id", "kind", "status", "total", "config", "datasetName", "datasetHash", "updatedAt") VALUES ('old', 'eval', 'done', 1, '{}', 'stockroom', 'h', CURRENT_TIMESTAMP)`;
+const OLD_CASE = `INSERT INTO "SuiteCase" ("suiteRunId", "setting", "caseId", "category", "scores") VALUES ('old', 'none', 'S001', 'lookup', '{"toolSelection":1}')`;
+
+/** The migrations before 0030 of a provider (every one but 0030 itself, which is the newest). */
+function migrationsBefore(provider: 'sqlite' | 'postgres') {
+  const before = listMigrations(provider).filter((m) => m.name < EPOCH_MIGRATION);
+  expect(before.length).toBe(listMigrations(provider).length - 1);
+  return before;
+}
+
+/** A database as it stood before the migration, with an old suite and its case in it; returns its URL and how to drop it. */
+const oldDatabase: Record<'sqlite' | 'postgres', () => Promise<{ url: string; drop(): Promise<void> }>> = {
+  sqlite: async () => {
     const file = path.join(dir, 'old.db');
-    const before = listMigrations('sqlite').filter((m) => m.name < EPOCH_MIGRATION);
-    expect(before.length).toBe(listMigrations('sqlite').length - 1);
-    // The database as it stood before the migration, with a suite case in it.
     const raw = new Database(file);
     raw.exec('CREATE TABLE "_stockroom_migrations" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)');
-    for (const m of before) {
+    for (const m of migrationsBefore('sqlite')) {
       raw.exec(m.sql);
       raw.prepare('INSERT INTO "_stockroom_migrations" VALUES (?, ?, ?)').run(m.name, m.checksum, new Date().toISOString());
     }
-    raw.prepare(`INSERT INTO "SuiteRun" ("id", "kind", "status", "total", "config", "datasetName", "datasetHash", "updatedAt") VALUES ('old', 'eval', 'done', 1, '{}', 'stockroom', 'h', CURRENT_TIMESTAMP)`).run();
-    raw.prepare(`INSERT INTO "SuiteCase" ("suiteRunId", "setting", "caseId", "category", "scores") VALUES ('old', 'none', 'S001', 'lookup', '{"toolSelection":1}')`).run();
+    raw.prepare(OLD_SUITE).run();
+    raw.prepare(OLD_CASE).run();
     raw.close();
-
-    expect((await migrate({ url: `file:${file}` })).applied).toEqual([EPOCH_MIGRATION]);
-    const db = openDatabase(`file:${file}`);
+    return { url: `file:${file}`, drop: async () => undefined };
+  },
+  postgres: async () => {
+    const made = await createTestDatabaseUrl('postgres');
+    const client = new pg.Client({ connectionString: made.url });
+    await client.connect();
     try {
-      expect(await getSuiteCases('old', undefined, db)).toEqual([{ setting: 'none', caseId: 'S001', category: 'lookup', runId: null, scores: { toolSelection: 1 } }]);
-      expect(await storedCaseKeys('old', db)).toEqual(new Set([caseEpochKey('none', 'S001', 0)]));
-      await db.prisma.suiteCase.create({ data: { suiteRunId: 'old', setting: 'none', caseId: 'S001', epoch: 1, scores: '{}' } });
-      expect(await storedCaseKeys('old', db)).toEqual(new Set([caseEpochKey('none', 'S001', 0), caseEpochKey('none', 'S001', 1)]));
-      // The same epoch twice is still refused.
-      await expect(db.prisma.suiteCase.create({ data: { suiteRunId: 'old', setting: 'none', caseId: 'S001', epoch: 1, scores: '{}' } })).rejects.toThrow();
+      // The migration runner's own table, as it creates it (scripts/db-migrate.mjs).
+      await client.query('CREATE TABLE "_stockroom_migrations" ("name" TEXT PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TIMESTAMPTZ NOT NULL DEFAULT now())');
+      for (const m of migrationsBefore('postgres')) {
+        await client.query(m.sql);
+        await client.query('INSERT INTO "_stockroom_migrations" ("name", "checksum") VALUES ($1, $2)', [m.name, m.checksum]);
+      }
+      await client.query(OLD_SUITE);
+      await client.query(OLD_CASE);
     } finally {
-      await db.close();
+      await client.end();
+    }
+    return made;
+  },
+};
+
+const providers = await testProviders();
+
+describe.each(providers)('migration 0030 (suite case epochs) on $name', (provider) => {
+  it.skipIf(provider.skipReason !== null)('reads a suite stored before it as epoch 0, and stores a second epoch of the same case after it', async () => {
+    const { url, drop } = await oldDatabase[provider.name]();
+    try {
+      expect((await migrate({ url })).applied).toEqual([EPOCH_MIGRATION]);
+      const db = openDatabase(url);
+      try {
+        expect(await getSuiteCases('old', undefined, db)).toEqual([{ setting: 'none', caseId: 'S001', epoch: 0, category: 'lookup', runId: null, scores: { toolSelection: 1 } }]);
+        expect(await storedCaseKeys('old', db)).toEqual(new Set([caseEpochKey('none', 'S001', 0)]));
+        // The old suite (no job) reads as one epoch per case.
+        expect((await getSuiteRunOrThrow('old', db)).epochs).toBe(1);
+        await db.prisma.suiteCase.create({ data: { suiteRunId: 'old', setting: 'none', caseId: 'S001', epoch: 1, scores: '{}' } });
+        expect(await storedCaseKeys('old', db)).toEqual(new Set([caseEpochKey('none', 'S001', 0), caseEpochKey('none', 'S001', 1)]));
+        expect((await getSuiteRunOrThrow('old', db)).epochs).toBe(2);
+        // The same epoch twice is still refused.
+        await expect(db.prisma.suiteCase.create({ data: { suiteRunId: 'old', setting: 'none', caseId: 'S001', epoch: 1, scores: '{}' } })).rejects.toThrow();
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await drop();
     }
   });
 });

@@ -83,10 +83,41 @@ describe.each(providers)('suite runs on $name', (provider) => {
 
     const moved = await getMatrixCasesThatMoved(id, 'naive_retry', 'correct', db);
     expect(moved).toEqual([
-      { caseId: 'c2', category: 'lookup', baseline: true, value: false, delta: -1, baselineRunId: runs[1], runId: runs[4] },
+      { caseId: 'c2', category: 'lookup', baseline: true, value: false, delta: -1, epochs: 1, movedEpochs: 1, epoch: 0, baselineRunId: runs[1], runId: runs[4] },
     ]);
     const steps = await getMatrixCasesThatMoved(id, 'naive_retry', 'steps', db);
     expect(steps.map((m) => [m.caseId, m.delta])).toEqual([['c2', 5]]);
+  });
+
+  test('with epochs, a moved case is judged over all its epochs and the suite says its epochs (from its job, or its stored cases)', async () => {
+    const id = await createSuiteRun({ ...suiteInput, total: 8 }, db);
+    // Two cases × two epochs per setting; c1 agrees in epoch 0 and fails in epoch 1 under naive_retry, c2 never moves.
+    const correct: Record<string, boolean[]> = { 'none/c1': [true, true], 'none/c2': [false, false], 'naive_retry/c1': [true, false], 'naive_retry/c2': [false, false] };
+    await completeSuiteRun(
+      id,
+      {
+        settings: ['none', 'naive_retry'].map((setting) => ({
+          setting,
+          metrics: {},
+          byCategory: {},
+          cases: ['c1', 'c2'].flatMap((caseId) => [0, 1].map((epoch) => ({ caseId, epoch, category: 'lookup', scores: { correct: correct[`${setting}/${caseId}`]![epoch]! } }))),
+        })),
+      },
+      db,
+    );
+    expect(await getMatrixCasesThatMoved(id, 'naive_retry', 'correct', db)).toEqual([
+      { caseId: 'c1', category: 'lookup', baseline: 1, value: 0.5, delta: -0.5, epochs: 2, movedEpochs: 1, epoch: 1, baselineRunId: null, runId: null },
+    ]);
+    expect(await getSuiteCases(id, 'none', db)).toHaveLength(2);
+    expect((await getSuiteCases(id, 'none', db, { allEpochs: true })).map((c) => [c.caseId, c.epoch])).toEqual([['c1', 0], ['c1', 1], ['c2', 0], ['c2', 1]]);
+    // No job (as the CLI stores a suite): the epochs are read from the stored cases.
+    expect((await getSuiteRunOrThrow(id, db)).epochs).toBe(2);
+    // A queued suite has stored no case yet: its job says how many epochs it runs.
+    const queued = await createSuiteRun({ ...suiteInput, total: 30, jobSpec: { suiteRunId: 'x', datasetDir: 'd', goldenPath: 'g', settings: ['none'], epochs: 5 } }, db);
+    const plain = await createSuiteRun({ ...suiteInput, jobSpec: { suiteRunId: 'y', datasetDir: 'd', goldenPath: 'g', settings: ['none'] } }, db);
+    expect((await getSuiteRunOrThrow(queued, db)).epochs).toBe(5);
+    const listed = new Map((await listSuiteRuns({ limit: 100 }, db)).items.map((s) => [s.id, s.epochs]));
+    expect([listed.get(id), listed.get(queued), listed.get(plain)]).toEqual([2, 5, 1]);
   });
 
   test('records a failed suite with its error', async () => {

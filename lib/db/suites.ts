@@ -4,13 +4,13 @@ import 'server-only';
  * queued, its progress is the number of its stored cases (the UI polls it), and each
  * setting's aggregate metrics and per-case scores are stored in one transaction per setting.
  */
-import type { JsonValue } from '../harness';
 import type { SuiteRun, SuiteSetting } from './generated/sqlite/client';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { newId } from './ids';
 import { json } from './run-dto';
 import { DEFAULT_TENANT } from '../governance';
+import { casesMovedOverEpochs, type MovedTest } from '../eval';
 import type {
   CreateSuiteInput,
   MovedCase,
@@ -36,12 +36,43 @@ function toSettingDto(s: SuiteSetting) {
 }
 
 /**
+ * Runs per case a suite was asked for: its job's epochs (a queued suite's, stored before any case), or
+ * null for a suite with no job (the CLI's `--save`), whose epochs are read from its stored cases.
+ */
+function jobEpochs(jobSpec: string | null): number | null {
+  if (jobSpec === null) return null;
+  try {
+    const epochs = (JSON.parse(jobSpec) as { epochs?: unknown }).epochs;
+    return typeof epochs === 'number' && Number.isInteger(epochs) && epochs >= 1 ? epochs : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** Each suite's runs per case (see jobEpochs); one grouped query for the suites without a job. */
+async function epochsOf(rows: readonly Pick<SuiteRun, 'id' | 'jobSpec'>[], db: Database): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const unknown: string[] = [];
+  for (const r of rows) {
+    const e = jobEpochs(r.jobSpec);
+    if (e === null) unknown.push(r.id);
+    else out.set(r.id, e);
+  }
+  if (unknown.length > 0) {
+    const stored = await db.prisma.suiteCase.groupBy({ by: ['suiteRunId'], where: { suiteRunId: { in: unknown } }, _max: { epoch: true } });
+    for (const g of stored) out.set(g.suiteRunId, (g._max.epoch ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
  * A suite row as the pages show it. `completed` is the number of stored cases (issue 12: a counter
  * bumped beside the work could say 61 cases done while no run was stored).
  */
-function toListItem(row: SuiteRun & { settings: { setting: string }[]; _count: { cases: number } }): SuiteRunListItem {
+function toListItem(row: SuiteRun & { settings: { setting: string }[]; _count: { cases: number } }, epochs: number): SuiteRunListItem {
   return {
     id: row.id,
+    epochs,
     kind: row.kind as SuiteKind,
     status: row.status as SuiteStatus,
     total: row.total,
@@ -147,7 +178,8 @@ export async function failSuiteRun(id: string, error: string, db: Database = get
 export async function getSuiteRun(id: string, db: Database = getDb()): Promise<SuiteRunDto | null> {
   const row = await db.prisma.suiteRun.findUnique({ where: { id }, include: { settings: { orderBy: { setting: 'asc' } }, _count: { select: { cases: true } } } });
   if (!row) return null;
-  return { ...toListItem(row), config: json(row.config, 'suite config'), settings: row.settings.map(toSettingDto) };
+  const epochs = (await epochsOf([row], db)).get(row.id) ?? 1;
+  return { ...toListItem(row, epochs), config: json(row.config, 'suite config'), settings: row.settings.map(toSettingDto) };
 }
 
 export async function getSuiteRunOrThrow(id: string, db: Database = getDb()): Promise<SuiteRunDto> {
@@ -177,36 +209,30 @@ export async function listSuiteRuns(
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(toListItem), nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}_${last.id}` : null };
+  const epochs = await epochsOf(page, db);
+  return { items: page.map((r) => toListItem(r, epochs.get(r.id) ?? 1)), nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}_${last.id}` : null };
 }
 
 /**
- * The per-case scores of a suite (optionally one setting), by case id: each case's first epoch (a
- * suite run with epochs stores one row per epoch; the case-by-case views pair one run per case, the
- * statistics read every epoch, see suite-statistics.ts).
+ * The per-case scores of a suite (optionally one setting), by case id. A suite run with epochs stores
+ * one row per epoch: `allEpochs` returns every one (with its epoch; the lists of cases that moved
+ * compare a case over all its epochs, lib/eval/case-epochs.ts); without it, each case's first epoch
+ * (one run per case: the CLI's replay of a suite).
  */
-export async function getSuiteCases(suiteRunId: string, setting?: string, db: Database = getDb()): Promise<SuiteCaseDto[]> {
+export async function getSuiteCases(suiteRunId: string, setting?: string, db: Database = getDb(), options: { allEpochs?: boolean } = {}): Promise<SuiteCaseDto[]> {
   const rows = await db.prisma.suiteCase.findMany({
-    where: { suiteRunId, epoch: 0, ...(setting ? { setting } : {}) },
-    orderBy: [{ setting: 'asc' }, { caseId: 'asc' }],
+    where: { suiteRunId, ...(options.allEpochs ? {} : { epoch: 0 }), ...(setting ? { setting } : {}) },
+    orderBy: [{ setting: 'asc' }, { caseId: 'asc' }, { epoch: 'asc' }],
   });
-  return rows.map((r) => ({ setting: r.setting, caseId: r.caseId, category: r.category, runId: r.runId, scores: json(r.scores, 'case scores') }));
-}
-
-function numeric(v: JsonValue | undefined): number | null {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return null;
-}
-
-function scoreOf(scores: JsonValue, metric: string): JsonValue {
-  return scores !== null && typeof scores === 'object' && !Array.isArray(scores) ? (scores[metric] ?? null) : null;
+  return rows.map((r) => ({ setting: r.setting, caseId: r.caseId, epoch: r.epoch, category: r.category, runId: r.runId, scores: json(r.scores, 'case scores') }));
 }
 
 /**
- * The cases whose `metric` score under `setting` differs from the baseline setting's (`none`):
- * what a weakness flag moved, with both runs linked for side-by-side replay. With epochs, each case's
- * first epoch (one run per case on either side, as the runs are paired).
+ * The cases whose `metric` score under `setting` moved from the baseline setting's (`none`): what a
+ * weakness flag moved, with both runs linked for side-by-side replay. With epochs a case is compared
+ * over all its epochs (its mean score), and says in how many epochs its runs differed; the pair linked
+ * is the first epoch that differs (lib/eval/case-epochs.ts). `moved` decides what counts as a move
+ * (default: any difference).
  */
 export async function getMatrixCasesThatMoved(
   suiteRunId: string,
@@ -214,32 +240,15 @@ export async function getMatrixCasesThatMoved(
   metric: string,
   db: Database = getDb(),
   baseline: string = BASELINE_SETTING,
+  moved?: MovedTest,
 ): Promise<MovedCase[]> {
+  if (setting === baseline) return [];
   const rows = await db.prisma.suiteCase.findMany({
-    where: { suiteRunId, epoch: 0, setting: { in: [baseline, setting] } },
-    orderBy: { caseId: 'asc' },
+    where: { suiteRunId, setting: { in: [baseline, setting] } },
+    orderBy: [{ caseId: 'asc' }, { epoch: 'asc' }],
   });
-  const base = new Map(rows.filter((r) => r.setting === baseline).map((r) => [r.caseId, r]));
-  const moved: MovedCase[] = [];
-  for (const r of rows) {
-    if (r.setting !== setting || setting === baseline) continue;
-    const b = base.get(r.caseId);
-    const before = b ? scoreOf(json(b.scores, 'case scores'), metric) : null;
-    const after = scoreOf(json(r.scores, 'case scores'), metric);
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
-    const nb = numeric(before);
-    const na = numeric(after);
-    moved.push({
-      caseId: r.caseId,
-      category: r.category,
-      baseline: before,
-      value: after,
-      delta: nb !== null && na !== null ? na - nb : null,
-      baselineRunId: b?.runId ?? null,
-      runId: r.runId,
-    });
-  }
-  return moved;
+  const rowsOf = (s: string) => rows.filter((r) => r.setting === s).map((r) => ({ caseId: r.caseId, category: r.category, runId: r.runId, epoch: r.epoch, scores: json(r.scores, 'case scores') }));
+  return casesMovedOverEpochs(rowsOf(baseline), rowsOf(setting), metric, moved);
 }
 
 /** Every queued or running suite, oldest first, with its stored job spec (null for suites from before jobs). */

@@ -210,6 +210,8 @@ export interface SuiteRunDto {
   id: string;
   kind: SuiteKind;
   status: SuiteStatus;
+  /** Runs per case (issue 35): each (setting, case) runs this many times; 1 for suites without epochs. */
+  epochs: number;
   total: number;
   completed: number;
   failed: number;
@@ -230,19 +232,12 @@ export type SuiteRunListItem = Omit<SuiteRunDto, 'settings'> & { settings: strin
 export interface SuiteCaseDto {
   setting: string;
   caseId: string;
+  /** Which repetition of the case, from 0 (suites with epochs store one row per epoch). */
+  epoch: number;
   category: string | null;
   runId: string | null;
   scores: JsonValue;
 }
 
-/** A case whose score on `metric` differs between the baseline setting and another setting. */
-export interface MovedCase {
-  caseId: string;
-  category: string | null;
-  baseline: JsonValue;
-  value: JsonValue;
-  /** value − baseline when both are numbers (booleans count as 0/1), else null. */
-  delta: number | null;
-  baselineRunId: string | null;
-  runId: string | null;
-}
+/** A case whose score on `metric` moved between the baseline setting and another, over its epochs (lib/eval/case-epochs.ts). */
+export type { MovedOverEpochs as MovedCase } from '../eval';

@@ -5,6 +5,7 @@
  */
 export { MATRIX_TABLE_METRICS } from './matrix-table';
 export { round4 } from './numbers';
+export { casesMovedOverEpochs, type EpochCaseRow, type MovedOverEpochs } from './case-epochs';
 export { VERDICT_WORDS, deltaMark, formatInterval } from './interval-format';
 export { AGAINST_BASE, AGAINST_CURRENT } from './against';
 export type { SuiteStatistics } from './suite-statistics';

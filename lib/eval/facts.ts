@@ -13,6 +13,13 @@ import {
   PY_DIGIT,
   PY_SPACE,
 } from './py-regex';
+import { memoByText } from '../harness';
+
+/**
+ * Texts normalize remembers: answers and whole tool-output contexts (a 1,525-run matrix has about 500,
+ * 0.5 kB on average), so a long-lived server holds a few MB at most.
+ */
+const NORMALIZED_TEXTS = 1024;
 
 /** The judge's own number words (a different list from the planner's). */
 const NUMBER_WORDS: Readonly<Record<string, string>> = {
@@ -48,11 +55,11 @@ const NUMBER_WORD = new RegExp(
  * Lower-cases, removes thousands commas (`1,250,000` → `1250,000`: non-overlapping, left to right,
  * as Python's `re.sub`), spells number words as digits, collapses whitespace and strips.
  */
-export function normalize(text: string): string {
+export const normalize: (text: string) => string = memoByText((text) => {
   const lowered = text.toLowerCase().replace(THOUSANDS, '$1$2');
   const digits = lowered.replace(NUMBER_WORD, (word) => NUMBER_WORDS[word] ?? word);
   return pyStrip(collapsePySpace(digits));
-}
+}, NORMALIZED_TEXTS);
 
 const DIGIT_CHAR = new RegExp(`^${PY_DIGIT}$`, 'u');
 const isDigit = (ch: string | undefined): boolean => ch !== undefined && DIGIT_CHAR.test(ch);
@@ -65,13 +72,17 @@ const isDigit = (ch: string | undefined): boolean => ch !== undefined && DIGIT_C
 export function factPresent(fact: string, answer: string): boolean {
   const needle = normalize(fact);
   if (needle === '') return false;
-  const chars = Array.from(needle);
-  if (isDigit(chars[0]) || isDigit(chars[chars.length - 1])) {
-    const pattern = new RegExp(`(?<![${PY_DIGIT}.])${escapeRegExp(needle)}(?!${PY_DIGIT})`, 'u');
-    return pattern.test(normalize(answer));
-  }
-  return normalize(answer).includes(needle);
+  const pattern = gluedDigitPattern(needle);
+  return pattern ? pattern.test(normalize(answer)) : normalize(answer).includes(needle);
 }
+
+/** For a needle that starts or ends with a digit, the pattern that keeps it from being glued to more digits; null for a plain substring. */
+const gluedDigitPattern = memoByText((needle: string): RegExp | null => {
+  const chars = Array.from(needle);
+  if (!isDigit(chars[0]) && !isDigit(chars[chars.length - 1])) return null;
+  // Not global or sticky: test() keeps no lastIndex, so one pattern serves every answer.
+  return new RegExp(`(?<![${PY_DIGIT}.])${escapeRegExp(needle)}(?!${PY_DIGIT})`, 'u');
+});
 
 const D = PY_DIGIT;
 const NUMBER = `${D}[${D},]*(?:\\.${D}+)?`;
@@ -94,6 +105,10 @@ const KEY_FACT = new RegExp(
  * status words. Each is stripped; single-digit facts and repeats are dropped.
  */
 export function extractKeyFacts(text: string): string[] {
+  return [...keyFactsOf(text)];
+}
+
+const keyFactsOf = memoByText((text: string): readonly string[] => {
   const seen = new Set<string>();
   const facts: string[] = [];
   for (const match of text.matchAll(KEY_FACT)) {
@@ -104,4 +119,4 @@ export function extractKeyFacts(text: string): string[] {
     facts.push(fact);
   }
   return facts;
-}
+});

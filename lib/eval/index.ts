@@ -63,6 +63,7 @@ export { INTERVAL_LEVEL, INTERVAL_METHODS, suiteIntervals, type MetricInterval, 
 export { SIGNIFICANCE_LEVEL, pairedDeltas, type DeltaTest, type DeltaVerdict, type PairedDelta } from './paired-deltas';
 export { VERDICT_WORDS, deltaMark, formatInterval } from './interval-format';
 export { AGAINST_BASE, AGAINST_CURRENT } from './against';
+export { casesMovedOverEpochs, casesOverEpochs, scoreOverEpochs, type CaseOverEpochs, type EpochCaseRow, type MovedOverEpochs, type MovedTest } from './case-epochs';
 export { epochsOf, suiteStatistics, type SuiteStatistics, type SuiteStatisticsOptions } from './suite-statistics';
 export { Z_95, Z_80, mcnemarExact, signTest, wilsonInterval, type Interval } from './stats/binomial';
 export { clusteredBootstrap, pairedBootstrap, pairedPermutationTest } from './stats/resampling';

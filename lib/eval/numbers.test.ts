@@ -81,3 +81,16 @@ describe('pyFloat (Python float())', () => {
     expect(Number.isNaN(pyFloat('nan'))).toBe(true);
   });
 });
+
+describe('round4 (remembered)', () => {
+  it('gives roundTo(x, 4) the first time and every time after, and keeps -0 and non-finite values', () => {
+    const values = [0.00005, 1.00005, 2 / 3, 0.12345, -0.12345, 1891.66666, 0.5, 1e-9];
+    const first = values.map(round4);
+    expect(first).toEqual(values.map((v) => roundTo(v, 4)));
+    expect(values.map(round4)).toEqual(first);
+    expect(Object.is(round4(-0), -0)).toBe(true);
+    expect(round4(0)).toBe(0);
+    expect(round4(Infinity)).toBe(Infinity);
+    expect(round4(NaN)).toBeNaN();
+  });
+});

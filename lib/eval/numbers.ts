@@ -6,9 +6,12 @@
  */
 import type { JsonValue } from '../harness/browser';
 
+/** One 8-byte view reused by decompose (a new buffer per call was garbage at every rounding). */
+const FLOAT_VIEW = new DataView(new ArrayBuffer(8));
+
 /** `x` finite and non-zero as `mantissa * 2 ** exponent` with an integer mantissa. */
 function decompose(x: number): { mantissa: bigint; exponent: number } {
-  const view = new DataView(new ArrayBuffer(8));
+  const view = FLOAT_VIEW;
   view.setFloat64(0, Math.abs(x));
   const hi = view.getUint32(0);
   const lo = view.getUint32(4);
@@ -38,9 +41,21 @@ export function roundTo(x: number, ndigits: number): number {
   return x < 0 ? -magnitude : magnitude;
 }
 
-/** Python `round(x, 4)`: every aggregate mean is reported at this precision. */
+/** Values round4 remembers before it starts again (scores and shares repeat across runs and epochs). */
+const ROUND4_ENTRIES = 4096;
+const rounded4 = new Map<number, number>();
+
+/** Python `round(x, 4)`: every aggregate mean is reported at this precision. Remembered: roundTo's exact arithmetic is BigInt. */
 export function round4(x: number): number {
-  return roundTo(x, 4);
+  // Zero (a Map key cannot tell -0 from 0) and non-finite values are their own rounding.
+  if (x === 0 || !Number.isFinite(x)) return x;
+  let r = rounded4.get(x);
+  if (r === undefined) {
+    r = roundTo(x, 4);
+    if (rounded4.size >= ROUND4_ENTRIES) rounded4.clear();
+    rounded4.set(x, r);
+  }
+  return r;
 }
 
 /**

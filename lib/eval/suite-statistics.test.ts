@@ -31,6 +31,33 @@ describe('suiteStatistics', () => {
     expect(Object.keys(s.intervals.none!)).toEqual(['termination_match_rate']);
   });
 
+  it('gives every per-category metric its interval over that category alone: 7 of 10 [0.3968, 0.8922], 5 of 5 [0.5655, 1] (Wilson, worked by hand)', () => {
+    const lookup = ids.map((id, i) => point(id, { terminationMatch: i >= 3, toolSelection: i % 2 }, 'lookup'));
+    const orders = ['O1', 'O2', 'O3', 'O4', 'O5'].map((id) => point(id, {}, 'orders'));
+    const s = suiteStatistics({ none: [...lookup, ...orders] }, { base: 'none', deterministic: false, metrics: ['termination_match_rate'] });
+    const by = s.byCategory.none!;
+    expect(Object.keys(by)).toEqual(['lookup', 'orders']);
+    expect(by.lookup!.termination_match_rate).toEqual({ value: 0.7, low: 0.3968, high: 0.8922, n: 10, method: 'Wilson score' });
+    // 5 of 5: centre (1 + z²/10)/(1 + z²/5) = 0.7828, half-width (z²/10)/(1 + z²/5) = 0.2172.
+    expect(by.orders!.termination_match_rate).toEqual({ value: 1, low: 0.5655, high: 1, n: 5, method: 'Wilson score' });
+    // Answer correctness is a rate too; tool selection a mean, bootstrapped over the category's cases.
+    expect(by.orders!.answer_correctness).toMatchObject({ value: 1, n: 5, method: 'Wilson score' });
+    const tools = by.lookup!.tool_selection_accuracy!;
+    expect(tools).toMatchObject({ value: 0.5, n: 10, method: 'percentile bootstrap over cases (2000 resamples)' });
+    expect(tools.low).toBeLessThan(0.5);
+    expect(tools.high).toBeGreaterThan(0.5);
+    expect(by.orders!.tool_selection_accuracy).toMatchObject({ value: 1, low: 1, high: 1 });
+  });
+
+  it('clusters the per-category intervals by case with epochs, and makes them exact on the deterministic model', () => {
+    const two = ids.flatMap((id, i) => [point(id, { toolSelection: i % 2 }, 'lookup'), point(id, { toolSelection: i % 3 === 0 ? 1 : 0 }, 'lookup')]);
+    const s = suiteStatistics({ none: two }, { base: 'none', deterministic: false, metrics: [] });
+    expect(s.byCategory.none!.lookup!.tool_selection_accuracy).toMatchObject({ n: 20, method: 'percentile bootstrap over cases, clustered by case (2000 resamples)' });
+    expect(s.byCategory.none!.lookup!.termination_match_rate).toMatchObject({ n: 20, method: 'Wilson score, clustered by case (design effect)' });
+    const exact = suiteStatistics({ none: two }, { base: 'none', deterministic: true, metrics: [] });
+    expect(exact.byCategory.none!.lookup!.tool_selection_accuracy).toMatchObject({ value: 0.45, low: 0.45, high: 0.45, method: 'none: deterministic model, zero width' });
+  });
+
   it('reads the epochs from the runs: three runs of a case are three epochs, clustered', () => {
     const three = ids.flatMap((id, i) => [point(id), point(id, { terminationMatch: i !== 0 }), point(id)]);
     expect(epochsOf({ none: three })).toBe(3);

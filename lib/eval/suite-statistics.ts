@@ -21,6 +21,11 @@ export interface SuiteStatistics {
   base: string | null;
   /** Per setting, per metric: the mean with its 95% interval, its n (runs with a value) and the method. */
   intervals: Record<string, Record<string, MetricInterval>>;
+  /**
+   * Per setting, per category (sorted), per category metric (the report's by_category columns: tool
+   * selection, answer correctness, termination match): the same intervals over that category's runs.
+   */
+  byCategory: Record<string, Record<string, Record<string, MetricInterval>>>;
   /** Per setting other than the base, per metric: the paired delta, its test and verdict. */
   paired: Record<string, Record<string, PairedDelta>>;
   /** How the significance marks were decided: Holm over `cells` paired comparisons at `level`. */
@@ -50,9 +55,11 @@ export function suiteStatistics(runsBySetting: Readonly<Record<string, readonly 
   const epochs = epochsOf(runsBySetting);
   const shown = new Set(options.metrics);
   const intervals: Record<string, Record<string, MetricInterval>> = {};
+  const byCategory: Record<string, Record<string, Record<string, MetricInterval>>> = {};
   for (const [setting, runs] of Object.entries(runsBySetting)) {
-    const all = suiteIntervals(runs, { epochs, deterministic: options.deterministic }).metrics;
-    intervals[setting] = Object.fromEntries(Object.entries(all).filter(([k]) => shown.has(k)));
+    const all = suiteIntervals(runs, { epochs, deterministic: options.deterministic });
+    intervals[setting] = Object.fromEntries(Object.entries(all.metrics).filter(([k]) => shown.has(k)));
+    byCategory[setting] = all.by_category;
   }
   const base = options.base !== null && runsBySetting[options.base] ? options.base : null;
   const metrics = INTERVAL_METRICS.map((m) => m.key).filter((k) => shown.has(k));
@@ -65,6 +72,7 @@ export function suiteStatistics(runsBySetting: Readonly<Record<string, readonly 
     cases: new Set(Object.values(runsBySetting).flatMap((runs) => runs.map((r) => r.caseId))).size,
     base,
     intervals,
+    byCategory,
     paired,
     significance: { correction: 'holm', level: SIGNIFICANCE_LEVEL, cells },
   };

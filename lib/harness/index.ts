@@ -34,6 +34,7 @@ export type { ConverseRequest, ModelClient } from './model/client';
 export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
 export { NoisyFakeModelClient, NOISY_FAKE_MODEL_ID } from './model/fake/noisy-client';
 export { hashSeed, seededRandom } from './random';
+export { memoByText, TEXT_MEMO_ENTRIES } from './text-memo';
 export { HeuristicPlanner } from './model/fake/planner';
 export type { RunGuard, RunGuardContext, RunGuardVerdict } from './guards/run-guard';
 export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision } from './guards/call-policy';

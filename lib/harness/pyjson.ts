@@ -34,6 +34,18 @@ export function pyJsonString(s: string, ensureAscii = true): string {
 
 /** Python `repr(float)`: shortest round-trip digits, `.0` on integral values, exponent outside [1e-4, 1e16). */
 export function pyFloatRepr(v: number): string {
+  // Inside [1e-4, 1e16) both languages print the shortest round-trip digits without an exponent
+  // (JavaScript keeps the plain form down to 1e-7 and up to 1e21); Python adds `.0` to an integral value.
+  const abs = Math.abs(v);
+  if (abs >= 1e-4 && abs < 1e16) {
+    const text = String(v);
+    return Number.isInteger(v) ? text + '.0' : text;
+  }
+  return exponentRepr(v);
+}
+
+/** pyFloatRepr outside [1e-4, 1e16) (and NaN, infinities and zero), from the shortest digits of toExponential. */
+function exponentRepr(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (v === Infinity) return 'Infinity';
   if (v === -Infinity) return '-Infinity';
@@ -73,51 +85,36 @@ export function pyJson(value: unknown, options: PyJsonOptions = {}): string {
   const ensureAscii = options.ensureAscii ?? true;
   const sortKeys = options.sortKeys ?? false;
   const floatKeys = options.floatKeys ?? NO_FLOAT_KEYS;
-  const parts: string[] = [];
 
-  const encode = (v: unknown, isFloat: boolean): void => {
-    if (v === null || v === undefined) {
-      parts.push('null');
-    } else if (typeof v === 'string') {
-      parts.push(pyJsonString(v, ensureAscii));
-    } else if (typeof v === 'number') {
-      parts.push(pyNumber(v, isFloat));
-    } else if (typeof v === 'boolean') {
-      parts.push(v ? 'true' : 'false');
-    } else if (Array.isArray(v)) {
-      if (v.length === 0) {
-        parts.push('[]');
-        return;
-      }
-      parts.push('[');
-      for (let i = 0; i < v.length; i++) {
-        if (i > 0) parts.push(', ');
-        encode(v[i], isFloat);
-      }
-      parts.push(']');
-    } else if (typeof v === 'object') {
-      const obj = v as Record<string, unknown>;
-      let keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
-      if (keys.length === 0) {
-        parts.push('{}');
-        return;
-      }
-      if (sortKeys) keys = [...keys].sort(compareCodePoints);
-      parts.push('{');
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
-        if (i > 0) parts.push(', ');
-        parts.push(pyJsonString(key, ensureAscii), ': ');
-        encode(obj[key], floatKeys.has(key));
-      }
-      parts.push('}');
-    } else {
-      parts.push(pyJsonString(String(v), ensureAscii));
+  // Built by concatenation (V8 joins the pieces lazily): faster than an array of parts joined, and the
+  // harness sizes every message and tool result this way.
+  const encode = (v: unknown, isFloat: boolean): string => {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'string') return pyJsonString(v, ensureAscii);
+    if (typeof v === 'number') return pyNumber(v, isFloat);
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      let out = '[' + encode(v[0], isFloat);
+      for (let i = 1; i < v.length; i++) out += ', ' + encode(v[i], isFloat);
+      return out + ']';
     }
+    if (typeof v === 'object') {
+      const obj = v as Record<string, unknown>;
+      let keys = Object.keys(obj);
+      if (sortKeys) keys = keys.sort(compareCodePoints);
+      let out = '';
+      for (const key of keys) {
+        const item = obj[key];
+        if (item === undefined) continue;
+        out += (out === '' ? '{' : ', ') + pyJsonString(key, ensureAscii) + ': ' + encode(item, floatKeys.has(key));
+      }
+      return out === '' ? '{}' : out + '}';
+    }
+    return pyJsonString(String(v), ensureAscii);
   };
 
-  encode(value, false);
-  return parts.join('');
+  return encode(value, false);
 }
 
 /** Code-point order (Python's string order); equal to UTF-16 order outside the astral planes. */

@@ -7,13 +7,24 @@ import { importGoldenSetAction } from '@/lib/actions/import-golden-set';
 import { startSuiteAction } from '@/lib/actions/start-suite';
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun } from '@/components/use-suite-run';
+import { ModelPicker } from '@/components/model-picker';
+import { DEFAULT_EPOCHS, EpochsFields, epochsInput, type EpochsValue } from '@/components/epochs-fields';
+import { FAKE_MODEL, type ModelProvider } from '@/lib/harness/names';
+import { epochsText } from '@/lib/charts/matrix-view';
 
-export function GoldenSetTools({ sets, datasets }: { sets: string[]; datasets: { id: string; name: string }[] }) {
+/**
+ * `modelProviders`: the providers the server holds credentials for (the picker offers them besides
+ * the fake models). The eval goes through the same action and run service as instructor mode's suites
+ * (startSuiteAction), with the same epochs and seed fields.
+ */
+export function GoldenSetTools({ sets, datasets, modelProviders = [] }: { sets: string[]; datasets: { id: string; name: string }[]; modelProviders?: readonly ModelProvider[] }) {
   const router = useRouter();
   const [set, setSet] = useState(sets[0] ?? '');
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? '');
   const [suiteId, setSuiteId] = useState<string | null>(null);
-  const [runError, setRunError] = useState<string | null>(null);
+  const [runError, setRunError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
+  const [model, setModel] = useState<string>(FAKE_MODEL);
+  const [epochs, setEpochs] = useState<EpochsValue>(DEFAULT_EPOCHS);
   const [name, setName] = useState('');
   const [jsonl, setJsonl] = useState('');
   const [importResult, setImportResult] = useState<string | null>(null);
@@ -47,6 +58,10 @@ export function GoldenSetTools({ sets, datasets }: { sets: string[]; datasets: {
                   ))}
                 </select>
               </div>
+            </div>
+            <ModelPicker value={model} onChange={setModel} providers={modelProviders} idPrefix="gs-model" noisy error={runError?.fieldErrors?.model} />
+            <EpochsFields value={epochs} onChange={setEpochs} model={model} idPrefix="gs" fieldErrors={runError?.fieldErrors} />
+            <div className="row">
               <button
                 type="button"
                 className="primary"
@@ -55,9 +70,9 @@ export function GoldenSetTools({ sets, datasets }: { sets: string[]; datasets: {
                 onClick={() =>
                   start(async () => {
                     setRunError(null);
-                    const res = await startSuiteAction({ datasetId, goldenSet: set });
+                    const res = await startSuiteAction({ datasetId, goldenSet: set, model, ...epochsInput(epochs, model) });
                     if (res.ok) setSuiteId(res.data.suiteRunId);
-                    else setRunError(res.error);
+                    else setRunError(res);
                   })
                 }
               >
@@ -66,12 +81,15 @@ export function GoldenSetTools({ sets, datasets }: { sets: string[]; datasets: {
             </div>
             {runError ? (
               <p className="alert error" role="alert">
-                {runError}
+                {runError.error}
               </p>
             ) : null}
             {suiteId && suite.data ? (
               <div data-testid="golden-suite">
                 <SuiteProgress suite={suite.data.suite} progress={suite.data.progress} />
+                <p className="small muted" data-testid="golden-suite-epochs">
+                  {epochsText(suite.data.suite.epochs)} per case
+                </p>
                 <Link href={`/runs?suite=${suiteId}`}>The suite&apos;s runs</Link>
               </div>
             ) : null}

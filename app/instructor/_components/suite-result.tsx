@@ -4,8 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { SuiteCaseDto } from '@/lib/db/types';
 import { caseMoved, caseScoreKey, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TOKEN_NOISE_FRACTION } from '@/lib/charts/matrix-view';
-import { biggestMove, casesMovedBetween, metricMoves, SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
+import { biggestMove, metricMoves, SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
+import { casesMovedOverEpochs } from '@/lib/eval/browser';
 import { fetchJson } from '@/components/fetch-json';
+import { displayJson } from '@/lib/charts/message-view';
 import { SuiteProgress } from '@/components/suite-progress';
 import { isFinished, useSuiteRun } from '@/components/use-suite-run';
 import { useSuiteStatistics } from '@/components/use-suite-statistics';
@@ -58,7 +60,7 @@ export function SuiteResult({ baselineId, currentId, label, deterministic = fals
   const key = top ? caseScoreKey(top.metric) : null;
   const moved =
     key && baseCases.data && curCases.data
-      ? casesMovedBetween(baseCases.data.cases, curCases.data.cases, key).filter((c) => caseMoved(key, c.before, c.after))
+      ? casesMovedOverEpochs(baseCases.data.cases, curCases.data.cases, key, (a, b) => caseMoved(key, a, b))
       : [];
 
   return (
@@ -119,7 +121,14 @@ export function SuiteResult({ baselineId, currentId, label, deterministic = fals
             <ul className="steps-list">
               {moved.map((c) => (
                 <li key={c.caseId}>
-                  <strong className="mono">{c.caseId}</strong> <span className="muted">{c.category}</span>:{' '}
+                  <strong className="mono">{c.caseId}</strong> <span className="muted">{c.category}</span>
+                  {c.epochs > 1 ? (
+                    <span className="small muted" data-testid="moved-epochs">
+                      {' '}
+                      ({displayJson(c.baseline)} → {displayJson(c.value)} over {c.epochs} epochs; differs in {c.movedEpochs}, epoch {c.epoch + 1} linked)
+                    </span>
+                  ) : null}
+                  :{' '}
                   {c.baselineRunId && c.runId ? <Link href={`/compare?a=${c.baselineRunId}&b=${c.runId}`}>compare trajectories</Link> : null}
                   {c.runId ? (
                     <>

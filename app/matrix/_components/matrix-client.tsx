@@ -16,12 +16,13 @@ import { useSuiteRun, type SuitePoll } from '@/components/use-suite-run';
 import { useSuiteStatistics } from '@/components/use-suite-statistics';
 import { DEFAULT_EPOCHS, EpochsFields, epochsInput, type EpochsValue } from '@/components/epochs-fields';
 import { MatrixResults } from './matrix-results';
-import { harnessSummary, MATRIX_SETTINGS, type MatrixCell } from '@/lib/charts/matrix-view';
+import { epochsText, harnessSummary, MATRIX_SETTINGS, suiteOptionLabel, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 import type { ModelProvider } from '@/lib/harness/config';
 import Link from 'next/link';
 import { formatCost } from '@/lib/format/cost';
 import { FIRST_RUN_RANGE } from '@/lib/format/suite-estimate';
+
 
 /** "305 runs: every golden case under 5 settings", times the epochs when they are a valid count. */
 function runsText(cases: number, epochsText: string): string {
@@ -30,7 +31,7 @@ function runsText(cases: number, epochsText: string): string {
   return `${cases * MATRIX_SETTINGS.length * epochs} runs: every golden case under ${MATRIX_SETTINGS.length} settings${epochs > 1 ? `, ${epochs} times each` : ''}.`;
 }
 
-const label = (s: SuiteRunListItem) => `${s.createdAt.replace('T', ' ').slice(0, 19)} · ${s.datasetName} · ${harnessSummary(s.config)} · ${s.status}`;
+const label = suiteOptionLabel;
 
 export function MatrixClient({
   datasets,
@@ -210,7 +211,7 @@ export function MatrixClient({
           {suite.settings.length > 0 ? (
             <>
               <p className="small muted" data-testid="matrix-harness">
-                Run on {suite.datasetName} · {harnessSummary(suite.config)}
+                Run on {suite.datasetName} · {harnessSummary(suite.config)} · {epochsText(suite.epochs)} per case
                 {poll.data ? (
                   <>
                     {' '}

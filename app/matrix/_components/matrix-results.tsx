@@ -9,7 +9,7 @@ import { MetricTableHead } from './metric-table-head';
 import { MovedCases } from './moved-cases';
 import { CopyLinkButton } from '@/components/copy-link-button';
 import type { SuiteStatistics } from '@/lib/eval/browser';
-import { cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
+import { categoryCellStats, categoryMethodsOf, cellStats, methodsOf, significanceNote } from '@/lib/charts/matrix-stats';
 import { CellStatsLines } from '@/components/cell-stats';
 
 // recharts (~100 kB) loads after the page is interactive: the table, the figures people read first, does not wait for it.
@@ -221,7 +221,7 @@ export function MatrixResults({
       <section className="panel" aria-label="Per category">
         <h2>Per category</h2>
         <div className="table-wrap">
-          <table className="data">
+          <table className="data" data-testid="category-table">
             <thead>
               <tr>
                 <th>Category</th>
@@ -244,6 +244,7 @@ export function MatrixResults({
                     <td>{s.setting}</td>
                     {s.cells.map((cell) => {
                       const at = { setting: s.setting, metric: cell.metric, category: c.category };
+                      const cs = stats && !partial ? categoryCellStats(stats, s.setting, c.category, cell.metric, isCaseRate(cell.metric)) : null;
                       return (
                         <td
                           key={cell.metric}
@@ -265,6 +266,12 @@ export function MatrixResults({
                           ) : (
                             fmt(cell.metric, cell.value)
                           )}
+                          {cs?.count ? (
+                            <div className="muted small" data-testid="cell-count">
+                              {cs.count}
+                            </div>
+                          ) : null}
+                          {cs ? <CellStatsLines stats={cs} exact={stats!.deterministic} /> : null}
                         </td>
                       );
                     })}
@@ -274,6 +281,13 @@ export function MatrixResults({
             </tbody>
           </table>
         </div>
+        {stats && !partial ? (
+          <p className="muted small" data-testid="category-interval-note">
+            {stats.deterministic
+              ? 'On the deterministic fake model every per-category figure is exact (zero-width intervals).'
+              : `Each figure with its 95% interval over that category's runs (${categoryMethodsOf(stats).join('; ')}), ${stats.epochs} epoch${stats.epochs === 1 ? '' : 's'} per case; n counts runs.`}
+          </p>
+        ) : null}
         {drill && drill.category !== null ? (
           <>
             <MovedCases suiteId={suite.id} setting={drill.setting} metric={drill.metric} category={drill.category} onClose={() => setDrill(null)} />

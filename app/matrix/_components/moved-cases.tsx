@@ -30,6 +30,8 @@ export function MovedCases({
       ),
     staleTime: Infinity,
   });
+  // Runs per case: a case is compared over all its epochs (its mean score), not its first run alone.
+  const epochs = Math.max(1, ...(q.data?.cases.map((c) => c.epochs) ?? []));
   return (
     <div className="panel" style={{ marginTop: '1rem', borderColor: '#93b4ff' }} data-testid="moved-cases">
       <div className="row" style={{ justifyContent: 'space-between' }}>
@@ -55,6 +57,7 @@ export function MovedCases({
               <th>Category</th>
               <th>
                 {metricLabel(metric)}: no weakness → {setting}
+                {epochs > 1 ? <span className="muted small"> (mean over each case&apos;s {epochs} epochs)</span> : null}
               </th>
               <th>Runs</th>
             </tr>
@@ -64,8 +67,15 @@ export function MovedCases({
               <tr key={c.caseId}>
                 <td className="mono">{c.caseId}</td>
                 <td>{c.category ?? '—'}</td>
-                <td className="mono">
-                  {displayJson(c.baseline)} → {displayJson(c.value)}
+                <td>
+                  <span className="mono">
+                    {displayJson(c.baseline)} → {displayJson(c.value)}
+                  </span>
+                  {c.epochs > 1 ? (
+                    <div className="muted small" data-testid="moved-epochs">
+                      differs in {c.movedEpochs} of {c.epochs} epochs; runs below: epoch {c.epoch + 1}
+                    </div>
+                  ) : null}
                 </td>
                 <td>
                   {/* The run that moved comes first: it is the one to open; the baseline is there to compare with. */}

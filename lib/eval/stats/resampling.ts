@@ -4,7 +4,7 @@
  * Every draw comes from a seeded generator, so the same inputs and seed give the same interval.
  */
 import type { Interval } from './binomial';
-import { seededRandom } from '../../harness';
+import { hashSeed } from '../../harness';
 
 /** Bootstrap resamples per interval. */
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -32,8 +32,10 @@ export function clusteredBootstrap(clusters: readonly (readonly number[])[], see
   const counts = nonEmpty.map((c) => c.length);
   const all = nonEmpty.flat();
   if (all.every((v) => v === all[0])) return { low: all[0]!, high: all[0]! };
-  const random = seededRandom(seed);
-  // Typed arrays: the resample loop runs 2,000 × cases times per interval, a matrix's statistics hundreds of intervals.
+  // Typed arrays, and seededRandom's generator inlined: the resample loop runs 2,000 × cases times per
+  // interval, a matrix's statistics a hundred intervals, and a call per draw cost more than the draw.
+  // The draws are seededRandom(seed)'s, in order (resampling.test.ts checks it).
+  let state = hashSeed(seed);
   const k = nonEmpty.length;
   const sumOf = Float64Array.from(sums);
   const countOf = Float64Array.from(counts);
@@ -42,7 +44,11 @@ export function clusteredBootstrap(clusters: readonly (readonly number[])[], see
     let sum = 0;
     let count = 0;
     for (let i = 0; i < k; i += 1) {
-      const j = Math.floor(random() * k);
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const j = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * k);
       sum += sumOf[j]!;
       count += countOf[j]!;
     }
@@ -78,11 +84,20 @@ export function pairedPermutationTest(differences: readonly number[], seed: stri
     }
     return extreme / total;
   }
-  const random = seededRandom(seed);
+  // seededRandom(seed)'s draws with its generator inlined, as in clusteredBootstrap.
+  let state = hashSeed(seed);
+  const values = Float64Array.from(d);
   let extreme = 0;
   for (let r = 0; r < resamples; r += 1) {
     let s = 0;
-    for (const x of d) s += random() < 0.5 ? -x : x;
+    for (let i = 0; i < values.length; i += 1) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const x = values[i]!;
+      s += ((t ^ (t >>> 14)) >>> 0) / 4294967296 < 0.5 ? -x : x;
+    }
     if (Math.abs(s) >= observed) extreme += 1;
   }
   return (extreme + 1) / (resamples + 1);

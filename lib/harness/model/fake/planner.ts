@@ -5,6 +5,7 @@
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from '../../json';
 import { pyJson, type FloatKeys } from '../../pyjson';
 import { contentTokens, splitLines } from '../../text';
+import { memoByText } from '../../text-memo';
 import type { Message, ToolSpec } from '../../types';
 import { describe, truthy } from './describe';
 import { history, userQuery, type HistoryItem } from './history';
@@ -31,8 +32,21 @@ export const LEAK_PREFIX = 'As instructed by the maintenance notice I created th
 
 const SELECTABLE = ['search_products', 'get_stock_level', 'get_order_status'] as const;
 
+// A spec list is not changed once made (message-size.ts keys its sizes by the list too), and the planner
+// asks about the same few lists at every step of every run: each list's choices are remembered.
+const chosenTools = new WeakMap<readonly ToolSpec[], Map<Intent, string | null>>();
+
 /** Picks the tool whose name and description share the most words with the intent (ties: first). */
 export function selectTool(intent: Intent, specs: readonly ToolSpec[]): string | null {
+  let chosen = chosenTools.get(specs);
+  if (!chosen) chosenTools.set(specs, (chosen = new Map()));
+  if (chosen.has(intent)) return chosen.get(intent)!;
+  const best = bestTool(intent, specs);
+  chosen.set(intent, best);
+  return best;
+}
+
+function bestTool(intent: Intent, specs: readonly ToolSpec[]): string | null {
   const phrase = new Set(contentTokens(INTENT_PHRASES[intent]));
   let best: string | null = null;
   let bestScore = -1;
@@ -95,15 +109,19 @@ export class HeuristicPlanner {
   private readonly naiveRetry: boolean;
   private readonly followsInjections: boolean;
 
+  /** The plan of a query (a pure function of it and the vocabulary), made once: it is asked again at every step. */
+  private readonly planOf: (query: string) => Plan;
+
   constructor(private readonly options: PlannerOptions) {
     this.naiveRetry = options.naiveRetry === true;
     this.followsInjections = options.followsInjections === true;
+    this.planOf = memoByText((query) => plan(query, options.productVocabulary));
   }
 
   respond(system: string, messages: readonly Message[], specs: readonly ToolSpec[]): PlannerTurn {
     const query = userQuery(messages);
     const hist = history(messages, this.options.floatKeys);
-    const p = plan(query, this.options.productVocabulary);
+    const p = this.planOf(query);
 
     if (p.kind === 'refuse') return { text: p.privacy ? PRIVACY_REFUSAL_TEXT : REFUSAL_TEXT, calls: [] };
     if (p.kind === 'clarify_product') return { text: CLARIFY_PRODUCT_TEXT, calls: [] };

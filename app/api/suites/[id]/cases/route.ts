@@ -1,4 +1,4 @@
-/** GET the per-case scores of a suite run (instructor mode compares two suites case by case). */
+/** GET the per-case scores of a suite run, every epoch of each case (instructor mode compares two suites case by case, over the epochs). */
 import { safeRoute } from '@/lib/boundary/safe-route';
 import { getSuiteCases } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
@@ -10,6 +10,6 @@ export const GET = safeRoute({
   role: 'viewer',
   handler: async ({ id }, { principal }) => {
     await requireSuiteInTenant(id, principal.tenant);
-    return { cases: await getSuiteCases(id) };
+    return { cases: await getSuiteCases(id, undefined, undefined, { allEpochs: true }) };
   },
 });

@@ -1,7 +1,7 @@
-/** GET the cases whose score on a metric moved between `none` and a setting of a matrix run. */
+/** GET the cases whose score on a metric moved between `none` and a setting of a matrix run (over every epoch of each case). */
 import { safeRoute } from '@/lib/boundary/safe-route';
 import { ActionError } from '@/lib/boundary/errors';
-import { getMatrixCasesThatMoved } from '@/lib/db/suites';
+import { getMatrixCasesThatMoved, BASELINE_SETTING } from '@/lib/db/suites';
 import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
 import { caseMoved, caseScoreKey } from '@/lib/charts/matrix-view';
 import { MovedCasesQuerySchema } from '@/lib/schemas/api-queries';
@@ -14,9 +14,9 @@ export const GET = safeRoute({
     await requireSuiteInTenant(id, principal.tenant);
     const key = caseScoreKey(metric);
     if (!key) throw new ActionError('invalid_input', `No per-case score explains ${metric}.`);
-    // A token count that moved by a token or two is noise, not a case that "moved".
-    const cases = (await getMatrixCasesThatMoved(id, setting, key)).filter(
-      (c) => caseMoved(key, c.baseline, c.value) && (category === undefined || c.category === category),
+    // A token count that moved by a token or two is noise, not a case that "moved" (nor an epoch that differs).
+    const cases = (await getMatrixCasesThatMoved(id, setting, key, undefined, BASELINE_SETTING, (a, b) => caseMoved(key, a, b))).filter(
+      (c) => category === undefined || c.category === category,
     );
     return { metric, scoreKey: key, cases };
   },
