@@ -27,11 +27,13 @@ export const ApprovalIdSchema = z
 
 /** Longest reason a reviewer may give. */
 export const MAX_REASON_CHARS = 1000;
+/** Fewest characters a reviewer's reason may have. */
+export const MIN_REASON_CHARS = 3;
 
 export const DecideApprovalInputSchema = z.object({
   id: ApprovalIdSchema,
   verdict: z.enum(['approve', 'deny']),
-  reason: storableText(z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS)),
+  reason: storableText(z.string().trim().min(MIN_REASON_CHARS, `give a reason (at least ${MIN_REASON_CHARS} characters)`).max(MAX_REASON_CHARS)),
 });
 export type DecideApprovalInput = z.output<typeof DecideApprovalInputSchema>;
 

@@ -17,7 +17,8 @@ const TOKEN = 'taint-route-test-token-0123456789';
 const SAVED = ['STOCKROOM_DATASET', 'STOCKROOM_MCP_TOKEN', 'DATABASE_URL'] as const;
 
 type Content = { type: string; text?: string }[];
-const payload = (r: { content?: unknown; structuredContent?: unknown }) => {
+const payload = (result: unknown) => {
+  const r = result as { content?: unknown; structuredContent?: unknown };
   if (r.structuredContent !== undefined) return r.structuredContent as Record<string, unknown>;
   const text = (r.content as Content).find((c) => c.type === 'text')?.text ?? 'null';
   return JSON.parse(text) as Record<string, unknown>;
