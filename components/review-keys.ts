@@ -4,7 +4,7 @@
  * the reason box (Enter there denies, Escape disarms); `a` approves at once when a reason is
  * already written, else arms the approval the same way. Pure: the components only wire it up.
  */
-import { MIN_REASON_CHARS } from '@/lib/schemas/governance';
+import { MIN_REASON_CHARS } from '@/lib/schemas/reason-limits';
 
 export type Verdict = 'approve' | 'deny';
 export type ReviewKeyAction = { kind: 'arm'; verdict: Verdict } | { kind: 'decide'; verdict: Verdict } | { kind: 'move'; by: 1 | -1 } | null;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { APPROVAL_STATUSES } from '../governance';
 import { EFFECT_STATUSES } from '../governance';
 import { storableText } from './text';
+import { MIN_REASON_CHARS } from './reason-limits';
 
 /** Where to go after signing in: a same-site path only (never `//host` or a full URL). */
 export const NextPathSchema = z
@@ -27,8 +28,7 @@ export const ApprovalIdSchema = z
 
 /** Longest reason a reviewer may give. */
 export const MAX_REASON_CHARS = 1000;
-/** Fewest characters a reviewer's reason may have. */
-export const MIN_REASON_CHARS = 3;
+export { MIN_REASON_CHARS };
 
 export const DecideApprovalInputSchema = z.object({
   id: ApprovalIdSchema,
