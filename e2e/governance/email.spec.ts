@@ -30,6 +30,8 @@ test('a reviewer gets the email, opens its link, signs in and approves from the 
   await form.getByRole('button', { name: 'Add email notification' }).click();
   // The e2e server has no STOCKROOM_SMTP_HOST: the host is missing from both places and named.
   await expect(admin.locator('#em-smtpHost-error')).toHaveText(/smtpHost: missing/);
+  // The form is cleared after each answer (like the webhook form): fill it again.
+  await form.getByLabel(/Recipients/).fill('reviewers@example.test');
   await form.getByLabel('SMTP host').fill(smtp.host);
   await form.getByLabel('Port').fill(String(smtp.port));
   await form.getByLabel('Sender address').fill('stockroom@example.test');
