@@ -14,6 +14,8 @@ export interface ReceivedMail {
   text: string;
   raw: string;
   auth: { user: string; pass: string } | null;
+  /** When the message had arrived whole (ms since the epoch). */
+  at: number;
 }
 
 export type MailAnswer = 'accept' | 'hang' | { code: number; message: string };
@@ -82,6 +84,7 @@ export async function startSmtpReceiver(options: { users?: Record<string, string
           text,
           raw,
           auth: auths.get(session.id) ?? null,
+          at: Date.now(),
         });
         for (const w of [...waiters]) if (received.length >= w.n) w.resolve(received.slice(0, w.n));
         const a = answer;
