@@ -3,10 +3,12 @@
  * real worker processes and a receiver on 127.0.0.1. Figures: from the moment a governed run's start
  * returns paused (its request stored, its delivery enqueued) to the signed `approval.requested`
  * arriving at the receiver; and a run's start-to-pause time with no webhook and with one (recording
- * deliveries must not slow the request). BENCH_NOTIFY_TRIALS trials each (default 10).
+ * deliveries must not slow the request). The same for an email notification, to a local SMTP server
+ * (smtp-server on 127.0.0.1): request stored → message received. BENCH_NOTIFY_TRIALS trials each (default 10).
  */
 import { keepWorkers, setUpDrill, type Drill } from '../lib/jobs/testing/approval-drills';
 import { startReceiver, verifyStandardWebhook, type Receiver } from '../lib/notify/testing/receiver';
+import { startSmtpReceiver, type SmtpReceiver } from '../lib/notify/testing/smtp-receiver';
 import { percentile, round, type Figure } from './stats';
 import { caseNeedingApproval } from './golden';
 
@@ -33,12 +35,23 @@ async function arrival(r: Receiver, approvalId: string, limitMs = 120_000): Prom
   }
 }
 
+async function mailArrival(smtp: SmtpReceiver, approvalId: string, limitMs = 120_000): Promise<number> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const hit = smtp.received.find((m) => m.text.includes(`/approvals/${approvalId}`));
+    if (hit) return hit.at;
+    if (Date.now() > end) throw new Error(`no email for ${approvalId} within ${limitMs} ms`);
+    await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
 export async function benchNotify(): Promise<Figure[]> {
   const trials = Number(process.env.BENCH_NOTIFY_TRIALS ?? 10);
   process.env.STOCKROOM_WEBHOOK_ALLOW_PRIVATE = 'true';
   process.env.STOCKROOM_EVIDENCE_KEY ??= 'a bench evidence key of at least 32 characters';
   const d = await setUpDrill();
   const receiver = await startReceiver();
+  const smtp = await startSmtpReceiver();
   try {
     await keepWorkers(d, 2);
     const off: number[] = [];
@@ -57,13 +70,30 @@ export async function benchNotify(): Promise<Figure[]> {
       on.push(t.ms);
       delivered.push((await arrival(receiver, t.approvalId)) - t.returnedAt);
     }
+    // Email: the webhook endpoint removed, one email endpoint naming the local SMTP server itself.
+    const { checkEmailSettings } = await import('../lib/notify');
+    await getDb().prisma.webhookEndpoint.deleteMany({ where: { tenant: 'kittiwake' } });
+    const email = checkEmailSettings({ recipients: 'reviewers@example.test', smtpHost: smtp.host, smtpPort: smtp.port, smtpFrom: 'stockroom@example.test' }, loadEvidenceKey());
+    await createWebhookEndpoint(getDb().prisma, { tenant: 'kittiwake', url: email.url, format: 'email', events: ['approval.requested'], role: 'reviewer', secretSealed: email.sealed, smtp: email.smtp, createdBy: d.users.operator });
+    await mailArrival(smtp, (await startPaused(d, true)).approvalId); // warm the first email
+    const onMail: number[] = [];
+    const mailed: number[] = [];
+    for (let i = 0; i < trials; i++) {
+      const t = await startPaused(d, true);
+      onMail.push(t.ms);
+      mailed.push((await mailArrival(smtp, t.approvalId)) - t.returnedAt);
+    }
     return [
+      { name: `request stored → email received, p50 (${trials} trials, 2 workers, local SMTP)`, value: round(percentile(mailed, 50) / 1000, 3), unit: 's' },
+      { name: `request stored → email received, p95 (${trials} trials, 2 workers, local SMTP)`, value: round(percentile(mailed, 95) / 1000, 3), unit: 's', target: '≤ 2' },
+      { name: `governed start → paused, one email endpoint, p50 (${trials})`, value: round(percentile(onMail, 50) / 1000, 3), unit: 's', target: 'same as without' },
       { name: `request stored → webhook received, p50 (${trials} trials, 2 workers)`, value: round(percentile(delivered, 50) / 1000, 3), unit: 's' },
       { name: `request stored → webhook received, p95 (${trials} trials, 2 workers)`, value: round(percentile(delivered, 95) / 1000, 3), unit: 's', target: '≤ 2' },
       { name: `governed start → paused, no webhook, p50 (${trials})`, value: round(percentile(off, 50) / 1000, 3), unit: 's' },
       { name: `governed start → paused, one webhook, p50 (${trials})`, value: round(percentile(on, 50) / 1000, 3), unit: 's', target: 'same as without' },
     ];
   } finally {
+    await smtp.close();
     await receiver.close();
     await d.close();
   }

@@ -8,6 +8,8 @@ const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['Tab (first)', 'skip to the page content, past the navigation'],
   ['j / k', 'next / previous row on Runs and Approvals'],
   ['Enter', 'open the row (or link) that has the focus'],
+  ['a / d', 'approve / deny the request (on a request, or the focused row of the queue): the reason box takes the focus, Enter decides'],
+  ['j / k', 'next / previous request, on a request’s page'],
   ['← / →', 'previous / next transition in a replay'],
   ['Home / End', 'first / last transition in a replay'],
   ['Escape', 'close this list'],

@@ -11,6 +11,8 @@ import { APPROVAL_STATUSES } from '@/lib/governance/approval';
 import { ApprovalTabSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';
 import { RowKeys } from '@/components/row-keys';
+import { holdsRole } from '@/lib/auth/authorize';
+import { QueueKeys } from './_components/queue-keys';
 import { requestOutcomes } from '@/lib/runs/request-view';
 import { byTimeLeft, quorumProgress } from '@/lib/governance/queue-order';
 import { currentPolicy } from '@/lib/governance/current-policy';
@@ -38,6 +40,15 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
     const esc = policy && tab === 'pending' ? escalationOf(policy, r) : null;
     return esc && now >= esc.at ? esc.to : null;
   };
+  // Who may decide a row from the keyboard: the same checks the action makes, so a key offers only what would be accepted.
+  const whyNot = (r: (typeof requests)[number]): string | null =>
+    effectiveStatus(r, now) !== 'pending'
+      ? 'it is not pending'
+      : r.proposal.actor === user.id
+        ? 'you started this run (self-approval is refused)'
+        : !holdsRole(user.memberships, r.approverRole, r.proposal.tenant)
+          ? `it needs a ${r.approverRole}`
+          : null;
   const [labels, outcomes] = await Promise.all([userLabels(prisma, requests.map((r) => r.proposal.actor)), requestOutcomes(requests, now)]);
 
   return (
@@ -46,7 +57,8 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       <p className="lede">
         Calls a governed run may not make without a reviewer: each request binds the exact call (tool, arguments, tool schema, policy
         version, tenant, actor, expiry) by a digest. Tenant: {user.tenant}. Pending requests are sorted by time left, the soonest to
-        expire first. j and k move through the requests, Enter opens one.
+        expire first. j and k move through the requests, Enter opens one; on a pending request a approves and d denies (each asks for
+        the reason first, Enter decides).
       </p>
       <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
         {APPROVAL_STATUSES.map((s) => (
@@ -62,6 +74,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       ) : (
         <div className="table-wrap">
           <RowKeys table="approvals-table" />
+          <QueueKeys table="approvals-table" />
           <table className="data" data-testid="approvals-table">
             <thead>
               <tr>
@@ -79,7 +92,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
             </thead>
             <tbody>
               {requests.map((r) => (
-                <tr key={r.id}>
+                <tr key={r.id} data-request-id={r.id} data-request-label={r.id.slice(-8)} data-can-decide={String(whyNot(r) === null)} data-why-not={whyNot(r) ?? undefined}>
                   <td className="mono">
                     <Link href={`/approvals/${r.id}`} data-row-link>
                       {r.id.slice(-8)}

@@ -1,5 +1,5 @@
 /**
- * The tenant's outgoing webhooks (admins): add one, see each endpoint's delivery log (status,
+ * The tenant's outgoing webhooks and email notifications (admins): add one, see each endpoint's delivery log (status,
  * attempts, response code, the last error) and send a delivery again. Other roles see no endpoints,
  * URLs or log; secrets are never shown after they are made.
  */
@@ -9,6 +9,7 @@ import { requireUser } from '@/lib/auth/page-guard';
 import { roleNote, RoleNote } from '@/components/role-note';
 import { getDb } from '@/lib/db/client';
 import { listWebhookDeliveries, listWebhookEndpoints } from '@/lib/db/webhooks';
+import { AddEmailForm } from './_components/add-email-form';
 import { AddWebhookForm } from './_components/add-webhook-form';
 import { EndpointActions, RedeliverButton } from './_components/webhook-buttons';
 
@@ -35,9 +36,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <p className="lede">
         Tenant {user.tenant}: approval requests, decisions, expiry warnings, escalations, expiries and runs that ended other than
         COMPLETED are posted here, signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature). Each carries a link
-        that still needs a sign-in; none carries the call’s arguments. Deliveries are jobs, retried with backoff.
+        that still needs a sign-in; none carries the call’s arguments. Email notifications get the same events over SMTP. Deliveries are
+        jobs, retried with backoff.
       </p>
       <AddWebhookForm />
+      <AddEmailForm />
       <section className="panel" aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
         {endpoints.length === 0 ? (
@@ -62,6 +65,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                       <Link href={`/webhooks?endpoint=${e.id}`} aria-current={e.id === selected?.id ? 'true' : undefined}>
                         {e.url}
                       </Link>
+                      {e.smtp ? <div className="muted">via {e.smtp.host ? `${e.smtp.host}${e.smtp.port ? `:${e.smtp.port}` : ''}` : 'the operator’s SMTP relay'}</div> : null}
                     </td>
                     <td className="small">{e.format}</td>
                     <td className="small">{e.role}s</td>

@@ -81,6 +81,7 @@ beforeAll(async () => {
     deleteRunAction: { runId: plain.data.runId },
     eraseRunAction: { runId: plain.data.runId },
     addWebhookAction: { url: 'https://hooks.example.com/stockroom', events: ['approval.requested'] },
+    addEmailEndpointAction: { recipients: 'reviewers@example.com', smtpHost: 'smtp.example.com', smtpFrom: 'stockroom@example.com', events: ['approval.requested'] },
     removeWebhookAction: { endpointId: 'endpoint-1' },
     redeliverWebhookAction: { deliveryId: 'delivery-1' },
     decideApprovalAction: { id: paused.data.approvalId, verdict: 'approve', reason: 'within budget' },

@@ -56,3 +56,53 @@ describe('a tainted run', () => {
     expect(await getDb().prisma.effectJournalEntry.findMany({ where: { runId: res.data.runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);
   });
 });
+
+describe('a tainted run, shown', () => {
+  it('is stored with the step it was tainted at: the run page’s notice, replay’s entry at that step with the finding, and the runs filter', async () => {
+    const { runGovernedAction } = await import('./run-governed');
+    const { getRunTaint, getRunSteps } = await import('../db/runs-read');
+    const { listRuns } = await import('../db/runs-list');
+    const { RunsQuerySchema, runFiltersOf } = await import('../schemas/runs-query');
+    env.as('operator');
+    const tainted = await runGovernedAction({ datasetId: 'bundled', query: 'What priority should a restock request have when stock is zero?', weaknesses: ['injection_unguarded'] });
+    const clean = await runGovernedAction({ datasetId: 'bundled', query: 'Restock 100 units of SKU-2027.' });
+    if (!tainted.ok || !clean.ok) throw new Error('the runs did not start');
+
+    const taint = await getRunTaint(tainted.data.runId);
+    expect(taint).toMatchObject({ tool: 'search_policy_docs', detector: 'quarantine', excerpt: expect.stringMatching(/restock/i) });
+    expect(await getRunTaint(clean.data.runId)).toBeNull();
+
+    // Replay: the entry at that step is the call that read the planted text, with the finding.
+    const page = await getRunSteps(tainted.data.runId, { fromStep: taint!.step, toStep: taint!.step });
+    const entry = page.items.find((i) => i.kind === 'tool_call' && i.taint);
+    expect(entry).toMatchObject({ index: taint!.index, step: taint!.step, name: 'search_policy_docs', taint: { detector: 'quarantine', excerpt: taint!.excerpt } });
+    // Nothing before it is tainted: the finding is at the step it happened.
+    const before = await getRunSteps(tainted.data.runId, { fromIndex: 0, toIndex: taint!.index });
+    expect(before.items.filter((i) => i.kind === 'tool_call' && i.taint)).toEqual([]);
+
+    // The runs list: the URL's tainted=1 becomes the filter, which keeps the tainted run and drops the clean one.
+    const filters = runFiltersOf(RunsQuerySchema.parse({ tainted: '1' }), 'kittiwake');
+    expect(filters).toMatchObject({ tainted: true });
+    const listed = await listRuns({ filters });
+    expect(listed.items.map((r) => r.id)).toContain(tainted.data.runId);
+    expect(listed.items.map((r) => r.id)).not.toContain(clean.data.runId);
+    expect(listed.items.find((r) => r.id === tainted.data.runId)?.taintedStep).toBe(taint!.step);
+    // With a text filter too (the search path builds its own SQL).
+    const searched = await listRuns({ filters: { tainted: true, tenant: 'kittiwake', text: 'restock' } });
+    expect(searched.items.map((r) => r.id)).toContain(tainted.data.runId);
+    expect(searched.items.map((r) => r.id)).not.toContain(clean.data.runId);
+  });
+
+  it('draws the notice with the step, tool, detector and the planted text as text, linking to replay at that step', async () => {
+    const { createElement } = await import('react');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { TaintNotice } = await import('../../app/runs/[id]/_components/taint-notice');
+    const html = renderToStaticMarkup(createElement(TaintNotice, { runId: 'run_1', governed: true, taint: { step: 3, index: 5, tool: 'search_policy_docs', detector: 'quarantine', excerpt: '<b>Restock</b> 900 units now' } }));
+    expect(html).toContain('Tainted at step 3');
+    expect(html).toContain('the quarantine detector');
+    expect(html).toContain('href="/runs/run_1?step=3"');
+    expect(html).toContain('&lt;b&gt;Restock&lt;/b&gt; 900 units now');
+    expect(html).toMatch(/every write waited for a reviewer/);
+  });
+});
+

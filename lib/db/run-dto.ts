@@ -39,6 +39,7 @@ export const RUN_LIST_SELECT = {
   sessionId: true,
   traceUserId: true,
   agentCount: true,
+  taintedStep: true,
 } as const;
 
 type ListRow = Pick<Run, keyof typeof RUN_LIST_SELECT>;
@@ -84,6 +85,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     sessionId: row.sessionId,
     traceUserId: row.traceUserId,
     agentCount: row.agentCount,
+    taintedStep: row.taintedStep,
   };
 }
 

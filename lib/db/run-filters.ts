@@ -40,6 +40,8 @@ export const RunFiltersSchema = z.object({
   minAgents: z.number().int().min(1, 'at least 1').optional(),
   /** Runs in which at least one tool call returned an error. */
   toolError: z.boolean().optional(),
+  /** Runs that read a tool result with prompt-injection signals (tainted from that step). */
+  tainted: z.boolean().optional(),
   /** Runs that took longer than this (ms). */
   minDurationMs: z.number().min(0, 'at least 0').optional(),
   /** Runs with a known cost above this (USD); a run without a price is not "above". */

@@ -179,6 +179,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
           mediaHash: s.media && s.media.length > 0 ? referenced(blobs.addJson(s.media).hash) : null,
           ...callTimeColumns(s.time),
           approvalWait: s.approvalWait ? JSON.stringify(s.approvalWait) : null,
+          taint: s.taint ? JSON.stringify(s.taint) : null,
           ...at,
         });
         break;
@@ -272,6 +273,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     toolCallCount: rows.toolCalls.length,
     toolErrorCount,
     blockedCount,
+    taintedStep: run.trajectory.find((s) => s.kind === 'tool_call' && s.taint)?.step ?? null,
     guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD && g.guard !== SPAN_STEP_GUARD).length,
     compactionCount: rows.compactions.length,
     modelCallCount: run.usage.modelCalls,

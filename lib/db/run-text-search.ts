@@ -116,6 +116,7 @@ function filterConditions(f: RunFilters): Condition[] {
   if (f.labelled === 'no') out.push(Sql.sql`NOT EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
   if (f.label) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id" AND (l."verdict" = ${f.label} OR l."category" = ${f.label}))`);
   if (f.toolError) out.push(Sql.sql`r."toolErrorCount" > 0`);
+  if (f.tainted) out.push(Sql.sql`r."taintedStep" IS NOT NULL`);
   if (f.minDurationMs !== undefined) out.push(Sql.sql`r."durationMs" > ${f.minDurationMs}`);
   if (f.minCostUsd !== undefined) out.push(Sql.sql`r."costKnown" = TRUE AND r."costUsd" > ${f.minCostUsd}`);
   return out;

@@ -134,6 +134,7 @@ export function runWhere(filters: RunFilters): P.RunWhereInput {
   if (f.labelled === 'no') and.push({ labels: { none: {} } });
   if (f.label) and.push({ labels: { some: { OR: [{ verdict: f.label }, { category: f.label }] } } });
   if (f.toolError) and.push({ toolErrorCount: { gt: 0 } });
+  if (f.tainted) and.push({ taintedStep: { not: null } });
   if (f.minDurationMs !== undefined) and.push({ durationMs: { gt: f.minDurationMs } });
   if (f.minCostUsd !== undefined) and.push({ costKnown: true, costUsd: { gt: f.minCostUsd } });
   return and.length ? { AND: and } : {};

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { isJsonObject, type JsonValue } from '../harness';
 import { GuardrailsSchema } from '../harness';
-import { CallTimeSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type ToolRecord, type TrajectoryStep } from '../harness';
+import { CallTimeSchema, TaintSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type Taint, type ToolRecord, type TrajectoryStep } from '../harness';
 import { callTimeOf } from './call-time-rows';
 import { AgentTreeSchema, stepTreeOf, type AgentTree } from './agent-tree-rows';
 import { agentsOf } from '../harness';
@@ -71,6 +71,22 @@ function treeOf(text: string | null): AgentTree {
 }
 
 /** The run's header; throws NotFoundError when there is no such run. */
+/** Where a run became tainted: the first tool result with prompt-injection signals, its tool and the finding (null: never). */
+export interface RunTaint {
+  step: number;
+  /** The trajectory index of that tool call (replay's entry). */
+  index: number;
+  tool: string;
+  detector: Taint['detector'];
+  excerpt: string;
+}
+
+export async function getRunTaint(id: string, db: Database = getDb()): Promise<RunTaint | null> {
+  const row = await db.prisma.toolCall.findFirst({ where: { runId: id, taint: { not: null } }, orderBy: { idx: 'asc' }, select: { idx: true, step: true, name: true, taint: true } });
+  const taint = row ? taintOf(row.taint).taint : undefined;
+  return row && taint ? { step: row.step, index: row.idx, tool: row.name, detector: taint.detector, excerpt: taint.excerpt } : null;
+}
+
 export async function getRunSummaryOrThrow(id: string, db: Database = getDb()): Promise<RunSummary> {
   const summary = await getRunSummary(id, db);
   if (!summary) throw new NotFoundError('run', id);
@@ -114,6 +130,13 @@ function toolFields(r: ToolCall) {
   };
 }
 
+/** A stored taint finding; one in an unknown form is dropped rather than failing the run's page. */
+function taintOf(text: string | null): { taint?: Taint } {
+  if (text === null) return {};
+  const parsed = TaintSchema.safeParse(json(text, 'taint'));
+  return parsed.success ? { taint: parsed.data } : {};
+}
+
 function toolTail(r: ToolCall) {
   return {
     isError: r.isError,
@@ -130,6 +153,7 @@ function toolTail(r: ToolCall) {
     policy: r.policy === null ? null : (json(r.policy, 'tool policy') as ToolRecord['policy']),
     ...callTimeOf(r),
     ...(r.approvalWait !== null ? { approvalWait: CallTimeSchema.parse(json(r.approvalWait, 'approval wait')) } : {}),
+    ...taintOf(r.taint),
   };
 }
 

@@ -87,6 +87,8 @@ export interface RunListItem {
   traceUserId: string | null;
   /** How many agents the run had (1 for the harness's own runs: `stockroom`). */
   agentCount: number;
+  /** The step at which the run first read a tool result with prompt-injection signals (tainted from there); null: never. */
+  taintedStep: number | null;
 }
 
 /** The header of one run: everything but its trajectory and model inputs. */

@@ -2,7 +2,8 @@ import 'server-only';
 /**
  * A tenant's webhook endpoints and their delivery log (models WebhookEndpoint, WebhookDelivery).
  * Every read and write names the tenant: another tenant's endpoint or delivery is not found. The
- * sealed secret leaves this module only through `endpointForSend`, for the delivery job.
+ * sealed secret (an email endpoint's SMTP credentials too) leaves this module only through
+ * `deliveryToSend`, for the delivery job.
  */
 import type { Prisma } from './client';
 import { newId } from './ids';
@@ -17,6 +18,8 @@ export interface WebhookEndpointDto {
   failing: boolean;
   createdBy: string;
   createdAt: string;
+  /** Email endpoints: the SMTP settings the endpoint sets itself (never its credentials); null for webhooks. */
+  smtp: { host?: string; port?: number; secure?: boolean; from?: string } | null;
 }
 
 export interface WebhookDeliveryDto {
@@ -32,7 +35,21 @@ export interface WebhookDeliveryDto {
   deliveredAt: string | null;
 }
 
-type EndpointRow = { id: string; tenant: string; url: string; format: string; events: string; role: string; failing: boolean; createdBy: string; createdAt: Date };
+type EndpointRow = { id: string; tenant: string; url: string; format: string; events: string; role: string; failing: boolean; createdBy: string; createdAt: Date; smtp: string | null };
+const smtpOf = (json: string | null): WebhookEndpointDto['smtp'] => {
+  if (json === null) return null;
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    return {
+      ...(typeof v.host === 'string' ? { host: v.host } : {}),
+      ...(typeof v.port === 'number' ? { port: v.port } : {}),
+      ...(typeof v.secure === 'boolean' ? { secure: v.secure } : {}),
+      ...(typeof v.from === 'string' ? { from: v.from } : {}),
+    };
+  } catch {
+    return {};
+  }
+};
 const eventsOf = (json: string): string[] => {
   try {
     const v: unknown = JSON.parse(json);
@@ -51,6 +68,7 @@ const endpointDto = (r: EndpointRow): WebhookEndpointDto => ({
   failing: r.failing,
   createdBy: r.createdBy,
   createdAt: r.createdAt.toISOString(),
+  smtp: smtpOf(r.smtp),
 });
 type DeliveryRow = { id: string; endpointId: string; event: string; eventKey: string; status: string; attempts: number; responseCode: number | null; lastError: string | null; createdAt: Date; deliveredAt: Date | null };
 const deliveryDto = (r: DeliveryRow): WebhookDeliveryDto => ({
@@ -74,6 +92,8 @@ export interface NewEndpoint {
   role: string;
   secretSealed: string;
   createdBy: string;
+  /** Email endpoints: their own SMTP settings as JSON. */
+  smtp?: string | null;
 }
 
 export async function createWebhookEndpoint(prisma: Prisma, e: NewEndpoint): Promise<WebhookEndpointDto> {
@@ -126,18 +146,19 @@ export async function eventRecorded(prisma: Prisma, tenant: string, eventKey: st
   return (await prisma.webhookDelivery.count({ where: { tenant, eventKey } })) > 0;
 }
 
-/** A delivery with what sending it needs (the endpoint's URL, format and sealed secret). */
+/** A delivery with what sending it needs (the endpoint's URL, format, sealed secret and SMTP settings). */
 export interface DeliveryToSend {
   id: string;
   status: string;
   attempts: number;
   body: string;
-  endpoint: { id: string; url: string; secretSealed: string };
+  event: string;
+  endpoint: { id: string; url: string; format: string; secretSealed: string; smtp: string | null };
 }
 
 export async function deliveryToSend(prisma: Prisma, id: string): Promise<DeliveryToSend | null> {
-  const row = await prisma.webhookDelivery.findUnique({ where: { id }, include: { endpoint: { select: { id: true, url: true, secretSealed: true } } } });
-  return row ? { id: row.id, status: row.status, attempts: row.attempts, body: row.body, endpoint: row.endpoint } : null;
+  const row = await prisma.webhookDelivery.findUnique({ where: { id }, include: { endpoint: { select: { id: true, url: true, format: true, secretSealed: true, smtp: true } } } });
+  return row ? { id: row.id, status: row.status, attempts: row.attempts, body: row.body, event: row.event, endpoint: row.endpoint } : null;
 }
 
 /**

@@ -27,6 +27,7 @@ export { requestOutcome, type RequestOutcome, type RequestOutcomeInput } from '.
 export { revalidate } from './revalidate';
 export { type ArgumentLimit, type LimitBreach, limitBreaches, schemaLimits } from './tool-limits';
 export { toolSourceOf } from './tool-source';
+export { TAINTED_RUN_RULE, taintedAt, tightenForTaint } from './call-policy';
 
 // Evidence an auditor checks with a public key, and erasure that keeps the chain verifiable (issue 33).
 export { BUNDLE_FORMAT, type EvidenceBundle, evidenceBundle, EvidenceBundleSchema, verifyBundle } from './evidence-bundle';

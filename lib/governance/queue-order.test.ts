@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byTimeLeft, msLeft, quorumProgress, timeLeftText } from './queue-order';
+import { byTimeLeft, msLeft, queueNeighbours, quorumProgress, timeLeftText } from './queue-order';
 
 const req = (id: string, expiresAt: string, createdAt = '2026-01-01T00:00:00.000Z') => ({ id, createdAt, proposal: { expiresAt } as never });
 
@@ -29,5 +29,18 @@ describe('the approval queue by time left', () => {
     expect(quorumProgress({ quorum: 2, decisions: [] })).toBe('0 of 2 approvals');
     expect(quorumProgress({ quorum: 2, decisions: [d('u1', 'approve'), d('u1', 'approve')] })).toBe('1 of 2 approvals');
     expect(quorumProgress({ quorum: 1, decisions: [d('u1', 'deny')] })).toBe('0 of 1 approval');
+  });
+});
+
+describe('queueNeighbours', () => {
+  const queue = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+  it('gives the requests before and after one in the queue (j: next, k: previous)', () => {
+    expect(queueNeighbours(queue, 'b')).toEqual({ previous: 'a', next: 'c' });
+    expect(queueNeighbours(queue, 'a')).toEqual({ previous: null, next: 'b' });
+    expect(queueNeighbours(queue, 'c')).toEqual({ previous: 'b', next: null });
+  });
+  it('sends a request no longer pending on to the queue’s first', () => {
+    expect(queueNeighbours(queue, 'gone')).toEqual({ previous: null, next: 'a' });
+    expect(queueNeighbours([], 'gone')).toEqual({ previous: null, next: null });
   });
 });

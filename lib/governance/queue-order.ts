@@ -32,3 +32,14 @@ export function quorumProgress(r: Pick<ApprovalRequest, 'decisions' | 'quorum'>)
   const approvers = new Set(r.decisions.filter((d) => d.verdict === 'approve').map((d) => d.reviewerId)).size;
   return `${approvers} of ${r.quorum} approval${r.quorum === 1 ? '' : 's'}`;
 }
+
+/**
+ * The requests before and after `id` in the queue's order (pending, soonest to expire first): what
+ * `k` and `j` open from a request's page. A request no longer in the queue (decided, expired) has
+ * the queue's first as its next.
+ */
+export function queueNeighbours(queue: readonly { id: string }[], id: string): { previous: string | null; next: string | null } {
+  const at = queue.findIndex((r) => r.id === id);
+  if (at === -1) return { previous: null, next: queue[0]?.id ?? null };
+  return { previous: queue[at - 1]?.id ?? null, next: queue[at + 1]?.id ?? null };
+}

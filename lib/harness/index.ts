@@ -98,3 +98,4 @@ export { CHARS_PER_TOKEN, DEFAULT_MAX_TOKENS, DEFAULT_NOISY_TEMPERATURE } from '
 export { type AgentEntry, type CallTime, CallTimeSchema, type CompactionEvent, type ContentBlock, type Exchange, type GuardEvent, GuardrailEventSchema, JsonValueSchema, type Message, type ModelInput, type ModelResponse, type ModelRetryEvent, type ModelTurn, SetAsideSchema, type SpanDocument, SpanDocumentSchema, type StepTree, type StopReason, TerminationReasonSchema, type ToolCallRequest, type ToolResultContentPart, type ToolSpec } from './types';
 export { estimateUsage, type TokenEstimator } from './token-estimator';
 export { UsageEstimateSchema, UsageSchema, type Usage, type UsageEstimate } from './types';
+export { TaintSchema, type Taint } from './types';

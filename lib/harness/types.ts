@@ -191,6 +191,10 @@ export const ModelTurnSchema = z.object({
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
+/** A tool result's prompt-injection finding (which detector, an excerpt of the planted text): the run is tainted from there. */
+export const TaintSchema = z.object({ detector: z.enum(['quarantine', 'no_injection']), excerpt: z.string() });
+export type Taint = z.infer<typeof TaintSchema>;
+
 export const ToolRecordSchema = z.object({
   ...stepTree,
   kind: z.literal('tool_call'),
@@ -219,7 +223,7 @@ export const ToolRecordSchema = z.object({
    * no_injection finding), seen whether or not the text was removed: from this record on the run is
    * tainted, and a call policy may tighten what it allows. Absent: nothing was found.
    */
-  taint: z.object({ detector: z.enum(['quarantine', 'no_injection']), excerpt: z.string() }).optional(),
+  taint: TaintSchema.optional(),
   /** The call policy's decision, when a policy is attached to the run (governance). */
   policy: z
     .object({

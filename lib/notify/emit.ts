@@ -5,7 +5,7 @@
  */
 import type { Prisma } from '../db/client';
 import { endpointsForEvent, recordDeliveries } from '../db/webhooks';
-import { bodyFor, type EventData, type WebhookEvent, type WebhookFormat } from './events';
+import { bodyFor, type EventData, type NotificationFormat, type WebhookEvent } from './events';
 
 /** Where deliveries go to be sent (lib/jobs implements it: one `webhook` job per delivery). */
 export interface DeliveryQueue {
@@ -29,7 +29,7 @@ export async function emitEvent(prisma: Prisma, queue: DeliveryQueue, e: EventTo
   const eventKey = `${e.type}:${e.subject}`;
   const ids = await recordDeliveries(
     prisma,
-    endpoints.map((ep) => ({ endpointId: ep.id, tenant: e.data.tenant, event: e.type, eventKey, body: bodyFor(ep.format as WebhookFormat, e.type, e.data, e.at) })),
+    endpoints.map((ep) => ({ endpointId: ep.id, tenant: e.data.tenant, event: e.type, eventKey, body: bodyFor(ep.format as NotificationFormat, e.type, e.data, e.at) })),
   );
   if (ids.length > 0) await queue.enqueueDeliveries(ids);
   return ids;

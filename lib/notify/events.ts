@@ -1,14 +1,16 @@
 /**
- * The events a tenant's webhooks receive and the bodies sent for them. A body carries what a
+ * The events a tenant's webhooks and email notifications receive and the bodies sent for them. A body carries what a
  * reviewer needs to decide whether to look (what, which rule, how long is left) and a link to the
  * request, which still needs a sign-in: no link approves anything. It never carries the call's
  * arguments, the run's answer or any secret; those stay behind the sign-in.
  */
-import { WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema } from '../schemas/webhooks';
+import { NOTIFICATION_FORMATS, WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema } from '../schemas/webhooks';
 
-export { WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema };
+export { NOTIFICATION_FORMATS, WEBHOOK_EVENTS, WEBHOOK_FORMATS, WebhookEventSchema };
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+/** A webhook's format, or `email`. */
+export type NotificationFormat = (typeof NOTIFICATION_FORMATS)[number];
 
 /** What an event says, before it is shaped for an endpoint's format. */
 export interface EventData {
@@ -63,7 +65,30 @@ export function eventText(type: WebhookEvent, d: EventData, at: Date): string {
   }
 }
 
+const SUBJECTS: Record<WebhookEvent, (d: EventData) => string> = {
+  'approval.requested': (d) => `Approval needed: ${d.tool} in ${d.tenant}`,
+  'approval.expiring': (d) => `Expiring soon: ${d.tool} in ${d.tenant}`,
+  'approval.escalated': (d) => `Escalated to ${d.escalatedTo ?? 'you'}: ${d.tool} in ${d.tenant}`,
+  'approval.decided': (d) => `Decided (${d.status}): ${d.tool} in ${d.tenant}`,
+  'approval.expired': (d) => `Expired: ${d.tool} in ${d.tenant}`,
+  'run.ended': (d) => `Run ended ${d.terminationReason ?? d.status} in ${d.tenant}`,
+};
+
+/** An email's subject and text (stored as the delivery's body, JSON): the same facts and link as the webhook, nothing more. */
+export function emailBody(type: WebhookEvent, data: EventData, at: Date): string {
+  const text = [
+    eventText(type, data, at),
+    '',
+    `Open it: ${data.link}`,
+    'The page asks you to sign in; the link itself approves or denies nothing — decide on the request page.',
+    '',
+    `Sent by the Stockroom dashboard for tenant ${data.tenant} (event ${type}).`,
+  ].join('\n');
+  return JSON.stringify({ subject: SUBJECTS[type](data).replace(/[\r\n]+/g, ' ').slice(0, 200), text });
+}
+
 /** The body for an endpoint's format. */
-export function bodyFor(format: WebhookFormat, type: WebhookEvent, data: EventData, at: Date): string {
+export function bodyFor(format: NotificationFormat, type: WebhookEvent, data: EventData, at: Date): string {
+  if (format === 'email') return emailBody(type, data, at);
   return format === 'slack' ? JSON.stringify({ text: eventText(type, data, at) }) : standardBody(type, data, at);
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { APPROVAL_STATUSES } from '../governance';
 import { EFFECT_STATUSES } from '../governance';
 import { storableText } from './text';
+import { MIN_REASON_CHARS } from './reason-limits';
 
 /** Where to go after signing in: a same-site path only (never `//host` or a full URL). */
 export const NextPathSchema = z
@@ -27,11 +28,12 @@ export const ApprovalIdSchema = z
 
 /** Longest reason a reviewer may give. */
 export const MAX_REASON_CHARS = 1000;
+export { MIN_REASON_CHARS };
 
 export const DecideApprovalInputSchema = z.object({
   id: ApprovalIdSchema,
   verdict: z.enum(['approve', 'deny']),
-  reason: storableText(z.string().trim().min(3, 'give a reason (at least 3 characters)').max(MAX_REASON_CHARS)),
+  reason: storableText(z.string().trim().min(MIN_REASON_CHARS, `give a reason (at least ${MIN_REASON_CHARS} characters)`).max(MAX_REASON_CHARS)),
 });
 export type DecideApprovalInput = z.output<typeof DecideApprovalInputSchema>;
 

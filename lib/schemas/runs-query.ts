@@ -49,6 +49,8 @@ export const RunsQuerySchema = z.object({
   label: z.preprocess(one, optionalText(40)),
   /** `1`: runs in which a tool call errored. */
   toolError: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
+  /** `1`: runs that read a tool result with prompt-injection signals (tainted). */
+  tainted: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
   /** Runs slower than this many seconds. */
   slowerThan: z.preprocess(oneNumber, z.coerce.number().min(0).max(86_400).optional().catch(undefined)),
   /** Runs costing more than this many US dollars. */
@@ -72,7 +74,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'slowerThan', 'costAbove', 'agent', 'multiAgent'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'tainted', 'slowerThan', 'costAbove', 'agent', 'multiAgent'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -112,6 +114,7 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     labelled: q.labelled,
     label: q.label,
     toolError: q.toolError === '1' ? true : undefined,
+    tainted: q.tainted === '1' ? true : undefined,
     minDurationMs: q.slowerThan !== undefined ? q.slowerThan * 1000 : undefined,
     minCostUsd: q.costAbove,
     agent: q.agent,

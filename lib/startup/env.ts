@@ -19,6 +19,7 @@ import { parseProviderLimits } from '../jobs/provider-limits';
 import { otelSettingsFromEnv } from '../otel/env';
 import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-token-format';
 import { expiryWarningSeconds, privateTargetsAllowed, webhookAttempts, webhookTimeoutMs } from '../notify/limits';
+import { smtpFromEnv } from '../notify/smtp-settings';
 import { datasetAllowList, parseDatasetTenants } from '../schemas/datasets';
 
 export const PROCESSES = ['web', 'worker', 'cli'] as const;
@@ -98,6 +99,12 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_WEBHOOK_TIMEOUT_MS', readBy: ['web', 'worker'], accepts: 'an integer from 100 to 120000', meaning: 'how long one webhook attempt may take (default 10000)', schema: byParser((raw) => webhookTimeoutMs({ STOCKROOM_WEBHOOK_TIMEOUT_MS: raw })) },
   { name: 'STOCKROOM_APPROVAL_WARN_SECONDS', readBy: ['web', 'worker'], accepts: 'an integer from 0 to 604800', meaning: 'a pending approval with less left is announced as expiring (default 600)', schema: byParser((raw) => expiryWarningSeconds({ STOCKROOM_APPROVAL_WARN_SECONDS: raw })) },
   { name: 'STOCKROOM_WEBHOOK_ALLOW_PRIVATE', readBy: ['web', 'worker'], accepts: "'true' or 'false'", meaning: 'let webhooks reach loopback, private and link-local addresses (default false)', schema: byParser((raw) => privateTargetsAllowed({ STOCKROOM_WEBHOOK_ALLOW_PRIVATE: raw })) },
+  { name: 'STOCKROOM_SMTP_HOST', readBy: ['web', 'worker'], accepts: 'a host name or address', meaning: 'the SMTP relay email notifications use when an endpoint names none (trusted as set: loopback allowed)', schema: byParser((raw) => smtpFromEnv({ STOCKROOM_SMTP_HOST: raw })) },
+  { name: 'STOCKROOM_SMTP_PORT', readBy: ['web', 'worker'], accepts: 'a port from 1 to 65535', meaning: 'its port (default 587, or 465 when secure)', schema: byParser((raw) => smtpFromEnv({ STOCKROOM_SMTP_PORT: raw })) },
+  { name: 'STOCKROOM_SMTP_SECURE', readBy: ['web', 'worker'], accepts: "'true' or 'false'", meaning: 'true: TLS from the first byte; false: STARTTLS when offered (default false)', schema: byParser((raw) => smtpFromEnv({ STOCKROOM_SMTP_SECURE: raw })) },
+  { name: 'STOCKROOM_SMTP_FROM', readBy: ['web', 'worker'], accepts: 'an email address', meaning: 'the sender of email notifications when an endpoint names none', schema: byParser((raw) => smtpFromEnv({ STOCKROOM_SMTP_FROM: raw })) },
+  { name: 'STOCKROOM_SMTP_USER', readBy: ['web', 'worker'], accepts: 'any text (with STOCKROOM_SMTP_PASSWORD)', meaning: 'the relay login, used only with STOCKROOM_SMTP_HOST (unset: no login)', schema: anyText },
+  { name: 'STOCKROOM_SMTP_PASSWORD', readBy: ['web', 'worker'], accepts: 'any text (with STOCKROOM_SMTP_USER)', meaning: 'its password, sent only as SMTP AUTH over TLS (or to a loopback relay)', schema: anyText },
   { name: 'STOCKROOM_DATASET', readBy: ALL, accepts: 'a directory', meaning: 'the bundled dataset (default `data/`)', schema: anyText },
   { name: 'STOCKROOM_DATASET_TENANTS', readBy: ALL, accepts: '`<dataset id>=<tenant>,…`', meaning: 'which tenant each dataset belongs to', schema: byParser(parseDatasetTenants) },
   { name: 'STOCKROOM_EXTRA_DATASETS', readBy: ALL, accepts: 'absolute directories, comma-separated', meaning: 'datasets offered besides the bundled one', schema: byParser((raw) => datasetAllowList('/', raw)) },

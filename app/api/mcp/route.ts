@@ -5,7 +5,8 @@
  * must name this deployment. Each caller has an environment of their own, and writes go through
  * the governance policy, the effect journal and the evidence chain (see lib/mcp/server/write-gate.ts); one
  * that needs approval becomes a request on the Approvals page, polled with `approval_status`
- * (lib/mcp/server/mcp-approvals.ts).
+ * (lib/mcp/server/mcp-approvals.ts). A caller that has read a tool result with planted instructions
+ * is tainted, and from then every write of theirs waits for a reviewer (lib/mcp/server/caller-taint.ts).
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
@@ -62,6 +63,7 @@ export async function POST(request: Request): Promise<Response> {
   }
   const db = getDb();
   const store = prismaGovernanceStore(db.prisma);
+  const key = `${caller.tenant}\n${caller.subject}`;
   const writes = new GovernedWrites({
     policy: currentPolicy(),
     principal: { subject: caller.subject, tenant: caller.tenant, scopes: [...OPERATOR_SCOPES] },
@@ -72,8 +74,10 @@ export async function POST(request: Request): Promise<Response> {
     runId: `${MCP_RUN_PREFIX}${caller.subject}`,
     // A write above a rule's limit waits for this tenant's reviewers on the Approvals page.
     approvals: prismaMcpApprovalStore(db),
+    // Once this caller has read planted instructions, each write of theirs waits for a reviewer.
+    taint: endpoint.taints.view(key),
   });
-  return endpoint.post(request, { key: `${caller.tenant}\n${caller.subject}`, writes });
+  return endpoint.post(request, { key, writes });
 }
 
 export function GET(): Response {

@@ -13,7 +13,7 @@ import { currentBinding } from '@/lib/runs/governed-binding';
 import { requireUser } from '@/lib/auth/page-guard';
 import { displayJson } from '@/lib/charts/message-view';
 import { getDb } from '@/lib/db/client';
-import { getApprovalOrThrow } from '@/lib/db/governance-approvals';
+import { getApprovalOrThrow, listApprovals } from '@/lib/db/governance-approvals';
 import { userLabels } from '@/lib/db/governance-members';
 import { findGovernedRun } from '@/lib/db/governance-runs';
 import { NotFoundError } from '@/lib/db/errors';
@@ -27,7 +27,7 @@ import { DriftAlert } from '@/components/drift-alert';
 import { isMcpApproval } from '@/lib/mcp/server/mcp-approvals';
 import { requestOutcomes, reviewContext, type ReviewContext } from '@/lib/runs/request-view';
 import { limitRange } from '@/lib/governance/tool-limits';
-import { quorumProgress } from '@/lib/governance/queue-order';
+import { byTimeLeft, queueNeighbours, quorumProgress } from '@/lib/governance/queue-order';
 import { TimeLeft } from '../_components/time-left';
 
 export const dynamic = 'force-dynamic';
@@ -212,10 +212,16 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   const isReviewer = holdsRole(user.memberships, req.approverRole, req.proposal.tenant);
   const isActor = user.id === req.proposal.actor;
   const open = status === 'pending';
-  const [outcome, context] = await Promise.all([
+  const [outcome, context, queue] = await Promise.all([
     requestOutcomes([req], now).then((m) => m.get(req.id) ?? null),
     isMcpApproval(req) ? Promise.resolve(null) : reviewContext(req, now),
+    listApprovals(prisma, 'pending', now, [user.tenant]),
   ]);
+  // j / k and the links below: the requests around this one in the queue's order (soonest to expire first).
+  const { previous, next } = queueNeighbours(byTimeLeft(queue), req.id);
+  // What the user asked the agent, beside what the agent proposes: was this call asked for?
+  const spec = governed?.spec;
+  const question = spec !== null && typeof spec === 'object' && !Array.isArray(spec) && typeof spec.query === 'string' ? spec.query : null;
 
   const quantity = typeof (req.proposal.arguments as { quantity?: unknown } | null)?.quantity === 'number' ? ((req.proposal.arguments as { quantity: number }).quantity) : null;
   return (
@@ -233,10 +239,24 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
       ) : null}
 
       <section className="panel" aria-label="Decision">
-        <h2>
-          <span className="mono">{req.proposal.tool}</span> for {labels.get(req.proposal.actor) ?? req.proposal.actor}
-        </h2>
-        <pre data-testid="proposal-arguments">{displayJson(req.proposal.arguments)}</pre>
+        <div className="question-and-proposal">
+          <div>
+            <h2>The user asked</h2>
+            {question !== null ? (
+              <blockquote data-testid="user-question">{question}</blockquote>
+            ) : (
+              <p className="muted" data-testid="user-question">
+                {isMcpApproval(req) ? 'An outside client asked over MCP: no question was recorded.' : 'The run’s question is not stored.'}
+              </p>
+            )}
+          </div>
+          <div>
+            <h2>
+              The agent proposes <span className="mono">{req.proposal.tool}</span> for {labels.get(req.proposal.actor) ?? req.proposal.actor}
+            </h2>
+            <pre data-testid="proposal-arguments">{displayJson(req.proposal.arguments)}</pre>
+          </div>
+        </div>
         <p>
           <strong>Policy rule</strong> <span className="mono" data-testid="policy-rule">{req.rule}</span>: {req.message}. Needs {req.quorum}{' '}
           {req.approverRole}
@@ -285,13 +305,29 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
         )}
         {isReviewer ? (
           // Stays mounted after deciding, so the outcome message survives the refresh.
-          <DecideForm id={req.id} open={open} self={isActor} />
+          <DecideForm id={req.id} open={open} self={isActor} previous={previous} next={next} />
         ) : open ? (
           <p className="alert info" data-testid="not-reviewer">
             Only a {req.approverRole} of tenant {req.proposal.tenant} can approve or deny this request.
           </p>
         ) : null}
       </section>
+
+      <nav className="row small" aria-label="Other requests" data-testid="request-nav">
+        {previous ? (
+          <Link href={`/approvals/${previous}`} prefetch={false} rel="prev">
+            ← Previous request (k)
+          </Link>
+        ) : null}
+        {next ? (
+          <Link href={`/approvals/${next}`} prefetch={false} rel="next">
+            Next request (j) →
+          </Link>
+        ) : null}
+        <Link href="/approvals" prefetch={false}>
+          The queue
+        </Link>
+      </nav>
 
       {context ? <ContextPanel context={context} quantity={quantity} /> : null}
 

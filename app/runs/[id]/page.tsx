@@ -2,7 +2,7 @@
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getRunSummary } from '@/lib/db/runs-read';
+import { getRunSummary, getRunTaint } from '@/lib/db/runs-read';
 import { budgetFromConfig } from '@/lib/charts/replay-timeline';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { TerminationBadge } from '@/components/termination-badge';
@@ -36,6 +36,7 @@ import { RunningBadge } from '@/components/running-badge';
 import { CostText } from '@/components/cost-text';
 import { formatTokens } from '@/lib/format/cost';
 import { ReplayAgainst } from './_components/replay-against';
+import { TaintNotice } from './_components/taint-notice';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
 import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
@@ -71,7 +72,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const isOperator = holdsRole(user.memberships, 'operator');
   // The page's reads are independent of each other: one round of queries, not one after another.
-  const [run, stored, governed, labelSet, labels, unverified, recorded] = await Promise.all([
+  const [run, stored, governed, labelSet, labels, unverified, recorded, taint] = await Promise.all([
     getRunSummary(parsed.data),
     loadTimeline(parsed.data),
     findGovernedRun(getDb().prisma, parsed.data),
@@ -79,6 +80,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     labelsOfRun(user.tenant, parsed.data),
     unverifiedLabels(user.tenant, parsed.data),
     isOperator ? hasRecordedExchanges(parsed.data) : Promise.resolve(false),
+    getRunTaint(parsed.data),
   ]);
   if (!run) notFound();
   // A run of several agents replays all their transitions as one log (the stored log is the root agent's).
@@ -181,6 +183,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
             ) : null}
           </span>
         </div>
+        {taint ? <TaintNotice runId={run.id} taint={taint} governed={run.governed} /> : null}
         <FollowRun runId={run.id} status={run.status} steps={run.steps} canStop={holdsRole(user.memberships, 'operator')} />
         <h3>Final answer</h3>
         {isLiveStatus(run.status) ? (

@@ -96,6 +96,11 @@ export function RunsFilters({
             </label>
           </div>
           <div className="field">
+            <label htmlFor="f-tainted">
+              <input id="f-tainted" type="checkbox" name="tainted" value="1" defaultChecked={query.tainted === '1'} /> Tainted (read a planted instruction)
+            </label>
+          </div>
+          <div className="field">
             <label htmlFor="f-slower">Slower than (s)</label>
             <input id="f-slower" name="slowerThan" type="number" min={0} step="any" defaultValue={query.slowerThan ?? ''} size={6} />
           </div>

@@ -121,6 +121,11 @@ export function RunsTable({
                 <TerminationBadge reason={r.terminationReason} blocked={r.blockedCount} failedWrites={failedWrites.get(r.id) ?? 0} />
               )}{' '}
               <UngovernedBadge governed={r.governed} />
+              {r.taintedStep !== null ? (
+                <Link href={`/runs/${r.id}?step=${r.taintedStep}`} className="badge bad" data-testid="tainted-badge" title="The run read a planted instruction at this step">
+                  tainted at step {r.taintedStep}
+                </Link>
+              ) : null}
               {labelled.get(r.id) ? (
                 <div className="small" data-testid="row-label">
                   <LabelBadges label={{ ...labelled.get(r.id)!, score: null }} />

@@ -27,6 +27,7 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
   refreshToolServersAction: 'it lists the deployment’s tool servers into the caller’s own tenant’s cache only (lib/db/tool-server-listings.ts)',
   authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/mcp-oauth.test.ts)',
   addWebhookAction: 'it saves an endpoint only in the caller’s own tenant (lib/actions/webhooks.test.ts)',
+  addEmailEndpointAction: 'it saves an email endpoint only in the caller’s own tenant (lib/actions/email-notifications.test.ts)',
 };
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {

@@ -161,10 +161,13 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
           ...(approvalRequestId !== undefined ? { approvalRequestId } : {}),
         };
         const outcome = await writes.write(gated, run);
+        writes.observe?.(name, outcome, true);
         logWrite(name, outcome, extra.sessionId);
         return encodeResult(outcome);
       }
-      return encodeResult(await run(operationKey));
+      const result = await run(operationKey);
+      writes.observe?.(name, result, false);
+      return encodeResult(result);
     } catch (err) {
       log(`stockroom MCP server: tool ${name} failed unexpectedly: ${err instanceof Error ? err.stack : String(err)}`);
       return encodeToolValue({ error: 'internal_error', message: `tool ${name} failed unexpectedly` }, true);

@@ -15,6 +15,7 @@ import { connectGuarded } from './request-guard';
 import { createStockroomServer } from './stockroom-server';
 import { parseWeaknessesParam } from './weaknesses-param';
 import type { WriteGate } from './write-gate';
+import { CallerTaints } from './caller-taint';
 
 /** Callers' environments kept at once; the least recently used is dropped beyond it. */
 export const MAX_CALLER_ENVIRONMENTS = 200;
@@ -49,6 +50,8 @@ export interface EndpointCaller {
 /** Serves MCP over web Requests for one dataset. */
 export class StatelessMcpEndpoint {
   private readonly environments = new Map<string, StockroomEnvironment>();
+  /** Each caller's taint (kept like their environments; the route hands a caller's view to their write gate). */
+  readonly taints = new CallerTaints(MAX_CALLER_ENVIRONMENTS);
 
   constructor(private readonly loadDataset: () => Dataset) {}
 

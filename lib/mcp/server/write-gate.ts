@@ -17,6 +17,8 @@ import { UNLISTED_TOOL_VERSION } from '../../governance';
 import { McpApprovals, type McpApprovalStore } from './mcp-approvals';
 import type { LoadedPolicy } from '../../governance';
 import type { Principal } from '../../governance';
+import { tightenForTaint } from '../../governance';
+import type { CallerTaint } from './caller-taint';
 
 /** One write as the server received it. */
 export interface GatedWrite {
@@ -42,6 +44,8 @@ export interface WriteGate {
   write(call: GatedWrite, dispatch: Dispatch): Promise<ToolResult>;
   /** Present when writes that need approval are queued for a reviewer: answers `approval_status`. */
   approvalStatus?(requestId: JsonValue): Promise<ToolResult>;
+  /** Told every tool call's result (reads and writes), when the gate keeps the caller's taint. */
+  observe?(name: string, result: ToolResult, write: boolean): void;
 }
 
 function refusal(error: string, fields: Record<string, JsonValue>): ToolResult {
@@ -81,6 +85,11 @@ export interface GovernedWritesOptions {
    * write is refused naming the rule (a server with no database has no reviewers).
    */
   approvals?: McpApprovalStore;
+  /**
+   * The caller's taint (caller-taint.ts): once a read of theirs carried planted instructions, every
+   * write waits for a reviewer even where the policy allows it, and the request says why.
+   */
+  taint?: CallerTaint;
 }
 
 /**
@@ -103,6 +112,10 @@ export class GovernedWrites implements WriteGate {
 
   approvalStatus?: (requestId: JsonValue) => Promise<ToolResult>;
 
+  observe(name: string, result: ToolResult, write: boolean): void {
+    this.options.taint?.observe(name, result, write);
+  }
+
   isWrite(name: string, readOnlyHint: boolean): boolean {
     const risk = riskOf(this.options.policy, name);
     return risk === null ? !readOnlyHint : risk === 'write';
@@ -115,7 +128,7 @@ export class GovernedWrites implements WriteGate {
   async write(call: GatedWrite, dispatch: Dispatch): Promise<ToolResult> {
     const { policy, principal, runTenant, runId, evidence } = this.options;
     const callId = call.operationKey ?? randomUUID();
-    const decision = evaluatePolicy(policy, { tool: call.name, arguments: call.args, principal, runTenant });
+    const decision = tightenForTaint(evaluatePolicy(policy, { tool: call.name, arguments: call.args, principal, runTenant }), this.options.taint?.current() ?? null, true, policy);
     await evidence.append(
       evidenceBody({
         kind: 'policy_decision',

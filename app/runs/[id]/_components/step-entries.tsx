@@ -84,6 +84,11 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
         <span className={`badge ${outcome.tone}`}>{outcome.text}</span>
         {item.quarantinedLines > 0 ? <span className="badge warn">{item.quarantinedLines} line(s) quarantined</span> : null}
         {item.planted?.length ? <span className="badge bad">planted instruction</span> : null}
+        {item.taint ? (
+          <span className="badge bad" data-testid="taint-badge" title="From this result on the run is tainted">
+            run tainted here
+          </span>
+        ) : null}
         {item.rewrittenBy.length ? <span className="badge info">rewritten by {item.rewrittenBy.join(', ')}</span> : null}
         {item.policy ? (
           <span className={`badge ${item.policy.rule === 'schema-drift' ? 'bad' : item.policy.decision === 'allow' ? 'good' : 'warn'}`} data-testid="policy-badge">
@@ -110,6 +115,12 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
       ) : null}
       <h3 className="small">Result{item.result.truncated && !full ? ' (preview)' : ''}</h3>
       <PlantedNotice paragraphs={item.planted ?? []} quarantined={item.quarantinedText.length > 0} />
+      {item.taint ? (
+        <p className="note small" data-testid="taint-finding">
+          Tainted here: {item.taint.detector === 'quarantine' ? 'the quarantine detector' : 'the no_injection guardrail'} found an instruction planted in this result
+          (“{item.taint.excerpt}”). From this step on, a governed run’s every write waits for a reviewer.
+        </p>
+      ) : null}
       {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} truncated={item.result.truncated} chars={item.result.chars} />}
       {item.hasMedia ? (
         <>

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "taintedStep" INTEGER;
+
+-- AlterTable
+ALTER TABLE "ToolCall" ADD COLUMN "taint" TEXT;
