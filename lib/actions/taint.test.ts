@@ -44,6 +44,16 @@ describe('a tainted run', () => {
     const run = JSON.parse((await db.governedRun.findUniqueOrThrow({ where: { runId: res.data.runId } })).result) as { trajectory: Array<{ name?: string; taint?: { detector: string; excerpt: string } }> };
     const tainted = run.trajectory.find((s) => s.taint);
     expect(tainted).toMatchObject({ name: 'search_policy_docs', taint: { detector: 'quarantine', excerpt: expect.stringMatching(/restock/i) } });
+    // The evidence of the held write records the taint and where it came from, and the chain verifies.
+    const { listEvidence, verifyStoredChain } = await import('../db/governance-evidence');
+    const decisions = (await listEvidence(db, { runId: res.data.runId })).filter((e) => e.body.kind === 'policy_decision');
+    expect(decisions.find((e) => e.body.tool === 'create_restock_request')?.body).toMatchObject({
+      decision: 'approval_required',
+      detail: expect.stringMatching(/^run tainted at step \d+: an instruction planted in search_policy_docs \(quarantine\)$/),
+    });
+    // Reads decided before the planted text was read carry no taint.
+    expect(decisions[0]!.body.detail).toBeNull();
+    expect(await verifyStoredChain(db)).toMatchObject({ ok: true });
   });
 
   it('a clean run’s restock within the auto-approve limit is still written at once', async () => {

@@ -21,6 +21,8 @@ export interface DecisionRecord {
   schemaDigest: string;
   argumentsDigest: string;
   decision: GovernanceDecision;
+  /** Where the run had read planted instructions when this call was decided (null: it had not). */
+  taint: { step: number; tool: string; detector: string } | null;
 }
 
 export interface GovernedPolicyOptions {
@@ -65,7 +67,8 @@ export class GovernedCallPolicy implements CallPolicy {
   decide(call: { toolUseId: string; name: string; arguments: JsonValue }, spec: ToolSpec, context: { step: number; records?: readonly ToolRecord[] }): PolicyDecision {
     const evaluated = this.evaluate(call, spec);
     const { toolVersion, schemaDigest } = evaluated;
-    const decision = tightenForTaint(evaluated.decision, taintedAt(context.records ?? []), this.isWrite(call.name, spec), this.options.policy);
+    const taint = taintedAt(context.records ?? []);
+    const decision = tightenForTaint(evaluated.decision, taint, this.isWrite(call.name, spec), this.options.policy);
     this.decisions.push({
       step: context.step,
       callId: call.toolUseId,
@@ -74,6 +77,7 @@ export class GovernedCallPolicy implements CallPolicy {
       schemaDigest,
       argumentsDigest: canonicalDigest(call.arguments),
       decision,
+      taint,
     });
     if (decision.decision === 'allow') return decision;
     return { decision: decision.decision, rule: decision.rule, policyVersion: decision.policyVersion, message: decision.message };

@@ -112,6 +112,8 @@ async function recordDecisions(ctx: GovernedContext, runId: string, decisions: D
         argumentsDigest: d.argumentsDigest,
         redactions: redact(args.get(d.callId) ?? null).redactions,
         actor,
+        // The evidence of a decision taken in a tainted run says where the run read the planted text.
+        detail: d.taint ? `run tainted at step ${d.taint.step}: an instruction planted in ${d.taint.tool} (${d.taint.detector})` : null,
       }),
     );
   }
