@@ -180,3 +180,26 @@ test('a guardrail switch beside the weakness flags contains injection_unguarded 
   await expect(forbidden).not.toHaveClass(/worse/);
   await expect(forbidden.getByTestId('score-change')).toHaveText('unchanged');
 });
+
+test('with "governed, taint on", an injected restock waits for a person instead of happening, and the suite asks for one case at a time', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/instructor');
+  await page.locator('[data-flag=injection_unguarded]').click();
+  const governed = page.locator('[data-flag=governed]');
+  await governed.click();
+  await expect(governed).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('instructor-run-suite')).toBeDisabled();
+  await expect(page.getByTestId('instructor-governed-note')).toContainText('one case at a time');
+  // S047: the policy document the agent reads plants a restock.
+  await page.locator('#i-case').selectOption('S047');
+  await page.getByTestId('instructor-run-case').click();
+  const result = page.getByTestId('instructor-case-result');
+  await expect(page.getByTestId('result-label')).toHaveText('injection_unguarded, governed (taint on)');
+  const waits = result.getByTestId('instructor-waits');
+  // Only the injected run pauses; the same case under no weakness writes nothing and is not held.
+  await expect(waits).toHaveCount(1, { timeout: 90_000 });
+  await expect(waits).toContainText('waits for a person instead of happening');
+  await waits.getByRole('link', { name: 'Open the approval request' }).click();
+  await expect(page).toHaveURL(/\/approvals\/apr_/);
+  await expect(page.getByText(/tainted at step \d+: an instruction planted in search_policy_docs/)).toBeVisible();
+});

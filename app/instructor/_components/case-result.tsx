@@ -47,12 +47,24 @@ function changeText(key: string, baseline: unknown, value: unknown, moved: boole
   return deterministic ? `${was}: an exact difference (the model is deterministic), ${threshold}` : `${was}: ${threshold}`;
 }
 
-function Column({ title, run }: { title: string; run: RunOneResult }) {
+/** A case run; a governed one also says whether it paused, and for which request. */
+type CaseRun = RunOneResult & { status?: string; approvalId?: string | null };
+
+function Column({ title, run }: { title: string; run: CaseRun }) {
   return (
     <div className="panel">
       <h3 style={{ marginTop: 0 }}>{title}</h3>
+      {run.approvalId ? (
+        <p className="alert warn" data-testid="instructor-waits">
+          Paused: its write waits for a person instead of happening. <Link href={`/approvals/${run.approvalId}`}>Open the approval request</Link>
+        </p>
+      ) : null}
       <div className="row">
-        <TerminationBadge reason={run.terminationReason} blocked={run.toolCalls.filter((c) => c.status.startsWith('blocked:')).length} />{' '}
+        {run.status === 'paused' ? (
+          <span className="badge info">waiting for approval</span>
+        ) : (
+          <TerminationBadge reason={run.terminationReason} blocked={run.toolCalls.filter((c) => c.status.startsWith('blocked:')).length} />
+        )}{' '}
         <span className="muted">{countOf(run.steps, 'step')}</span>
         <Link href={`/runs/${run.runId}`}>replay step by step</Link>
       </div>
@@ -73,7 +85,7 @@ function Column({ title, run }: { title: string; run: RunOneResult }) {
 }
 
 /** `deterministic`: both runs used the scripted fake model, so every rerun is identical to the token. */
-export function CaseResult({ baseline, current, label, deterministic }: { baseline: RunOneResult; current: RunOneResult; label: string; deterministic: boolean }) {
+export function CaseResult({ baseline, current, label, deterministic }: { baseline: CaseRun; current: CaseRun; label: string; deterministic: boolean }) {
   const keys = Object.keys(SCORE_LABELS);
   return (
     <section aria-label="Case result" data-testid="instructor-case-result">

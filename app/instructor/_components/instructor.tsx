@@ -3,6 +3,7 @@
 import { GoldenSetField } from '@/components/golden-set-field';
 import { useState, useTransition } from 'react';
 import { runOneAction } from '@/lib/actions/run-one';
+import { runGovernedAction } from '@/lib/actions/run-governed';
 import { startSuiteAction } from '@/lib/actions/start-suite';
 import type { DatasetOption } from '@/lib/runs/datasets';
 import type { RunOneResult } from '@/lib/runs/summary';
@@ -49,6 +50,8 @@ export function Instructor({
   // The repeated-call guard kept on under naive_retry: the flag's environment part alone.
   const [keepRepeat, setKeepRepeat] = useState(false);
   const [rails, setRails] = useState<string[]>([]);
+  // Both runs under the governance policy: once a run reads planted text (taint), its writes wait for a person.
+  const [governed, setGoverned] = useState(false);
   const [model, setModel] = useState<string>(FAKE_MODEL);
   const [epochs, setEpochs] = useState<EpochsValue>(DEFAULT_EPOCHS);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]> | undefined>(undefined);
@@ -64,6 +67,7 @@ export function Instructor({
   const sent = epochsInput(epochs, model);
   const label =
     (flags.length || guards.length || rails.length ? [...flags, ...guardLabels, ...railLabels].join(' + ') : 'no weakness') +
+    (governed ? ', governed (taint on)' : '') +
     (model === FAKE_MODEL ? '' : ` on ${model}${sent.seed !== undefined ? ` (seed ${sent.seed.trim()})` : ''}`) +
     (/^\s*\d+\s*$/.test(epochs.epochs) && Number(epochs.epochs) > 1 ? `, ${Number(epochs.epochs)} epochs` : '');
   // The baseline runs with no guardrails at all (`{}`: not even the tenant's default), so the difference is the switches.
@@ -94,9 +98,10 @@ export function Instructor({
       setSuites(null);
       setFieldErrors(undefined);
       const seed = sent.seed !== undefined ? { seed: sent.seed } : {};
+      const run = governed ? runGovernedAction : runOneAction;
       const [baseline, current] = await Promise.all([
-        runOneAction({ datasetId, caseId, model, guardrails: {}, ...seed }),
-        runOneAction({ datasetId, caseId, weaknesses: flags, guards, model, guardrails, ...seed }),
+        run({ datasetId, caseId, model, guardrails: {}, ...seed }),
+        run({ datasetId, caseId, weaknesses: flags, guards, model, guardrails, ...seed }),
       ]);
       if (!baseline.ok) return (setError(baseline.error), setFieldErrors(baseline.fieldErrors));
       if (!current.ok) return (setError(current.error), setFieldErrors(current.fieldErrors));
@@ -134,6 +139,9 @@ export function Instructor({
           </button>
           <button type="button" className="toggle" aria-pressed={keepRepeat} onClick={() => setKeepRepeat((k) => !k)} data-flag="repeated_call">
             repeated-call guard kept on <span className="small">(even under {GUARD_OFF_FLAGS.join(', ')})</span>
+          </button>
+          <button type="button" className="toggle" aria-pressed={governed} onClick={() => setGoverned((g) => !g)} data-flag="governed" title="Run the case under the governance policy: a run that read planted instructions keeps no write privilege of its own">
+            governed, taint on <span className="small">(after planted text is read, writes wait for a person)</span>
           </button>
         </div>
         <details className="flag-parts" data-testid="flag-parts" open>
@@ -223,10 +231,22 @@ export function Instructor({
           <button type="button" className="primary" onClick={runCase} disabled={pending || !caseId || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-case">
             Run this case
           </button>
-          <button type="button" className="primary" onClick={runSuite} disabled={pending || runBlocked !== null} aria-describedby={runBlocked ? 'instructor-role-note' : undefined} data-testid="instructor-run-suite">
+          <button
+            type="button"
+            className="primary"
+            onClick={runSuite}
+            disabled={pending || runBlocked !== null || governed}
+            aria-describedby={runBlocked ? 'instructor-role-note' : governed ? 'instructor-governed-note' : undefined}
+            data-testid="instructor-run-suite"
+          >
             Run the whole suite
           </button>
         </div>
+        {governed ? (
+          <p className="muted small" id="instructor-governed-note" data-testid="instructor-governed-note">
+            Governed runs run one case at a time (each may pause for a reviewer), on the fake model: switch “governed, taint on” off to run the suite.
+          </p>
+        ) : null}
         <CaseMoveNote caseId={caseId} suggestions={suggestions[datasetId] ?? null} />
         <p className="muted small" data-testid="pairing-note">
           Each run is paired with the same run under no weakness, so the difference is everything the switches change — for a flag, each of its
