@@ -9,7 +9,10 @@
  * misspelt class is refused when the policy loads, naming it.
  */
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { evidenceBody } from '../governance/evidence';
 import { publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
 import { parsePolicy } from '../governance/policy-file';
@@ -19,7 +22,7 @@ import { readOtlpJsonText } from '../otel/import/read-otlp';
 import { importSpanRecords } from '../otel/import/import-traces';
 import type { Database } from './client';
 import { listEvidence, PrismaEvidenceSink, verifyStoredChain } from './governance-evidence';
-import { applyRetention } from './retention';
+import { applyRetention, sweepRetention } from './retention';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -132,6 +135,33 @@ describe.each(providers)('retention on $name', (provider) => {
     expect(await db.prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { modelCallCount: true, toolCallCount: true } })).toEqual(before);
     expect(late instanceof Error || (late as { skippedSpans: number }).skippedSpans === 1).toBe(true);
     expect(await db.prisma.otlpSpan.count({ where: { tenant: 'gannet' } })).toBe(0);
+  });
+
+  test('the sweep applies the policy file’s schedule, and skips (saying so once) while the file does not load', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-retention-'));
+    const file = path.join(dir, 'policy.json');
+    const before = process.env.STOCKROOM_POLICY_FILE;
+    process.env.STOCKROOM_POLICY_FILE = file;
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const old = await save('tern', 400);
+      const recent = await save('tern', 1);
+      fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, approvalTtlSeconds: 60, tenants: { tern: { retention: { runs: { harness: 365 } } } }, tools: {} }));
+      const report = await sweepRetention(NOW, db);
+      expect(report?.lines.find((l) => l.tenant === 'tern' && l.what === 'runs.harness')).toMatchObject({ goes: 1, stays: 1 });
+      expect(await db.prisma.run.findUnique({ where: { id: old } })).toBeNull();
+      expect(await db.prisma.run.findUnique({ where: { id: recent } })).not.toBeNull();
+      fs.writeFileSync(file, JSON.stringify({ schemaVersion: 1, approvalTtlSeconds: 60, tenants: { tern: { retention: { run: { harness: 1 } } } }, tools: {} }));
+      expect(await sweepRetention(NOW, db)).toBeNull();
+      expect(await sweepRetention(NOW, db)).toBeNull();
+      expect(errors.mock.calls.filter((c) => String(c[0]).includes('retention skipped'))).toHaveLength(1);
+      expect(await db.prisma.run.findUnique({ where: { id: recent } })).not.toBeNull();
+    } finally {
+      errors.mockRestore();
+      if (before === undefined) delete process.env.STOCKROOM_POLICY_FILE;
+      else process.env.STOCKROOM_POLICY_FILE = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('sessions past their expiry go for every tenant; live ones stay', async () => {

@@ -16,7 +16,7 @@ import 'server-only';
  * (RUNS_PER_BATCH) so no transaction holds the database for long; the sweep runs batches until its
  * time budget is spent and the next sweep goes on.
  */
-import { evidenceBody, evidenceKey, tenantRetention, type EvidenceKey, type LoadedPolicy } from '../governance';
+import { currentPolicy, evidenceBody, evidenceKey, tenantRetention, type EvidenceKey, type LoadedPolicy } from '../governance';
 import type { RetentionPolicy } from '../governance';
 import { BLOB_PRUNE_LOCK } from './bulk-insert';
 import { getDb, type Database } from './client';
@@ -225,4 +225,24 @@ export async function applyRetention(
     lines.push({ tenant: null, what: 'signInThrottle', rule: 'windows over for a day', goes, stays: all - goes });
   }
   return { policyVersion: policy.version, dryRun, lines, complete };
+}
+
+/** Removal work one sweep does at most; the next sweep goes on where it stopped. */
+const SWEEP_BUDGET_MS = 5_000;
+let sweepProblem: string | null = null;
+
+/** The sweep's part (the job engine's and the embedded server's alike): a few seconds of the current policy's schedule. */
+export async function sweepRetention(now: Date = new Date(), db?: Database): Promise<RetentionReport | null> {
+  let policy: LoadedPolicy;
+  try {
+    policy = currentPolicy();
+  } catch (err) {
+    // A policy that does not load is refused everywhere else too; said once, not every sweep.
+    const problem = err instanceof Error ? err.message : String(err);
+    if (problem !== sweepProblem) console.error(`stockroom: retention skipped: ${problem}`);
+    sweepProblem = problem;
+    return null;
+  }
+  sweepProblem = null;
+  return applyRetention(policy, { now, budgetMs: SWEEP_BUDGET_MS, db });
 }

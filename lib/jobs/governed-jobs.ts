@@ -7,8 +7,7 @@
  */
 import { getDb } from '../db/client';
 import { sealEvidenceChains } from '../db/governance-evidence';
-import { applyRetention } from '../db/retention';
-import { currentPolicy } from '../governance';
+import { sweepRetention } from '../db/retention';
 import { findGovernedRun, STORE_PENDING, unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError } from '../governance';
 import type { ResumeOwner } from '../governance';
@@ -54,26 +53,7 @@ export async function sweepAsJobs(queue: JobQueue, now: Date = new Date()): Prom
   }
   await reconcileUnknownEffects(now);
   await sealEvidenceChains(getDb().prisma);
-  await retentionSweep(now);
+  await sweepRetention(now);
   return due;
 }
 
-/** Removal work one sweep does at most; the next sweep goes on where it stopped. */
-const RETENTION_BUDGET_MS = 5_000;
-let retentionProblem: string | null = null;
-
-/** The retention schedule of the current policy, a few seconds of it per sweep (lib/db/retention.ts). */
-async function retentionSweep(now: Date): Promise<void> {
-  let policy;
-  try {
-    policy = currentPolicy();
-  } catch (err) {
-    // A policy that does not load is refused everywhere else too; said once, not every minute.
-    const problem = err instanceof Error ? err.message : String(err);
-    if (problem !== retentionProblem) console.error(`stockroom: retention skipped: ${problem}`);
-    retentionProblem = problem;
-    return;
-  }
-  retentionProblem = null;
-  await applyRetention(policy, { now, budgetMs: RETENTION_BUDGET_MS });
-}

@@ -9,6 +9,7 @@ import 'server-only';
 import { getDb } from '../db/client';
 import { findApprovalForCall } from '../db/governance-approvals';
 import { sealEvidenceChains, writeEvidenceWitness } from '../db/governance-evidence';
+import { sweepRetention } from '../db/retention';
 import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance-runs';
 import { ConflictError, GovernanceError } from '../governance';
 import { RESUME_LEASE_MS } from '../governance';
@@ -104,6 +105,7 @@ export async function sweepGovernedRuns(now: Date = new Date(), notify?: Deliver
   }
   await reconcileUnknownEffects(now);
   if (notify) await notifyDueApprovals(notify, now);
+  await sweepRetention(now);
   report.sealed = await sealEvidenceChains(getDb().prisma);
   // Anchors moved by appends inside other transactions (a decision, a deleted run) reach the witness here.
   await writeEvidenceWitness(getDb().prisma);
