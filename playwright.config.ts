@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { E2E_AUTH_SECRET, E2E_OTLP_TOKEN, storageStateOf } from './e2e/support/users';
 import { E2E_PROVIDER_KEY } from './e2e/support/live';
 import { writeHostileDataset } from './e2e/support/hostile-dataset';
+import { writeE2ePolicy } from './e2e/support/policy';
 import { execFileSync } from 'node:child_process';
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
@@ -22,6 +23,10 @@ process.env.E2E_DB_FILE = DB_FILE;
 // A dataset whose tool output carries markup, for the security spec (written once per test run).
 const HOSTILE_DIR = process.env.E2E_HOSTILE_DATASET ?? writeHostileDataset();
 process.env.E2E_HOSTILE_DATASET = HOSTILE_DIR;
+// The repository's policy plus a quorum rule and an escalating rule of their own (e2e/support/policy.ts).
+const POLICY_FILE = (process.env.E2E_POLICY_FILE ??= writeE2ePolicy());
+// Workers and CLIs a spec starts read the same file as the server (a decision is bound to its version).
+process.env.STOCKROOM_POLICY_FILE = POLICY_FILE;
 // The offline model server (live-model specs) on a port free now; chosen once and inherited by the workers.
 const MODEL_PORT = Number(
   (process.env.E2E_MODEL_PORT ??= execFileSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"], {
@@ -75,6 +80,7 @@ export default defineConfig({
       BETTER_AUTH_SECRET: E2E_AUTH_SECRET,
       BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`,
       STOCKROOM_EXTRA_DATASETS: HOSTILE_DIR,
+      STOCKROOM_POLICY_FILE: POLICY_FILE,
       // The OTLP receiver's tenant token, configured hashed as in production.
       STOCKROOM_OTLP_TOKENS: `kittiwake:${createHash('sha256').update(E2E_OTLP_TOKEN).digest('hex')}`,
       // Live models: the offline model server as the openai-compatible endpoint, and a key that must stay on the server.
