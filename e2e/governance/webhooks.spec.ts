@@ -73,6 +73,9 @@ test('a reviewer gets the signed webhook, opens its link, signs in and approves;
     .poll(() => receiver.received.some((r) => (verifyStandardWebhook(SECRET, r) as { type: string; data: { runId: string } }).type === 'approval.decided'), { timeout: 60_000 })
     .toBe(true);
   await admin.goto('/webhooks');
+  // The log of this receiver's endpoint (an earlier spec's email endpoint may be listed first).
+  await admin.getByTestId('webhooks-table').getByRole('link', { name: receiver.url, exact: true }).click();
+  await expect(admin.getByTestId('webhooks-table').getByRole('link', { name: receiver.url, exact: true })).toHaveAttribute('aria-current', 'true');
   await expect(admin.getByTestId('deliveries-table')).toContainText('approval.decided');
   await expect(admin.getByTestId('deliveries-table').locator('tr', { hasText: 'approval.requested' }).first()).toContainText('delivered');
 
