@@ -57,6 +57,23 @@ const MARKER = /\[REDACTED:([a-z0-9_]+)\]|⟨([a-z0-9_]+):[0-9a-f]{12}⟩/g;
 
 const SECRET_KINDS = new Set(['private_key', 'aws_access_key', 'api_key', 'google_api_key', 'github_token', 'slack_token', 'jwt', 'bearer_token']);
 
+/**
+ * What every built-in class needs at least (an `@`; 9 digits for a phone, 13 for a card; an IBAN's
+ * country and check digits; a credential's prefix): a text with none of them is not scanned. Most of a
+ * run's strings (ids, names, numbers, short words) are passed over at the cost of one look.
+ */
+const MAY_HOLD = /@|[A-Z]{2}\d{2}|-----BEGIN|AKIA|ASIA|sk-|AIza|gh[pousr]_|xox[abposr]-|eyJ|Bearer/;
+
+function mayHold(text: string): boolean {
+  if (text.length < 6) return false;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++digits >= 9) return true;
+  }
+  return MAY_HOLD.test(text);
+}
+
 /** The class of a detector finding's kind (a credential shape is `secret`). */
 function classOf(kind: string): string {
   return SECRET_KINDS.has(kind) ? 'secret' : kind;
@@ -80,6 +97,8 @@ export class Redactor {
   readonly #patterns: Array<{ name: string; re: RegExp }>;
   readonly #key: Buffer | null;
   readonly #seen = new Map<string, string>();
+  /** Objects already walked (a run's messages share one object across every call that saw it). */
+  readonly #walked = new WeakMap<object, unknown>();
   readonly #tally = new Map<string, Redaction>();
   readonly #keep: ReadonlySet<string>;
 
@@ -116,7 +135,7 @@ export class Redactor {
     if (seen !== undefined) return seen;
     if (this.#keep.has(text)) return text;
     const spans: Span[] = [];
-    if (this.#detectors.length > 0) {
+    if (this.#detectors.length > 0 && mayHold(text)) {
       for (const f of scanText(text, this.#detectors)) {
         const cls = classOf(f.kind);
         if (this.#classes.has(cls)) spans.push({ start: f.start, end: f.end, cls, value: f.value });
@@ -156,6 +175,14 @@ export class Redactor {
 
   #walk(value: unknown, where: string): unknown {
     if (typeof value === 'string') return this.text(value, where);
+    if (value === null || typeof value !== 'object') return value;
+    if (this.#walked.has(value)) return this.#walked.get(value);
+    const out = this.#walkObject(value, where);
+    this.#walked.set(value, out);
+    return out;
+  }
+
+  #walkObject(value: object, where: string): unknown {
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((v) => {
@@ -165,17 +192,14 @@ export class Redactor {
       });
       return changed ? out : value;
     }
-    if (value !== null && typeof value === 'object') {
-      let changed = false;
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) {
-        const r = this.#walk(v, where);
-        if (r !== v) changed = true;
-        out[k] = r;
-      }
-      return changed ? out : value;
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = this.#walk(v, where);
+      if (r !== v) changed = true;
+      out[k] = r;
     }
-    return value;
+    return changed ? out : value;
   }
 
   /** The redactions so far, in the order first found. */
