@@ -21,6 +21,7 @@ import type { Database } from './client';
 import { eraseContent } from './erasure';
 import { verifyStoredChain } from './governance-evidence';
 import { addRunLabel, labelsOfRun } from './labels';
+import { storeToolProgress } from './run-progress';
 import { getRunOrThrow, getRunSummary } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
@@ -153,6 +154,14 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
     // A new run of the subject gets a new key: its tokens cannot be linked to the erased ones.
     const later = await saveRun(personalRun(), makeMeta({ tenant: 'kittiwake', createdBy: 'u-hesper' }), db);
     expect(tokenOf(await query(later), 'card')).not.toBe(card);
+  });
+
+  test('a running run\'s tool progress message is redacted like its content', async () => {
+    const runId = await saveRun({ ...personalRun(), status: 'running' }, makeMeta({ tenant: 'puffin' }), db);
+    await storeToolProgress(runId, { step: 1, toolUseId: 'tu_1', name: 'list_catalogue', progress: 1, total: 2, message: `mailing ${EMAIL}` }, db);
+    const row = await db.prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { toolProgress: true } });
+    expect(row.toolProgress).toContain('mailing [REDACTED:email]');
+    expect(row.toolProgress).not.toContain(EMAIL);
   });
 
   test('a tenant without redaction stores its content as it came', async () => {
