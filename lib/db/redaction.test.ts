@@ -19,6 +19,7 @@ import { importSpanRecords } from '../otel/import/import-traces';
 import { readOtlpJsonText } from '../otel/import/read-otlp';
 import type { Database } from './client';
 import { eraseContent } from './erasure';
+import { NotFoundError } from './errors';
 import { verifyStoredChain } from './governance-evidence';
 import { addRunLabel, labelsOfRun } from './labels';
 import { storeToolProgress } from './run-progress';
@@ -154,6 +155,17 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
     // A new run of the subject gets a new key: its tokens cannot be linked to the erased ones.
     const later = await saveRun(personalRun(), makeMeta({ tenant: 'kittiwake', createdBy: 'u-hesper' }), db);
     expect(tokenOf(await query(later), 'card')).not.toBe(card);
+  });
+
+  test('a subject whose runs were erased one by one still has its key destroyed by erasing the subject', async () => {
+    const runId = await saveRun(personalRun(), makeMeta({ tenant: 'kittiwake', createdBy: 'u-single' }), db);
+    await eraseContent('kittiwake', { run: runId }, 'u-admin', db, key);
+    // Erasing a run keeps the subject's key (its other runs use it).
+    expect(await db.prisma.pseudonymKey.count({ where: { tenant: 'kittiwake', subject: 'u-single' } })).toBe(1);
+    const receipt = await eraseContent('kittiwake', { subject: 'u-single' }, 'u-admin', db, key);
+    expect(receipt).toMatchObject({ runs: [], pseudonymKey: 'destroyed' });
+    expect(await db.prisma.pseudonymKey.count({ where: { tenant: 'kittiwake', subject: 'u-single' } })).toBe(0);
+    await expect(eraseContent('kittiwake', { subject: 'u-single' }, 'u-admin', db, key)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test('a running run\'s tool progress message is redacted like its content', async () => {
