@@ -58,7 +58,7 @@ export const command: CliCommand = {
       if (out === undefined) process.stdout.write(text);
       else fs.writeFileSync(path.resolve(out), text);
       const done = receipt.runs.filter((r) => !r.already).length;
-      process.stderr.write(`erase: ${done} run(s) erased${receipt.runs.length > done ? `, ${receipt.runs.length - done} already erased` : ''} in tenant ${tenant.data}\n`);
+      process.stderr.write(`erase: ${done} run(s) erased${receipt.runs.length > done ? `, ${receipt.runs.length - done} already erased` : ''} in tenant ${tenant.data}${receipt.pseudonymKey === 'destroyed' ? '; its pseudonym key destroyed' : ''}\n`);
       return 0;
     } finally {
       await db.close();

@@ -8,7 +8,8 @@ import 'server-only';
  * journal results, the imported trace's raw OTLP rows — deletes the blobs no other run uses, and
  * appends an `erasure` event to the run's evidence chain. Killed half-way it leaves the content or
  * the erasure, never a mix; run again, it completes (a run already erased is reported, not redone).
- * Digests and the evidence stay, so `audit verify` stays intact and counts the erasures.
+ * Digests and the evidence stay, so `audit verify` stays intact and counts the erasures. A subject's
+ * erasure also destroys its pseudonym key (redaction-store.ts), and the receipt says so.
  */
 import { ERASED, evidenceBody, evidenceKey, signReceipt, type ErasedRun, type ErasureReceipt, type EvidenceKey } from '../governance';
 import { safeJsonParse } from '../harness';
@@ -18,6 +19,7 @@ import { getDb, type Database } from './client';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
+import { destroyPseudonymKey } from './redaction-store';
 
 /** The blob erased results point at (a JSON string, as stored results are JSON). */
 const ERASED_BLOB = JSON.stringify(ERASED);
@@ -129,6 +131,7 @@ export async function eraseContent(
   now: () => Date = () => new Date(),
 ): Promise<ErasureReceipt> {
   let ids: string[];
+  let pseudonymKey: 'destroyed' | 'none' | undefined;
   if ('run' in request) {
     const run = await db.prisma.run.findUnique({ where: { id: request.run }, select: { tenant: true } });
     if (!run || run.tenant !== tenant) throw new NotFoundError('run', request.run);
@@ -136,7 +139,8 @@ export async function eraseContent(
   } else {
     if (request.subject.trim() === '') throw new InvalidInputError('subject', 'subject: name a user id, session id or imported user.id');
     ids = await runsOfSubject(db, tenant, request.subject);
-    if (ids.length === 0) {
+    const hasKey = (await db.prisma.pseudonymKey.count({ where: { tenant, subject: request.subject } })) > 0;
+    if (ids.length === 0 && !hasKey) {
       // A subject already erased has no runs left under its ids: its receipt is the erasures recorded.
       throw new NotFoundError('subject', request.subject);
     }
@@ -146,10 +150,14 @@ export async function eraseContent(
   const governed = await db.prisma.governedRun.findMany({ where: { runId: { in: ids } }, select: { runId: true, status: true } });
   const busy = governed.find((g) => !ERASABLE.has(g.status) && g.status !== 'cancelled');
   if (busy) throw new InvalidInputError('run', `run ${busy.runId} is ${busy.status}: finish or cancel it before erasing its content`);
+  if ('subject' in request) {
+    // Crypto-shredding first: from here on no token of the subject's can be linked back, whatever else happens.
+    pseudonymKey = (await destroyPseudonymKey(db.prisma, tenant, request.subject)) ? 'destroyed' : 'none';
+  }
   const at = now().toISOString();
   const runs: ErasedRun[] = [];
   for (const id of ids) runs.push(await withEvidenceTx(db.prisma, (tx) => eraseIn(tx, db.provider, key, id, by, at)));
-  return signReceipt(key, { tenant, request, by, at, runs });
+  return signReceipt(key, { tenant, request, by, at, runs, ...(pseudonymKey ? { pseudonymKey } : {}) });
 }
 
 /** How many runs' content was erased (erasure events), for `audit verify`. */

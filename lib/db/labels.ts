@@ -15,6 +15,7 @@ import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, labelSubject, withEvidenceTx } from './governance-evidence';
+import { redactorFor } from './redaction-store';
 import { newId } from './ids';
 
 /** A tenant's label set and its version (0: the default, never configured). */
@@ -86,7 +87,7 @@ const toDto = (r: Row): RunLabelDto => ({ ...r, createdAt: r.createdAt.toISOStri
  * naming the field. The label and its evidence event commit together or not at all.
  */
 export async function addRunLabel(tenant: string, label: NewLabel, db: Database = getDb(), key: EvidenceKey = evidenceKey()): Promise<RunLabelDto> {
-  const run = await db.prisma.run.findUnique({ where: { id: label.runId }, select: { tenant: true, steps: true } });
+  const run = await db.prisma.run.findUnique({ where: { id: label.runId }, select: { tenant: true, steps: true, createdBy: true, sessionId: true, traceUserId: true } });
   if (!run || run.tenant !== tenant) throw new NotFoundError('run', label.runId);
   if (label.step !== null && label.step > run.steps) throw new InvalidInputError('step', `step ${label.step} is not in this run (steps 0 to ${run.steps})`);
   const set = await currentLabelSet(tenant, db);
@@ -99,7 +100,8 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
     verdict: label.verdict,
     category: label.category,
     score: label.score,
-    comment: label.comment,
+    // Redaction at rest (issue 33): a comment keeps out what the tenant keeps out of its runs, under the run's subject's key.
+    comment: (await redactorFor(db.prisma, tenant, run))?.text(label.comment, 'label comment') ?? label.comment,
     createdBy: label.by.id,
     createdAt: new Date().toISOString(),
   };

@@ -16,6 +16,7 @@ import { insertAll, type TableRows } from './bulk-insert';
 import { getDb, type Database, type Prisma } from './client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
+import { redactorFor, runRedactors, type SubjectIds } from './redaction-store';
 import { runTables } from './runs-write';
 import type { SaveRunInput } from './types';
 
@@ -69,6 +70,8 @@ export interface TraceBuilder {
   /** The run of a trace (or of several joined ones: their spans together), from all of its spans. */
   build(traceIds: string[], spans: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild;
   conversationKeys(spans: StoredSpan[]): ConversationKeys | null;
+  /** Whose trace this is (its user.id and session.id): the pseudonym key its raw rows are redacted under. */
+  subject?(spans: StoredSpan[]): SubjectIds;
 }
 
 /** OtlpLog rows under this name hold a bare model-call trace's conversation tail (its digest), not content. */
@@ -332,7 +335,8 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         await tx.run.deleteMany({ where: { id: { in: ids } } });
       }
       const blobs = new BlobSet();
-      const rows: RunRows[] = [...runs.values()].map((r) => buildRunRows(r.input.run, r.input.meta, r.id, blobs));
+      const redactors = await runRedactors(tx, [...runs.values()].map((r) => r.input.meta));
+      const rows: RunRows[] = [...runs.values()].map((r, i) => buildRunRows(r.input.run, r.input.meta, r.id, blobs, redactors[i]));
       const tables: TableRows[] = [
         // The trace row first: a trace new to two concurrent batches fails here in the second.
         { table: 'OtlpTrace', rows: newTraces },
@@ -358,6 +362,34 @@ const isUniqueViolation = (err: unknown) => {
 };
 
 /**
+ * The batch's spans and logs with the tenant's redaction classes taken out of their attributes, events
+ * and status messages (issue 33), per trace under its subject's key: raw rows are stored redacted,
+ * and the run built from them is built from what is stored. Nothing to redact: the batch as it came.
+ */
+async function redactBatch(
+  tenant: string,
+  spans: readonly StoredSpan[],
+  logs: readonly StoredLog[],
+  build: TraceBuilder,
+  db: Database,
+): Promise<{ spans: readonly StoredSpan[]; logs: readonly StoredLog[] }> {
+  const spansByTrace = groupBy(spans);
+  const logsByTrace = groupBy(logs);
+  const out = { spans: [] as StoredSpan[], logs: [] as StoredLog[] };
+  for (const traceId of new Set([...spansByTrace.keys(), ...logsByTrace.keys()])) {
+    const own = spansByTrace.get(traceId) ?? [];
+    const r = await redactorFor(db.prisma, tenant, build.subject?.(own) ?? {});
+    if (!r) return { spans, logs };
+    for (const s of own) {
+      const where = `span ${s.name}`;
+      out.spans.push({ ...s, attributes: r.json(s.attributes, where), statusMessage: r.text(s.statusMessage, where), events: s.events.map((e) => ({ ...e, attributes: r.json(e.attributes, where) })) });
+    }
+    for (const l of logsByTrace.get(traceId) ?? []) out.logs.push({ ...l, attributes: r.json(l.attributes, `log ${l.name}`) });
+  }
+  return out;
+}
+
+/**
  * Stores a batch's new spans and logs for the tenant and rebuilds the run of every trace that got
  * something new. A resent span or log is a no-op; a trace with nothing new is left as it is.
  */
@@ -368,6 +400,7 @@ export async function ingestTraceBatch(
   build: TraceBuilder,
   db: Database = getDb(),
 ): Promise<TraceOutcome[]> {
+  ({ spans, logs } = await redactBatch(tenant, spans, logs, build, db));
   try {
     return await ingestOnce(tenant, spans, logs, build, db);
   } catch (err) {

@@ -1,5 +1,6 @@
 import 'server-only';
 /** How far a stored run has got: what a page following a live run polls (one small row read). */
+import { redactorFor } from './redaction-store';
 import { getDb, type Database } from './client';
 import { parseStoredJson } from './blobs';
 import { NotFoundError } from './errors';
@@ -37,7 +38,14 @@ export async function getRunProgressOrThrow(id: string, db: Database = getDb()):
 
 /** Records a running live run's newest tool progress (a run no longer running is left alone). */
 export async function storeToolProgress(id: string, progress: Omit<ToolProgressDto, 'at'>, db: Database = getDb()): Promise<void> {
-  const value: ToolProgressDto = { ...progress, at: new Date().toISOString() };
+  let message = progress.message;
+  if (message) {
+    // A tool's progress message is content too: kept out of storage like the run's (redaction at rest, issue 33).
+    const run = await db.prisma.run.findUnique({ where: { id }, select: { tenant: true, createdBy: true, sessionId: true, traceUserId: true } });
+    const redactor = run ? await redactorFor(db.prisma, run.tenant, run) : null;
+    if (redactor) message = redactor.text(message, 'tool progress');
+  }
+  const value: ToolProgressDto = { ...progress, message, at: new Date().toISOString() };
   await db.prisma.run.updateMany({ where: { id, status: 'running' }, data: { toolProgress: JSON.stringify(value) } });
 }
 

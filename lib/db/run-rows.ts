@@ -15,7 +15,8 @@ import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
 import { InvalidInputError } from './errors';
 import type { SaveRunMeta } from './types';
-import { DEFAULT_TENANT } from '../governance';
+import { DEFAULT_TENANT, type Redactor } from '../governance';
+import { redactRun } from './run-redaction';
 import { searchBody } from './run-search';
 import { usageDetailColumns } from './usage-rows';
 
@@ -77,8 +78,13 @@ function parseStartedAt(value: string): Date {
   return date;
 }
 
-/** Builds the rows of one run. Validates the RunResult first (a bad run fails before any write). */
-export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, blobs: BlobSet): RunRows {
+/**
+ * Builds the rows of one run. Validates the RunResult first (a bad run fails before any write). With
+ * its tenant's redactor (redaction-store.ts), the content is redacted before any row is made and the
+ * run records what was taken out where (`Run.redactions`).
+ */
+export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, blobs: BlobSet, redactor: Redactor | null = null): RunRows {
+  const input = redactor ? redactRun(given, redactor).run : given;
   // Validate the shape without walking every JSON payload (tool results, messages, checkpoint):
   // those are re-walked when serialised, and a run's conversation repeats them on every call.
   const parsed = RunResultSchema.safeParse({
@@ -261,7 +267,7 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     transport: meta.transport,
     setting: settingOf(weaknesses),
     weaknesses: JSON.stringify(weaknesses),
-    config: JSON.stringify(meta.config),
+    config: JSON.stringify(redactor ? redactor.json(meta.config, 'run config') : meta.config),
     mode: run.mode,
     modelId: run.modelId,
     terminationReason: run.terminationReason,
@@ -293,10 +299,13 @@ export function buildRunRows(input: RunResult, meta: SaveRunMeta, id: string, bl
     source: meta.source ?? 'harness',
     sessionId: meta.sessionId ?? null,
     traceUserId: meta.traceUserId ?? null,
+    redactions: null,
     agentCount: rows.agents.length,
     agentTreeHash: tree ? referenced(blobs.addJson(tree as unknown as JsonValue).hash) : null,
     createdAt: new Date(),
   };
   rows.blobRefs = [...used].map((hash) => ({ runId: id, hash }));
+  const redactions = redactor?.redactions() ?? [];
+  if (redactions.length > 0) rows.run.redactions = JSON.stringify(redactions);
   return rows;
 }

@@ -4,7 +4,8 @@ import 'server-only';
  * run rebuilt for export. Replay pages through steps by range, so a 20,000-step run never loads at
  * once; large tool results are previews until asked for.
  */
-import { isJsonObject, type JsonValue } from '../harness';
+import type { Redaction } from '../governance';
+import { isJsonObject, safeJsonParse, type JsonValue } from '../harness';
 import { GuardrailsSchema } from '../harness';
 import { CallTimeSchema, TaintSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type Taint, type ToolRecord, type TrajectoryStep } from '../harness';
 import { callTimeOf } from './call-time-rows';
@@ -23,6 +24,17 @@ import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun
 
 /** Most trajectory entries one `getRunSteps` call returns. */
 export const MAX_STEP_PAGE = 500;
+
+/** A run's `redactions` column read back ([] when none or unreadable: it lists, it never holds values). */
+export function storedRedactions(text: string | null): Redaction[] {
+  if (!text) return [];
+  const parsed = safeJsonParse(text);
+  if (!parsed.ok || !Array.isArray(parsed.value)) return [];
+  return (parsed.value as unknown[]).filter((r): r is Redaction => {
+    const o = r as Partial<Redaction> | null;
+    return !!o && typeof o === 'object' && typeof o.class === 'string' && typeof o.count === 'number' && typeof o.where === 'string';
+  });
+}
 
 /** The run's header, or null when there is no such run. */
 export async function getRunSummary(id: string, db: Database = getDb()): Promise<RunSummary | null> {
@@ -47,6 +59,7 @@ export async function getRunSummary(id: string, db: Database = getDb()): Promise
       durationMs: row.durationMs,
     }).map((a, i) => (tree.agents.length === 0 && i === 0 ? { ...a, transitions: [], rollup: { ...a.rollup, toolCalls: row.toolCallCount } } : a)),
     setAside: tree.setAside,
+    redactions: storedRedactions(row.redactions),
     datasetHash: row.datasetHash,
     finalAnswer: row.finalAnswer,
     config: json(row.config, 'config'),

@@ -12,6 +12,7 @@ import { assertJobHeld, type JobLease } from './job-lease';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
+import { runRedactors } from './redaction-store';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
 /** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */
@@ -48,7 +49,8 @@ export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows
 
 async function writeBatch(db: Database, inputs: SaveRunInput[], ids: string[]): Promise<void> {
   const blobs = new BlobSet();
-  const batch = inputs.map((input, i) => buildRunRows(input.run, input.meta, ids[i]!, blobs));
+  const redactors = await runRedactors(db.prisma, inputs.map((input) => input.meta));
+  const batch = inputs.map((input, i) => buildRunRows(input.run, input.meta, ids[i]!, blobs, redactors[i]));
   await db.prisma.$transaction(insertAll(db, runTables(blobs.rows.values(), batch)));
 }
 
@@ -116,7 +118,8 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   const p = db.prisma;
   const old = await p.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
   const blobs = new BlobSet();
-  const rows = buildRunRows(run, meta, meta.id, blobs);
+  const [redactor] = await runRedactors(p, [meta]);
+  const rows = buildRunRows(run, meta, meta.id, blobs, redactor);
   const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
   // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
   const lock = db.provider === 'postgres' ? [lockBlobsForPrune(db)] : [];

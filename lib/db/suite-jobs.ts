@@ -15,6 +15,7 @@ import { NotFoundError } from './errors';
 import { newId } from './ids';
 import { json } from './run-dto';
 import { buildRunRows } from './run-rows';
+import { runRedactors } from './redaction-store';
 import { runTables } from './runs-write';
 import { insertAll, insertSqlite } from './bulk-insert';
 import { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
@@ -65,7 +66,8 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
   const runId = newId();
   const blobs = new BlobSet();
   const epoch = input.epoch ?? 0;
-  const rows = buildRunRows(input.run, { ...input.meta, epoch }, runId, blobs);
+  const [redactor] = await runRedactors(db.prisma, [input.meta]);
+  const rows = buildRunRows(input.run, { ...input.meta, epoch }, runId, blobs, redactor);
   const suiteRunId = input.meta.suiteRunId;
   const suiteCase = { suiteRunId, setting: input.setting, caseId: input.caseId, epoch, category: input.category, runId, scores: JSON.stringify(input.scores) };
   const tables = [...runTables(blobs.rows.values(), [rows]), { table: 'SuiteCase', rows: [suiteCase] }];

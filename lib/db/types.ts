@@ -4,6 +4,7 @@
 import type { RunTextMatch } from './run-search';
 import type { JsonValue } from '../harness';
 import type { Agent, RunResult, SetAside, TrajectoryStep } from '../harness';
+import type { Redaction } from '../governance';
 
 /** What a run is stored with besides its RunResult. */
 export interface SaveRunMeta {
@@ -110,6 +111,8 @@ export interface RunSummary extends RunListItem {
   agents: Agent[];
   /** What an import set aside or repaired while building the tree ([] when nothing). */
   setAside: SetAside[];
+  /** What redaction at rest kept out of storage, by class and where (issue 33); [] when nothing. */
+  redactions: Redaction[];
 }
 
 /** A whole stored run, rebuilt exactly as it was saved. */

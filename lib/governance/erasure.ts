@@ -33,6 +33,12 @@ const ReceiptBodySchema = z.object({
   by: z.string(),
   at: z.string(),
   runs: z.array(ErasedRunSchema),
+  /**
+   * A subject's erasure: its pseudonym key `destroyed` (crypto-shredding: tokens made under it can no
+   * longer be linked back to a value), or `none` (it had none: redaction does not pseudonymise, or
+   * an earlier erasure destroyed it). Absent on a run's erasure (the key is the subject's, not the run's).
+   */
+  pseudonymKey: z.enum(['destroyed', 'none']).optional(),
 });
 export const ErasureReceiptSchema = ReceiptBodySchema.extend({ signature: z.string() });
 export type ErasureReceipt = z.infer<typeof ErasureReceiptSchema>;

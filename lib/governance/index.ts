@@ -19,7 +19,7 @@ export { type AgentDriver, type GovernedContext, type GovernedOutcome, RESUME_LE
 export { JournaledExecutor, type JournalStep } from './journaled-executor';
 export { MemoryJournalStore } from './memory-journal-store';
 export { type ApprovalTerms, evaluatePolicy, riskOf, type ToolHints, toolPolicyFor } from './policy-engine';
-export { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory, type LoadedPolicy, loadPolicyFile, type PolicyDocument, type RetentionPolicy, tenantGuardrails, tenantRetention } from './policy-file';
+export { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory, type LoadedPolicy, loadPolicyFile, type PolicyDocument, type RetentionPolicy, tenantGuardrails, tenantRedaction, tenantRetention } from './policy-file';
 export { DEFAULT_TENANT, type Membership, OPERATOR_SCOPES, type Principal, PrincipalSchema, type ReviewerIdentity, type Role, ROLES, RoleSchema } from './principal';
 export { type BoundProposal, BoundProposalSchema, firstChangedField, proposalDigest } from './proposal';
 export { hasOperationLookup, type OperationLookup, reconcileEntry, type Reconciler } from './reconcile';
@@ -33,3 +33,5 @@ export { TAINTED_RUN_RULE, taintedAt, tightenForTaint } from './call-policy';
 export { BUNDLE_FORMAT, type EvidenceBundle, evidenceBundle, EvidenceBundleSchema, verifyBundle } from './evidence-bundle';
 export { DEFAULT_EVIDENCE_SIGNING_KEY_FILE, loadSigningKeys, parsePublicKeys, parseSigningKeys, publicKeysPem, rotateSigningKey, type SigningKeys, signingKeyPath } from './evidence-public-key';
 export { checkReceipt, ERASED, type ErasedRun, ErasedRunSchema, type ErasureReceipt, ErasureReceiptSchema, signReceipt } from './erasure';
+export { PSEUDONYM_HEX_CHARS, type Redaction, REDACTION_CLASSES, type RedactionClass, type RedactionPolicy, RedactionSchema, redactsAnything, Redactor } from './redaction';
+export { newPseudonymKey, sealPseudonymKey, unsealPseudonymKey } from './pseudonym-key';

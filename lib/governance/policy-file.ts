@@ -10,6 +10,7 @@ import { GuardrailsSchema, type Guardrails } from '../harness';
 import { safeJsonParse } from '../harness';
 import { sha256Hex } from './canonical-json';
 import { PolicyFileError } from './errors';
+import { RedactionSchema, type RedactionPolicy } from './redaction';
 
 /** Where the repository keeps its policy (relative to the repository root). */
 export const DEFAULT_POLICY_FILE = path.join('config', 'policy.json');
@@ -115,6 +116,8 @@ export type RetentionPolicy = z.infer<typeof RetentionSchema>;
 const TenantPolicySchema = z.strictObject({
   /** What the tenant's data is kept for, by class; nothing named: everything is kept. */
   retention: RetentionSchema.optional(),
+  /** The data classes kept out of storage (lib/governance/redaction.ts; README "Redaction at rest"). */
+  redaction: RedactionSchema.optional(),
   /** `mandatory`: runs and suites without the policy are refused for this tenant. */
   governance: z.enum(['mandatory', 'optional']).default('optional'),
   /** The tenant's default agent guardrails: a run that names none of its own runs under these. */
@@ -143,6 +146,11 @@ export function governanceMandatory(document: PolicyDocument, tenant: string): b
 /** The tenant's retention schedule from the policy file (none: everything is kept). */
 export function tenantRetention(document: PolicyDocument, tenant: string): RetentionPolicy | undefined {
   return document.tenants[tenant]?.retention;
+}
+
+/** The tenant's redaction at rest from the policy file (none: content is stored as it came). */
+export function tenantRedaction(document: PolicyDocument, tenant: string): RedactionPolicy | undefined {
+  return document.tenants[tenant]?.redaction;
 }
 
 /** The tenant's default guardrails from the policy file, if it names any. */

@@ -18,6 +18,7 @@ import { redactRun } from './redact-run';
 import { traceQuietMs } from './limits';
 import type { LogRecord } from './log-record';
 import type { SpanRecord } from './span-record';
+import { sessionAndUser } from './conventions/span-view';
 import { conversationKeys, isAgentSpan, traceToRun, type TraceFormat } from './trace-to-run';
 
 export interface ImportedRunSummary {
@@ -63,7 +64,15 @@ const toEvents = (logs: StoredLog[], spanId: string) =>
 
 /** The rebuild handed to the store: one trace's spans (log records become events of their span) → run. */
 function builder(options: ImportOptions): TraceBuilder {
-  return { build: (traceIds, stored, logs, known) => buildRun(options, traceIds, stored, logs, known), conversationKeys: (spans) => (spans.length === 0 ? null : conversationKeys(spans as SpanRecord[])) };
+  return {
+    build: (traceIds, stored, logs, known) => buildRun(options, traceIds, stored, logs, known),
+    conversationKeys: (spans) => (spans.length === 0 ? null : conversationKeys(spans as SpanRecord[])),
+    // The ids the built run will carry (its meta below): the raw rows are redacted under the same subject's key.
+    subject: (spans) => {
+      const ids = sessionAndUser(spans as SpanRecord[]);
+      return { traceUserId: ids.userId, sessionId: ids.sessionId, createdBy: options.createdBy ?? null };
+    },
+  };
 }
 
 function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan[], logs: StoredLog[], known: boolean): TraceBuild {

@@ -1,0 +1,127 @@
+import 'server-only';
+/**
+ * Where redaction at rest meets storage (issue 33): the tenant's classes from the policy file (read
+ * again when the file changes), and each subject's pseudonym key, made on first use and kept sealed
+ * (PseudonymKey). Every writer of content asks here for a redactor before it builds its rows: the
+ * run store (runs-write.ts, suite-jobs.ts), the OTLP receiver (otlp-store.ts) and reviewers' labels.
+ * A tenant with no redaction gets none, and its content is stored exactly as before.
+ */
+import fs from 'node:fs';
+import {
+  currentPolicy,
+  DEFAULT_TENANT,
+  loadEvidenceKey,
+  type LoadedPolicy,
+  newPseudonymKey,
+  policyFilePath,
+  type RedactionPolicy,
+  redactsAnything,
+  Redactor,
+  sealPseudonymKey,
+  tenantRedaction,
+  unsealPseudonymKey,
+} from '../governance';
+import type { Database } from './client';
+import type { Tx } from './governance-evidence';
+
+type Client = Database['prisma'] | Tx;
+
+const cache = globalThis as unknown as {
+  __stockroomRedactionPolicy?: { file: string; mtimeMs: number; size: number; policy: LoadedPolicy };
+  __stockroomPseudonymRoot?: Buffer;
+};
+
+/**
+ * The tenant's redaction (undefined: none, or no policy file). The policy is parsed again only when
+ * its file changes, so a stored run does not pay for reading it; a policy that does not parse is refused.
+ */
+export function tenantRedactionPolicy(tenant: string): RedactionPolicy | undefined {
+  const file = policyFilePath();
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(/* turbopackIgnore: true */ file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const held = cache.__stockroomRedactionPolicy;
+  const loaded =
+    held && held.file === file && held.mtimeMs === stat.mtimeMs && held.size === stat.size
+      ? held.policy
+      : (cache.__stockroomRedactionPolicy = { file, mtimeMs: stat.mtimeMs, size: stat.size, policy: currentPolicy() }).policy;
+  const policy = tenantRedaction(loaded.document, tenant);
+  return redactsAnything(policy) ? policy : undefined;
+}
+
+/** The key pseudonym keys are sealed under (derived from the evidence key, which is not in the database). */
+function rootKey(): Buffer {
+  cache.__stockroomPseudonymRoot ??= loadEvidenceKey();
+  return cache.__stockroomPseudonymRoot;
+}
+
+/**
+ * Whose key a run's values are pseudonymised under: the imported trace's user.id, else the dashboard
+ * user it acts for, else its session id, else '' (the tenant's own key). Erasing that subject destroys it.
+ */
+export function subjectOf(meta: SubjectIds): string {
+  return meta.traceUserId || meta.createdBy || meta.sessionId || '';
+}
+
+/** The subject's pseudonym key in the tenant, made (and sealed) on first use. */
+export async function pseudonymKey(client: Client, tenant: string, subject: string): Promise<Buffer> {
+  const where = { tenant_subject: { tenant, subject } };
+  const found = await client.pseudonymKey.findUnique({ where, select: { sealed: true } });
+  if (found) return unsealPseudonymKey(found.sealed, rootKey());
+  const key = newPseudonymKey();
+  const sealed = sealPseudonymKey(key, rootKey());
+  // Two writers making the same subject's key at once: the first one's stands and both use it.
+  const row = await client.pseudonymKey.upsert({ where, create: { tenant, subject, sealed, createdAt: new Date() }, update: {}, select: { sealed: true } });
+  return row.sealed === sealed ? key : unsealPseudonymKey(row.sealed, rootKey());
+}
+
+/** Destroys the subject's pseudonym key in the tenant (crypto-shredding); whether there was one. */
+export async function destroyPseudonymKey(client: Client, tenant: string, subject: string): Promise<boolean> {
+  return (await client.pseudonymKey.deleteMany({ where: { tenant, subject } })).count > 0;
+}
+
+/** Who content is about: the ids a run or an imported trace carries. */
+export interface SubjectIds {
+  createdBy?: string | null;
+  sessionId?: string | null;
+  traceUserId?: string | null;
+}
+
+const idsOf = (meta: SubjectIds) => [meta.createdBy, meta.sessionId, meta.traceUserId].filter((v): v is string => typeof v === 'string');
+
+/** A redactor for content of the subject `ids` name in `tenant`, or null when the tenant redacts nothing. */
+export async function redactorFor(client: Client, tenant: string, ids: SubjectIds): Promise<Redactor | null> {
+  const policy = tenantRedactionPolicy(tenant);
+  if (!policy) return null;
+  return new Redactor(policy, policy.pseudonymise ? await pseudonymKey(client, tenant, subjectOf(ids)) : null, idsOf(ids));
+}
+
+/** One redactor per run to store (null: its tenant redacts nothing), keys looked up once per subject. */
+export async function runRedactors(
+  client: Client,
+  metas: ReadonlyArray<SubjectIds & { tenant?: string }>,
+): Promise<Array<Redactor | null>> {
+  const keys = new Map<string, Promise<Buffer>>();
+  const out: Array<Redactor | null> = [];
+  for (const meta of metas) {
+    const tenant = meta.tenant ?? DEFAULT_TENANT;
+    const policy = tenantRedactionPolicy(tenant);
+    if (!policy) {
+      out.push(null);
+      continue;
+    }
+    let key: Buffer | null = null;
+    if (policy.pseudonymise) {
+      const subject = subjectOf(meta);
+      const id = `${tenant}\u0000${subject}`;
+      if (!keys.has(id)) keys.set(id, pseudonymKey(client, tenant, subject));
+      key = await keys.get(id)!;
+    }
+    out.push(new Redactor(policy, key, idsOf(meta)));
+  }
+  return out;
+}
