@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     approvals: async () => (await import('./approvals')).benchApprovals(),
     notify: async () => (await import('./notify')).benchNotify(),
     redaction: async (n) => (await import('./redaction')).benchRedaction(n),
+    retention: async () => (await import('./retention')).benchRetention(),
     deadlines: async (n) => (await import('../lib/models/bench-deadlines')).benchDeadlines(Math.min(n, 3)),
   };
   for (const [name, { module, export: exp }] of Object.entries(OPTIONAL_SECTIONS)) {

@@ -39,12 +39,12 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
-async function withDatabase<T>(provider: BenchProvider, fn: (db: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(provider: BenchProvider, fn: (db: Database, url: string) => Promise<T>): Promise<T> {
   const { url, drop } = await createTestDatabaseUrl(provider);
   await migrate({ url });
   const db = openDatabase(url);
   try {
-    return await fn(db);
+    return await fn(db, url);
   } finally {
     await db.close();
     await drop();

@@ -25,8 +25,12 @@ import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 import { CONVERSATION_TAIL } from './otlp-store';
 
 const DAY_MS = 86_400_000;
-/** Runs removed per transaction (with their tombstone). */
-export const RUNS_PER_BATCH = 500;
+/**
+ * Runs removed per transaction (with their tombstone). SQLite has one writer and, in the embedded
+ * server, shares the process with the pages: smaller transactions, and a turn for them in between.
+ */
+export const RUNS_PER_BATCH = { sqlite: 250, postgres: 500 } as const;
+const yieldTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 /** Raw OTLP traces cleared per statement batch. */
 const TRACES_PER_BATCH = 500;
 /** Sign-in throttle windows are minutes long; a day-old window is long over. */
@@ -134,9 +138,10 @@ export async function applyRetention(
             complete = false;
             break;
           }
-          const batch = (await runsDue(db, tenant, source, before, RUNS_PER_BATCH)).map((r) => r.id);
+          const batch = (await runsDue(db, tenant, source, before, RUNS_PER_BATCH[db.provider])).map((r) => r.id);
           if (batch.length === 0) break;
           removed += await removeRuns(db, key!, batch, `runs.${source} ${olderThan(days!)}`, policy, at);
+          await yieldTurn();
         }
         goes = removed;
       }
@@ -159,9 +164,11 @@ export async function applyRetention(
           if (!suite) break;
           const runs = (await p.run.findMany({ where: { suiteRunId: suite.id }, select: { id: true } })).map((r) => r.id);
           // A big suite goes in batches of runs; the suite row with the last one.
-          for (let i = 0; i < runs.length; i += RUNS_PER_BATCH) {
-            const last = i + RUNS_PER_BATCH >= runs.length;
-            await removeRuns(db, key!, runs.slice(i, i + RUNS_PER_BATCH), `suites ${olderThan(days)}`, policy, at, last ? [suite.id] : []);
+          const per = RUNS_PER_BATCH[db.provider];
+          for (let i = 0; i < runs.length; i += per) {
+            const last = i + per >= runs.length;
+            await removeRuns(db, key!, runs.slice(i, i + per), `suites ${olderThan(days)}`, policy, at, last ? [suite.id] : []);
+            await yieldTurn();
           }
           if (runs.length === 0) await removeRuns(db, key!, [], `suites ${olderThan(days)}`, policy, at, [suite.id]);
           removed += 1;
