@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ToolCall" ADD COLUMN      "schemaViolation" TEXT;
+ALTER TABLE "ToolCall" ADD COLUMN      "progress" TEXT;
