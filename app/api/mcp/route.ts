@@ -41,7 +41,8 @@ const resource = () => resourceServerConfig(dashboardUrl());
  */
 async function oauthCaller(token: string): Promise<McpCaller> {
   const check = await verifyResourceToken(token, resource());
-  if (!check.ok) return { ok: false, status: 401, message: check.message, error: 'invalid_token' };
+  // Valid for this resource but short of a scope: 403 naming it (RFC 6750), so the client can step up.
+  if (!check.ok) return { ok: false, status: check.error === 'insufficient_scope' ? 403 : 401, message: check.message, error: check.error };
   const email = typeof check.claims.email === 'string' ? check.claims.email : null;
   const identity = email ? await getIdentityByEmail(getDb().prisma, email) : null;
   if (!identity) return { ok: false, status: 403, message: 'the token names no user of this dashboard' };
