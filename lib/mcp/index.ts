@@ -20,6 +20,6 @@ export { benchMcpMatrix, formatMcpBench, MCP_BENCH_TARGETS_MS, type McpBenchFigu
 // Reached from other libraries.
 export { isMcpApproval, type McpApprovalStore } from './server';
 export type { OAuthCredentials, OAuthCredentialStore } from './client';
-export { oauthProviderForServer } from './client';
+export { clientCredentialsProvider, oauthProviderForServer } from './client';
 export { oauthSealingKey, seal, unseal } from './client';
 export { dashboardUrl, loadMcpServers, type ResolvedMcpServer, resolveServer } from './client';

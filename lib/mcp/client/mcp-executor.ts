@@ -26,6 +26,7 @@ import type { ToolHints } from '../../governance';
 import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
 import { OutputSchemas, schemaViolationResult } from './output-schema';
+import { authorizationAdvice, isUnauthorized, protectedResourceOf } from './oauth/needs-authorization';
 import { lookupOverMcp } from '../shared';
 import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from '../shared';
 import { requestedWeaknessCapability } from '../shared';
@@ -192,6 +193,11 @@ export class McpToolExecutor implements ToolExecutor {
     } catch (err) {
       await withinMs(client.close().catch(() => undefined), CLOSE_TIMEOUT_MS);
       await connection.afterClose?.().catch(() => undefined);
+      if (connection.label === 'mcp-http' && isUnauthorized(err)) {
+        // Not the server's "Missing Authorization header": what to do about it here, naming the keys.
+        const advice = authorizationAdvice(connection.target, options.serverId, await protectedResourceOf(connection.target));
+        throw new ExecutorError(connection.label, advice, { cause: err });
+      }
       const diagnostics = connection.diagnostics?.().trim();
       throw new ExecutorError(
         connection.label,
