@@ -7,6 +7,8 @@
  * that needs approval becomes a request on the Approvals page, polled with `approval_status`
  * (lib/mcp/server/mcp-approvals.ts). A caller that has read a tool result with planted instructions
  * is tainted, and from then every write of theirs waits for a reviewer (lib/mcp/server/caller-taint.ts).
+ * The caller's tenant's runs, suites and golden sets are resources (`stockroom://runs/{runId}`, …;
+ * lib/runs/mcp-resources.ts); another tenant's are not found.
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
@@ -23,6 +25,7 @@ import { currentPolicy } from '@/lib/governance/current-policy';
 import { getDb } from '@/lib/db/client';
 import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
 import { MCP_RUN_PREFIX } from '@/lib/mcp/server/mcp-approvals';
+import { tenantResources } from '@/lib/runs/mcp-resources';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
 
 export const runtime = 'nodejs';
@@ -78,7 +81,8 @@ export async function POST(request: Request): Promise<Response> {
     // Once this caller has read planted instructions, each write of theirs waits for a reviewer.
     taint: endpoint.taints.view(key),
   });
-  return endpoint.post(request, { key, writes });
+  // Runs, suites and golden sets as resources: the caller's tenant's only.
+  return endpoint.post(request, { key, writes, resources: tenantResources(caller.tenant, db) });
 }
 
 export function GET(): Response {
