@@ -6,7 +6,7 @@
 export { createStockroomServer, type StockroomServerOptions } from './server';
 export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './server';
 export { StatelessMcpEndpoint, type EndpointCaller } from './server';
-export { parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource } from './server';
+export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource } from './server';
 export { parseWeaknessesParam } from './server';
 export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './server';
 export { runMcpServer } from './server';

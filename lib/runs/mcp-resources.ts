@@ -13,7 +13,7 @@ import { listRuns } from '../db/runs-list';
 import { getRunOrThrow } from '../db/runs-read';
 import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
 import { requireSuiteInTenant } from '../db/tenant-scope';
-import { resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
+import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
 
 /** How many recent runs and suites resources/list names (the templates reach every other one). */
 export const LISTED_RECENT = 20;
@@ -57,6 +57,12 @@ export function tenantResources(tenant: string, db: Database = getDb()): Resourc
         ...suites.items.map((s) => ({ uri: resourceUri('suite', s.id), name: s.id, title: `${s.kind} on ${s.datasetName} (${s.status})`, mimeType: JSON_TYPE })),
         ...sets.map((g) => ({ uri: resourceUri('golden-set', g.name), name: g.name, title: `${g.name} v${g.version} (${g.caseCount} cases)`, mimeType: 'application/jsonl' })),
       ];
+    },
+    async complete(kind: ResourceKind, prefix: string): Promise<string[]> {
+      const starts = (value: string) => value.startsWith(prefix);
+      if (kind === 'run') return (await listRuns({ filters: { tenant }, limit: COMPLETION_LIMIT }, db)).items.map((r) => r.id).filter(starts);
+      if (kind === 'suite') return (await listSuiteRuns({ tenant, limit: COMPLETION_LIMIT }, db)).items.map((s) => s.id).filter(starts);
+      return (await listGoldenSets(tenant, db)).map((g) => g.name).filter(starts);
     },
     async read(kind: ResourceKind, id: string) {
       if (kind === 'run') {

@@ -1,7 +1,8 @@
 /**
  * Issue 40: /api/mcp serves the caller's runs, suites and golden sets as MCP resources with URI
- * templates, read with the MCP SDK's own Client (its fetch calls the route handler). Scoped to the
- * caller's tenant: another tenant's run, suite or golden set is not found (-32002), never shown.
+ * templates, an `explain_run` prompt, and completion of their arguments, used with the MCP SDK's own
+ * Client (its fetch calls the route handler). Scoped to the caller's tenant: another tenant's run,
+ * suite or golden set is not found (-32002), never shown, never completed, never explained.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -104,5 +105,27 @@ describe.skipIf(!hasShared)('/api/mcp resources', () => {
     await notFound('stockroom://golden-sets/secret-set');
     await notFound('stockroom://runs/no-such-run-0000');
     await notFound('stockroom://elsewhere/x');
+  });
+
+  it("completes template and prompt arguments with the tenant's own ids and names only", async () => {
+    const runs = await client.complete({ ref: { type: 'ref/resource', uri: 'stockroom://runs/{runId}' }, argument: { name: 'runId', value: ids.mine!.slice(0, 4) } });
+    expect(runs.completion.values).toContain(ids.mine);
+    const every = await client.complete({ ref: { type: 'ref/resource', uri: 'stockroom://runs/{runId}' }, argument: { name: 'runId', value: '' } });
+    expect(every.completion.values).not.toContain(ids.theirs);
+    const sets = await client.complete({ ref: { type: 'ref/resource', uri: 'stockroom://golden-sets/{name}' }, argument: { name: 'name', value: 's' } });
+    expect(sets.completion.values).toEqual(['smoke']);
+    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'explain_run' }, argument: { name: 'runId', value: '' } });
+    expect(prompt.completion.values).toContain(ids.mine);
+    expect(prompt.completion.values).not.toContain(ids.theirs);
+  });
+
+  it('offers explain_run, embedding the run, and answers another tenant’s run like a missing one', async () => {
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_run']);
+    const got = await client.getPrompt({ name: 'explain_run', arguments: { runId: ids.mine! } });
+    expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('why the run ended') });
+    expect(got.messages[1]?.content).toMatchObject({ type: 'resource', resource: { uri: `stockroom://runs/${ids.mine}`, mimeType: 'application/json' } });
+    for (const runId of [ids.theirs!, 'no-such-run-0000']) {
+      await expect(client.getPrompt({ name: 'explain_run', arguments: { runId } })).rejects.toThrow(`runId: no run ${runId}`);
+    }
   });
 });

@@ -51,9 +51,17 @@ export interface ResourceSource {
   list(): Promise<Resource[]>;
   /** The resource's text, or null when the caller has no such resource. */
   read(kind: ResourceKind, id: string): Promise<{ mimeType: string; text: string } | null>;
+  /** Ids (names, for golden sets) of the caller's resources of `kind` that start with `prefix`, at most COMPLETION_LIMIT. */
+  complete(kind: ResourceKind, prefix: string): Promise<string[]>;
 }
 
-/** Serves `source` on `server` (which must have declared the `resources` capability). */
+/** The most values one completion answers with (the MCP specification caps a page at 100). */
+export const COMPLETION_LIMIT = 100;
+
+/** Which template argument names which kind. */
+export const ARGUMENT_KIND: Record<string, ResourceKind> = { runId: 'run', suiteId: 'suite', name: 'golden-set' };
+
+/** Serves `source`'s resources on `server` (which must have declared the `resources` capability). */
 export function serveResources(server: Server, source: ResourceSource): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await source.list() }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
