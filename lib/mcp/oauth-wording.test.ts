@@ -3,7 +3,8 @@
  * exited 2 with the server's raw "Missing Authorization header", naming neither the Tools page nor
  * the `oauth` setting, and the Tools page offered "Authorize" for every remote server, including
  * ones with no authorization at all. Against real servers on loopback: one built from the MCP SDK's
- * own OAuth server parts, one that answers 401 with no metadata, and the stranger (no auth).
+ * own OAuth server parts, one that answers 401 with metadata naming no authorization server, and the
+ * stranger (no auth).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,8 +25,11 @@ let bareUrl: string;
 beforeAll(async () => {
   if (!hasOwn) return;
   [guarded, stranger] = await Promise.all([startOAuthProtectedServer(), startStrangerHttp()]);
-  // 401 with a plain challenge, and nothing at any well-known address.
+  // 401 with a plain challenge; its metadata names no authorization server (as /api/mcp's does without an issuer).
   bare = createServer((req, res) => {
+    if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: bareUrl, authorization_servers: [] }));
+    }
     if (req.url?.startsWith('/.well-known/')) return void res.writeHead(404).end();
     res.writeHead(401, { 'www-authenticate': 'Bearer realm="bare"', 'content-type': 'application/json' }).end('{"error":"invalid_token","error_description":"Missing Authorization header"}');
   });
@@ -70,7 +74,7 @@ describe.skipIf(!hasOwn)('a server that asks for OAuth, from the command line', 
     expect(stderr).not.toContain('Missing Authorization header');
   }, 30_000);
 
-  it('tells a server with no OAuth metadata apart: only a token can reach it', async () => {
+  it('tells a server whose metadata names no authorization server apart: only a token can reach it', async () => {
     const err = await createExecutor({ transport: 'mcp-http', dataset, weaknesses: [], mcpUrl: bareUrl, mcpServerId: 'bare' }).then(
       () => null,
       (e: unknown) => e as Error,

@@ -15,12 +15,17 @@ export function isUnauthorized(err: unknown): boolean {
   return err instanceof UnauthorizedError || (err instanceof StreamableHTTPError && err.code === 401);
 }
 
-/** The authorization servers a server's protected-resource metadata names; null when it publishes none (or cannot be asked). */
+/**
+ * The authorization servers a server's protected-resource metadata names; null when it publishes no
+ * metadata, or metadata naming no authorization server (nothing to authorize with: this dashboard's
+ * own /api/mcp without an issuer), or cannot be asked.
+ */
 export async function protectedResourceOf(url: string, timeoutMs = PRM_PROBE_MS): Promise<{ authorizationServers: string[] } | null> {
   const fetchWithin: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   try {
     const metadata = await discoverOAuthProtectedResourceMetadata(url, undefined, fetchWithin);
-    return { authorizationServers: (metadata.authorization_servers ?? []).map(String) };
+    const authorizationServers = (metadata.authorization_servers ?? []).map(String);
+    return authorizationServers.length > 0 ? { authorizationServers } : null;
   } catch {
     return null;
   }
@@ -39,12 +44,12 @@ function suggestedId(url: string): string {
 export function authorizationAdvice(url: string, serverId: string | undefined, prm: { authorizationServers: string[] } | null): string {
   if (prm === null) {
     return (
-      `the MCP server at ${url} asks for authorization (HTTP 401) and publishes no OAuth protected-resource metadata, so it cannot be authorized from here: ` +
+      `the MCP server at ${url} asks for authorization (HTTP 401) and publishes no OAuth protected-resource metadata naming an authorization server, so it cannot be authorized from here: ` +
       `send the token it expects with --mcp-header 'Authorization: Bearer <token>'` +
       (serverId !== undefined ? `, or put it in the "headers" of '${serverId}' in config/mcp-servers.json` : '')
     );
   }
-  const issuer = prm.authorizationServers.length ? ` (authorization server: ${prm.authorizationServers.join(', ')})` : '';
+  const issuer = ` (authorization server: ${prm.authorizationServers.join(', ')})`;
   const id = serverId ?? suggestedId(url);
   // An environment variable name cannot start with a digit (a host such as 127.0.0.1).
   const envName = id.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^(?=[0-9])/, 'MCP_');
