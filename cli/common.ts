@@ -3,6 +3,7 @@
  * configuration and a dataset. Environment variables are read first; flags override them.
  */
 import fs from 'node:fs';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { configFromEnv, parseOverrides, resolveConfig, TRANSPORTS, type HarnessConfig } from '../lib/harness/config';
 import { ConfigError } from '../lib/harness/errors';
 import { parseGuardrailsJson } from '../lib/harness/guardrails/config';
@@ -127,7 +128,7 @@ function impliedTransport(args: ParsedArgs): string | undefined {
 /** The external tool server the flags name (`--mcp-server ID`, `--mcp-command`, or `--mcp-url` + headers), if any. */
 export async function toolServerFromArgs(
   args: ParsedArgs,
-): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpCommand?: string | string[]; mcpCwd?: string; mcpEnv?: Record<string, string>; mcpServerId?: string }> {
+): Promise<{ mcpUrl?: string; mcpHeaders?: Record<string, string>; mcpAuth?: OAuthClientProvider; mcpCommand?: string | string[]; mcpCwd?: string; mcpEnv?: Record<string, string>; mcpServerId?: string }> {
   const { parseHeaders } = await import('../lib/mcp/client/command-line');
   const id = stringFlag(args, 'mcp-server');
   const url = stringFlag(args, 'mcp-url');
@@ -138,7 +139,11 @@ export async function toolServerFromArgs(
   if (headers.length > 0 && url === undefined) throw new CliUsageError('--mcp-header needs --mcp-url');
   if (id !== undefined) {
     const server = resolveServer(loadMcpServers(), id);
-    return server.kind === 'http' ? { mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id } : { mcpCommand: server.command, mcpCwd: server.cwd, mcpEnv: server.env, mcpServerId: id };
+    if (server.kind === 'stdio') return { mcpCommand: server.command, mcpCwd: server.cwd, mcpEnv: server.env, mcpServerId: id };
+    // Client credentials need no person; a server authorized by an operator is for dashboard runs (its token is the tenant's).
+    const { clientCredentialsProvider } = await import('../lib/mcp/client/oauth/provider-for');
+    const machine = clientCredentialsProvider(server);
+    return { mcpUrl: server.url, mcpHeaders: server.headers, mcpServerId: id, ...(machine ? { mcpAuth: machine } : {}) };
   }
   return {
     ...(url !== undefined ? { mcpUrl: url, mcpHeaders: parseHeaders(headers) } : {}),

@@ -113,3 +113,35 @@ test("replay shows a tool's image and embedded resource, what the model was give
   await expect(retry).toContainText(/waited [\d.]+ m?s, from [\d.]+ m?s into the run \(\d{4}-\d{2}-\d{2}T/);
   await saveArtifact(page, 'replay-media');
 });
+
+test("replay shows a stranger's broken outputSchema and the progress its tool reported (issue 40)", async ({ page }) => {
+  // A run against the third-party stranger: a result that breaks its outputSchema, then a slow tool reporting progress.
+  const dataset = loadDataset(path.resolve('data'));
+  const executor = await createExecutor({ transport: 'mcp-stdio', dataset, weaknesses: [], mcpCommand: strangerCommand() });
+  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ transport: 'mcp-stdio' }), executor });
+  const model = scriptedModel([{ calls: [['weather', { answer: 'wrong' }]] }, { calls: [['slow', { steps: 3 }]] }, { text: 'No weather today.' }]);
+  const run = await agent.run('what is the weather on the dock?', null, { model });
+  await agent.close();
+  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-word-'));
+  const file = path.join(dir, 'run.json');
+  const meta = { datasetName: dataset.name, datasetHash: 'e2e', transport: 'mcp-stdio', category: null, setting: 'none', source: 'harness' as const, config: { mode: 'mock' } };
+  writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
+  const out = execFileSync(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--as', E2E_USERS.admin.email], {
+    env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
+    encoding: 'utf8',
+  });
+  const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
+  expect(id).toBeTruthy();
+
+  await page.goto(`/runs/${id}?step=1`);
+  const weather = page.getByTestId('tool-entry').filter({ hasText: 'weather' });
+  await expect(weather).toContainText('error: output_schema_violation');
+  await expect(weather.getByTestId('schema-violation')).toContainText(/weather: its structured content does not match its outputSchema: .*temperature/);
+
+  await page.goto(`/runs/${id}?step=2`);
+  const slow = page.getByTestId('tool-entry').filter({ hasText: 'slow' });
+  const progress = slow.getByTestId('tool-progress');
+  await expect(progress).toContainText('Progress reported while it ran (3 kept; the last is 3 of 3)');
+  await progress.locator('summary').click();
+  await expect(progress.locator('li')).toHaveText(['1 / 3 — step 1', '2 / 3 — step 2', '3 / 3 — step 3']);
+});

@@ -30,7 +30,7 @@ export const refreshToolServersAction = safeAction({
     await saveToolServerListings(
       principal.tenant,
       principal.email,
-      listed.map((l) => ({ serverId: l.server.id, listing: l.error === null ? { serverInfo: l.serverInfo, tools: l.tools } : null, error: l.error, durationMs: l.durationMs })),
+      listed.map((l) => ({ serverId: l.server.id, listing: l.error === null ? { serverInfo: l.serverInfo, tools: l.tools } : null, error: l.error, durationMs: l.durationMs, protectedResource: l.protectedResource })),
     );
     revalidatePath('/tools');
     return { refreshed: listed.map((l) => ({ serverId: l.server.id, tools: l.tools.length, error: l.error, durationMs: Math.round(l.durationMs) })) };

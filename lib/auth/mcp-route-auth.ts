@@ -55,6 +55,13 @@ export function mcpAuthRefusal(
 ): Response {
   return Response.json(
     { jsonrpc: '2.0', id: null, error: { code: -32001, message: `Unauthorized: ${caller.message}` } },
-    { status: caller.status, headers: caller.status === 401 ? { 'www-authenticate': challenge(caller.error ? { code: caller.error, description: caller.message } : undefined) } : {} },
+    {
+      status: caller.status,
+      // A 401, and a 403 for a token short of a scope (RFC 6750 §3.1), carry the challenge.
+      headers:
+        caller.status === 401 || caller.error === 'insufficient_scope'
+          ? { 'www-authenticate': challenge(caller.error ? { code: caller.error, description: caller.message } : undefined) }
+          : {},
+    },
   );
 }

@@ -78,7 +78,7 @@ async function eraseIn(tx: Tx, provider: Database['provider'], key: EvidenceKey,
     (
       await tx.toolCall.updateMany({
         where: { runId },
-        data: { arguments: ERASED_JSON, signature: ERASED, resultHash: erasedHash, resultPreview: ERASED, quarantinedText: '[]', validationError: null, mediaHash: null, policy: null },
+        data: { arguments: ERASED_JSON, signature: ERASED, resultHash: erasedHash, resultPreview: ERASED, quarantinedText: '[]', validationError: null, mediaHash: null, policy: null, progress: null, schemaViolation: null },
       })
     ).count,
   );

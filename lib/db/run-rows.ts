@@ -186,6 +186,8 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
           ...callTimeColumns(s.time),
           approvalWait: s.approvalWait ? JSON.stringify(s.approvalWait) : null,
           taint: s.taint ? JSON.stringify(s.taint) : null,
+          schemaViolation: s.schemaViolation ?? null,
+          progress: s.progress && s.progress.length > 0 ? JSON.stringify(s.progress) : null,
           ...at,
         });
         break;

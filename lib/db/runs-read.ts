@@ -7,7 +7,8 @@ import 'server-only';
 import type { Redaction } from '../governance';
 import { isJsonObject, safeJsonParse, type JsonValue } from '../harness';
 import { GuardrailsSchema } from '../harness';
-import { CallTimeSchema, TaintSchema, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type Taint, type ToolRecord, type TrajectoryStep } from '../harness';
+import { z } from 'zod';
+import { CallTimeSchema, TaintSchema, ToolProgressSchema, type ToolProgress, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type Taint, type ToolRecord, type TrajectoryStep } from '../harness';
 import { callTimeOf } from './call-time-rows';
 import { AgentTreeSchema, stepTreeOf, type AgentTree } from './agent-tree-rows';
 import { agentsOf } from '../harness';
@@ -167,7 +168,16 @@ function toolTail(r: ToolCall) {
     ...callTimeOf(r),
     ...(r.approvalWait !== null ? { approvalWait: CallTimeSchema.parse(json(r.approvalWait, 'approval wait')) } : {}),
     ...taintOf(r.taint),
+    ...(r.schemaViolation !== null ? { schemaViolation: r.schemaViolation } : {}),
+    ...progressOf(r.progress),
   };
+}
+
+/** A tool's stored progress notifications; a list in an unknown form is dropped rather than failing the run's page. */
+function progressOf(text: string | null): { progress?: ToolProgress[] } {
+  if (text === null) return {};
+  const parsed = z.array(ToolProgressSchema).safeParse(json(text, 'tool progress'));
+  return parsed.success && parsed.data.length > 0 ? { progress: parsed.data } : {};
 }
 
 const guardStep = (r: GuardEvent): TrajectoryStep =>

@@ -15,6 +15,8 @@ export interface ToolServerListingDto {
   refreshedAt: string;
   refreshedBy: string;
   durationMs: number;
+  /** Whether the server publishes OAuth protected-resource metadata (null: not asked). */
+  protectedResource: boolean | null;
 }
 
 /** Every cached listing of the tenant's servers. */
@@ -23,7 +25,7 @@ export async function getToolServerListings(tenant: string, db: Database = getDb
   return rows.map((r) => {
     const parsed = r.listing === null ? null : parseStoredJson(r.listing, 'tool server listing');
     const listing = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as unknown as ToolServerListingDto['listing']) : null;
-    return { serverId: r.serverId, listing, error: r.error, refreshedAt: r.refreshedAt.toISOString(), refreshedBy: r.refreshedBy, durationMs: r.durationMs };
+    return { serverId: r.serverId, listing, error: r.error, refreshedAt: r.refreshedAt.toISOString(), refreshedBy: r.refreshedBy, durationMs: r.durationMs, protectedResource: r.protectedResource };
   });
 }
 
@@ -32,6 +34,7 @@ export interface ListingToSave {
   listing: { serverInfo: { name: string; version: string } | null; tools: unknown[] } | null;
   error: string | null;
   durationMs: number;
+  protectedResource: boolean | null;
 }
 
 /** Stores one refresh's outcome for each server, replacing what was cached. */
@@ -39,7 +42,7 @@ export async function saveToolServerListings(tenant: string, refreshedBy: string
   const refreshedAt = new Date();
   await db.prisma.$transaction(
     listings.map((l) => {
-      const data = { listing: l.listing === null ? null : JSON.stringify(l.listing), error: l.error, refreshedAt, refreshedBy, durationMs: Math.round(l.durationMs) };
+      const data = { listing: l.listing === null ? null : JSON.stringify(l.listing), error: l.error, refreshedAt, refreshedBy, durationMs: Math.round(l.durationMs), protectedResource: l.protectedResource };
       return db.prisma.toolServerListing.upsert({ where: { tenant_serverId: { tenant, serverId: l.serverId } }, create: { tenant, serverId: l.serverId, ...data }, update: data });
     }),
   );

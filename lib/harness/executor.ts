@@ -19,6 +19,11 @@ export interface ToolResult {
    * resources), whole; `content` holds what the model reads of them. Stored with the run for replay.
    */
   media?: JsonObject[];
+  /**
+   * The tool declared an outputSchema and broke it: what was wrong (`content` is then the error the
+   * model reads, `errorCode` `output_schema_violation`).
+   */
+  schemaViolation?: string;
 }
 
 /** Per-call context a tool may use (the operation key makes a write idempotent downstream). */

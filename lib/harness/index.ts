@@ -29,7 +29,7 @@ export {
   type WeaknessFlag,
 } from './config';
 export { ConfigError, DatasetError, ExecutorError, HarnessError, ModelCallError } from './errors';
-export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolResult } from './executor';
+export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolProgress, ToolResult } from './executor';
 export type { ConverseRequest, ModelClient } from './model/client';
 export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
 export { NoisyFakeModelClient, NOISY_FAKE_MODEL_ID } from './model/fake/noisy-client';
@@ -98,4 +98,4 @@ export { CHARS_PER_TOKEN, DEFAULT_MAX_TOKENS, DEFAULT_NOISY_TEMPERATURE } from '
 export { type AgentEntry, type CallTime, CallTimeSchema, type CompactionEvent, type ContentBlock, type Exchange, type GuardEvent, GuardrailEventSchema, JsonValueSchema, type Message, type ModelInput, type ModelResponse, type ModelRetryEvent, type ModelTurn, SetAsideSchema, type SpanDocument, SpanDocumentSchema, type StepTree, type StopReason, TerminationReasonSchema, type ToolCallRequest, type ToolResultContentPart, type ToolSpec } from './types';
 export { estimateUsage, type TokenEstimator } from './token-estimator';
 export { UsageEstimateSchema, UsageSchema, type Usage, type UsageEstimate } from './types';
-export { TaintSchema, type Taint } from './types';
+export { TaintSchema, ToolProgressSchema, type Taint } from './types';

@@ -48,3 +48,6 @@ export const NOISY_TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
 export const DEFAULT_NOISY_TEMPERATURE = 0.7;
 /** Chance per model call, per unit of temperature, that the noisy fake model strays from the fake model's turn. */
 export const NOISY_STRAY_PER_TEMPERATURE = 0.2;
+
+/** Progress notifications kept on a tool call's record (the last ones; a chatty tool keeps a bounded record). */
+export const MAX_STORED_TOOL_PROGRESS = 20;

@@ -195,6 +195,9 @@ export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 export const TaintSchema = z.object({ detector: z.enum(['quarantine', 'no_injection']), excerpt: z.string() });
 export type Taint = z.infer<typeof TaintSchema>;
 
+/** One progress notification a tool sent while it ran (MCP notifications/progress). */
+export const ToolProgressSchema = z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() });
+
 export const ToolRecordSchema = z.object({
   ...stepTree,
   kind: z.literal('tool_call'),
@@ -239,6 +242,13 @@ export const ToolRecordSchema = z.object({
    * resources), whole; `resultContent` is what the model was given of them. Absent: none.
    */
   media: z.array(z.record(z.string(), jsonValue)).optional(),
+  /**
+   * The tool declared an outputSchema and its result broke it (wrong types, or no structured content):
+   * what was wrong. The model was given a `output_schema_violation` error instead. Absent: none.
+   */
+  schemaViolation: z.string().optional(),
+  /** The last progress notifications the tool sent while it ran, oldest first (bounded). Absent: none. */
+  progress: z.array(ToolProgressSchema).optional(),
   /** When the call went through the harness's checks and the executor. */
   time: CallTimeSchema.optional(),
   /** A governed call that waited for a reviewer: from the pause to the resume. */

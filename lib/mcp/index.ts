@@ -6,6 +6,7 @@
 export { createStockroomServer, type StockroomServerOptions } from './server';
 export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './server';
 export { StatelessMcpEndpoint, type EndpointCaller } from './server';
+export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource } from './server';
 export { parseWeaknessesParam } from './server';
 export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './server';
 export { runMcpServer } from './server';
@@ -20,6 +21,6 @@ export { benchMcpMatrix, formatMcpBench, MCP_BENCH_TARGETS_MS, type McpBenchFigu
 // Reached from other libraries.
 export { isMcpApproval, type McpApprovalStore } from './server';
 export type { OAuthCredentials, OAuthCredentialStore } from './client';
-export { oauthProviderForServer } from './client';
+export { clientCredentialsProvider, oauthProviderForServer } from './client';
 export { oauthSealingKey, seal, unseal } from './client';
 export { dashboardUrl, loadMcpServers, type ResolvedMcpServer, resolveServer } from './client';

@@ -65,8 +65,8 @@ describe.skipIf(!hasShared)('/api/mcp as an OAuth protected resource', () => {
     await database?.drop();
   });
 
-  const token = (email: string, audience = RESOURCE) =>
-    new SignJWT({ email, scope: 'mcp:tools' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('10m').sign(key);
+  const token = (email: string, audience = RESOURCE, scope = 'mcp:tools') =>
+    new SignJWT({ email, scope }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('10m').sign(key);
 
   it('answers a caller without credentials 401 with a challenge pointing to its RFC 9728 metadata', async () => {
     const res = await post();
@@ -89,6 +89,18 @@ describe.skipIf(!hasShared)('/api/mcp as an OAuth protected resource', () => {
     expect(other.status).toBe(401);
     expect(other.headers.get('www-authenticate')).toContain('error="invalid_token", error_description="the token was issued for another resource"');
     expect((await post(`Bearer ${await token('vera@example.test')}`)).status).toBe(403);
+  });
+
+  it('answers a valid token without the mcp:tools scope 403 insufficient_scope, naming the scope (RFC 6750)', async () => {
+    const res = await post(`Bearer ${await token('olga@example.test', RESOURCE, 'profile')}`);
+    expect(res.status).toBe(403);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="mcp:tools"');
+    expect(challenge).toContain(`resource_metadata="${DASHBOARD}/.well-known/oauth-protected-resource/api/mcp"`);
+    // A token that is not valid at all is still 401.
+    expect((await post(`Bearer ${await token('olga@example.test', 'http://127.0.0.1:9/mcp', 'profile')}`)).status).toBe(401);
   });
 
   it('keeps the static token for scripts', async () => {

@@ -7,6 +7,8 @@
  * that needs approval becomes a request on the Approvals page, polled with `approval_status`
  * (lib/mcp/server/mcp-approvals.ts). A caller that has read a tool result with planted instructions
  * is tainted, and from then every write of theirs waits for a reviewer (lib/mcp/server/caller-taint.ts).
+ * The caller's tenant's runs, suites and golden sets are resources (`stockroom://runs/{runId}`, …;
+ * lib/runs/mcp-resources.ts); another tenant's are not found.
  */
 import path from 'node:path';
 import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
@@ -23,6 +25,7 @@ import { currentPolicy } from '@/lib/governance/current-policy';
 import { getDb } from '@/lib/db/client';
 import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
 import { MCP_RUN_PREFIX } from '@/lib/mcp/server/mcp-approvals';
+import { tenantResources } from '@/lib/runs/mcp-resources';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
 
 export const runtime = 'nodejs';
@@ -41,7 +44,8 @@ const resource = () => resourceServerConfig(dashboardUrl());
  */
 async function oauthCaller(token: string): Promise<McpCaller> {
   const check = await verifyResourceToken(token, resource());
-  if (!check.ok) return { ok: false, status: 401, message: check.message, error: 'invalid_token' };
+  // Valid for this resource but short of a scope: 403 naming it (RFC 6750), so the client can step up.
+  if (!check.ok) return { ok: false, status: check.error === 'insufficient_scope' ? 403 : 401, message: check.message, error: check.error };
   const email = typeof check.claims.email === 'string' ? check.claims.email : null;
   const identity = email ? await getIdentityByEmail(getDb().prisma, email) : null;
   if (!identity) return { ok: false, status: 403, message: 'the token names no user of this dashboard' };
@@ -77,7 +81,8 @@ export async function POST(request: Request): Promise<Response> {
     // Once this caller has read planted instructions, each write of theirs waits for a reviewer.
     taint: endpoint.taints.view(key),
   });
-  return endpoint.post(request, { key, writes });
+  // Runs, suites and golden sets as resources: the caller's tenant's only.
+  return endpoint.post(request, { key, writes, resources: tenantResources(caller.tenant, db) });
 }
 
 export function GET(): Response {

@@ -11,6 +11,7 @@ import type { OAuthStatusDto } from '@/lib/db/mcp-oauth';
 import type { ToolServerListingDto } from '@/lib/db/tool-server-listings';
 import { authorizeToolServerAction } from '@/lib/actions/authorize-tool-server';
 import type { McpServerSummary } from '@/lib/mcp/client/server-config';
+import { authorizationOffer } from '@/lib/mcp/client/oauth/authorization-offer';
 import { refreshToolServersAction } from '@/lib/actions/refresh-tool-servers';
 
 export interface ServerView {
@@ -54,14 +55,16 @@ function AuthorizeButton({ serverId }: { serverId: string }) {
 }
 
 function OAuthState({ view, canRefresh }: { view: ServerView; canRefresh: boolean }) {
-  if (view.server.oauth === null) return null;
   const status = view.oauth;
+  // Only a server that publishes protected-resource metadata (found at its last refresh) can be authorized here.
+  const offer = authorizationOffer(view.server.oauth, view.cached?.protectedResource, status?.authorized === true);
+  if (!offer.showState) return null;
   return (
     <span className="small">
       {' '}
       · OAuth ({view.server.oauth === 'client_credentials' ? 'client credentials from the environment' : 'an operator authorizes'}):{' '}
       {status?.authorized ? `token held${status.expiresAt ? ` until ${status.expiresAt.replace('T', ' ').slice(0, 16)} UTC` : ''}, set by ${status.updatedBy}` : 'no token'}{' '}
-      {canRefresh && view.server.oauth === 'authorization_code' ? <AuthorizeButton serverId={view.server.id} /> : null}
+      {canRefresh && offer.authorize ? <AuthorizeButton serverId={view.server.id} /> : null}
     </span>
   );
 }

@@ -9,6 +9,7 @@ import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
 import type { JsonObject } from '../json';
 import { pyJson } from '../pyjson';
+import { MAX_STORED_TOOL_PROGRESS } from '../tunables';
 import type { Guardrails } from '../guardrails/config';
 import type { GuardrailEvent, ToolCallRequest, ToolRecord, ToolSpec, TerminationReason } from '../types';
 import { refuseForbidden, scanToolOutput } from './guardrails-tools';
@@ -187,13 +188,14 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
 
   const started = env.now();
   const onToolProgress = env.onToolProgress;
-  let result: ToolResult = await withDeadline(env, (signal) =>
-    env.executor.call(call.name, call.arguments, {
-      operationKey: env.operationKey?.(call),
-      signal,
-      ...(onToolProgress ? { onProgress: (p: ToolProgress) => onToolProgress({ ...p, step, toolUseId: call.toolUseId, name: call.name }) } : {}),
-    }),
-  );
+  // Kept on the record for replay (the last ones only), and handed to a live observer as they come.
+  const progress: ToolProgress[] = [];
+  const onProgress = (p: ToolProgress): void => {
+    progress.push(p);
+    if (progress.length > MAX_STORED_TOOL_PROGRESS) progress.shift();
+    onToolProgress?.({ ...p, step, toolUseId: call.toolUseId, name: call.name });
+  };
+  let result: ToolResult = await withDeadline(env, (signal) => env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call), signal, onProgress }));
   const rewrittenBy: string[] = [];
   for (const wrapper of env.payloadWrappers) {
     const next = wrapper.wrap({ name: call.name, arguments: call.arguments }, result);
@@ -230,6 +232,8 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
       policy,
       ...(taint ? { taint } : {}),
       ...(result.media ? { media: result.media } : {}),
+      ...(result.schemaViolation !== undefined ? { schemaViolation: result.schemaViolation } : {}),
+      ...(progress.length > 0 ? { progress } : {}),
     },
   };
 }

@@ -11,6 +11,6 @@ export { listConfiguredServerTools, REFRESH_LIMIT_MS } from './list-server-tools
 export { dashboardUrl, loadMcpServers, type McpServerSummary, type ResolvedMcpServer, resolveServer, summarise } from './server-config';
 export type { OAuthCredentials, OAuthCredentialStore } from './oauth/credentials';
 export { memoryCredentialStore } from './oauth/credentials';
-export { oauthProviderForServer } from './oauth/provider-for';
+export { clientCredentialsProvider, oauthProviderForServer } from './oauth/provider-for';
 export { StoredOAuthProvider } from './oauth/stored-provider';
 export { oauthSealingKey, seal, unseal } from './oauth/sealed';

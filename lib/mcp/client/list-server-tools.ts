@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { httpConnection, stdioConnection } from './connections';
 import { McpToolExecutor } from './mcp-executor';
+import { protectedResourceOf } from './oauth/needs-authorization';
 import { loadMcpServers, resolveServer, summarise, type McpServerEntry, type McpServerSummary } from './server-config';
 
 /** How long one server may take to connect and list its tools. */
@@ -23,6 +24,8 @@ export interface ServerTools {
   /** Why nothing is listed (unreachable, a missing environment variable, …). */
   error: string | null;
   durationMs: number;
+  /** An HTTP server: whether it publishes OAuth protected-resource metadata (only then can it be authorized). Null for stdio. */
+  protectedResource: boolean | null;
 }
 
 export interface ListOptions {
@@ -37,7 +40,9 @@ async function listOne(entry: McpServerEntry, options: ListOptions): Promise<Ser
   let executor: McpToolExecutor | undefined;
   let timer: NodeJS.Timeout | undefined;
   const limitMs = options.limitMs ?? REFRESH_LIMIT_MS;
-  const work = (async (): Promise<Omit<ServerTools, 'durationMs'>> => {
+  // Asked beside the listing (not after a 401 only): a server may let anonymous clients list and still offer OAuth.
+  const probe = entry.url !== undefined ? probeProtectedResource(entry) : Promise.resolve(null);
+  const work = (async (): Promise<Omit<ServerTools, 'durationMs' | 'protectedResource'>> => {
     const resolved = resolveServer([entry], entry.id);
     const auth = resolved.kind === 'http' ? options.authFor?.(entry.id) : undefined;
     const connection =
@@ -51,15 +56,26 @@ async function listOne(entry: McpServerEntry, options: ListOptions): Promise<Ser
     timer = setTimeout(() => reject(new Error(`did not answer within ${limitMs / 1000} s`)), limitMs);
   });
   try {
-    return { ...(await Promise.race([work, limit])), durationMs: performance.now() - started };
+    const listed = await Promise.race([work, limit]);
+    return { ...listed, durationMs: performance.now() - started, protectedResource: await probe };
   } catch (err) {
     // The first line only: a stdio child's stderr tail may follow, and it is the server's, not ours to show.
     const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unknown error';
-    return { server, serverInfo: null, tools: [], error: message, durationMs: performance.now() - started };
+    return { server, serverInfo: null, tools: [], error: message, durationMs: performance.now() - started, protectedResource: await probe };
   } finally {
     clearTimeout(timer);
     // A server past its limit is closed once its connection attempt ends (it is not waited for here).
     void work.catch(() => undefined).finally(() => executor?.close());
+  }
+}
+
+/** Whether an HTTP entry publishes protected-resource metadata; false when its URL cannot be resolved (a missing variable). */
+async function probeProtectedResource(entry: McpServerEntry): Promise<boolean> {
+  try {
+    const resolved = resolveServer([entry], entry.id);
+    return resolved.kind === 'http' && (await protectedResourceOf(resolved.url)) !== null;
+  } catch {
+    return false;
   }
 }
 

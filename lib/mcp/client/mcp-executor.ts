@@ -25,6 +25,8 @@ import type { ToolSource } from '../../governance';
 import type { ToolHints } from '../../governance';
 import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
+import { OutputSchemas, schemaViolationResult } from './output-schema';
+import { authorizationAdvice, isUnauthorized, protectedResourceOf } from './oauth/needs-authorization';
 import { lookupOverMcp } from '../shared';
 import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from '../shared';
 import { requestedWeaknessCapability } from '../shared';
@@ -98,6 +100,9 @@ export class McpToolExecutor implements ToolExecutor {
   private readonly requestTimeoutMs: number;
   private specs: Promise<ToolSpec[]> | null = null;
   private tools: Tool[] = [];
+  /** The outputSchemas of the last full tools/list, each result of theirs checked against. */
+  private readonly outputSchemas = new OutputSchemas();
+  private listed = false;
   private closed = false;
   /** The server's id for governance (see McpExecutorOptions.serverId). */
   readonly serverId: string;
@@ -188,6 +193,11 @@ export class McpToolExecutor implements ToolExecutor {
     } catch (err) {
       await withinMs(client.close().catch(() => undefined), CLOSE_TIMEOUT_MS);
       await connection.afterClose?.().catch(() => undefined);
+      if (connection.label === 'mcp-http' && isUnauthorized(err)) {
+        // Not the server's "Missing Authorization header": what to do about it here, naming the keys.
+        const advice = authorizationAdvice(connection.target, options.serverId, await protectedResourceOf(connection.target));
+        throw new ExecutorError(connection.label, advice, { cause: err });
+      }
       const diagnostics = connection.diagnostics?.().trim();
       throw new ExecutorError(
         connection.label,
@@ -265,6 +275,8 @@ export class McpToolExecutor implements ToolExecutor {
       cursor = page.nextCursor;
     } while (cursor);
     this.tools = tools;
+    this.outputSchemas.update(tools);
+    this.listed = true;
     return tools
       .filter((tool) => !isHidden(tool))
       .map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonObject }));
@@ -278,9 +290,12 @@ export class McpToolExecutor implements ToolExecutor {
       return { content, isError: true, errorCode: 'bad_arguments', payloadChars: payloadChars(content, true, this.floatKeys) };
     }
     if (this.lost) return this.callFailure(name, this.lost, context?.operationKey);
+    // A result is checked against its tool's declared outputSchema: the schemas must be known first.
+    if (!this.listed) await this.listSpecs().catch(() => undefined);
     try {
-      const result = await this.whileConnected(this.client.callTool(
-        {
+      // client.request, not client.callTool: the output schema is checked here (output-schema.ts).
+      const result = await this.whileConnected(this.client.request(
+        { method: 'tools/call', params: {
           name,
           arguments: args,
           ...(context?.operationKey || context?.approval
@@ -291,7 +306,7 @@ export class McpToolExecutor implements ToolExecutor {
                 },
               }
             : {}),
-        },
+        } },
         CallToolResultSchema,
         {
           timeout: this.requestTimeoutMs,
@@ -301,11 +316,24 @@ export class McpToolExecutor implements ToolExecutor {
           ...(context?.signal ? { signal: context.signal } : {}),
         },
       ));
+      this.expectListChange();
+      const violation = this.outputSchemas.violation(name, result as CallToolResult);
+      if (violation !== null) return schemaViolationResult(violation, this.floatKeys);
       return normaliseCallToolResult(result as CallToolResult, this.floatKeys);
     } catch (err) {
       if (context?.signal?.aborted && !(err instanceof McpConnectionLostError)) return this.cancelled(name, context.signal, context.operationKey, err);
       return this.callFailure(name, err, context?.operationKey);
     }
+  }
+
+  /**
+   * After a stranger's tool ran, its list is asked for again before the next model call: a server
+   * that changed its tools during the call may send notifications/tools/list_changed after the
+   * result (over streamable HTTP it travels on another stream), too late for the next model call.
+   * Only for a server that says its list can change, and never for our own (its tools are fixed).
+   */
+  private expectListChange(): void {
+    if (!this.ownServer && this.client.getServerCapabilities()?.tools?.listChanged === true) this.specs = null;
   }
 
   /**

@@ -54,10 +54,10 @@ describe('/api/mcp as a protected resource', () => {
   });
 
   it('refuses a token issued for another resource, by another issuer, expired, or without the scope', async () => {
-    expect(await verifyResourceToken(await token({ aud: 'http://127.0.0.1:9999/mcp' }), config)).toEqual({ ok: false, message: 'the token was issued for another resource' });
+    expect(await verifyResourceToken(await token({ aud: 'http://127.0.0.1:9999/mcp' }), config)).toEqual({ ok: false, error: 'invalid_token', message: 'the token was issued for another resource' });
     expect((await verifyResourceToken(await token({ iss: 'http://127.0.0.1:1/other' }), config)).ok).toBe(false);
     expect((await verifyResourceToken(await token({ exp: Math.floor(Date.now() / 1000) - 60 }), config)).ok).toBe(false);
-    expect(await verifyResourceToken(await token({ scope: 'profile' }), config)).toEqual({ ok: false, message: 'the token lacks the scope mcp:tools' });
+    expect(await verifyResourceToken(await token({ scope: 'profile' }), config)).toEqual({ ok: false, error: 'insufficient_scope', message: 'the token lacks the scope mcp:tools' });
     expect((await verifyResourceToken('not-a-jwt', config)).ok).toBe(false);
   });
 

@@ -52,7 +52,7 @@ export function resourceMetadataUrl(config: ResourceServerConfig): string {
   return `${resource.origin}${PRM_PATH}${resource.pathname}`;
 }
 
-/** The `WWW-Authenticate` value of a 401 from /api/mcp. */
+/** The `WWW-Authenticate` value of a 401 from /api/mcp, or of a 403 `insufficient_scope`. */
 export function bearerChallenge(config: ResourceServerConfig, error?: { code: 'invalid_token' | 'insufficient_scope'; description: string }): string {
   const parts = [`resource_metadata="${resourceMetadataUrl(config)}"`];
   if (config.scopes.length) parts.push(`scope="${config.scopes.join(' ')}"`);
@@ -77,23 +77,30 @@ async function jwksFor(config: ResourceServerConfig): Promise<ReturnType<typeof 
   return set;
 }
 
-export type TokenCheck = { ok: true; claims: JWTPayload & { email?: string; scope?: string } } | { ok: false; message: string };
+/**
+ * A token's verdict. `insufficient_scope`: the token is valid for this resource but lacks a scope it
+ * needs (RFC 6750 §3.1: answered 403, naming the scope, so a client can step up); any other failure
+ * is an invalid token (401).
+ */
+export type TokenCheck =
+  | { ok: true; claims: JWTPayload & { email?: string; scope?: string } }
+  | { ok: false; message: string; error: 'invalid_token' | 'insufficient_scope' };
 
 /**
  * Whether `token` is an access token of the configured authorization server for this resource:
  * signature (its JWKS), issuer, audience = this resource, not expired, and the scopes asked for.
  */
 export async function verifyResourceToken(token: string, config: ResourceServerConfig): Promise<TokenCheck> {
-  if (config.issuer === null) return { ok: false, message: 'this endpoint accepts no OAuth access tokens (no authorization server is configured)' };
+  if (config.issuer === null) return { ok: false, message: 'this endpoint accepts no OAuth access tokens (no authorization server is configured)', error: 'invalid_token' };
   try {
     const { payload } = await jwtVerify(token, await jwksFor(config), { issuer: config.issuer, audience: config.resource, algorithms: ['RS256', 'ES256', 'EdDSA', 'PS256'] });
     const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     const missing = config.scopes.filter((s) => !granted.includes(s));
-    if (missing.length > 0) return { ok: false, message: `the token lacks the scope ${missing.join(' ')}` };
+    if (missing.length > 0) return { ok: false, message: `the token lacks the scope ${missing.join(' ')}`, error: 'insufficient_scope' };
     return { ok: true, claims: payload as JWTPayload & { email?: string; scope?: string } };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // jose names the failed claim ("unexpected \"aud\" claim value"): say so without echoing the token.
-    return { ok: false, message: /aud/.test(message) ? 'the token was issued for another resource' : `the token is not valid here (${message.split('\n')[0]})` };
+    return { ok: false, error: 'invalid_token', message: /aud/.test(message) ? 'the token was issued for another resource' : `the token is not valid here (${message.split('\n')[0]})` };
   }
 }

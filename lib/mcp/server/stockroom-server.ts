@@ -34,9 +34,14 @@ import { schemaDigest } from '../../governance';
 import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
 import { isJsonObject } from '../../harness';
 import { callConformanceTool, CONFORMANCE_TOOLS, isConformanceTool } from './conformance-tools';
+import { serveResources, type ResourceSource } from './resources';
+import { servePrompts } from './prompts';
+import { serveCompletion } from './completion';
 
 export interface StockroomServerOptions {
   dataset: Dataset;
+  /** Runs, suites and golden sets as resources (with the explain_run prompt and completion), scoped to the caller (the dashboard's /api/mcp). Absent: none. */
+  resources?: ResourceSource;
   /** Flags that change the tools: descriptions, payloads, legacy-shard failures. */
   weaknesses: readonly WeaknessFlag[];
   /**
@@ -88,8 +93,13 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
 
   const logging = options.logging !== false;
   const server = new Server(STOCKROOM_SERVER_INFO, {
-    capabilities: { tools: {}, ...(logging ? { logging: {} } : {}), experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
+    capabilities: { tools: {}, ...(logging ? { logging: {} } : {}), ...(options.resources ? { resources: {}, prompts: {}, completions: {} } : {}), experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
   });
+  if (options.resources) {
+    serveResources(server, options.resources);
+    servePrompts(server, options.resources);
+    serveCompletion(server, options.resources);
+  }
   /** Tells the client what became of a write (at the level it set; never the arguments' secrets: tool and outcome only). */
   const logWrite = (name: string, result: ToolResult, sessionId: string | undefined): void => {
     if (!logging) return;

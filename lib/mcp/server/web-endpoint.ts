@@ -15,6 +15,7 @@ import { connectGuarded } from './request-guard';
 import { createStockroomServer } from './stockroom-server';
 import { parseWeaknessesParam } from './weaknesses-param';
 import type { WriteGate } from './write-gate';
+import type { ResourceSource } from './resources';
 import { CallerTaints } from './caller-taint';
 
 /** Callers' environments kept at once; the least recently used is dropped beyond it. */
@@ -45,6 +46,8 @@ export interface EndpointCaller {
   /** Separates callers' environments (a user id, or the token's principal). */
   key: string;
   writes: WriteGate;
+  /** The caller's runs, suites and golden sets as resources (scoped to their tenant). */
+  resources?: ResourceSource;
 }
 
 /** Serves MCP over web Requests for one dataset. */
@@ -96,6 +99,7 @@ export class StatelessMcpEndpoint {
       weaknesses: param.weaknesses,
       environment: this.environmentFor(dataset, param.weaknesses, caller.key),
       writes: caller.writes,
+      ...(caller.resources ? { resources: caller.resources } : {}),
       perSessionWeaknesses: true,
       // Stateless JSON answers: no stream could carry a log message, so none is advertised.
       logging: false,

@@ -3,7 +3,9 @@
  * 127.0.0.1 with its URL printed as the first stdout line). It is deliberately someone else's:
  * built on the SDK's McpServer, it lists a destructive `reset_session_state` of its own, can crash
  * mid-call, answers with every content kind, adds a tool while a session runs, and reports
- * progress on a slow call that notices cancellation. Nothing here is the harness's code.
+ * progress on a slow call that notices cancellation, declares an output schema it does not always keep
+ * (`weather`), and can add a tool announcing it only later (`grow_quietly`). Nothing here is the
+ * harness's code.
  *
  *   node --import tsx lib/mcp/testing/stranger-server.ts [--http] [--name NAME]
  */
@@ -100,7 +102,46 @@ function build(name: string): McpServer {
       return { content: [{ type: 'text', text: `done after ${total} steps` }] };
     },
   );
+  server.registerTool(
+    'weather',
+    {
+      description: 'The weather on the loading dock. `answer` picks what comes back: ok, wrong (a text temperature) or none (no structured content)',
+      inputSchema: { answer: z.enum(['ok', 'wrong', 'none']) },
+      outputSchema: { temperature: z.number(), sky: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    () => ({ content: [{ type: 'text', text: '{"temperature":12,"sky":"clear"}' }], structuredContent: { temperature: 12, sky: 'clear' } }),
+  );
+  server.registerTool('grow_quietly', { description: 'Adds quiet_tool, and says so (list_changed) only a while later', inputSchema: {} }, () => {
+    const announce = server.sendToolListChanged.bind(server);
+    server.sendToolListChanged = () => void setTimeout(announce, 1_500);
+    server.registerTool('quiet_tool', { description: 'A tool added without a word', inputSchema: { note: z.string() } }, ({ note }) => ({
+      content: [{ type: 'text', text: `quiet tool got ${note}` }],
+    }));
+    server.sendToolListChanged = announce;
+    return { content: [{ type: 'text', text: 'added quiet_tool' }] };
+  });
+  breakOutputSchema(server);
   return server;
+}
+
+type RawHandler = (request: { params?: { name?: string; arguments?: Record<string, unknown> } }, extra: unknown) => Promise<unknown>;
+
+/**
+ * McpServer checks a tool's output against its schema before sending it; a careless server does not.
+ * `weather` with answer `wrong` or `none` is answered below that check, as such a server would.
+ */
+function breakOutputSchema(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RawHandler> })._requestHandlers;
+  const inner = handlers.get('tools/call')!;
+  handlers.set('tools/call', (request, extra) => {
+    const { name, arguments: args } = request.params ?? {};
+    if (name === 'weather' && args?.answer === 'wrong') {
+      return Promise.resolve({ content: [{ type: 'text', text: '{"temperature":"warm","sky":"clear"}' }], structuredContent: { temperature: 'warm', sky: 'clear' } });
+    }
+    if (name === 'weather' && args?.answer === 'none') return Promise.resolve({ content: [{ type: 'text', text: 'warm and clear' }] });
+    return inner(request, extra);
+  });
 }
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import { JsonTree, parseJsonText, parsePartialJsonText } from '@/components/json
 import { MarkdownText } from '@/components/markdown-text';
 import { GuardrailEntry } from './guardrail-entry';
 import { ToolMedia } from './tool-media';
+import { ToolWord } from './tool-word';
 
 /** The react-query options for one step's entries (shared with the prefetch). */
 export function stepsQuery(runId: string, step: number) {
@@ -122,6 +123,7 @@ function ToolEntry({ runId, item }: { runId: string; item: Extract<AnnotatedStep
         </p>
       ) : null}
       {full ? <FullResult runId={runId} index={item.index} /> : <ResultPreview text={item.result.preview} name={item.name} truncated={item.result.truncated} chars={item.result.chars} />}
+      <ToolWord schemaViolation={item.schemaViolation} progress={item.progress} />
       {item.hasMedia ? (
         <>
           <h3 className="small">Images, audio and resources (the model was given the description above)</h3>

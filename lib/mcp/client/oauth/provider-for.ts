@@ -21,13 +21,22 @@ export interface ProviderForOptions {
   onRedirect?: (authorizationUrl: URL) => void | Promise<void>;
 }
 
-export function oauthProviderForServer(server: Extract<ResolvedMcpServer, { kind: 'http' }>, options: ProviderForOptions): OAuthClientProvider {
+/**
+ * The client-credentials provider of a server whose `oauth` block has `grant: client_credentials`
+ * (machine access: no person, no stored token, so the command line can use it too); null otherwise.
+ */
+export function clientCredentialsProvider(server: Extract<ResolvedMcpServer, { kind: 'http' }>): OAuthClientProvider | null {
   const settings = server.oauth;
-  if (settings?.grant === 'client_credentials') {
-    if (!settings.clientSecret) throw new Error(`tool server '${server.id}': client_credentials needs oauth.clientSecret`);
-    const base = { clientId: settings.clientId, clientSecret: settings.clientSecret, ...(settings.scope ? { scope: settings.scope } : {}) };
-    return settings.issuer ? new ClientCredentialsProvider({ ...base, expectedIssuer: settings.issuer }) : new ClientCredentialsProvider(base);
-  }
+  if (settings?.grant !== 'client_credentials') return null;
+  if (!settings.clientSecret) throw new Error(`tool server '${server.id}': client_credentials needs oauth.clientSecret`);
+  const base = { clientId: settings.clientId, clientSecret: settings.clientSecret, ...(settings.scope ? { scope: settings.scope } : {}) };
+  return settings.issuer ? new ClientCredentialsProvider({ ...base, expectedIssuer: settings.issuer }) : new ClientCredentialsProvider(base);
+}
+
+export function oauthProviderForServer(server: Extract<ResolvedMcpServer, { kind: 'http' }>, options: ProviderForOptions): OAuthClientProvider {
+  const machine = clientCredentialsProvider(server);
+  if (machine) return machine;
+  const settings = server.oauth;
   return new StoredOAuthProvider({
     store: options.store,
     redirectUrl: `${options.dashboardUrl}${OAUTH_CALLBACK_PATH}`,

@@ -1,0 +1,80 @@
+/**
+ * The dashboard's runs, suites and golden sets as resources of /api/mcp (issue 40), scoped to one
+ * tenant: whatever the caller names, only their tenant's objects are read, and another tenant's is
+ * answered exactly like one that does not exist (null: the server says "not found").
+ */
+import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Database } from '../db/client';
+import { getDb } from '../db/client';
+import { InvalidInputError, NotFoundError } from '../db/errors';
+import { getGoldenSetTextOrThrow, listGoldenSets } from '../db/golden-sets';
+import { resolveRunId } from '../db/run-lookup';
+import { listRuns } from '../db/runs-list';
+import { getRunOrThrow } from '../db/runs-read';
+import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
+import { requireSuiteInTenant } from '../db/tenant-scope';
+import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
+
+/** How many recent runs and suites resources/list names (the templates reach every other one). */
+export const LISTED_RECENT = 20;
+
+const JSON_TYPE = 'application/json';
+
+/** Null for what the caller cannot see (absent, another tenant's, a malformed id); anything else is thrown. */
+async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof NotFoundError || err instanceof InvalidInputError) return null;
+    throw err;
+  }
+}
+
+async function readRun(tenant: string, id: string, db: Database): Promise<string | null> {
+  const full = await orNull(() => resolveRunId(id, 'runId', tenant, db));
+  if (full === null) return null;
+  const stored = await orNull(() => getRunOrThrow(full, db));
+  return stored ? JSON.stringify(stored) : null;
+}
+
+async function readSuite(tenant: string, id: string, db: Database): Promise<string | null> {
+  if ((await orNull(() => requireSuiteInTenant(id, tenant, db))) === null) return null;
+  const suite = await getSuiteRun(id, db);
+  return suite ? JSON.stringify({ ...suite, cases: await getSuiteCases(id, undefined, db) }) : null;
+}
+
+/** The resources of `tenant`, for the MCP server serving one of its callers. */
+export function tenantResources(tenant: string, db: Database = getDb()): ResourceSource {
+  return {
+    async list(): Promise<Resource[]> {
+      const [runs, suites, sets] = await Promise.all([
+        listRuns({ filters: { tenant }, limit: LISTED_RECENT }, db),
+        listSuiteRuns({ tenant, limit: LISTED_RECENT }, db),
+        listGoldenSets(tenant, db),
+      ]);
+      return [
+        ...runs.items.map((r) => ({ uri: resourceUri('run', r.id), name: r.id, title: r.query.slice(0, 120), mimeType: JSON_TYPE })),
+        ...suites.items.map((s) => ({ uri: resourceUri('suite', s.id), name: s.id, title: `${s.kind} on ${s.datasetName} (${s.status})`, mimeType: JSON_TYPE })),
+        ...sets.map((g) => ({ uri: resourceUri('golden-set', g.name), name: g.name, title: `${g.name} v${g.version} (${g.caseCount} cases)`, mimeType: 'application/jsonl' })),
+      ];
+    },
+    async complete(kind: ResourceKind, prefix: string): Promise<string[]> {
+      const starts = (value: string) => value.startsWith(prefix);
+      if (kind === 'run') return (await listRuns({ filters: { tenant }, limit: COMPLETION_LIMIT }, db)).items.map((r) => r.id).filter(starts);
+      if (kind === 'suite') return (await listSuiteRuns({ tenant, limit: COMPLETION_LIMIT }, db)).items.map((s) => s.id).filter(starts);
+      return (await listGoldenSets(tenant, db)).map((g) => g.name).filter(starts);
+    },
+    async read(kind: ResourceKind, id: string) {
+      if (kind === 'run') {
+        const text = await readRun(tenant, id, db);
+        return text === null ? null : { mimeType: JSON_TYPE, text };
+      }
+      if (kind === 'suite') {
+        const text = await readSuite(tenant, id, db);
+        return text === null ? null : { mimeType: JSON_TYPE, text };
+      }
+      const set = await orNull(() => getGoldenSetTextOrThrow(tenant, id, null, db));
+      return set ? { mimeType: 'application/jsonl', text: set.jsonl } : null;
+    },
+  };
+}
