@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
 import { startReceiver, verifyStandardWebhook, type Receiver } from '../notify/testing/receiver';
+import { argumentLeak } from '../notify/testing/leaks';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
@@ -94,7 +95,7 @@ describe('webhooks for approvals', () => {
       data: { tenant: 'kittiwake', runId, requestId: approvalId, tool: 'create_restock_request', rule: 'restock-above-auto-approve', quorum: 1, approvals: 0, status: 'pending', link: `https://stockroom.example.test/approvals/${approvalId}` },
     });
     // The call's arguments (750 units of a SKU) and the secret never leave in a notification.
-    expect(first!.body).not.toMatch(/750|SKU-|"arguments"/);
+    expect(first!.body).not.toMatch(argumentLeak(750));
     expect(first!.body).not.toContain(SECRET.slice(6));
     expect(first!.headers['webhook-id']).toMatch(/^msg_/);
 
