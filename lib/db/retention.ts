@@ -18,11 +18,10 @@ import 'server-only';
  */
 import { currentPolicy, evidenceBody, evidenceKey, tenantRetention, type EvidenceKey, type LoadedPolicy } from '../governance';
 import type { RetentionPolicy } from '../governance';
-import { BLOB_PRUNE_LOCK } from './bulk-insert';
 import { getDb, type Database } from './client';
-import { Prisma as Sql } from './generated/sqlite/client';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 import { CONVERSATION_TAIL } from './otlp-store';
+import { deleteRunsIn } from './runs-write';
 
 const DAY_MS = 86_400_000;
 /**
@@ -44,7 +43,8 @@ export interface RetentionLine {
   /** The rule (e.g. "older than 30 days"), or "kept" when the policy names none. */
   rule: string;
   goes: number;
-  stays: number;
+  /** What is left of the class (null: not counted, as the sweep does not). */
+  stays: number | null;
 }
 
 export interface RetentionReport {
@@ -65,9 +65,9 @@ function tenantsOf(policy: LoadedPolicy, only?: string): Array<[string, Retentio
 }
 
 /** The finished runs outside suites of `tenant` and `source` started before `before`, oldest first. */
-function runsDue(db: Database, tenant: string, source: 'harness' | 'imported', before: Date | null, take?: number) {
+function runsDue(db: Database, tenant: string, source: 'harness' | 'imported', before: Date, take: number) {
   return db.prisma.run.findMany({
-    where: { tenant, source, suiteRunId: null, status: 'finished', ...(before ? { startedAt: { lt: before } } : { id: { in: [] } }) },
+    where: { tenant, source, suiteRunId: null, status: 'finished', startedAt: { lt: before } },
     select: { id: true },
     orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
     take,
@@ -75,23 +75,17 @@ function runsDue(db: Database, tenant: string, source: 'harness' | 'imported', b
 }
 
 /**
- * Removes runs `ids` (their rows cascade), the blobs only they used, and appends one `retention`
- * tombstone listing them: one transaction, so a kill leaves the runs or the runs gone with their
- * tombstone, never one without the other.
+ * Removes runs `ids` and suites `suiteIds` (deleteRunsIn: their rows cascade, the blobs no other run
+ * uses go) and appends one `retention` tombstone listing the runs: one transaction, so a kill leaves
+ * the runs or the runs gone with their tombstone, never one without the other.
  */
 async function removeRuns(db: Database, key: EvidenceKey, ids: readonly string[], what: string, policy: LoadedPolicy, at: string, suiteIds: readonly string[] = []): Promise<number> {
   if (ids.length === 0 && suiteIds.length === 0) return 0;
   return withEvidenceTx(db.prisma, async (tx) => {
-    if (db.provider === 'postgres') await tx.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtext(${BLOB_PRUNE_LOCK}))) AS l`;
     const heads = ids.length ? await tx.evidenceChain.findMany({ where: { chain: { in: [...ids] } }, select: { chain: true, hash: true } }) : [];
     const headOf = new Map(heads.map((h) => [h.chain, h.hash]));
-    const hashes = ids.length ? (await tx.runBlobRef.findMany({ where: { runId: { in: [...ids] } }, select: { hash: true }, distinct: ['hash'] })).map((r) => r.hash) : [];
-    const gone = ids.length ? (await tx.run.deleteMany({ where: { id: { in: [...ids] } } })).count : 0;
+    const gone = ids.length ? await deleteRunsIn({ prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close }, ids) : 0;
     if (suiteIds.length) await tx.suiteRun.deleteMany({ where: { id: { in: [...suiteIds] } } });
-    for (let i = 0; i < hashes.length; i += 500) {
-      const chunk = hashes.slice(i, i + 500);
-      await tx.$executeRaw`DELETE FROM "Blob" WHERE "hash" IN (${Sql.join(chunk)}) AND NOT EXISTS (SELECT 1 FROM "RunBlobRef" r WHERE r."hash" = "Blob"."hash") AND NOT EXISTS (SELECT 1 FROM "ToolCall" t WHERE t."resultHash" = "Blob"."hash") AND NOT EXISTS (SELECT 1 FROM "RunMessage" m WHERE m."hash" = "Blob"."hash")`;
-    }
     await appendEvidenceIn(
       tx,
       key,
@@ -109,128 +103,148 @@ async function removeRuns(db: Database, key: EvidenceKey, ids: readonly string[]
 
 /**
  * Applies (or with `dryRun`, only counts) the schedule of `policy` for `tenant` (every tenant the
- * policy names when absent) at `now`, for at most `budgetMs` of removal work.
+ * policy names when absent) at `now`, for at most `budgetMs` of removal work. `tally: false` (the
+ * sweep) counts nothing it does not remove: its lines' `stays` are null.
  */
 export async function applyRetention(
   policy: LoadedPolicy,
-  options: { tenant?: string; dryRun?: boolean; now?: Date; budgetMs?: number; db?: Database; key?: EvidenceKey } = {},
+  options: { tenant?: string; dryRun?: boolean; now?: Date; budgetMs?: number; db?: Database; key?: EvidenceKey; tally?: boolean } = {},
 ): Promise<RetentionReport> {
   const db = options.db ?? getDb();
   const now = options.now ?? new Date();
   const dryRun = options.dryRun ?? false;
+  const tally = options.tally ?? true;
   const deadline = Date.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
   const key = dryRun ? null : (options.key ?? evidenceKey());
   const at = now.toISOString();
   const lines: RetentionLine[] = [];
   let complete = true;
   const p = db.prisma;
+  /** Runs `batch` until it finds nothing left (null) or the budget is spent; what it removed in all. */
+  const drain = async (batch: () => Promise<number | null>): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      if (Date.now() > deadline) {
+        complete = false;
+        return total;
+      }
+      const n = await batch();
+      if (n === null) return total;
+      total += n;
+    }
+  };
+  /**
+   * One class's line: what it held first (when tallying), then what of it goes — counted on a dry run,
+   * removed otherwise; nothing when the class has no rule (`due` null).
+   */
+  const apply = async (c: { tenant: string | null; what: string; rule: string; all: () => Promise<number>; due: { count: () => Promise<number>; remove: () => Promise<number> } | null }) => {
+    const before = tally ? await c.all() : null;
+    const goes = !c.due ? 0 : dryRun ? await c.due.count() : await c.due.remove();
+    lines.push({ tenant: c.tenant, what: c.what, rule: c.rule, goes, stays: before === null ? null : before - goes });
+  };
 
   for (const [tenant, schedule] of tenantsOf(policy, options.tenant)) {
     for (const source of ['harness', 'imported'] as const) {
       const days = schedule?.runs?.[source];
       const before = days === undefined ? null : cutoff(now, days);
-      const all = await p.run.count({ where: { tenant, source, suiteRunId: null } });
-      let goes = before ? await p.run.count({ where: { tenant, source, suiteRunId: null, status: 'finished', startedAt: { lt: before } } }) : 0;
-      if (!dryRun && before) {
-        let removed = 0;
-        for (;;) {
-          if (Date.now() > deadline) {
-            complete = false;
-            break;
-          }
-          const batch = (await runsDue(db, tenant, source, before, RUNS_PER_BATCH[db.provider])).map((r) => r.id);
-          if (batch.length === 0) break;
-          removed += await removeRuns(db, key!, batch, `runs.${source} ${olderThan(days!)}`, policy, at);
-          await yieldTurn();
-        }
-        goes = removed;
-      }
-      lines.push({ tenant, what: `runs.${source}`, rule: days === undefined ? 'kept' : olderThan(days), goes, stays: all - goes });
+      await apply({
+        tenant,
+        what: `runs.${source}`,
+        rule: days === undefined ? 'kept' : olderThan(days),
+        all: () => p.run.count({ where: { tenant, source, suiteRunId: null } }),
+        due: before && {
+          count: () => p.run.count({ where: { tenant, source, suiteRunId: null, status: 'finished', startedAt: { lt: before } } }),
+          remove: () =>
+            drain(async () => {
+              const batch = (await runsDue(db, tenant, source, before, RUNS_PER_BATCH[db.provider])).map((r) => r.id);
+              if (batch.length === 0) return null;
+              const removed = await removeRuns(db, key!, batch, `runs.${source} ${olderThan(days!)}`, policy, at);
+              await yieldTurn();
+              return removed;
+            }),
+        },
+      });
     }
 
-    {
-      const days = schedule?.suites;
-      const where = { tenant, status: { in: ['finished', 'failed', 'cancelled'] } };
-      const all = await p.suiteRun.count({ where: { tenant } });
-      let goes = days === undefined ? 0 : await p.suiteRun.count({ where: { ...where, createdAt: { lt: cutoff(now, days) } } });
-      if (!dryRun && days !== undefined) {
-        let removed = 0;
-        while (complete) {
-          if (Date.now() > deadline) {
-            complete = false;
-            break;
-          }
-          const suite = await p.suiteRun.findFirst({ where: { ...where, createdAt: { lt: cutoff(now, days) } }, select: { id: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-          if (!suite) break;
-          const runs = (await p.run.findMany({ where: { suiteRunId: suite.id }, select: { id: true } })).map((r) => r.id);
-          // A big suite goes in batches of runs; the suite row with the last one.
-          const per = RUNS_PER_BATCH[db.provider];
-          for (let i = 0; i < runs.length; i += per) {
-            const last = i + per >= runs.length;
-            await removeRuns(db, key!, runs.slice(i, i + per), `suites ${olderThan(days)}`, policy, at, last ? [suite.id] : []);
-            await yieldTurn();
-          }
-          if (runs.length === 0) await removeRuns(db, key!, [], `suites ${olderThan(days)}`, policy, at, [suite.id]);
-          removed += 1;
-        }
-        goes = removed;
-      }
-      lines.push({ tenant, what: 'suites', rule: days === undefined ? 'kept' : olderThan(days), goes, stays: all - goes });
-    }
+    const suiteDays = schedule?.suites;
+    const suitesDue = suiteDays === undefined ? null : { tenant, status: { in: ['finished', 'failed', 'cancelled'] }, createdAt: { lt: cutoff(now, suiteDays) } };
+    await apply({
+      tenant,
+      what: 'suites',
+      rule: suiteDays === undefined ? 'kept' : olderThan(suiteDays),
+      all: () => p.suiteRun.count({ where: { tenant } }),
+      due: suitesDue && {
+        count: () => p.suiteRun.count({ where: suitesDue }),
+        remove: () =>
+          drain(async () => {
+            const suite = await p.suiteRun.findFirst({ where: suitesDue, select: { id: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+            if (!suite) return null;
+            const runs = (await p.run.findMany({ where: { suiteRunId: suite.id }, select: { id: true } })).map((r) => r.id);
+            // A big suite goes in batches of runs; the suite row with the last one (alone when it has none).
+            const per = RUNS_PER_BATCH[db.provider];
+            for (let i = 0; i < Math.max(runs.length, 1); i += per) {
+              await removeRuns(db, key!, runs.slice(i, i + per), `suites ${olderThan(suiteDays!)}`, policy, at, i + per >= runs.length ? [suite.id] : []);
+              await yieldTurn();
+            }
+            return 1;
+          }),
+      },
+    });
 
-    {
-      const days = schedule?.otlpRows;
-      const built = { tenant, runId: { not: null } };
-      const all = await p.otlpTrace.count({ where: { tenant } });
-      const dueWhere = days === undefined ? null : { ...built, lastSpanAt: { lt: cutoff(now, days) } };
-      // Only traces that still hold raw rows count as going.
-      let goes = dueWhere ? await p.otlpTrace.count({ where: { ...dueWhere, spanCount: { gt: 0 } } }) : 0;
-      if (!dryRun && dueWhere) {
-        let cleared = 0;
-        for (;;) {
-          if (Date.now() > deadline) {
-            complete = false;
-            break;
-          }
-          const traces = await p.otlpTrace.findMany({ where: { ...dueWhere, spanCount: { gt: 0 } }, select: { traceId: true }, take: TRACES_PER_BATCH });
-          if (traces.length === 0) break;
-          const ids = traces.map((t) => t.traceId);
-          await p.$transaction([
-            p.otlpSpan.deleteMany({ where: { tenant, traceId: { in: ids } } }),
-            // A conversation's tail (a digest, no content) stays: a later call of the conversation still joins its run.
-            p.otlpLog.deleteMany({ where: { tenant, traceId: { in: ids }, name: { not: CONVERSATION_TAIL } } }),
-            // The trace row stays (its run, and that it was received): it holds no raw spans any more.
-            p.otlpTrace.updateMany({ where: { tenant, traceId: { in: ids } }, data: { spanCount: 0 } }),
-          ]);
-          cleared += ids.length;
-        }
-        goes = cleared;
-      }
-      lines.push({ tenant, what: 'otlpRows', rule: days === undefined ? 'kept' : `${olderThan(days)} after the last span, once the run is built`, goes, stays: all - goes });
-    }
+    const otlpDays = schedule?.otlpRows;
+    // Built traces past the period that still hold raw rows.
+    const tracesDue = otlpDays === undefined ? null : { tenant, runId: { not: null }, lastSpanAt: { lt: cutoff(now, otlpDays) }, spanCount: { gt: 0 } };
+    await apply({
+      tenant,
+      what: 'otlpRows',
+      rule: otlpDays === undefined ? 'kept' : `${olderThan(otlpDays)} after the last span, once the run is built`,
+      all: () => p.otlpTrace.count({ where: { tenant } }),
+      due: tracesDue && {
+        count: () => p.otlpTrace.count({ where: tracesDue }),
+        remove: () =>
+          drain(async () => {
+            const ids = (await p.otlpTrace.findMany({ where: tracesDue, select: { traceId: true }, take: TRACES_PER_BATCH })).map((t) => t.traceId);
+            if (ids.length === 0) return null;
+            await p.$transaction([
+              p.otlpSpan.deleteMany({ where: { tenant, traceId: { in: ids } } }),
+              // A conversation's tail (a digest, no content) stays: a later call of the conversation still joins its run.
+              p.otlpLog.deleteMany({ where: { tenant, traceId: { in: ids }, name: { not: CONVERSATION_TAIL } } }),
+              // The trace row stays (its run, and that it was received): it holds no raw spans any more.
+              p.otlpTrace.updateMany({ where: { tenant, traceId: { in: ids } }, data: { spanCount: 0 } }),
+            ]);
+            return ids.length;
+          }),
+      },
+    });
 
-    {
-      const days = schedule?.judgeCache;
-      const all = await p.judgeCall.count({ where: { tenant } });
-      const where = days === undefined ? null : { tenant, createdAt: { lt: cutoff(now, days) } };
-      const goes = where ? (dryRun ? await p.judgeCall.count({ where }) : (await p.judgeCall.deleteMany({ where })).count) : 0;
-      lines.push({ tenant, what: 'judgeCache', rule: days === undefined ? 'kept' : olderThan(days), goes, stays: all - goes });
-    }
+    const judgeDays = schedule?.judgeCache;
+    const callsDue = judgeDays === undefined ? null : { tenant, createdAt: { lt: cutoff(now, judgeDays) } };
+    await apply({
+      tenant,
+      what: 'judgeCache',
+      rule: judgeDays === undefined ? 'kept' : olderThan(judgeDays),
+      all: () => p.judgeCall.count({ where: { tenant } }),
+      due: callsDue && { count: () => p.judgeCall.count({ where: callsDue }), remove: async () => (await p.judgeCall.deleteMany({ where: callsDue })).count },
+    });
   }
 
   // Every tenant alike: sign-in state nobody can use any more.
-  {
-    const where = { expiresAt: { lt: now } };
-    const all = await p.session.count();
-    const goes = dryRun ? await p.session.count({ where }) : (await p.session.deleteMany({ where })).count;
-    lines.push({ tenant: null, what: 'sessions', rule: 'expired', goes, stays: all - goes });
-  }
-  {
-    const where = { windowStartMs: { lt: BigInt(now.getTime() - THROTTLE_KEEP_MS) } };
-    const all = await p.signInThrottle.count();
-    const goes = dryRun ? await p.signInThrottle.count({ where }) : (await p.signInThrottle.deleteMany({ where })).count;
-    lines.push({ tenant: null, what: 'signInThrottle', rule: 'windows over for a day', goes, stays: all - goes });
-  }
+  const expired = { expiresAt: { lt: now } };
+  await apply({
+    tenant: null,
+    what: 'sessions',
+    rule: 'expired',
+    all: () => p.session.count(),
+    due: { count: () => p.session.count({ where: expired }), remove: async () => (await p.session.deleteMany({ where: expired })).count },
+  });
+  const over = { windowStartMs: { lt: BigInt(now.getTime() - THROTTLE_KEEP_MS) } };
+  await apply({
+    tenant: null,
+    what: 'signInThrottle',
+    rule: 'windows over for a day',
+    all: () => p.signInThrottle.count(),
+    due: { count: () => p.signInThrottle.count({ where: over }), remove: async () => (await p.signInThrottle.deleteMany({ where: over })).count },
+  });
   return { policyVersion: policy.version, dryRun, lines, complete };
 }
 
@@ -251,5 +265,5 @@ export async function sweepRetention(now: Date = new Date(), db?: Database): Pro
     return null;
   }
   sweepProblem = null;
-  return applyRetention(policy, { now, budgetMs: SWEEP_BUDGET_MS, db });
+  return applyRetention(policy, { now, budgetMs: SWEEP_BUDGET_MS, db, tally: false });
 }

@@ -97,14 +97,18 @@ function estimateRows(run: RunResult): number {
  * one transaction. Returns false when there was no such run.
  */
 export async function deleteRun(id: string, db: Database = getDb()): Promise<boolean> {
-  return db.prisma.$transaction(async (tx) => {
-    const refs = await tx.runBlobRef.findMany({ where: { runId: id }, select: { hash: true } });
-    const deleted = await tx.run.deleteMany({ where: { id } });
-    if (deleted.count === 0) return false;
-    const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
-    for (const statement of pruneBlobs(txDb, refs.map((r) => r.hash))) await statement;
-    return true;
-  });
+  return db.prisma.$transaction(async (tx) => (await deleteRunsIn({ prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close }, [id])) > 0);
+}
+
+/**
+ * Deletes runs `ids` inside the caller's transaction (`txDb`): their rows cascade, then the blobs no
+ * other run uses go. Returns how many runs there were (deleteRun; the retention schedule).
+ */
+export async function deleteRunsIn(txDb: Database, ids: readonly string[]): Promise<number> {
+  const refs = await txDb.prisma.runBlobRef.findMany({ where: { runId: { in: [...ids] } }, select: { hash: true } });
+  const deleted = await txDb.prisma.run.deleteMany({ where: { id: { in: [...ids] } } });
+  if (deleted.count > 0) for (const statement of pruneBlobs(txDb, refs.map((r) => r.hash))) await statement;
+  return deleted.count;
 }
 
 /**
