@@ -7,7 +7,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { addEmailEndpointAction } from '@/lib/actions/add-email-endpoint';
-import { WEBHOOK_EVENTS } from '@/lib/schemas/webhooks';
+import { EventsFieldset, FieldError, ReachesField } from './endpoint-fields';
 
 const FIELDS = [
   { name: 'smtpHost', label: 'SMTP host', type: 'text' },
@@ -53,12 +53,7 @@ export function AddEmailForm() {
     'aria-invalid': fieldErrors[field] ? true : undefined,
     'aria-describedby': fieldErrors[field] ? `em-${field}-error` : undefined,
   });
-  const err = (field: string) =>
-    fieldErrors[field]?.length ? (
-      <span className="field-error" id={`em-${field}-error`}>
-        {fieldErrors[field]!.join(' ')}
-      </span>
-    ) : null;
+  const err = (field: string) => <FieldError prefix="em" field={field} fieldErrors={fieldErrors} />;
   return (
     <section className="panel" aria-labelledby="add-email-heading">
       <h2 id="add-email-heading">Add an email notification</h2>
@@ -85,23 +80,9 @@ export function AddEmailForm() {
               <option value="true">TLS from the start</option>
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="em-role">Reaches</label>
-            <select id="em-role" name="role" defaultValue="reviewer">
-              <option value="reviewer">reviewers</option>
-              <option value="admin">admins</option>
-            </select>
-          </div>
+          <ReachesField prefix="em" />
         </div>
-        <fieldset aria-describedby={fieldErrors.events ? 'em-events-error' : undefined}>
-          <legend>Events</legend>
-          {WEBHOOK_EVENTS.map((e) => (
-            <label key={e} style={{ marginRight: '1rem' }}>
-              <input type="checkbox" name="events" value={e} defaultChecked={e !== 'run.ended'} /> {e}
-            </label>
-          ))}
-          {err('events')}
-        </fieldset>
+        <EventsFieldset prefix="em" fieldErrors={fieldErrors} />
         <button type="submit" className="primary" disabled={pending}>
           Add email notification
         </button>

@@ -6,7 +6,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { addWebhookAction } from '@/lib/actions/add-webhook';
-import { WEBHOOK_EVENTS } from '@/lib/schemas/webhooks';
+import { EventsFieldset, FieldError, ReachesField } from './endpoint-fields';
 
 export function AddWebhookForm() {
   const router = useRouter();
@@ -34,12 +34,7 @@ export function AddWebhookForm() {
       setSecret(res.data.secret);
       router.refresh();
     });
-  const err = (field: string) =>
-    fieldErrors[field]?.length ? (
-      <span className="field-error" id={`wh-${field}-error`}>
-        {fieldErrors[field]!.join(' ')}
-      </span>
-    ) : null;
+  const err = (field: string) => <FieldError prefix="wh" field={field} fieldErrors={fieldErrors} />;
   return (
     <section className="panel" aria-labelledby="add-webhook-heading">
       <h2 id="add-webhook-heading">Add a webhook</h2>
@@ -62,23 +57,9 @@ export function AddWebhookForm() {
               <option value="slack">Slack-compatible text</option>
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="wh-role">Reaches</label>
-            <select id="wh-role" name="role" defaultValue="reviewer">
-              <option value="reviewer">reviewers</option>
-              <option value="admin">admins</option>
-            </select>
-          </div>
+          <ReachesField prefix="wh" />
         </div>
-        <fieldset aria-describedby={fieldErrors.events ? 'wh-events-error' : undefined}>
-          <legend>Events</legend>
-          {WEBHOOK_EVENTS.map((e) => (
-            <label key={e} style={{ marginRight: '1rem' }}>
-              <input type="checkbox" name="events" value={e} defaultChecked={e !== 'run.ended'} /> {e}
-            </label>
-          ))}
-          {err('events')}
-        </fieldset>
+        <EventsFieldset prefix="wh" fieldErrors={fieldErrors} />
         <button type="submit" className="primary" disabled={pending}>
           Add webhook
         </button>
