@@ -35,3 +35,4 @@ export { DEFAULT_EVIDENCE_SIGNING_KEY_FILE, loadSigningKeys, parsePublicKeys, pa
 export { checkReceipt, ERASED, type ErasedRun, ErasedRunSchema, type ErasureReceipt, ErasureReceiptSchema, signReceipt } from './erasure';
 export { PSEUDONYM_HEX_CHARS, type Redaction, REDACTION_CLASSES, type RedactionClass, type RedactionPolicy, RedactionSchema, redactsAnything, Redactor } from './redaction';
 export { newPseudonymKey, sealPseudonymKey, unsealPseudonymKey } from './pseudonym-key';
+export { sealFor, UnsealError, unsealFor } from './sealing';

@@ -3,7 +3,8 @@
  * sealed (AES-256-GCM under a key derived from the evidence key, which lives outside the database),
  * so a copy of the database does not let anyone forge this deployment's webhooks.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sealFor, UnsealError, unsealFor } from '../governance';
 import { NotifyError } from './errors';
 import { MIN_SECRET_BYTES } from './limits';
 import { secretBytes } from './sign';
@@ -22,24 +23,19 @@ export function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-const sealKey = (rootKey: Buffer) => Buffer.from(hkdfSync('sha256', rootKey, Buffer.alloc(0), 'stockroom webhook signing secrets v1', 32));
+const PURPOSE = 'stockroom webhook signing secrets v1';
 
-/** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+/** `v1.<iv>.<tag>.<ciphertext>`, base64url parts (lib/governance/sealing.ts). */
 export function sealSecret(secret: string, rootKey: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(rootKey), iv);
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return sealFor(PURPOSE, Buffer.from(secret, 'utf8'), rootKey);
 }
 
 export function unsealSecret(sealed: string, rootKey: Buffer): string {
-  const [v, iv, tag, data] = sealed.split('.');
-  if (v !== 'v1' || !iv || !tag || data === undefined) throw new NotifyError('secret_unreadable', 'a webhook secret is stored in an unknown form');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(rootKey), Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    return unsealFor(PURPOSE, sealed, rootKey).toString('utf8');
   } catch (err) {
-    throw new NotifyError('secret_unreadable', 'a webhook secret cannot be opened with this deployment’s evidence key (was the key changed?)', undefined, { cause: err });
+    if (!(err instanceof UnsealError)) throw err;
+    if (err.reason === 'malformed') throw new NotifyError('secret_unreadable', 'a webhook secret is stored in an unknown form');
+    throw new NotifyError('secret_unreadable', 'a webhook secret cannot be opened with this deployment’s evidence key (was the key changed?)', undefined, { cause: err.cause });
   }
 }
