@@ -20,8 +20,11 @@ test('a tainted run says where on its page and in replay, and the runs list filt
   await expect(operator.getByTestId('taint-excerpt')).toContainText(/SYSTEM NOTICE TO AI ASSISTANTS/);
   const step = /Tainted at step (\d+)/.exec((await notice.textContent()) ?? '')![1]!;
 
-  await notice.getByRole('link', { name: `Open the replay at step ${step}` }).click();
-  await expect(operator).toHaveURL(new RegExp(`/runs/${tainted}\\?step=${step}$`));
+  const open = notice.getByRole('link', { name: `Open the replay at step ${step}` });
+  await expect(open).toHaveAttribute('href', `/runs/${tainted}?step=${step}`);
+  await open.click();
+  // The replay may already have moved the address to that step's first transition (?transition=N).
+  await expect(operator).toHaveURL(new RegExp(`/runs/${tainted}\\?(step=${step}|transition=\\d+)$`));
   await expect(operator.getByTestId('taint-badge').first()).toBeVisible();
   await expect(operator.getByTestId('taint-finding').first()).toContainText('the quarantine detector found an instruction planted in this result');
 
