@@ -6,7 +6,10 @@ import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { openAgent } from '../../lib/runs/agent';
-import { metaFor, storeRun } from '../../lib/runs/store';
+import { liveRecorders, metaFor, storeRunSoFar } from '../../lib/runs/store';
+import { watchForStop } from '../../lib/runs/stop-runs';
+import { newId } from '../../lib/db/ids';
+import { isOfflineModel } from '../../lib/harness';
 import { exitCodeFor } from '../exit-codes';
 import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
@@ -41,6 +44,11 @@ export const command: CliCommand = {
     // Checked before the run: a refused --save runs and stores nothing.
     const target = await saveTargetFromArgs(args, dataset.dir);
     const cancel = cancelOnSigint();
+    // Stored under its id from the start: a live model's run is written step by step, so the dashboard
+    // can follow it (and stop it) while it runs; a fake-model run takes milliseconds and is written once.
+    const meta = target ? { ...metaFor(dataset, config, null, null, target.owner), id: newId() } : null;
+    const stop = target && meta && !isOfflineModel(config.model) ? watchForStop(meta.id, target.db) : null;
+    const signal = stop ? AbortSignal.any([cancel.signal, stop.signal]) : cancel.signal;
     try {
       const executor = await createExecutorFromArgs(args, config, dataset);
       const agent = await openAgent({ dataset, config, executor, live });
@@ -48,11 +56,13 @@ export const command: CliCommand = {
       try {
         // Replaying: recorded answers while the requests match; then live (with --model) or DIVERGED.
         const model = source ? replayModel(source, live.liveModel?.({ caseId, weaknesses: config.weaknesses }) ?? null) : undefined;
-        result = await agent.run(query, caseId, { signal: cancel.signal, model });
+        const recorders = stop && meta ? liveRecorders(meta, { db: target!.db, signal }) : {};
+        result = await agent.run(query, caseId, { signal, model, ...recorders });
       } finally {
         await agent.close();
       }
-      const runId = target ? await storeRun(result, metaFor(dataset, config, null, null, target.owner), target.db) : null;
+      if (meta) await storeRunSoFar(result, meta, target!.db);
+      const runId = meta?.id ?? null;
       if (args.flags.json) {
         const { modelInputs: _omitted, ...rest } = result;
         // With --save, `runId` is the stored run's id (its /runs/<runId> page); the harness's own id moves to `harnessRunId`.
@@ -61,8 +71,9 @@ export const command: CliCommand = {
         process.stdout.write(formatRun(result) + '\n' + (runId ? `stored as run ${runId} in tenant ${target!.owner.tenant}\n` : ''));
       }
       // 0 only for COMPLETED: the exit status says how the run ended (cli/exit-codes.ts, README).
-      return exitCodeFor(result.terminationReason, cancel.signal.aborted);
+      return exitCodeFor(result.terminationReason, signal.aborted);
     } finally {
+      stop?.dispose();
       cancel.dispose();
       await target?.close();
     }

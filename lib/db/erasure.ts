@@ -60,7 +60,7 @@ async function eraseIn(tx: Tx, provider: Database['provider'], key: EvidenceKey,
   const erasedHash = sha256(ERASED_BLOB);
   await tx.blob.upsert({ where: { hash: erasedHash }, create: { hash: erasedHash, text: ERASED_BLOB, chars: ERASED_BLOB.length }, update: {} });
 
-  count('Run', (await tx.run.updateMany({ where: { id: runId }, data: { query: ERASED, finalAnswer: ERASED, toolProgress: null, checkpointHash: null, sessionId: null, traceUserId: null, createdBy: null } })).count);
+  count('Run', (await tx.run.updateMany({ where: { id: runId }, data: { query: ERASED, finalAnswer: ERASED, toolProgress: null, answerSoFar: null, checkpointHash: null, sessionId: null, traceUserId: null, createdBy: null } })).count);
   count('RunSearch', (await tx.runSearch.updateMany({ where: { runId }, data: { body: ERASED } })).count);
   const turns = await tx.modelTurn.findMany({ where: { runId }, select: { idx: true, toolCalls: true } });
   // Rows at a time (a long run has thousands of turns and the transaction has a time limit).

@@ -22,7 +22,7 @@ import { eraseContent } from './erasure';
 import { NotFoundError } from './errors';
 import { verifyStoredChain } from './governance-evidence';
 import { addRunLabel, labelsOfRun } from './labels';
-import { storeToolProgress } from './run-progress';
+import { storeAnswerSoFar, storeToolProgress } from './run-progress';
 import { getRunOrThrow, getRunSummary } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
@@ -174,6 +174,14 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
     const row = await db.prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { toolProgress: true } });
     expect(row.toolProgress).toContain('mailing [REDACTED:email]');
     expect(row.toolProgress).not.toContain(EMAIL);
+  });
+
+  test("a running run's streamed answer, stored while it forms, is redacted like its content", async () => {
+    const runId = await saveRun({ ...personalRun(), status: 'running' }, makeMeta({ tenant: 'puffin' }), db);
+    await storeAnswerSoFar(runId, { step: 99, text: `I will write to ${EMAIL}` }, db);
+    const row = await db.prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { answerSoFar: true } });
+    expect(row.answerSoFar).toContain('write to [REDACTED:email]');
+    expect(row.answerSoFar).not.toContain(EMAIL);
   });
 
   test('a tenant without redaction stores its content as it came', async () => {

@@ -14,7 +14,21 @@ export interface RunProgressDto {
   terminationReason: string;
   /** The newest progress a tool call in flight reported (MCP notifications/progress), or null. */
   toolProgress: ToolProgressDto | null;
+  /** The answer a streamed model call in flight has sent so far (the step it will be), or null. */
+  answerSoFar: AnswerSoFarDto | null;
 }
+
+/** A streamed model answer as it forms: the text received so far for a step not yet stored. */
+export interface AnswerSoFarDto {
+  step: number;
+  text: string;
+  /** The text was cut to ANSWER_SO_FAR_MAX_CHARS (the stored step will hold all of it). */
+  truncated: boolean;
+  at: string;
+}
+
+/** The most of a forming answer kept while it streams (its start: what a reader follows). */
+export const ANSWER_SO_FAR_MAX_CHARS = 8_000;
 
 /** What a running tool call last said of its progress. */
 export interface ToolProgressDto {
@@ -28,12 +42,36 @@ export interface ToolProgressDto {
 }
 
 export async function getRunProgressOrThrow(id: string, db: Database = getDb()): Promise<RunProgressDto> {
-  const row = await db.prisma.run.findUnique({ where: { id }, select: { status: true, steps: true, modelCallCount: true, terminationReason: true, toolProgress: true } });
+  const row = await db.prisma.run.findUnique({
+    where: { id },
+    select: { status: true, steps: true, modelCallCount: true, terminationReason: true, toolProgress: true, answerSoFar: true },
+  });
   if (!row) throw new NotFoundError('run', id);
-  const parsed = row.toolProgress === null ? null : parseStoredJson(row.toolProgress, 'tool progress');
-  const toolProgress = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as unknown as ToolProgressDto) : null;
-  // Progress of a step already stored is over: only a call of a step still running is shown.
-  return { ...row, toolProgress: toolProgress && toolProgress.step > row.steps && row.status === 'running' ? toolProgress : null };
+  const { toolProgress: rawTool, answerSoFar: rawAnswer, ...rest } = row;
+  const toolProgress = storedObject<ToolProgressDto>(rawTool, 'tool progress');
+  const answerSoFar = storedObject<AnswerSoFarDto>(rawAnswer, 'answer so far');
+  // Progress of a step already stored is over: only what belongs to a step still running is shown.
+  const inFlight = <T extends { step: number }>(p: T | null) => (p && p.step > row.steps && row.status === 'running' ? p : null);
+  return { ...rest, toolProgress: inFlight(toolProgress), answerSoFar: inFlight(answerSoFar) };
+}
+
+function storedObject<T>(raw: string | null, what: string): T | null {
+  const parsed = raw === null ? null : parseStoredJson(raw, what);
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as unknown as T) : null;
+}
+
+/**
+ * Records the answer a running run's model is streaming for `step` (redacted at rest like the run's
+ * own text). Written only while that step is not stored yet: a late write never outlives its step.
+ */
+export async function storeAnswerSoFar(id: string, partial: { step: number; text: string }, db: Database = getDb()): Promise<void> {
+  const truncated = partial.text.length > ANSWER_SO_FAR_MAX_CHARS;
+  let text = truncated ? partial.text.slice(0, ANSWER_SO_FAR_MAX_CHARS) : partial.text;
+  const run = await db.prisma.run.findUnique({ where: { id }, select: { tenant: true, createdBy: true, sessionId: true, traceUserId: true } });
+  const redactor = run ? await redactorFor(db.prisma, run.tenant, run) : null;
+  if (redactor) text = redactor.text(text, 'answer so far');
+  const value: AnswerSoFarDto = { step: partial.step, text, truncated, at: new Date().toISOString() };
+  await db.prisma.run.updateMany({ where: { id, status: 'running', steps: { lt: partial.step } }, data: { answerSoFar: JSON.stringify(value) } });
 }
 
 /** Records a running live run's newest tool progress (a run no longer running is left alone). */
@@ -97,27 +135,43 @@ export async function markRunStopping(id: string, db: Database = getDb()): Promi
 
 /** Fewest milliseconds between two progress writes of one run (a chatty tool is sampled, the newest kept). */
 export const TOOL_PROGRESS_WRITE_MS = 250;
+/** Fewest milliseconds between two writes of a forming answer (each write holds all the text so far). */
+export const ANSWER_SO_FAR_WRITE_MS = 150;
 
 /**
  * A harness onToolProgress observer for run `id` that stores the newest progress at most every
  * TOOL_PROGRESS_WRITE_MS; never throws (progress is best effort: the run's record is what counts).
  */
 export function toolProgressRecorder(id: string, db?: Database): (p: Omit<ToolProgressDto, 'at' | 'total' | 'message'> & { total?: number; message?: string }) => void {
+  const write = sampledWriter(TOOL_PROGRESS_WRITE_MS, (p: Omit<ToolProgressDto, 'at'>) => storeToolProgress(id, p, db));
+  return (p) => write({ step: p.step, toolUseId: p.toolUseId, name: p.name, progress: p.progress, total: p.total ?? null, message: p.message ?? null });
+}
+
+/**
+ * A harness onModelText observer for run `id`: stores the answer so far at most every
+ * ANSWER_SO_FAR_WRITE_MS, the newest kept; never throws (the run's record is what counts).
+ */
+export function answerSoFarRecorder(id: string, db?: Database): (partial: { step: number; text: string }) => void {
+  return sampledWriter(ANSWER_SO_FAR_WRITE_MS, (p: { step: number; text: string }) => storeAnswerSoFar(id, p, db));
+}
+
+/** Calls `write` with the newest value at most every `everyMs`, one write at a time; failures are dropped. */
+function sampledWriter<T>(everyMs: number, write: (value: T) => Promise<void>): (value: T) => void {
   let last = 0;
-  let pending: Omit<ToolProgressDto, 'at'> | null = null;
+  let pending: T | null = null;
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
     timer = null;
-    if (!pending) return;
-    const p = pending;
+    if (pending === null) return;
+    const value = pending;
     pending = null;
     last = Date.now();
-    void storeToolProgress(id, p, db).catch(() => undefined);
+    void write(value).catch(() => undefined);
   };
-  return (p) => {
-    pending = { step: p.step, toolUseId: p.toolUseId, name: p.name, progress: p.progress, total: p.total ?? null, message: p.message ?? null };
+  return (value) => {
+    pending = value;
     if (timer) return;
-    timer = setTimeout(flush, Math.max(0, last + TOOL_PROGRESS_WRITE_MS - Date.now()));
+    timer = setTimeout(flush, Math.max(0, last + everyMs - Date.now()));
     timer.unref?.();
   };
 }

@@ -7,11 +7,10 @@
 import { isOfflineModel } from '../harness';
 import type { RunResult } from '../harness';
 import { replayModel, type ReplaySource } from '../models';
-import { toolProgressRecorder } from '../db/run-progress';
 import { resolveLiveModel, withAgent, type LiveModel } from './agent';
 import type { PreparedRun } from './prepare';
 import { watchForStop } from './stop-runs';
-import { storeRun, storeRunSoFar } from './store';
+import { liveRecorders, storeRun, storeRunSoFar } from './store';
 import type { JobLease } from '../db/job-lease';
 import { summariseRun, type RunOneResult } from './summary';
 
@@ -43,10 +42,8 @@ export async function executeRun(p: PreparedRun, options: ExecuteOptions = {}): 
     const run: RunResult = await withAgent({ dataset, config, tools: server, live }, (agent) =>
       agent.run(p.query, golden?.id ?? null, {
         signal,
-        // Once a stop is asked for, the row keeps saying `stopping` until the run's end is stored.
-        onStep: liveProgress ? (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta, undefined, options.lease).then(stored)) : undefined,
-        // A tool's progress (MCP notifications/progress) is shown live in the replay too.
-        onToolProgress: liveProgress ? toolProgressRecorder(meta.id) : undefined,
+        // Stored as it goes: each step, a tool's progress and a streamed answer, shown live in the replay.
+        ...(liveProgress ? liveRecorders(meta, { lease: options.lease, signal, stored }) : {}),
         model: options.replay
           ? replayModel(options.replay, live.liveModel?.({ caseId: golden?.id ?? null, weaknesses: config.weaknesses }) ?? null)
           : undefined,

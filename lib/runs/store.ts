@@ -3,11 +3,12 @@
  */
 import type { HarnessConfig } from '../harness';
 import type { RunResult } from '../harness';
-import type { Dataset } from '../stockroom';
+import type { AgentRunOptions, Dataset } from '../stockroom';
 import { getDb, type Database } from '../db/client';
 import { replaceRun, saveRun } from '../db/runs-write';
 import type { JobLease } from '../db/job-lease';
 import type { SaveRunMeta } from '../db/types';
+import { answerSoFarRecorder, toolProgressRecorder } from '../db/run-progress';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */
 export interface RunOwner {
@@ -42,4 +43,21 @@ export function storeRun(run: RunResult, meta: SaveRunMeta, db: Database = getDb
  */
 export function storeRunSoFar(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
   return replaceRun(run, meta, db, lease);
+}
+
+/**
+ * The observers that store a live run as it goes, under `meta.id`: the run so far after each step
+ * (`stored` told after each), a tool's progress and a streamed answer as it forms. Once `signal` is
+ * aborted no more steps are stored (the row keeps saying `stopping` until the run's end is stored).
+ */
+export function liveRecorders(
+  meta: SaveRunMeta & { id: string },
+  options: { db?: Database; lease?: JobLease; signal?: AbortSignal; stored?: () => void } = {},
+): Pick<AgentRunOptions, 'onStep' | 'onToolProgress' | 'onModelText'> {
+  const { db, lease, signal, stored } = options;
+  return {
+    onStep: (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta, db, lease).then(stored)),
+    onToolProgress: toolProgressRecorder(meta.id, db),
+    onModelText: answerSoFarRecorder(meta.id, db),
+  };
 }

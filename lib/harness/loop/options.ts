@@ -61,6 +61,8 @@ export interface HarnessOptions {
   tokenEstimator?: TokenEstimator;
   /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
+  /** Told of a streamed model answer as it forms: the text so far of the step being produced; never awaited. */
+  onModelText?: (partial: { step: number; text: string }) => void;
   /**
    * Stop the run on `repeatCallWindow` identical calls in a row (REPEATED_CALL). On unless false: a
    * caller that wants a run to loop (a course setting) says so here; the loop never asks why.
