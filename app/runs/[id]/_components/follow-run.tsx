@@ -1,8 +1,10 @@
 'use client';
 /**
- * Follows a run that has not ended (queued for a worker, or a live model storing it step by step): polls its progress and,
- * whenever a step has been stored or the run has ended, re-renders the page from the server so the
- * replay grows with it. Nothing polls once the run is over.
+ * Follows a run that has not ended (queued for a worker, or a live model storing it step by step): its
+ * progress arrives as server-sent events (app/api/runs/[id]/events; polling the progress route where
+ * they cannot be had) and, whenever a step has been stored or the run has ended, the page re-renders
+ * from the server so the replay grows with it; a streamed answer is shown as it forms. Nothing
+ * follows once the run is over.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
@@ -12,21 +14,54 @@ import { isLiveStatus } from '@/lib/format/run-status';
 import { fetchJson } from '@/components/fetch-json';
 import type { RunProgressDto } from '@/lib/db/run-progress';
 
-/** How often a running run is polled. */
+/** How often a running run is polled when server-sent events cannot be had. */
 const POLL_MS = 1000;
+
+/** The run's progress as the server pushes it; `failed` when the event stream could not be opened. */
+function useProgressEvents(runId: string, live: boolean): { pushed: RunProgressDto | null; failed: boolean; gone: boolean } {
+  const [pushed, setPushed] = useState<RunProgressDto | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [gone, setGone] = useState(false);
+  useEffect(() => {
+    if (!live) return;
+    const events = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
+    events.addEventListener('progress', (e) => {
+      const progress = JSON.parse((e as MessageEvent<string>).data) as RunProgressDto;
+      setPushed(progress);
+      // The server ends the stream after the end; without this the browser would reconnect.
+      if (!isLiveStatus(progress.status)) events.close();
+    });
+    events.addEventListener('gone', () => {
+      events.close();
+      setGone(true);
+    });
+    // Refused (signed out, not found) or not an event stream: the browser gives up; poll instead.
+    // A cut connection is retried by the browser itself (readyState CONNECTING).
+    events.onerror = () => {
+      if (events.readyState === EventSource.CLOSED) setFailed(true);
+    };
+    return () => events.close();
+  }, [runId, live]);
+  return { pushed, failed, gone };
+}
 
 /** `canStop`: the caller may stop the run (an operator); others see no button. */
 export function FollowRun({ runId, status, steps, canStop = false }: { runId: string; status: string; steps: number; canStop?: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
+  const live = isLiveStatus(status);
+  const events = useProgressEvents(runId, live);
   const progress = useQuery({
     queryKey: ['run-progress', runId],
-    enabled: isLiveStatus(status),
+    enabled: live && events.failed,
     queryFn: ({ signal }) => fetchJson<RunProgressDto>(`/api/runs/${encodeURIComponent(runId)}/progress`, signal),
     refetchInterval: (q) => (q.state.data && !isLiveStatus(q.state.data.status) ? false : POLL_MS),
     staleTime: 0,
   });
-  const seen = progress.data;
+  const seen = events.failed ? progress.data : events.pushed;
+  useEffect(() => {
+    if (events.gone) router.refresh();
+  }, [events.gone, router]);
   useEffect(() => {
     if (!seen || (seen.status === status && seen.steps === steps)) return;
     // A step's entries fetched while it was the newest may have grown: forget them, then re-render.
@@ -60,6 +95,17 @@ export function FollowRun({ runId, status, steps, canStop = false }: { runId: st
           {seen.toolProgress.total !== null ? ` of ${seen.toolProgress.total}` : ''}
           {seen.toolProgress.message ? ` — ${seen.toolProgress.message}` : ''}
         </p>
+      ) : null}
+      {seen?.answerSoFar ? (
+        <div data-testid="answer-so-far">
+          <p className="small muted" style={{ margin: '0.5em 0 0' }}>
+            The model is answering (step {seen.answerSoFar.step}); its text so far:
+          </p>
+          <p style={{ margin: 0, whiteSpace: 'pre-wrap' }}>
+            {seen.answerSoFar.text}
+            {seen.answerSoFar.truncated ? ' […]' : ''}
+          </p>
+        </div>
       ) : null}
       {canStop && (status === 'running' || status === 'queued') ? (
         <button type="button" className="secondary" onClick={stop} disabled={stopping} data-testid="stop-run">
