@@ -11,6 +11,7 @@
  *   transition-log click a row of the log → that transition on screen and its step's entries loaded
  *   agent tree           the replay of a 5,000-span trace of 20 agents (issue 31), address typed → its
  *                        span tree drawn with rows, interactive; beside it that page's GET over HTTP, p95
+ *   live step            a running run's page open, a step stored → the page showing it (issue 40), p95
  * `BENCH_BROWSER_URL` points it at a running server instead (with BENCH_BROWSER_EMAIL / _PASSWORD of an
  * admin+operator+reviewer and BENCH_BROWSER_REVIEWER / _REVIEWER_PASSWORD of a second reviewer).
  */
@@ -116,9 +117,53 @@ async function treeRunPath(page: Page, base: string): Promise<string | null> {
   return link.getAttribute('href');
 }
 
-async function measure(browser: Browser, base: string, admin: typeof ADMIN, reviewer: typeof REVIEWER, repeat: number): Promise<Figure[]> {
+/**
+ * A running run's page open; each time a step is stored (as a live run stores it: the whole record
+ * rewritten), from the commit to the page showing that step's count. Times on one machine's clock: the
+ * bench's after the commit, the browser's when the text changed (a MutationObserver).
+ */
+async function liveStepLatency(page: Page, base: string, url: string, steps: number): Promise<number[]> {
+  const { saveRun, replaceRun } = await import('../lib/db/runs-write');
+  const { makeMeta, makeRun } = await import('../lib/db/testing/run-fixtures');
+  const { newId } = await import('../lib/db/ids');
+  const { DEFAULT_TENANT } = await import('../lib/governance/principal');
+  const db = openDatabase(url);
+  const meta = { ...makeMeta({ tenant: DEFAULT_TENANT }), id: newId() };
+  const running = (rounds: number) => ({ ...makeRun({ runId: 'bench-live', rounds }), status: 'running' as const });
+  try {
+    await saveRun(running(1), meta, db);
+    await page.goto(`${base}/runs/${meta.id}`);
+    await page.getByTestId('run-live').waitFor();
+    await page.evaluate(() => {
+      const seen: Record<string, number> = {};
+      (window as unknown as { __stepsSeen: Record<string, number> }).__stepsSeen = seen;
+      const look = () => {
+        const m = /(\d+) steps? stored so far/.exec(document.querySelector('[data-testid=run-live]')?.textContent ?? '');
+        if (m && !(m[1]! in seen)) seen[m[1]!] = Date.now();
+      };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+      look();
+    });
+    const out: number[] = [];
+    for (let rounds = 2; rounds <= steps + 1; rounds++) {
+      const run = running(rounds);
+      await replaceRun(run, meta, db);
+      const stored = Date.now();
+      const shown = await page.waitForFunction((n) => (window as unknown as { __stepsSeen: Record<string, number> }).__stepsSeen[n], String(run.steps), { polling: 'raf', timeout: 15_000 });
+      out.push(((await shown.jsonValue()) as number) - stored);
+      // A live model's steps come seconds apart; a short pause keeps them from piling up here.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+async function measure(browser: Browser, base: string, admin: typeof ADMIN, reviewer: typeof REVIEWER, repeat: number, url?: string): Promise<Figure[]> {
   const samples: Record<string, number[]> = {};
   const http: number[] = [];
+  const live: number[] = [];
   const add = (name: string, ms: number) => (samples[name] ??= []).push(ms);
   for (let i = 0; i < repeat; i++) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -187,6 +232,7 @@ async function measure(browser: Browser, base: string, admin: typeof ADMIN, revi
         http.push(performance.now() - g0);
       }
     }
+    if (url) live.push(...(await liveStepLatency(page, base, url, 10)));
     await other.close();
     await context.close();
   }
@@ -201,6 +247,15 @@ async function measure(browser: Browser, base: string, admin: typeof ADMIN, revi
   }));
   if (http.length) {
     figures.push({ name: 'replay page of the 5,000-span / 20-agent run (HTTP GET), p95', value: round(percentile(http, 95), 1), unit: 'ms', target: '≤ 300 ms', detail: `p50 ${round(median(http), 1)} ms, ${http.length} GETs; ${load}` });
+  }
+  if (live.length) {
+    figures.push({
+      name: "browser: a running run's new step on its page (stored → shown), p95",
+      value: round(percentile(live, 95), 0),
+      unit: 'ms',
+      target: '≤ 500 ms',
+      detail: `p50 ${round(median(live), 0)} ms, ${live.length} steps; ${load}`,
+    });
   }
   return figures;
 }
@@ -238,7 +293,7 @@ export async function benchBrowser(repeat: number): Promise<Figure[]> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForServer(base, server, 900_000);
-    return await measure(browser, base, ADMIN, REVIEWER, n);
+    return await measure(browser, base, ADMIN, REVIEWER, n, url);
   } finally {
     await browser.close();
     server?.kill('SIGTERM');

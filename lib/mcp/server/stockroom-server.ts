@@ -34,6 +34,7 @@ import { schemaDigest } from '../../governance';
 import { APPROVAL_REQUEST_META_KEY, APPROVAL_STATUS_TOOL, APPROVAL_STATUS_TOOL_NAME } from './mcp-approvals';
 import { isJsonObject } from '../../harness';
 import { callConformanceTool, CONFORMANCE_TOOLS, isConformanceTool } from './conformance-tools';
+import { ASKING_TOOLS, callAskingTool, CONFORMANCE_CAPABILITIES, isAskingTool, serveConformanceFixtures } from './conformance-fixtures';
 import { serveResources, type ResourceSource } from './resources';
 import { servePrompts } from './prompts';
 import { serveCompletion } from './completion';
@@ -93,8 +94,15 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
 
   const logging = options.logging !== false;
   const server = new Server(STOCKROOM_SERVER_INFO, {
-    capabilities: { tools: {}, ...(logging ? { logging: {} } : {}), ...(options.resources ? { resources: {}, prompts: {}, completions: {} } : {}), experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true) },
+    capabilities: {
+      tools: {},
+      ...(logging ? { logging: {} } : {}),
+      ...(options.resources ? { resources: {}, prompts: {}, completions: {} } : options.conformanceTools ? CONFORMANCE_CAPABILITIES : {}),
+      experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true),
+    },
   });
+  // The conformance suite's own resources and prompts, where the server has none of its own.
+  if (options.conformanceTools && !options.resources) serveConformanceFixtures(server);
   if (options.resources) {
     serveResources(server, options.resources);
     servePrompts(server, options.resources);
@@ -124,7 +132,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
       // Read-only and limited to this caller's own environment, so every client may reconcile with it.
       LOOKUP_TOOL,
       ...(writes.approvalStatus ? [APPROVAL_STATUS_TOOL] : []),
-      ...(options.conformanceTools ? CONFORMANCE_TOOLS : []),
+      ...(options.conformanceTools ? [...CONFORMANCE_TOOLS, ...ASKING_TOOLS] : []),
     ],
   }));
 
@@ -132,6 +140,7 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as JsonValue;
     if (options.conformanceTools && isConformanceTool(name)) return callConformanceTool(server, name, request.params._meta?.progressToken);
+    if (options.conformanceTools && isAskingTool(name)) return callAskingTool(server, name, isJsonObject(args) ? args : {});
     if (name === RESET_TOOL_NAME && options.offerReset) {
       environment.reset();
       return encodeToolValue({ reset: true }, false);

@@ -1,0 +1,10 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadDataset } from '/work/main/lib/stockroom/dataset/load-dataset';
+import { startStockroomHttpServer } from '/work/main/lib/mcp/server/http-server';
+import { refusingWrites } from '/work/main/lib/mcp/server/write-gate';
+import { OWN_DATASET_DIR } from '/work/main/lib/mcp/test-support';
+const server = await startStockroomHttpServer({ dataset: loadDataset(OWN_DATASET_DIR), weaknesses: [], port: 0, conformanceTools: true, maxSessionsPerClient: 100, writesFor: () => refusingWrites('no'), log: () => {} });
+const r = await promisify(execFile)(process.execPath, ['/work/main/node_modules/@modelcontextprotocol/conformance/dist/index.js', 'server', '--url', server.url, '--suite', 'all'], { timeout: 120000 }).catch((e) => e);
+console.log(r.stdout.split('\n').filter((l: string) => /[✓✗]|Total|passed|failed/.test(l)).join('\n'));
+await server.close();
