@@ -36,3 +36,4 @@ export { checkReceipt, ERASED, type ErasedRun, ErasedRunSchema, type ErasureRece
 export { PSEUDONYM_HEX_CHARS, type Redaction, REDACTION_CLASSES, type RedactionClass, type RedactionPolicy, RedactionSchema, redactsAnything, Redactor } from './redaction';
 export { newPseudonymKey, sealPseudonymKey, unsealPseudonymKey } from './pseudonym-key';
 export { sealFor, UnsealError, unsealFor } from './sealing';
+export { byTimeLeft } from './queue-order';

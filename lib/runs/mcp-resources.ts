@@ -14,6 +14,8 @@ import { getRunOrThrow } from '../db/runs-read';
 import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
 import { requireSuiteInTenant } from '../db/tenant-scope';
 import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
+import { listApprovals } from '../db/governance-approvals';
+import { byTimeLeft } from '../governance';
 
 /** How many recent runs and suites resources/list names (the templates reach every other one). */
 export const LISTED_RECENT = 20;
@@ -43,9 +45,50 @@ async function readSuite(tenant: string, id: string, db: Database): Promise<stri
   return suite ? JSON.stringify({ ...suite, cases: await getSuiteCases(id, undefined, db) }) : null;
 }
 
+/** The most pending requests the approval-queue resource holds (soonest to expire first). */
+export const QUEUE_LIMIT = 100;
+
+/**
+ * The tenant's pending approval requests as the triage_approvals prompt hands them to a model: what
+ * each call would do (tool, arguments as stored), why it was held, approvals still needed, time left,
+ * and whether its run read planted instructions. Decisions stay in the dashboard.
+ */
+async function approvalQueue(tenant: string, db: Database): Promise<string> {
+  const now = new Date();
+  const pending = byTimeLeft(await listApprovals(db.prisma, 'pending', now, [tenant]));
+  const shown = pending.slice(0, QUEUE_LIMIT);
+  const tainted = new Set(
+    (await db.prisma.run.findMany({ where: { id: { in: shown.map((r) => r.runId) }, tenant, taintedStep: { not: null } }, select: { id: true } })).map((r) => r.id),
+  );
+  return JSON.stringify({
+    at: now.toISOString(),
+    pending: pending.length,
+    requests: shown.map((r) => ({
+      id: r.id,
+      page: `/approvals/${r.id}`,
+      runId: r.runId,
+      step: r.step,
+      tool: r.proposal.tool,
+      arguments: r.proposal.arguments,
+      rule: r.rule,
+      message: r.message,
+      approverRole: r.approverRole,
+      quorum: r.quorum,
+      approvals: r.decisions.filter((d) => d.verdict === 'approve').length,
+      createdAt: r.createdAt,
+      expiresAt: r.proposal.expiresAt,
+      minutesLeft: Math.max(0, Math.round((Date.parse(r.proposal.expiresAt) - now.getTime()) / 60_000)),
+      runTainted: tainted.has(r.runId),
+    })),
+  });
+}
+
 /** The resources of `tenant`, for the MCP server serving one of its callers. */
 export function tenantResources(tenant: string, db: Database = getDb()): ResourceSource {
   return {
+    async approvalQueue() {
+      return { mimeType: JSON_TYPE, text: await approvalQueue(tenant, db) };
+    },
     async list(): Promise<Resource[]> {
       const [runs, suites, sets] = await Promise.all([
         listRuns({ filters: { tenant }, limit: LISTED_RECENT }, db),

@@ -1,6 +1,6 @@
 import 'server-only';
 /** A run's live progress as a server-sent events response (see app/api/runs/[id]/events). */
-import { isLiveStatus } from '../format/run-status';
+import { isLiveStatus } from '../format';
 import { watchRunProgress } from './progress-hub';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */

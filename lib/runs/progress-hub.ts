@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { getDb, type Database } from '../db/client';
 import { getRunProgressOrThrow, type RunProgressDto } from '../db/run-progress';
-import { isLiveStatus } from '../format/run-status';
+import { isLiveStatus } from '../format';
 import { NotFoundError } from '../db/errors';
 
 /** How often a watched run's progress row is read. */

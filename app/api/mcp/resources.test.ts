@@ -17,7 +17,9 @@ import { createSuiteRun } from '@/lib/db/suites';
 import { makeMeta, makeRun } from '@/lib/db/testing/run-fixtures';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { DEFAULT_TENANT } from '@/lib/governance/principal';
-import { RESOURCE_NOT_FOUND } from '@/lib/mcp/server/resources';
+import { APPROVAL_QUEUE_URI, RESOURCE_NOT_FOUND } from '@/lib/mcp/server/resources';
+import { createApprovalRequest } from '@/lib/db/governance-approvals';
+import { proposalDigest, type BoundProposal } from '@/lib/governance/proposal';
 import { hasShared, OWN_DATASET_DIR, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';
 import { migrate } from '@/scripts/db-migrate.mjs';
 import { POST } from './route';
@@ -120,12 +122,48 @@ describe.skipIf(!hasShared)('/api/mcp resources', () => {
   });
 
   it('offers explain_run, embedding the run, and answers another tenant’s run like a missing one', async () => {
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_run']);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_run', 'triage_approvals']);
     const got = await client.getPrompt({ name: 'explain_run', arguments: { runId: ids.mine! } });
     expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('why the run ended') });
     expect(got.messages[1]?.content).toMatchObject({ type: 'resource', resource: { uri: `stockroom://runs/${ids.mine}`, mimeType: 'application/json' } });
     for (const runId of [ids.theirs!, 'no-such-run-0000']) {
       await expect(client.getPrompt({ name: 'explain_run', arguments: { runId } })).rejects.toThrow(`runId: no run ${runId}`);
     }
+  });
+
+  it('offers triage_approvals: the pending queue of the caller’s tenant only, soonest to expire first, with what each call would do', async () => {
+    const now = new Date();
+    const request = async (id: string, tenant: string, quantity: number, minutes: number) => {
+      const proposal: BoundProposal = {
+        actor: 'someone',
+        tenant,
+        tool: 'create_restock_request',
+        toolVersion: '1',
+        schemaDigest: 'x',
+        arguments: { sku: 'SKU-2001', quantity },
+        policyVersion: 'v',
+        expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
+      };
+      await createApprovalRequest(db.prisma, { id, runId: ids.mine!, callId: `c-${id}`, step: 1, rule: 'large_restock', message: 'over 500 units', approverRole: 'reviewer', quorum: 2, proposal, digest: proposalDigest(proposal) }, now);
+    };
+    await request('apr_late', DEFAULT_TENANT, 777, 60);
+    await request('apr_soon', DEFAULT_TENANT, 901, 5);
+    await request('apr_theirs', OTHER, 555, 1);
+
+    const got = await client.getPrompt({ name: 'triage_approvals' });
+    expect(got.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('do not decide') });
+    const embedded = got.messages[1]?.content as { type: string; resource: { uri: string; text: string } };
+    expect(embedded).toMatchObject({ type: 'resource', resource: { uri: APPROVAL_QUEUE_URI } });
+    const queue = JSON.parse(embedded.resource.text) as { pending: number; requests: { id: string; arguments: unknown; quorum: number; approvals: number; page: string }[] };
+    expect(queue.pending).toBe(2);
+    expect(queue.requests.map((r) => r.id)).toEqual(['apr_soon', 'apr_late']);
+    expect(queue.requests[0]).toMatchObject({ arguments: { sku: 'SKU-2001', quantity: 901 }, quorum: 2, approvals: 0, page: '/approvals/apr_soon' });
+    expect(embedded.resource.text).not.toContain('apr_theirs');
+    expect(embedded.resource.text).not.toContain(OTHER);
+
+    // The same queue is a resource of its own, listed and readable.
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain(APPROVAL_QUEUE_URI);
+    const read = await client.readResource({ uri: APPROVAL_QUEUE_URI });
+    expect(JSON.parse(String((read.contents[0] as { text?: string } | undefined)?.text)).requests.map((r: { id: string }) => r.id)).toEqual(['apr_soon', 'apr_late']);
   });
 });

@@ -45,8 +45,13 @@ export function parseResourceUri(uri: string): { kind: ResourceKind; id: string 
   }
 }
 
+/** The caller's tenant's pending approval requests, soonest to expire first (one fixed resource). */
+export const APPROVAL_QUEUE_URI = 'stockroom://approvals/pending';
+
 /** The caller's own resources: already scoped to their tenant by whoever builds it. */
 export interface ResourceSource {
+  /** The pending approval queue (JSON), for the triage_approvals prompt; absent where there is none. */
+  approvalQueue?(): Promise<{ mimeType: string; text: string }>;
   /** A bounded list of recent resources (the templates reach the rest). */
   list(): Promise<Resource[]>;
   /** The resource's text, or null when the caller has no such resource. */
@@ -63,10 +68,19 @@ export const ARGUMENT_KIND: Record<string, ResourceKind> = { runId: 'run', suite
 
 /** Serves `source`'s resources on `server` (which must have declared the `resources` capability). */
 export function serveResources(server: Server, source: ResourceSource): void {
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await source.list() }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      ...(source.approvalQueue ? [{ uri: APPROVAL_QUEUE_URI, name: 'approvals-pending', title: 'Pending approval requests', mimeType: 'application/json' }] : []),
+      ...(await source.list()),
+    ],
+  }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    if (uri === APPROVAL_QUEUE_URI && source.approvalQueue) {
+      const queue = await source.approvalQueue();
+      return { contents: [{ uri, mimeType: queue.mimeType, text: queue.text }] };
+    }
     const ref = parseResourceUri(uri);
     const found = ref ? await source.read(ref.kind, ref.id) : null;
     if (!found) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
