@@ -195,7 +195,7 @@ export function envTableMarkdown(): string {
   const rows = ENV_VARIABLES.map((v) => `| \`${v.name}\` | ${v.readBy.join(', ')} | ${v.accepts} | ${v.meaning} |`);
   const areas = [
     `| ${Object.keys(ENV_KEYS).map((k) => `\`${k}\``).join(', ')} | cli | see "The harness configuration" below | the harness configuration (lib/harness/config.ts) |`,
-    '| `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, … | web, worker, cli | see [Traces](../guides/importing-traces.md#sending-runs-to-a-collector) | trace export (lib/otel/env.ts) |',
+    '| `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, … | web, worker, cli | see [traces](../guides/importing-traces.md) | trace export (lib/otel/env.ts) |',
   ];
   return ['| variable | read by | accepts | what it does |', '|---|---|---|---|', ...rows, ...areas].join('\n');
 }

@@ -14,6 +14,12 @@ const markdown = (dir: string): string[] =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? markdown(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []));
 const DOCS = ['README.md', ...markdown('docs')];
 
+/** GitHub's anchors of a Markdown file's headings (lower case, punctuation dropped, spaces to dashes). */
+function headingSlugs(text: string): Set<string> {
+  const headings = text.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm);
+  return new Set([...headings].map((h) => h[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+}
+
 describe('the generated references', () => {
   it.each(Object.keys(GENERATED_DOCS))('%s is what npm run docs:generate writes', async (file) => {
     expect(fs.readFileSync(file, 'utf8')).toBe(await GENERATED_DOCS[file]!());
@@ -59,6 +65,23 @@ describe('what README.md and docs/ name exists', () => {
 
   it.each(DOCS)('every STOCKROOM_* and OTEL_* variable %s names is read by the code', (file) => {
     expect(unknownVariables(fs.readFileSync(file, 'utf8'))).toEqual([]);
+  });
+
+  it.each(DOCS)('every relative link of %s reaches a file, and a heading there when it names one', (file) => {
+    const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+    const broken: string[] = [];
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!;
+      if (/^[a-z]+:/.test(target)) continue; // http:, https:, mailto:
+      const [rel, anchor] = target.split('#') as [string, string | undefined];
+      const to = rel === '' ? file : path.join(path.dirname(file), rel);
+      if (!fs.existsSync(to)) {
+        broken.push(`${target}: no file ${to}`);
+        continue;
+      }
+      if (anchor && to.endsWith('.md') && !headingSlugs(fs.readFileSync(to, 'utf8')).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${to}`);
+    }
+    expect(broken).toEqual([]);
   });
 
   it('README.md keeps the commands .ci/run and a newcomer run, and links every guide', () => {
