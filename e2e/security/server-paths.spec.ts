@@ -1,11 +1,13 @@
 /**
- * No page shows (or sends in its RSC payload) a server path, a secret or the database file (issue 36):
- * every page's HTML, fetched as the admin who sees the most, is searched for the repository's absolute
- * path, the datasets' directories, the database file, the policy file and the secrets the e2e server holds.
+ * No page shows (or sends in its RSC payload or the data it fetches) a server path, a secret or the
+ * database file (issue 36): every page, opened as the admin who sees the most, is searched — its HTML and
+ * every document and fetch answer of our origin while it loads — for the repository's absolute path, the
+ * datasets' directories, the database file, the policy file and the secrets the e2e server holds; so are
+ * the downloads (a run, a suite, the runs table).
  */
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { runFromLauncher } from '../support/helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { runFromLauncher, runMatrix } from '../support/helpers';
 import { HOSTILE_DATASET_ID } from '../support/hostile-dataset';
 import { E2E_PROVIDER_KEY } from '../support/live';
 import { startSecondServer } from '../support/second-server';
@@ -26,18 +28,44 @@ function forbidden(): [string, string][] {
   ];
 }
 
+/** The forbidden things `text` (what `url` answered) contains, as `url: what`. */
+function leaksIn(text: string, url: string): string[] {
+  return forbidden()
+    .filter(([needle]) => text.includes(needle))
+    .map(([, what]) => `${url}: ${what}`);
+}
+
 /** The forbidden things the page at `url` contains, as `url: what`. */
 async function leaksOf(get: (url: string) => Promise<string>, url: string): Promise<string[]> {
   const html = await get(url);
   expect(html.length, url).toBeGreaterThan(500);
-  return forbidden()
-    .filter(([text]) => html.includes(text))
-    .map(([, what]) => `${url}: ${what}`);
+  return leaksIn(html, url);
+}
+
+/** Opens `url` in the browser and returns what every document and fetch answer of our origin held, until the network is idle. */
+async function answersWhileLoading(page: Page, url: string): Promise<string[]> {
+  const origin = new URL(page.url()).origin;
+  const pending: Promise<string[]>[] = [];
+  const onResponse = (res: import('@playwright/test').Response) => {
+    const type = res.request().resourceType();
+    if (!res.url().startsWith(origin) || !['document', 'fetch', 'xhr'].includes(type)) return;
+    pending.push(res.text().then((t) => leaksIn(t, `${url} → ${new URL(res.url()).pathname}`), () => []));
+  };
+  page.on('response', onResponse);
+  try {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+  } finally {
+    page.off('response', onResponse);
+  }
+  return (await Promise.all(pending)).flat();
 }
 
 test('no page shows a server path, the database file or a secret, to an admin either', async ({ page }) => {
-  // Three runs (one on the extra dataset, one waiting for approval), one matrix, then every page.
-  test.setTimeout(300_000);
+  // Four runs (one on the extra dataset, one waiting for approval), one matrix, then every page.
+  test.setTimeout(480_000);
+  await runMatrix(page);
+  const suite = new URL(page.url()).searchParams.get('suite')!;
   const a = await runFromLauncher(page, { caseId: 'S008' });
   const b = await runFromLauncher(page, { caseId: 'S008', weaknesses: ['ambiguous_tool_desc'] });
   await runFromLauncher(page, { caseId: 'S024', governed: true });
@@ -60,6 +88,7 @@ test('no page shows a server path, the database file or a secret, to an admin ei
     extra,
     `/runs?dataset=${HOSTILE_DATASET_ID}`,
     '/matrix',
+    `/matrix?suite=${suite}`,
     '/instructor',
     `/compare?a=${a}&b=${b}`,
     '/approvals',
@@ -75,7 +104,12 @@ test('no page shows a server path, the database file or a secret, to an admin ei
   ];
   const get = async (url: string) => (await page.request.get(url)).text();
   const found: string[] = [];
-  for (const url of pages) found.push(...(await leaksOf(get, url)));
+  for (const url of pages) {
+    found.push(...(await leaksOf(get, url)));
+    found.push(...(await answersWhileLoading(page, url)));
+  }
+  // What a user downloads: a run, a suite, the runs table.
+  for (const url of [`/api/runs/${a}/export`, `/api/suites/${suite}/export`, '/api/runs/export']) found.push(...leaksIn(await get(url), url));
   const signedOut = await page.context().browser()!.newContext({ storageState: { cookies: [], origins: [] } });
   found.push(...(await leaksOf(async (url) => (await signedOut.request.get(new URL(url, page.url()).toString())).text(), '/sign-in')));
   await signedOut.close();
