@@ -9,6 +9,7 @@ import { COMMANDS } from '../../cli/stockroom';
 import { WORKER_FLAGS } from '../../cli/worker-help';
 import { ENV_KEYS } from '../../lib/harness/config';
 import { ENV_VARIABLES } from '../../lib/startup/env';
+import { SCREENSHOT_FLAGS } from './screenshot-first-demo';
 
 /** Variables the documentation names that are not the application's configuration, each with why. */
 export const DOCUMENTED_NOT_CONFIGURATION: Record<string, string> = {
@@ -23,6 +24,7 @@ export async function declaredFlags(): Promise<Map<string, Set<string>>> {
     programs.set(name, new Set([...Object.keys(command.flags ?? {}), 'help']));
   }
   programs.set('worker', new Set([...WORKER_FLAGS, 'help']));
+  programs.set('screenshot-first-demo', new Set(Object.keys(SCREENSHOT_FLAGS)));
   // bench/bench.ts runs when loaded, so its flags are read from the spec it hands to parseArgs.
   const bench = fs.readFileSync('bench/bench.ts', 'utf8');
   const spec = /parseArgs\(process\.argv\.slice\(2\), \{([\s\S]*?)\n {2}\}\);/.exec(bench)?.[1] ?? '';
@@ -31,8 +33,8 @@ export async function declaredFlags(): Promise<Map<string, Set<string>>> {
 }
 
 const FLAG = /(?<![\w-])--([a-z][a-z0-9-]*)/g;
-/** `npm run stockroom -- run`, `stockroom import`, `npm run worker --`, `npm run bench --`. */
-const INVOCATION = /(?:npm run stockroom --|stockroom) ([a-z][a-z-]*)|npm run (worker|bench)\b/g;
+/** `npm run stockroom -- run`, `stockroom import`, `npm run worker --`, `npm run bench --`, the screenshot script. */
+const INVOCATION = /(?:npm run stockroom --|stockroom) ([a-z][a-z-]*)|npm run (worker|bench)\b|scripts\/docs\/(screenshot-first-demo)\.ts/g;
 /** Other programs the documentation shows (a systemd unit, package managers): their flags are theirs. */
 const FOREIGN = /\b(?:systemctl|apt-get|npm (?:ci|install|rebuild))\b.*$/;
 
@@ -45,7 +47,7 @@ export function unknownFlags(text: string, programs: Map<string, Set<string>>): 
   for (const line of lines) {
     const checked = new Set<number>();
     for (const m of line.matchAll(INVOCATION)) {
-      const program = m[1] ?? m[2]!;
+      const program = m[1] ?? m[2] ?? m[3]!;
       const flags = programs.get(program);
       if (!flags) continue; // "stockroom" as a word, or an unknown command (the CLI's own test covers the list)
       // The command line runs to its comment, the end of its inline code, or the end of the line.
@@ -54,7 +56,7 @@ export function unknownFlags(text: string, programs: Map<string, Set<string>>): 
       const end = Math.min(...[rest.indexOf(' # '), rest.indexOf('`')].filter((i) => i >= 0), rest.length);
       for (const f of rest.slice(0, end).matchAll(FLAG)) {
         checked.add(start + f.index);
-        if (!flags.has(f[1]!)) problems.push(`--${f[1]} is not a flag of ${program === 'worker' || program === 'bench' ? `npm run ${program}` : `stockroom ${program}`}: ${line.trim().slice(0, 160)}`);
+        if (!flags.has(f[1]!)) problems.push(`--${f[1]} is not a flag of ${m[1] ? `stockroom ${program}` : program}: ${line.trim().slice(0, 160)}`);
       }
     }
     const foreignFrom = FOREIGN.exec(line)?.index ?? line.length;
