@@ -16,7 +16,7 @@ export const ENV_TABLE_END = '<!-- env-table:end -->';
 function harnessAccepts(node: JsonSchemaNode): string {
   if (node.type === 'array') return `comma-separated: ${node.items?.enum?.map((v) => `\`${String(v)}\``).join(', ') ?? 'names'}`;
   if (node.type === 'object') return 'JSON, or a JSON file (the keys of `tenants.<tenant>.guardrails` below)';
-  return acceptsText(node);
+  return acceptsText(node).replace(/, or null$/, ''); // unset is none
 }
 
 function harnessDefault(value: unknown): string {
@@ -31,9 +31,9 @@ export function harnessTableMarkdown(): string {
   const rows = Object.entries(ENV_KEYS).map(([name, key]) => {
     const node = properties[key];
     if (!node) throw new Error(`${name}: the harness configuration has no setting ${key}`);
-    return `| \`${name}\` | \`${key}\` | ${harnessAccepts(node).replace(/\|/g, '\\|')} | ${harnessDefault(DEFAULT_CONFIG[key])} |`;
+    return `| \`${name}\` | \`${key}\` | ${harnessAccepts(node).replace(/\|/g, '\\|')} | ${harnessDefault(DEFAULT_CONFIG[key])} | ${node.description ?? ''} |`;
   });
-  return ['| variable | setting | accepts | default |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| variable | setting | accepts | default | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** Every key of the policy file, parents first. */
