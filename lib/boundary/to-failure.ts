@@ -53,8 +53,9 @@ export function toFailure(err: unknown, context: string, options: { unavailable?
   if (err instanceof NotFoundError) return { status: 404, code: 'not_found', error: `That ${err.entity} does not exist (it may have been deleted).` };
   if (err instanceof InvalidInputError) return { status: 400, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
   if (err instanceof TraceImportError) return { status: err.status, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
-  if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: err.message };
-  if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
+  // A configuration file or a tool server's command may sit anywhere on the server: named by file name only.
+  if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: withoutServerPaths(err.message) };
+  if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${withoutServerPaths(err.message)}` };
   if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${withoutServerPaths(err.message)}` };
   const ref = randomUUID().slice(0, 8);
   console.error(`[${context}] failed (ref ${ref}): ${loggable(err)}`);
