@@ -167,7 +167,7 @@ export async function benchJobs(): Promise<Figure[]> {
       await sample(3);
       const idle = await sample(30);
       figures.push({ name: '/runs p95, idle (PostgreSQL)', value: round(percentile(idle, 95), 1), unit: 'ms', target: '≤ 150 ms' });
-      // Workers as deployed beside the web server (README: STOCKROOM_WORKER_NICE=10), and at the default priority.
+      // Workers as deployed beside the web server (docs/guides/deploying.md: STOCKROOM_WORKER_NICE=10), and at the default priority.
       for (const nice of ['10', '0']) {
         const busy = await Promise.all([0, 1].map(() => spawnWorker({ databaseUrl: url, concurrency: 16, env: { STOCKROOM_WORKER_NICE: nice } })));
         workers.push(...busy);

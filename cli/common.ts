@@ -34,7 +34,7 @@ export const HARNESS_FLAGS: FlagSpec = {
   'wall-clock-timeout-s': { type: 'string', description: 'a run\'s wall-clock limit in seconds (WALL_CLOCK_TIMEOUT_S); whatever is in flight then is cancelled' },
   'model-timeout-s': { type: 'string', description: 'a live model call\'s per-attempt timeout in seconds (MODEL_CALL_TIMEOUT_S, 0.1–600)' },
   'model-retries': { type: 'string', description: 'retries of a failed live model call (MODEL_CALL_RETRIES, 0–10)' },
-  guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see README: Guardrails)' },
+  guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see docs/reference/guardrails.md)' },
   temperature: { type: 'string', description: 'how much --model fake-noisy strays from the fake model (STOCKROOM_TEMPERATURE, 0–2; default 0.7)' },
   seed: { type: 'string', description: "--model fake-noisy's seed: the same seed, the same runs (STOCKROOM_SEED; default 0)" },
 };

@@ -1,6 +1,6 @@
 /**
  * `--epochs N` on eval and matrix, and the noisy fake model from the command line: the JSON the
- * README documents, zero-width intervals for the deterministic model, identical JSON for the same
+ * docs (guides/teaching-with-weakness-flags.md) document, zero-width intervals for the deterministic model, identical JSON for the same
  * seed, and clear refusals naming the flag.
  */
 import fs from 'node:fs';

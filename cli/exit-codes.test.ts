@@ -57,12 +57,12 @@ describe('run exit status', () => {
     }
   });
 
-  it('gives every termination its own code, 0 only to COMPLETED, none shared with 1, 2 or 130, each in the README table', () => {
+  it('gives every termination its own code, 0 only to COMPLETED, none shared with 1, 2 or 130, each in the documented table', () => {
     const codes = TERMINATION_REASONS.map((t) => EXIT_CODES[t]);
     expect(new Set(codes).size).toBe(codes.length);
     expect(TERMINATION_REASONS.filter((t) => EXIT_CODES[t] === 0)).toEqual(['COMPLETED']);
     for (const c of codes) expect([1, 2, 130]).not.toContain(c);
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/guides/command-line.md', 'utf8');
     for (const t of TERMINATION_REASONS) expect(readme).toMatch(new RegExp(`\\| \`${t}\` \\|[^\\n]*\\| ${EXIT_CODES[t]} \\|`));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The process exit status of a command that runs the agent: how the run ended. 0 only for a run
- * that COMPLETED; every other termination has its own code (the README's table of exit codes), so a
+ * that COMPLETED; every other termination has its own code (the table of exit codes in docs/guides/command-line.md), so a
  * script can tell a truncated answer from a timeout without parsing the output. 1 (unexpected error),
  * 2 (bad input) and 130 (cancelled with Ctrl-C) keep their meaning for every command.
  */

@@ -35,7 +35,8 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   judge: () => import('./commands/judge'),
 };
 
-async function help(): Promise<string> {
+/** `npm run stockroom -- --help`: every command's usage and summary (docs/reference/cli.md prints it too). */
+export async function help(): Promise<string> {
   const lines = ['usage: npm run stockroom -- <command> [flags]   (every command answers --help)', '', 'commands:'];
   for (const [name, load] of Object.entries(COMMANDS)) {
     try {
@@ -48,7 +49,8 @@ async function help(): Promise<string> {
   return lines.join('\n');
 }
 
-function commandHelp(command: CliCommand): string {
+/** `npm run stockroom -- <command> --help` (docs/reference/cli.md is generated from it). */
+export function commandHelp(command: CliCommand): string {
   return [`usage: npm run stockroom -- ${command.usage}`, '', command.summary, '', 'flags:', formatFlags(command.flags ?? {})].join('\n');
 }
 

@@ -10,12 +10,13 @@ import { concurrencyFromEnv, workerNiceFromEnv } from '../lib/jobs/queue';
 import { DEFAULT_WORKER_CONCURRENCY, DEFAULT_WORKER_GRACE_MS, startWorker } from '../lib/jobs/worker';
 import { openMigratedDatabase } from './database';
 import { checkEnvironment } from '../lib/startup/env';
+import { workerHelp } from './worker-help';
 
 async function main(): Promise<number> {
   checkEnvironment(process.env, 'worker'); // before anything else: a bad value stops the worker, naming the variable
   const { values } = parseNodeArgs({ options: { concurrency: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
   if (values.help) {
-    process.stdout.write('usage: npm run worker [-- --concurrency N]\n  runs suites, matrices, governed resumes and sweeps from the PostgreSQL queue (DATABASE_URL)\n  --concurrency N   jobs at once (default STOCKROOM_WORKER_CONCURRENCY or 4)\n  STOCKROOM_WORKER_NICE=N   run at CPU priority N (0–19; 10 when sharing a machine with the web server)\n  STOCKROOM_WORKER_GRACE_MS=N   on SIGTERM/SIGINT, how long running jobs may finish before they are handed back (default ${DEFAULT_WORKER_GRACE_MS})\n  STOCKROOM_WORKER_HEALTH_PORT=N   serve GET /healthz on port N (200 while the worker can take jobs, else 503): a liveness probe\n');
+    process.stdout.write(workerHelp());
     return 0;
   }
   const concurrency = concurrencyFromEnv('--concurrency', DEFAULT_WORKER_CONCURRENCY, { '--concurrency': values.concurrency ?? process.env.STOCKROOM_WORKER_CONCURRENCY } as unknown as NodeJS.ProcessEnv);

@@ -24,7 +24,7 @@ export interface SettingsValue {
   toolServer?: string;
   /** `fake` (default) or `<provider>:<model>`; only the name is sent, never a key or URL. */
   model?: string;
-  /** Agent guardrails as JSON text (README: Guardrails); empty: the tenant's default, if any. */
+  /** Agent guardrails as JSON text (docs/reference/guardrails.md); empty: the tenant's default, if any. */
   guardrails?: string;
 }
 

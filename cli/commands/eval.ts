@@ -231,7 +231,7 @@ async function evaluate(
         (stored ? `\n\nstored as suite ${stored.suiteId} (${Object.keys(stored.runIds).length} runs) in tenant ${target!.owner.tenant}` : '') +
         '\n',
     );
-  // A replay that did not reproduce every case says so in its status (README: exit codes).
+  // A replay that did not reproduce every case says so in its status (docs/guides/command-line.md: exit codes).
   return replayed && replayed.diverged > 0 ? EXIT_CODES.DIVERGED : 0;
 }
 

@@ -70,7 +70,7 @@ export const command: CliCommand = {
       } else {
         process.stdout.write(formatRun(result) + '\n' + (runId ? `stored as run ${runId} in tenant ${target!.owner.tenant}\n` : ''));
       }
-      // 0 only for COMPLETED: the exit status says how the run ended (cli/exit-codes.ts, README).
+      // 0 only for COMPLETED: the exit status says how the run ended (cli/exit-codes.ts, docs/guides/command-line.md).
       return exitCodeFor(result.terminationReason, signal.aborted);
     } finally {
       stop?.dispose();

@@ -1,6 +1,18 @@
 /** The error policy's log line (issue 22 §6): an unexpected error is logged without its message, which may quote content. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toFailure } from './to-failure';
+import { ConfigError, DatasetError, ExecutorError } from '../harness';
+import { toFailure, withoutServerPaths } from './to-failure';
+
+describe('toFailure on a dataset that could not be loaded', () => {
+  it("names the file at fault but not the server's directories", () => {
+    const f = toFailure(new DatasetError('.', 'dataset directory not found: /srv/stockroom/extra/kittiwake-v2'), 'test');
+    expect(f).toEqual({ status: 400, code: 'dataset', error: 'The dataset could not be loaded: .: dataset directory not found: kittiwake-v2' });
+    expect(toFailure(new ConfigError('mcp-servers', '/etc/stockroom/mcp-servers.json is not JSON: Unexpected token'), 'test').error).toBe('mcp-servers.json is not JSON: Unexpected token');
+    expect(toFailure(new ConfigError('STOCKROOM_MODEL_BASE_URL', "STOCKROOM_MODEL_BASE_URL must be an http(s) URL; got 'http://127.0.0.1:8000/v1'"), 'test').error).toContain("'http://127.0.0.1:8000/v1'");
+    expect(toFailure(new ExecutorError('mcp-stdio', 'spawn /opt/tools/bin/inventory-server ENOENT'), 'test').error).toBe('The tool transport failed: spawn inventory-server ENOENT');
+    expect(withoutServerPaths("/home/app/data/orders.json, line 3: bad; see 'http://x.test/a/b' and policy_docs/a.md")).toBe("orders.json, line 3: bad; see 'http://x.test/a/b' and policy_docs/a.md");
+  });
+});
 
 describe('toFailure on an unexpected error', () => {
   afterEach(() => vi.restoreAllMocks());

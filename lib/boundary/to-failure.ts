@@ -26,6 +26,14 @@ export interface Failure {
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 /**
+ * `text` with every absolute path cut to its last part (`/srv/stockroom/data/orders.json` → `orders.json`):
+ * a message about a dataset file names the file; the server's directories are not the browser's business.
+ */
+export function withoutServerPaths(text: string): string {
+  return text.replace(/(?<![\w.:/])\/(?:[^\s'"`:,;)]+\/)*([^\s'"`:,;)/]+)\/?/g, '$1');
+}
+
+/**
  * Maps a thrown value to what the browser may see. `options.unavailable` is what the caller is told when the
  * database is unavailable (an action's own wording: "Your decision was not recorded: …"); by default
  * the reason's text (lib/db/unavailable.ts). That failure is a 503 with code `db_unavailable`: the
@@ -45,9 +53,10 @@ export function toFailure(err: unknown, context: string, options: { unavailable?
   if (err instanceof NotFoundError) return { status: 404, code: 'not_found', error: `That ${err.entity} does not exist (it may have been deleted).` };
   if (err instanceof InvalidInputError) return { status: 400, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
   if (err instanceof TraceImportError) return { status: err.status, code: 'invalid_input', error: err.message, fieldErrors: { [err.field]: [err.message] } };
-  if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: err.message };
-  if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${err.message}` };
-  if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${err.message}` };
+  // A configuration file or a tool server's command may sit anywhere on the server: named by file name only.
+  if (err instanceof ConfigError) return { status: 400, code: 'invalid_input', error: withoutServerPaths(err.message) };
+  if (err instanceof ExecutorError) return { status: 502, code: 'transport', error: `The tool transport failed: ${withoutServerPaths(err.message)}` };
+  if (err instanceof DatasetError) return { status: 400, code: 'dataset', error: `The dataset could not be loaded: ${withoutServerPaths(err.message)}` };
   const ref = randomUUID().slice(0, 8);
   console.error(`[${context}] failed (ref ${ref}): ${loggable(err)}`);
   return { status: 500, code: 'internal', error: `Something went wrong on the server (ref ${ref}).` };

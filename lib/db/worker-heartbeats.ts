@@ -15,7 +15,7 @@ import pg from 'pg';
 /**
  * How often a worker says it is alive. One UPSERT a second per worker on its own connection.
  * The kill → takeover time is WORKER_LEASE_MS − (0…HEARTBEAT_MS) (issue 42: ≤ 15 s decision →
- * finished after a kill -9, measured with these values in the README's governance section).
+ * finished after a kill -9, measured with these values in docs/guides/reviewing-approvals.md).
  */
 export const HEARTBEAT_MS = 1_000;
 /**

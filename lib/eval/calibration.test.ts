@@ -74,19 +74,20 @@ describe('reading a calibration set', () => {
 });
 
 describe('calibrationSetStatus: what the Judge page says before anyone presses a button', () => {
-  it('names the missing file, and the line at fault of a malformed one', () => {
+  it('names the missing file by its name, and the line at fault of a malformed one, never the directory it is in', () => {
     const missing = calibrationSetStatus({ STOCKROOM_CALIBRATION_SET: '/nonexistent/calibration.jsonl' });
-    expect(missing).toEqual({ ok: false, file: '/nonexistent/calibration.jsonl', problem: 'there is no calibration set at /nonexistent/calibration.jsonl' });
+    expect(missing).toEqual({ ok: false, name: 'calibration.jsonl', problem: 'there is no calibration set calibration.jsonl on this server' });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'calibration-status-'));
     const bad = path.join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"id": 1}\n');
     const status = calibrationSetStatus({ STOCKROOM_CALIBRATION_SET: bad });
     expect(status.ok).toBe(false);
-    if (!status.ok) expect(status.problem).toMatch(/line 1/);
+    if (!status.ok) expect(status.problem).toMatch(/^bad\.jsonl: line 1 field /);
+    expect(JSON.stringify(status)).not.toContain(dir);
   });
 
   it.skipIf(!warnIfNoSharedDataset())('counts the items of a set that is there', () => {
     const status = calibrationSetStatus({});
-    expect(status).toEqual({ ok: true, file: SET, name: 'calibration_v1.jsonl', items: loadCalibrationSet(SET).items.length });
+    expect(status).toEqual({ ok: true, name: 'calibration_v1.jsonl', items: loadCalibrationSet(SET).items.length });
   });
 });

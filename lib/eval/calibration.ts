@@ -44,8 +44,12 @@ export function defaultCalibrationFile(env: Record<string, string | undefined> =
   return env.STOCKROOM_CALIBRATION_SET?.trim() || path.join(SHARED_DATASET_DIR, 'judge_calibration', 'calibration_v1.jsonl');
 }
 
-/** Whether the calibration set a calibration would use is there and valid, and if not, why not. */
-export type CalibrationSetStatus = { ok: true; file: string; name: string; items: number } | { ok: false; file: string; problem: string };
+/**
+ * Whether the calibration set a calibration would use is there and valid, and if not, why not. Shown on
+ * the Judge page, so it names the set by its file name only: the server's directories are nobody's business
+ * in the browser (the CLI, which runs on the server, names the whole path).
+ */
+export type CalibrationSetStatus = { ok: true; name: string; items: number } | { ok: false; name: string; problem: string };
 
 /**
  * Checks the default calibration set before anyone asks for a calibration, so the Judge page can say
@@ -54,12 +58,15 @@ export type CalibrationSetStatus = { ok: true; file: string; name: string; items
  */
 export function calibrationSetStatus(env: Record<string, string | undefined> = process.env): CalibrationSetStatus {
   const file = defaultCalibrationFile(env);
-  if (!existsSync(file)) return { ok: false, file, problem: `there is no calibration set at ${file}` };
+  const name = path.basename(file);
+  if (!existsSync(file)) return { ok: false, name, problem: `there is no calibration set ${name} on this server` };
   try {
     const set = loadCalibrationSet(file);
-    return { ok: true, file, name: set.name, items: set.items.length };
+    return { ok: true, name: set.name, items: set.items.length };
   } catch (err) {
-    return { ok: false, file, problem: err instanceof Error ? err.message : String(err) };
+    // EvalFileError's message starts with the whole path; the page gets the file name and the line at fault.
+    const message = err instanceof EvalFileError ? `${name}: ${err.message.slice(err.file.length + 2)}` : err instanceof Error ? err.message.split(file).join(name) : String(err);
+    return { ok: false, name, problem: message };
   }
 }
 

@@ -38,28 +38,31 @@ export const ServerIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a s
  * tool of the same name served by any other server), and a condition (none: always matches).
  */
 const ruleBase = {
-  id: z.string().min(1),
-  server: ServerIdSchema.optional(),
-  when: ConditionSchema.optional(),
+  id: z.string().min(1).describe('the rule\'s name, recorded with each decision it takes'),
+  server: ServerIdSchema.optional().describe('the tool server the rule is about (skipped for a tool of the same name on any other server)'),
+  when: ConditionSchema.optional().describe('when the rule applies (none: always)'),
 };
 
 const RuleSchema = z.discriminatedUnion('effect', [
-  z.strictObject({ ...ruleBase, effect: z.literal('allow'), message: z.string().optional() }),
-  z.strictObject({ ...ruleBase, effect: z.literal('deny'), message: z.string().min(1) }),
+  z.strictObject({ ...ruleBase, effect: z.literal('allow'), message: z.string().optional().describe('what the decision says') }),
+  z.strictObject({ ...ruleBase, effect: z.literal('deny'), message: z.string().min(1).describe('what the decision says') }),
   z.strictObject({
     ...ruleBase,
     effect: z.literal('approval_required'),
-    message: z.string().min(1),
+    message: z.string().min(1).describe('what the decision says'),
     /** The role a reviewer needs in the run's tenant. */
-    approverRole: z.enum(['reviewer', 'admin']).default('reviewer'),
+    approverRole: z.enum(['reviewer', 'admin']).default('reviewer').describe("the role a decider needs in the run's tenant"),
     /** Distinct approvers needed. */
-    quorum: z.number().int().min(1).max(10).default(1),
-    ttlSeconds: z.number().int().min(1).optional(),
+    quorum: z.number().int().min(1).max(10).default(1).describe('distinct reviewers who must approve; one denial ends the request'),
+    ttlSeconds: z.number().int().min(1).optional().describe("how long this rule's requests stay open (none: `approvalTtlSeconds`)"),
     /**
      * Still pending this many seconds after it was made: the request is escalated — announced to
      * the webhooks of the `to` role (once), and shown escalated in the queue. Must come before expiry.
      */
-    escalate: z.strictObject({ afterSeconds: z.number().int().min(1), to: z.enum(['reviewer', 'admin']) }).optional(),
+    escalate: z
+      .strictObject({ afterSeconds: z.number().int().min(1), to: z.enum(['reviewer', 'admin']) })
+      .optional()
+      .describe('a request still pending `afterSeconds` after it was made is escalated once to the `to` role; must be shorter than `ttlSeconds`'),
   }),
 ]).refine((r) => r.effect !== 'approval_required' || !r.escalate || r.ttlSeconds === undefined || r.escalate.afterSeconds < r.ttlSeconds, {
   message: 'escalate.afterSeconds must be shorter than ttlSeconds (an escalation after expiry reaches nobody in time)',
@@ -68,10 +71,10 @@ const RuleSchema = z.discriminatedUnion('effect', [
 export type PolicyRule = z.infer<typeof RuleSchema>;
 
 const ToolPolicySchema = z.strictObject({
-  version: z.string().min(1),
-  risk: z.enum(['read', 'write']),
-  scope: z.string().min(1),
-  rules: z.array(RuleSchema).default([]),
+  version: z.string().min(1).describe("the tool's version an approval is bound to"),
+  risk: z.enum(['read', 'write']).describe('writes are journaled with an operation key'),
+  scope: z.string().min(1).describe('the scope the actor needs'),
+  rules: z.array(RuleSchema).default([]).describe('checked in order; the first that applies decides'),
 });
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
@@ -82,9 +85,9 @@ export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
  * lists is decided by the policy, whatever its annotations say.
  */
 const ServerPolicySchema = z.strictObject({
-  unlistedTools: z.enum(['deny', 'annotations']).default('deny'),
+  unlistedTools: z.enum(['deny', 'annotations']).default('deny').describe("the server's tools the policy does not list: refused, or decided by the server's own annotations (read-only allowed, others need a reviewer)"),
   /** The role that approves an unlisted non-read-only tool under `annotations`. */
-  approverRole: z.enum(['reviewer', 'admin']).default('reviewer'),
+  approverRole: z.enum(['reviewer', 'admin']).default('reviewer').describe('who approves an unlisted tool that is not read-only, under `annotations`'),
 });
 export type ServerPolicy = z.infer<typeof ServerPolicySchema>;
 
@@ -97,38 +100,43 @@ const ToolKeySchema = z.string().min(1).refine((k) => !k.includes('/') || Server
 const RetentionDaysSchema = z.number().int('a retention period is a whole number of days').min(0).max(36_500);
 
 /**
- * What a tenant keeps and for how long (lib/db/retention.ts applies it; README "Retention"). A class
+ * What a tenant keeps and for how long (lib/db/retention.ts applies it; docs/reference/evidence-and-retention.md). A class
  * not named is kept; a misspelt class is refused when the policy loads.
  */
 const RetentionSchema = z.strictObject({
   /** Finished runs outside suites, by age (their start), per source: made here or imported. */
-  runs: z.strictObject({ harness: RetentionDaysSchema.optional(), imported: RetentionDaysSchema.optional() }).optional(),
+  runs: z
+    .strictObject({
+      harness: RetentionDaysSchema.optional().describe('days a finished run made here (outside suites) is kept'),
+      imported: RetentionDaysSchema.optional().describe('days a finished imported run (outside suites) is kept'),
+    })
+    .optional(),
   /** Whole suites (their runs with them), by age (their start). */
-  suites: RetentionDaysSchema.optional(),
+  suites: RetentionDaysSchema.optional().describe('days a finished suite is kept, with its runs'),
   /** An imported trace's raw OTLP spans and logs, this long after its last span once its run is built. */
-  otlpRows: RetentionDaysSchema.optional(),
+  otlpRows: RetentionDaysSchema.optional().describe("days an imported trace's raw OTLP spans and logs are kept after its last span"),
   /** The judge's call cache, by age. */
-  judgeCache: RetentionDaysSchema.optional(),
+  judgeCache: RetentionDaysSchema.optional().describe("days the judge's cached calls are kept"),
 });
 export type RetentionPolicy = z.infer<typeof RetentionSchema>;
 
 /** Per-tenant settings: whether runs of that tenant must run under the policy. */
 const TenantPolicySchema = z.strictObject({
   /** What the tenant's data is kept for, by class; nothing named: everything is kept. */
-  retention: RetentionSchema.optional(),
-  /** The data classes kept out of storage (lib/governance/redaction.ts; README "Redaction at rest"). */
-  redaction: RedactionSchema.optional(),
+  retention: RetentionSchema.optional().describe('how long each class of data is kept (a class not named: for good)'),
+  /** The data classes kept out of storage (lib/governance/redaction.ts; docs/reference/evidence-and-retention.md). */
+  redaction: RedactionSchema.optional().describe('the data classes taken out before anything is stored'),
   /** `mandatory`: runs and suites without the policy are refused for this tenant. */
-  governance: z.enum(['mandatory', 'optional']).default('optional'),
+  governance: z.enum(['mandatory', 'optional']).default('optional').describe('`mandatory`: runs and suites without the policy are refused for this tenant'),
   /** The tenant's default agent guardrails: a run that names none of its own runs under these. */
-  guardrails: GuardrailsSchema.optional(),
+  guardrails: GuardrailsSchema.optional().describe('the default guardrails of a run that names none'),
 });
 
 export const PolicyDocumentSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  description: z.string().optional(),
+  description: z.string().optional().describe('free text for people'),
   /** How long an approval request stays open when its rule names no TTL. */
-  approvalTtlSeconds: z.number().int().min(1),
+  approvalTtlSeconds: z.number().int().min(1).describe('how long an approval request stays open when its rule names no `ttlSeconds`'),
   /** Settings by tenant name; a tenant not listed has optional governance. */
   tenants: z.record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'a tenant name is lower-case letters, digits, - and _'), TenantPolicySchema).default({}),
   /** Settings by tool server id (servers not listed: unlisted tools are denied). */

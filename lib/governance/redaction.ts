@@ -27,9 +27,9 @@ const PatternSchema = z.strictObject({
 /** `tenants.<t>.redaction` in the policy file. */
 export const RedactionSchema = z
   .strictObject({
-    classes: z.array(z.enum(REDACTION_CLASSES)).default([]),
-    patterns: z.array(PatternSchema).default([]),
-    pseudonymise: z.boolean().default(false),
+    classes: z.array(z.enum(REDACTION_CLASSES)).default([]).describe('the built-in classes taken out (the guardrails\' detectors)'),
+    patterns: z.array(PatternSchema).default([]).describe('your own classes: every match of `regex` is taken out as `name`'),
+    pseudonymise: z.boolean().default(false).describe('a value becomes a per-subject token (`⟨email:3f9a0c…⟩`) instead of `[REDACTED:email]`'),
   })
   .superRefine((r, ctx) => {
     r.patterns.forEach((p, i) => {

@@ -47,45 +47,48 @@ export function parseModelName(raw: string): { provider: ModelProvider; model: s
 
 export const HarnessConfigSchema = z
   .object({
-    mode: z.enum(['mock', 'live']),
+    mode: z.enum(['mock', 'live']).describe('mock: the fake models only; live: a provider\'s model (unset: from the model)'),
     /** `fake` (the deterministic model) or `<provider>:<model id>`. */
-    model: z.string().min(1),
+    model: z.string().min(1).describe('`fake`, `fake-noisy` or `<provider>:<model id>`'),
     /** Base URL for `openai-compatible` (required) or an endpoint override for the others. */
-    modelBaseUrl: z.url({ protocol: /^https?$/, error: 'STOCKROOM_MODEL_BASE_URL must be an http(s) URL' }).nullable(),
-    maxSteps: z.number().int().min(1, 'MAX_STEPS must be >= 1'),
-    maxTokens: z.number().int().min(1, 'MAX_TOKENS must be >= 1'),
-    tokenBudget: z.number().int().min(1),
+    modelBaseUrl: z.url({ protocol: /^https?$/, error: 'STOCKROOM_MODEL_BASE_URL must be an http(s) URL' }).nullable().describe('the endpoint of an openai-compatible model (required for one), or an override for the others'),
+    maxSteps: z.number().int().min(1, 'MAX_STEPS must be >= 1').describe('model calls per run; also the invalid-call stop threshold'),
+    maxTokens: z.number().int().min(1, 'MAX_TOKENS must be >= 1').describe('output tokens per call; also what the budget reserves for the next answer'),
+    tokenBudget: z.number().int().min(1).describe('tokens per run (input and output), the next call included'),
     /** Per-run spending ceiling in USD (needs a priced model); null: no cost budget. */
-    usdBudget: z.number().positive('STOCKROOM_USD_BUDGET must be > 0').nullable(),
-    wallClockTimeoutS: z.number().positive('WALL_CLOCK_TIMEOUT_S must be > 0'),
+    usdBudget: z.number().positive('STOCKROOM_USD_BUDGET must be > 0').nullable().describe('USD per run (a priced model); stops before a call that could exceed it'),
+    wallClockTimeoutS: z.number().positive('WALL_CLOCK_TIMEOUT_S must be > 0').describe('seconds a run may take; a deadline that aborts whatever is in flight'),
     /** A live model call's per-attempt timeout, seconds. */
     modelTimeoutS: z
       .number()
       .min(T.MODEL_CALL_TIMEOUT_RANGE_S.min, `MODEL_CALL_TIMEOUT_S must be between ${T.MODEL_CALL_TIMEOUT_RANGE_S.min} and ${T.MODEL_CALL_TIMEOUT_RANGE_S.max}`)
-      .max(T.MODEL_CALL_TIMEOUT_RANGE_S.max, `MODEL_CALL_TIMEOUT_S must be between ${T.MODEL_CALL_TIMEOUT_RANGE_S.min} and ${T.MODEL_CALL_TIMEOUT_RANGE_S.max}`),
+      .max(T.MODEL_CALL_TIMEOUT_RANGE_S.max, `MODEL_CALL_TIMEOUT_S must be between ${T.MODEL_CALL_TIMEOUT_RANGE_S.min} and ${T.MODEL_CALL_TIMEOUT_RANGE_S.max}`)
+      .describe('seconds one live model call attempt may take'),
     /** Retries of a failed live model call after its first attempt. */
     modelRetries: z
       .number()
       .int('MODEL_CALL_RETRIES must be an integer')
       .min(0, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
-      .max(T.MAX_MODEL_CALL_RETRIES, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`),
-    repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2'),
-    compactionTokenThreshold: z.number().int().min(1),
-    compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1'),
-    weaknesses: z.array(z.enum(WEAKNESS_FLAGS)),
-    guards: z.array(z.enum(RUN_GUARD_NAMES)),
-    payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)),
-    transport: z.enum(TRANSPORTS),
+      .max(T.MAX_MODEL_CALL_RETRIES, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
+      .describe('retries of a failed live model call (throttling, timeouts, 5xx)'),
+    repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2').describe('the third identical request inside this window stops the run (REPEATED_CALL)'),
+    compactionTokenThreshold: z.number().int().min(1).describe('context tokens above which older tool results are summarised'),
+    compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1').describe('messages at the tail compaction never touches'),
+    weaknesses: z.array(z.enum(WEAKNESS_FLAGS)).describe('the weakness flags switched on'),
+    guards: z.array(z.enum(RUN_GUARD_NAMES)).describe('extra run guards'),
+    payloadWrappers: z.array(z.enum(PAYLOAD_WRAPPER_NAMES)).describe('wrappers around tool results'),
+    transport: z.enum(TRANSPORTS).describe('how the agent reaches the Stockroom tools'),
     /** What the agent must and must not do before its answer counts; absent: no guardrails. */
-    guardrails: GuardrailsSchema.optional(),
+    guardrails: GuardrailsSchema.optional().describe('what the agent must and must not do before its answer counts'),
     /** How much the noisy fake model strays (0 = exactly the fake model); fake-noisy only. */
     temperature: z
       .number()
       .min(T.NOISY_TEMPERATURE_RANGE.min, `STOCKROOM_TEMPERATURE must be between ${T.NOISY_TEMPERATURE_RANGE.min} and ${T.NOISY_TEMPERATURE_RANGE.max}`)
       .max(T.NOISY_TEMPERATURE_RANGE.max, `STOCKROOM_TEMPERATURE must be between ${T.NOISY_TEMPERATURE_RANGE.min} and ${T.NOISY_TEMPERATURE_RANGE.max}`)
-      .optional(),
+      .optional()
+      .describe('how much fake-noisy strays from the fake model (0: not at all)'),
     /** The noisy fake model's seed: the same seed, the same runs; fake-noisy only. */
-    seed: z.number().int('STOCKROOM_SEED must be an integer').min(0, 'STOCKROOM_SEED must be >= 0').max(2 ** 32 - 1, 'STOCKROOM_SEED must be < 2^32').optional(),
+    seed: z.number().int('STOCKROOM_SEED must be an integer').min(0, 'STOCKROOM_SEED must be >= 0').max(2 ** 32 - 1, 'STOCKROOM_SEED must be < 2^32').optional().describe("fake-noisy's seed: the same seed, the same runs"),
   })
   .refine((c) => c.tokenBudget >= c.maxTokens, { message: 'TOKEN_BUDGET must be >= MAX_TOKENS', path: ['tokenBudget'] })
   .refine((c) => (c.temperature === undefined && c.seed === undefined) || c.model === NOISY_FAKE_MODEL, {

@@ -1,6 +1,6 @@
 /**
  * The environment read once at start-up: a bad value is refused by name for the web server, the worker
- * and the CLI (the two commands as real processes), and README's table is the one the schemas give.
+ * and the CLI (the two commands as real processes), and the configuration reference's table is the one the schemas give.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -110,9 +110,9 @@ describe('at start-up', () => {
   });
 });
 
-describe("README's table of variables", () => {
-  it('is the one the schemas give (npm run env:table writes it)', () => {
-    const readme = fs.readFileSync('README.md', 'utf8');
+describe("the configuration reference's table of variables", () => {
+  it('is the one the schemas give (npm run docs:generate writes it)', () => {
+    const readme = fs.readFileSync('docs/reference/configuration.md', 'utf8');
     const block = /<!-- env-table:start[^>]*-->\n([\s\S]*?)\n<!-- env-table:end -->/.exec(readme)?.[1];
     expect(block).toBe(envTableMarkdown());
     for (const v of ENV_VARIABLES) expect(block).toContain(`\`${v.name}\``);

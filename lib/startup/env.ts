@@ -2,8 +2,8 @@
  * The environment, read once at start-up by the web server (instrumentation-node.ts), the worker
  * (cli/worker.ts) and the CLI (cli/stockroom.ts) before anything else: every variable the process
  * reads is parsed with its zod schema, and a bad value stops the process with one line per variable
- * naming it and what it accepts. README's table of variables is generated from this list
- * (`npm run env:table`; lib/startup/env.test.ts fails when it is out of date).
+ * naming it and what it accepts. The table of variables in docs/reference/configuration.md is generated
+ * from this list (`npm run docs:generate`; scripts/docs/docs.test.ts fails when it is out of date).
  *
  * Areas that already parse their variables with a named refusal (the harness configuration, the
  * OpenTelemetry exporter, the database URL, provider limits) are checked through their own parsers,
@@ -21,6 +21,7 @@ import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-t
 import { expiryWarningSeconds, privateTargetsAllowed, webhookAttempts, webhookTimeoutMs } from '../notify/limits';
 import { smtpFromEnv } from '../notify/smtp-settings';
 import { datasetAllowList, parseDatasetTenants } from '../schemas/datasets';
+import { parseTrustProxy } from '../../scripts/client-address.mjs';
 
 export const PROCESSES = ['web', 'worker', 'cli'] as const;
 export type StartedProcess = (typeof PROCESSES)[number];
@@ -31,7 +32,7 @@ export interface EnvVariable {
   name: string;
   /** The processes that read it (and refuse a bad value at start-up). */
   readBy: readonly StartedProcess[];
-  /** What it accepts, for the refusal and README. */
+  /** What it accepts, for the refusal and the configuration reference. */
   accepts: string;
   /** What it does. */
   meaning: string;
@@ -83,6 +84,7 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'STOCKROOM_MCP_OAUTH_ISSUER', readBy: ['web'], accepts: 'an http(s) URL', meaning: '/api/mcp: the authorization server whose tokens it accepts', schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_JWKS_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "/api/mcp: where the issuer's signing keys are", schema: httpUrl },
   { name: 'PORT', readBy: ['web'], accepts: 'an integer from 0 to 65535 (0: a free port the system picks)', meaning: 'the port the dashboard listens on (default 3000; also the default of STOCKROOM_DASHBOARD_URL)', schema: integer(0, 65_535) },
+  { name: 'STOCKROOM_TRUST_PROXY', readBy: ['web'], accepts: "'true' or 'false'", meaning: "the server sits behind one reverse proxy that appends the client's address to `X-Forwarded-For`: sign-in limits count that address (default false: the TCP peer)", schema: byParser(parseTrustProxy) },
   { name: 'BETTER_AUTH_SECRET', readBy: ['web'], accepts: 'at least 32 characters', meaning: 'signs session cookies (unset outside production: a fixed development value)', schema: atLeast(32) },
   { name: 'STOCKROOM_ALLOW_DEV_SECRET', readBy: ['web'], accepts: "'0' or '1'", meaning: '1: production may run with the development cookie secret (tests only)', schema: oneOf('0', '1') },
   { name: 'STOCKROOM_MCP_TOKEN', readBy: ['web'], accepts: 'any text', meaning: '/api/mcp: the bearer token it accepts besides OAuth (unset: OAuth only)', schema: anyText },
@@ -188,12 +190,12 @@ export function checkEnvironment(env: Env, process: StartedProcess): void {
   if (problems.length > 0) throw new EnvironmentError(problems);
 }
 
-/** README's table of variables (between its `env-table` markers). */
+/** The table of variables in docs/reference/configuration.md (between its `env-table` markers). */
 export function envTableMarkdown(): string {
   const rows = ENV_VARIABLES.map((v) => `| \`${v.name}\` | ${v.readBy.join(', ')} | ${v.accepts} | ${v.meaning} |`);
   const areas = [
-    `| ${Object.keys(ENV_KEYS).map((k) => `\`${k}\``).join(', ')} | cli | see "Command line" | the harness configuration (lib/harness/config.ts) |`,
-    '| `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, … | web, worker, cli | see "Traces (OpenTelemetry)" | trace export (lib/otel/env.ts) |',
+    `| ${Object.keys(ENV_KEYS).map((k) => `\`${k}\``).join(', ')} | cli | see "The harness configuration" below | the harness configuration (lib/harness/config.ts) |`,
+    '| `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, … | web, worker, cli | see [traces](../guides/importing-traces.md) | trace export (lib/otel/env.ts) |',
   ];
   return ['| variable | read by | accepts | what it does |', '|---|---|---|---|', ...rows, ...areas].join('\n');
 }

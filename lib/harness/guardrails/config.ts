@@ -34,27 +34,28 @@ const toolName = z.string().trim().min(1, 'a tool name must not be empty');
 
 export const LlmGuardSchema = z.strictObject({
   /** One sentence of policy the judge holds the answer to. */
-  policy: z.string().trim().min(1, 'the LLM guard needs a policy sentence'),
+  policy: z.string().trim().min(1, 'the LLM guard needs a policy sentence').describe('one sentence of policy the judge holds the answer to'),
   /** What a judge that does not answer in the verdict schema means: `block` (a violation) or `allow`. */
-  on_error: z.enum(['block', 'allow']).default('block'),
+  on_error: z.enum(['block', 'allow']).default('block').describe('a judge that fails or answers outside the verdict schema: a violation (`block`) or delivered (`allow`)'),
   /** The lowest severity that counts as a violation. */
-  block_at: z.enum(['low', 'medium', 'high']).default('medium'),
+  block_at: z.enum(['low', 'medium', 'high']).default('medium').describe('the lowest severity that counts as a violation'),
 });
 export type LlmGuardConfig = z.infer<typeof LlmGuardSchema>;
 
 export const GuardrailsSchema = z.strictObject({
-  forbid_tools: z.array(toolName).default([]),
-  require_tools: z.array(toolName).default([]),
-  must_include: z.array(z.string().min(1, 'a must_include text must not be empty')).default([]),
-  require_citation: z.boolean().default(false),
-  no_placeholders: z.boolean().default(false),
+  forbid_tools: z.array(toolName).default([]).describe('tools refused before they run'),
+  require_tools: z.array(toolName).default([]).describe('tools the agent must have called before it finishes'),
+  must_include: z.array(z.string().min(1, 'a must_include text must not be empty')).default([]).describe('texts the answer must contain'),
+  require_citation: z.boolean().default(false).describe('the answer must name the id or [reference] of a tool result it used'),
+  no_placeholders: z.boolean().default(false).describe('the answer must hold no placeholder text'),
   max_retries: z
     .number()
     .int()
     .min(0, `max_retries must be between 0 and ${MAX_GUARDRAIL_RETRIES}`)
     .max(MAX_GUARDRAIL_RETRIES, `max_retries must be between 0 and ${MAX_GUARDRAIL_RETRIES}`)
-    .default(DEFAULT_GUARDRAIL_MAX_RETRIES),
-  on_violation: z.enum(ON_VIOLATION).default('retry'),
+    .default(DEFAULT_GUARDRAIL_MAX_RETRIES)
+    .describe('extra turns to meet the guardrails under `retry`'),
+  on_violation: z.enum(ON_VIOLATION).default('retry').describe('an unmet guardrail: another turn, then GUARDRAIL (`retry`); GUARDRAIL at once (`fail`); delivered and recorded (`warn`)'),
   detectors: z
     .strictObject({ no_pii: detectorSetting.optional(), no_secrets: detectorSetting.optional(), no_injection: detectorSetting.optional() })
     .default({})
@@ -63,7 +64,7 @@ export const GuardrailsSchema = z.strictObject({
       for (const name of DETECTOR_NAMES) if (d[name]) out[name] = d[name];
       return out;
     }),
-  llm_guard: LlmGuardSchema.nullable().default(null),
+  llm_guard: LlmGuardSchema.nullable().default(null).describe('a policy sentence judged by a model after the cheap checks pass'),
 });
 export type Guardrails = z.output<typeof GuardrailsSchema>;
 export type GuardrailsInput = z.input<typeof GuardrailsSchema>;

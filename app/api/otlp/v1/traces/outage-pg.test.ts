@@ -64,7 +64,7 @@ describe.skipIf(skip)('the OTLP receiver while PostgreSQL is stopped for 10 s', 
 
   it('loses no span of a real exporter across the outage, answering 503 with Retry-After meanwhile', async () => {
     // The exporter's whole retry budget is its timeout (default 10 s, OTEL_EXPORTER_OTLP_TIMEOUT):
-    // a batch that meets a 10 s outage needs more, as the README's deployment section says.
+    // a batch that meets a 10 s outage needs more, as docs/guides/deploying.md says.
     const exporter = new OTLPTraceExporter({ url: base, headers: { authorization: `Bearer ${TOKEN}` }, timeoutMillis: 30_000 });
     const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 100, maxExportBatchSize: 64, exportTimeoutMillis: 60_000 });
     const provider = new BasicTracerProvider({ spanProcessors: [processor] });
