@@ -17,7 +17,12 @@ test('a live run streams into replay, then replaying it against a changed flag h
   await provider.selectOption('openai-compatible');
   await page.getByTestId('model-name').fill('stockroom-fake');
   await page.locator('#case').selectOption('S003');
+  // The replay is told of each step as server-sent events, not by polling (issue 40).
+  const polled: string[] = [];
+  page.on('request', (r) => void (r.url().includes('/progress') && polled.push(r.url())));
+  const events = page.waitForResponse((r) => /\/api\/runs\/[0-9a-f]+\/events$/.test(r.url()));
   await page.getByRole('button', { name: 'Run and replay' }).click();
+  expect((await events).headers()['content-type']).toContain('text/event-stream');
 
   // The replay opens while the run is still running and grows as steps are stored.
   await page.waitForURL(/\/runs\/[0-9a-f]+$/);
@@ -29,6 +34,7 @@ test('a live run streams into replay, then replaying it against a changed flag h
   await expect(page.getByTestId('termination-badge')).toHaveText('COMPLETED', { timeout: 60_000 });
   await expect(page.getByTestId('run-live')).toHaveCount(0);
   await expect(page.getByTestId('run-cost')).toHaveText('$0');
+  expect(polled).toEqual([]);
 
   // Its waterfall sits on the times the run recorded: each model call lasted at least the model
   // server's latency (5 s, playwright.config.ts), one after another, the run's own work in between.
