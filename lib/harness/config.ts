@@ -69,6 +69,8 @@ export const HarnessConfigSchema = z
       .int('MODEL_CALL_RETRIES must be an integer')
       .min(0, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
       .max(T.MAX_MODEL_CALL_RETRIES, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`),
+    /** Live models: stream each answer (the record is the same; time to first token is measured). Absent: off. */
+    stream: z.boolean().optional(),
     repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2'),
     compactionTokenThreshold: z.number().int().min(1),
     compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1'),
@@ -138,6 +140,7 @@ export const ENV_KEYS = {
   WALL_CLOCK_TIMEOUT_S: 'wallClockTimeoutS',
   MODEL_CALL_TIMEOUT_S: 'modelTimeoutS',
   MODEL_CALL_RETRIES: 'modelRetries',
+  STOCKROOM_STREAM: 'stream',
   REPEAT_CALL_WINDOW: 'repeatCallWindow',
   COMPACTION_TOKEN_THRESHOLD: 'compactionTokenThreshold',
   COMPACTION_KEEP_TURNS: 'compactionKeepTurns',
@@ -236,6 +239,12 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
       case 'temperature':
         out.temperature = parseFloatValue(env, value);
         break;
+      case 'stream': {
+        const v = value.trim().toLowerCase();
+        if (!['0', '1', 'true', 'false'].includes(v)) throw new ConfigError(env, `${env} must be one of 0, 1, true, false; got '${value}'`);
+        out.stream = v === '1' || v === 'true';
+        break;
+      }
       default:
         (out as Record<string, number>)[key] = parseInteger(env, value);
     }

@@ -17,6 +17,18 @@ export interface ConverseRequest {
   onRetry?: (event: ModelRetryNotice) => void;
   /** Told when the wait before retry `attempt` is over (or was cut short by the signal). */
   onRetryWaited?: (attempt: number) => void;
+  /** Streamed calls only: told each piece of answer text as it arrives (a retried attempt's pieces included). */
+  onDelta?: (delta: { text: string }) => void;
+}
+
+/** What a streamed attempt that failed had received: its output text (bounded), and how much arrived in all. */
+export interface StreamedPartial {
+  /** The output that arrived (answer text and tool-call input, in order), at most the client's bound. */
+  text: string;
+  /** Characters of output that arrived in all (more than `text` holds when it was bounded). */
+  chars: number;
+  /** Stream events that arrived. */
+  events: number;
 }
 
 /** One retry of a model call: which attempt failed, why, and how long the client waits before the next. */
@@ -25,6 +37,8 @@ export interface ModelRetryNotice {
   reason: string;
   detail: string;
   delayMs: number;
+  /** A streamed attempt: what had arrived before it failed. */
+  partial?: StreamedPartial;
 }
 
 export interface ModelClient {
