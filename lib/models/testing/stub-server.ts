@@ -108,7 +108,7 @@ export class ProviderStub {
     const reply = this.queue.shift() ?? this.responder?.(request) ?? { text: 'Done.' };
     if (reply.kind === undefined || reply.kind === 'turn' || reply.kind === 'stream-fault') {
       if (this.streamed(path, body)) return this.stream(reply, body, res);
-      if (reply.kind === 'stream-fault') throw new Error('a stream-fault reply needs a streaming request');
+      if (reply.kind === 'stream-fault') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('the stub was given a stream-fault reply for a request that is not streamed');
     }
     if (reply.kind === 'hang') {
       // Never answers; released when the client gives up or the stub closes.
