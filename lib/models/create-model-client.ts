@@ -68,6 +68,7 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
         // From the environment or the profile in use (the same lookup as the credential check).
         region: awsRegion(env)!,
         endpoint: baseURL,
+        stream,
         // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).
         credentials:
           env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY

@@ -46,6 +46,8 @@ export interface AgentRunOptions {
   onStep?: HarnessOptions['onStep'];
   /** Told of a tool call's progress while it runs (see HarnessOptions.onToolProgress). */
   onToolProgress?: HarnessOptions['onToolProgress'];
+  /** Told the answer so far while a streamed model call produces it (see HarnessOptions.onModelText). */
+  onModelText?: HarnessOptions['onModelText'];
   /**
    * Which repetition of the case this run is (the noisy fake model's stream): a worker that runs one
    * epoch of a suite case in a fresh agent names it; by default the agent counts the case's runs.
@@ -162,6 +164,7 @@ export async function createStockroomAgent(options: CreateAgentOptions): Promise
     signal: runOptions.signal,
     onStep: runOptions.onStep,
     onToolProgress: runOptions.onToolProgress,
+    onModelText: runOptions.onModelText,
     costMeter: options.costMeter ?? undefined,
     guardModel: config.guardrails?.llm_guard ? guardModelFor(options) : undefined,
     ...switches,
