@@ -63,13 +63,13 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: a streamed run',
     resetBreakers();
   });
 
-  const runWith = async (replies: StubReply[], stream: boolean, extra: Parameters<typeof resolveConfig>[0] = {}, onModelText?: (p: { step: number; text: string }) => void) => {
+  const runWith = async (replies: StubReply[], stream: boolean, extra: Parameters<typeof resolveConfig>[0] = {}, onModelText?: (p: { step: number; text: string }) => void, signal?: AbortSignal) => {
     stub.enqueue(...replies);
     const config = resolveConfig({ model: MODEL[provider], modelBaseUrl: stub.baseURL, stream, ...extra });
     const liveModel = liveModelFactory(config, { env: STUB_CREDENTIALS[provider], resilience: FAST });
     const agent = await createStockroomAgent({ dataset, config, liveModel, costMeter: costMeterFor(config, PRICES) });
     try {
-      return await agent.run(golden.query, golden.id, { onModelText });
+      return await agent.run(golden.query, golden.id, { onModelText, signal });
     } finally {
       await agent.close();
     }
@@ -120,6 +120,21 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: a streamed run',
     // Accumulated: each is the one before plus the next piece.
     for (let i = 1; i < last.length; i++) expect(last[i]!.text.startsWith(last[i - 1]!.text)).toBe(true);
     expect(seen.filter((p) => p.step === 1).at(-1)!.text).toBe('Let me look that up.');
+  });
+
+  it('ends TIMEOUT at the wall-clock limit while a stream stalls mid-answer', async () => {
+    const run = await runWith([{ kind: 'stream-fault', fault: 'stall', after: 4, text: 'Stalls after a few pieces', piece: 3 }], true, { wallClockTimeoutS: 0.5 });
+    expect(run.terminationReason).toBe('TIMEOUT');
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('a Stop while the answer streams ends the run cancelled, with nothing retried', async () => {
+    const controller = new AbortController();
+    const run = await runWith([{ kind: 'stream-fault', fault: 'stall', after: 4, text: 'Stalls after a few pieces', piece: 3 }], true, {}, () => controller.abort(), controller.signal);
+    expect(run.terminationReason).toBe('MODEL_ERROR');
+    expect(run.trajectory.find((s) => s.kind === 'guard')).toMatchObject({ errorKind: 'cancelled' });
+    expect(run.trajectory.some(isModelRetryEvent)).toBe(false);
+    expect(stub.requests).toHaveLength(1);
   });
 
   it('replays a recorded streamed run to the same record, time to first token included', async () => {
