@@ -23,17 +23,14 @@ export class ProviderCallError extends ModelCallError {
   declare readonly kind: ModelErrorReason;
   readonly status: number | null;
   readonly retryAfterMs: number | null;
-  /** A streamed attempt: what had arrived before it failed. */
-  readonly partial: StreamedPartial | null;
   constructor(
     kind: ModelErrorReason,
     message: string,
     details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown; usage?: { inputTokens: number; outputTokens: number }; partial?: StreamedPartial | null } = {},
   ) {
-    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}) });
+    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}), partial: details.partial });
     this.status = details.status ?? null;
     this.retryAfterMs = details.retryAfterMs ?? null;
-    this.partial = details.partial ?? null;
   }
 
   /** The same failure, with what its streamed attempt had received. */

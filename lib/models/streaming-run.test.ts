@@ -111,6 +111,15 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s: a streamed run',
     expect('A first attempt that is cut off'.startsWith(retry.partial!.text)).toBe(true);
   });
 
+  it('keeps what the last attempt had received on the MODEL_ERROR when every attempt is cut', async () => {
+    const cut: StubReply = { kind: 'stream-fault', fault: 'cut', after: 6, text: 'Cut again and again', piece: 3 };
+    const run = await runWith([cut, cut, cut], true);
+    expect(run.terminationReason).toBe('MODEL_ERROR');
+    expect(run.trajectory.filter(isModelRetryEvent)).toHaveLength(2);
+    const error = run.trajectory.find((s) => s.kind === 'guard' && s.reason === 'MODEL_ERROR');
+    expect(error).toMatchObject({ errorKind: 'server_error', detail: expect.stringMatching(/\[received \d+ characters in \d+ events: "Cut/) });
+  });
+
   it('tells a watcher the answer so far while each step streams', async () => {
     const seen: { step: number; text: string }[] = [];
     const run = await runWith(SCRIPT, true, {}, (p) => seen.push(p));

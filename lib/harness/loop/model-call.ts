@@ -4,6 +4,7 @@
  * its kind, or DIVERGED when a replay left its recording.
  */
 import { ModelCallError } from '../errors';
+import { partialNote } from '../model/partial';
 import type { ModelResponse, ModelRetryEvent } from '../types';
 import { assistantMessage, stripPrivateKeys } from './messages';
 import type { Driver } from './options';
@@ -67,13 +68,15 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     if (stopIfDiverged(run, kind, message)) return null;
     // An answer the run could not use was still billed: the usage it reported is kept.
     const billed = err instanceof ModelCallError ? err.usage : undefined;
+    // A streamed attempt that failed part-way keeps what it had received on the failure's record.
+    const partial = err instanceof ModelCallError ? err.partial : null;
     if (billed) addCallUsage(run.usage, 'agent', billed, false);
     run.trajectory.push({
       kind: 'guard',
       step: run.step,
       guard: 'model',
       reason: 'MODEL_ERROR',
-      detail: `${kind}: ${message}`,
+      detail: `${kind}: ${message}${partial ? partialNote(partial) : ''}`,
       errorKind: kind,
       ...(billed ? { inputTokens: billed.inputTokens, outputTokens: billed.outputTokens } : {}),
       time: failed,

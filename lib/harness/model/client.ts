@@ -4,6 +4,7 @@
  */
 import type { TokenEstimator } from '../token-estimator';
 import type { Message, ModelResponse, ToolSpec } from '../types';
+import type { StreamedPartial } from '../errors';
 
 export interface ConverseRequest {
   system: string;
@@ -21,15 +22,7 @@ export interface ConverseRequest {
   onDelta?: (delta: { text: string }) => void;
 }
 
-/** What a streamed attempt that failed had received: its output text (bounded), and how much arrived in all. */
-export interface StreamedPartial {
-  /** The output that arrived (answer text and tool-call input, in order), at most the client's bound. */
-  text: string;
-  /** Characters of output that arrived in all (more than `text` holds when it was bounded). */
-  chars: number;
-  /** Stream events that arrived. */
-  events: number;
-}
+export type { StreamedPartial } from '../errors';
 
 /** One retry of a model call: which attempt failed, why, and how long the client waits before the next. */
 export interface ModelRetryNotice {
