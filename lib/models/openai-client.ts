@@ -126,6 +126,8 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
     });
   }
   if (err instanceof OpenAI.APIConnectionError) return new ProviderCallError('server_error', `${provider} unreachable: ${err.message}`, { cause: err });
+  // An error chunk inside a stream (no HTTP status: the 200 had already begun): the server failed part-way.
+  if (err instanceof OpenAI.APIError && err.status === undefined) return new ProviderCallError('server_error', `${provider}'s stream reported an error: ${err.message}`, { cause: err });
   const cut = cutBodyError(err, provider);
   if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);

@@ -140,6 +140,16 @@ describe.each(['openai', 'anthropic', 'bedrock'] as const)('%s streamed against 
     expect(notices[0]!.partial).toMatchObject({ text: expect.stringMatching(/^Half/) });
   });
 
+  it('retries a stream that reports the provider’s own error part-way (an error chunk, overloaded_error, a stream exception)', async () => {
+    stub.enqueue({ kind: 'stream-fault', fault: 'error', after: 4, text: 'Goes wrong part-way', piece: 4 }, { text: 'The whole answer.' });
+    const notices: ModelRetryNotice[] = [];
+    const r = await ask(new ResilientModelClient(clientFor(stub, true), FAST), { onRetry: (n) => notices.push(n) });
+    expect(r.text).toBe('The whole answer.');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ reason: 'server_error' });
+    expect(notices[0]!.partial?.text).toMatch(/^Goes/);
+  });
+
   it('ends a stalled stream when the signal is aborted: cancelled, not retried', async () => {
     stub.enqueue({ kind: 'stream-fault', fault: 'stall', after: 4, text: 'Stalling after this', piece: 4 });
     const controller = new AbortController();

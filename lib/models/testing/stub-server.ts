@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '../../harness';
 import { formatAnthropic, formatBedrock, formatOpenAI, type StubTurn } from './wire-formats';
-import { streamAnthropic, streamBedrock, streamOpenAI, type StreamShape } from './wire-streams';
+import { streamAnthropic, streamBedrock, streamError, streamOpenAI, type StreamShape } from './wire-streams';
 
 export type StubProvider = 'openai' | 'anthropic' | 'bedrock';
 
@@ -25,9 +25,11 @@ export type StubReply =
   /**
    * A streamed turn that goes wrong after `after` events: `cut` sends half of the next event and
    * closes the connection; `end` ends the response cleanly without the rest (no final event);
-   * `stall` sends nothing more and never ends.
+   * `stall` sends nothing more and never ends; `error` sends the provider's own mid-stream error
+   * event (OpenAI's `error` chunk, Anthropic's `event: error` overloaded_error, a Bedrock exception
+   * frame) and ends.
    */
-  | ({ kind: 'stream-fault'; after: number; fault: 'cut' | 'end' | 'stall' } & StubTurn & StreamShape)
+  | ({ kind: 'stream-fault'; after: number; fault: 'cut' | 'end' | 'stall' | 'error' } & StubTurn & StreamShape)
   | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; errorType?: string }
   | { kind: 'raw'; status?: number; body: string }
   /** A 200 whose body is cut: the full length is announced, the first `keep` characters of the turn's body sent, the connection closed. */
@@ -166,6 +168,7 @@ export class ProviderStub {
     for (const e of sent) res.write(e);
     if (!fault) return void res.end();
     if (fault.how === 'end') return void res.end();
+    if (fault.how === 'error') return void res.end(streamError(this.provider));
     if (fault.how === 'stall') {
       const release = () => res.destroy();
       this.hanging.add(release);

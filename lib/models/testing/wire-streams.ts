@@ -58,6 +58,20 @@ export function streamAnthropic(t: StubTurn & StreamShape, model: string): strin
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
+/** The error each provider sends inside a stream that fails part-way (a transient server-side failure). */
+export function streamError(provider: 'openai' | 'anthropic' | 'bedrock'): string | Uint8Array {
+  if (provider === 'openai') return `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } })}\n\n`;
+  if (provider === 'anthropic') return sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+  return codec.encode({
+    headers: {
+      ':exception-type': { type: 'string', value: 'modelStreamErrorException' },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'exception' },
+    },
+    body: fromUtf8(JSON.stringify({ message: 'The model stream failed.', originalStatusCode: 500 })),
+  });
+}
+
 /** One event-stream frame of a Bedrock ConverseStream event. */
 export function bedrockFrame(eventType: string, payload: JsonValue): Uint8Array {
   return codec.encode({
