@@ -9,6 +9,9 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import { ProviderCallError } from './errors';
 import type { StreamTap } from './stream-tap';
 
+/** One shared empty list for the chunks without tool calls (most of them). */
+const NO_CALLS: readonly NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number][] = [];
+
 interface CallParts {
   id: string;
   name: string;
@@ -27,7 +30,9 @@ export async function readChatStream(stream: AsyncIterable<ChatCompletionChunk>,
     tap.event();
     head ??= { id: chunk.id, created: chunk.created, model: chunk.model };
     if (chunk.usage) usage = chunk.usage;
-    for (const choice of chunk.choices ?? []) {
+    const choices = chunk.choices;
+    if (!choices) continue;
+    for (const choice of choices) {
       if (choice.index !== 0) continue;
       const delta = choice.delta ?? {};
       if (typeof delta.content === 'string' && delta.content !== '') {
@@ -38,7 +43,7 @@ export async function readChatStream(stream: AsyncIterable<ChatCompletionChunk>,
         refusal += delta.refusal;
         tap.output(delta.refusal, true);
       }
-      for (const t of delta.tool_calls ?? []) {
+      for (const t of delta.tool_calls ?? NO_CALLS) {
         let call = calls.get(t.index);
         if (!call) calls.set(t.index, (call = { id: '', name: '', arguments: '' }));
         if (t.id) call.id = t.id;
