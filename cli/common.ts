@@ -34,6 +34,7 @@ export const HARNESS_FLAGS: FlagSpec = {
   'wall-clock-timeout-s': { type: 'string', description: 'a run\'s wall-clock limit in seconds (WALL_CLOCK_TIMEOUT_S); whatever is in flight then is cancelled' },
   'model-timeout-s': { type: 'string', description: 'a live model call\'s per-attempt timeout in seconds (MODEL_CALL_TIMEOUT_S, 0.1–600)' },
   'model-retries': { type: 'string', description: 'retries of a failed live model call (MODEL_CALL_RETRIES, 0–10)' },
+  stream: { type: 'boolean', description: 'stream live model answers (STOCKROOM_STREAM=1); the record is the same, with time to first token' },
   guardrails: { type: 'string', description: 'agent guardrails as JSON or a JSON file (see docs/reference/guardrails.md)' },
   temperature: { type: 'string', description: 'how much --model fake-noisy strays from the fake model (STOCKROOM_TEMPERATURE, 0–2; default 0.7)' },
   seed: { type: 'string', description: "--model fake-noisy's seed: the same seed, the same runs (STOCKROOM_SEED; default 0)" },
@@ -108,6 +109,8 @@ export function configFromArgs(args: ParsedArgs): HarnessConfig {
       wallClockTimeoutS: stringFlag(args, 'wall-clock-timeout-s'),
       modelTimeoutS: stringFlag(args, 'model-timeout-s'),
       modelRetries: stringFlag(args, 'model-retries'),
+      // --stream turns streaming on; without it STOCKROOM_STREAM (or off) decides.
+      stream: args.flags.stream === true ? 'true' : undefined,
       guardrails: guardrailsFromArgs(args),
       temperature: stringFlag(args, 'temperature'),
       seed: stringFlag(args, 'seed'),

@@ -49,6 +49,9 @@ test('a live run streams into replay, then replaying it against a changed flag h
     expect(s.end - s.start).toBeGreaterThanOrEqual(5000);
     if (i > 0) expect(s.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
   }
+  // The dashboard's live runs stream (issue 40): each model call's bar says when its first token came.
+  await expect(models.first().getByTestId('time-to-first-token')).toContainText(/first token \d/);
+  expect(await models.locator('[data-testid=time-to-first-token]').count()).toBe(spans.length);
 
   // The runs list shows it with its cost.
   await page.goto('/runs');

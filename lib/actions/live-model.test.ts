@@ -110,6 +110,11 @@ describe('a live run is stored as it goes', () => {
     // Steps were appended while it ran: more than one distinct running snapshot was stored.
     const runningSteps = new Set(seen.filter((s) => s.status === 'running').map((s) => s.steps));
     expect(runningSteps.size).toBeGreaterThan(1);
+    // A dashboard live run streams (issue 40): each stored model turn has its measured time to first token.
+    const { getRunOrThrow } = await import('../db/runs-read');
+    const turns = (await getRunOrThrow(res.data.runId)).run.trajectory.filter((s) => s.kind === 'model_turn');
+    expect(turns.length).toBeGreaterThan(1);
+    for (const t of turns) expect(t).toMatchObject({ timeToFirstTokenMs: expect.any(Number) });
   }, 60_000);
 
   it('stops a running live run from the dashboard: it ends as MODEL_ERROR (cancelled) with its steps so far; another tenant gets not found, a viewer is forbidden', async () => {

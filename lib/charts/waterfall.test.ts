@@ -78,3 +78,12 @@ describe('shapedAnswer', () => {
     expect(next.waterfall.axisMs).toBe(2000);
   });
 });
+
+describe('a streamed call’s time to first token on the wire form', () => {
+  const entry = (o: Partial<WaterfallEntry>): WaterfallEntry => ({ index: 0, step: 1, kind: 'model', label: 'model call 1', durationMs: 900, tokens: 10, costUsd: null, error: false, ...o });
+  it('goes through pack and unpack as measured, and only for the calls that have one', () => {
+    const entries = [entry({ timeToFirstTokenMs: 212.5 }), entry({ index: 1, label: 'model call 2' })];
+    expect(unpackWaterfall(packWaterfall(entries))).toEqual(entries);
+    expect(packWaterfall([entry({})]).timeToFirstTokenMs).toBeUndefined();
+  });
+});

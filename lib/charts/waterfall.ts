@@ -35,6 +35,8 @@ export interface WaterfallEntry {
    * labelled "simulated", never drawn on the wall-clock axis nor summed with wall-clock times. Absent: none.
    */
   simulatedMs?: number | null;
+  /** A streamed model call's measured time to its first token (ms); absent or null: not streamed (unknown). */
+  timeToFirstTokenMs?: number | null;
 }
 
 /** A recorded start and end, in ms from the run's start. */
@@ -162,6 +164,8 @@ export interface PackedWaterfall {
 
   /** A simulated latency (ms); -1: none. Absent in payloads from before it existed. */
   simulatedMs?: number[];
+  /** A streamed call's time to first token (ms); -1: none. Absent when no entry has one. */
+  timeToFirstTokenMs?: number[];
 }
 
 export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfall {
@@ -187,6 +191,8 @@ export function packWaterfall(entries: readonly WaterfallEntry[]): PackedWaterfa
   }
   // Only a run of several agents sends them: every entry of a single-agent run is the first agent's.
   if (entries.some((e) => (e.agent ?? 0) > 0)) p.agent = entries.map((e) => e.agent ?? -1);
+  // Only a run with streamed calls sends their times to first token.
+  if (entries.some((e) => e.timeToFirstTokenMs != null)) p.timeToFirstTokenMs = entries.map((e) => e.timeToFirstTokenMs ?? -1);
   return p;
 }
 
@@ -208,6 +214,7 @@ export function unpackWaterfall(p: PackedWaterfall): WaterfallEntry[] {
       ...(agent !== undefined && agent >= 0 ? { agent } : {}),
 
       ...(nullIfNegative(p.simulatedMs?.[i]) !== null ? { simulatedMs: p.simulatedMs![i] } : {}),
+      ...(nullIfNegative(p.timeToFirstTokenMs?.[i]) !== null ? { timeToFirstTokenMs: p.timeToFirstTokenMs![i] } : {}),
     };
   });
 }

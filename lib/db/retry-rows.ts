@@ -2,7 +2,7 @@
  * Model-call retries are stored in the guard event table under the guard name `model_retry`
  * (reason: the typed failure), so replay lists them in place without a table of their own.
  */
-import { GuardrailEventSchema, type GuardrailEvent, type ModelRetryEvent } from '../harness';
+import { GuardrailEventSchema, partialFromDetail, type GuardrailEvent, type ModelRetryEvent } from '../harness';
 
 export const MODEL_RETRY_GUARD = 'model_retry';
 
@@ -14,13 +14,17 @@ export function retryDetail(e: Pick<ModelRetryEvent, 'attempt' | 'delayMs' | 'de
 
 export function retryFromRow(r: { step: number; reason: string; detail: string }): ModelRetryEvent {
   const m = DETAIL.exec(r.detail);
+  const detail = m ? (m[3] as string) : r.detail;
+  // A streamed attempt's partial answer is kept in its detail (lib/harness/model/partial.ts).
+  const partial = partialFromDetail(detail);
   return {
     kind: 'model_retry',
     step: r.step,
     attempt: m ? Number(m[1]) : 0,
     reason: r.reason,
     delayMs: m ? Number(m[2]) : 0,
-    detail: m ? (m[3] as string) : r.detail,
+    detail,
+    ...(partial ? { partial } : {}),
   };
 }
 

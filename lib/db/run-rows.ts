@@ -147,6 +147,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
           finishReason: s.finishReason ?? null,
           cachedTokens: s.cachedTokens ?? null,
           cacheWriteTokens: s.cacheWriteTokens ?? null,
+          timeToFirstTokenMs: s.timeToFirstTokenMs ?? null,
           providerId: s.providerId ?? null,
           model: s.model ?? null,
           costUsd: s.costUsd ?? null,

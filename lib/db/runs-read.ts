@@ -119,6 +119,7 @@ function modelTurnStep(r: ModelTurn): TrajectoryStep {
     outputTokens: r.outputTokens,
     ...usageEstimateOf(r.usageEstimate),
     latencyMs: r.latencyMs,
+    ...(r.timeToFirstTokenMs !== null ? { timeToFirstTokenMs: r.timeToFirstTokenMs } : {}),
     contextTokensEstimate: r.contextTokensEstimate,
     ...(r.provider !== null ? { provider: r.provider } : {}),
     ...(r.finishReason !== null ? { finishReason: r.finishReason } : {}),

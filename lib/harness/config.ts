@@ -71,6 +71,8 @@ export const HarnessConfigSchema = z
       .min(0, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
       .max(T.MAX_MODEL_CALL_RETRIES, `MODEL_CALL_RETRIES must be between 0 and ${T.MAX_MODEL_CALL_RETRIES}`)
       .describe('retries of a failed live model call (throttling, timeouts, 5xx)'),
+    /** Live models: stream each answer (the record is the same; time to first token is measured). Absent: off. */
+    stream: z.boolean().optional().describe('live models: stream each answer (the record is the same; time to first token is measured)'),
     repeatCallWindow: z.number().int().min(2, 'REPEAT_CALL_WINDOW must be >= 2').describe('the third identical request inside this window stops the run (REPEATED_CALL)'),
     compactionTokenThreshold: z.number().int().min(1).describe('context tokens above which older tool results are summarised'),
     compactionKeepTurns: z.number().int().min(1, 'COMPACTION_KEEP_TURNS must be >= 1').describe('messages at the tail compaction never touches'),
@@ -141,6 +143,7 @@ export const ENV_KEYS = {
   WALL_CLOCK_TIMEOUT_S: 'wallClockTimeoutS',
   MODEL_CALL_TIMEOUT_S: 'modelTimeoutS',
   MODEL_CALL_RETRIES: 'modelRetries',
+  STOCKROOM_STREAM: 'stream',
   REPEAT_CALL_WINDOW: 'repeatCallWindow',
   COMPACTION_TOKEN_THRESHOLD: 'compactionTokenThreshold',
   COMPACTION_KEEP_TURNS: 'compactionKeepTurns',
@@ -239,6 +242,12 @@ export function parseOverrides(raw: Partial<Record<keyof HarnessConfig, string |
       case 'temperature':
         out.temperature = parseFloatValue(env, value);
         break;
+      case 'stream': {
+        const v = value.trim().toLowerCase();
+        if (!['0', '1', 'true', 'false'].includes(v)) throw new ConfigError(env, `${env} must be one of 0, 1, true, false; got '${value}'`);
+        out.stream = v === '1' || v === 'true';
+        break;
+      }
       default:
         (out as Record<string, number>)[key] = parseInteger(env, value);
     }

@@ -1,3 +1,13 @@
+/** What a streamed model-call attempt that failed had received: its output text (bounded), and how much arrived in all. */
+export interface StreamedPartial {
+  /** The output that arrived (answer text and tool-call input, in order), at most the client's bound. */
+  text: string;
+  /** Characters of output that arrived in all (more than `text` holds when it was bounded). */
+  chars: number;
+  /** Stream events that arrived. */
+  events: number;
+}
+
 /** One error base class for the harness library; subclasses carry a stable code and fields. */
 export class HarnessError extends Error {
   readonly code: string;
@@ -38,10 +48,13 @@ export class ModelCallError extends HarnessError {
   readonly kind: string;
   /** The usage the provider reported on an answer that could not be used (it was billed); absent: none reported. */
   readonly usage: { inputTokens: number; outputTokens: number } | undefined;
-  constructor(kind: string, message: string, options?: { cause?: unknown; usage?: { inputTokens: number; outputTokens: number } }) {
+  /** A streamed attempt that failed part-way: what it had received (kept on the failure's record). */
+  readonly partial: StreamedPartial | null;
+  constructor(kind: string, message: string, options?: { cause?: unknown; usage?: { inputTokens: number; outputTokens: number }; partial?: StreamedPartial | null }) {
     super('model_call_failed', message, options);
     this.kind = kind;
     this.usage = options?.usage;
+    this.partial = options?.partial ?? null;
   }
 }
 

@@ -30,7 +30,8 @@ export {
 } from './config';
 export { ConfigError, DatasetError, ExecutorError, HarnessError, ModelCallError } from './errors';
 export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolProgress, ToolResult } from './executor';
-export type { ConverseRequest, ModelClient } from './model/client';
+export type { ConverseRequest, ModelClient, ModelRetryNotice, StreamedPartial } from './model/client';
+export { partialFromDetail, partialNote } from './model/partial';
 export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
 export { NoisyFakeModelClient, NOISY_FAKE_MODEL_ID } from './model/fake/noisy-client';
 export { hashSeed, seededRandom } from './random';

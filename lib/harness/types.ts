@@ -99,6 +99,11 @@ export interface ModelResponse {
   inputTokens: number | null;
   outputTokens: number | null;
   latencyMs: number;
+  /**
+   * A streamed call: ms from sending the request to the first piece of output, as measured; null or
+   * absent when the call was not streamed or nothing arrived (never reconstructed).
+   */
+  timeToFirstTokenMs?: number | null;
   modelId: string;
   /**
    * The model the provider says answered (`model` in its body, e.g. a dated snapshot of the alias
@@ -165,6 +170,8 @@ export const ModelTurnSchema = z.object({
   /** A call whose usage was not reported: the local count a budget used instead (never shown as reported). */
   usageEstimate: z.lazy(() => UsageEstimateSchema).optional(),
   latencyMs: z.number(),
+  /** A streamed call's measured time to its first token, ms; absent: not streamed (unknown). */
+  timeToFirstTokenMs: z.number().optional(),
   contextTokensEstimate: z.number().int(),
   /** Live models: who answered (as the producer spelled it), their raw finish reason, and the prompt tokens served from cache. */
   provider: z.string().optional(),
@@ -306,6 +313,8 @@ export const ModelRetryEventSchema = z.object({
   reason: z.string(),
   delayMs: z.number(),
   detail: z.string(),
+  /** A streamed attempt: what had arrived before it failed (text bounded; `chars` counts all of it). */
+  partial: z.object({ text: z.string(), chars: z.number().int(), events: z.number().int() }).optional(),
   /** The wait before the next attempt, as it happened (cut short when the run was cancelled or timed out). */
   time: CallTimeSchema.optional(),
 });

@@ -19,12 +19,16 @@ import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 import { billedUsage, reportedCount, reportedPair } from './usage';
 import { SDK_TIMEOUT_OFF_MS } from './tunables';
+import { readMessageStream } from './anthropic-stream';
+import { StreamTap } from './stream-tap';
 
 export interface AnthropicClientOptions {
   model: string;
   apiKey: string;
   /** Endpoint override (the SDK appends `/v1/messages`). */
   baseURL?: string;
+  /** Stream the answer (Messages streaming); the record is the same. */
+  stream?: boolean;
 }
 
 export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
@@ -87,6 +91,10 @@ export function classifyAnthropicError(err: unknown): ProviderCallError {
   if (err instanceof APIUserAbortError) return new ProviderCallError('cancelled', 'anthropic call cancelled', { cause: err });
   if (err instanceof APIConnectionTimeoutError) return new ProviderCallError('timeout', 'anthropic timed out', { cause: err });
   if (err instanceof APIConnectionError) return new ProviderCallError('server_error', `anthropic unreachable: ${err.message}`, { cause: err });
+  // An `error` event inside a stream (no HTTP status): overloaded or an internal error is transient.
+  if (err instanceof APIError && err.status === undefined && /overloaded_error|api_error/.test(err.message)) {
+    return new ProviderCallError('server_error', `anthropic's stream reported an error: ${err.message}`, { cause: err });
+  }
   if (err instanceof APIError && typeof err.status === 'number') {
     // 529 is Anthropic's "overloaded": a server error that a later attempt may get through.
     return new ProviderCallError(reasonForStatus(err.status), `anthropic answered HTTP ${err.status}: ${err.message}`, {
@@ -118,22 +126,25 @@ export class AnthropicModelClient implements ModelClient {
       description: t.description,
       input_schema: t.inputSchema as Tool['input_schema'],
     }));
+    const body = {
+      model: this.options.model,
+      max_tokens: request.maxTokens,
+      system: request.system,
+      messages: toAnthropicMessages(request.messages),
+      ...(tools.length > 0 ? { tools } : {}),
+    };
     const started = performance.now();
+    const tap = this.options.stream ? new StreamTap(started, request.onDelta) : null;
     let reply: AnthropicMessage;
     try {
-      reply = await this.client.messages.create(
-        {
-          model: this.options.model,
-          max_tokens: request.maxTokens,
-          system: request.system,
-          messages: toAnthropicMessages(request.messages),
-          ...(tools.length > 0 ? { tools } : {}),
-        },
-        { signal: request.signal },
-      );
+      reply = tap
+        ? await readMessageStream(await this.client.messages.create({ ...body, stream: true }, { signal: request.signal }), tap, request.signal)
+        : await this.client.messages.create(body, { signal: request.signal });
     } catch (err) {
-      throw classifyAnthropicError(err);
+      const classified = classifyAnthropicError(err);
+      throw tap ? tap.failed(classified) : classified;
     }
-    return { ...fromAnthropicMessage(reply, this.modelId, Math.round((performance.now() - started) * 100) / 100), raw: rawBody(reply) };
+    const response = fromAnthropicMessage(reply, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+    return { ...response, ...(tap ? { timeToFirstTokenMs: tap.timeToFirstTokenMs } : {}), raw: rawBody(reply) };
   }
 }

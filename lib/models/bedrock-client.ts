@@ -7,6 +7,7 @@
 import {
   BedrockRuntimeClient,
   ConverseCommand,
+  ConverseStreamCommand,
   type ContentBlock as BedrockContentBlock,
   type ConverseCommandOutput,
   type Message as BedrockMessage,
@@ -21,6 +22,8 @@ import { cutBodyError, parseRetryAfter, ProviderCallError, reasonForStatus, type
 import { mappedStopReason } from './stop-reason';
 import { rawBody } from './raw-body';
 import { billedUsage, reportedCount, reportedPair } from './usage';
+import { readConverseStream } from './bedrock-stream';
+import { StreamTap } from './stream-tap';
 
 /** Smithy's JSON document type, as the Converse shapes use it. */
 type DocumentType = NonNullable<ToolUseBlock['input']>;
@@ -32,6 +35,8 @@ export interface BedrockClientOptions {
   endpoint?: string;
   /** Explicit credentials; the standard AWS chain otherwise. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Stream the answer (ConverseStream); the record is the same. */
+  stream?: boolean;
 }
 
 export function toBedrockMessages(messages: readonly Message[]): BedrockMessage[] {
@@ -98,6 +103,8 @@ const NAMED: Record<string, ModelErrorReason> = {
   ModelNotReadyException: 'server_error',
   InternalServerException: 'server_error',
   ModelTimeoutException: 'timeout',
+  // An exception event inside a ConverseStream answer: the model failed mid-stream.
+  ModelStreamErrorException: 'server_error',
   AccessDeniedException: 'auth',
   UnrecognizedClientException: 'auth',
   ExpiredTokenException: 'auth',
@@ -147,14 +154,16 @@ export class BedrockModelClient implements ModelClient {
     const tools: Tool[] = request.tools.map((t) => ({
       toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as DocumentType } },
     }));
-    const started = performance.now();
-    const command = new ConverseCommand({
+    const input = {
       modelId: this.options.model,
       system: [{ text: request.system }],
       messages: toBedrockMessages(request.messages),
       ...(tools.length > 0 ? { toolConfig: { tools } } : {}),
       inferenceConfig: { maxTokens: request.maxTokens },
-    });
+    };
+    const started = performance.now();
+    if (this.options.stream) return this.streamed(input, request, started);
+    const command = new ConverseCommand(input);
     const body = captureBody(command);
     let output: ConverseCommandOutput;
     try {
@@ -164,6 +173,22 @@ export class BedrockModelClient implements ModelClient {
     }
     const response = fromConverseOutput(output, this.modelId, Math.round((performance.now() - started) * 100) / 100);
     return body.text === null ? response : { ...response, raw: rawBody(body.text) };
+  }
+
+  /** The same call through ConverseStream; the assembled output is what is mapped and recorded (bedrock-stream.ts). */
+  private async streamed(input: ConstructorParameters<typeof ConverseStreamCommand>[0], request: ConverseRequest, started: number): Promise<ModelResponse> {
+    const tap = new StreamTap(started, request.onDelta);
+    let output: ConverseCommandOutput;
+    try {
+      const reply = await this.client.send(new ConverseStreamCommand(input), { abortSignal: request.signal });
+      if (!reply.stream) throw new ProviderCallError('bad_response', 'bedrock answered ConverseStream without a stream');
+      output = await readConverseStream(reply.stream, tap, request.signal);
+    } catch (err) {
+      throw tap.failed(classifyBedrockError(err));
+    }
+    const response = fromConverseOutput(output, this.modelId, Math.round((performance.now() - started) * 100) / 100);
+    const { $metadata: _metadata, ...body } = output;
+    return { ...response, timeToFirstTokenMs: tap.timeToFirstTokenMs, raw: rawBody(body) };
   }
 }
 

@@ -42,13 +42,14 @@ export function runMetadata(run: LiveModelContext): Record<string, string> {
  * The bare provider client a configuration names (no resilience, no recording): used for the agent and
  * for a live judge. Its SDK neither retries nor times out: the resilience layer does both.
  */
-export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'>, env: Env, run: LiveModelContext): ModelClient {
+export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'> & Partial<Pick<HarnessConfig, 'stream'>>, env: Env, run: LiveModelContext): ModelClient {
   const name = parseModelName(config.model);
   if (!name) throw new Error('the fake model has no provider client');
   const baseURL = config.modelBaseUrl ?? undefined;
+  const stream = config.stream === true;
   switch (name.provider) {
     case 'openai':
-      return new OpenAIModelClient({ provider: 'openai', model: name.model, apiKey: env.OPENAI_API_KEY!, baseURL });
+      return new OpenAIModelClient({ provider: 'openai', model: name.model, apiKey: env.OPENAI_API_KEY!, baseURL, stream });
     case 'openai-compatible':
       return new OpenAIModelClient({
         provider: 'openai-compatible',
@@ -56,16 +57,18 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
         // The SDK insists on a key; local servers ignore it.
         apiKey: env.OPENAI_COMPATIBLE_API_KEY?.trim() || 'not-needed',
         baseURL,
+        stream,
         ...(name.model === MODEL_SERVER_MODEL ? { metadata: runMetadata(run) } : {}),
       });
     case 'anthropic':
-      return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL });
+      return new AnthropicModelClient({ model: name.model, apiKey: env.ANTHROPIC_API_KEY!, baseURL, stream });
     case 'bedrock':
       return new BedrockModelClient({
         model: name.model,
         // From the environment or the profile in use (the same lookup as the credential check).
         region: awsRegion(env)!,
         endpoint: baseURL,
+        stream,
         // Static keys from this environment; otherwise the SDK's own chain (profile, web identity, container role).
         credentials:
           env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
@@ -80,7 +83,7 @@ export function providerClient(config: Pick<HarnessConfig, 'model' | 'modelBaseU
  * names the fake model. Throws ConfigError naming a missing variable.
  */
 export function liveModelFactory(
-  config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'> & Partial<Pick<HarnessConfig, 'modelTimeoutS' | 'modelRetries'>>,
+  config: Pick<HarnessConfig, 'model' | 'modelBaseUrl'> & Partial<Pick<HarnessConfig, 'modelTimeoutS' | 'modelRetries' | 'stream'>>,
   options: LiveModelOptions = {},
 ): LiveModelFactory | null {
   const name = parseModelName(config.model);

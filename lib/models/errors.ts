@@ -4,7 +4,7 @@
  * whose `kind` is one of MODEL_ERROR_REASONS.
  */
 import { BrokenCircuitError, TaskCancelledError } from 'cockatiel';
-import { ModelCallError } from '../harness';
+import { ModelCallError, type StreamedPartial } from '../harness';
 
 export const MODEL_ERROR_REASONS = [
   'throttled',
@@ -26,11 +26,16 @@ export class ProviderCallError extends ModelCallError {
   constructor(
     kind: ModelErrorReason,
     message: string,
-    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown; usage?: { inputTokens: number; outputTokens: number } } = {},
+    details: { status?: number | null; retryAfterMs?: number | null; cause?: unknown; usage?: { inputTokens: number; outputTokens: number }; partial?: StreamedPartial | null } = {},
   ) {
-    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}) });
+    super(kind, message, { cause: details.cause, ...(details.usage ? { usage: details.usage } : {}), partial: details.partial });
     this.status = details.status ?? null;
     this.retryAfterMs = details.retryAfterMs ?? null;
+  }
+
+  /** The same failure, with what its streamed attempt had received. */
+  withPartial(partial: StreamedPartial): ProviderCallError {
+    return new ProviderCallError(this.kind, this.message, { status: this.status, retryAfterMs: this.retryAfterMs, cause: this.cause, usage: this.usage, partial });
   }
 
   /** Throttling, timeouts and server errors may pass on a later attempt; the rest will not. */

@@ -5,7 +5,7 @@
  * parallel tool calls in one turn, the provider's tool-call ids, finish reason and usage.
  */
 import OpenAI from 'openai';
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { safeJsonParse, type JsonValue } from '../harness';
 import type { ConverseRequest, ModelClient } from '../harness';
 import type { Message, ModelResponse, StopReason, ToolCallRequest, ToolResultContentPart } from '../harness';
@@ -14,6 +14,8 @@ import { rawBody } from './raw-body';
 import { billedUsage, reportedCount, reportedPair } from './usage';
 import { mappedStopReason } from './stop-reason';
 import { SDK_TIMEOUT_OFF_MS } from './tunables';
+import { readChatStream } from './openai-stream';
+import { StreamTap } from './stream-tap';
 
 export interface OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
@@ -22,6 +24,8 @@ export interface OpenAIClientOptions {
   baseURL?: string;
   /** Sent as request `metadata` (OpenAI-compatible servers only; the caller gives it only to the project's own model server). */
   metadata?: Record<string, string>;
+  /** Stream the answer (`stream: true` with the usage chunk asked for); the record is the same. */
+  stream?: boolean;
 }
 
 /** The text a tool result carries to a chat model: JSON parts serialised, text parts as they are. */
@@ -122,6 +126,8 @@ export function classifyOpenAIError(err: unknown, provider: string): ProviderCal
     });
   }
   if (err instanceof OpenAI.APIConnectionError) return new ProviderCallError('server_error', `${provider} unreachable: ${err.message}`, { cause: err });
+  // An error chunk inside a stream (no HTTP status: the 200 had already begun): the server failed part-way.
+  if (err instanceof OpenAI.APIError && err.status === undefined) return new ProviderCallError('server_error', `${provider}'s stream reported an error: ${err.message}`, { cause: err });
   const cut = cutBodyError(err, provider);
   if (cut) return cut;
   const message = err instanceof Error ? err.message : String(err);
@@ -146,25 +152,39 @@ export class OpenAIModelClient implements ModelClient {
       function: { name: t.name, description: t.description, parameters: t.inputSchema },
     }));
     const compatible = this.options.provider === 'openai-compatible';
+    const body = {
+      model: this.options.model,
+      messages: toChatMessages(request.system, request.messages),
+      ...(tools.length > 0 ? { tools } : {}),
+      // OpenAI's current models take max_completion_tokens; compatible servers know max_tokens.
+      ...(compatible ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
+      ...(compatible && this.options.metadata ? { metadata: this.options.metadata } : {}),
+    };
     const started = performance.now();
+    if (this.options.stream) return this.streamed(body, request, started);
     let completion: ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          messages: toChatMessages(request.system, request.messages),
-          ...(tools.length > 0 ? { tools } : {}),
-          // OpenAI's current models take max_completion_tokens; compatible servers know max_tokens.
-          ...(compatible ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens }),
-          ...(compatible && this.options.metadata ? { metadata: this.options.metadata } : {}),
-        },
-        { signal: request.signal },
-      );
+      completion = await this.client.chat.completions.create(body, { signal: request.signal });
     } catch (err) {
       throw classifyOpenAIError(err, this.options.provider);
     }
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
     // The SDK hands back the parsed body as the provider sent it; it is recorded beside the mapping.
     return { ...fromChatCompletion(completion, this.modelId, this.options.provider, latencyMs), raw: rawBody(completion) };
+  }
+
+  /** The same call streamed; the assembled body is what is mapped and recorded (openai-stream.ts). */
+  private async streamed(body: Omit<ChatCompletionCreateParamsStreaming, 'stream'>, request: ConverseRequest, started: number): Promise<ModelResponse> {
+    const tap = new StreamTap(started, request.onDelta);
+    let completion: ChatCompletion;
+    try {
+      const stream = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: request.signal });
+      completion = await readChatStream(stream, tap, this.options.provider, request.signal);
+    } catch (err) {
+      throw tap.failed(classifyOpenAIError(err, this.options.provider));
+    }
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    const response = fromChatCompletion(completion, this.modelId, this.options.provider, latencyMs);
+    return { ...response, timeToFirstTokenMs: tap.timeToFirstTokenMs, raw: rawBody(completion) };
   }
 }

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, timeout, TimeoutStrategy, type CircuitBreakerPolicy } from 'cockatiel';
 import type { ConverseRequest, ModelClient } from '../harness';
 import type { ModelResponse } from '../harness';
+import { partialNote } from '../harness';
 import { classifyPolicyError, ProviderCallError } from './errors';
 import * as T from './tunables';
 
@@ -132,7 +133,10 @@ export class ResilientModelClient implements ModelClient {
           if (signal.aborted || n > o.retries || !retryable(err)) throw err;
           const delayMs = retryDelay(err, n, o);
           const failure = classifyPolicyError(err, this.modelId);
-          request.onRetry?.({ attempt: n, reason: failure?.kind ?? 'server_error', detail: failure?.message ?? String(err), delayMs });
+          // A streamed attempt that failed part-way: what it had received is kept on its record.
+          const partial = failure?.partial ?? null;
+          const detail = (failure?.message ?? String(err)) + (partial ? partialNote(partial) : '');
+          request.onRetry?.({ attempt: n, reason: failure?.kind ?? 'server_error', detail, delayMs, ...(partial ? { partial } : {}) });
           try {
             await sleep(delayMs, undefined, { signal });
           } finally {

@@ -19,3 +19,5 @@ export const MODEL_RETRY_AFTER_CAP_MS = 30_000;
 export const MODEL_BREAKER_THRESHOLD = 5;
 /** How long an open circuit refuses calls before letting one probe through, ms. */
 export const MODEL_BREAKER_HALF_OPEN_AFTER_MS = 30_000;
+/** The most of a failed streamed attempt's output kept on its retry record, characters (the count of all is kept beside it). */
+export const PARTIAL_TEXT_MAX_CHARS = 2_000;

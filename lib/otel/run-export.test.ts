@@ -175,6 +175,20 @@ describe.each(['http/json', 'http/protobuf'] as const)('exporting a run over %s'
     expect(liveFields(live)[0]).toEqual(['bedrock', 'tool_use', 7]);
   });
 
+  it('carries a streamed call’s time to first token over the wire as gen_ai.response.time_to_first_chunk (seconds) and brings it back', async () => {
+    let n = 0;
+    const streamed: RunResult = {
+      ...runs.mixed,
+      mode: 'live',
+      trajectory: runs.mixed.trajectory.map((s) => (s.kind === 'model_turn' && (n += 1) === 1 ? { ...s, timeToFirstTokenMs: 187.5 } : s)),
+    };
+    const { spans } = await exportAndReceive(receiver, protocol, streamed);
+    const chats = spans.filter((s) => op(s) === 'chat');
+    expect(chats.map((c) => c.attributes['gen_ai.response.time_to_first_chunk'] ?? null)).toEqual([0.1875, ...chats.slice(1).map(() => null)]);
+    const ttft = (r: RunResult) => r.trajectory.flatMap((s) => (s.kind === 'model_turn' ? [s.timeToFirstTokenMs ?? null] : []));
+    expect(ttft(traceToRun(spans)!.run)).toEqual(ttft(streamed));
+  });
+
   it('never fails the run when the collector is down, and warns once', async () => {
     const down = await startOtlpTestReceiver();
     down.down();

@@ -97,3 +97,14 @@ describe('times of an imported trace', () => {
     expect(b!.startMs).toBeLessThan(a!.endMs);
   });
 });
+
+describe('a streamed call’s time to first token', () => {
+  it('is exported on its chat span as gen_ai.response.time_to_first_chunk in seconds, and left out for a call that was not streamed', () => {
+    let n = 0;
+    const trajectory = mixed.trajectory.map((s): TrajectoryStep => (s.kind === 'model_turn' && (n += 1) === 1 ? { ...s, timeToFirstTokenMs: 250 } : s));
+    const [first, ...rest] = chats(planRunSpans({ ...mixed, trajectory }, OPTIONS));
+    expect(first!.attributes['gen_ai.response.time_to_first_chunk']).toBe(0.25);
+    expect(rest.length).toBeGreaterThan(0);
+    for (const chat of rest) expect(chat.attributes).not.toHaveProperty('gen_ai.response.time_to_first_chunk');
+  });
+});

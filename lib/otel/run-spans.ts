@@ -21,6 +21,7 @@ import {
   ATTR_GEN_AI_REQUEST_MODEL,
   ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
   ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
   ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -134,6 +135,8 @@ function chatSpan(run: RunResult, turn: ModelTurn, index: number, callIndex: num
     ...(turn.provider !== undefined ? { [STOCKROOM.provider]: turn.provider } : {}),
     ...(turn.finishReason !== undefined ? { [STOCKROOM.finishReason]: turn.finishReason } : {}),
     ...(turn.cachedTokens !== undefined ? { [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: turn.cachedTokens } : {}),
+    // A streamed call's measured time to first token, in seconds as the GenAI conventions have it; none when not streamed.
+    ...(turn.timeToFirstTokenMs !== undefined ? { [ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK]: turn.timeToFirstTokenMs / 1000 } : {}),
     ...(turn.providerId !== undefined ? { [STOCKROOM.providerId]: turn.providerId } : {}),
     ...(turn.model !== undefined ? { [STOCKROOM.model]: turn.model } : {}),
     ...(turn.costNote !== undefined ? { [STOCKROOM.costNote]: turn.costNote, ...(typeof turn.costUsd === 'number' ? { [STOCKROOM.costUsd]: turn.costUsd } : {}) } : {}),

@@ -4,7 +4,7 @@
  * credentials checked), and the tool server a run may name.
  */
 import fs from 'node:fs';
-import { FAKE_MODEL, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness';
+import { FAKE_MODEL, isOfflineModel, resolveConfig, type HarnessConfig, type WeaknessFlag } from '../harness';
 import { guardrailsOn, type Guardrails } from '../harness';
 import { policyFilePath } from '../governance';
 import { loadPolicyFile, tenantGuardrails } from '../governance';
@@ -41,12 +41,15 @@ export function configOf(
   tenant?: string,
 ): HarnessConfig {
   const guardrails = guardrailsFor(settings.guardrails, tenant);
+  const model = modelSettings(settings.model ?? FAKE_MODEL);
   return resolveConfig({
     weaknesses: [...weaknesses],
     guards: settings.guards,
     payloadWrappers: settings.payloadWrappers,
     transport: settings.transport,
-    ...modelSettings(settings.model ?? FAKE_MODEL),
+    ...model,
+    // The dashboard's live runs stream (time to first token measured; the live run page shows the answer as it comes).
+    ...(isOfflineModel(model.model) ? {} : { stream: true }),
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
     // Guardrails with nothing switched on are none (and, named by the run, keep the tenant default off).
     ...(guardrails && guardrailsOn(guardrails).length > 0 ? { guardrails } : {}),

@@ -38,6 +38,7 @@ export async function loadWaterfall(runId: string, tenant: string, db?: Database
       label: `model call ${m.ordinal}`,
       durationMs: fake ? (m.recorded ? m.recorded.endMs - m.recorded.startMs : null) : m.latencyMs,
       ...(fake ? { simulatedMs: m.latencyMs } : {}),
+      ...(m.timeToFirstTokenMs !== null ? { timeToFirstTokenMs: m.timeToFirstTokenMs } : {}),
       // Usage the provider did not report stays unknown: no tokens, no cost (the bar says "not reported").
       tokens: m.inputTokens === null || m.outputTokens === null ? null : m.inputTokens + m.outputTokens,
       // A call priced on its own (an imported trace's) has its stored cost, the one the header sums.

@@ -4,6 +4,7 @@
  * its kind, or DIVERGED when a replay left its recording.
  */
 import { ModelCallError } from '../errors';
+import { partialNote } from '../model/partial';
 import type { ModelResponse, ModelRetryEvent } from '../types';
 import { assistantMessage, stripPrivateKeys } from './messages';
 import type { Driver } from './options';
@@ -22,6 +23,9 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
   const started = instant(d.timeline);
   // A retry's wait is timed from the notice (the client is about to wait) to the client's word that it is over.
   const waits = new Map<number, { event: ModelRetryEvent; from: Instant }>();
+  // The answer so far, for a caller watching a streamed call (onModelText); a retry starts it again.
+  const onModelText = d.options.onModelText;
+  let soFar = '';
   try {
     if (signal.aborted) throw new ModelCallError('cancelled', 'the run was cancelled');
     response = await model.converse({
@@ -31,6 +35,7 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
       maxTokens: config.maxTokens,
       signal,
       onRetry: (r) => {
+        soFar = '';
         const event: ModelRetryEvent = { kind: 'model_retry', step: run.step, ...r };
         waits.set(r.attempt, { event, from: instant(d.timeline) });
         run.trajectory.push(event);
@@ -39,6 +44,18 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
         const wait = waits.get(attempt);
         if (wait) wait.event.time = callTime(wait.from, instant(d.timeline));
       },
+      ...(onModelText
+        ? {
+            onDelta: ({ text }: { text: string }) => {
+              soFar += text;
+              try {
+                onModelText({ step: run.step, text: soFar });
+              } catch {
+                // The watcher's failure is its own: it never stops the model call or the run.
+              }
+            },
+          }
+        : {}),
     });
   } catch (err) {
     const failed = callTime(started, instant(d.timeline));
@@ -51,13 +68,15 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     if (stopIfDiverged(run, kind, message)) return null;
     // An answer the run could not use was still billed: the usage it reported is kept.
     const billed = err instanceof ModelCallError ? err.usage : undefined;
+    // A streamed attempt that failed part-way keeps what it had received on the failure's record.
+    const partial = err instanceof ModelCallError ? err.partial : null;
     if (billed) addCallUsage(run.usage, 'agent', billed, false);
     run.trajectory.push({
       kind: 'guard',
       step: run.step,
       guard: 'model',
       reason: 'MODEL_ERROR',
-      detail: `${kind}: ${message}`,
+      detail: `${kind}: ${message}${partial ? partialNote(partial) : ''}`,
       errorKind: kind,
       ...(billed ? { inputTokens: billed.inputTokens, outputTokens: billed.outputTokens } : {}),
       time: failed,
@@ -81,6 +100,8 @@ export async function callModel(d: Driver, run: RunState, contextTokens: number)
     outputTokens: response.outputTokens,
     ...(usageEstimate ? { usageEstimate } : {}),
     latencyMs: response.latencyMs,
+    // Measured by a streamed call; a call that was not streamed has none (unknown, not 0).
+    ...(typeof response.timeToFirstTokenMs === 'number' ? { timeToFirstTokenMs: response.timeToFirstTokenMs } : {}),
     contextTokensEstimate: contextTokens,
     ...(response.provider !== undefined ? { provider: response.provider } : {}),
     // The provider's own id of the model that answered, beside the run's requested modelId.

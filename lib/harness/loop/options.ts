@@ -59,10 +59,14 @@ export interface HarnessOptions {
    * USAGE_UNKNOWN before the next call: a budget that cannot be kept fails closed.
    */
   tokenEstimator?: TokenEstimator;
+  /**
+   * Told, while a streamed model call's answer arrives, the answer text so far for the step being
+   * produced (accumulated; it starts again when the call retries); never awaited. Only streamed calls
+   * tell it (live models with streaming on).
+   */
+  onModelText?: (partial: { step: number; text: string }) => void;
   /** Told of a tool call's progress while it runs (live progress in replay); never awaited. */
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
-  /** Told of a streamed model answer as it forms: the text so far of the step being produced; never awaited. */
-  onModelText?: (partial: { step: number; text: string }) => void;
   /**
    * Stop the run on `repeatCallWindow` identical calls in a row (REPEATED_CALL). On unless false: a
    * caller that wants a run to loop (a course setting) says so here; the loop never asks why.

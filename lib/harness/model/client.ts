@@ -4,6 +4,7 @@
  */
 import type { TokenEstimator } from '../token-estimator';
 import type { Message, ModelResponse, ToolSpec } from '../types';
+import type { StreamedPartial } from '../errors';
 
 export interface ConverseRequest {
   system: string;
@@ -17,7 +18,11 @@ export interface ConverseRequest {
   onRetry?: (event: ModelRetryNotice) => void;
   /** Told when the wait before retry `attempt` is over (or was cut short by the signal). */
   onRetryWaited?: (attempt: number) => void;
+  /** Streamed calls only: told each piece of answer text as it arrives (a retried attempt's pieces included). */
+  onDelta?: (delta: { text: string }) => void;
 }
+
+export type { StreamedPartial } from '../errors';
 
 /** One retry of a model call: which attempt failed, why, and how long the client waits before the next. */
 export interface ModelRetryNotice {
@@ -25,6 +30,8 @@ export interface ModelRetryNotice {
   reason: string;
   detail: string;
   delayMs: number;
+  /** A streamed attempt: what had arrived before it failed. */
+  partial?: StreamedPartial;
 }
 
 export interface ModelClient {

@@ -2,7 +2,7 @@
  * The offline model server: the deterministic fake model behind an OpenAI-compatible endpoint
  * (`POST /v1/chat/completions`, `GET /v1/models`, model `stockroom-fake`), so the live provider
  * path runs end to end without a network. Usage is the fake model's own token count of the request
- * it received. A golden case's scripted turns are chosen by `metadata.stockroom_case_id`, never by
+ * it received. Answers stream (`stream: true`) as OpenAI's do. A golden case's scripted turns are chosen by `metadata.stockroom_case_id`, never by
  * the query text; `metadata.stockroom_weaknesses` gives the simulated model the same dispositions
  * the fake model has under those flags (following injections, naive retries).
  */
@@ -16,6 +16,7 @@ import { productVocabulary } from '../../stockroom';
 import type { Dataset } from '../../stockroom';
 import { modelHabitsFor } from '../../stockroom';
 import { fromChatMessages, fromChatTools } from './chat-to-converse';
+import { chatChunkEvents, chatCompletionChunks } from './chat-stream';
 
 import { MODEL_SERVER_MODEL } from './model-name';
 
@@ -84,7 +85,6 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     if (!parsed.ok || !isJsonObject(parsed.value)) return fail(res, 400, 'the body must be a JSON object');
     const body = parsed.value;
     if (body.model !== MODEL_SERVER_MODEL) return send(res, 404, { error: { message: `The model '${String(body.model)}' does not exist; this server has ${MODEL_SERVER_MODEL}`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
-    if (body.stream === true) return fail(res, 400, 'streaming is not supported by the offline model server', 'stream');
     const metadata = isJsonObject(body.metadata) ? body.metadata : {};
     const caseId = typeof metadata.stockroom_case_id === 'string' ? metadata.stockroom_case_id : null;
     const weaknesses = typeof metadata.stockroom_weaknesses === 'string' ? metadata.stockroom_weaknesses : '';
@@ -103,7 +103,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const model = new FakeModelClient({ planner, script, floatKeys: dataset.floatKeys });
     const r = await model.converse({ system: conversation.system, messages: conversation.messages, tools, maxTokens });
     if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
-    send(res, 200, {
+    const completion: JsonValue = {
       id: `chatcmpl-stockroom-${++sequence}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
@@ -124,7 +124,13 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         },
       ],
       usage: { prompt_tokens: r.inputTokens ?? 0, completion_tokens: r.outputTokens ?? 0, total_tokens: (r.inputTokens ?? 0) + (r.outputTokens ?? 0), prompt_tokens_details: { cached_tokens: 0 } },
-    });
+    };
+    if (body.stream !== true) return send(res, 200, completion);
+    // Streamed as OpenAI streams it; the usage chunk only when the request asked for it.
+    const includeUsage = isJsonObject(body.stream_options) && body.stream_options.include_usage === true;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const event of chatChunkEvents(chatCompletionChunks(completion, { includeUsage }))) res.write(event);
+    res.end();
   }
 
   const server: Server = createServer((req, res) => {

@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import type { JsonValue } from '../../harness';
 import { formatAnthropic, formatBedrock, formatOpenAI, type StubTurn } from './wire-formats';
+import { streamAnthropic, streamBedrock, streamError, streamOpenAI, type StreamShape } from './wire-streams';
 
 export type StubProvider = 'openai' | 'anthropic' | 'bedrock';
 
@@ -20,7 +21,15 @@ export const STUB_CREDENTIALS: Readonly<Record<StubProvider, Readonly<Record<str
 
 /** One scripted reply: a model turn in the provider's format, an HTTP error, an unreadable body, or no answer. */
 export type StubReply =
-  | ({ kind?: 'turn' } & StubTurn)
+  | ({ kind?: 'turn' } & StubTurn & StreamShape)
+  /**
+   * A streamed turn that goes wrong after `after` events: `cut` sends half of the next event and
+   * closes the connection; `end` ends the response cleanly without the rest (no final event);
+   * `stall` sends nothing more and never ends; `error` sends the provider's own mid-stream error
+   * event (OpenAI's `error` chunk, Anthropic's `event: error` overloaded_error, a Bedrock exception
+   * frame) and ends.
+   */
+  | ({ kind: 'stream-fault'; after: number; fault: 'cut' | 'end' | 'stall' | 'error' } & StubTurn & StreamShape)
   | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; errorType?: string }
   | { kind: 'raw'; status?: number; body: string }
   /** A 200 whose body is cut: the full length is announced, the first `keep` characters of the turn's body sent, the connection closed. */
@@ -99,6 +108,10 @@ export class ProviderStub {
     const request = { method, path, headers, body };
     this.requests.push(request);
     const reply = this.queue.shift() ?? this.responder?.(request) ?? { text: 'Done.' };
+    if (reply.kind === undefined || reply.kind === 'turn' || reply.kind === 'stream-fault') {
+      if (this.streamed(path, body)) return this.stream(reply, body, res);
+      if (reply.kind === 'stream-fault') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('the stub was given a stream-fault reply for a request that is not streamed');
+    }
     if (reply.kind === 'hang') {
       // Never answers; released when the client gives up or the stub closes.
       const release = () => res.destroy();
@@ -107,7 +120,7 @@ export class ProviderStub {
       return;
     }
     if (reply.kind === 'cut') {
-      const modelName = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.model === 'string' ? body.model : 'stub-model';
+      const modelName = modelOf(body);
       const full = JSON.stringify(this.provider === 'openai' ? formatOpenAI(reply, modelName) : this.provider === 'anthropic' ? formatAnthropic(reply, modelName) : formatBedrock(reply));
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(full) });
       res.write(full.slice(0, reply.keep), () => res.destroy());
@@ -129,9 +142,45 @@ export class ProviderStub {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...extra, ...reply.headers }).end(JSON.stringify(errorBody));
       return;
     }
-    const modelName = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.model === 'string' ? body.model : 'stub-model';
+    const modelName = modelOf(body);
     const payload =
       this.provider === 'openai' ? formatOpenAI(reply, modelName) : this.provider === 'anthropic' ? formatAnthropic(reply, modelName) : formatBedrock(reply);
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${this.requests.length}` }).end(JSON.stringify(payload));
   }
+
+  /** Whether a request asks for a streamed answer: `stream: true` (OpenAI, Anthropic) or Bedrock's ConverseStream path. */
+  private streamed(path: string, body: JsonValue): boolean {
+    if (this.provider === 'bedrock') return path.split('?')[0]!.endsWith('/converse-stream');
+    return typeof body === 'object' && body !== null && !Array.isArray(body) && body.stream === true;
+  }
+
+  /** Answers a streaming request event by event, each its own write (see StubReply's `stream-fault`). */
+  private stream(reply: ({ kind?: 'turn' | 'stream-fault' } & StubTurn & StreamShape & { after?: number; fault?: string }), body: JsonValue, res: ServerResponse): void {
+    const model = modelOf(body);
+    const options = typeof body === 'object' && body !== null && !Array.isArray(body) ? body.stream_options : null;
+    const includeUsage = typeof options === 'object' && options !== null && !Array.isArray(options) && options.include_usage === true;
+    const events: (string | Uint8Array)[] =
+      this.provider === 'openai' ? streamOpenAI(reply, model, includeUsage) : this.provider === 'anthropic' ? streamAnthropic(reply, model) : streamBedrock(reply);
+    const contentType = this.provider === 'bedrock' ? 'application/vnd.amazon.eventstream' : 'text/event-stream';
+    res.writeHead(200, { 'content-type': contentType, 'x-request-id': `req_${this.requests.length}`, ...(this.provider === 'bedrock' ? { 'x-amzn-requestid': `req_${this.requests.length}` } : {}) });
+    const fault = reply.kind === 'stream-fault' ? { after: reply.after ?? 0, how: reply.fault } : null;
+    const sent = fault ? events.slice(0, fault.after) : events;
+    for (const e of sent) res.write(e);
+    if (!fault) return void res.end();
+    if (fault.how === 'end') return void res.end();
+    if (fault.how === 'error') return void res.end(streamError(this.provider));
+    if (fault.how === 'stall') {
+      const release = () => res.destroy();
+      this.hanging.add(release);
+      res.on('close', () => this.hanging.delete(release));
+      return;
+    }
+    const next = events[fault.after];
+    const half = next === undefined ? '' : next.slice(0, Math.max(1, Math.floor(next.length / 2)));
+    res.write(half, () => res.destroy());
+  }
+}
+
+function modelOf(body: JsonValue): string {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && typeof body.model === 'string' ? body.model : 'stub-model';
 }

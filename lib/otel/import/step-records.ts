@@ -104,6 +104,7 @@ export function modelTurn(span: SpanRecord, view: ModelCallView, step: number, c
     ...(provider !== null ? { provider } : {}),
     ...(finishReason !== null ? { finishReason } : {}),
     ...(view.cachedTokens !== null ? { cachedTokens: Math.trunc(view.cachedTokens) } : {}),
+    ...(view.timeToFirstChunkS !== null ? { timeToFirstTokenMs: Math.round(view.timeToFirstChunkS * 1e6) / 1e3 } : {}),
   };
 }
 

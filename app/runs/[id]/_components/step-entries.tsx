@@ -6,6 +6,7 @@ import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/step-findings';
 import { PlantedNotice, PromptLeakNote } from '@/components/finding-notes';
 import { displayJson } from '@/lib/charts/message-view';
 import { retryView } from '@/lib/charts/retry-view';
+import { formatDuration } from '@/lib/format/browser';
 import { fetchJson } from '@/components/fetch-json';
 import { JsonTree, parseJsonText, parsePartialJsonText } from '@/components/json-tree';
 import { MarkdownText } from '@/components/markdown-text';
@@ -191,6 +192,7 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
               {item.provider ? ` · ${item.provider}` : ''}
               {item.model ? <span data-testid="response-model"> · answered by {item.model}</span> : ''}
               {item.finishReason ? ` · finish: ${item.finishReason}` : ''}
+              {item.timeToFirstTokenMs !== undefined ? <span data-testid="time-to-first-token"> · streamed, first token after {formatDuration(item.timeToFirstTokenMs)}</span> : ''}
             </span>
           </div>
           <PromptLeakNote leak={item.leak} where="This model turn" />

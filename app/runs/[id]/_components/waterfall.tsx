@@ -126,7 +126,7 @@ export function WaterfallChart({
                 data-duration-ms={b.durationMs ?? undefined}
                 data-width-ms={b.widthMs}
                 onClick={() => onSelectStep(b.step, b.agent ?? null)}
-                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.simulatedMs != null ? ` (simulated ${formatDuration(b.simulatedMs)})` : ''}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : b.kind === 'model' ? ' · usage not reported' : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
+                title={`${b.label} · step ${b.step} · ${ms(b.durationMs)}${b.simulatedMs != null ? ` (simulated ${formatDuration(b.simulatedMs)})` : ''}${b.timeToFirstTokenMs != null ? ` · first token after ${ms(b.timeToFirstTokenMs)}` : ''}${b.tokens !== null ? ` · ${b.tokens} tokens · ${usd(b.costUsd)}` : b.kind === 'model' ? ' · usage not reported' : ''}${b.placement === 'ordered' ? ' · start not recorded' : ''}`}
                 data-agent={colourOf ? (b.agent ?? 0) : undefined}
                 style={{ ...(colourOf ? agentStyle(colourOf(b.agent ?? null)) : {}), position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
               >
@@ -139,6 +139,7 @@ export function WaterfallChart({
                 <span className="waterfall-figures small">
                   {b.kind === 'guard' || b.kind === 'compaction' ? 'event' : ms(b.durationMs)}
                   {b.simulatedMs != null ? <span data-testid="simulated-latency"> · simulated {formatDuration(b.simulatedMs)}</span> : null}
+                  {b.timeToFirstTokenMs != null ? <span data-testid="time-to-first-token"> · first token {ms(b.timeToFirstTokenMs)}</span> : null}
                   {b.tokens !== null ? ` · ${b.tokens.toLocaleString('en')} tok · ${usd(b.costUsd)}` : b.kind === 'model' ? <span data-testid="usage-not-reported"> · tokens not reported</span> : ''}
                 </span>
               </button>

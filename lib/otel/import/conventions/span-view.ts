@@ -20,6 +20,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK,
   ATTR_GEN_AI_USAGE_COMPLETION_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -89,6 +90,8 @@ export interface ModelCallView {
   inputTokens: number | null;
   outputTokens: number | null;
   cachedTokens: number | null;
+  /** gen_ai.response.time_to_first_chunk (seconds): a streamed call's time to its first chunk. */
+  timeToFirstChunkS: number | null;
   invocationParameters: JsonValue | null;
 }
 
@@ -152,6 +155,7 @@ export function modelCallView(span: SpanRecord): ModelCallView {
     inputTokens: firstNum(a, [ATTR_GEN_AI_USAGE_INPUT_TOKENS, OI.LLM_TOKEN_COUNT_PROMPT, AI_SDK.inputTokens, AI_SDK.promptTokens, OPENLLMETRY_LEGACY.promptTokens, ATTR_GEN_AI_USAGE_PROMPT_TOKENS]),
     outputTokens: firstNum(a, [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, OI.LLM_TOKEN_COUNT_COMPLETION, AI_SDK.outputTokens, AI_SDK.completionTokens, OPENLLMETRY_LEGACY.completionTokens, ATTR_GEN_AI_USAGE_COMPLETION_TOKENS]),
     cachedTokens: firstNum(a, [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, TL.GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, OI.LLM_TOKEN_COUNT_PROMPT_DETAILS_CACHE_READ, AI_SDK.cachedInputTokens, AI_SDK.cacheReadTokens]),
+    timeToFirstChunkS: firstNum(a, [ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK]),
     invocationParameters: invocationParametersOf(a),
   };
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ModelTurn" ADD COLUMN "timeToFirstTokenMs" REAL;
