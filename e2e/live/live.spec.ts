@@ -30,8 +30,17 @@ test('a live run streams into replay, then replaying it against a changed flag h
   await expect(page.getByTestId('running-badge')).toBeVisible();
   await expect(page.getByTestId('run-live')).toContainText(/[1-9]\d* steps? stored so far/);
   await expect(page.getByTestId('replay-position')).not.toContainText('Transition 1 of 1');
+  // The answer is streamed (the model server sends it in pieces over its latency): the page shows it forming.
+  const forming = page.getByTestId('answer-so-far');
+  await expect(forming).toContainText(/its text so far:\s*\S/, { timeout: 60_000 });
+  const soFar = (await forming.locator('p').nth(1).textContent())!.trim();
   // …and ends on its own, no reload.
   await expect(page.getByTestId('termination-badge')).toHaveText('COMPLETED', { timeout: 60_000 });
+  await expect(forming).toHaveCount(0);
+  // What formed is how the stored answer begins.
+  // (Letters and digits only: the stored answer is rendered as Markdown.)
+  const plain = (t: string) => t.replace(/[^\p{L}\p{N}]+/gu, '');
+  expect(plain((await page.getByTestId('final-answer').textContent())!)).toContain(plain(soFar).slice(0, 10));
   await expect(page.getByTestId('run-live')).toHaveCount(0);
   await expect(page.getByTestId('run-cost')).toHaveText('$0');
   expect(polled).toEqual([]);

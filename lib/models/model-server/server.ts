@@ -24,6 +24,8 @@ export { MODEL_SERVER_MODEL } from './model-name';
 /** Request bodies above this are refused (a long run's prompt is well under it). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export interface ModelServerOptions {
   dataset: Dataset;
   port?: number;
@@ -102,7 +104,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const script = caseId ? (dataset.mockScripts.get(caseId)?.turns as readonly ScriptTurn[] | undefined) : undefined;
     const model = new FakeModelClient({ planner, script, floatKeys: dataset.floatKeys });
     const r = await model.converse({ system: conversation.system, messages: conversation.messages, tools, maxTokens });
-    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+    const streamed = body.stream === true;
+    const latency = options.latencyMs ?? 0;
+    // Whole: the latency before the answer. Streamed: half before the first chunk, the rest spread
+    // between the chunks, as a model server sends its tokens (the call takes as long either way).
+    if (latency) await pause(streamed ? latency / 2 : latency);
     const completion: JsonValue = {
       id: `chatcmpl-stockroom-${++sequence}`,
       object: 'chat.completion',
@@ -129,7 +135,13 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     // Streamed as OpenAI streams it; the usage chunk only when the request asked for it.
     const includeUsage = isJsonObject(body.stream_options) && body.stream_options.include_usage === true;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const event of chatChunkEvents(chatCompletionChunks(completion, { includeUsage }))) res.write(event);
+    const events = chatChunkEvents(chatCompletionChunks(completion, { includeUsage }));
+    const gap = latency ? latency / 2 / Math.max(1, events.length) : 0;
+    for (const event of events) {
+      if (res.destroyed) return;
+      res.write(event);
+      if (gap) await pause(gap);
+    }
     res.end();
   }
 
