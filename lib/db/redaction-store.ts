@@ -53,8 +53,11 @@ export function tenantRedactionPolicy(tenant: string): RedactionPolicy | undefin
   return redactsAnything(policy) ? policy : undefined;
 }
 
-/** The key pseudonym keys are sealed under (derived from the evidence key, which is not in the database). */
-function rootKey(): Buffer {
+/**
+ * The key pseudonym keys and sealed governed-run content are sealed under (each purpose derives its
+ * own key from it: sealing.ts); it is the evidence key, which is not in the database.
+ */
+export function rootKey(): Buffer {
   cache.__stockroomPseudonymRoot ??= loadEvidenceKey();
   return cache.__stockroomPseudonymRoot;
 }
