@@ -96,9 +96,13 @@ export class PrismaJournalStore implements JournalStore {
   ): Promise<JournalEntry | null> {
     assertTransition(key, from, to);
     const data: Record<string, unknown> = { status: to, updatedAt: new Date(at) };
-    if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(patch.result as JsonValue);
+    // The digest (computed by the caller) stays the real result's; what is stored is redacted.
+    const content = (patch.result !== undefined && patch.result !== null) || (patch.error !== undefined && patch.error !== null);
+    const r = content ? await this.redactor(key) : null;
+    if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(r ? r.json(patch.result as JsonValue, 'journal result') : (patch.result as JsonValue));
     if (patch.resultDigest !== undefined) data.resultDigest = patch.resultDigest;
-    if (patch.error !== undefined) data.error = patch.error;
+    if (patch.error !== undefined) data.error = r && patch.error !== null ? r.text(patch.error, 'journal error') : patch.error;
+    if (r) data.redactions = redactionsText(r.redactions());
     if (patch.attempts !== undefined) data.attempts = patch.attempts;
     return withEvidenceTx(this.prisma, async (tx) => {
       const { count } = await tx.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });

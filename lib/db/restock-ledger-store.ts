@@ -7,10 +7,6 @@ import 'server-only';
  * …): the tool's own name comes from the course environment's ledger, which starts again at RSR-0001
  * in every run (so the course's figures stay exact), and would give every record of a persistent
  * ledger the same name.
- *
- * The ledger lives in the same database as the runs, so a tenant's redaction at rest (issue 33) applies
- * to its records' free text too (a request's `priority` is whatever the agent sent): the record kept,
- * and given back to reconciliation, is the redacted one. Its SKU, quantity and numbers stay.
  */
 import { safeJsonParse } from '../harness';
 import type { LedgerEntry, LedgerStore } from '../stockroom';
@@ -18,7 +14,6 @@ import { ledgerRequestId } from '../stockroom';
 import type { RestockRecord } from '../stockroom';
 import type { Prisma } from './client';
 import { DbError } from './errors';
-import { redactorFor } from './redaction-store';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 /** Two writes of one tenant racing for the same number: the loser takes the next one. */
@@ -43,11 +38,9 @@ export class PrismaLedgerStore implements LedgerStore {
   }
 
   async put(entry: LedgerEntry): Promise<RestockRecord> {
-    const redactor = this.tenant === null ? null : await redactorFor(this.prisma, this.tenant, {});
     for (let attempt = 1; ; attempt += 1) {
       const seq = this.tenant === null ? null : await this.nextNumber(this.tenant);
-      const named: RestockRecord = seq === null ? { ...entry.record } : { ...entry.record, request_id: ledgerRequestId(seq) };
-      const record = redactor ? { ...named, priority: redactor.json(named.priority, 'restock priority'), note: redactor.text(named.note, 'restock note') } : named;
+      const record: RestockRecord = seq === null ? { ...entry.record } : { ...entry.record, request_id: ledgerRequestId(seq) };
       try {
         await this.prisma.restockLedgerRecord.create({
           data: {
