@@ -20,7 +20,8 @@ import { canonicalDigest } from '../governance';
 import { evidenceBody, type EvidenceBody } from '../governance';
 import { evidenceKey } from '../governance';
 import { appendEvidenceIn, PrismaEvidenceSink, withEvidenceTx } from './governance-evidence';
-import { governedRedactor, mergeRedactions, openContent, proposalContent } from './governed-content';
+import { governedRedactor, openContent, proposalContent } from './governed-content';
+import { mergeRedactions } from './redaction-store';
 
 /** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */
 const DECIDE_ATTEMPTS = 8;

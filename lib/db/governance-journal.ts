@@ -14,7 +14,8 @@ import type { EvidenceKey } from '../governance';
 import { safeJsonParse, type JsonValue } from '../harness';
 import type { Prisma } from './client';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
-import { governedRedactor, redactionsText } from './governed-content';
+import { governedRedactor } from './governed-content';
+import { redactionsText } from './redaction-store';
 
 /** Whose run a journal writes for: its tenant's redaction at rest applies, under the subject's key. */
 export interface JournalContent {

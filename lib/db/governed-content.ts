@@ -19,12 +19,12 @@ import 'server-only';
  * a run is paused holds them only sealed. Nothing is sealed when the tenant redacts nothing or when
  * redaction left the content as it was (the stored copy then is the real one).
  */
-import { sealFor, UnsealError, unsealFor, type Redaction, type Redactor } from '../governance';
+import { sealFor, UnsealError, unsealFor, type Redactor } from '../governance';
 import type { JsonValue, RunResult } from '../harness';
 import type { Database } from './client';
 import { DbError } from './errors';
 import type { Tx } from './governance-evidence';
-import { redactorFor, rootKey } from './redaction-store';
+import { redactionsText, redactorFor, rootKey } from './redaction-store';
 import { redactRun } from './run-redaction';
 
 type Client = Database['prisma'] | Tx;
@@ -47,8 +47,6 @@ export function openContent(sealed: string, what: string): unknown {
   }
 }
 
-/** A redactions list as stored (null: nothing was taken out). */
-export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
 
 /** A redactor for content of a governed run of `tenant` acting for `subject` (null: the tenant redacts nothing). */
 export function governedRedactor(client: Client, tenant: string, subject: string): Promise<Redactor | null> {
@@ -102,23 +100,4 @@ export async function proposalContent<P extends { tenant: string; actor: string;
   const shown = r.json(proposal.arguments, 'proposal arguments');
   const changed = JSON.stringify(shown) !== JSON.stringify(proposal.arguments);
   return { proposal: JSON.stringify({ ...proposal, arguments: shown }), sealedArguments: changed ? sealContent(proposal.arguments) : null, redactions: redactionsText(r.redactions()) };
-}
-
-/** Merges `more` into a stored redactions list (same class and place: counts add up). */
-export function mergeRedactions(stored: string | null, more: readonly Redaction[]): string | null {
-  const list: Redaction[] = [];
-  if (stored) {
-    try {
-      const parsed = JSON.parse(stored) as unknown;
-      if (Array.isArray(parsed)) list.push(...(parsed as Redaction[]));
-    } catch {
-      // An unreadable list is replaced by what is known now (it lists, it never holds values).
-    }
-  }
-  for (const r of more) {
-    const same = list.find((x) => x.class === r.class && x.where === r.where);
-    if (same) same.count += r.count;
-    else list.push({ ...r });
-  }
-  return redactionsText(list);
 }

@@ -20,6 +20,7 @@ import {
   sealPseudonymKey,
   tenantRedaction,
   unsealPseudonymKey,
+  type Redaction,
 } from '../governance';
 import type { Database } from './client';
 import type { Tx } from './governance-evidence';
@@ -127,4 +128,26 @@ export async function runRedactors(
     out.push(new Redactor(policy, key, idsOf(meta)));
   }
   return out;
+}
+
+/** A redactions list as stored (null: nothing was taken out). */
+export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
+
+/** Merges `more` into a stored redactions list (same class and place: counts add up). */
+export function mergeRedactions(stored: string | null, more: readonly Redaction[]): string | null {
+  const list: Redaction[] = [];
+  if (stored) {
+    try {
+      const parsed = JSON.parse(stored) as unknown;
+      if (Array.isArray(parsed)) list.push(...(parsed as Redaction[]));
+    } catch {
+      // An unreadable list is replaced by what is known now (it lists, it never holds values).
+    }
+  }
+  for (const r of more) {
+    const same = list.find((x) => x.class === r.class && x.where === r.where);
+    if (same) same.count += r.count;
+    else list.push({ ...r });
+  }
+  return redactionsText(list);
 }

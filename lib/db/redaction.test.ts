@@ -114,6 +114,8 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
         { class: 'card', count: 1, where: 'query' },
         { class: 'order_ref', count: 1, where: 'query' },
         { class: 'email', count: 1, where: 'tool result at step 1' },
+        // A reviewer's comment is listed on its run like the run's own content.
+        { class: 'secret', count: 1, where: 'label comment' },
       ]),
     );
     expect((await labelsOfRun('puffin', runId, db))[0]!.comment).toBe('leaked key [REDACTED:secret] in the logs');
