@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReceipt } from '../governance/erasure';
-import { publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
+import { evidenceKey } from '../governance/evidence-key';
+import { keyringOf, publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
 import { agentTreeSpans, otlpDocument } from '../otel/testing/agent-traces';
 import { importSpanRecords } from '../otel/import/import-traces';
 import { readOtlpJsonText } from '../otel/import/read-otlp';
@@ -30,8 +31,11 @@ import { testProviders, type TestDatabase } from './testing/test-databases';
 
 const providers = await testProviders();
 const { privateKey } = generateKeyPairSync('ed25519');
-const key = signingKeyring(privateKey, [], TEST_EVIDENCE_KEY as Buffer);
-const auditor = publicKeyring([createPublicKey(privateKey)]);
+// The process's own key signs what a store records by itself (a tenant's redaction classes changing):
+// verified beside the test's key, as a rotated deployment's older key is.
+const processKeys = [...keyringOf(evidenceKey()).publicKeys.values()];
+const key = signingKeyring(privateKey, processKeys, TEST_EVIDENCE_KEY as Buffer);
+const auditor = publicKeyring([createPublicKey(privateKey), ...processKeys]);
 const reviewer = { id: 'u-rev', name: 'Rita' };
 
 const CARD = '4111 1111 1111 1111';
