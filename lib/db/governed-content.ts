@@ -19,6 +19,7 @@ import 'server-only';
  * a run is paused holds them only sealed. Nothing is sealed when the tenant redacts nothing or when
  * redaction left the content as it was (the stored copy then is the real one).
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sealFor, UnsealError, unsealFor, type Redactor } from '../governance';
 import type { JsonValue, RunResult } from '../harness';
 import type { Database } from './client';
@@ -32,21 +33,23 @@ type Client = Database['prisma'] | Tx;
 /** The sealing purpose of governed-run content (a value sealed for it opens as nothing else). */
 const PURPOSE = 'stockroom governed-run content v1';
 
-/** `value` as JSON, sealed. */
-export function sealContent(value: unknown): string {
-  return sealFor(PURPOSE, Buffer.from(JSON.stringify(value), 'utf8'), rootKey());
+/**
+ * JSON text `json`, compressed (deflate, fastest level: a run's result shrinks about tenfold, so the
+ * sealed copy costs little to write beside the redacted one) and sealed.
+ */
+export function sealContent(json: string): string {
+  return sealFor(PURPOSE, deflateRawSync(Buffer.from(json, 'utf8'), { level: 1 }), rootKey());
 }
 
 /** The JSON value `sealContent` sealed; a DbError naming `what` when it does not open. */
 export function openContent(sealed: string, what: string): unknown {
   try {
-    return JSON.parse(unsealFor(PURPOSE, sealed, rootKey()).toString('utf8')) as unknown;
+    return JSON.parse(inflateRawSync(unsealFor(PURPOSE, sealed, rootKey())).toString('utf8')) as unknown;
   } catch (err) {
     const why = err instanceof UnsealError && err.reason === 'unopenable' ? 'cannot be opened with this deployment’s evidence key (was the key changed?)' : 'is unreadable';
     throw new DbError('corrupt', `${what}: its sealed content ${why}`, { cause: err });
   }
 }
-
 
 /** A redactor for content of a governed run of `tenant` acting for `subject` (null: the tenant redacts nothing). */
 export function governedRedactor(client: Client, tenant: string, subject: string): Promise<Redactor | null> {
@@ -79,7 +82,7 @@ export async function governedRunContent(client: Client, tenant: string, subject
   const shownSpec = JSON.stringify(r.json(spec, 'spec'));
   const shownResult = JSON.stringify(redactResult(result, r));
   const changed = shownSpec !== realSpec || shownResult !== realResult;
-  return { spec: shownSpec, result: shownResult, sealed: resumable && changed ? sealContent({ spec, result }) : null, redactions: redactionsText(r.redactions()) };
+  return { spec: shownSpec, result: shownResult, sealed: resumable && changed ? sealContent(`{"spec":${realSpec},"result":${realResult}}`) : null, redactions: redactionsText(r.redactions()) };
 }
 
 /** The real spec and result of a GovernedRun row: from its sealed copy when it has one. */
@@ -99,5 +102,5 @@ export async function proposalContent<P extends { tenant: string; actor: string;
   if (!r) return { proposal: JSON.stringify(proposal), sealedArguments: null, redactions: null };
   const shown = r.json(proposal.arguments, 'proposal arguments');
   const changed = JSON.stringify(shown) !== JSON.stringify(proposal.arguments);
-  return { proposal: JSON.stringify({ ...proposal, arguments: shown }), sealedArguments: changed ? sealContent(proposal.arguments) : null, redactions: redactionsText(r.redactions()) };
+  return { proposal: JSON.stringify({ ...proposal, arguments: shown }), sealedArguments: changed ? sealContent(JSON.stringify(proposal.arguments)) : null, redactions: redactionsText(r.redactions()) };
 }
