@@ -18,7 +18,7 @@ import { verifierKeyring } from '../../lib/governance/evidence-key';
 import { loadSigningKeys, parsePublicKeys, publicKeysPem, rotateSigningKey } from '../../lib/governance/evidence-public-key';
 import { publicKeyring, type EvidenceKey } from '../../lib/governance/evidence-signing';
 import { verifyBundle } from '../../lib/governance/evidence-bundle';
-import type { ChainVerification, WitnessAnchor } from '../../lib/governance/evidence-verify';
+import type { ChainVerification, RedactionSince, WitnessAnchor } from '../../lib/governance/evidence-verify';
 import { NotFoundError } from '../../lib/db/errors';
 import { evidenceBundleOfRun, verifyStoredChain, witnessForDatabase } from '../../lib/db/governance-evidence';
 import { TenantSchema } from '../../lib/schemas/datasets';
@@ -43,6 +43,18 @@ function fail(err: unknown): number {
   return 2;
 }
 
+/**
+ * What redaction at rest covers (issue 33): per tenant, the classes kept out and since when; runs
+ * stored before then hold their content as it was stored (a class added later did not reach back).
+ */
+export function redactionLines(since: readonly RedactionSince[]): string[] {
+  return since.map((s) => {
+    const what = s.classes.length ? `keeps ${s.classes.join(', ')} out of content stored since ${s.since}` : `keeps nothing out of content stored since ${s.since}`;
+    const before = s.storedBefore > 0 ? `; ${s.storedBefore} run(s) stored before then hold their content as it was stored (under the classes of their time, if any)` : '';
+    return `audit: redaction at rest: tenant ${s.tenant} ${what}${before}`;
+  });
+}
+
 function report(r: ChainVerification, suffix = ''): number {
   if (r.ok) {
     const erased = r.erased ? `; ${r.erased} run(s) erased, their evidence kept` : '';
@@ -50,6 +62,7 @@ function report(r: ChainVerification, suffix = ''): number {
       .map(([version, n]) => `; ${n} run(s) removed by retention policy v${version.slice(0, 12)}`)
       .join('');
     process.stdout.write(`audit: evidence intact (${r.events} events in ${r.chains} signed chains, anchor ${r.head.slice(0, 16)}…${erased}${retained}${suffix})\n`);
+    for (const line of redactionLines(r.redactionSince ?? [])) process.stdout.write(`${line}\n`);
     return 0;
   }
   const where = r.seq === null ? `chain ${r.chain}` : `chain ${r.chain} event ${r.seq}`;

@@ -4,12 +4,12 @@ import 'server-only';
  * the PostgreSQL client over pg, so one build serves both. Both generated clients come from schemas
  * with identical models, so the data layer is typed against the SQLite one and uses either.
  */
-import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresClient } from './generated/postgres/client';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
 import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
 import { sqliteAdapter } from './sqlite-adapter';
 import { openSqliteDirect, type SqliteConnection } from './sqlite-direct';
+import { ReleasingPrismaPg } from './pg-adapter';
 import { guardUnavailable } from './unavailable-guard';
 
 /** Connections a process's PostgreSQL pool opens at most (node-postgres' default, stated here). */
@@ -49,7 +49,7 @@ export function openDatabase(url: string | undefined = process.env.DATABASE_URL)
       },
     };
   }
-  const client = guardUnavailable(new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) }));
+  const client = guardUnavailable(new PostgresClient({ adapter: new ReleasingPrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) }));
   // Same models, same generated API; only the provider-specific query options differ (see runs-list).
   const prisma = client as unknown as Prisma;
   return { prisma, provider: 'postgres', close: () => client.$disconnect() };

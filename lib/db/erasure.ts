@@ -86,9 +86,9 @@ async function eraseIn(tx: Tx, provider: Database['provider'], key: EvidenceKey,
   count('RunMessage', (await tx.runMessage.deleteMany({ where: { runId } })).count);
   count('ModelCall', (await tx.modelCall.updateMany({ where: { runId }, data: { messageRanges: '[]', responseHash: null, rawResponseHash: null } })).count);
   count('RunLabel', (await tx.runLabel.updateMany({ where: { runId, comment: { not: '' } }, data: { comment: ERASED } })).count);
-  count('GovernedRun', (await tx.governedRun.updateMany({ where: { runId }, data: { spec: ERASED_JSON, result: ERASED_JSON, lastError: null } })).count);
+  count('GovernedRun', (await tx.governedRun.updateMany({ where: { runId }, data: { spec: ERASED_JSON, result: ERASED_JSON, sealed: null, lastError: null } })).count);
   const requests = await tx.approvalRequest.findMany({ where: { runId }, select: { id: true } });
-  count('ApprovalRequest', (await tx.approvalRequest.updateMany({ where: { runId }, data: { proposal: ERASED_JSON, message: ERASED, outcomeDetail: null, resumeError: null } })).count);
+  count('ApprovalRequest', (await tx.approvalRequest.updateMany({ where: { runId }, data: { proposal: ERASED_JSON, sealedArguments: null, message: ERASED, outcomeDetail: null, resumeError: null } })).count);
   count('ApprovalDecision', (await tx.approvalDecision.updateMany({ where: { requestId: { in: requests.map((r) => r.id) } }, data: { reason: ERASED } })).count);
   count('EffectJournalEntry', (await tx.effectJournalEntry.updateMany({ where: { runId }, data: { result: null, error: null } })).count);
   const traces = await tx.otlpTrace.findMany({ where: { runId }, select: { tenant: true, traceId: true } });

@@ -3,6 +3,12 @@ import 'server-only';
  * Approval requests and reviewer decisions. A decision is a compare-and-set on the request's state
  * version inside one transaction with the decision row, so of any number of concurrent deciders
  * exactly one moves a quorum-1 request and the others get a clear "already decided".
+ *
+ * Redaction at rest (issue 33): `proposal` holds the arguments as reviewers see them, with the
+ * tenant's classes taken out; the digest the approval is bound to is the real proposal's, and the
+ * real arguments are kept sealed until the call is dispatched (governed-content.ts). Requests read
+ * for a page are the redacted ones; `findApprovalForCall` (the resume's and the MCP re-check's read)
+ * gives the real ones, so re-validation and the check before dispatch hash what was approved.
  */
 import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest, type ApprovalStatus, type ReviewRefusal } from '../governance';
 import { BoundProposalSchema } from '../governance';
@@ -14,6 +20,8 @@ import { canonicalDigest } from '../governance';
 import { evidenceBody, type EvidenceBody } from '../governance';
 import { evidenceKey } from '../governance';
 import { appendEvidenceIn, PrismaEvidenceSink, withEvidenceTx } from './governance-evidence';
+import { governedRedactor, openContent, proposalContent } from './governed-content';
+import { mergeRedactions } from './redaction-store';
 
 /** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */
 const DECIDE_ATTEMPTS = 8;
@@ -22,9 +30,13 @@ type Row = Awaited<ReturnType<Prisma['approvalRequest']['findUniqueOrThrow']>> &
   decisions: { reviewerId: string; verdict: string; reason: string; createdAt: Date }[];
 };
 
-function toRequest(r: Row): ApprovalRequest {
+/** `real`: the proposal with its real arguments (opened from their sealed copy), for re-validation and dispatch. */
+function toRequest(r: Row, real = false): ApprovalRequest {
   const proposal = safeJsonParse(r.proposal);
   if (!proposal.ok) throw new DbError('corrupt', `approval ${r.id} has an unreadable proposal`);
+  if (real && r.sealedArguments && proposal.value && typeof proposal.value === 'object' && !Array.isArray(proposal.value)) {
+    proposal.value = { ...proposal.value, arguments: openContent(r.sealedArguments, `approval ${r.id}`) as typeof proposal.value };
+  }
   return ApprovalRequestSchema.parse({
     id: r.id,
     runId: r.runId,
@@ -51,6 +63,7 @@ function toRequest(r: Row): ApprovalRequest {
 
 /** Stores a new pending request. */
 export async function createApprovalRequest(prisma: Prisma, req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest> {
+  const stored = await proposalContent(prisma, req.proposal);
   const r = await prisma.approvalRequest.create({
     data: {
       id: req.id,
@@ -64,7 +77,7 @@ export async function createApprovalRequest(prisma: Prisma, req: Omit<ApprovalRe
       actor: req.proposal.actor,
       tenant: req.proposal.tenant,
       tool: req.proposal.tool,
-      proposal: JSON.stringify(req.proposal),
+      ...stored,
       digest: req.digest,
       status: 'pending',
       stateVersion: 0,
@@ -73,18 +86,21 @@ export async function createApprovalRequest(prisma: Prisma, req: Omit<ApprovalRe
     },
     include: { decisions: true },
   });
-  return toRequest(r);
+  // The caller holds the real proposal already; it gets it back as it gave it.
+  return toRequest(r, true);
 }
 
-export async function getApprovalOrThrow(prisma: Prisma, id: string): Promise<ApprovalRequest> {
+/** The request as pages show it (its arguments redacted); `real`: with its real arguments, for the evidence's digests. */
+export async function getApprovalOrThrow(prisma: Prisma, id: string, real = false): Promise<ApprovalRequest> {
   const r = await prisma.approvalRequest.findUnique({ where: { id }, include: { decisions: true } });
   if (!r) throw new NotFoundError('approval request', id);
-  return toRequest(r);
+  return toRequest(r, real);
 }
 
+/** The request for a run's call with its real arguments (re-validation and the check before dispatch hash them). */
 export async function findApprovalForCall(prisma: Prisma, runId: string, callId: string): Promise<ApprovalRequest | null> {
   const r = await prisma.approvalRequest.findUnique({ where: { runId_callId: { runId, callId } }, include: { decisions: true } });
-  return r ? toRequest(r) : null;
+  return r ? toRequest(r, true) : null;
 }
 
 /**
@@ -100,7 +116,7 @@ export async function listApprovals(prisma: Prisma, status: ApprovalStatus, now:
         ? { OR: [{ status: 'expired' }, { status: 'pending', expiresAt: { lte: now } }], tenant }
         : { status, tenant };
   const rows = await prisma.approvalRequest.findMany({ where, include: { decisions: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: 200 });
-  return rows.map(toRequest);
+  return rows.map((r) => toRequest(r));
 }
 
 export type DecideOutcome =
@@ -150,7 +166,12 @@ export async function decideApproval(
   input: { id: string; reviewer: ReviewerIdentity; verdict: 'approve' | 'deny'; reason: string; now: Date },
 ): Promise<DecideOutcome> {
   for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt += 1) {
-    const req = await getApprovalOrThrow(prisma, input.id);
+    // The real arguments: the evidence records their digest, as it did before redaction at rest.
+    const req = await getApprovalOrThrow(prisma, input.id, true);
+    // A reviewer's reason keeps out what the tenant keeps out of its runs (it is stored and goes into the evidence).
+    const redactor = await governedRedactor(prisma, req.proposal.tenant, req.proposal.actor);
+    const reason = redactor ? redactor.text(input.reason, 'reviewer reason') : input.reason;
+    const redactions = redactor?.redactions() ?? [];
     const refusal = reviewRefusal(req, input.reviewer, input.now);
     if (refusal) {
       if (refusal === 'expired') await setApprovalOutcome(prisma, req.id, req.stateVersion, 'expired', `expired at ${req.proposal.expiresAt}`, input.now);
@@ -163,15 +184,16 @@ export async function decideApproval(
     const key = evidenceKey();
     // The decision and its evidence commit together: no decision without a record of who made it.
     const won = await withEvidenceTx(prisma, async (tx) => {
+      const listed = redactions.length > 0 ? { redactions: mergeRedactions((await tx.approvalRequest.findUnique({ where: { id: req.id }, select: { redactions: true } }))?.redactions ?? null, redactions) } : {};
       const { count } = await tx.approvalRequest.updateMany({
         where: { id: req.id, status: 'pending', stateVersion: req.stateVersion },
-        data: { status: next, stateVersion: req.stateVersion + 1, decidedAt: next === 'pending' ? null : input.now },
+        data: { status: next, stateVersion: req.stateVersion + 1, decidedAt: next === 'pending' ? null : input.now, ...listed },
       });
       if (count !== 1) return false;
       await tx.approvalDecision.create({
-        data: { requestId: req.id, reviewerId: input.reviewer.id, verdict: input.verdict, reason: input.reason, createdAt: input.now },
+        data: { requestId: req.id, reviewerId: input.reviewer.id, verdict: input.verdict, reason, createdAt: input.now },
       });
-      await appendEvidenceIn(tx, key, decisionEvidence('approval_decided', req, input, input.verdict, `request ${next}; reason: ${input.reason}`));
+      await appendEvidenceIn(tx, key, decisionEvidence('approval_decided', req, input, input.verdict, `request ${next}; reason: ${reason}`));
       return true;
     });
     if (won) return { ok: true, status: next, request: await getApprovalOrThrow(prisma, req.id) };
@@ -184,7 +206,8 @@ export async function decideApproval(
 export async function setApprovalOutcome(prisma: Prisma, id: string, expectedVersion: number, status: ApprovalStatus, detail: string, now: Date): Promise<boolean> {
   const { count } = await prisma.approvalRequest.updateMany({
     where: { id, stateVersion: expectedVersion },
-    data: { status, outcomeDetail: detail, stateVersion: expectedVersion + 1, decidedAt: now },
+    // A request refused for good (expired, stale, denied, cancelled) is never dispatched: its sealed arguments go.
+    data: { status, outcomeDetail: detail, stateVersion: expectedVersion + 1, decidedAt: now, ...(status !== 'approved' && status !== 'pending' ? { sealedArguments: null } : {}) },
   });
   return count === 1;
 }

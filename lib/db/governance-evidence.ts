@@ -13,7 +13,7 @@ import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type Ancho
 import { readWitness, recordWitness, witnessPath } from '../governance';
 import { erasureSeqs, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
 import { labelDigest } from '../eval';
-import { verifyEvidence, type ChainVerification, type StoredEvent, type WitnessAnchor } from '../governance';
+import { verifyEvidence, type ChainVerification, type RedactionSince, type StoredEvent, type WitnessAnchor } from '../governance';
 import { canonicalJson } from '../governance';
 import { safeJsonParse } from '../harness';
 import type { Prisma } from './client';
@@ -272,7 +272,23 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
   const removed: Record<string, number> = {};
   for (const e of events) if (e.body.kind === 'retention') removed[e.body.policyVersion ?? '?'] = (removed[e.body.policyVersion ?? '?'] ?? 0) + (e.body.removed?.length ?? 0);
-  return { ...verified, erased: erasureSeqs(events).size, ...(Object.keys(removed).length ? { removedByRetention: removed } : {}) };
+  const redactionSince = await redactionSinceOf(prisma, events);
+  return { ...verified, erased: erasureSeqs(events).size, ...(Object.keys(removed).length ? { removedByRetention: removed } : {}), ...(redactionSince.length ? { redactionSince } : {}) };
+}
+
+/**
+ * Per tenant whose redaction classes are recorded (issue 33), the newest: which classes, since when,
+ * and how many of its runs were stored before they applied (their content is as it was stored then).
+ */
+async function redactionSinceOf(prisma: Prisma, events: readonly EvidenceEvent[]): Promise<RedactionSince[]> {
+  const newest = new Map<string, EvidenceEvent['body']>();
+  for (const e of events) if (e.body.kind === 'redaction_classes' && e.body.rule !== null) newest.set(e.body.rule, e.body);
+  const out: RedactionSince[] = [];
+  for (const [tenant, body] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
+    const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: new Date(body.at) } } });
+    out.push({ tenant, classes: body.redactions, since: body.at, storedBefore });
+  }
+  return out;
 }
 
 /** The records evidence is about (evidence-crosscheck.ts). */

@@ -2,6 +2,10 @@ import 'server-only';
 /**
  * The effect journal in the database: a JournalStore whose transitions are compare-and-set on status,
  * each committed in one transaction with its evidence event (a step is never kept without it).
+ * A result or error is stored with the tenant's redaction classes taken out (issue 33), the entry
+ * listing its `redactions`; the result digest stays the digest of the real result. A write replayed
+ * from the journal (a duplicate delivery, a takeover) answers with the stored, redacted result: what
+ * the tenant keeps out of storage is not kept here to be given back either.
  */
 import type { EffectStatus, JournalEntry, JournalEvidence, JournalStore } from '../governance';
 import { assertTransition } from '../governance';
@@ -10,6 +14,15 @@ import type { EvidenceKey } from '../governance';
 import { safeJsonParse, type JsonValue } from '../harness';
 import type { Prisma } from './client';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
+import { governedRedactor } from './governed-content';
+import { redactionsText } from './redaction-store';
+
+/** Whose run a journal writes for: its tenant's redaction at rest applies, under the subject's key. */
+export interface JournalContent {
+  tenant: string;
+  /** The user the run acts for (its pseudonym key); absent: the governed run's actor, once stored. */
+  subject?: string;
+}
 
 type Row = Awaited<ReturnType<Prisma['effectJournalEntry']['findUniqueOrThrow']>>;
 
@@ -33,10 +46,24 @@ function toEntry(r: Row): JournalEntry {
 }
 
 export class PrismaJournalStore implements JournalStore {
+  /**
+   * `content`: the tenant (and subject) of the run the journal writes for; without it, the stored
+   * governed run of the entry says (an entry of a run not stored anywhere is kept as it is).
+   */
   constructor(
     private readonly prisma: Prisma,
     private readonly key: EvidenceKey = evidenceKey(),
+    private readonly content?: JournalContent,
   ) {}
+
+  /** The redactor for an entry's result and error (null: its tenant redacts nothing). */
+  private async redactor(key: string) {
+    const entry = await this.prisma.effectJournalEntry.findUnique({ where: { operationKey: key }, select: { runId: true } });
+    const run = entry ? await this.prisma.governedRun.findUnique({ where: { runId: entry.runId }, select: { tenant: true, actor: true } }) : null;
+    const tenant = this.content?.tenant ?? run?.tenant;
+    if (tenant === undefined) return null;
+    return governedRedactor(this.prisma, tenant, this.content?.subject ?? run?.actor ?? '');
+  }
 
   async get(key: string): Promise<JournalEntry | null> {
     const r = await this.prisma.effectJournalEntry.findUnique({ where: { operationKey: key } });
@@ -70,9 +97,13 @@ export class PrismaJournalStore implements JournalStore {
   ): Promise<JournalEntry | null> {
     assertTransition(key, from, to);
     const data: Record<string, unknown> = { status: to, updatedAt: new Date(at) };
-    if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(patch.result as JsonValue);
+    // The digest (computed by the caller) stays the real result's; what is stored is redacted.
+    const content = (patch.result !== undefined && patch.result !== null) || (patch.error !== undefined && patch.error !== null);
+    const r = content ? await this.redactor(key) : null;
+    if (patch.result !== undefined) data.result = patch.result === null ? null : JSON.stringify(r ? r.json(patch.result as JsonValue, 'journal result') : (patch.result as JsonValue));
     if (patch.resultDigest !== undefined) data.resultDigest = patch.resultDigest;
-    if (patch.error !== undefined) data.error = patch.error;
+    if (patch.error !== undefined) data.error = r && patch.error !== null ? r.text(patch.error, 'journal error') : patch.error;
+    if (r) data.redactions = redactionsText(r.redactions());
     if (patch.attempts !== undefined) data.attempts = patch.attempts;
     return withEvidenceTx(this.prisma, async (tx) => {
       const { count } = await tx.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });

@@ -2,7 +2,9 @@ import 'server-only';
 /**
  * Governed runs: the principal, capability pin and latest RunResult (with its checkpoint while
  * paused). Every change is a compare-and-set on `stateVersion`, so two workers resuming the same
- * run give exactly one winner.
+ * run give exactly one winner. Under a tenant's redaction at rest the `spec` and `result` columns hold
+ * redacted copies and the real ones are kept sealed only while the run may still dispatch
+ * (governed-content.ts); the rows read here for the governance service are the real ones.
  */
 import { z } from 'zod';
 import { CapabilityPinSchema } from '../governance';
@@ -15,6 +17,7 @@ import { DbError, NotFoundError } from './errors';
 import { evidenceBody } from '../governance';
 import { evidenceKey } from '../governance';
 import { appendEvidenceIn, listEvidence, withEvidenceTx } from './governance-evidence';
+import { governedRunContent, realGovernedContent } from './governed-content';
 
 export { GOVERNED_RUN_STATUSES } from '../governance';
 export type GovernedRunStatus = StoredRunStatus;
@@ -30,7 +33,8 @@ function parse<T>(text: string, schema: z.ZodType<T>, what: string): T {
 }
 
 type Row = Awaited<ReturnType<Prisma['governedRun']['findUniqueOrThrow']>>;
-function toRow(r: Row): GovernedRunRow {
+function toRow(stored: Row): GovernedRunRow {
+  const r = { ...stored, ...realGovernedContent(stored) };
   return {
     runId: r.runId,
     status: r.status as GovernedRunStatus,
@@ -47,7 +51,11 @@ function toRow(r: Row): GovernedRunRow {
   };
 }
 
+/** A status after which the run may still dispatch a call (its real content is kept sealed meanwhile). */
+const resumable = (status: GovernedRunStatus) => status === 'paused' || status === 'resuming' || status === 'running';
+
 export async function createGovernedRun(prisma: Prisma, row: Omit<GovernedRunRow, 'stateVersion' | 'updatedAt'>): Promise<void> {
+  const content = await governedRunContent(prisma, row.principal.tenant, row.principal.subject, row.spec, row.result, resumable(row.status));
   await prisma.governedRun.create({
     data: {
       runId: row.runId,
@@ -58,8 +66,7 @@ export async function createGovernedRun(prisma: Prisma, row: Omit<GovernedRunRow
       principal: JSON.stringify(row.principal),
       pin: JSON.stringify(row.pin),
       policyVersion: row.policyVersion,
-      spec: JSON.stringify(row.spec),
-      result: JSON.stringify(row.result),
+      ...content,
     },
   });
 }
@@ -84,19 +91,37 @@ export const STORE_PENDING = 'the run finished, but storing its record was inter
  */
 export async function updateGovernedRun(prisma: Prisma, runId: string, expectedVersion: number, change: RunChange & { result?: RunResult }): Promise<boolean> {
   const claim = change.status === 'resuming';
+  const content = change.result ? await changedContent(prisma, runId, change.result, resumable(change.status)) : resumable(change.status) ? {} : { sealed: null };
   const { count } = await prisma.governedRun.updateMany({
     where: { runId, stateVersion: expectedVersion, status: change.expectedStatus },
     data: {
       status: change.status,
       stateVersion: expectedVersion + 1,
-      result: change.result ? JSON.stringify(change.result) : undefined,
+      ...content,
       owner: claim && change.owner ? ownerText(change.owner) : null,
       resumeStartedAt: claim ? new Date() : null,
       ...(change.takenOverAt ? { takenOverAt: change.takenOverAt } : {}),
       ...(change.status === 'finished' ? { lastError: STORE_PENDING } : {}),
     },
   });
+  if (count === 1 && change.result) await dropDispatchedArguments(prisma, runId, change.status === 'paused' ? (change.result.checkpoint?.awaiting.toolUseId ?? null) : null);
   return count === 1;
+}
+
+/** The stored form of a new result of a stored run (its real spec is read back to be sealed with it). */
+async function changedContent(prisma: Prisma, runId: string, result: RunResult, resumable: boolean) {
+  const row = await prisma.governedRun.findUnique({ where: { runId }, select: { runId: true, tenant: true, actor: true, spec: true, sealed: true } });
+  if (!row) return { result: JSON.stringify(result) };
+  const spec = parse(realGovernedContent({ ...row, result: 'null' }).spec, z.json() as unknown as z.ZodType<JsonValue>, 'spec');
+  return governedRunContent(prisma, row.tenant, row.actor, spec, result, resumable);
+}
+
+/**
+ * The run moved on (finished, or paused on another call): the real arguments kept sealed for the
+ * dispatch of its earlier requests are dropped; only the request it waits on now keeps them.
+ */
+async function dropDispatchedArguments(prisma: Prisma, runId: string, awaiting: string | null): Promise<void> {
+  await prisma.approvalRequest.updateMany({ where: { runId, sealedArguments: { not: null }, ...(awaiting ? { callId: { not: awaiting } } : {}) }, data: { sealedArguments: null } });
 }
 
 /** Runs by status (the dashboard's "waiting for approval" list). */
@@ -132,8 +157,10 @@ export async function runOwner(prisma: Prisma, runId: string): Promise<string | 
 export async function cancelGovernedRun(prisma: Prisma, runId: string, actor: string, now: Date = new Date()): Promise<boolean> {
   const key = evidenceKey();
   return withEvidenceTx(prisma, async (tx) => {
-    const { count } = await tx.governedRun.updateMany({ where: { runId, status: { in: ['paused', 'running'] } }, data: { status: 'cancelled', lastError: null } });
+    const { count } = await tx.governedRun.updateMany({ where: { runId, status: { in: ['paused', 'running'] } }, data: { status: 'cancelled', lastError: null, sealed: null } });
     if (count === 0) return false;
+    // Nothing of the run will be dispatched now: its sealed content goes (issue 33).
+    await tx.approvalRequest.updateMany({ where: { runId, sealedArguments: { not: null } }, data: { sealedArguments: null } });
     const open = await tx.approvalRequest.findMany({ where: { runId, status: { in: ['pending', 'approved', 'denied'] } }, select: { id: true, stateVersion: true } });
     for (const r of open) {
       await tx.approvalRequest.update({ where: { id: r.id }, data: { status: 'cancelled', outcomeDetail: 'the run was deleted', stateVersion: r.stateVersion + 1, decidedAt: now } });

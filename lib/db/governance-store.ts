@@ -4,7 +4,7 @@ import type { GovernanceStore } from '../governance';
 import type { Prisma } from './client';
 import { createApprovalRequest, findApprovalForCall, setApprovalOutcome } from './governance-approvals';
 import { PrismaEvidenceSink } from './governance-evidence';
-import { PrismaJournalStore } from './governance-journal';
+import { PrismaJournalStore, type JournalContent } from './governance-journal';
 import { getIdentity } from './governance-members';
 import { createGovernedRun, getGovernedRunOrThrow, updateGovernedRun } from './governance-runs';
 import type { McpApprovalStore } from '../mcp';
@@ -13,9 +13,10 @@ import { NotFoundError } from './errors';
 import { approvalInTenant } from './tenant-scope';
 import { jobHeld } from './job-lease';
 
-export function prismaGovernanceStore(prisma: Prisma): GovernanceStore {
+/** `content`: the tenant (and subject) whose runs the store writes, for redaction at rest of journal results. */
+export function prismaGovernanceStore(prisma: Prisma, content?: JournalContent): GovernanceStore {
   return {
-    journal: new PrismaJournalStore(prisma),
+    journal: new PrismaJournalStore(prisma, undefined, content),
     evidence: new PrismaEvidenceSink(prisma),
     createRun: (row) => createGovernedRun(prisma, row),
     getRun: (runId) => getGovernedRunOrThrow(prisma, runId),

@@ -15,7 +15,7 @@ import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, labelSubject, withEvidenceTx } from './governance-evidence';
-import { redactorFor } from './redaction-store';
+import { mergeRedactions, redactorFor } from './redaction-store';
 import { newId } from './ids';
 
 /** A tenant's label set and its version (0: the default, never configured). */
@@ -93,6 +93,11 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
   const set = await currentLabelSet(tenant, db);
   const problem = labelProblem(set, label);
   if (problem) throw new InvalidInputError(problem.field, problem.message);
+  // Redaction at rest (issue 33): a comment keeps out what the tenant keeps out of its runs, under the
+  // run's subject's key, and what it lost is listed on the run with the run's own redactions.
+  const redactor = await redactorFor(db.prisma, tenant, run);
+  const comment = redactor ? redactor.text(label.comment, 'label comment') : label.comment;
+  const redactions = redactor?.redactions() ?? [];
   const content: LabelContent = {
     runId: label.runId,
     step: label.step,
@@ -100,8 +105,7 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
     verdict: label.verdict,
     category: label.category,
     score: label.score,
-    // Redaction at rest (issue 33): a comment keeps out what the tenant keeps out of its runs, under the run's subject's key.
-    comment: (await redactorFor(db.prisma, tenant, run))?.text(label.comment, 'label comment') ?? label.comment,
+    comment,
     createdBy: label.by.id,
     createdAt: new Date().toISOString(),
   };
@@ -122,6 +126,11 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
         detail: `label set v${set.version}`,
       }),
     );
+    if (redactions.length > 0) {
+      // In the run's evidence transaction: labels of one run are listed one after another, none lost.
+      const stored = await tx.run.findUniqueOrThrow({ where: { id: content.runId }, select: { redactions: true } });
+      await tx.run.update({ where: { id: content.runId }, data: { redactions: mergeRedactions(stored.redactions, redactions) } });
+    }
     return tx.runLabel.create({
       data: { ...content, id: newId(), tenant, createdAt: new Date(content.createdAt), createdByName: label.by.name, digest, evidenceSeq: event.seq },
     });

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import {
   currentPolicy,
   DEFAULT_TENANT,
+  evidenceBody,
+  evidenceKey,
   loadEvidenceKey,
   type LoadedPolicy,
   newPseudonymKey,
@@ -20,16 +22,63 @@ import {
   sealPseudonymKey,
   tenantRedaction,
   unsealPseudonymKey,
+  type Redaction,
 } from '../governance';
 import type { Database } from './client';
-import type { Tx } from './governance-evidence';
+import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
 
 type Client = Database['prisma'] | Tx;
 
 const cache = globalThis as unknown as {
   __stockroomRedactionPolicy?: { file: string; mtimeMs: number; size: number; policy: LoadedPolicy };
   __stockroomPseudonymRoot?: Buffer;
+  /** Per database client and tenant, the classes this process knows are recorded in the evidence. */
+  __stockroomRedactionNoted?: WeakMap<object, Map<string, string>>;
 };
+
+/** What a tenant keeps out, as recorded: its classes, then its patterns' names (sorted). */
+const classesOf = (policy: RedactionPolicy | undefined): string[] => (policy ? [...[...policy.classes].sort(), ...policy.patterns.map((p) => p.name).sort()] : []);
+
+/** The newest `redaction_classes` event of `tenant`: the classes it recorded, or null when there is none. */
+export async function recordedClasses(client: Client, tenant: string): Promise<{ classes: string[]; at: string } | null> {
+  const rows = await client.evidenceEvent.findMany({ where: { chain: 'global', body: { contains: '"kind":"redaction_classes"' } }, select: { body: true }, orderBy: { seq: 'desc' } });
+  for (const r of rows) {
+    const body = JSON.parse(r.body) as { kind?: string; rule?: string; redactions?: string[]; at?: string };
+    if (body.kind === 'redaction_classes' && body.rule === tenant) return { classes: body.redactions ?? [], at: body.at ?? '' };
+  }
+  return null;
+}
+
+/**
+ * Records in the evidence when a tenant's redaction classes change (issue 33): content stored before
+ * a class applied holds it as it came, and `audit verify` says since when each tenant's classes apply.
+ * Once per process, client and classes: the evidence is read, and an event appended only when the
+ * newest one recorded differs (a tenant that never redacted records nothing). Two processes noting
+ * the same change at once may both append; the newest stands.
+ */
+async function noteClasses(client: Client, tenant: string, policy: RedactionPolicy | undefined): Promise<void> {
+  const classes = classesOf(policy);
+  const signature = classes.join(',');
+  const noted = (cache.__stockroomRedactionNoted ??= new WeakMap());
+  const byTenant = noted.get(client) ?? new Map<string, string>();
+  noted.set(client, byTenant);
+  if (byTenant.get(tenant) === signature) return;
+  const recorded = await recordedClasses(client, tenant);
+  if ((recorded ? recorded.classes.join(',') : '') !== signature) {
+    const body = evidenceBody({
+      kind: 'redaction_classes',
+      at: new Date().toISOString(),
+      rule: tenant,
+      redactions: classes,
+      policyVersion: policy ? currentPolicy().version : null,
+      detail: classes.length ? `tenant ${tenant} keeps ${classes.join(', ')} out of content stored from now on` : `tenant ${tenant} keeps nothing out of content stored from now on`,
+    });
+    const key = evidenceKey();
+    if ('$transaction' in client) await withEvidenceTx(client, (tx) => appendEvidenceIn(tx, key, body));
+    else await appendEvidenceIn(client, key, body);
+  }
+  byTenant.set(tenant, signature);
+}
 
 /**
  * The tenant's redaction (undefined: none, or no policy file). The policy is parsed again only when
@@ -53,8 +102,11 @@ export function tenantRedactionPolicy(tenant: string): RedactionPolicy | undefin
   return redactsAnything(policy) ? policy : undefined;
 }
 
-/** The key pseudonym keys are sealed under (derived from the evidence key, which is not in the database). */
-function rootKey(): Buffer {
+/**
+ * The key pseudonym keys and sealed governed-run content are sealed under (each purpose derives its
+ * own key from it: sealing.ts); it is the evidence key, which is not in the database.
+ */
+export function rootKey(): Buffer {
   cache.__stockroomPseudonymRoot ??= loadEvidenceKey();
   return cache.__stockroomPseudonymRoot;
 }
@@ -96,6 +148,7 @@ const idsOf = (meta: SubjectIds) => [meta.createdBy, meta.sessionId, meta.traceU
 /** A redactor for content of the subject `ids` name in `tenant`, or null when the tenant redacts nothing. */
 export async function redactorFor(client: Client, tenant: string, ids: SubjectIds): Promise<Redactor | null> {
   const policy = tenantRedactionPolicy(tenant);
+  await noteClasses(client, tenant, policy);
   if (!policy) return null;
   return new Redactor(policy, policy.pseudonymise ? await pseudonymKey(client, tenant, subjectOf(ids)) : null, idsOf(ids));
 }
@@ -110,6 +163,7 @@ export async function runRedactors(
   for (const meta of metas) {
     const tenant = meta.tenant ?? DEFAULT_TENANT;
     const policy = tenantRedactionPolicy(tenant);
+    await noteClasses(client, tenant, policy);
     if (!policy) {
       out.push(null);
       continue;
@@ -124,4 +178,26 @@ export async function runRedactors(
     out.push(new Redactor(policy, key, idsOf(meta)));
   }
   return out;
+}
+
+/** A redactions list as stored (null: nothing was taken out). */
+export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
+
+/** Merges `more` into a stored redactions list (same class and place: counts add up). */
+export function mergeRedactions(stored: string | null, more: readonly Redaction[]): string | null {
+  const list: Redaction[] = [];
+  if (stored) {
+    try {
+      const parsed = JSON.parse(stored) as unknown;
+      if (Array.isArray(parsed)) list.push(...(parsed as Redaction[]));
+    } catch {
+      // An unreadable list is replaced by what is known now (it lists, it never holds values).
+    }
+  }
+  for (const r of more) {
+    const same = list.find((x) => x.class === r.class && x.where === r.where);
+    if (same) same.count += r.count;
+    else list.push({ ...r });
+  }
+  return redactionsText(list);
 }

@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReceipt } from '../governance/erasure';
-import { publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
+import { evidenceKey } from '../governance/evidence-key';
+import { keyringOf, publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
 import { agentTreeSpans, otlpDocument } from '../otel/testing/agent-traces';
 import { importSpanRecords } from '../otel/import/import-traces';
 import { readOtlpJsonText } from '../otel/import/read-otlp';
@@ -30,8 +31,11 @@ import { testProviders, type TestDatabase } from './testing/test-databases';
 
 const providers = await testProviders();
 const { privateKey } = generateKeyPairSync('ed25519');
-const key = signingKeyring(privateKey, [], TEST_EVIDENCE_KEY as Buffer);
-const auditor = publicKeyring([createPublicKey(privateKey)]);
+// The process's own key signs what a store records by itself (a tenant's redaction classes changing):
+// verified beside the test's key, as a rotated deployment's older key is.
+const processKeys = [...keyringOf(evidenceKey()).publicKeys.values()];
+const key = signingKeyring(privateKey, processKeys, TEST_EVIDENCE_KEY as Buffer);
+const auditor = publicKeyring([createPublicKey(privateKey), ...processKeys]);
 const reviewer = { id: 'u-rev', name: 'Rita' };
 
 const CARD = '4111 1111 1111 1111';
@@ -114,6 +118,8 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
         { class: 'card', count: 1, where: 'query' },
         { class: 'order_ref', count: 1, where: 'query' },
         { class: 'email', count: 1, where: 'tool result at step 1' },
+        // A reviewer's comment is listed on its run like the run's own content.
+        { class: 'secret', count: 1, where: 'label comment' },
       ]),
     );
     expect((await labelsOfRun('puffin', runId, db))[0]!.comment).toBe('leaked key [REDACTED:secret] in the logs');

@@ -4,8 +4,9 @@
  * the redactor — the question and answer, model text and tool-call arguments, tool arguments (and the
  * call signature that holds them), results, quarantined text, guard details, guardrail events, span
  * steps, the messages each model call was given, recorded responses and the system prompt — and ids,
- * digests, names and numbers stay as they are. A paused run's checkpoint is kept as it is: resuming
- * needs the values its pending call will be given; it goes when the run finishes.
+ * digests, names and numbers stay as they are. A paused run's checkpoint (its messages, the call it
+ * waits on) is redacted too: a resume never reads it from here but from its governed run, which keeps
+ * the real checkpoint sealed until the dispatch (governed-content.ts).
  */
 import type { Redaction, Redactor } from '../governance';
 import type { RunResult } from '../harness';
@@ -63,6 +64,7 @@ export function redactRun(run: RunResult, r: Redactor): { run: RunResult; redact
     finalAnswer,
     trajectory,
     systemPrompt: r.text(run.systemPrompt, 'system prompt'),
+    checkpoint: run.checkpoint ? r.json(run.checkpoint, 'checkpoint') : run.checkpoint,
     modelInputs: run.modelInputs.map((m) => ({ ...m, messages: r.json(m.messages, `model input at step ${m.step}`) })),
     ...(run.exchanges ? { exchanges: run.exchanges.map((e) => ({ ...e, response: r.json(e.response, `model response at step ${e.step}`), ...(e.raw !== undefined ? { raw: r.json(e.raw, `model response at step ${e.step}`) } : {}) })) } : {}),
   };

@@ -8,8 +8,16 @@ import { chainOf, EvidenceBodySchema, eventHash, GENESIS_HASH, type EvidenceEven
 import { ANCHOR_GENESIS, anchorHash, checkAnchor, checkEvent, checkHead, signatureProblem, type ChainHead, type EvidenceKey } from './evidence-signing';
 
 export type ChainVerification =
-  | { ok: true; events: number; chains: number; unsealed: number; head: string; /** Runs whose content was erased (stored evidence only). */ erased?: number; /** Runs the retention schedule removed, by policy version (stored evidence only). */ removedByRetention?: Record<string, number> }
+  | { ok: true; events: number; chains: number; unsealed: number; head: string; /** Runs whose content was erased (stored evidence only). */ erased?: number; /** Runs the retention schedule removed, by policy version (stored evidence only). */ removedByRetention?: Record<string, number>; /** Per tenant, the redaction classes in force, since when, and how many runs were stored before (stored evidence only). */ redactionSince?: RedactionSince[] }
   | { ok: false; chain: string; seq: number | null; reason: string };
+
+/** A tenant's redaction classes (issue 33): in force since `since`; `storedBefore` runs were stored before they applied. */
+export interface RedactionSince {
+  tenant: string;
+  classes: string[];
+  since: string;
+  storedBefore: number;
+}
 
 /** The newest anchor as written outside the database (evidence-witness.ts): a count and its signed digest. */
 export interface WitnessAnchor {

@@ -38,6 +38,12 @@ export const EVIDENCE_KINDS = [
    * its chain's head digest (null: it had no chain), the policy version, when.
    */
   'retention',
+  /**
+   * The redaction classes a tenant keeps out of storage changed (issue 33), in the global chain: the
+   * tenant (`rule`), its classes and pattern names (`redactions`; empty: none any more), when they
+   * first applied. Content stored before is as it was stored then; `audit verify` says so.
+   */
+  'redaction_classes',
 ] as const;
 
 export const EvidenceBodySchema = z.object({

@@ -11,7 +11,7 @@ export { ConflictError, GovernanceError } from './errors';
 export { erasureSeqs, type EvidenceSubjects, labelMismatch, type LabelSubject, mismatchedLabel, type MissingEvidence, missingEvidence, type PlacedBody } from './evidence-crosscheck';
 export { DEFAULT_EVIDENCE_KEY_FILE, evidenceKey, evidenceSecret, loadEvidenceKey, serverKeyring, verifierKeyring } from './evidence-key';
 export { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, type AnchorHead, anchorNext, type ChainHead, type EvidenceKey, signHead } from './evidence-signing';
-export { type ChainVerification, type StoredEvent, verifyEvidence, type WitnessAnchor } from './evidence-verify';
+export { type ChainVerification, type RedactionSince, type StoredEvent, verifyEvidence, type WitnessAnchor } from './evidence-verify';
 export { readWitness, recordWitness, witnessPath } from './evidence-witness';
 export { chainNext, chainOf, evidenceBody, type EvidenceBody, EvidenceBodySchema, type EvidenceEvent, type EvidenceSink, MemoryEvidenceSink } from './evidence';
 export { type GovernanceStore, GOVERNED_RUN_STATUSES, ownerText, parseOwner, type ResumeOwner, type RunChange, type StoredGovernedRun, type StoredRunStatus } from './governance-store';

@@ -48,7 +48,7 @@ export function specOf(runId: string, stored: unknown): GovernedSpec {
   return spec.data;
 }
 
-async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset, owner: ResumeOwner | undefined): Promise<GovernedContext> {
+async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset, owner: ResumeOwner | undefined, actor: string | undefined): Promise<GovernedContext> {
   const config = configOf(spec, spec.weaknesses);
   // The tools (local or over MCP), with every restock kept in the durable ledger by operation key.
   const durable = withDurableLedger(await createExecutor({ transport: config.transport, dataset, weaknesses: config.weaknesses }), runId, spec.tenant);
@@ -62,15 +62,18 @@ async function contextFor(runId: string, spec: GovernedSpec, dataset: Dataset, o
   };
   // On a job worker only: instructor mode's worker-kill drill, when armed for the tenant.
   const afterStep = owner ? await workerKillDrill(spec.tenant) : null;
-  return { store: prismaGovernanceStore(getDb().prisma), policy: currentPolicy(), executor, driver, ...(owner ? { owner } : {}), ...(afterStep ? { afterStep } : {}) };
+  // The journal's results are kept out of storage as the tenant's runs are (issue 33), under the actor's key.
+  const store = prismaGovernanceStore(getDb().prisma, { tenant: spec.tenant, ...(actor !== undefined ? { subject: actor } : {}) });
+  return { store, policy: currentPolicy(), executor, driver, ...(owner ? { owner } : {}), ...(afterStep ? { afterStep } : {}) };
 }
 
 /**
  * Runs `work` in the governed run's context and closes its tools whatever happens. `owner`: the job
- * worker and attempt it runs under (a resume is held through the job's lease).
+ * worker and attempt it runs under (a resume is held through the job's lease). `actor`: the user the
+ * run acts for (whose pseudonym key its redacted content is under).
  */
-export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, work: (ctx: GovernedContext) => Promise<T>, owner?: ResumeOwner): Promise<T> {
-  const ctx = await contextFor(runId, spec, dataset, owner);
+export async function withGovernedContext<T>(runId: string, spec: GovernedSpec, dataset: Dataset, work: (ctx: GovernedContext) => Promise<T>, owner?: ResumeOwner, actor?: string): Promise<T> {
+  const ctx = await contextFor(runId, spec, dataset, owner, actor);
   try {
     return await work(ctx);
   } finally {

@@ -24,7 +24,7 @@ export async function resumeAfterDecision(runId: string, owner?: ResumeOwner, no
   const spec = specOf(runId, stored.spec);
   const out = await truthfully(runId, 'resume', async () => {
     const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
-    const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId), owner);
+    const out = await withGovernedContext(runId, spec, dataset, (ctx) => resumeGovernedRun(ctx, runId), owner, stored.principal.subject);
     await storeRunSoFar(out.result, governedMeta(spec, dataset, runId, stored.principal.subject));
     await clearGovernedFailure(getDb().prisma, runId);
     return out;

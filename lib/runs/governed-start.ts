@@ -62,6 +62,8 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller, no
         spec: spec as unknown as Parameters<typeof startGovernedRun>[1]['spec'],
         runId,
       }),
+      undefined,
+      caller.id,
     );
     await storeRun(started.result, governedMeta(spec, dataset, runId, caller.id));
     return started;

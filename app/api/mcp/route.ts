@@ -66,7 +66,7 @@ export async function POST(request: Request): Promise<Response> {
     return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Not found: no MCP endpoint here for your tenant' } }, { status: 404 });
   }
   const db = getDb();
-  const store = prismaGovernanceStore(db.prisma);
+  const store = prismaGovernanceStore(db.prisma, { tenant: datasetTenant, subject: caller.subject });
   const key = `${caller.tenant}\n${caller.subject}`;
   const writes = new GovernedWrites({
     policy: currentPolicy(),

@@ -1,0 +1,48 @@
+import 'server-only';
+/**
+ * Prisma's PostgreSQL adapter, with a cut connection given back to the pool. Prisma's transaction
+ * manager (@prisma/client 6.19) ends a transaction by sending ROLLBACK (or COMMIT) and only then
+ * releases its pool client; when that statement fails because PostgreSQL cut the connection (a
+ * restart, a failover, pg_terminate_backend) the release is never reached and the dead client stays
+ * checked out for good. Each such cut took one of the pool's PG_POOL_SIZE connections: after that many
+ * every query waited forever, and closing the pool hung (observed in lib/db/retention-fault-pg.test.ts).
+ * Here a failed ending statement releases the client with its error, so node-postgres discards it and
+ * the next transaction opens a fresh connection.
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { PoolClient } from 'pg';
+
+type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
+type Transaction = Awaited<ReturnType<Adapter['startTransaction']>>;
+/** What PrismaPg's transaction holds (its pool client and the cleanup of its error listener); not in its types. */
+type HeldTransaction = Transaction & { client?: PoolClient; cleanup?: () => void };
+
+const ENDINGS = new Set(['ROLLBACK', 'COMMIT']);
+
+function releaseWhenEndingFails(tx: Transaction): Transaction {
+  const held = tx as HeldTransaction;
+  const executeRaw = tx.executeRaw.bind(tx);
+  held.executeRaw = async (query) => {
+    try {
+      return await executeRaw(query);
+    } catch (err) {
+      // Prisma will not release the client after this (it releases only once the statement succeeded).
+      if (ENDINGS.has(query.sql) && held.client) {
+        held.cleanup?.();
+        held.client.release(err instanceof Error ? err : new Error(String(err)));
+      }
+      throw err;
+    }
+  };
+  return tx;
+}
+
+/** PrismaPg whose transactions give back a connection PostgreSQL cut (see above). */
+export class ReleasingPrismaPg extends PrismaPg {
+  override async connect(): Promise<Adapter> {
+    const adapter = await super.connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => releaseWhenEndingFails(await start(isolationLevel));
+    return adapter;
+  }
+}
