@@ -134,16 +134,17 @@ async function liveStepLatency(page: Page, base: string, url: string, steps: num
     await saveRun(running(1), meta, db);
     await page.goto(`${base}/runs/${meta.id}`);
     await page.getByTestId('run-live').waitFor();
-    await page.evaluate(() => {
-      const seen: Record<string, number> = {};
-      (window as unknown as { __stepsSeen: Record<string, number> }).__stepsSeen = seen;
+    // A string, not a function: tsx names inner functions with a helper the page does not have.
+    await page.evaluate(`(() => {
+      const seen = {};
+      window.__stepsSeen = seen;
       const look = () => {
-        const m = /(\d+) steps? stored so far/.exec(document.querySelector('[data-testid=run-live]')?.textContent ?? '');
-        if (m && !(m[1]! in seen)) seen[m[1]!] = Date.now();
+        const m = /(\\d+) steps? stored so far/.exec(document.querySelector('[data-testid=run-live]')?.textContent ?? '');
+        if (m && !(m[1] in seen)) seen[m[1]] = Date.now();
       };
       new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
       look();
-    });
+    })()`);
     const out: number[] = [];
     for (let rounds = 2; rounds <= steps + 1; rounds++) {
       const run = running(rounds);
