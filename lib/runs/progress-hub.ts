@@ -16,6 +16,7 @@ export const PROGRESS_POLL_MS = 100;
 type Watcher = (progress: RunProgressDto | null) => void;
 
 interface Poller {
+  db: Database;
   watchers: Set<Watcher>;
   last: string | null;
   latest: RunProgressDto | null;
@@ -31,7 +32,7 @@ const pollers = new Map<string, Poller>();
 export function watchRunProgress(runId: string, watcher: Watcher, db: Database = getDb()): () => void {
   let poller = pollers.get(runId);
   if (!poller) {
-    const p: Poller = { watchers: new Set(), last: null, latest: null, timer: setInterval(() => void tick(runId, p, db), PROGRESS_POLL_MS) };
+    const p: Poller = { db, watchers: new Set(), last: null, latest: null, timer: setInterval(() => void tick(runId, p, db), PROGRESS_POLL_MS) };
     p.timer.unref?.();
     pollers.set(runId, p);
     poller = p;
@@ -45,6 +46,15 @@ export function watchRunProgress(runId: string, watcher: Watcher, db: Database =
     mine.watchers.delete(watcher);
     if (mine.watchers.size === 0) stopPoller(runId, mine);
   };
+}
+
+/**
+ * Reads a watched run's progress now instead of at the next tick: its record was just stored by this
+ * process (a run the web server runs itself). Writers in other processes are seen at the next tick.
+ */
+export function nudgeRunProgress(runId: string): void {
+  const p = pollers.get(runId);
+  if (p) void tick(runId, p, p.db);
 }
 
 let reading = new WeakSet<Poller>();

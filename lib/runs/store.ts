@@ -9,6 +9,7 @@ import { replaceRun, saveRun } from '../db/runs-write';
 import type { JobLease } from '../db/job-lease';
 import type { SaveRunMeta } from '../db/types';
 import { answerSoFarRecorder, toolProgressRecorder } from '../db/run-progress';
+import { nudgeRunProgress } from './progress-hub';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */
 export interface RunOwner {
@@ -56,7 +57,13 @@ export function liveRecorders(
 ): Pick<AgentRunOptions, 'onStep' | 'onToolProgress' | 'onModelText'> {
   const { db, lease, signal, stored } = options;
   return {
-    onStep: (soFar) => (signal?.aborted ? undefined : storeRunSoFar(soFar, meta, db, lease).then(stored)),
+    onStep: (soFar) =>
+      signal?.aborted
+        ? undefined
+        : storeRunSoFar(soFar, meta, db, lease).then(() => {
+            nudgeRunProgress(meta.id);
+            stored?.();
+          }),
     onToolProgress: toolProgressRecorder(meta.id, db),
     onModelText: answerSoFarRecorder(meta.id, db),
   };
