@@ -94,10 +94,20 @@ export function tenantRedactionPolicy(tenant: string): RedactionPolicy | undefin
     throw err;
   }
   const held = cache.__stockroomRedactionPolicy;
-  const loaded =
-    held && held.file === file && held.mtimeMs === stat.mtimeMs && held.size === stat.size
-      ? held.policy
-      : (cache.__stockroomRedactionPolicy = { file, mtimeMs: stat.mtimeMs, size: stat.size, policy: currentPolicy() }).policy;
+  let loaded: LoadedPolicy;
+  if (held && held.file === file && held.mtimeMs === stat.mtimeMs && held.size === stat.size) {
+    loaded = held.policy;
+  } else {
+    try {
+      loaded = (cache.__stockroomRedactionPolicy = { file, mtimeMs: stat.mtimeMs, size: stat.size, policy: currentPolicy() }).policy;
+    } catch (err) {
+      // An edit that broke the file does not weaken what is kept out of storage: the classes of the
+      // last good version of this file still apply (and the file is read again next time). Never
+      // read one: nothing can be stored safely, so the error stands.
+      if (!held || held.file !== file) throw err;
+      loaded = held.policy;
+    }
+  }
   const policy = tenantRedaction(loaded.document, tenant);
   return redactsAnything(policy) ? policy : undefined;
 }
