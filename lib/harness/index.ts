@@ -41,6 +41,7 @@ export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision 
 export { createGroundedWriteGuard } from './guards/grounded-write';
 export { createPayloadCap, DEFAULT_PAYLOAD_CAP_CHARS } from './payload/cap-payload';
 export {
+  DETECTOR_NAMES,
   GUARDRAIL_NAMES,
   GuardrailsSchema,
   guardrailsOn,
@@ -49,6 +50,7 @@ export {
   type Guardrails,
   type GuardrailName,
   type GuardrailsInput,
+  type DetectorName,
 } from './guardrails/config';
 export { scanText, redactText, type Finding } from './guardrails/detectors';
 export { FakeGuardModel, FAKE_GUARD_MODEL_ID } from './guardrails/fake-guard';

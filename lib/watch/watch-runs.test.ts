@@ -1,0 +1,111 @@
+/**
+ * Online evaluators on both databases (issue 37): a finished run outside a suite waits in the outbox
+ * with the run itself, the watch drain scores it with its tenant's matching evaluators only, once
+ * however often it is asked, and the scores sit beside the reviewers' labels without touching them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client';
+import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/evaluators';
+import { completeWatch, pendingWatchCount, scoresOfRun } from '../db/run-scores';
+import { listRuns } from '../db/runs-list';
+import { deleteRun, replaceRun, saveRun } from '../db/runs-write';
+import { createSuiteRun } from '../db/suites';
+import { makeMeta, makeRun } from '../db/testing/run-fixtures';
+import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import { watchPendingRuns } from './watch-runs';
+
+const providers = await testProviders();
+
+describe.each(providers)('online evaluators on $name', (provider) => {
+  let t: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    t = await provider.create();
+    db = t.db;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+  const test = provider.skipReason ? it.skip : it;
+  const drain = () => watchPendingRuns({ db });
+  const clear = async () => {
+    await drain();
+    for (const tenant of ['acme', 'other']) for (const e of await listEvaluators(tenant, db)) await removeEvaluator(tenant, e.id, db);
+  };
+
+  test('puts a finished run in the outbox with the run, not a suite run, a paused one or a running one', async () => {
+    await clear();
+    const before = await pendingWatchCount(db);
+    await saveRun(makeRun({ runId: 'w-fin' }), makeMeta({ tenant: 'acme' }), db);
+    await saveRun(makeRun({ runId: 'w-paused', paused: true }), makeMeta({ tenant: 'acme' }), db);
+    const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'd', datasetHash: 'h', total: 1 }, db);
+    await saveRun(makeRun({ runId: 'w-suite' }), makeMeta({ tenant: 'acme', suiteRunId }), db);
+    const live = { ...makeRun({ runId: 'w-live' }), status: 'running' as const };
+    const liveId = await saveRun(live, makeMeta({ tenant: 'acme' }), db);
+    expect(await pendingWatchCount(db)).toBe(before + 1);
+    // The live run finishing (stored again under its id) joins the outbox.
+    await replaceRun({ ...live, status: 'finished' }, { ...makeMeta({ tenant: 'acme' }), id: liveId }, db);
+    expect(await pendingWatchCount(db)).toBe(before + 2);
+  });
+
+  test("scores a run with its own tenant's matching evaluators only, each once", async () => {
+    await clear();
+    const loops = await saveEvaluator('acme', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    await saveEvaluator('acme', { name: 'imported-cost', kind: 'cost', enabled: true, config: { max: 1 }, filter: { source: 'imported' } }, 'admin', db);
+    await saveEvaluator('other', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    const id = await saveRun(makeRun({ runId: 'w-acme' }), makeMeta({ tenant: 'acme' }), db);
+    const report = await drain();
+    expect(report.runs).toBeGreaterThanOrEqual(1);
+    const scores = await scoresOfRun('acme', id, db);
+    // The harness run is not imported: the cost evaluator's filter leaves it out; the other tenant's never sees it.
+    expect(scores.map((s) => [s.evaluatorName, s.evaluatorVersion, s.source])).toEqual([['loops', loops.version, 'evaluator']]);
+    expect(scores[0]).toMatchObject({ score: 1, value: 0 });
+    expect(await scoresOfRun('other', id, db)).toEqual([]);
+    // Asked again (a second worker, a repeated job): the run is off the outbox and nothing is added.
+    expect(await completeWatch({ id, tenant: 'acme' }, [], db)).toBe(false);
+    await drain();
+    expect(await scoresOfRun('acme', id, db)).toHaveLength(1);
+  });
+
+  test('filters the runs list by an evaluator score range', async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'fast', kind: 'latency', enabled: true, config: { max: 1000 }, filter: {} }, 'admin', db);
+    const slow = await saveRun(makeRun({ runId: 'w-slow', durationMs: 5000 }), makeMeta({ tenant: 'acme' }), db);
+    const quick = await saveRun(makeRun({ runId: 'w-quick', durationMs: 200 }), makeMeta({ tenant: 'acme' }), db);
+    await drain();
+    const failing = await listRuns({ filters: { tenant: 'acme', evaluator: 'fast', maxScore: 0.5 } }, db);
+    expect(failing.items.map((r) => r.id)).toEqual([slow]);
+    const passing = await listRuns({ filters: { tenant: 'acme', evaluator: 'fast', minScore: 0.5, text: 'blue widgets' } }, db);
+    expect(passing.items.map((r) => r.id)).toEqual([quick]);
+    expect((await listRuns({ filters: { tenant: 'other', evaluator: 'fast' } }, db)).items).toEqual([]);
+  });
+
+  test("samples a judge by the run's id and stops it at its daily cap", async () => {
+    await clear();
+    const judge = await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 0.5 }, filter: {} }, 'admin', db);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await saveRun(makeRun({ runId: `w-j${i}`, rounds: 1 }), makeMeta({ tenant: 'acme' }), db));
+    await drain();
+    const { sampledRun } = await import('../eval');
+    const graded = [];
+    for (const id of ids) graded.push((await scoresOfRun('acme', id, db)).length === 1);
+    expect(graded).toEqual(ids.map((id) => sampledRun(id, judge.id, 0.5)));
+    // A cap of $0 grades nothing, and says so on the run.
+    await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 1, dailyCapUsd: 0 }, filter: {} }, 'admin', db);
+    const capped = await saveRun(makeRun({ runId: 'w-capped' }), makeMeta({ tenant: 'acme' }), db);
+    await drain();
+    expect(await scoresOfRun('acme', capped, db)).toMatchObject([{ evaluatorVersion: 2, score: null, detail: expect.stringContaining('daily cap') }]);
+  });
+
+  test('drops a deleted run from the outbox with it', async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    const id = await saveRun(makeRun({ runId: 'w-gone' }), makeMeta({ tenant: 'acme' }), db);
+    const before = await pendingWatchCount(db);
+    await deleteRun(id, db);
+    expect(await pendingWatchCount(db)).toBe(before - 1);
+    await drain();
+    expect(await pendingWatchCount(db)).toBe(0);
+  });
+});
