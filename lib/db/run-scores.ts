@@ -138,3 +138,50 @@ export async function evaluatorSpendSince(tenant: string, evaluatorId: string, s
   const sum = await db.prisma.runScore.aggregate({ where: { tenant, evaluatorId, createdAt: { gte: since } }, _sum: { spendUsd: true } });
   return sum._sum.spendUsd ?? 0;
 }
+
+/** A judge score that disagrees with a reviewer's verdict on the same run (the Judge page). */
+export interface JudgeDisagreement {
+  runId: string;
+  evaluatorName: string;
+  evaluatorVersion: number;
+  score: number;
+  verdict: 'pass' | 'fail';
+  reviewer: string;
+  labelledAt: string;
+}
+
+/** Judge scores at or above this pass a run (the fake judge's `passed` needs every fact; a share of claims is read this way). */
+export const JUDGE_PASS_SCORE = 0.5;
+
+/**
+ * The tenant's runs whose online judge's newest score disagrees with the reviewer's current run-level
+ * verdict (pass with a score under JUDGE_PASS_SCORE, fail with one at or above it), newest first.
+ * Labels are read as they are; scores never change them.
+ */
+export async function judgeDisagreements(tenant: string, limit = 50, db: Database = getDb()): Promise<JudgeDisagreement[]> {
+  const scores = await db.prisma.runScore.findMany({
+    where: { tenant, kind: 'judge', score: { not: null }, run: { labels: { some: { step: null, verdict: { in: ['pass', 'fail'] } } } } },
+    orderBy: [{ createdAt: 'desc' }, { evaluatorVersion: 'desc' }],
+    take: 1000,
+  });
+  if (scores.length === 0) return [];
+  const runIds = [...new Set(scores.map((s) => s.runId))];
+  const labels = await db.prisma.runLabel.findMany({ where: { tenant, runId: { in: runIds }, step: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  // The current run-level label: the newest one (a newer label supersedes, lib/eval currentLabels).
+  const current = new Map<string, (typeof labels)[number]>();
+  for (const l of labels) current.set(l.runId, l);
+  const seen = new Set<string>();
+  const out: JudgeDisagreement[] = [];
+  for (const s of scores) {
+    const key = `${s.runId}\u0000${s.evaluatorName}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const label = current.get(s.runId);
+    if (!label || (label.verdict !== 'pass' && label.verdict !== 'fail')) continue;
+    const judgePasses = s.score! >= JUDGE_PASS_SCORE;
+    if (judgePasses === (label.verdict === 'pass')) continue;
+    out.push({ runId: s.runId, evaluatorName: s.evaluatorName, evaluatorVersion: s.evaluatorVersion, score: s.score!, verdict: label.verdict, reviewer: label.createdByName, labelledAt: label.createdAt.toISOString() });
+    if (out.length >= limit) break;
+  }
+  return out;
+}

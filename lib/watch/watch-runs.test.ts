@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/evaluators';
-import { completeWatch, pendingWatchCount, scoresOfRun } from '../db/run-scores';
+import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/run-scores';
+import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/labels';
+import { TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
+import { verifyStoredChain } from '../db/governance-evidence';
 import { listRuns } from '../db/runs-list';
 import { deleteRun, replaceRun, saveRun } from '../db/runs-write';
 import { createSuiteRun } from '../db/suites';
@@ -96,6 +99,26 @@ describe.each(providers)('online evaluators on $name', (provider) => {
     const capped = await saveRun(makeRun({ runId: 'w-capped' }), makeMeta({ tenant: 'acme' }), db);
     await drain();
     expect(await scoresOfRun('acme', capped, db)).toMatchObject([{ evaluatorVersion: 2, score: null, detail: expect.stringContaining('daily cap') }]);
+  });
+
+  test("lists a judge score that disagrees with the reviewer's verdict, and leaves the labels' evidence intact", async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 1 }, filter: {} }, 'admin', db);
+    // The fake judge finds the fixture's answer faithful (score 1): a reviewer's fail disagrees, a pass agrees.
+    const id = await saveRun(makeRun({ runId: 'w-disagree' }), makeMeta({ tenant: 'acme' }), db);
+    const agreed = await saveRun(makeRun({ runId: 'w-agree' }), makeMeta({ tenant: 'acme' }), db);
+    const reviewer = { id: 'u-rev', name: 'Rita Reviewer' };
+    await addRunLabel('acme', { runId: id, step: null, verdict: 'fail', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    await addRunLabel('acme', { runId: agreed, step: null, verdict: 'pass', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    await drain();
+    const [score] = await scoresOfRun('acme', id, db);
+    expect(score!.score).toBeGreaterThanOrEqual(0.5);
+    expect((await judgeDisagreements('acme', 50, db)).map((d) => [d.runId, d.verdict])).toEqual([[id, 'fail']]);
+    expect(await judgeDisagreements('other', 50, db)).toEqual([]);
+    // Scores are not labels: the run has its one label, which still matches its evidence.
+    expect(await labelsOfRun('acme', id, db)).toHaveLength(1);
+    expect(await unverifiedLabels('acme', id, db)).toEqual([]);
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
   });
 
   test('drops a deleted run from the outbox with it', async () => {
