@@ -7,7 +7,10 @@ import 'server-only';
  */
 import { getDb, type Database } from './client';
 import { insertAll } from './bulk-insert';
+import { Prisma as Sql } from './generated/sqlite/client';
+import { rolledContributions, saveContributions } from './rollup';
 import { newId } from './ids';
+import { GUARDRAIL_GUARD } from './retry-rows';
 
 /** A finished run waiting for the watch job, with what its evaluators' filters and the rollup look at. */
 export interface WatchedRun {
@@ -26,7 +29,12 @@ export interface WatchedRun {
   unreportedCalls: number;
   /** Null: unknown (no price). */
   costUsd: number | null;
+  /** The run's own guardrails that fired (refused, violated, found, or whose judge failed). */
+  guardrailFindings: number;
 }
+
+/** Guardrail event actions that mean a guardrail fired (lib/harness/guardrails/summary.ts). */
+const FIRED_GUARDRAIL_ACTIONS = ['refused', 'violated', 'finding', 'judge_failed'];
 
 /** The oldest `limit` runs waiting for the watch job (a run deleted meanwhile took its row with it). */
 export async function pendingWatch(limit: number, db: Database = getDb()): Promise<WatchedRun[]> {
@@ -37,6 +45,7 @@ export async function pendingWatch(limit: number, db: Database = getDb()): Promi
     select: {
       id: true, tenant: true, source: true, modelId: true, sessionId: true, status: true, terminationReason: true, startedAt: true, durationMs: true,
       inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costKnown: true, agents: { select: { name: true } },
+      _count: { select: { guards: { where: { guard: GUARDRAIL_GUARD, reason: { in: FIRED_GUARDRAIL_ACTIONS } } } } },
     },
   });
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -46,7 +55,7 @@ export async function pendingWatch(limit: number, db: Database = getDb()): Promi
     return [{
       id: r.id, tenant: r.tenant, source: r.source, modelId: r.modelId, sessionId: r.sessionId, agents: r.agents.map((a) => a.name), status: r.status,
       terminationReason: r.terminationReason, startedAt: r.startedAt, durationMs: r.durationMs, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens),
-      unreportedCalls: r.unreportedCalls, costUsd: r.costKnown ? r.costUsd : null,
+      unreportedCalls: r.unreportedCalls, costUsd: r.costKnown ? r.costUsd : null, guardrailFindings: r._count.guards,
     }];
   });
 }
@@ -67,24 +76,45 @@ export interface NewScore {
   spendUsd: number | null;
 }
 
-/** What completing a run adds inside its transaction besides its scores (the hourly rollup). */
-export type WatchTxStep = (txDb: Database) => Promise<void>;
+/** One scored run to complete, with what it adds to the hourly rollup (JSON, lib/watch/contribution.ts). */
+export interface WatchCompletion {
+  run: Pick<WatchedRun, 'id' | 'tenant'>;
+  scores: readonly NewScore[];
+  contribution: string | null;
+}
 
 /**
- * Stores a watched run's scores and takes it off the outbox, in one transaction. Another worker
- * that completed the run first wins: nothing is written twice (false). A score already given under
- * the same evaluator version is kept.
+ * Stores a batch of watched runs' scores and takes them off the outbox, in one transaction: only the
+ * runs this transaction took off (DELETE … RETURNING) get their scores and their part of the rollup,
+ * so a run another worker completed first is written once. `rollup` turns the taken runs' new
+ * contributions and the ones they added before (a rebuilt run) into the rows to add. Returns the ids taken.
  */
-export async function completeWatch(run: Pick<WatchedRun, 'id' | 'tenant'>, scores: readonly NewScore[], db: Database = getDb(), also?: WatchTxStep, now: Date = new Date()): Promise<boolean> {
-  return db.prisma.$transaction(async (tx) => {
-    const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
-    const taken = await tx.runWatch.deleteMany({ where: { runId: run.id } });
-    if (taken.count === 0) return false;
-    const rows = scores.map((s) => ({ id: newId(now.getTime()), tenant: run.tenant, runId: run.id, source: 'evaluator', ...s, createdAt: now }));
-    for (const statement of insertAll(txDb, [{ table: 'RunScore', rows, ignoreConflictOn: ['runId', 'evaluatorId', 'evaluatorVersion'] }])) await statement;
-    if (also) await also(txDb);
-    return true;
-  });
+export async function completeWatch(
+  items: readonly WatchCompletion[],
+  db: Database = getDb(),
+  rollup?: (txDb: Database, taken: readonly WatchCompletion[], before: Map<string, string>) => Promise<void>,
+  now: Date = new Date(),
+): Promise<string[]> {
+  if (items.length === 0) return [];
+  return db.prisma.$transaction(
+    async (tx) => {
+      const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+      const ids = items.map((i) => i.run.id);
+      const rows = await tx.$queryRaw<Array<{ runId: string }>>`DELETE FROM "RunWatch" WHERE "runId" IN (${Sql.join(ids)}) RETURNING "runId"`;
+      const takenIds = new Set(rows.map((r) => r.runId));
+      const taken = items.filter((i) => takenIds.has(i.run.id));
+      if (taken.length === 0) return [];
+      const scoreRows = taken.flatMap((i) => i.scores.map((s) => ({ id: newId(now.getTime()), tenant: i.run.tenant, runId: i.run.id, source: 'evaluator', ...s, createdAt: now })));
+      for (const statement of insertAll(txDb, [{ table: 'RunScore', rows: scoreRows, ignoreConflictOn: ['runId', 'evaluatorId', 'evaluatorVersion'] }])) await statement;
+      if (rollup) {
+        const before = await rolledContributions(txDb, taken.map((i) => i.run.id));
+        await rollup(txDb, taken, before);
+        await saveContributions(txDb, taken.flatMap((i) => (i.contribution === null ? [] : [{ runId: i.run.id, tenant: i.run.tenant, contribution: i.contribution }])));
+      }
+      return taken.map((i) => i.run.id);
+    },
+    { timeout: 60_000, maxWait: 60_000 },
+  );
 }
 
 /** A stored score, as pages show it. */

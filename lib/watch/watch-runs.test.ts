@@ -16,6 +16,7 @@ import { createSuiteRun } from '../db/suites';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { watchPendingRuns } from './watch-runs';
+import { rollupRows } from '../db/rollup';
 
 const providers = await testProviders();
 
@@ -34,7 +35,7 @@ describe.each(providers)('online evaluators on $name', (provider) => {
   const drain = () => watchPendingRuns({ db });
   const clear = async () => {
     await drain();
-    for (const tenant of ['acme', 'other']) for (const e of await listEvaluators(tenant, db)) await removeEvaluator(tenant, e.id, db);
+    for (const tenant of ['acme', 'other', 'rollup']) for (const e of await listEvaluators(tenant, db)) await removeEvaluator(tenant, e.id, db);
   };
 
   test('puts a finished run in the outbox with the run, not a suite run, a paused one or a running one', async () => {
@@ -66,7 +67,7 @@ describe.each(providers)('online evaluators on $name', (provider) => {
     expect(scores[0]).toMatchObject({ score: 1, value: 0 });
     expect(await scoresOfRun('other', id, db)).toEqual([]);
     // Asked again (a second worker, a repeated job): the run is off the outbox and nothing is added.
-    expect(await completeWatch({ id, tenant: 'acme' }, [], db)).toBe(false);
+    expect(await completeWatch([{ run: { id, tenant: 'acme' }, scores: [], contribution: null }], db)).toEqual([]);
     await drain();
     expect(await scoresOfRun('acme', id, db)).toHaveLength(1);
   });
@@ -119,6 +120,27 @@ describe.each(providers)('online evaluators on $name', (provider) => {
     expect(await labelsOfRun('acme', id, db)).toHaveLength(1);
     expect(await unverifiedLabels('acme', id, db)).toEqual([]);
     expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+  });
+
+  test('rolls finished runs up per hour, unknown cost apart, and moves a rebuilt run instead of counting it twice', async () => {
+    await clear();
+    const meta = makeMeta({ tenant: 'rollup' });
+    await saveRun(makeRun({ runId: 'r1', startedAt: '2026-03-01T09:10:00.000Z', durationMs: 800 }), meta, db);
+    await saveRun({ ...makeRun({ runId: 'r2', startedAt: '2026-03-01T09:50:00.000Z', durationMs: 1200 }), costEstimate: { usd: null, note: 'no price', known: false } }, meta, db);
+    const live = makeRun({ runId: 'r3', startedAt: '2026-03-01T10:05:00.000Z' });
+    const id3 = await saveRun(live, meta, db);
+    await drain();
+    const window = { tenant: 'rollup', dim: 'all' as const, from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z') };
+    const nine = (await rollupRows(window, db)).hours.filter((r) => r.hour.toISOString() === '2026-03-01T09:00:00.000Z');
+    expect(nine).toMatchObject([{ termination: 'COMPLETED', runs: 2, costUnknownRuns: 1, costUsd: 0.0123 }]);
+    expect((await rollupRows({ ...window, tenant: 'other' }, db)).hours).toEqual([]);
+    // The run is stored again (a rebuilt trace) ending otherwise: its old part is taken back, the new one added.
+    await replaceRun({ ...live, terminationReason: 'MODEL_ERROR' }, { ...meta, id: id3 }, db);
+    await drain();
+    const ten = (await rollupRows(window, db)).hours.filter((r) => r.hour.toISOString() === '2026-03-01T10:00:00.000Z' && r.runs !== 0);
+    expect(ten.map((r) => [r.termination, r.runs])).toEqual([['MODEL_ERROR', 1]]);
+    const latency = (await rollupRows(window, db)).latency.filter((r) => r.hour.toISOString() === '2026-03-01T10:00:00.000Z').reduce((n, r) => n + r.count, 0);
+    expect(latency).toBe(1);
   });
 
   test('drops a deleted run from the outbox with it', async () => {

@@ -9,7 +9,9 @@ import { FAKE_MODEL } from '../harness';
 import { getDb, type Database } from '../db/client';
 import { NotFoundError } from '../db/errors';
 import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
-import { completeWatch, evaluatorSpendSince, pendingWatch, type WatchTxStep, type WatchedRun, type NewScore } from '../db/run-scores';
+import { completeWatch, evaluatorSpendSince, pendingWatch, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { applyRollup } from '../db/rollup';
+import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
 import { getRunOrThrow } from '../db/runs-read';
 import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
 
@@ -22,8 +24,6 @@ export interface WatchOptions {
   db?: Database;
   signal?: AbortSignal;
   now?: () => Date;
-  /** What else to write with each run, in its transaction (the hourly rollup). */
-  alsoFor?: (run: WatchedRun, scores: readonly NewScore[]) => WatchTxStep | undefined;
   /** Builds a live judge (default: the models library's live door, loaded only when a live judge is defined). */
   liveJudge?: (spec: string) => Promise<Judge>;
 }
@@ -38,6 +38,19 @@ const dayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getU
 async function defaultLiveJudge(spec: string): Promise<Judge> {
   const { createJudge } = await import('../models/live');
   return createJudge({ judge: spec, baseUrl: process.env.STOCKROOM_JUDGE_BASE_URL?.trim() || null });
+}
+
+/** Adds the taken runs to the hourly rollup, taking back first what a rebuilt run added before. */
+async function rollInto(txDb: Database, taken: readonly WatchCompletion[], before: Map<string, string>): Promise<void> {
+  const parts: Array<{ c: Contribution; sign: 1 | -1 }> = [];
+  for (const t of taken) {
+    const old = before.get(t.run.id);
+    const previous = old === undefined ? null : parseContribution(old);
+    if (previous) parts.push({ c: previous, sign: -1 });
+    const now = t.contribution === null ? null : parseContribution(t.contribution);
+    if (now) parts.push({ c: now, sign: 1 });
+  }
+  await applyRollup(txDb, rollupDeltas(parts));
 }
 
 /** Scores and rolls up the runs waiting, until none is left or WATCH_MAX_BATCHES batches are done. */
@@ -77,6 +90,7 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     if (runs.length === 0) break;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
     for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);
+    const done: WatchCompletion[] = [];
     for (const run of runs) {
       options.signal?.throwIfAborted();
       const matched = evaluatorsFor(evaluators.get(run.tenant) ?? [], run);
@@ -89,11 +103,11 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
         if (!stored) continue; // deleted meanwhile: its outbox row went with it
         scores = await scoreRun(run.id, stored.run, matched, access);
       }
-      if (await completeWatch(run, scores, db, options.alsoFor?.(run, scores), now())) {
-        report.runs += 1;
-        report.scores += scores.length;
-      }
+      done.push({ run, scores, contribution: JSON.stringify(contributionOf(run, scores)) });
     }
+    const taken = await completeWatch(done, db, rollInto, now());
+    report.runs += taken.length;
+    report.scores += done.filter((d) => taken.includes(d.run.id)).reduce((n, d) => n + d.scores.length, 0);
   }
   return report;
 }
