@@ -128,8 +128,10 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     },
     /** Runs waiting for their evaluators and the rollup (the outbox): scored and counted, each once. */
     async watch(_job, ctx) {
-      const { watchRuns } = await import('../watch');
+      const { evaluateAlerts, watchRuns } = await import('../watch');
       await watchRuns({ signal: ctx.signal });
+      // The rules read the rollup the drain just brought up to date.
+      await evaluateAlerts(deliveryQueueOf(ctx.queue));
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');

@@ -5,3 +5,4 @@
 export { watchPendingRuns as watchRuns, WATCH_BATCH, WATCH_MAX_BATCHES, type WatchOptions, type WatchReport } from './watch-runs';
 export { evaluatorMatches } from './match';
 export { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
+export { breachOf, evaluateAlerts, type Breach } from './alerts';
