@@ -36,9 +36,21 @@ export interface WatchedRun {
 /** Guardrail event actions that mean a guardrail fired (lib/harness/guardrails/summary.ts). */
 const FIRED_GUARDRAIL_ACTIONS = ['refused', 'violated', 'finding', 'judge_failed'];
 
-/** The oldest `limit` runs waiting for the watch job (a run deleted meanwhile took its row with it). */
-export async function pendingWatch(limit: number, db: Database = getDb()): Promise<WatchedRun[]> {
-  const waiting = await db.prisma.runWatch.findMany({ orderBy: [{ createdAt: 'asc' }, { runId: 'asc' }], take: limit, select: { runId: true } });
+/** How long a drain holds the runs it took before another drain may take them (a worker that died). */
+export const WATCH_CLAIM_MS = 5 * 60_000;
+
+/**
+ * Takes the oldest `limit` runs waiting for the watch job that no other drain holds, for WATCH_CLAIM_MS
+ * (PostgreSQL: rows another drain is taking at this moment are skipped, not waited for), and returns
+ * them with what their evaluators and the rollup need. Several drains at once take different runs;
+ * completeWatch still writes each run once. A run deleted meanwhile took its row with it.
+ */
+export async function claimWatch(limit: number, db: Database = getDb(), now: Date = new Date()): Promise<WatchedRun[]> {
+  const until = new Date(now.getTime() + WATCH_CLAIM_MS);
+  const lock = Sql.raw(db.provider === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '');
+  const waiting = await db.prisma.$queryRaw<Array<{ runId: string }>>`UPDATE "RunWatch" SET "claimedUntil" = ${until}
+    WHERE "runId" IN (SELECT "runId" FROM "RunWatch" WHERE "claimedUntil" IS NULL OR "claimedUntil" < ${now} ORDER BY "createdAt", "runId" LIMIT ${limit}${lock})
+    RETURNING "runId"`;
   if (waiting.length === 0) return [];
   const rows = await db.prisma.run.findMany({
     where: { id: { in: waiting.map((w) => w.runId) } },

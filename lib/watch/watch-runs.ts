@@ -9,7 +9,7 @@ import { FAKE_MODEL } from '../harness';
 import { getDb, type Database } from '../db/client';
 import { NotFoundError } from '../db/errors';
 import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
-import { completeWatch, evaluatorSpendSince, pendingWatch, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/run-scores';
 import { applyRollup } from '../db/rollup';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
 import { getRunOrThrow } from '../db/runs-read';
@@ -86,7 +86,7 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
   const tenantOf = new Map<string, string>();
   const report: WatchReport = { runs: 0, scores: 0 };
   for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
-    const runs = await pendingWatch(WATCH_BATCH, db);
+    const runs = await claimWatch(WATCH_BATCH, db, now());
     if (runs.length === 0) break;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
     for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);

@@ -39,6 +39,7 @@ CREATE TABLE "RunWatch" (
     "runId" TEXT NOT NULL,
     "tenant" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL,
+    "claimedUntil" TIMESTAMP(3),
 
     CONSTRAINT "RunWatch_pkey" PRIMARY KEY ("runId")
 );

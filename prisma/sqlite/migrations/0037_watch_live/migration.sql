@@ -36,6 +36,7 @@ CREATE TABLE "RunWatch" (
     "runId" TEXT NOT NULL PRIMARY KEY,
     "tenant" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL,
+    "claimedUntil" DATETIME,
     CONSTRAINT "RunWatch_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
