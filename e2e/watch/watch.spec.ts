@@ -75,16 +75,19 @@ test('an admin defines evaluators and their scores arrive on a run imported over
     expect(await serious(page), scheme).toEqual([]);
   }
   // A bad name is refused naming the field, and nothing is saved.
-  await page.getByLabel('Name').fill('Loops!');
+  await page.getByLabel('Name', { exact: true }).fill('Loops!');
   await page.getByRole('button', { name: 'Save evaluator' }).click();
   await expect(page.locator('#ev-name-error')).toContainText('lowercase');
   await expect(page.getByTestId('evaluators-empty')).toBeVisible();
 
-  await page.getByLabel('Name').fill('loops');
+  await page.getByLabel('Name', { exact: true }).fill('loops');
   await page.getByLabel('Source').selectOption('imported');
   await page.getByRole('button', { name: 'Save evaluator' }).click();
   await expect(page.getByTestId('evaluator-saved')).toContainText('loops v1');
-  await page.getByLabel('Name').fill('faithful');
+  // The form resets once its action (and the page's refresh) is done: fill the next one after that.
+  await expect(page.getByTestId('evaluators-table')).toContainText('loops');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('');
+  await page.getByLabel('Name', { exact: true }).fill('faithful');
   await page.getByLabel('Kind').selectOption('judge');
   await page.getByLabel('Sampling rate (0 to 1)').fill('1');
   await page.getByRole('button', { name: 'Save evaluator' }).click();
@@ -116,9 +119,9 @@ test('an admin defines evaluators and their scores arrive on a run imported over
 test('the trends page charts the runs and a point drills down to the runs behind it', async ({ page }) => {
   await page.goto('/trends?window=24h&by=all');
   await expect(page.getByTestId('trend-totals')).toContainText(/[1-9]\d* runs/);
-  await expect(page.locator('[data-testid=chart-runs] svg.recharts-surface')).toBeVisible();
+  await expect(page.locator('[data-testid=chart-runs] svg.recharts-surface[role=application]')).toBeVisible();
   await expect(page.locator('[data-testid=chart-mix] .recharts-bar-rectangle').first()).toBeVisible();
-  await expect(page.locator('[data-testid=chart-scores] svg.recharts-surface')).toBeVisible();
+  await expect(page.locator('[data-testid=chart-scores] svg.recharts-surface[role=application]')).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     expect(await serious(page), scheme).toEqual([]);
@@ -142,7 +145,7 @@ test('an alert rule fires once and reaches a local webhook receiver, signed', as
     await page.emulateMedia({ colorScheme: scheme });
     expect(await serious(page), scheme).toEqual([]);
   }
-  await page.getByLabel('Name').fill('spend');
+  await page.getByLabel('Name', { exact: true }).fill('spend');
   await page.getByLabel('When').selectOption('daily_cost');
   await page.getByLabel('USD per day').fill('0');
   await page.getByRole('button', { name: 'Save rule' }).click();
