@@ -100,6 +100,18 @@ export function prepareTrends(rows: TrendRows, w: { from: Date; to: Date; step: 
   const values = [...totals.entries()].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, maxSeries).map(([v]) => v);
   const terminations = [...new Set(rows.hours.filter((h) => h.runs > 0).map((h) => h.termination))].sort();
   const evaluators = [...new Set(rows.scores.filter((s) => s.count > 0).map((s) => s.evaluator))].sort();
+  const byValue = <T extends { value: string }>(rows: readonly T[]) => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) {
+      const list = m.get(r.value);
+      if (list) list.push(r);
+      else m.set(r.value, [r]);
+    }
+    return m;
+  };
+  const hoursOf = byValue(rows.hours);
+  const latencyOf = byValue(rows.latency);
+  const scoresOf = byValue(rows.scores);
   const series = values.map((value): TrendSeries => {
     const points = new Map<number, TrendPoint & { buckets: Map<number, number>; sums: Map<string, { sum: number; count: number }> }>();
     for (const t of starts) {
@@ -109,8 +121,8 @@ export function prepareTrends(rows: TrendRows, w: { from: Date; to: Date; step: 
       });
     }
     const at = (hour: Date) => points.get(pointStart(hour, w.step));
-    for (const h of rows.hours) {
-      const p = h.value === value ? at(h.hour) : undefined;
+    for (const h of hoursOf.get(value) ?? []) {
+      const p = at(h.hour);
       if (!p) continue;
       p.runs += h.runs;
       p.terminations[h.termination] = (p.terminations[h.termination] ?? 0) + h.runs;
@@ -121,12 +133,12 @@ export function prepareTrends(rows: TrendRows, w: { from: Date; to: Date; step: 
       p.costUnknownRuns += h.costUnknownRuns;
       p.guardrailFindings += h.guardrailFindings;
     }
-    for (const l of rows.latency) {
-      const p = l.value === value ? at(l.hour) : undefined;
+    for (const l of latencyOf.get(value) ?? []) {
+      const p = at(l.hour);
       if (p) p.buckets.set(l.bucket, (p.buckets.get(l.bucket) ?? 0) + l.count);
     }
-    for (const s of rows.scores) {
-      const p = s.value === value ? at(s.hour) : undefined;
+    for (const s of scoresOf.get(value) ?? []) {
+      const p = at(s.hour);
       if (!p) continue;
       const acc = p.sums.get(s.evaluator) ?? { sum: 0, count: 0 };
       acc.sum += s.sum;

@@ -92,13 +92,28 @@ export interface RollupWindow {
   to: Date;
 }
 
-/** The rollup rows of a window and dimension: hours, latency buckets and scores. */
-export async function rollupRows(w: RollupWindow, db: Database = getDb()) {
-  const where = { tenant: w.tenant, dim: w.dim, hour: { gte: w.from, lt: w.to } };
+/** The `limit` values of a dimension with the most runs in the window (the series a chart draws). */
+export async function topRollupValues(w: RollupWindow, limit: number, db: Database = getDb()): Promise<string[]> {
+  const rows = await db.prisma.runHour.groupBy({
+    by: ['value'],
+    where: { tenant: w.tenant, dim: w.dim, hour: { gte: w.from, lt: w.to } },
+    _sum: { runs: true },
+    orderBy: [{ _sum: { runs: 'desc' } }, { value: 'asc' }],
+    take: limit,
+  });
+  return rows.filter((r) => (r._sum.runs ?? 0) > 0).map((r) => r.value);
+}
+
+/** The rollup rows of a window and dimension (only `values`' when given): hours, latency buckets and scores. */
+export async function rollupRows(w: RollupWindow, db: Database = getDb(), values?: readonly string[]) {
+  const where = { tenant: w.tenant, dim: w.dim, hour: { gte: w.from, lt: w.to }, ...(values ? { value: { in: [...values] } } : {}) };
   const [hours, latency, scores] = await Promise.all([
-    db.prisma.runHour.findMany({ where, orderBy: { hour: 'asc' } }),
-    db.prisma.latencyHour.findMany({ where, orderBy: { hour: 'asc' } }),
-    db.prisma.scoreHour.findMany({ where, orderBy: { hour: 'asc' } }),
+    db.prisma.runHour.findMany({
+      where,
+      select: { hour: true, value: true, termination: true, runs: true, inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costUnknownRuns: true, guardrailFindings: true },
+    }),
+    db.prisma.latencyHour.findMany({ where, select: { hour: true, value: true, bucket: true, count: true } }),
+    db.prisma.scoreHour.findMany({ where, select: { hour: true, value: true, evaluator: true, sum: true, count: true } }),
   ]);
   return {
     hours: hours.map((h) => ({ ...h, inputTokens: Number(h.inputTokens), outputTokens: Number(h.outputTokens) })),

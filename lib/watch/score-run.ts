@@ -4,7 +4,7 @@
  * its spend today is under its daily cap. A judge that cannot answer gives a null score saying why.
  */
 import { FakeJudge, isScored, judgeItemOfRun, measureRun, sampledRun, type Judge, type MetricKind } from '../eval';
-import type { RunResult } from '../harness';
+import type { EvaluatedRun } from '../db/runs-read';
 import type { EvaluatorDto } from '../db/evaluators';
 import type { NewScore } from '../db/run-scores';
 import { evaluatorMatches, type FilteredRun } from './match';
@@ -25,7 +25,7 @@ export function evaluatorsFor(evaluators: readonly EvaluatorDto[], run: Filtered
 }
 
 /** The scores of `run` (with id `runId`) by `evaluators` (already matched). A judge outside its sample gives none. */
-export async function scoreRun(runId: string, run: RunResult, evaluators: readonly EvaluatorDto[], judges: JudgeAccess): Promise<NewScore[]> {
+export async function scoreRun(runId: string, run: EvaluatedRun, evaluators: readonly EvaluatorDto[], judges: JudgeAccess): Promise<NewScore[]> {
   const out: NewScore[] = [];
   for (const e of evaluators) {
     const base = { evaluatorId: e.id, evaluatorName: e.name, evaluatorVersion: e.version, kind: e.kind };

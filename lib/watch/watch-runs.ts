@@ -7,12 +7,11 @@
 import { FakeJudge, type Judge } from '../eval';
 import { FAKE_MODEL } from '../harness';
 import { getDb, type Database } from '../db/client';
-import { NotFoundError } from '../db/errors';
 import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
 import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/run-scores';
 import { applyRollup } from '../db/rollup';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
-import { getRunOrThrow } from '../db/runs-read';
+import { getRunForEvaluators } from '../db/runs-read';
 import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
 
 /** Runs read from the outbox at a time. */
@@ -96,12 +95,9 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
       const matched = evaluatorsFor(evaluators.get(run.tenant) ?? [], run);
       let scores: NewScore[] = [];
       if (matched.length > 0) {
-        const stored = await getRunOrThrow(run.id, db, { modelInputs: false }).catch((err: unknown) => {
-          if (err instanceof NotFoundError) return null;
-          throw err;
-        });
+        const stored = await getRunForEvaluators(run.id, db);
         if (!stored) continue; // deleted meanwhile: its outbox row went with it
-        scores = await scoreRun(run.id, stored.run, matched, access);
+        scores = await scoreRun(run.id, stored, matched, access);
       }
       done.push({ run, scores, contribution: JSON.stringify(contributionOf(run, scores)) });
     }
