@@ -147,7 +147,7 @@ async function chartOnPostgres(repeat: number): Promise<Figure[]> {
         const window = { tenant: 'bench', dim, from: w.from, to: w.to };
         // As the trends page reads: all runs, or the busiest MAX_SERIES values of the dimension.
         const values = dim === 'all' ? undefined : await topRollupValues(window, MAX_SERIES, db);
-        prepareTrends(await rollupRows(window, db, values), w);
+        prepareTrends(await rollupRows(window, db, values, w.step), w);
         times[dim]!.push(performance.now() - t);
       }
     }

@@ -25,8 +25,8 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   // Only the busiest values' rows are read: a chart draws MAX_SERIES series.
   const window = { tenant: user.tenant, dim, from: w.from, to: w.to };
   const [byDim, allRows] = await Promise.all([
-    dim === 'all' ? rollupRows(window) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values)),
-    dim === 'all' ? null : rollupRows({ ...window, dim: 'all' }),
+    dim === 'all' ? rollupRows(window, undefined, undefined, w.step) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values, w.step)),
+    dim === 'all' ? null : rollupRows({ ...window, dim: 'all' }, undefined, undefined, w.step),
   ]);
   const trends = prepareTrends(byDim, w);
   const headline = allRows ? prepareTrends(allRows, w) : trends;

@@ -6,6 +6,7 @@ import 'server-only';
  * (lib/charts/latency-histogram.ts), evaluator scores a sum and a count.
  */
 import { getDb, type Database } from './client';
+import { Prisma as Sql } from './generated/sqlite/client';
 
 /** Rollup dimensions: every run once under `all`, then by model, source and each of its agents. */
 export const ROLLUP_DIMS = ['all', 'model', 'source', 'agent'] as const;
@@ -85,6 +86,12 @@ export async function saveContributions(txDb: Database, rows: ReadonlyArray<{ ru
   await txDb.prisma.runRolled.createMany({ data: [...rows] });
 }
 
+export interface RollupRows {
+  hours: Array<{ hour: Date; value: string; termination: string; runs: number; inputTokens: number; outputTokens: number; unreportedCalls: number; costUsd: number; costUnknownRuns: number; guardrailFindings: number }>;
+  latency: Array<{ hour: Date; value: string; bucket: number; count: number }>;
+  scores: Array<{ hour: Date; value: string; evaluator: string; sum: number; count: number }>;
+}
+
 export interface RollupWindow {
   tenant: string;
   dim: RollupDim;
@@ -104,8 +111,13 @@ export async function topRollupValues(w: RollupWindow, limit: number, db: Databa
   return rows.filter((r) => (r._sum.runs ?? 0) > 0).map((r) => r.value);
 }
 
-/** The rollup rows of a window and dimension (only `values`' when given): hours, latency buckets and scores. */
-export async function rollupRows(w: RollupWindow, db: Database = getDb(), values?: readonly string[]) {
+/**
+ * The rollup rows of a window and dimension (only `values`' when given): hours, latency buckets and
+ * scores. `step: 'day'` on PostgreSQL sums the hours of each UTC day in the database (a month's chart
+ * reads 24× fewer rows); on SQLite, and by hour, the rows come as stored (the page sums them).
+ */
+export async function rollupRows(w: RollupWindow, db: Database = getDb(), values?: readonly string[], step: 'hour' | 'day' = 'hour'): Promise<RollupRows> {
+  if (step === 'day' && db.provider === 'postgres') return dailyRowsPg(w, db, values);
   const where = { tenant: w.tenant, dim: w.dim, hour: { gte: w.from, lt: w.to }, ...(values ? { value: { in: [...values] } } : {}) };
   const [hours, latency, scores] = await Promise.all([
     db.prisma.runHour.findMany({
@@ -121,4 +133,27 @@ export async function rollupRows(w: RollupWindow, db: Database = getDb(), values
     scores,
   };
 }
-export type RollupRows = Awaited<ReturnType<typeof rollupRows>>;
+
+
+async function dailyRowsPg(w: RollupWindow, db: Database, values?: readonly string[]): Promise<RollupRows> {
+  const p = db.prisma;
+  const only = values ? Sql.sql` AND "value" IN (${values.length > 0 ? Sql.join([...values]) : Sql.sql`NULL`})` : Sql.empty;
+  const scope = Sql.sql`"tenant" = ${w.tenant} AND "dim" = ${w.dim} AND "hour" >= ${w.from} AND "hour" < ${w.to}${only}`;
+  const [hours, latency, scores] = await Promise.all([
+    p.$queryRaw<Array<{ hour: Date; value: string; termination: string; runs: number; inputTokens: bigint; outputTokens: bigint; unreportedCalls: number; costUsd: number; costUnknownRuns: number; guardrailFindings: number }>>`
+      SELECT date_trunc('day', "hour") AS "hour", "value", "termination", SUM("runs")::int AS "runs", SUM("inputTokens")::bigint AS "inputTokens",
+        SUM("outputTokens")::bigint AS "outputTokens", SUM("unreportedCalls")::int AS "unreportedCalls", SUM("costUsd")::float8 AS "costUsd",
+        SUM("costUnknownRuns")::int AS "costUnknownRuns", SUM("guardrailFindings")::int AS "guardrailFindings"
+      FROM "RunHour" WHERE ${scope} GROUP BY 1, 2, 3`,
+    p.$queryRaw<Array<{ hour: Date; value: string; bucket: number; count: number }>>`
+      SELECT date_trunc('day', "hour") AS "hour", "value", "bucket", SUM("count")::int AS "count" FROM "LatencyHour" WHERE ${scope} GROUP BY 1, 2, 3`,
+    p.$queryRaw<Array<{ hour: Date; value: string; evaluator: string; sum: number; count: number }>>`
+      SELECT date_trunc('day', "hour") AS "hour", "value", "evaluator", SUM("sum")::float8 AS "sum", SUM("count")::int AS "count" FROM "ScoreHour" WHERE ${scope} GROUP BY 1, 2, 3`,
+  ]);
+  const date = (d: Date | string) => (d instanceof Date ? d : new Date(`${String(d).replace(' ', 'T')}${/Z|[+-]\d\d:?\d\d$/.test(String(d)) ? '' : 'Z'}`));
+  return {
+    hours: hours.map((h) => ({ ...h, hour: date(h.hour), inputTokens: Number(h.inputTokens), outputTokens: Number(h.outputTokens) })),
+    latency: latency.map((l) => ({ ...l, hour: date(l.hour) })),
+    scores: scores.map((x) => ({ ...x, hour: date(x.hour) })),
+  };
+}

@@ -141,6 +141,12 @@ describe.each(providers)('online evaluators on $name', (provider) => {
     expect(ten.map((r) => [r.termination, r.runs])).toEqual([['MODEL_ERROR', 1]]);
     const latency = (await rollupRows(window, db)).latency.filter((r) => r.hour.toISOString() === '2026-03-01T10:00:00.000Z').reduce((n, r) => n + r.count, 0);
     expect(latency).toBe(1);
+    // A month's chart reads the day sums (in the database on PostgreSQL): the same points as the hours summed.
+    const { prepareTrends } = await import('../charts/trends');
+    const month = { from: window.from, to: window.to, step: 'day' as const };
+    const byDay = prepareTrends(await rollupRows(window, db, undefined, 'day'), month);
+    expect(byDay).toEqual(prepareTrends(await rollupRows(window, db), month));
+    expect(byDay.series[0]!.points[0]).toMatchObject({ runs: 3, costUnknownRuns: 1 });
   });
 
   test('drops a deleted run from the outbox with it', async () => {
