@@ -9,7 +9,7 @@
  * nothing is failed by a grace window), and the governed-run sweeper runs here.
  */
 import { resolveDatabaseUrl } from './lib/db/database-url';
-import { deliveryQueueOf, getJobQueue } from './lib/jobs/queue';
+import { deliveryQueueOf, getJobQueue, pokeWatch } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
 import { failInterruptedRuns } from './lib/db/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
@@ -55,6 +55,8 @@ async function startGovernedSweeper(): Promise<void> {
       const r = await sweepGovernedRuns(new Date(), deliveryQueueOf(getJobQueue()));
       const settled = await settleQuietTraces(traceQuietMs());
       if (settled > 0) console.log(`stockroom: ${settled} imported trace(s) went quiet without a root span: finished`);
+      // Finished runs waiting for their evaluators (a poke lost with a restart), and the alert rules.
+      await pokeWatch();
       if (r.resumed.length > 0) console.log(`stockroom: resumed ${r.resumed.length} governed run(s)`);
       for (const f of r.failed) console.error(`stockroom: resuming governed run ${f.runId} failed: ${f.error}`);
     } catch (err) {

@@ -26,7 +26,7 @@ import { runTenant } from '../lib/db/tenant-scope';
 import { getRunSummary } from '../lib/db/runs-read';
 import { getRunTimeline } from '../lib/db/run-timeline';
 import { findGovernedRun } from '../lib/db/governance-runs';
-import { RunsQuerySchema, groupingBlockedBy, runFiltersOf } from '../lib/schemas/runs-query';
+import { RunsQuerySchema, columnSortOf, groupingBlockedBy, runFiltersOf } from '../lib/schemas/runs-query';
 import { DEFAULT_TENANT } from '../lib/governance/principal';
 
 const PORT = 3388;
@@ -94,7 +94,7 @@ async function runsPageData(db: Database, search: Record<string, string>): Promi
   const list =
     groupingBlockedBy(query) === null
       ? listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }, db).then((p) => p.rows.flatMap((r) => (r.kind === 'run' ? [r.run] : [])))
-      : listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size }, db).then((p) => p.items);
+      : listRuns({ filters, sort: columnSortOf(query), cursor: query.cursor, limit: query.size }, db).then((p) => p.items);
   const [items] = await Promise.all([list, countRuns(filters, {}, db), listRunModelIds(DEFAULT_TENANT, db), currentLabelSet(DEFAULT_TENANT, db)]);
   await Promise.all([
     approvalsForRuns(db.prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),

@@ -25,6 +25,9 @@ const MORE = [
   { href: '/tools', label: 'Tools' },
   { href: '/judge', label: 'Judge' },
   { href: '/webhooks', label: 'Webhooks' },
+  { href: '/evaluators', label: 'Evaluators' },
+  { href: '/trends', label: 'Trends' },
+  { href: '/alerts', label: 'Alerts' },
 ] as const;
 
 const isHere = (path: string, href: string) => path === href || path.startsWith(`${href}/`);

@@ -35,6 +35,7 @@ export const FLOORS = [
   'transfer', // run files
   'charts', // pure shaping of data for pages
   'notify', // outgoing webhooks: events, signatures, delivery attempts
+  'watch', // online evaluators, the hourly rollup and alerts on finished runs
   'runs', // the run service: prepare → execute → store, every way a run starts
   'jobs', // the job queue and workers, calling the run service
   'startup', // the environment, read once when the web server, a worker or the CLI starts

@@ -9,6 +9,8 @@ import { agentSideOf, alignByAgent, hasSeveralAgents } from '@/lib/charts/align-
 import { compareSettingOf, replayedSide } from '@/lib/charts/compare-view';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { labelsOfRun } from '@/lib/db/labels';
+import { scoresOfRun } from '@/lib/db/run-scores';
+import { compareScores } from '@/lib/charts/score-compare';
 import { RunHeader } from './_components/run-header';
 import { RunPicker } from './_components/run-picker';
 import { StepTable } from './_components/step-table';
@@ -68,7 +70,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     hasSeveralAgents(a.run) || hasSeveralAgents(b.run)
       ? alignByAgent(agentSideOf(a.run), agentSideOf(b.run))
       : null;
-  const [labelsA, labelsB] = await Promise.all([labelsOfRun(user.tenant, a.id), labelsOfRun(user.tenant, b.id)]);
+  const [labelsA, labelsB, scoresA, scoresB] = await Promise.all([labelsOfRun(user.tenant, a.id), labelsOfRun(user.tenant, b.id), scoresOfRun(user.tenant, a.id), scoresOfRun(user.tenant, b.id)]);
+  const scoreRows = compareScores(scoresA, scoresB);
   // A replay of a recorded run that left its recording: the step where it did, and what differed.
   const replayed = replayedSide(a.run.trajectory, b.run.trajectory);
 
@@ -100,6 +103,31 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <RunHeader label="A" stored={a} labels={labelsA} />
         <RunHeader label="B" stored={b} labels={labelsB} />
       </div>
+      {scoreRows.length > 0 ? (
+        <section className="panel" aria-labelledby="compare-scores-heading">
+          <h2 id="compare-scores-heading">Evaluator scores</h2>
+          <table className="data" data-testid="compare-scores">
+            <thead>
+              <tr>
+                <th>Evaluator</th>
+                <th className="num">A</th>
+                <th className="num">B</th>
+                <th className="num">B − A</th>
+              </tr>
+            </thead>
+            <tbody>
+              {scoreRows.map((r) => (
+                <tr key={r.evaluator}>
+                  <td>{r.evaluator}</td>
+                  <td className="num">{r.a === null ? '—' : r.a.toFixed(2)}</td>
+                  <td className="num">{r.b === null ? '—' : r.b.toFixed(2)}</td>
+                  <td className="num">{r.delta === null ? '—' : (r.delta > 0 ? '+' : '') + r.delta.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
       <AnswerDiff answerA={a.run.finalAnswer} answerB={b.run.finalAnswer} differs={alignment.answerDiffers} />
       {byAgent ? (
         <AgentCompare byAgent={byAgent} />

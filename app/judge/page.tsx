@@ -9,6 +9,7 @@ import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { countJudgeCalls, getCalibrationOrThrow, listCalibrations } from '@/lib/db/judge';
 import { NotFoundError } from '@/lib/db/errors';
+import { judgeDisagreements, JUDGE_PASS_SCORE } from '@/lib/db/run-scores';
 import { JudgePageQuerySchema } from '@/lib/schemas/judge';
 import { RunCalibrationForm } from './_components/run-calibration-form';
 import { CalibrationDetail } from './_components/calibration-detail';
@@ -34,7 +35,7 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
   const isAdmin = holdsRole(user.memberships, 'admin', user.tenant);
   // Checked before anyone presses a button: without the labelled set a calibration can only fail.
   const set = calibrationSetStatus();
-  const labels = await labelCalibrationSource(user.tenant);
+  const [labels, disagreements] = await Promise.all([labelCalibrationSource(user.tenant), judgeDisagreements(user.tenant)]);
   return (
     <main className="page">
       <h1>Judge</h1>
@@ -95,6 +96,45 @@ export default async function JudgePage({ searchParams }: { searchParams: Promis
         </p>
       ) : null}
       {detail ? <CalibrationDetail c={detail} /> : null}
+      <section className="panel" aria-labelledby="disagreements-heading" data-testid="judge-disagreements">
+        <h2 id="disagreements-heading">Online judge against reviewers</h2>
+        <p className="small muted">
+          Runs where an online judge evaluator (<Link href="/evaluators">Evaluators</Link>) and the reviewer’s current verdict on the whole run
+          disagree: a pass scored under {JUDGE_PASS_SCORE}, or a fail scored {JUDGE_PASS_SCORE} or more.
+        </p>
+        {disagreements.length === 0 ? (
+          <p data-testid="disagreements-empty">No disagreements.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th>Evaluator</th>
+                  <th className="num">Judge score</th>
+                  <th>Reviewer’s verdict</th>
+                </tr>
+              </thead>
+              <tbody>
+                {disagreements.map((d) => (
+                  <tr key={`${d.runId}-${d.evaluatorName}`} data-testid="disagreement-row">
+                    <td className="mono">
+                      <Link href={`/runs/${d.runId}`}>{d.runId.slice(-8)}</Link>
+                    </td>
+                    <td>
+                      {d.evaluatorName} <span className="muted small">v{d.evaluatorVersion}</span>
+                    </td>
+                    <td className="num">{d.score.toFixed(2)}</td>
+                    <td>
+                      {d.verdict} <span className="muted small">by {d.reviewer}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
     </main>
   );
 }

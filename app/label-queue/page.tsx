@@ -9,7 +9,7 @@ import { holdsRole } from '@/lib/auth/authorize';
 import { listRuns } from '@/lib/db/runs-list';
 import { currentLabelSet, queueItems } from '@/lib/db/labels';
 import { InvalidInputError } from '@/lib/db/errors';
-import { RunsQuerySchema, runFiltersOf, runsHref } from '@/lib/schemas/runs-query';
+import { RunsQuerySchema, columnSortOf, runFiltersOf, runsHref } from '@/lib/schemas/runs-query';
 import { LabelQueue } from './_components/label-queue';
 import { LabelSetForm } from './_components/label-set-form';
 
@@ -26,7 +26,7 @@ export default async function LabelQueuePage({ searchParams }: { searchParams: P
   let ids: string[] = [];
   let error: string | null = null;
   try {
-    const page = await listRuns({ filters: { ...runFiltersOf(query, user.tenant), labelled }, sort: { key: query.sort, dir: query.dir }, limit: QUEUE_LENGTH });
+    const page = await listRuns({ filters: { ...runFiltersOf(query, user.tenant), labelled }, sort: columnSortOf(query), limit: QUEUE_LENGTH });
     ids = page.items.map((r) => r.id);
   } catch (err) {
     if (!(err instanceof InvalidInputError)) throw err;

@@ -6,6 +6,8 @@ import 'server-only';
  */
 import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs-list';
 import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs-grouped';
+import { listRunsByScore } from '@/lib/db/runs-by-score';
+import { scoredEvaluatorNames, scoreSummaries } from '@/lib/db/run-scores';
 import { InvalidInputError } from '@/lib/db/errors';
 import { getDb } from '@/lib/db/client';
 import { approvalsForRuns } from '@/lib/db/governance-approvals';
@@ -35,7 +37,10 @@ export async function loadRunsPage(query: RunsQuery, tenant: string) {
     if (groupBlocked === null) {
       ({ rows, nextCursor } = await listRunsGrouped({ filters, dir: query.dir, cursor: query.cursor, limit: query.size }));
     } else {
-      const page = await listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size });
+      const page =
+        query.sort === 'score'
+          ? await listRunsByScore({ filters, dir: query.dir, cursor: query.cursor, limit: query.size })
+          : await listRuns({ filters, sort: { key: query.sort, dir: query.dir }, cursor: query.cursor, limit: query.size });
       rows = page.items.map((run) => ({ kind: 'run', run }));
       nextCursor = page.nextCursor;
     }
@@ -48,12 +53,14 @@ export async function loadRunsPage(query: RunsQuery, tenant: string) {
   const [counted, models, labelSet] = await beside;
   const total = inputError ? { count: 0, exact: true } : counted;
   // Paused runs link to the request they wait for.
-  const [waiting, labelled, failedWrites] = await Promise.all([
+  const [waiting, labelled, failedWrites, scores, evaluators] = await Promise.all([
     approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
     labelSummaries(tenant, items.map((r) => r.id)),
     failedWritesOfRuns(items.filter((r) => r.governed && r.status === 'finished').map((r) => r.id)),
+    scoreSummaries(tenant, items.map((r) => r.id)),
+    scoredEvaluatorNames(tenant),
   ]);
   // A paused run whose request was decided no longer waits for a reviewer: say where it is instead.
   const decided = await requestOutcomes(decidedRequests(waiting));
-  return { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided };
+  return { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators };
 }

@@ -28,7 +28,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const datasets = datasetOptions(user.tenant);
   // Ids and titles only: commands, URLs and headers stay on the server.
   const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
-  const { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided } = await loadRunsPage(query, user.tenant);
+  const { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators } = await loadRunsPage(query, user.tenant);
 
   return (
     <main className="page">
@@ -39,7 +39,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </p>
       {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
-      <RunsFilters query={query} datasets={datasets} models={models} labelSet={labelSet} inputError={inputError} />
+      <RunsFilters query={query} datasets={datasets} models={models} labelSet={labelSet} inputError={inputError} evaluators={evaluators} />
 
       <RefreshWhileRunning active={items.some((r) => isLiveStatus(r.status))} />
       <p className="muted small" data-testid="runs-count">
@@ -70,7 +70,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       ) : rows.length === 0 ? (
         <p className="panel">{hasFilters(query) ? 'No runs match these filters.' : 'No runs yet: run a case above, or run the matrix.'}</p>
       ) : (
-        <RunsTable query={query} rows={rows} canRun={canRun} waiting={waiting} decided={decided} labelled={labelled} failedWrites={failedWrites} />
+        <RunsTable query={query} rows={rows} canRun={canRun} waiting={waiting} decided={decided} labelled={labelled} failedWrites={failedWrites} scores={scores} />
       )}
       <nav className="row" aria-label="Pagination" style={{ marginTop: '0.75rem' }}>
         {query.cursor ? <Link href={runsHref(query, { cursor: undefined })}>« First page</Link> : null}

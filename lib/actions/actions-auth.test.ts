@@ -83,6 +83,10 @@ beforeAll(async () => {
     addWebhookAction: { url: 'https://hooks.example.com/stockroom', events: ['approval.requested'] },
     addEmailEndpointAction: { recipients: 'reviewers@example.com', smtpHost: 'smtp.example.com', smtpFrom: 'stockroom@example.com', events: ['approval.requested'] },
     removeWebhookAction: { endpointId: 'endpoint-1' },
+    saveEvaluatorAction: { name: 'loops', kind: 'loop_findings' },
+    removeEvaluatorAction: { evaluatorId: 'evaluator-1' },
+    saveAlertRuleAction: { name: 'errors', kind: 'error_share', threshold: 0.05 },
+    removeAlertRuleAction: { ruleId: 'rule-1' },
     redeliverWebhookAction: { deliveryId: 'delivery-1' },
     decideApprovalAction: { id: paused.data.approvalId, verdict: 'approve', reason: 'within budget' },
     reconcileEffectAction: { operationKey: key },
@@ -115,6 +119,8 @@ beforeAll(async () => {
       labels: await prisma.runLabel.count(),
       labelSets: await prisma.labelSet.count(),
       goldenSets: await prisma.goldenSet.count(),
+      evaluators: await prisma.evaluator.count(),
+      alertRules: await prisma.alertRule.count(),
     });
 });
 afterAll(async () => {

@@ -421,8 +421,11 @@ export async function settleQuietTraces(quietMs: number, now: Date = new Date(),
   let finished = 0;
   for (const group of chunks(quiet, TRACES_PER_STATEMENT)) {
     const ids = group.map((q) => q.runId!);
+    // The runs this settles wait for their evaluators and the rollup like any finished run (runs-write.ts watchRows).
+    const settling = await db.prisma.run.findMany({ where: { id: { in: ids }, status: 'running', source: 'imported', suiteRunId: null }, select: { id: true, tenant: true } });
     const [runs] = await db.prisma.$transaction([
       db.prisma.run.updateMany({ where: { id: { in: ids }, status: 'running', source: 'imported' }, data: { status: 'finished' } }),
+      ...insertAll(db, [{ table: 'RunWatch', rows: settling.map((r) => ({ runId: r.id, tenant: r.tenant, createdAt: now })), ignoreConflictOn: 'runId' }]),
       // Settled: a span arriving later rebuilds the run again (and may set it running again).
       ...group.map((q) => db.prisma.otlpTrace.update({ where: { tenant_traceId: { tenant: q.tenant, traceId: q.traceId } }, data: { rootEnded: true } })),
     ]);

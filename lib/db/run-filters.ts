@@ -44,6 +44,16 @@ export const RunFiltersSchema = z.object({
   tainted: z.boolean().optional(),
   /** Runs that took longer than this (ms). */
   minDurationMs: z.number().min(0, 'at least 0').optional(),
+  /** Runs scored by the online evaluator of this name (issue 37); with minScore/maxScore, in that range. */
+  evaluator: z.string().max(60).optional(),
+  /** With `evaluator`: its score at least this (0..1). */
+  minScore: z.number().min(0, 'from 0 to 1').max(1, 'from 0 to 1').optional(),
+  /** With `evaluator`: its score at most this (0..1). */
+  maxScore: z.number().min(0, 'from 0 to 1').max(1, 'from 0 to 1').optional(),
+  /** Runs started at or after this time (a dashboard point's hour or day). */
+  startedFrom: z.date().optional(),
+  /** Runs started before this time. */
+  startedBefore: z.date().optional(),
   /** Runs with a known cost above this (USD); a run without a price is not "above". */
   minCostUsd: z.number().min(0, 'at least 0').optional(),
   /**

@@ -119,6 +119,16 @@ function filterConditions(f: RunFilters): Condition[] {
   if (f.tainted) out.push(Sql.sql`r."taintedStep" IS NOT NULL`);
   if (f.minDurationMs !== undefined) out.push(Sql.sql`r."durationMs" > ${f.minDurationMs}`);
   if (f.minCostUsd !== undefined) out.push(Sql.sql`r."costKnown" = TRUE AND r."costUsd" > ${f.minCostUsd}`);
+  if (f.evaluator) {
+    const ranged = f.minScore !== undefined || f.maxScore !== undefined;
+    out.push(
+      ranged
+        ? Sql.sql`EXISTS (SELECT 1 FROM "RunScore" sc WHERE sc."runId" = r."id" AND sc."evaluatorName" = ${f.evaluator} AND sc."score" >= ${f.minScore ?? 0} AND sc."score" <= ${f.maxScore ?? 1})`
+        : Sql.sql`EXISTS (SELECT 1 FROM "RunScore" sc WHERE sc."runId" = r."id" AND sc."evaluatorName" = ${f.evaluator})`,
+    );
+  }
+  if (f.startedFrom) out.push(Sql.sql`r."startedAt" >= ${f.startedFrom}`);
+  if (f.startedBefore) out.push(Sql.sql`r."startedAt" < ${f.startedBefore}`);
   return out;
 }
 

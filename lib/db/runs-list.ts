@@ -137,6 +137,9 @@ export function runWhere(filters: RunFilters): P.RunWhereInput {
   if (f.tainted) and.push({ taintedStep: { not: null } });
   if (f.minDurationMs !== undefined) and.push({ durationMs: { gt: f.minDurationMs } });
   if (f.minCostUsd !== undefined) and.push({ costKnown: true, costUsd: { gt: f.minCostUsd } });
+  if (f.evaluator) and.push({ scores: { some: { evaluatorName: f.evaluator, ...(f.minScore !== undefined || f.maxScore !== undefined ? { score: { gte: f.minScore ?? 0, lte: f.maxScore ?? 1 } } : {}) } } });
+  if (f.startedFrom) and.push({ startedAt: { gte: f.startedFrom } });
+  if (f.startedBefore) and.push({ startedAt: { lt: f.startedBefore } });
   return and.length ? { AND: and } : {};
 }
 

@@ -484,3 +484,34 @@ function cacheWritesOf(trajectory: readonly TrajectoryStep[]): { cacheWriteToken
   for (const s of trajectory) if (s.kind === 'model_turn' && s.cacheWriteTokens) total += s.cacheWriteTokens;
   return total > 0 ? { cacheWriteTokens: total } : {};
 }
+
+/** What an online evaluator reads of a run (issue 37): its question, answer, cost, duration, tool calls and guard steps. */
+export type EvaluatedRun = Pick<RunResult, 'query' | 'finalAnswer' | 'durationMs' | 'costEstimate' | 'trajectory'>;
+
+/**
+ * A run as online evaluators read it, in three queries instead of the whole run (getRunOrThrow loads
+ * every turn, message and blob): the watch job reads one per finished run, beside ingest. Null: gone.
+ */
+export async function getRunForEvaluators(id: string, db: Database = getDb()): Promise<EvaluatedRun | null> {
+  const p = db.prisma;
+  const byIdx = { where: { runId: id }, orderBy: { idx: 'asc' as const } };
+  const [row, tools, guards] = await Promise.all([
+    p.run.findUnique({ where: { id }, select: { query: true, finalAnswer: true, durationMs: true, costKnown: true, costUsd: true, costNote: true, unreportedCalls: true } }),
+    p.toolCall.findMany({ ...byIdx, include: { result: { select: { text: true } } } }),
+    p.guardEvent.findMany(byIdx),
+  ]);
+  if (!row) return null;
+  const trajectory = [
+    ...tools.map((r) => [r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r) } as TrajectoryStep] as const),
+    ...guards.map((r) => [r.idx, guardStep(r)] as const),
+  ]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, step]) => step);
+  return {
+    query: row.query,
+    finalAnswer: row.finalAnswer,
+    durationMs: row.durationMs,
+    costEstimate: { ...(row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false }), ...costUnreportedOf(row) },
+    trajectory,
+  };
+}

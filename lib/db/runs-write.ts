@@ -12,6 +12,7 @@ import { assertJobHeld, type JobLease } from './job-lease';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
+import { DEFAULT_TENANT } from '../governance';
 import { runRedactors } from './redaction-store';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
@@ -44,7 +45,15 @@ export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows
     { table: 'RunAgent', rows: all((r) => r.agents) },
     // The search index follows by trigger (SQLite FTS5) or index (PostgreSQL trigram GIN).
     { table: 'RunSearch', rows: batch.map((r) => r.search) },
+    // A finished run outside a suite waits for its evaluators and the hourly rollup (the `watch` job,
+    // lib/watch): an outbox row committed with the run, so no way of storing a run can skip it.
+    { table: 'RunWatch', rows: watchRows(batch), ignoreConflictOn: 'runId' },
   ];
+}
+
+/** The outbox rows of the finished runs of a batch that no suite made (a suite scores its own runs). */
+export function watchRows(batch: readonly RunRows[], now: Date = new Date()): Array<{ runId: string; tenant: string; createdAt: Date }> {
+  return batch.filter((r) => r.run.status === 'finished' && !r.run.suiteRunId).map((r) => ({ runId: r.run.id, tenant: r.run.tenant ?? DEFAULT_TENANT, createdAt: now }));
 }
 
 async function writeBatch(db: Database, inputs: SaveRunInput[], ids: string[]): Promise<void> {

@@ -52,6 +52,9 @@ export {
   type CategoryMetrics,
   type MetricKey,
 } from './aggregate';
+export { METRIC_KINDS, judgeItemOfRun, measureRun, type Measurement, type MetricKind, type MetricOptions } from './online-metrics';
+export { sampledRun } from './sampling';
+export { EVALUATOR_KINDS, EvaluatorConfigSchema, EvaluatorFilterSchema, MAX_EVALUATORS, type EvaluatorConfig, type EvaluatorFilter, type EvaluatorKind } from './online-evaluators';
 export { callStatus, summarizeRun, type RunSummary, type ToolCallSummary } from './run-summary';
 export { runSuite, type RunSuiteOptions, type SuiteAgent, type SuiteProgress, type SuiteResult } from './suite';
 export { EvalReportSchema, SuiteIntervalsSchema, buildReport, isDeterministicModel, parseReport, readReport, type EvalReport } from './report';

@@ -42,6 +42,7 @@ export type { ApprovalResolution, CallPolicy, CallPolicyContext, PolicyDecision 
 export { createGroundedWriteGuard } from './guards/grounded-write';
 export { createPayloadCap, DEFAULT_PAYLOAD_CAP_CHARS } from './payload/cap-payload';
 export {
+  DETECTOR_NAMES,
   GUARDRAIL_NAMES,
   GuardrailsSchema,
   guardrailsOn,
@@ -50,6 +51,7 @@ export {
   type Guardrails,
   type GuardrailName,
   type GuardrailsInput,
+  type DetectorName,
 } from './guardrails/config';
 export { scanText, redactText, type Finding } from './guardrails/detectors';
 export { FakeGuardModel, FAKE_GUARD_MODEL_ID } from './guardrails/fake-guard';

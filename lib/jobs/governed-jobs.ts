@@ -13,7 +13,7 @@ import { ConflictError } from '../governance';
 import type { ResumeOwner } from '../governance';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';
 import { reconcileUnknownEffects, runsToSweep, SWEEP_BATCH } from '../runs/sweeper';
-import type { JobQueue } from './types';
+import { WATCH_JOB_KEY, type JobQueue } from './types';
 import type { DeliveryQueue } from '../notify';
 
 /**
@@ -54,6 +54,8 @@ export async function sweepAsJobs(queue: JobQueue, now: Date = new Date()): Prom
   await reconcileUnknownEffects(now);
   await sealEvidenceChains(getDb().prisma);
   await sweepRetention(now);
+  // Finished runs still waiting for their evaluators (a poke lost with a restart) and the alert rules.
+  await queue.enqueue('watch', {}, { key: WATCH_JOB_KEY });
   return due;
 }
 

@@ -33,6 +33,8 @@ export const JOB_KEY_MODES: Record<JobKind, 'replace' | 'preserve_run_at'> = {
   'governed-resume': 'replace',
   sweep: 'replace',
   webhook: 'preserve_run_at',
+  // A poke while a drain runs adds one more drain, which takes what arrived after the first read.
+  watch: 'replace',
 };
 
 /**

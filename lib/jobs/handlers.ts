@@ -126,6 +126,13 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const outcome = await deliverOnce(getDb().prisma, job.deliveryId, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, rootKey: loadEvidenceKey(), signal: ctx.signal });
       if (outcome === 'retry') throw new Error(`webhook delivery ${job.deliveryId}: attempt ${ctx.attempt} of ${ctx.maxAttempts} failed (see the delivery log)`);
     },
+    /** Runs waiting for their evaluators and the rollup (the outbox): scored and counted, each once. */
+    async watch(_job, ctx) {
+      const { evaluateAlerts, watchRuns } = await import('../watch');
+      await watchRuns({ signal: ctx.signal });
+      // The rules read the rollup the drain just brought up to date.
+      await evaluateAlerts(deliveryQueueOf(ctx.queue));
+    },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');
       await sweepAsJobs(ctx.queue);

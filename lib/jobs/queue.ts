@@ -9,7 +9,7 @@ import { createHandlers } from './handlers';
 import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';
 import type { RunQueue } from '../runs/queue-port';
-import type { JobQueue } from './types';
+import { WATCH_JOB_KEY, type JobQueue } from './types';
 import { deliveryQueueOf } from './delivery-queue';
 
 export { deliveryQueueOf };
@@ -93,4 +93,16 @@ async function retryWhileUnreachable(enqueue: () => Promise<void>): Promise<void
 /** The process-wide queue as the run service sees it. */
 export function getRunQueue(): RunQueue {
   return runQueueOf(getJobQueue());
+}
+
+/**
+ * Asks for a `watch` job (lib/watch): runs just stored wait in the outbox for it. A poke that fails is
+ * logged, never the caller's failure: the sweep enqueues the same job every interval.
+ */
+export async function pokeWatch(queue: JobQueue = getJobQueue()): Promise<void> {
+  try {
+    await queue.enqueue('watch', {}, { key: WATCH_JOB_KEY });
+  } catch (err) {
+    console.error('stockroom: could not enqueue the watch job (the sweep will)', err instanceof Error ? err.message : err);
+  }
 }

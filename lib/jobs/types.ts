@@ -50,6 +50,12 @@ export const SweepJobSchema = z.object({});
 /** One webhook delivery (lib/notify deliverOnce): one attempt per job attempt, the engine's backoff between. */
 export const WebhookJobSchema = z.object({ deliveryId: z.string().min(1) });
 
+/** Scores finished runs with their tenant's online evaluators and rolls them up per hour (lib/watch): drains the outbox. */
+export const WatchJobSchema = z.object({});
+
+/** The watch job's key: one drain queued at a time. */
+export const WATCH_JOB_KEY = 'watch';
+
 export const JOB_SCHEMAS = {
   run: RunJobSchema,
   suite: SuiteJobSchema,
@@ -57,6 +63,7 @@ export const JOB_SCHEMAS = {
   'governed-resume': ResumeJobSchema,
   sweep: SweepJobSchema,
   webhook: WebhookJobSchema,
+  watch: WatchJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_SCHEMAS;

@@ -35,6 +35,8 @@ export interface EventData {
   escalatedTo: string | null;
   /** The page to open (sign-in required). */
   link: string;
+  /** alert.fired: the rule, its breach window and the figure against its threshold (issue 37). */
+  alert?: { rule: string; kind: string; window: string; value: number; threshold: number };
 }
 
 /** The JSON body of a `standard` endpoint. */
@@ -62,6 +64,8 @@ export function eventText(type: WebhookEvent, d: EventData, at: Date): string {
       return `Expired in ${d.tenant}: ${what} was not decided in time; the run was refused the call. ${d.link}`;
     case 'run.ended':
       return `Run ended ${d.terminationReason ?? d.status} in ${d.tenant}: ${d.runId}. ${d.link}`;
+    case 'alert.fired':
+      return `Alert ${d.alert?.rule ?? d.rule ?? ''} in ${d.tenant}: ${d.message ?? ''} ${d.link}`;
   }
 }
 
@@ -72,6 +76,7 @@ const SUBJECTS: Record<WebhookEvent, (d: EventData) => string> = {
   'approval.decided': (d) => `Decided (${d.status}): ${d.tool} in ${d.tenant}`,
   'approval.expired': (d) => `Expired: ${d.tool} in ${d.tenant}`,
   'run.ended': (d) => `Run ended ${d.terminationReason ?? d.status} in ${d.tenant}`,
+  'alert.fired': (d) => `Alert ${d.alert?.rule ?? ''} in ${d.tenant}`,
 };
 
 /** An email's subject and text (stored as the delivery's body, JSON): the same facts and link as the webhook, nothing more. */

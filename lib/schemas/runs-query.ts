@@ -7,7 +7,7 @@ import { TERMINATION_REASONS } from '../harness';
 import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness';
 import type { RunFilters } from '../db/run-filters';
 
-export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps'] as const;
+export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps', 'score'] as const;
 export const PAGE_SIZES = [25, 50, 100] as const;
 
 const optionalText = (max: number) =>
@@ -67,6 +67,13 @@ export const RunsQuerySchema = z.object({
   multiAgent: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
   /** `imported` or `harness`: where the runs came from. */
   source: z.preprocess(one, z.enum(['harness', 'imported']).optional().catch(undefined)),
+  /** An online evaluator's name: the runs it scored (issue 37); with scoreMin/scoreMax, in that range; sort=score orders by it. */
+  evaluator: z.preprocess(one, optionalText(60)),
+  scoreMin: z.preprocess(oneNumber, z.coerce.number().min(0).max(1).optional().catch(undefined)),
+  scoreMax: z.preprocess(oneNumber, z.coerce.number().min(0).max(1).optional().catch(undefined)),
+  /** Runs started in [from, before): a dashboard point's hour or day (ISO times). */
+  from: z.preprocess(one, z.iso.datetime().optional().catch(undefined)),
+  before: z.preprocess(one, z.iso.datetime().optional().catch(undefined)),
   sort: z.preprocess(one, z.enum(RUN_SORT_KEYS).catch('startedAt').default('startedAt')),
   dir: z.preprocess(one, z.enum(['asc', 'desc']).catch('desc').default('desc')),
   cursor: z.preprocess(one, optionalText(512)),
@@ -74,7 +81,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'tainted', 'slowerThan', 'costAbove', 'agent', 'multiAgent'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'tainted', 'slowerThan', 'costAbove', 'agent', 'multiAgent', 'evaluator', 'scoreMin', 'scoreMax', 'from', 'before'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -119,6 +126,11 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     minCostUsd: q.costAbove,
     agent: q.agent,
     minAgents: q.multiAgent === '1' ? 2 : undefined,
+    evaluator: q.evaluator,
+    minScore: q.scoreMin,
+    maxScore: q.scoreMax,
+    startedFrom: q.from ? new Date(q.from) : undefined,
+    startedBefore: q.before ? new Date(q.before) : undefined,
   };
 }
 
@@ -129,6 +141,7 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
 export function groupingBlockedBy(query: RunsQuery): string | null {
   if (!query.group) return 'not asked for';
   if (query.sort !== 'startedAt') return 'grouping follows the date order';
+  if (query.evaluator) return 'runs are listed with their scores';
   if (query.q) return 'search results are listed run by run';
   if (query.suite) return 'this is one suite';
   return null;
@@ -147,4 +160,9 @@ export function activeFilters(query: RunsQuery): number {
 /** Whether any filter is set (the empty state says "no runs match" rather than "no runs yet"). */
 export function hasFilters(query: RunsQuery): boolean {
   return FILTER_KEYS.some((k) => query[k] !== undefined);
+}
+
+/** The column sort of a query for lists that cannot order by a score (the CSV, the label queue): by date then. */
+export function columnSortOf(query: RunsQuery): { key: Exclude<RunsQuery['sort'], 'score'>; dir: 'asc' | 'desc' } {
+  return { key: query.sort === 'score' ? 'startedAt' : query.sort, dir: query.dir };
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** The events an endpoint can receive. */
-export const WEBHOOK_EVENTS = ['approval.requested', 'approval.decided', 'approval.expiring', 'approval.escalated', 'approval.expired', 'run.ended'] as const;
+export const WEBHOOK_EVENTS = ['approval.requested', 'approval.decided', 'approval.expiring', 'approval.escalated', 'approval.expired', 'run.ended', 'alert.fired'] as const;
 export const WebhookEventSchema = z.enum(WEBHOOK_EVENTS);
 /** `standard`: the JSON event; `slack`: a Slack-compatible `{ text }` message. */
 export const WEBHOOK_FORMATS = ['standard', 'slack'] as const;

@@ -40,6 +40,8 @@ import { TaintNotice } from './_components/taint-notice';
 import { hasRecordedExchanges } from '@/lib/db/run-recordings';
 import { pickableProviders } from '@/lib/runs/model-choice';
 import { currentLabelSet, labelsOfRun, unverifiedLabels } from '@/lib/db/labels';
+import { scoresOfRun } from '@/lib/db/run-scores';
+import { ScoresPanel } from './_components/scores-panel';
 import { listGoldenSets, runForDraftOrThrow } from '@/lib/db/golden-sets';
 import { draftGoldenCase } from '@/lib/eval/golden-sets';
 import { goldenCaseOfRun } from '@/lib/runs/datasets';
@@ -73,7 +75,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const isOperator = holdsRole(user.memberships, 'operator');
   // The page's reads are independent of each other: one round of queries, not one after another.
-  const [run, stored, governed, labelSet, labels, unverified, recorded, taint] = await Promise.all([
+  const [run, stored, governed, labelSet, labels, unverified, recorded, taint, scores] = await Promise.all([
     getRunSummary(parsed.data),
     loadTimeline(parsed.data),
     findGovernedRun(getDb().prisma, parsed.data),
@@ -82,6 +84,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
     unverifiedLabels(user.tenant, parsed.data),
     isOperator ? hasRecordedExchanges(parsed.data) : Promise.resolve(false),
     getRunTaint(parsed.data),
+    scoresOfRun(user.tenant, parsed.data),
   ]);
   if (!run) notFound();
   // A run of several agents replays all their transitions as one log (the stored log is the root agent's).
@@ -233,6 +236,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       ) : null}
       {replayable ? <ReplayAgainst runId={run.id} initial={settingsOf(run.weaknesses, run.config)} modelProviders={pickableProviders()} /> : null}
       {governed ? <GovernancePanel paused={run.status === 'paused'} requests={requests} outcomes={Object.fromEntries(outcomes)} binding={binding} policyVersion={governed.policyVersion} lastError={governed.lastError} /> : null}
+      <ScoresPanel scores={scores} />
       <Replay
         runId={run.id}
         packed={packTimeline(timeline)}

@@ -31,12 +31,15 @@ export function RunsFilters({
   models,
   labelSet,
   inputError,
+  evaluators = [],
 }: {
   query: RunsQuery;
   datasets: readonly { name: string; categories: readonly string[] }[];
   models: readonly string[];
   labelSet: { verdicts: readonly string[]; categories: readonly string[] };
   inputError: { field: string } | null;
+  /** Evaluators that scored this tenant's runs (issue 37). */
+  evaluators?: readonly string[];
 }) {
   return (
         <FiltersDisclosure active={activeFilters(query)}>
@@ -141,6 +144,27 @@ export function RunsFilters({
               <option value="imported">imported</option>
             </select>
           </div>
+          <div className="field">
+            <label htmlFor="f-evaluator">Scored by</label>
+            <select id="f-evaluator" name="evaluator" defaultValue={query.evaluator ?? ''}>
+              <option value="">any</option>
+              {evaluators.map((e) => (
+                <option key={e} value={e}>
+                  {e}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-score-min">Score from</label>
+            <input id="f-score-min" name="scoreMin" type="number" min={0} max={1} step="any" defaultValue={query.scoreMin ?? ''} size={4} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-score-max">Score to</label>
+            <input id="f-score-max" name="scoreMax" type="number" min={0} max={1} step="any" defaultValue={query.scoreMax ?? ''} size={4} />
+          </div>
+          {query.from ? <input type="hidden" name="from" value={query.from} /> : null}
+          {query.before ? <input type="hidden" name="before" value={query.before} /> : null}
           <div className="field">
             <label htmlFor="f-size">Per page</label>
             <select id="f-size" name="size" defaultValue={String(query.size)}>

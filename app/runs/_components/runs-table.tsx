@@ -40,6 +40,7 @@ export function RunsTable({
   decided,
   labelled,
   failedWrites,
+  scores = new Map(),
 }: {
   query: RunsQuery;
   rows: readonly GroupedRow[];
@@ -50,6 +51,8 @@ export function RunsTable({
   decided: ReadonlyMap<string, RequestOutcome>;
   labelled: ReadonlyMap<string, { verdict: string; category: string | null; labels: number }>;
   failedWrites: ReadonlyMap<string, number>;
+  /** Online evaluators' newest scores, by run id then evaluator name (issue 37). */
+  scores?: ReadonlyMap<string, ReadonlyMap<string, { score: number | null; evaluatorVersion: number }>>;
 }) {
   return (
   <ComparePicker>
@@ -71,6 +74,7 @@ export function RunsTable({
           <th className="num">Cost</th>
           <SortHeader query={query} sortKey="durationMs" label="Duration" />
           <SortHeader query={query} sortKey="startedAt" label="Started" />
+          {query.evaluator ? <SortHeader query={query} sortKey="score" label={`Score (${query.evaluator})`} /> : null}
           <th />
         </tr>
       </thead>
@@ -126,6 +130,15 @@ export function RunsTable({
                   tainted at step {r.taintedStep}
                 </Link>
               ) : null}
+              {scores.get(r.id) ? (
+                <div className="small" data-testid="row-scores">
+                  {[...scores.get(r.id)!].map(([name, s]) => (
+                    <span key={name} className="badge" title={`evaluator ${name} v${s.evaluatorVersion}`}>
+                      {name} {s.score === null ? '—' : s.score.toFixed(2)}
+                    </span>
+                  ))}
+                </div>
+              ) : null}
               {labelled.get(r.id) ? (
                 <div className="small" data-testid="row-label">
                   <LabelBadges label={{ ...labelled.get(r.id)!, score: null }} />
@@ -152,6 +165,11 @@ export function RunsTable({
                 {startedParts(r.startedAt).date} <span className="nowrap">{startedParts(r.startedAt).time}</span>
               </time>
             </td>
+            {query.evaluator ? (
+              <td className="num" data-testid="row-score">
+                {scores.get(r.id)?.get(query.evaluator)?.score?.toFixed(2) ?? '—'}
+              </td>
+            ) : null}
             <td className="nowrap">
               <Link href={`/compare?a=${r.id}`} className="small">
                 compare

@@ -28,6 +28,8 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
   authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/mcp-oauth.test.ts)',
   addWebhookAction: 'it saves an endpoint only in the caller’s own tenant (lib/actions/webhooks.test.ts)',
   addEmailEndpointAction: 'it saves an email endpoint only in the caller’s own tenant (lib/actions/email-notifications.test.ts)',
+  saveEvaluatorAction: 'it saves an evaluator only in the caller’s own tenant: a name kittiwake uses makes puffin its own (tested below)',
+  saveAlertRuleAction: 'it saves a rule only in the caller’s own tenant: a name kittiwake uses makes puffin its own (tested below)',
 };
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {
@@ -54,7 +56,7 @@ export type RouteLoader = (route: string) => Promise<unknown>;
 export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRoute: RouteLoader) {
   let env: ActionEnv;
   /** kittiwake's objects. */
-  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden', webhook: '', delivery: '' };
+  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden', webhook: '', delivery: '', evaluator: '', alertRule: '' };
   let inputs: Record<string, unknown> = {};
   let snapshot: () => Promise<string>;
   let tmp: string;
@@ -101,6 +103,11 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     // A kittiwake webhook endpoint and one delivery of it, for the actions that name them by id.
     const { createWebhookEndpoint, recordDeliveries } = await import('../../db/webhooks');
     k.webhook = (await createWebhookEndpoint(prisma, { tenant: 'kittiwake', url: 'https://hooks.example.com/kittiwake', format: 'standard', events: ['approval.requested'], role: 'reviewer', secretSealed: 'sealed', createdBy: 'fixture' })).id;
+    // A kittiwake evaluator and alert rule (issue 37), for the actions that name them by id.
+    const { saveEvaluator } = await import('../../db/evaluators');
+    k.evaluator = (await saveEvaluator('kittiwake', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'fixture')).id;
+    const { saveAlertRule } = await import('../../db/alerts');
+    k.alertRule = (await saveAlertRule('kittiwake', { name: 'errors', kind: 'error_share', threshold: 0.05 }, 'fixture')).id;
     k.delivery = (await recordDeliveries(prisma, [{ endpointId: k.webhook, tenant: 'kittiwake', event: 'approval.requested', eventKey: `fixture:${k.approval}`, body: '{}' }]))[0]!;
     env.as(null);
 
@@ -122,6 +129,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       addLabelAction: { runId: k.plainRun, verdict: 'pass' },
       removeWebhookAction: { endpointId: k.webhook },
       redeliverWebhookAction: { deliveryId: k.delivery },
+      removeEvaluatorAction: { evaluatorId: k.evaluator },
+      removeAlertRuleAction: { ruleId: k.alertRule },
     };
     snapshot = async () =>
       JSON.stringify({
@@ -136,6 +145,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
         labelSets: await prisma.labelSet.findMany({ select: { tenant: true, version: true }, orderBy: [{ tenant: 'asc' }, { version: 'asc' }] }),
         webhooks: await prisma.webhookEndpoint.findMany({ select: { id: true, tenant: true }, orderBy: { id: 'asc' } }),
         deliveries: await prisma.webhookDelivery.findMany({ select: { id: true, status: true, attempts: true }, orderBy: { id: 'asc' } }),
+        evaluators: await prisma.evaluator.findMany({ select: { id: true, tenant: true, name: true, version: true }, orderBy: { id: 'asc' } }),
+        alertRules: await prisma.alertRule.findMany({ select: { id: true, tenant: true, name: true, threshold: true }, orderBy: { id: 'asc' } }),
         goldenSets: await prisma.goldenSet.findMany({ select: { tenant: true, name: true, version: true }, orderBy: [{ tenant: 'asc' }, { name: 'asc' }, { version: 'asc' }] }),
       });
   });
@@ -264,6 +275,21 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
         expect(JSON.stringify(res), name).not.toMatch(/kittiwake/i);
         expect(await snapshot(), `${name} as ${user} wrote something`).toBe(before);
       }
+    });
+
+    it("keeps a puffin admin's evaluator and alert rule of kittiwake's names in puffin: kittiwake's are unchanged", async () => {
+      const { saveEvaluatorAction } = await import('../save-evaluator');
+      const { saveAlertRuleAction } = await import('../save-alert-rule');
+      const prisma = (await import('../../db/client')).getDb().prisma;
+      const before = await prisma.evaluator.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } });
+      const rulesBefore = await prisma.alertRule.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } });
+      env.as('puffinAdmin');
+      expect((await saveEvaluatorAction({ name: 'loops', kind: 'blocked_calls' })).ok).toBe(true);
+      expect((await saveAlertRuleAction({ name: 'errors', kind: 'daily_cost', threshold: 3 })).ok).toBe(true);
+      expect(await prisma.evaluator.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } })).toEqual(before);
+      expect(await prisma.alertRule.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } })).toEqual(rulesBefore);
+      expect(await prisma.evaluator.count({ where: { tenant: 'puffin', name: 'loops', kind: 'blocked_calls' } })).toBe(1);
+      expect(await prisma.alertRule.count({ where: { tenant: 'puffin', name: 'errors', kind: 'daily_cost' } })).toBe(1);
     });
 
     it("keeps a puffin admin's golden-set import and label set in puffin: kittiwake's set of that name and its label set are unchanged", async () => {

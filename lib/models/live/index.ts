@@ -5,3 +5,4 @@
  */
 export { liveModelFactory } from '../create-model-client';
 export { costMeterFor } from '../prices';
+export { createJudge } from '../create-judge';

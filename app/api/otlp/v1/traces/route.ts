@@ -12,6 +12,7 @@ import { exportTraceResponseType } from '@/lib/otel/import/otlp-proto';
 import { boundedBody, boundedBuffer, maxBodyBytes } from '@/lib/otel/import/read-body';
 import { readOtlpJson, readOtlpJsonText, readOtlpProtobuf, WHOLE_PARSE_MAX_BYTES } from '@/lib/otel/import/read-otlp';
 import { ingestCaller } from '@/lib/otel/ingest-tokens';
+import { pokeWatch } from '@/lib/jobs/queue';
 
 export const dynamic = 'force-dynamic';
 
@@ -50,11 +51,14 @@ export const POST = safeBearerRoute({
           ? readOtlpJsonText((await boundedBuffer(request, limit)).toString('utf8'))
           : await readOtlpJson(boundedBody(request, limit));
       const result = await importSpanRecords(records, options);
+      // Finished runs wait in the outbox for their evaluators: a job scores them, never this request.
+      if (result.runs.length > 0) await pokeWatch();
       const partial = partialSuccess(result);
       return Response.json(partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {});
     }
     if (type === 'application/x-protobuf') {
       const result = await importSpanRecords(readOtlpProtobuf(await boundedBuffer(request, limit)), options);
+      if (result.runs.length > 0) await pokeWatch();
       const partial = partialSuccess(result);
       const response = exportTraceResponseType();
       const body = response.encode(response.fromObject(partial ? { partialSuccess: partial } : {})).finish();

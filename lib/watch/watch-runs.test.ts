@@ -1,0 +1,162 @@
+/**
+ * Online evaluators on both databases (issue 37): a finished run outside a suite waits in the outbox
+ * with the run itself, the watch drain scores it with its tenant's matching evaluators only, once
+ * however often it is asked, and the scores sit beside the reviewers' labels without touching them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client';
+import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/evaluators';
+import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/run-scores';
+import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/labels';
+import { TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
+import { verifyStoredChain } from '../db/governance-evidence';
+import { listRuns } from '../db/runs-list';
+import { deleteRun, replaceRun, saveRun } from '../db/runs-write';
+import { createSuiteRun } from '../db/suites';
+import { makeMeta, makeRun } from '../db/testing/run-fixtures';
+import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import { watchPendingRuns } from './watch-runs';
+import { rollupRows } from '../db/rollup';
+
+const providers = await testProviders();
+
+describe.each(providers)('online evaluators on $name', (provider) => {
+  let t: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    t = await provider.create();
+    db = t.db;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+  const test = provider.skipReason ? it.skip : it;
+  const drain = () => watchPendingRuns({ db });
+  const clear = async () => {
+    await drain();
+    for (const tenant of ['acme', 'other', 'rollup']) for (const e of await listEvaluators(tenant, db)) await removeEvaluator(tenant, e.id, db);
+  };
+
+  test('puts a finished run in the outbox with the run, not a suite run, a paused one or a running one', async () => {
+    await clear();
+    const before = await pendingWatchCount(db);
+    await saveRun(makeRun({ runId: 'w-fin' }), makeMeta({ tenant: 'acme' }), db);
+    await saveRun(makeRun({ runId: 'w-paused', paused: true }), makeMeta({ tenant: 'acme' }), db);
+    const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'd', datasetHash: 'h', total: 1 }, db);
+    await saveRun(makeRun({ runId: 'w-suite' }), makeMeta({ tenant: 'acme', suiteRunId }), db);
+    const live = { ...makeRun({ runId: 'w-live' }), status: 'running' as const };
+    const liveId = await saveRun(live, makeMeta({ tenant: 'acme' }), db);
+    expect(await pendingWatchCount(db)).toBe(before + 1);
+    // The live run finishing (stored again under its id) joins the outbox.
+    await replaceRun({ ...live, status: 'finished' }, { ...makeMeta({ tenant: 'acme' }), id: liveId }, db);
+    expect(await pendingWatchCount(db)).toBe(before + 2);
+  });
+
+  test("scores a run with its own tenant's matching evaluators only, each once", async () => {
+    await clear();
+    const loops = await saveEvaluator('acme', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    await saveEvaluator('acme', { name: 'imported-cost', kind: 'cost', enabled: true, config: { max: 1 }, filter: { source: 'imported' } }, 'admin', db);
+    await saveEvaluator('other', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    const id = await saveRun(makeRun({ runId: 'w-acme' }), makeMeta({ tenant: 'acme' }), db);
+    const report = await drain();
+    expect(report.runs).toBeGreaterThanOrEqual(1);
+    const scores = await scoresOfRun('acme', id, db);
+    // The harness run is not imported: the cost evaluator's filter leaves it out; the other tenant's never sees it.
+    expect(scores.map((s) => [s.evaluatorName, s.evaluatorVersion, s.source])).toEqual([['loops', loops.version, 'evaluator']]);
+    expect(scores[0]).toMatchObject({ score: 1, value: 0 });
+    expect(await scoresOfRun('other', id, db)).toEqual([]);
+    // Asked again (a second worker, a repeated job): the run is off the outbox and nothing is added.
+    expect(await completeWatch([{ run: { id, tenant: 'acme' }, scores: [], contribution: null }], db)).toEqual([]);
+    await drain();
+    expect(await scoresOfRun('acme', id, db)).toHaveLength(1);
+  });
+
+  test('filters the runs list by an evaluator score range', async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'fast', kind: 'latency', enabled: true, config: { max: 1000 }, filter: {} }, 'admin', db);
+    const slow = await saveRun(makeRun({ runId: 'w-slow', durationMs: 5000 }), makeMeta({ tenant: 'acme' }), db);
+    const quick = await saveRun(makeRun({ runId: 'w-quick', durationMs: 200 }), makeMeta({ tenant: 'acme' }), db);
+    await drain();
+    const failing = await listRuns({ filters: { tenant: 'acme', evaluator: 'fast', maxScore: 0.5 } }, db);
+    expect(failing.items.map((r) => r.id)).toEqual([slow]);
+    const passing = await listRuns({ filters: { tenant: 'acme', evaluator: 'fast', minScore: 0.5, text: 'blue widgets' } }, db);
+    expect(passing.items.map((r) => r.id)).toEqual([quick]);
+    expect((await listRuns({ filters: { tenant: 'other', evaluator: 'fast' } }, db)).items).toEqual([]);
+  });
+
+  test("samples a judge by the run's id and stops it at its daily cap", async () => {
+    await clear();
+    const judge = await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 0.5 }, filter: {} }, 'admin', db);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await saveRun(makeRun({ runId: `w-j${i}`, rounds: 1 }), makeMeta({ tenant: 'acme' }), db));
+    await drain();
+    const { sampledRun } = await import('../eval');
+    const graded = [];
+    for (const id of ids) graded.push((await scoresOfRun('acme', id, db)).length === 1);
+    expect(graded).toEqual(ids.map((id) => sampledRun(id, judge.id, 0.5)));
+    // A cap of $0 grades nothing, and says so on the run.
+    await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 1, dailyCapUsd: 0 }, filter: {} }, 'admin', db);
+    const capped = await saveRun(makeRun({ runId: 'w-capped' }), makeMeta({ tenant: 'acme' }), db);
+    await drain();
+    expect(await scoresOfRun('acme', capped, db)).toMatchObject([{ evaluatorVersion: 2, score: null, detail: expect.stringContaining('daily cap') }]);
+  });
+
+  test("lists a judge score that disagrees with the reviewer's verdict, and leaves the labels' evidence intact", async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'faithful', kind: 'judge', enabled: true, config: { judge: 'fake', sampleRate: 1 }, filter: {} }, 'admin', db);
+    // The fake judge finds the fixture's answer faithful (score 1): a reviewer's fail disagrees, a pass agrees.
+    const id = await saveRun(makeRun({ runId: 'w-disagree' }), makeMeta({ tenant: 'acme' }), db);
+    const agreed = await saveRun(makeRun({ runId: 'w-agree' }), makeMeta({ tenant: 'acme' }), db);
+    const reviewer = { id: 'u-rev', name: 'Rita Reviewer' };
+    await addRunLabel('acme', { runId: id, step: null, verdict: 'fail', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    await addRunLabel('acme', { runId: agreed, step: null, verdict: 'pass', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    await drain();
+    const [score] = await scoresOfRun('acme', id, db);
+    expect(score!.score).toBeGreaterThanOrEqual(0.5);
+    expect((await judgeDisagreements('acme', 50, db)).map((d) => [d.runId, d.verdict])).toEqual([[id, 'fail']]);
+    expect(await judgeDisagreements('other', 50, db)).toEqual([]);
+    // Scores are not labels: the run has its one label, which still matches its evidence.
+    expect(await labelsOfRun('acme', id, db)).toHaveLength(1);
+    expect(await unverifiedLabels('acme', id, db)).toEqual([]);
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+  });
+
+  test('rolls finished runs up per hour, unknown cost apart, and moves a rebuilt run instead of counting it twice', async () => {
+    await clear();
+    const meta = makeMeta({ tenant: 'rollup' });
+    await saveRun(makeRun({ runId: 'r1', startedAt: '2026-03-01T09:10:00.000Z', durationMs: 800 }), meta, db);
+    await saveRun({ ...makeRun({ runId: 'r2', startedAt: '2026-03-01T09:50:00.000Z', durationMs: 1200 }), costEstimate: { usd: null, note: 'no price', known: false } }, meta, db);
+    const live = makeRun({ runId: 'r3', startedAt: '2026-03-01T10:05:00.000Z' });
+    const id3 = await saveRun(live, meta, db);
+    await drain();
+    const window = { tenant: 'rollup', dim: 'all' as const, from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z') };
+    const nine = (await rollupRows(window, db)).hours.filter((r) => r.hour.toISOString() === '2026-03-01T09:00:00.000Z');
+    expect(nine).toMatchObject([{ termination: 'COMPLETED', runs: 2, costUnknownRuns: 1, costUsd: 0.0123 }]);
+    expect((await rollupRows({ ...window, tenant: 'other' }, db)).hours).toEqual([]);
+    // The run is stored again (a rebuilt trace) ending otherwise: its old part is taken back, the new one added.
+    await replaceRun({ ...live, terminationReason: 'MODEL_ERROR' }, { ...meta, id: id3 }, db);
+    await drain();
+    const ten = (await rollupRows(window, db)).hours.filter((r) => r.hour.toISOString() === '2026-03-01T10:00:00.000Z' && r.runs !== 0);
+    expect(ten.map((r) => [r.termination, r.runs])).toEqual([['MODEL_ERROR', 1]]);
+    const latency = (await rollupRows(window, db)).latency.filter((r) => r.hour.toISOString() === '2026-03-01T10:00:00.000Z').reduce((n, r) => n + r.count, 0);
+    expect(latency).toBe(1);
+    // A month's chart reads the day sums (in the database on PostgreSQL): the same points as the hours summed.
+    const { prepareTrends } = await import('../charts/trends');
+    const month = { from: window.from, to: window.to, step: 'day' as const };
+    const byDay = prepareTrends(await rollupRows(window, db, undefined, 'day'), month);
+    expect(byDay).toEqual(prepareTrends(await rollupRows(window, db), month));
+    expect(byDay.series[0]!.points[0]).toMatchObject({ runs: 3, costUnknownRuns: 1 });
+  });
+
+  test('drops a deleted run from the outbox with it', async () => {
+    await clear();
+    await saveEvaluator('acme', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+    const id = await saveRun(makeRun({ runId: 'w-gone' }), makeMeta({ tenant: 'acme' }), db);
+    const before = await pendingWatchCount(db);
+    await deleteRun(id, db);
+    expect(await pendingWatchCount(db)).toBe(before - 1);
+    await drain();
+    expect(await pendingWatchCount(db)).toBe(0);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The `watch` job's work (issue 37): takes finished runs off the outbox (RunWatch, committed with each
+ * run), scores each with its tenant's matching evaluators and adds it to the hourly rollup, each run in
+ * one transaction with taking it off, so a run is scored and counted once whichever worker takes it.
+ * Never in the request path: the OTLP receiver and the run service only leave the outbox row.
+ */
+import { FakeJudge, type Judge } from '../eval';
+import { FAKE_MODEL } from '../harness';
+import { getDb, type Database } from '../db/client';
+import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
+import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { applyRollup } from '../db/rollup';
+import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
+import { getRunForEvaluators } from '../db/runs-read';
+import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
+
+/** Runs read from the outbox at a time. */
+export const WATCH_BATCH = 100;
+/** Batches one job takes before it ends (the next job or sweep takes the rest), so a job stays short. */
+export const WATCH_MAX_BATCHES = 50;
+
+export interface WatchOptions {
+  db?: Database;
+  signal?: AbortSignal;
+  now?: () => Date;
+  /** Builds a live judge (default: the models library's live door, loaded only when a live judge is defined). */
+  liveJudge?: (spec: string) => Promise<Judge>;
+}
+
+export interface WatchReport {
+  runs: number;
+  scores: number;
+}
+
+const dayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+async function defaultLiveJudge(spec: string): Promise<Judge> {
+  const { createJudge } = await import('../models/live');
+  return createJudge({ judge: spec, baseUrl: process.env.STOCKROOM_JUDGE_BASE_URL?.trim() || null });
+}
+
+/** Adds the taken runs to the hourly rollup, taking back first what a rebuilt run added before. */
+async function rollInto(txDb: Database, taken: readonly WatchCompletion[], before: Map<string, string>): Promise<void> {
+  const parts: Array<{ c: Contribution; sign: 1 | -1 }> = [];
+  for (const t of taken) {
+    const old = before.get(t.run.id);
+    const previous = old === undefined ? null : parseContribution(old);
+    if (previous) parts.push({ c: previous, sign: -1 });
+    const now = t.contribution === null ? null : parseContribution(t.contribution);
+    if (now) parts.push({ c: now, sign: 1 });
+  }
+  await applyRollup(txDb, rollupDeltas(parts));
+}
+
+/** Scores and rolls up the runs waiting, until none is left or WATCH_MAX_BATCHES batches are done. */
+export async function watchPendingRuns(options: WatchOptions = {}): Promise<WatchReport> {
+  const db = options.db ?? getDb();
+  const now = options.now ?? (() => new Date());
+  const judges = new Map<string, Promise<Judge>>();
+  const spent = new Map<string, { day: number; usd: number }>();
+  const access: JudgeAccess = {
+    signal: options.signal,
+    judgeFor: (spec) => {
+      let judge = judges.get(spec);
+      if (!judge) {
+        judge = spec.trim() === FAKE_MODEL ? Promise.resolve(new FakeJudge('v2')) : (options.liveJudge ?? defaultLiveJudge)(spec);
+        judges.set(spec, judge);
+      }
+      return judge;
+    },
+    spentToday: async (e: EvaluatorDto) => {
+      const day = dayStart(now()).getTime();
+      const known = spent.get(e.id);
+      if (known && known.day === day) return known.usd;
+      const usd = await evaluatorSpendSince(tenantOf.get(e.id) ?? '', e.id, new Date(day), db);
+      spent.set(e.id, { day, usd });
+      return usd;
+    },
+    spent: (e, usd) => {
+      const day = dayStart(now()).getTime();
+      const known = spent.get(e.id);
+      spent.set(e.id, { day, usd: (known && known.day === day ? known.usd : 0) + usd });
+    },
+  };
+  const tenantOf = new Map<string, string>();
+  const report: WatchReport = { runs: 0, scores: 0 };
+  for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
+    const runs = await claimWatch(WATCH_BATCH, db, now());
+    if (runs.length === 0) break;
+    const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
+    for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);
+    const done: WatchCompletion[] = [];
+    for (const run of runs) {
+      options.signal?.throwIfAborted();
+      const matched = evaluatorsFor(evaluators.get(run.tenant) ?? [], run);
+      let scores: NewScore[] = [];
+      if (matched.length > 0) {
+        const stored = await getRunForEvaluators(run.id, db);
+        if (!stored) continue; // deleted meanwhile: its outbox row went with it
+        scores = await scoreRun(run.id, stored, matched, access);
+      }
+      done.push({ run, scores, contribution: JSON.stringify(contributionOf(run, scores)) });
+    }
+    const taken = await completeWatch(done, db, rollInto, now());
+    report.runs += taken.length;
+    report.scores += done.filter((d) => taken.includes(d.run.id)).reduce((n, d) => n + d.scores.length, 0);
+  }
+  return report;
+}
