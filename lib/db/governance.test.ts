@@ -218,6 +218,31 @@ describe.each(providers)('governed runs on $name', (provider) => {
     await p.db.close();
   });
 
+  test('a paused start stores its request, its run and its evidence, the request bound to the digest its evidence names (issue 36)', async () => {
+    const started = await pausedRun();
+    const stored = await getApprovalOrThrow(t.db.prisma, started.approval!.id, true);
+    // What the start answered is what is stored: pending, bound to the same digest, the real proposal.
+    expect(stored).toEqual(started.approval);
+    expect(await prismaGovernanceStore(t.db.prisma).getRun(started.runId)).toMatchObject({ status: 'paused', principal: alice });
+    const events = (await listEvidence(t.db.prisma, { runId: started.runId })).map((e) => e.body);
+    expect(events.map((e) => e.kind)).toEqual(['run_started', 'policy_decision', 'approval_requested']);
+    expect(events.at(-1)).toMatchObject({ callId: stored.callId, detail: `digest ${stored.digest}` });
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+  });
+
+  test("a start whose run cannot be stored leaves no request nor approval_requested evidence, and keeps its decisions' evidence (issue 36)", async () => {
+    // A stock read first, so the restock it pauses on is another call than the earlier start's.
+    const p = processOn(t.url, { script: [{ calls: [['get_stock_level', { sku: 'SKU-2003' }]] }, ...turns] });
+    // A run id already taken by another start: this start's insert of its run fails after the agent paused.
+    const { runId } = await pausedRun();
+    await expect(startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock SKU-2003' }, runId })).rejects.toThrow();
+    expect(await t.db.prisma.approvalRequest.count({ where: { runId } })).toBe(1);
+    const kinds = (await listEvidence(t.db.prisma, { runId })).map((e) => e.body.kind);
+    expect(kinds).toEqual(['run_started', 'policy_decision', 'approval_requested', 'run_started', 'policy_decision', 'policy_decision']);
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+    await p.db.close();
+  });
+
   test('a denial reaches the model as a structured refusal and nothing is written', async () => {
     const started = await pausedRun();
     expect(await approve(started.approval!.id, 'bob', 'deny')).toMatchObject({ ok: true, status: 'denied' });
