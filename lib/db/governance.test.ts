@@ -243,6 +243,25 @@ describe.each(providers)('governed runs on $name', (provider) => {
     await p.db.close();
   });
 
+  test('the journal moves an entry once: a second prepare returns the first entry, a stale transition answers null, neither records evidence (issue 36)', async () => {
+    // Its own database: entries of no governed run would fail the shared one's evidence cross-check.
+    const own = await provider.create();
+    const store = prismaGovernanceStore(own.db.prisma, { tenant: 'kittiwake', subject: 'alice' }).journal;
+    const runId = `journal-cas-${provider.name}`;
+    const entry = { operationKey: `${runId}:op`, runId, callId: 'c1', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'd' };
+    const step = (kind: string) => ({ body: () => evidenceBody({ kind: 'effect', at: new Date().toISOString(), runId, detail: kind }) });
+    const first = await store.prepare(entry, '2026-01-01T00:00:00.000Z', step('prepared'));
+    expect(await store.prepare({ ...entry, argumentsDigest: 'other' }, '2026-01-02T00:00:00.000Z', step('again'))).toEqual(first);
+    const moved = await store.transition(entry.operationKey, 'prepared', 'dispatched', { attempts: 1 }, '2026-01-01T00:00:01.000Z', step('dispatched'));
+    expect(moved).toMatchObject({ status: 'dispatched', attempts: 1, argumentsDigest: 'd', updatedAt: '2026-01-01T00:00:01.000Z' });
+    expect(await store.transition(entry.operationKey, 'prepared', 'dispatched', { attempts: 2 }, '2026-01-01T00:00:02.000Z', step('stale'))).toBeNull();
+    const done = await store.transition(entry.operationKey, 'dispatched', 'committed', { result: { ok: true }, resultDigest: 'r' }, '2026-01-01T00:00:03.000Z', step('committed'));
+    expect(done).toMatchObject({ status: 'committed', result: { ok: true }, resultDigest: 'r', attempts: 1 });
+    expect(await store.get(entry.operationKey)).toEqual(done);
+    expect((await listEvidence(own.db.prisma, { runId })).map((e) => e.body.detail)).toEqual(['prepared', 'dispatched', 'committed']);
+    await own.drop();
+  });
+
   test('a denial reaches the model as a structured refusal and nothing is written', async () => {
     const started = await pausedRun();
     expect(await approve(started.approval!.id, 'bob', 'deny')).toMatchObject({ ok: true, status: 'denied' });
