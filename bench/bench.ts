@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, streaming, watch' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, firstdemobrowser, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, streaming, watch' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     browser: async (n) => (await import('./browser')).benchBrowser(n),
     jobs: async () => (await import('./jobs')).benchJobs(),
     firstdemo: async (n) => (await import('./first-demo')).benchFirstDemo(n),
+    firstdemobrowser: async (n) => (await import('./first-demo-browser')).benchFirstDemoBrowser(n),
     otlp: async () => (await import('./otlp')).benchOtlp(),
     agenttree: async (n) => (await import('./agent-tree')).benchAgentTree(Math.min(n, 3)),
     faults: async () => (await import('./faults')).benchFaults(),

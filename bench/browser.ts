@@ -26,12 +26,13 @@ import { upsertUser } from '../lib/auth/users';
 import { median, percentile, round, type Figure } from './stats';
 import { caseNeedingApproval } from './golden';
 
-const PORT = 3391;
+/** The bench server's port; BENCH_BROWSER_PORT moves it (two benches on one machine). */
+const PORT = Number(process.env.BENCH_BROWSER_PORT ?? 3391);
 const ADMIN = { email: 'bench-admin@example.com', password: 'bench-password-0123456789' };
 const REVIEWER = { email: 'bench-reviewer@example.com', password: 'bench-password-9876543210' };
 const TARGET = '≤ 1000 ms';
 
-async function waitForServer(base: string, child: ChildProcess | null, ms: number): Promise<void> {
+export async function waitForServer(base: string, child: ChildProcess | null, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child && child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
@@ -47,7 +48,7 @@ async function waitForServer(base: string, child: ChildProcess | null, ms: numbe
 }
 
 /** Resolves once the element is in the page and React has hydrated it (its props are attached). */
-async function interactive(page: Page, selector: string): Promise<void> {
+export async function interactive(page: Page, selector: string): Promise<void> {
   await page.waitForFunction(
     (s) => {
       const el = document.querySelector(s);
@@ -58,7 +59,7 @@ async function interactive(page: Page, selector: string): Promise<void> {
   );
 }
 
-async function signIn(page: Page, base: string, who: { email: string; password: string }): Promise<number> {
+export async function signIn(page: Page, base: string, who: { email: string; password: string }): Promise<number> {
   await page.goto(`${base}/sign-in`);
   await interactive(page, 'form[aria-label="Sign in"] button[type=submit]');
   await page.getByLabel('Email').fill(who.email);

@@ -59,7 +59,8 @@ export async function governedStart(
       throw new Error('not resumed in this bench');
     },
   };
-  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma), policy, executor, driver };
+  // The store as the dashboard's start makes it (lib/runs/governed-context.ts): it knows whose run it writes for.
+  const ctx: GovernedContext = { store: prismaGovernanceStore(db.prisma, { tenant: 'kittiwake', subject: 'bench-operator' }), policy, executor, driver };
   const out = await startGovernedRun(ctx, { principal: { subject: 'bench-operator', tenant: 'kittiwake', scopes: [...OPERATOR_SCOPES] }, runTenant: 'kittiwake', spec: { caseId: c.id }, runId });
   await saveRun(out.result, { id: runId, createdBy: null, datasetName: dataset.name, datasetHash: dataset.hash, transport: 'local', category: c.category, config: config as unknown as Record<string, unknown>, suiteRunId: null }, db);
 }

@@ -55,6 +55,39 @@ function insertSql({ table, rows, ignoreConflictOn }: TableRows): Array<{ sql: S
   return pieces;
 }
 
+/**
+ * A value as it goes into the JSON of sqliteJsonInserts: what sqliteValue binds, in JSON (booleans
+ * 1/0, dates ISO with +00:00), a bigint as its digits (the INTEGER column's affinity makes it the
+ * same integer again: a JSON number would lose digits past 2^53).
+ */
+function jsonCell(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
+  if (v instanceof Uint8Array) throw new TypeError('sqliteJsonInserts: a byte value cannot travel as JSON');
+  return v;
+}
+
+/**
+ * SQLite through Prisma: a table's rows as one statement with one bound value, the rows as a JSON
+ * array of arrays that json_each expands. Prisma maps each bound value of a raw query in its query
+ * interpreter: 1,000 spans of 14 columns were 14,000 values and ~40 ms of CPU, as one JSON string
+ * ~20 ms (issue 36, OTLP ingest). The rows stored are the direct path's (insertSqlite): the same
+ * values, converted by the same column affinities (lib/db/bulk-insert.test.ts compares them).
+ */
+function sqliteJsonInserts({ table, rows, ignoreConflictOn }: TableRows): Sql.Sql[] {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first);
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
+  const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
+  const tail = Sql.raw(`) WHERE true${conflict.length > 0 ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING` : ''}`);
+  const json = JSON.stringify(rows.map((row) => columns.map((c) => jsonCell((row as Record<string, unknown>)[c]))));
+  return [Sql.sql`${head}${json}${tail}`];
+}
+
 /** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
 export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
   return tables.flatMap(insertSql).map(({ sql }) => ({ sql: sql.sql, values: sql.values }));
@@ -66,12 +99,13 @@ export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string;
  * PostgreSQL: consecutive INSERTs chained as data-modifying CTEs into as few statements as
  * MAX_PARAMS_CHAINED allows (one for any single run). Foreign keys are checked at the end of each
  * statement, so a parent and its children may share one; no two INSERTs of a statement touch the
- * same row (a batch's blobs are distinct by hash, every other row is new).
+ * same row (a batch's blobs are distinct by hash, every other row is new). SQLite: one statement per
+ * table, its rows in one JSON value (sqliteJsonInserts).
  */
 export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
-  const pieces = tables.flatMap(insertSql);
   // SQLite has one writer at a time: nothing can be pruned between this write's statements.
-  if (db.provider !== 'postgres') return pieces.map((piece) => db.prisma.$executeRaw`${piece.sql}`);
+  if (db.provider !== 'postgres') return tables.flatMap(sqliteJsonInserts).map((sql) => db.prisma.$executeRaw`${sql}`);
+  const pieces = tables.flatMap(insertSql);
   const statements: Statement[] = [];
   if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
     statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);

@@ -61,31 +61,43 @@ function toRequest(r: Row, real = false): ApprovalRequest {
   });
 }
 
-/** Stores a new pending request. */
-export async function createApprovalRequest(prisma: Prisma, req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest> {
+type NewApproval = Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>;
+
+/**
+ * A new pending request's row (its arguments redacted at rest, the real ones sealed), made outside any
+ * transaction: the redaction lookups are not part of what the start commits.
+ */
+export async function approvalRowData(prisma: Prisma, req: NewApproval, now: Date) {
   const stored = await proposalContent(prisma, req.proposal);
-  const r = await prisma.approvalRequest.create({
-    data: {
-      id: req.id,
-      runId: req.runId,
-      callId: req.callId,
-      step: req.step,
-      rule: req.rule,
-      message: req.message,
-      approverRole: req.approverRole,
-      quorum: req.quorum,
-      actor: req.proposal.actor,
-      tenant: req.proposal.tenant,
-      tool: req.proposal.tool,
-      ...stored,
-      digest: req.digest,
-      status: 'pending',
-      stateVersion: 0,
-      expiresAt: new Date(req.proposal.expiresAt),
-      createdAt: now,
-    },
-    include: { decisions: true },
-  });
+  return {
+    id: req.id,
+    runId: req.runId,
+    callId: req.callId,
+    step: req.step,
+    rule: req.rule,
+    message: req.message,
+    approverRole: req.approverRole,
+    quorum: req.quorum,
+    actor: req.proposal.actor,
+    tenant: req.proposal.tenant,
+    tool: req.proposal.tool,
+    ...stored,
+    digest: req.digest,
+    status: 'pending',
+    stateVersion: 0,
+    expiresAt: new Date(req.proposal.expiresAt),
+    createdAt: now,
+  };
+}
+
+/** The request just stored from `req` at `now`, as createApprovalRequest reads it back (the real proposal, no decision). */
+export function newPendingRequest(req: NewApproval, now: Date): ApprovalRequest {
+  return ApprovalRequestSchema.parse({ ...req, status: 'pending', stateVersion: 0, createdAt: now.toISOString(), decidedAt: null, outcomeDetail: null, resumeError: null, decisions: [] });
+}
+
+/** Stores a new pending request. */
+export async function createApprovalRequest(prisma: Prisma, req: NewApproval, now: Date): Promise<ApprovalRequest> {
+  const r = await prisma.approvalRequest.create({ data: await approvalRowData(prisma, req, now), include: { decisions: true } });
   // The caller holds the real proposal already; it gets it back as it gave it.
   return toRequest(r, true);
 }

@@ -164,6 +164,23 @@ export class PrismaEvidenceSink implements EvidenceSink {
     return events;
   }
 
+  /**
+   * Writes the records `before` stores, then appends `bodies`, in one transaction: the records and
+   * the evidence about them commit together or not at all. The chain is locked as appendMany locks
+   * it, after the records are written, so its head (and a new chain's anchor) is held no longer.
+   */
+  async appendManyWith<T>(before: (tx: Tx) => Promise<T>, bodies: readonly EvidenceBody[]): Promise<T> {
+    const { out, events } = await withEvidenceTx(this.prisma, async (tx) => {
+      // Only a chain's first append racing another is retried: a record that cannot be written fails now.
+      const out = await before(tx).catch((err: unknown) => {
+        throw new DbError('records_not_stored', `the records the evidence is about could not be stored: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      });
+      return { out, events: bodies.length > 0 ? await appendManyIn(tx, this.key, bodies) : [] };
+    });
+    if (events.some((e) => e.seq === 1)) await this.witnessNow();
+    return out;
+  }
+
   private async witnessNow(): Promise<void> {
     if (this.witness !== null) await writeEvidenceWitness(this.prisma, this.witness);
   }

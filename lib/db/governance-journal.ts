@@ -58,6 +58,8 @@ export class PrismaJournalStore implements JournalStore {
 
   /** The redactor for an entry's result and error (null: its tenant redacts nothing). */
   private async redactor(key: string) {
+    // Told whose run it writes for: nothing to look up (the dashboard's governed starts and resumes).
+    if (this.content?.subject !== undefined) return governedRedactor(this.prisma, this.content.tenant, this.content.subject);
     const entry = await this.prisma.effectJournalEntry.findUnique({ where: { operationKey: key }, select: { runId: true } });
     const run = entry ? await this.prisma.governedRun.findUnique({ where: { runId: entry.runId }, select: { tenant: true, actor: true } }) : null;
     const tenant = this.content?.tenant ?? run?.tenant;
@@ -76,10 +78,12 @@ export class PrismaJournalStore implements JournalStore {
    * winner's entry and returns it, recording nothing.
    */
   async prepare(entry: Parameters<JournalStore['prepare']>[0], at: string, evidence?: JournalEvidence): Promise<JournalEntry> {
-    const found = await this.get(entry.operationKey);
-    if (found) return found;
+    // The executor prepares a key it has just looked up and not found (JournaledExecutor): the first
+    // attempt inserts at once; only a retry (another worker inserted it meanwhile) reads the entry first.
+    let attempt = 0;
     return withEvidenceTx(this.prisma, async (tx) => {
-      const existing = await tx.effectJournalEntry.findUnique({ where: { operationKey: entry.operationKey } });
+      attempt += 1;
+      const existing = attempt > 1 ? await tx.effectJournalEntry.findUnique({ where: { operationKey: entry.operationKey } }) : null;
       if (existing) return toEntry(existing);
       const created = toEntry(await tx.effectJournalEntry.create({ data: { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) } }));
       if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(created));
@@ -106,9 +110,13 @@ export class PrismaJournalStore implements JournalStore {
     if (r) data.redactions = redactionsText(r.redactions());
     if (patch.attempts !== undefined) data.attempts = patch.attempts;
     return withEvidenceTx(this.prisma, async (tx) => {
-      const { count } = await tx.effectJournalEntry.updateMany({ where: { operationKey: key, status: from }, data });
-      if (count !== 1) return null;
-      const moved = toEntry(await tx.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: key } }));
+      // Compare-and-set in one statement that returns the moved entry; no entry at `from`: null.
+      const row = await tx.effectJournalEntry.update({ where: { operationKey: key, status: from }, data }).catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'P2025') return null;
+        throw err;
+      });
+      if (!row) return null;
+      const moved = toEntry(row);
       if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(moved));
       return moved;
     });

@@ -54,21 +54,24 @@ function toRow(stored: Row): GovernedRunRow {
 /** A status after which the run may still dispatch a call (its real content is kept sealed meanwhile). */
 const resumable = (status: GovernedRunStatus) => status === 'paused' || status === 'resuming' || status === 'running';
 
-export async function createGovernedRun(prisma: Prisma, row: Omit<GovernedRunRow, 'stateVersion' | 'updatedAt'>): Promise<void> {
+/** A new governed run's row (its content redacted at rest), made outside any transaction. */
+export async function governedRunRowData(prisma: Prisma, row: Omit<GovernedRunRow, 'stateVersion' | 'updatedAt'>) {
   const content = await governedRunContent(prisma, row.principal.tenant, row.principal.subject, row.spec, row.result, resumable(row.status));
-  await prisma.governedRun.create({
-    data: {
-      runId: row.runId,
-      status: row.status,
-      stateVersion: 1,
-      actor: row.principal.subject,
-      tenant: row.principal.tenant,
-      principal: JSON.stringify(row.principal),
-      pin: JSON.stringify(row.pin),
-      policyVersion: row.policyVersion,
-      ...content,
-    },
-  });
+  return {
+    runId: row.runId,
+    status: row.status,
+    stateVersion: 1,
+    actor: row.principal.subject,
+    tenant: row.principal.tenant,
+    principal: JSON.stringify(row.principal),
+    pin: JSON.stringify(row.pin),
+    policyVersion: row.policyVersion,
+    ...content,
+  };
+}
+
+export async function createGovernedRun(prisma: Prisma, row: Omit<GovernedRunRow, 'stateVersion' | 'updatedAt'>): Promise<void> {
+  await prisma.governedRun.create({ data: await governedRunRowData(prisma, row) });
 }
 
 export async function getGovernedRunOrThrow(prisma: Prisma, runId: string): Promise<GovernedRunRow> {

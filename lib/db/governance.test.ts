@@ -218,6 +218,50 @@ describe.each(providers)('governed runs on $name', (provider) => {
     await p.db.close();
   });
 
+  test('a paused start stores its request, its run and its evidence, the request bound to the digest its evidence names (issue 36)', async () => {
+    const started = await pausedRun();
+    const stored = await getApprovalOrThrow(t.db.prisma, started.approval!.id, true);
+    // What the start answered is what is stored: pending, bound to the same digest, the real proposal.
+    expect(stored).toEqual(started.approval);
+    expect(await prismaGovernanceStore(t.db.prisma).getRun(started.runId)).toMatchObject({ status: 'paused', principal: alice });
+    const events = (await listEvidence(t.db.prisma, { runId: started.runId })).map((e) => e.body);
+    expect(events.map((e) => e.kind)).toEqual(['run_started', 'policy_decision', 'approval_requested']);
+    expect(events.at(-1)).toMatchObject({ callId: stored.callId, detail: `digest ${stored.digest}` });
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+  });
+
+  test("a start whose run cannot be stored leaves no request nor approval_requested evidence, and keeps its decisions' evidence (issue 36)", async () => {
+    // A stock read first, so the restock it pauses on is another call than the earlier start's.
+    const p = processOn(t.url, { script: [{ calls: [['get_stock_level', { sku: 'SKU-2003' }]] }, ...turns] });
+    // A run id already taken by another start: this start's insert of its run fails after the agent paused.
+    const { runId } = await pausedRun();
+    await expect(startGovernedRun(p.ctx, { principal: alice, runTenant: 'kittiwake', spec: { query: 'restock SKU-2003' }, runId })).rejects.toThrow();
+    expect(await t.db.prisma.approvalRequest.count({ where: { runId } })).toBe(1);
+    const kinds = (await listEvidence(t.db.prisma, { runId })).map((e) => e.body.kind);
+    expect(kinds).toEqual(['run_started', 'policy_decision', 'approval_requested', 'run_started', 'policy_decision', 'policy_decision']);
+    expect(await verifyStoredChain(t.db.prisma)).toMatchObject({ ok: true });
+    await p.db.close();
+  });
+
+  test('the journal moves an entry once: a second prepare returns the first entry, a stale transition answers null, neither records evidence (issue 36)', async () => {
+    // Its own database: entries of no governed run would fail the shared one's evidence cross-check.
+    const own = await provider.create();
+    const store = prismaGovernanceStore(own.db.prisma, { tenant: 'kittiwake', subject: 'alice' }).journal;
+    const runId = `journal-cas-${provider.name}`;
+    const entry = { operationKey: `${runId}:op`, runId, callId: 'c1', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'd' };
+    const step = (kind: string) => ({ body: () => evidenceBody({ kind: 'effect', at: new Date().toISOString(), runId, detail: kind }) });
+    const first = await store.prepare(entry, '2026-01-01T00:00:00.000Z', step('prepared'));
+    expect(await store.prepare({ ...entry, argumentsDigest: 'other' }, '2026-01-02T00:00:00.000Z', step('again'))).toEqual(first);
+    const moved = await store.transition(entry.operationKey, 'prepared', 'dispatched', { attempts: 1 }, '2026-01-01T00:00:01.000Z', step('dispatched'));
+    expect(moved).toMatchObject({ status: 'dispatched', attempts: 1, argumentsDigest: 'd', updatedAt: '2026-01-01T00:00:01.000Z' });
+    expect(await store.transition(entry.operationKey, 'prepared', 'dispatched', { attempts: 2 }, '2026-01-01T00:00:02.000Z', step('stale'))).toBeNull();
+    const done = await store.transition(entry.operationKey, 'dispatched', 'committed', { result: { ok: true }, resultDigest: 'r' }, '2026-01-01T00:00:03.000Z', step('committed'));
+    expect(done).toMatchObject({ status: 'committed', result: { ok: true }, resultDigest: 'r', attempts: 1 });
+    expect(await store.get(entry.operationKey)).toEqual(done);
+    expect((await listEvidence(own.db.prisma, { runId })).map((e) => e.body.detail)).toEqual(['prepared', 'dispatched', 'committed']);
+    await own.drop();
+  });
+
   test('a denial reaches the model as a structured refusal and nothing is written', async () => {
     const started = await pausedRun();
     expect(await approve(started.approval!.id, 'bob', 'deny')).toMatchObject({ ok: true, status: 'denied' });

@@ -25,6 +25,18 @@ export class BatchingEvidenceSink implements EvidenceSink {
     this.buffer.push(...bodies);
   }
 
+  /** Everything held so far, in order, handed to the caller to store (with the records it is about). */
+  take(): EvidenceBody[] {
+    const bodies = this.buffer;
+    this.buffer = [];
+    return bodies;
+  }
+
+  /** Holds `bodies` again ahead of anything appended since (a store of what take() gave failed). */
+  putBack(bodies: readonly EvidenceBody[]): void {
+    this.buffer = [...bodies, ...this.buffer];
+  }
+
   /** Stores everything held so far, in order. */
   async flush(): Promise<void> {
     const bodies = this.buffer;

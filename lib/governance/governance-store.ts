@@ -7,7 +7,7 @@ import type { RunResult } from '../harness';
 import type { ApprovalRequest, ApprovalStatus } from './approval';
 import type { CapabilityPin } from './capability-registry';
 import type { JournalStore } from './effect-journal';
-import type { EvidenceSink } from './evidence';
+import type { EvidenceBody, EvidenceSink } from './evidence';
 import type { Principal, ReviewerIdentity } from './principal';
 
 /** A governed run's life: running → paused (waiting for approval) → resuming → finished; deleted while paused → cancelled. */
@@ -65,6 +65,17 @@ export interface RunChange {
   takenOverAt?: Date;
 }
 
+/** An approval request as the service makes it, before it is stored. */
+export type NewApprovalRequest = Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>;
+
+/** What a start stores when it has run: its governed run, the request it waits for (paused), the evidence still held. */
+export interface StartRecords {
+  run: Omit<StoredGovernedRun, 'stateVersion' | 'updatedAt'>;
+  approval: { request: NewApprovalRequest; now: Date } | null;
+  /** In chain order: the decisions since the last flush, then approval_requested or run_finished. */
+  evidence: readonly EvidenceBody[];
+}
+
 export interface GovernanceStore {
   journal: JournalStore;
   evidence: EvidenceSink;
@@ -77,7 +88,14 @@ export interface GovernanceStore {
   updateRun(runId: string, expectedVersion: number, change: RunChange): Promise<boolean>;
   /** Whether the owner of a resume is gone: it no longer holds the job it ran the resume under. */
   ownerGone(owner: ResumeOwner): Promise<boolean>;
-  createApproval(req: Omit<ApprovalRequest, 'status' | 'stateVersion' | 'createdAt' | 'decidedAt' | 'outcomeDetail' | 'decisions'>, now: Date): Promise<ApprovalRequest>;
+  createApproval(req: NewApprovalRequest, now: Date): Promise<ApprovalRequest>;
+  /**
+   * Stores a start's records in one transaction, in this order: the approval request, the governed
+   * run, the evidence (appended to the run's chain in order, its head locked last). All or nothing:
+   * no request without its run, no approval_requested event without its request. Optional: without
+   * it the service stores each on its own, as a resume does.
+   */
+  commitStart?(records: StartRecords): Promise<ApprovalRequest | null>;
   findApproval(runId: string, callId: string): Promise<ApprovalRequest | null>;
   setApprovalOutcome(id: string, expectedVersion: number, status: ApprovalStatus, detail: string, now: Date): Promise<boolean>;
   identity(userId: string): Promise<ReviewerIdentity | null>;

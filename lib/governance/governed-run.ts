@@ -15,8 +15,8 @@ import { toolPolicyFor } from './policy-engine';
 import { toolSourceOf } from './tool-source';
 import { ConflictError, GovernanceError } from './errors';
 import { BatchingEvidenceSink } from './batching-evidence-sink';
-import { evidenceBody } from './evidence';
-import { parseOwner, type GovernanceStore, type ResumeOwner, type StoredGovernedRun } from './governance-store';
+import { evidenceBody, type EvidenceBody } from './evidence';
+import { parseOwner, type GovernanceStore, type NewApprovalRequest, type ResumeOwner, type StoredGovernedRun } from './governance-store';
 import { JournaledExecutor, type JournalStep } from './journaled-executor';
 import { ApprovedDispatchExecutor } from './approved-dispatch';
 import { operationKey as operationKeyOf } from './effect-journal';
@@ -125,8 +125,20 @@ function callArguments(result: RunResult): Map<string, JsonValue> {
   return m;
 }
 
-/** After a run segment: evidence for its decisions, and an approval request when it paused. */
-async function settle(ctx: GovernedContext, runId: string, principal: Principal, runTenant: string, pin: CapabilityPin, policy: GovernedCallPolicy, result: RunResult): Promise<ApprovalRequest | null> {
+/** An approval request made when a segment paused, not stored yet, and when it was made. */
+interface PendingApproval {
+  request: NewApprovalRequest;
+  now: Date;
+  /** Its approval_requested evidence, appended once the request is stored (with it, in a start). */
+  requested: EvidenceBody;
+}
+
+/**
+ * After a run segment: evidence for its decisions, and when it paused the approval request (bound to
+ * its proposal's digest) and its approval_requested evidence, both returned unstored: a start stores
+ * them with its run and evidence in one transaction, a resume one after the other (storeApproval).
+ */
+async function settle(ctx: GovernedContext, runId: string, principal: Principal, runTenant: string, pin: CapabilityPin, policy: GovernedCallPolicy, result: RunResult): Promise<PendingApproval | null> {
   const decisions = policy.drain();
   await recordDecisions(ctx, runId, decisions, principal.subject, callArguments(result));
   const cp = result.checkpoint;
@@ -146,38 +158,41 @@ async function settle(ctx: GovernedContext, runId: string, principal: Principal,
     policyVersion: cp.awaiting.policyVersion,
     expiresAt: new Date(now.getTime() + terms.ttlSeconds * 1000).toISOString(),
   };
-  const approval = await ctx.store.createApproval(
-    {
-      id: `apr_${randomUUID()}`,
-      runId,
-      callId: cp.awaiting.toolUseId,
-      step: cp.step,
-      rule: cp.awaiting.rule,
-      message: cp.awaiting.message,
-      approverRole: terms.approverRole,
-      quorum: terms.quorum,
-      proposal,
-      digest: proposalDigest(proposal),
-    },
-    now,
-  );
-  await ctx.store.evidence.append(
-    evidenceBody({
-      kind: 'approval_requested',
-      at: now.toISOString(),
-      runId,
-      step: cp.step,
-      callId: cp.awaiting.toolUseId,
-      tool: proposal.tool,
-      toolVersion: proposal.toolVersion,
-      policyVersion: proposal.policyVersion,
-      decision: 'approval_required',
-      rule: cp.awaiting.rule,
-      argumentsDigest: decided?.argumentsDigest ?? null,
-      actor: principal.subject,
-      detail: `digest ${approval.digest}`,
-    }),
-  );
+  const request: NewApprovalRequest = {
+    id: `apr_${randomUUID()}`,
+    runId,
+    callId: cp.awaiting.toolUseId,
+    step: cp.step,
+    rule: cp.awaiting.rule,
+    message: cp.awaiting.message,
+    approverRole: terms.approverRole,
+    quorum: terms.quorum,
+    proposal,
+    digest: proposalDigest(proposal),
+  };
+  const requested = evidenceBody({
+    kind: 'approval_requested',
+    at: now.toISOString(),
+    runId,
+    step: cp.step,
+    callId: cp.awaiting.toolUseId,
+    tool: proposal.tool,
+    toolVersion: proposal.toolVersion,
+    policyVersion: proposal.policyVersion,
+    decision: 'approval_required',
+    rule: cp.awaiting.rule,
+    argumentsDigest: decided?.argumentsDigest ?? null,
+    actor: principal.subject,
+    detail: `digest ${request.digest}`,
+  });
+  return { request, now, requested };
+}
+
+/** Stores a new approval request on its own, then appends its evidence (held in the segment's batch). */
+async function storeApproval(ctx: GovernedContext, pending: PendingApproval | null): Promise<ApprovalRequest | null> {
+  if (!pending) return null;
+  const approval = await ctx.store.createApproval(pending.request, pending.now);
+  await ctx.store.evidence.append(pending.requested);
   return approval;
 }
 
@@ -185,12 +200,12 @@ async function settle(ctx: GovernedContext, runId: string, principal: Principal,
  * Runs one segment (a start or a resume) with its evidence batched: stored before any write is
  * dispatched and when the segment ends, whether it ends well or not.
  */
-async function segment<T>(ctx: GovernedContext, work: (ctx: GovernedContext) => Promise<T>): Promise<T> {
+async function segment<T>(ctx: GovernedContext, work: (ctx: GovernedContext, evidence: BatchingEvidenceSink) => Promise<T>): Promise<T> {
   const evidence = new BatchingEvidenceSink(ctx.store.evidence);
   const batched: GovernedContext = { ...ctx, store: { ...ctx.store, evidence } };
   let out: T;
   try {
-    out = await work(batched);
+    out = await work(batched, evidence);
   } catch (err) {
     await evidence.flush().catch(() => undefined);
     throw err;
@@ -201,12 +216,13 @@ async function segment<T>(ctx: GovernedContext, work: (ctx: GovernedContext) => 
 
 /** Starts a run under the policy, for `principal`, on `runTenant`'s data. */
 export function startGovernedRun(ctx: GovernedContext, input: { principal: Principal; runTenant: string; spec: JsonValue; runId?: string }): Promise<GovernedOutcome> {
-  return segment(ctx, (c) => startSegment(c, input));
+  return segment(ctx, (c, evidence) => startSegment(c, input, evidence));
 }
 
 async function startSegment(
   ctx: GovernedContext,
   input: { principal: Principal; runTenant: string; spec: JsonValue; runId?: string },
+  evidence: BatchingEvidenceSink,
 ): Promise<GovernedOutcome> {
   const runId = input.runId ?? randomUUID();
   const now = ctx.now?.() ?? new Date();
@@ -214,10 +230,27 @@ async function startSegment(
   const { policy, journaled, operationKey } = wire(ctx, runId, pin, input.principal, input.runTenant);
   await ctx.store.evidence.append(evidenceBody({ kind: 'run_started', at: now.toISOString(), runId, policyVersion: ctx.policy.version, actor: input.principal.subject }));
   const result = await ctx.driver.run(journaled, policy, operationKey, runId);
-  const approval = await settle(ctx, runId, input.principal, input.runTenant, pin, policy, result);
-  await ctx.store.createRun({ runId, status: approval ? 'paused' : 'finished', principal: input.principal, pin, policyVersion: ctx.policy.version, spec: input.spec, result });
-  if (!approval) await ctx.store.evidence.append(evidenceBody({ kind: 'run_finished', at: (ctx.now?.() ?? new Date()).toISOString(), runId, decision: result.terminationReason }));
-  return { runId, result, approval };
+  const pending = await settle(ctx, runId, input.principal, input.runTenant, pin, policy, result);
+  const run = { runId, status: pending ? ('paused' as const) : ('finished' as const), principal: input.principal, pin, policyVersion: ctx.policy.version, spec: input.spec, result };
+  const finished = () => evidenceBody({ kind: 'run_finished', at: (ctx.now?.() ?? new Date()).toISOString(), runId, decision: result.terminationReason });
+  if (!ctx.store.commitStart) {
+    const approval = await storeApproval(ctx, pending);
+    await ctx.store.createRun(run);
+    if (!approval) await ctx.store.evidence.append(finished());
+    return { runId, result, approval };
+  }
+  // One transaction for the request, the run and the evidence still held (issue 36: a start was
+  // several, and 50 concurrent starts were bound by their cost). Should it fail, the decisions'
+  // evidence is held again so the segment still stores it; the request's and the end's are not, as
+  // what they record was not stored.
+  const held = evidence.take();
+  try {
+    const approval = await ctx.store.commitStart({ run, approval: pending, evidence: [...held, pending ? pending.requested : finished()] });
+    return { runId, result, approval };
+  } catch (err) {
+    evidence.putBack(held);
+    throw err;
+  }
 }
 
 /** The proposal as it would be bound now: today's policy version and tool schema. */
@@ -357,7 +390,7 @@ async function resumeSegment(ctx: GovernedContext, runId: string): Promise<Gover
     );
     checked = { status: 'stale', field, resolution: { outcome: 'stale', message } };
   }
-  const approval = await settle(ctx, runId, stored.principal, req.proposal.tenant, stored.pin, policy, result);
+  const approval = await storeApproval(ctx, await settle(ctx, runId, stored.principal, req.proposal.tenant, stored.pin, policy, result));
   const saved = await ctx.store.updateRun(runId, stored.stateVersion + 1, { status: approval ? 'paused' : 'finished', result, expectedStatus: 'resuming' });
   if (!saved) throw new ConflictError('run', runId, `run ${runId} changed while it was being resumed`);
   if (!approval) await ctx.store.evidence.append(evidenceBody({ kind: 'run_finished', at: (ctx.now?.() ?? new Date()).toISOString(), runId, decision: result.terminationReason }));

@@ -14,7 +14,7 @@ export { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, type AnchorHead, anchorNext, typ
 export { type ChainVerification, type RedactionSince, type StoredEvent, verifyEvidence, type WitnessAnchor } from './evidence-verify';
 export { readWitness, recordWitness, witnessPath } from './evidence-witness';
 export { chainNext, chainOf, evidenceBody, type EvidenceBody, EvidenceBodySchema, type EvidenceEvent, type EvidenceSink, MemoryEvidenceSink } from './evidence';
-export { type GovernanceStore, GOVERNED_RUN_STATUSES, ownerText, parseOwner, type ResumeOwner, type RunChange, type StoredGovernedRun, type StoredRunStatus } from './governance-store';
+export { type GovernanceStore, type NewApprovalRequest, type StartRecords, GOVERNED_RUN_STATUSES, ownerText, parseOwner, type ResumeOwner, type RunChange, type StoredGovernedRun, type StoredRunStatus } from './governance-store';
 export { type AgentDriver, type GovernedContext, type GovernedOutcome, RESUME_LEASE_MS, resumeGovernedRun, startGovernedRun } from './governed-run';
 export { JournaledExecutor, type JournalStep } from './journaled-executor';
 export { MemoryJournalStore } from './memory-journal-store';

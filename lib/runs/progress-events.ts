@@ -1,14 +1,23 @@
 import 'server-only';
-/** A run's live progress as a server-sent events response (see app/api/runs/[id]/events). */
+/** Live progress as server-sent events: a run's (app/api/runs/[id]/events) and a suite's (app/api/suites/[id]/events). */
 import { isLiveStatus } from '../format';
 import { watchRunProgress } from './progress-hub';
+import { watchSuiteStatus, type SuiteStatusDto } from './suite-status-hub';
+import type { RunProgressDto } from '../db/run-progress';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 /** A stream is ended after this long; the browser reconnects (a bound on what one request holds). */
 const MAX_STREAM_MS = 10 * 60_000;
 
-export function progressEventStream(runId: string, signal: AbortSignal): Response {
+/** A watcher of one row: calls back with its value (null: gone), returns the unsubscribe. */
+type Watch<T> = (watcher: (value: T | null) => void) => () => void;
+
+/**
+ * The stream of `watch`'s values as `event` (and `gone` when the row is gone), ended once a value is
+ * not `live` any more, the client leaves, or MAX_STREAM_MS passes.
+ */
+function eventStream<T>(event: string, watch: Watch<T>, live: (value: T) => boolean, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -37,16 +46,16 @@ export function progressEventStream(runId: string, signal: AbortSignal): Respons
       };
       // Retry after a cut in a second, not the browser's default three.
       send('retry: 1000\n\n');
-      const stop = watchRunProgress(runId, (progress) => {
-        if (progress === null) {
+      const stop = watch((value) => {
+        if (value === null) {
           send('event: gone\ndata: {}\n\n');
           close();
           return;
         }
-        send(`event: progress\ndata: ${JSON.stringify(progress)}\n\n`);
-        if (!isLiveStatus(progress.status)) close();
+        send(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
+        if (!live(value)) close();
       });
-      // Told at once (another page already watches an ended run): closed before this line.
+      // Told at once (another page already watches an ended row): closed before this line.
       if (closed) stop();
       else unwatch = stop;
       if (signal.aborted) close();
@@ -58,4 +67,13 @@ export function progressEventStream(runId: string, signal: AbortSignal): Respons
   return new Response(body, {
     headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
   });
+}
+
+export function progressEventStream(runId: string, signal: AbortSignal): Response {
+  return eventStream<RunProgressDto>('progress', (w) => watchRunProgress(runId, w), (p) => isLiveStatus(p.status), signal);
+}
+
+/** A suite's status (`status`: queued, running, then done, failed or cancelled), sent when it changes; ends after the end. */
+export function suiteStatusEventStream(suiteRunId: string, signal: AbortSignal): Response {
+  return eventStream<SuiteStatusDto>('status', (w) => watchSuiteStatus(suiteRunId, w), (s) => s.status === 'queued' || s.status === 'running', signal);
 }

@@ -1,0 +1,103 @@
+/**
+ * Issue 36, the first demo as the browser sees it: the matrix page polled its suite once a second,
+ * so the finished table could wait that long after the last run was stored. The suite's status is
+ * sent as server-sent events when it changes (queued, running, the end), one reader per suite in
+ * the process, and the stream ends after the end; another tenant's suite is not found.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from '@/lib/actions/testing/action-env';
+
+vi.mock('next/headers', () => nextHeadersMock());
+vi.mock('next/cache', () => nextCacheMock());
+
+let env: ActionEnv;
+beforeAll(async () => {
+  env = await setUpActionEnv();
+});
+afterAll(async () => {
+  await env.cleanup();
+});
+
+interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Opens the stream and collects its events as they arrive (`done` once it ends). */
+async function open(id: string, signal?: AbortSignal) {
+  const { GET } = await import('./route');
+  const { headers } = await import('next/headers');
+  const res = await GET(new Request(`http://127.0.0.1/api/suites/${id}/events`, { headers: await headers(), signal }), { params: Promise.resolve({ id }) });
+  const events: SseEvent[] = [];
+  const done = (async () => {
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+        }
+      }
+    } catch {
+      // aborted by the test
+    }
+  })();
+  return { res, events, done };
+}
+
+async function newSuite(id: string, tenant = 'kittiwake') {
+  const { createSuiteRun } = await import('@/lib/db/suites');
+  await createSuiteRun({ id, kind: 'matrix', total: 5, config: {}, datasetName: 'bundled', datasetHash: 'h', tenant });
+  return id;
+}
+
+describe('GET /api/suites/[id]/events', () => {
+  it('sends the status now and at each change — running, then done — then ends, one reader for two pages', async () => {
+    const { markSuiteStarted } = await import('@/lib/db/suite-jobs');
+    const { getDb } = await import('@/lib/db/client');
+    const { watchedSuites } = await import('@/lib/runs/suite-status-hub');
+    const id = await newSuite('events-suite-0001');
+    env.as('viewer');
+    const a = await open(id);
+    const b = await open(id);
+    expect(a.res.status).toBe(200);
+    expect(a.res.headers.get('content-type')).toContain('text/event-stream');
+    await vi.waitFor(() => expect(a.events.at(-1)).toEqual({ event: 'status', data: { status: 'queued' } }));
+    await vi.waitFor(() => expect(b.events.length).toBe(1));
+    expect(watchedSuites()).toBe(1);
+
+    await markSuiteStarted(id);
+    await vi.waitFor(() => expect(a.events.at(-1)?.data).toEqual({ status: 'running' }));
+    await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'done', finishedAt: new Date() } });
+    await Promise.all([a.done, b.done]);
+    expect(a.events.map((e) => e.data.status)).toEqual(['queued', 'running', 'done']);
+    expect(b.events.at(-1)?.data).toEqual({ status: 'done' });
+    expect(watchedSuites()).toBe(0);
+  });
+
+  it('says `gone` when the suite is deleted while a page follows it', async () => {
+    const { getDb } = await import('@/lib/db/client');
+    const id = await newSuite('events-suite-0002');
+    env.as('viewer');
+    const s = await open(id);
+    await vi.waitFor(() => expect(s.events.length).toBe(1));
+    await getDb().prisma.suiteRun.delete({ where: { id } });
+    await s.done;
+    expect(s.events.at(-1)?.event).toBe('gone');
+  });
+
+  it('refuses a caller who is not signed in, and answers another tenant’s suite as not found', async () => {
+    const id = await newSuite('events-suite-0003');
+    env.as(null);
+    expect((await open(id)).res.status).toBe(401);
+    env.as('outsider');
+    expect((await open(id)).res.status).toBe(404);
+  });
+});

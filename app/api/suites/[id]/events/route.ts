@@ -1,0 +1,22 @@
+/**
+ * GET a suite's status as server-sent events (`status`), sent when it changes and ended after the
+ * suite has ended (or is gone: `gone`). The matrix page fetches the finished suite as soon as it is
+ * told, instead of at its next poll; the page keeps polling (the table filling in) whether or not
+ * the stream works.
+ */
+import { safeRoute } from '@/lib/boundary/safe-route';
+import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
+import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
+import { suiteStatusEventStream } from '@/lib/runs/progress-events';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = safeRoute({
+  name: 'suiteEvents',
+  schema: SuiteQuerySchema,
+  role: 'viewer',
+  handler: async ({ id }, { principal, request }) => {
+    await requireSuiteInTenant(id, principal.tenant);
+    return suiteStatusEventStream(id, request.signal);
+  },
+});

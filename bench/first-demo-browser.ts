@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- --only firstdemobrowser`: the README's first demo as a new user waits for it
+ * (issue 36). Each repetition is a fresh clone's first start: a new empty SQLite database (migrated,
+ * one admin+operator user, no run, no suite), the production server (scripts/start.mjs, built when
+ * stale) started cold, Debian's Chromium signed in on the home page. From the click on "Run the matrix
+ * on the bundled dataset" to:
+ *   the matrix page     its URL and the progress or the table rendered
+ *   the complete table  the finished suite's delta table (every setting, no partial row), its last
+ *                       cell drawn: what the user waited for
+ * Figures are polled every frame (requestAnimationFrame), as bench/browser.ts does. BENCH_FIRSTDEMO_PORT
+ * moves the server's port. Measures, never asserts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { migrate } from '../scripts/db-migrate.mjs';
+import { openDatabase } from '../lib/db/client';
+import { upsertUser } from '../lib/auth/users';
+import { MATRIX_SETTINGS } from '../lib/charts/matrix-view';
+import { interactive, signIn, waitForServer } from './browser';
+import { median, round, type Figure } from './stats';
+
+const PORT = Number(process.env.BENCH_FIRSTDEMO_PORT ?? 3393);
+const USER = { email: 'first-demo@example.com', password: 'first-demo-password-0123456789' };
+
+interface Sample {
+  page: number;
+  table: number;
+  /** The suite's own time, created → finished as the server recorded it (what the table waited on). */
+  suite: number;
+}
+
+/** One fresh clone: empty database, cold server, the click, the complete table. */
+async function once(browser: Browser): Promise<Sample> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-bench-first-demo-'));
+  const url = `file:${path.join(dir, 'demo.db')}`;
+  const base = `http://127.0.0.1:${PORT}`;
+  let server: ChildProcess | null = null;
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    await migrate({ url });
+    const db = openDatabase(url);
+    try {
+      await upsertUser(db, { email: USER.email, password: USER.password, roles: ['admin', 'operator', 'reviewer'] });
+    } finally {
+      await db.close();
+    }
+    server = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: base },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitForServer(base, server, 900_000);
+    const page = await context.newPage();
+    await signIn(page, base, USER);
+    await page.goto(`${base}/`);
+    await interactive(page, '[data-testid=start-demo]');
+    const t0 = performance.now();
+    await page.getByTestId('start-demo').click();
+    await page.waitForFunction(() => location.pathname === '/matrix' && document.querySelector('section[aria-label=Progress], [data-testid=delta-table]') !== null, undefined, { polling: 'raf', timeout: 120_000 });
+    const pageMs = performance.now() - t0;
+    // The finished suite's table: every setting's row, none partial, and the last row's last cell drawn.
+    await page.waitForFunction(
+      (settings) => {
+        const table = document.querySelector('[data-testid=delta-table]');
+        if (!table || !document.querySelector('[data-testid=matrix-harness]')) return false;
+        const rows = table.querySelectorAll('tbody tr');
+        if (rows.length !== settings || table.querySelector('tr[data-partial]')) return false;
+        return (rows[rows.length - 1]?.lastElementChild?.textContent ?? '').trim() !== '';
+      },
+      MATRIX_SETTINGS.length,
+      { polling: 'raf', timeout: 300_000 },
+    );
+    const tableMs = performance.now() - t0;
+    const check = openDatabase(url);
+    try {
+      const suite = await check.prisma.suiteRun.findFirstOrThrow({ select: { createdAt: true, finishedAt: true } });
+      return { page: pageMs, table: tableMs, suite: suite.finishedAt ? suite.finishedAt.getTime() - suite.createdAt.getTime() : NaN };
+    } finally {
+      await check.close();
+    }
+  } finally {
+    await context.close();
+    if (server?.pid) {
+      server.kill('SIGTERM');
+      await new Promise((r) => (server!.exitCode !== null ? r(null) : server!.once('exit', r)));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchFirstDemoBrowser(repeat: number): Promise<Figure[]> {
+  const n = repeat;
+  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const samples: Sample[] = [];
+  const loads: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      samples.push(await once(browser));
+      loads.push(os.loadavg()[0]!);
+    }
+  } finally {
+    await browser.close();
+  }
+  const load = `load average ${round(Math.min(...loads), 1)}–${round(Math.max(...loads), 1)} on ${os.cpus().length} cores`;
+  const list = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+  return [
+    { name: 'first demo in the browser: click → matrix page', value: round(median(samples.map((s) => s.page)), 0), unit: 'ms', detail: `median of ${n} fresh clones; ${list(samples.map((s) => s.page))} ms; ${load}` },
+    { name: 'first demo in the browser: click → complete table', value: round(median(samples.map((s) => s.table)), 0), unit: 'ms', target: '≤ 2000 ms', detail: `median of ${n} fresh clones; ${list(samples.map((s) => s.table))} ms; ${load}` },
+    { name: 'first demo: the suite on the server, created → finished', value: round(median(samples.map((s) => s.suite)), 0), unit: 'ms', detail: `${list(samples.map((s) => s.suite))} ms (the rest of the table's wait is the click, the page and being told)` },
+  ];
+}
