@@ -34,7 +34,9 @@ import { verifyStoredChain } from './governance-evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { cancelGovernedRun, findGovernedRun } from './governance-runs';
 import { prismaGovernanceStore } from './governance-store';
-import { getRunOrThrow } from './runs-read';
+import { addRunLabel, labelsOfRun } from './labels';
+import { getRunOrThrow, getRunSummary } from './runs-read';
+import { storeRunSoFar } from '../runs/store';
 import { replaceRun, saveRun } from './runs-write';
 import { makeMeta } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -196,6 +198,24 @@ describe.each(providers)('governed runs redacted at rest on $name', (provider) =
     const erased = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
     expect([erased.spec, erased.result, erased.sealed]).toEqual([JSON.stringify({ erased: true }), JSON.stringify({ erased: true }), null]);
     expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true, erased: 1 });
+  });
+
+  test("a reviewer's label given while the run is paused stays when the resumed run is stored, with its comment's redactions", async () => {
+    const started = await pausedRun();
+    const label = await addRunLabel('kittiwake', { runId: started.runId, step: null, verdict: 'fail', category: null, score: null, comment: `asked for card ${CARD}`, by: { id: 'bob', name: 'bob' } }, db);
+    const bob = (await getIdentity(db.prisma, 'bob'))!;
+    await decideApproval(db.prisma, { id: started.approval!.id, reviewer: bob, verdict: 'approve', reason: 'fine', now: new Date() });
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    await p.db.close();
+    // Stored the way the dashboard and the job worker store a resumed run (lib/runs/governed-resume.ts).
+    await storeRunSoFar(done.result, { ...makeMeta({ tenant: 'kittiwake', createdBy: 'alice' }), id: started.runId }, db);
+
+    expect((await labelsOfRun('kittiwake', started.runId, db)).map((l) => l.id)).toEqual([label.id]);
+    const summary = (await getRunSummary(started.runId, db))!;
+    expect(summary.status).toBe('finished');
+    expect(summary.redactions).toEqual(expect.arrayContaining([{ class: 'card', count: 1, where: 'label comment' }]));
+    expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true });
   });
 
   test('a paused run cancelled keeps no sealed content, and erasing its subject covers its governed records', async () => {

@@ -180,6 +180,33 @@ export async function runRedactors(
   return out;
 }
 
+/** Where a reviewer's label comment's redactions are listed on its run (labels.ts): kept when the run is stored again. */
+export const LABEL_COMMENT = 'label comment';
+
+/**
+ * Run `runId`'s stored redactions list inside the caller's transaction, the row locked until it
+ * commits on PostgreSQL (SQLite has one writer at a time): the two writers that merge into it, a
+ * label (labels.ts) and the run stored again (runs-write.ts replaceRun), then never lose each other's entries.
+ */
+export async function lockedRunRedactions(tx: Client, provider: Database['provider'], runId: string): Promise<string | null> {
+  const rows =
+    provider === 'postgres'
+      ? await tx.$queryRaw<{ redactions: string | null }[]>`SELECT "redactions" FROM "Run" WHERE "id" = ${runId} FOR UPDATE`
+      : await tx.$queryRaw<{ redactions: string | null }[]>`SELECT "redactions" FROM "Run" WHERE "id" = ${runId}`;
+  return rows[0]?.redactions ?? null;
+}
+
+/** The entries of a stored redactions list that reviewers' label comments put there. */
+export function labelRedactions(stored: string | null): Redaction[] {
+  if (!stored) return [];
+  try {
+    const parsed = JSON.parse(stored) as unknown;
+    return Array.isArray(parsed) ? (parsed as Redaction[]).filter((r) => r.where === LABEL_COMMENT) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A redactions list as stored (null: nothing was taken out). */
 export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
 

@@ -12,7 +12,7 @@ import { assertJobHeld, type JobLease } from './job-lease';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
-import { runRedactors } from './redaction-store';
+import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors } from './redaction-store';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
 /** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */
@@ -112,10 +112,14 @@ export async function deleteRunsIn(txDb: Database, ids: readonly string[]): Prom
 }
 
 /**
- * Replaces a stored run with a newer RunResult under the same id (a governed run that resumed after
- * a decision) in one transaction: the old rows go and the new ones arrive together, or neither does.
- * Blobs only the old version used are pruned in the same transaction. Under a job lease (a queued run
- * on a PostgreSQL worker) the transaction first checks the job is still this worker's (job-lease.ts):
+ * Replaces a stored run with a newer RunResult under the same id (a live run after each step, a
+ * governed run that resumed after a decision) in one transaction: the new version arrives whole, or
+ * nothing changes. The Run row is updated in place and only the rows the run itself wrote are
+ * replaced (RUN_OWN_TABLES): rows others keep under the run — a reviewer's label (RunLabel), a suite's
+ * case (SuiteCase) — stay, and so do the label comments' entries in its redactions list. (Deleting the
+ * Run row and inserting it again took those with it through the foreign keys' cascade.) Blobs only
+ * the old version used are pruned in the same transaction. Under a job lease (a queued run on a
+ * PostgreSQL worker) the transaction first checks the job is still this worker's (job-lease.ts):
  * a worker that lost it stores nothing over what the new owner stores.
  */
 export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
@@ -125,18 +129,27 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
   const [redactor] = await runRedactors(p, [meta]);
   const rows = buildRunRows(run, meta, meta.id, blobs, redactor);
   const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
-  // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
-  const lock = db.provider === 'postgres' ? [lockBlobsForPrune(db)] : [];
-  const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false }));
-  if (lease && db.provider === 'postgres') {
-    await p.$transaction(async (tx) => {
-      const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
-      await assertJobHeld(tx, lease);
-      for (const statement of [lockBlobsForPrune(txDb), txDb.prisma.run.deleteMany({ where: { id: meta.id } }), ...insertAll(txDb, tables), ...pruneBlobs(txDb, stale, true)]) await statement;
-    });
-    return;
-  }
-  await p.$transaction([...lock, p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, tables), ...pruneBlobs(db, stale, true)]);
+  const own = rows.run.redactions ?? null;
+  await p.$transaction(async (tx) => {
+    const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+    if (lease && db.provider === 'postgres') await assertJobHeld(tx, lease);
+    // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
+    if (db.provider === 'postgres') await lockBlobsForPrune(txDb);
+    rows.run.redactions = mergeRedactions(own, labelRedactions(await lockedRunRedactions(tx, db.provider, meta.id)));
+    const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false, ...(t.table === 'Run' ? { updateOn: 'id' } : {}) }));
+    for (const statement of [...deleteOwnRows(txDb, meta.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, stale, true)]) await statement;
+  });
+}
+
+/** The tables whose rows of a run the run itself writes (runTables, but for Blob and Run): a stored-again run replaces them. */
+const RUN_OWN_TABLES = runTables([], []).map((t) => t.table).filter((t) => t !== 'Blob' && t !== 'Run');
+
+/** Statements deleting run `id`'s rows in RUN_OWN_TABLES (PostgreSQL: one statement of data-modifying CTEs). */
+function deleteOwnRows(db: Database, id: string): Statement[] {
+  const deletes = RUN_OWN_TABLES.map((table) => Sql.sql`DELETE FROM ${Sql.raw(`"${table}"`)} WHERE "runId" = ${id}`);
+  if (db.provider !== 'postgres') return deletes.map((sql) => db.prisma.$executeRaw`${sql}`);
+  const last = deletes.pop()!;
+  return [db.prisma.$executeRaw`WITH ${Sql.join(deletes.map((sql, i) => Sql.sql`${Sql.raw(`"d${i}"`)} AS (${sql})`))} ${last}`];
 }
 
 /**
