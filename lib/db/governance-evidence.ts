@@ -11,7 +11,7 @@ import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type Evidenc
 import { evidenceKey } from '../governance';
 import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance';
 import { readWitness, recordWitness, witnessPath } from '../governance';
-import { erasureSeqs, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
+import { erasureSeqs, labelWithoutRow, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
 import { labelDigest } from '../eval';
 import { verifyEvidence, type ChainVerification, type RedactionSince, type StoredEvent, type WitnessAnchor } from '../governance';
 import { canonicalJson } from '../governance';
@@ -268,7 +268,8 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   const verified = verifyEvidence(key, { events, heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null, witness: options.witness });
   if (!verified.ok) return verified;
   const subjects = await evidenceSubjects(prisma);
-  const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
+  const missing =
+    missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events) ?? labelWithoutRow(subjects.labels ?? [], events, await storedRunsOf(prisma, events.filter((e) => e.body.kind === 'label').map((e) => e.chain)));
   if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
   const removed: Record<string, number> = {};
   for (const e of events) if (e.body.kind === 'retention') removed[e.body.policyVersion ?? '?'] = (removed[e.body.policyVersion ?? '?'] ?? 0) + (e.body.removed?.length ?? 0);
@@ -287,6 +288,16 @@ async function redactionSinceOf(prisma: Prisma, events: readonly EvidenceEvent[]
   for (const [tenant, body] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
     const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: new Date(body.at) } } });
     out.push({ tenant, classes: body.redactions, since: body.at, storedBefore });
+  }
+  return out;
+}
+
+/** Which of `ids` are stored runs (audit verify: a label event of a run removed whole has no row to match). */
+async function storedRunsOf(prisma: Prisma, ids: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  const out = new Set<string>();
+  for (let i = 0; i < unique.length; i += 1000) {
+    for (const r of await prisma.run.findMany({ where: { id: { in: unique.slice(i, i + 1000) } }, select: { id: true } })) out.add(r.id);
   }
   return out;
 }

@@ -73,6 +73,20 @@ export function mismatchedLabel(labels: readonly LabelSubject[], events: readonl
   return null;
 }
 
+/**
+ * The first `label` event of a run still stored (`storedRuns`) whose label row is gone, or null. A
+ * label is never deleted on its own (erasure blanks its comment; retention and deleteRun take the
+ * whole run), so a missing row was deleted in the database — or lost, as a run stored again once lost them.
+ */
+export function labelWithoutRow(labels: readonly LabelSubject[], events: readonly PlacedBody[], storedRuns: ReadonlySet<string>): MissingEvidence | null {
+  const stored = new Set(labels.map((l) => `${l.runId}\u0000${l.evidenceSeq}`));
+  for (const e of events) {
+    if (e.body.kind !== 'label' || !storedRuns.has(e.chain) || stored.has(`${e.chain}\u0000${e.seq}`)) continue;
+    return { chain: e.chain, reason: `label event ${e.seq} of run ${e.chain} has no stored label (deleted in the database)` };
+  }
+  return null;
+}
+
 export interface MissingEvidence {
   chain: string;
   reason: string;
