@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { labelDigest } from '../eval';
 import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval';
-import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch } from '../governance';
+import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch, rewrittenLabels } from '../governance';
 import { evidenceKey } from '../governance';
 import type { EvidenceKey } from '../governance';
 import { safeJsonParse } from '../harness';
@@ -183,8 +183,15 @@ async function mismatchedLabelIds(labels: readonly RunLabelDto[], db: Database):
       return body?.success ? [{ chain: r.chain, seq: r.seq, body: body.data }] : [];
     }),
   ));
+  const rewritten = rewrittenLabels(
+    (await db.prisma.evidenceEvent.findMany({ where: { chain: 'global', body: { contains: '"kind":"redaction_rewrite"' } }, select: { body: true } })).flatMap((r) => {
+      const parsed = safeJsonParse(r.body);
+      const body = parsed.ok ? EvidenceBodySchema.safeParse(parsed.value) : null;
+      return body?.success ? [{ body: body.data }] : [];
+    }),
+  );
   return new Set(
-    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq) !== null).map((l) => l.id),
+    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq, rewritten) !== null).map((l) => l.id),
   );
 }
 

@@ -24,6 +24,7 @@ import {
   unsealPseudonymKey,
   type Redaction,
 } from '../governance';
+import { safeJsonParse } from '../harness';
 import type { Database } from './client';
 import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
 
@@ -196,31 +197,26 @@ export async function lockedRunRedactions(tx: Client, provider: Database['provid
   return rows[0]?.redactions ?? null;
 }
 
-/** The entries of a stored redactions list that reviewers' label comments put there. */
-export function labelRedactions(stored: string | null): Redaction[] {
-  if (!stored) return [];
-  try {
-    const parsed = JSON.parse(stored) as unknown;
-    return Array.isArray(parsed) ? (parsed as Redaction[]).filter((r) => r.where === LABEL_COMMENT) : [];
-  } catch {
-    return [];
-  }
+/** A run's (or record's) `redactions` column read back ([] when none or unreadable: it lists, it never holds values). */
+export function storedRedactions(text: string | null): Redaction[] {
+  if (!text) return [];
+  const parsed = safeJsonParse(text);
+  if (!parsed.ok || !Array.isArray(parsed.value)) return [];
+  return (parsed.value as unknown[]).filter((r): r is Redaction => {
+    const o = r as Partial<Redaction> | null;
+    return !!o && typeof o === 'object' && typeof o.class === 'string' && typeof o.count === 'number' && typeof o.where === 'string';
+  });
 }
+
+/** The entries of a stored redactions list that reviewers' label comments put there. */
+export const labelRedactions = (stored: string | null): Redaction[] => storedRedactions(stored).filter((r) => r.where === LABEL_COMMENT);
 
 /** A redactions list as stored (null: nothing was taken out). */
 export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
 
 /** Merges `more` into a stored redactions list (same class and place: counts add up). */
 export function mergeRedactions(stored: string | null, more: readonly Redaction[]): string | null {
-  const list: Redaction[] = [];
-  if (stored) {
-    try {
-      const parsed = JSON.parse(stored) as unknown;
-      if (Array.isArray(parsed)) list.push(...(parsed as Redaction[]));
-    } catch {
-      // An unreadable list is replaced by what is known now (it lists, it never holds values).
-    }
-  }
+  const list: Redaction[] = storedRedactions(stored).map((r) => ({ ...r }));
   for (const r of more) {
     const same = list.find((x) => x.class === r.class && x.where === r.where);
     if (same) same.count += r.count;

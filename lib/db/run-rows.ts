@@ -303,6 +303,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
     sessionId: meta.sessionId ?? null,
     traceUserId: meta.traceUserId ?? null,
     redactions: null,
+    redactedAt: null,
     agentCount: rows.agents.length,
     agentTreeHash: tree ? referenced(blobs.addJson(tree as unknown as JsonValue).hash) : null,
     createdAt: new Date(),

@@ -12,7 +12,7 @@ import { assertJobHeld, type JobLease } from './job-lease';
 import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
-import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors } from './redaction-store';
+import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors, storedRedactions } from './redaction-store';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
 /** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */
@@ -123,22 +123,53 @@ export async function deleteRunsIn(txDb: Database, ids: readonly string[]): Prom
  * a worker that lost it stores nothing over what the new owner stores.
  */
 export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
-  const p = db.prisma;
-  const old = await p.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
-  const blobs = new BlobSet();
-  const [redactor] = await runRedactors(p, [meta]);
-  const rows = buildRunRows(run, meta, meta.id, blobs, redactor);
-  const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
-  const own = rows.run.redactions ?? null;
-  await p.$transaction(async (tx) => {
+  const prepared = await prepareRunAgain(run, meta, db);
+  await db.prisma.$transaction(async (tx) => {
     const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
     if (lease && db.provider === 'postgres') await assertJobHeld(tx, lease);
     // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
-    if (db.provider === 'postgres') await lockBlobsForPrune(txDb);
-    rows.run.redactions = mergeRedactions(own, labelRedactions(await lockedRunRedactions(tx, db.provider, meta.id)));
-    const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false, ...(t.table === 'Run' ? { updateOn: 'id' } : {}) }));
-    for (const statement of [...deleteOwnRows(txDb, meta.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, stale, true)]) await statement;
+    await lockBlobsForPruneIn(txDb);
+    await writeRunAgainIn(txDb, prepared);
   });
+}
+
+/** A run's rows built (and redacted) to be stored again under its id: replaceRun, the redaction rewrite. */
+export interface PreparedRun {
+  id: string;
+  rows: RunRows;
+  blobs: BlobSet;
+  /** Blobs the stored version references that the new one does not (pruned when no other run uses them). */
+  stale: string[];
+}
+
+/** Builds `run`'s rows under the tenant's current redaction (outside any transaction: it reads keys and blobs). */
+export async function prepareRunAgain(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database): Promise<PreparedRun> {
+  const old = await db.prisma.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
+  const blobs = new BlobSet();
+  const [redactor] = await runRedactors(db.prisma, [meta]);
+  const rows = buildRunRows(run, meta, meta.id, blobs, redactor);
+  return { id: meta.id, rows, blobs, stale: old.map((r) => r.hash).filter((h) => !blobs.rows.has(h)) };
+}
+
+/** PostgreSQL: BLOB_PRUNE_LOCK exclusively, until the caller's transaction commits (a no-op on SQLite). Take it first. */
+export async function lockBlobsForPruneIn(txDb: Database): Promise<void> {
+  if (txDb.provider === 'postgres') await lockBlobsForPrune(txDb);
+}
+
+/**
+ * Stores `prepared` over its stored version inside the caller's transaction (after lockBlobsForPruneIn):
+ * the Run row updated in place, its own rows replaced, the blobs only the old version used pruned.
+ * Its redactions list keeps the label comments' entries — or, with `rewrite` (redact --rewrite), every
+ * stored entry (the content already redacted is not found again), the row's createdAt and redactedAt then set.
+ */
+export async function writeRunAgainIn(txDb: Database, prepared: PreparedRun, rewrite?: { createdAt: Date; redactedAt: Date }): Promise<void> {
+  const { rows } = prepared;
+  const own = rows.run.redactions ?? null;
+  const stored = await lockedRunRedactions(txDb.prisma, txDb.provider, prepared.id);
+  rows.run.redactions = mergeRedactions(own, rewrite ? storedRedactions(stored) : labelRedactions(stored));
+  if (rewrite) Object.assign(rows.run, rewrite);
+  const tables = runTables(prepared.blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false, ...(t.table === 'Run' ? { updateOn: 'id' } : {}) }));
+  for (const statement of [...deleteOwnRows(txDb, prepared.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, prepared.stale, true)]) await statement;
 }
 
 /** The tables whose rows of a run the run itself writes (runTables, but for Blob and Run): a stored-again run replaces them. */
