@@ -285,9 +285,17 @@ async function redactionSinceOf(prisma: Prisma, events: readonly EvidenceEvent[]
   const newest = new Map<string, EvidenceEvent['body']>();
   for (const e of events) if (e.body.kind === 'redaction_classes' && e.body.rule !== null) newest.set(e.body.rule, e.body);
   const out: RedactionSince[] = [];
+  const rewritten = new Map<string, number>();
+  for (const e of events) {
+    const b = e.body;
+    if (b.kind !== 'redaction_rewrite' || b.rule === null || newest.get(b.rule) === undefined || b.at < newest.get(b.rule)!.at) continue;
+    rewritten.set(b.rule, (rewritten.get(b.rule) ?? 0) + (b.rewritten?.length ?? 0));
+  }
   for (const [tenant, body] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
-    const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: new Date(body.at) } } });
-    out.push({ tenant, classes: body.redactions, since: body.at, storedBefore });
+    const since = new Date(body.at);
+    // A run redact --rewrite rewrote since then holds its content as if stored under them.
+    const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: since }, OR: [{ redactedAt: null }, { redactedAt: { lt: since } }] } });
+    out.push({ tenant, classes: body.redactions, since: body.at, storedBefore, rewritten: rewritten.get(tenant) ?? 0 });
   }
   return out;
 }

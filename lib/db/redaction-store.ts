@@ -82,6 +82,15 @@ async function noteClasses(client: Client, tenant: string, policy: RedactionPoli
 }
 
 /**
+ * The tenant's current redaction classes as the evidence records them, and since when they apply
+ * (recorded now when the policy file changed them); null when the tenant never kept anything out.
+ */
+export async function classesInForce(client: Client, tenant: string): Promise<{ classes: string[]; at: string } | null> {
+  await noteClasses(client, tenant, tenantRedactionPolicy(tenant));
+  return recordedClasses(client, tenant);
+}
+
+/**
  * The tenant's redaction (undefined: none, or no policy file). The policy is parsed again only when
  * its file changes, so a stored run does not pay for reading it; a policy that does not parse is refused.
  */
