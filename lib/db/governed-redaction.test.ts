@@ -35,6 +35,7 @@ import { addMembership, getIdentity } from './governance-members';
 import { cancelGovernedRun, findGovernedRun } from './governance-runs';
 import { prismaGovernanceStore } from './governance-store';
 import { addRunLabel, labelsOfRun } from './labels';
+import { rewriteRedaction } from './redaction-rewrite';
 import { getRunOrThrow, getRunSummary } from './runs-read';
 import { storeRunSoFar } from '../runs/store';
 import { replaceRun, saveRun } from './runs-write';
@@ -216,6 +217,41 @@ describe.each(providers)('governed runs redacted at rest on $name', (provider) =
     expect(summary.status).toBe('finished');
     expect(summary.redactions).toEqual(expect.arrayContaining([{ class: 'card', count: 1, where: 'label comment' }]));
     expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true });
+  });
+
+  test('redact --rewrite takes the classes into a run paused before they applied, keeping the real content sealed for its resume', async () => {
+    const withClasses = fs.readFileSync(policyFile, 'utf8');
+    const policy = JSON.parse(withClasses) as { tenants: Record<string, Record<string, unknown>> };
+    fs.writeFileSync(policyFile, JSON.stringify({ ...policy, tenants: { ...policy.tenants, kittiwake: { ...policy.tenants.kittiwake, redaction: undefined } } }));
+    let started;
+    try {
+      started = await pausedRun();
+      const before = dump(t, provider.name);
+      expect(before).toContain(CARD);
+      expect(before).toContain(EMAIL);
+    } finally {
+      fs.writeFileSync(policyFile, withClasses);
+    }
+
+    const report = await rewriteRedaction('kittiwake', { by: 'alice', db });
+    expect(report).toMatchObject({ left: 0, classes: ['card', 'email', 'iban', 'restock_ref'] });
+    expect(report.governed).toBeGreaterThanOrEqual(2);
+    expectNoValues(dump(t, provider.name));
+    const row = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
+    expect(row.spec).toContain('[REDACTED:card]');
+    expect(row.sealed).toMatch(/^v1\./);
+    const request = await db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: started.approval!.id } });
+    expect(JSON.parse(request.proposal).arguments).toEqual({ query: 'refund rules for [REDACTED:email]' });
+    expect(request.sealedArguments).toMatch(/^v1\./);
+    expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true });
+
+    // The governance service reads the real values back, as a resume in any process does (resuming
+    // itself would find the approval stale: the policy file changed while the run waited).
+    expect((await getApprovalOrThrow(db.prisma, started.approval!.id, true)).proposal.arguments).toEqual(ARGS);
+    expect((await findGovernedRun(db.prisma, started.runId))!.result.checkpoint!.awaiting.arguments).toEqual(ARGS);
+    expect(JSON.stringify((await findGovernedRun(db.prisma, started.runId))!.spec)).toContain(CARD);
+    await cancelGovernedRun(db.prisma, started.runId, 'alice');
+    await db.prisma.run.update({ where: { id: started.runId }, data: { status: 'finished' } });
   });
 
   test('a paused run cancelled keeps no sealed content, and erasing its subject covers its governed records', async () => {

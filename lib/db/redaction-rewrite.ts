@@ -3,7 +3,8 @@ import 'server-only';
  * `redact --rewrite` (issue 33): content a tenant stored before its current redaction classes applied
  * is rewritten under them — each run's content (read back whole and stored again in place, as a
  * live run's next step is: replaceRun's writer), the raw OTLP spans and logs of the trace it was
- * built from, its reviewers' label comments, and its governed-run record's spec and result.
+ * built from, its reviewers' label comments, and its governed run's records (spec and result,
+ * approval requests' arguments, reviewers' reasons, journal results and errors).
  *
  * In batches, like retention: one transaction per batch of runs, which also appends one
  * `redaction_rewrite` event to the global evidence chain (the tenant, its classes, each run with its
@@ -15,11 +16,10 @@ import 'server-only';
  */
 import { labelDigest } from '../eval';
 import { evidenceBody, evidenceKey, type EvidenceKey, type Redactor } from '../governance';
-import type { JsonValue, RunResult } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
 import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
-import { governedRunContent, realGovernedContent } from './governed-content';
+import { jsonOf, rewriteGovernedRecords, rewriteGovernedRun } from './redaction-rewrite-governed';
 import { classesInForce, LABEL_COMMENT, lockedRunRedactions, mergeRedactions, runRedactors } from './redaction-store';
 import { getRunOrThrow } from './runs-read';
 import { lockBlobsForPruneIn, prepareRunAgain, writeRunAgainIn, type PreparedRun } from './runs-write';
@@ -145,7 +145,7 @@ async function rewriteBatch(db: Database, key: EvidenceKey, tenant: string, clas
         await tx.run.update({ where: { id: p.id }, data: { redactions: mergeRedactions(stored.redactions, labels.redactions()) } });
       }
       counts.otlpRows += await rewriteOtlpRows(tx, tenant, p.id, raw);
-      counts.governed += await rewriteGovernedRun(tx, p.id, tenant);
+      counts.governed += (await rewriteGovernedRun(tx, p.id, tenant)) + (await rewriteGovernedRecords(tx, p.id, tenant, raw));
     }
     counts.labels = relabelled.length;
     const heads = new Map((await tx.evidenceChain.findMany({ where: { chain: { in: rewritten.map((r) => r.runId) } }, select: { chain: true, hash: true } })).map((h) => [h.chain, h.hash]));
@@ -183,13 +183,6 @@ async function rewriteLabels(tx: Tx, runId: string, r: Redactor): Promise<{ runI
   return out;
 }
 
-const jsonOf = (text: string): JsonValue => {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return text;
-  }
-};
 
 /** The raw OTLP spans and logs of the trace run `runId` was built from, under the current classes (as otlp-store.ts redacts a batch). */
 async function rewriteOtlpRows(tx: Tx, tenant: string, runId: string, r: Redactor): Promise<number> {
@@ -212,23 +205,4 @@ async function rewriteOtlpRows(tx: Tx, tenant: string, runId: string, r: Redacto
     }
   }
   return n;
-}
-
-/**
- * The run's governed record (spec and latest result) under the current classes, as governance-runs.ts
- * stores it: from its real content (the sealed copy, while it has one), the real content sealed when
- * the run may still dispatch. Compare-and-set on its state version: a run that moved on meanwhile was
- * stored under the current classes by that move. Whether it was rewritten.
- */
-async function rewriteGovernedRun(tx: Tx, runId: string, tenant: string): Promise<number> {
-  const row = await tx.governedRun.findUnique({ where: { runId } });
-  if (!row || row.tenant !== tenant) return 0;
-  const real = realGovernedContent(row);
-  const resumable = row.status === 'paused' || row.status === 'resuming' || row.status === 'running';
-  const content = await governedRunContent(tx, tenant, row.actor, jsonOf(real.spec), jsonOf(real.result) as unknown as RunResult, resumable);
-  if (content.spec === row.spec && content.result === row.result) return 0;
-  // From the sealed (real) content every class is found again: its list is whole. Otherwise what was taken out before is kept.
-  const redactions = row.sealed ? content.redactions : mergeRedactions(row.redactions, JSON.parse(content.redactions ?? '[]'));
-  const { count } = await tx.governedRun.updateMany({ where: { runId, stateVersion: row.stateVersion }, data: { ...content, redactions } });
-  return count;
 }

@@ -163,11 +163,10 @@ export async function lockBlobsForPruneIn(txDb: Database): Promise<void> {
  * stored entry (the content already redacted is not found again), the row's createdAt and redactedAt then set.
  */
 export async function writeRunAgainIn(txDb: Database, prepared: PreparedRun, rewrite?: { createdAt: Date; redactedAt: Date }): Promise<void> {
-  const { rows } = prepared;
-  const own = rows.run.redactions ?? null;
   const stored = await lockedRunRedactions(txDb.prisma, txDb.provider, prepared.id);
-  rows.run.redactions = mergeRedactions(own, rewrite ? storedRedactions(stored) : labelRedactions(stored));
-  if (rewrite) Object.assign(rows.run, rewrite);
+  // A copy: a transaction retried (withEvidenceTx) writes the same rows again, nothing merged twice.
+  const run = { ...prepared.rows.run, redactions: mergeRedactions(prepared.rows.run.redactions ?? null, rewrite ? storedRedactions(stored) : labelRedactions(stored)), ...rewrite };
+  const rows = { ...prepared.rows, run };
   const tables = runTables(prepared.blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false, ...(t.table === 'Run' ? { updateOn: 'id' } : {}) }));
   for (const statement of [...deleteOwnRows(txDb, prepared.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, prepared.stale, true)]) await statement;
 }
