@@ -29,7 +29,7 @@ import { LocalToolExecutor } from '../stockroom/executor/local-executor';
 import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
 import { openDatabase, type Database } from './client';
 import { eraseContent } from './erasure';
-import { decideApproval, getApprovalOrThrow, listApprovals } from './governance-approvals';
+import { approvalRedactions, decideApproval, getApprovalOrThrow, listApprovals } from './governance-approvals';
 import { verifyStoredChain } from './governance-evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { cancelGovernedRun, findGovernedRun } from './governance-runs';
@@ -157,6 +157,11 @@ describe.each(providers)('governed runs redacted at rest on $name', (provider) =
     expect((await listApprovals(db.prisma, 'pending', new Date(), ['kittiwake']))[0]!.proposal.arguments).toEqual(shown.proposal.arguments);
     const request = await db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } });
     expect(JSON.parse(request.redactions!)).toEqual([{ class: 'email', count: 1, where: 'proposal arguments' }]);
+    // The request's page lists what its proposal and its run's question lost (in the request's tenant only).
+    expect(await approvalRedactions(db.prisma, 'kittiwake', approvalId)).toEqual(
+      expect.arrayContaining([{ class: 'email', count: 1, where: 'proposal arguments' }, { class: 'card', count: 1, where: 'spec' }]),
+    );
+    expect(await approvalRedactions(db.prisma, 'puffin', approvalId)).toEqual([]);
     expect(request.sealedArguments).toMatch(/^v1\./);
     // The governed run: spec, result and checkpoint redacted, the real ones sealed, what went listed.
     const row = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
