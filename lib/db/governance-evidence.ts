@@ -278,6 +278,12 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
 }
 
 /**
+ * The tenant's runs stored before its classes applied at `since` and not rewritten under them since
+ * (redact --rewrite marks Run.redactedAt): their content is as it was stored then.
+ */
+export const storedBeforeWhere = (tenant: string, since: Date) => ({ tenant, createdAt: { lt: since }, OR: [{ redactedAt: null }, { redactedAt: { lt: since } }] });
+
+/**
  * Per tenant whose redaction classes are recorded (issue 33), the newest: which classes, since when,
  * and how many of its runs were stored before they applied (their content is as it was stored then).
  */
@@ -294,7 +300,7 @@ async function redactionSinceOf(prisma: Prisma, events: readonly EvidenceEvent[]
   for (const [tenant, body] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
     const since = new Date(body.at);
     // A run redact --rewrite rewrote since then holds its content as if stored under them.
-    const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: since }, OR: [{ redactedAt: null }, { redactedAt: { lt: since } }] } });
+    const storedBefore = await prisma.run.count({ where: storedBeforeWhere(tenant, since) });
     out.push({ tenant, classes: body.redactions, since: body.at, storedBefore, rewritten: rewritten.get(tenant) ?? 0 });
   }
   return out;

@@ -18,7 +18,7 @@ import { labelDigest } from '../eval';
 import { evidenceBody, evidenceKey, type EvidenceKey, type Redactor } from '../governance';
 import { getDb, type Database } from './client';
 import { InvalidInputError } from './errors';
-import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
+import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from './governance-evidence';
 import { jsonOf, rewriteGovernedRecords, rewriteGovernedRun } from './redaction-rewrite-governed';
 import { classesInForce, LABEL_COMMENT, lockedRunRedactions, mergeRedactions, runRedactors } from './redaction-store';
 import { getRunOrThrow } from './runs-read';
@@ -51,9 +51,6 @@ export interface RewriteReport {
   left: number;
 }
 
-/** The tenant's runs stored before `since` and not rewritten since. */
-const dueWhere = (tenant: string, since: Date) => ({ tenant, createdAt: { lt: since }, OR: [{ redactedAt: null }, { redactedAt: { lt: since } }] });
-
 /**
  * Rewrites (or with `dryRun`, counts) the content `tenant` stored before its current redaction
  * classes applied. `by`: the admin asking (recorded as the events' actor). InvalidInputError naming
@@ -69,7 +66,7 @@ export async function rewriteRedaction(
   const since = new Date(recorded.at);
   const report: RewriteReport = { tenant, classes: recorded.classes, since: recorded.at, dryRun: options.dryRun === true, runs: 0, labels: null, otlpRows: null, governed: null, batches: 0, left: 0 };
   if (report.dryRun) {
-    report.runs = report.left = await db.prisma.run.count({ where: dueWhere(tenant, since) });
+    report.runs = report.left = await db.prisma.run.count({ where: storedBeforeWhere(tenant, since) });
     return report;
   }
   Object.assign(report, { labels: 0, otlpRows: 0, governed: 0 });
@@ -78,7 +75,7 @@ export async function rewriteRedaction(
   // A cursor, so a run that cannot be rewritten (unreadable) is passed once, not retried forever.
   let after = '';
   for (;;) {
-    const due = await db.prisma.run.findMany({ where: { ...dueWhere(tenant, since), id: { gt: after } }, select: { id: true }, orderBy: { id: 'asc' }, take });
+    const due = await db.prisma.run.findMany({ where: { ...storedBeforeWhere(tenant, since), id: { gt: after } }, select: { id: true }, orderBy: { id: 'asc' }, take });
     if (due.length === 0) break;
     after = due.at(-1)!.id;
     const done = await rewriteBatch(db, key, tenant, recorded.classes, since, due.map((r) => r.id), options.by);
@@ -90,7 +87,7 @@ export async function rewriteRedaction(
     options.onBatch?.(report.runs);
     if (db.provider !== 'postgres') await yieldTurn();
   }
-  report.left = await db.prisma.run.count({ where: dueWhere(tenant, since) });
+  report.left = await db.prisma.run.count({ where: storedBeforeWhere(tenant, since) });
   return report;
 }
 

@@ -26,7 +26,7 @@ import {
 } from '../governance';
 import { safeJsonParse } from '../harness';
 import type { Database } from './client';
-import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
+import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from './governance-evidence';
 
 type Client = Database['prisma'] | Tx;
 
@@ -79,6 +79,16 @@ async function noteClasses(client: Client, tenant: string, policy: RedactionPoli
     else await appendEvidenceIn(client, key, body);
   }
   byTenant.set(tenant, signature);
+}
+
+/**
+ * What the governance page says of a tenant's redaction at rest: the classes recorded as in force,
+ * since when, and how many of its runs predate them; null when the tenant never kept anything out.
+ */
+export async function redactionStatus(client: Client, tenant: string): Promise<{ classes: string[]; since: string; storedBefore: number } | null> {
+  const recorded = await recordedClasses(client, tenant);
+  if (!recorded) return null;
+  return { classes: recorded.classes, since: recorded.at, storedBefore: await client.run.count({ where: storedBeforeWhere(tenant, new Date(recorded.at)) }) };
 }
 
 /**
