@@ -130,8 +130,14 @@ export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: strin
     // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
     await lockBlobsForPruneIn(txDb);
     await writeRunAgainIn(txDb, prepared);
-  });
+  }, REPLACE_TX_OPTIONS);
 }
+
+/**
+ * An interactive transaction's limits (Prisma's default gives up after 5 s): a long run's thousands of
+ * rows, or a wait behind a prune or another writer, must not fail a live run's store.
+ */
+const REPLACE_TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
 
 /** A run's rows built (and redacted) to be stored again under its id: replaceRun, the redaction rewrite. */
 export interface PreparedRun {
