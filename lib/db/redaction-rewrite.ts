@@ -30,6 +30,8 @@ import type { SaveRunMeta } from './types';
  * so a batch is small: SQLite has one writer, shared in the embedded server with the pages.
  */
 export const REWRITE_RUNS_PER_BATCH = { sqlite: 20, postgres: 50 } as const;
+/** Trajectory steps per batch at most (a batch holds at least one run): a long run's rows are many. */
+export const REWRITE_STEPS_PER_BATCH = 20_000;
 const yieldTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
 /** What a rewrite did (or, dry, would do). */
@@ -75,10 +77,15 @@ export async function rewriteRedaction(
   // A cursor, so a run that cannot be rewritten (unreadable) is passed once, not retried forever.
   let after = '';
   for (;;) {
-    const due = await db.prisma.run.findMany({ where: { ...storedBeforeWhere(tenant, since), id: { gt: after } }, select: { id: true }, orderBy: { id: 'asc' }, take });
-    if (due.length === 0) break;
-    after = due.at(-1)!.id;
-    const done = await rewriteBatch(db, key, tenant, recorded.classes, since, due.map((r) => r.id), options.by);
+    const candidates = await db.prisma.run.findMany({ where: { ...storedBeforeWhere(tenant, since), id: { gt: after } }, select: { id: true, trajectoryLength: true }, orderBy: { id: 'asc' }, take });
+    if (candidates.length === 0) break;
+    // Long runs make a batch of fewer: its transaction stays short whatever the runs hold.
+    let steps = 0;
+    let n = 0;
+    while (n < candidates.length && (n === 0 || steps + candidates[n]!.trajectoryLength <= REWRITE_STEPS_PER_BATCH)) steps += candidates[n++]!.trajectoryLength;
+    const batch = candidates.slice(0, n);
+    after = batch.at(-1)!.id;
+    const done = await rewriteBatch(db, key, tenant, recorded.classes, since, batch.map((r) => r.id), options.by);
     report.runs += done.runs;
     report.labels! += done.labels;
     report.otlpRows! += done.otlpRows;
