@@ -37,7 +37,7 @@ const PUFFIN_VALUES = [CARD, CARD.replace(/ /g, ''), EMAIL, IBAN, IBAN.replace(/
 /** Another tenant's, stored as they came (it keeps nothing out): the rewrite never touches them. */
 const TERN_CARD = '5500 0000 0000 0004';
 const TERN_EMAIL = 'tern.keeper@example.net';
-/** More runs than one batch holds on either database (20 on SQLite, 50 on PostgreSQL). */
+/** More runs than one batch holds on either database (5 on SQLite, 50 on PostgreSQL). */
 const RUNS = 120;
 
 function writePolicy(file: string, puffinClasses: string[] | null) {
