@@ -74,7 +74,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, firstdemobrowser, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, streaming, watch' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, db, http, browser, signin, models, otel, governance, jobs, firstdemo, firstdemobrowser, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, rewrite, streaming, watch' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
     redaction: async (n) => (await import('./redaction')).benchRedaction(n),
     retention: async () => (await import('./retention')).benchRetention(),
     watch: async (n) => (await import('./watch')).benchWatch(n),
+    rewrite: async () => (await import('./redaction-rewrite')).benchRedactionRewrite(),
     deadlines: async (n) => (await import('../lib/models/bench-deadlines')).benchDeadlines(Math.min(n, 3)),
     streaming: async (n) => (await import('../lib/models/bench-streaming')).benchStreaming(n),
   };

@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = 
   admin: () => import('./commands/admin'),
   audit: () => import('./commands/audit'),
   erase: () => import('./commands/erase'),
+  redact: () => import('./commands/redact'),
   retention: () => import('./commands/retention'),
   import: () => import('./commands/import'),
   export: () => import('./commands/export'),

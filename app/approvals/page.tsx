@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
 import { getDb } from '@/lib/db/client';
 import { listApprovals } from '@/lib/db/governance-approvals';
+import { redactionStatus } from '@/lib/db/redaction-store';
 import { userLabels } from '@/lib/db/governance-members';
 import { APPROVAL_STATUSES } from '@/lib/governance/approval';
 import { ApprovalTabSchema } from '@/lib/schemas/governance';
@@ -49,7 +50,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         : !holdsRole(user.memberships, r.approverRole, r.proposal.tenant)
           ? `it needs a ${r.approverRole}`
           : null;
-  const [labels, outcomes] = await Promise.all([userLabels(prisma, requests.map((r) => r.proposal.actor)), requestOutcomes(requests, now)]);
+  const [labels, outcomes, redaction] = await Promise.all([userLabels(prisma, requests.map((r) => r.proposal.actor)), requestOutcomes(requests, now), redactionStatus(prisma, user.tenant)]);
 
   return (
     <main className="page">
@@ -60,6 +61,15 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         expire first. j and k move through the requests, Enter opens one; on a pending request a approves and d denies (each asks for
         the reason first, Enter decides).
       </p>
+      {redaction ? (
+        <p className="small muted" data-testid="redaction-status">
+          Redaction at rest: tenant {user.tenant} keeps {redaction.classes.length ? redaction.classes.join(', ') : 'nothing'} out of content stored since{' '}
+          {redaction.since.replace('T', ' ').slice(0, 19)} UTC
+          {redaction.storedBefore > 0
+            ? `; ${redaction.storedBefore} run${redaction.storedBefore === 1 ? '' : 's'} stored before then keep their content as it was stored (an admin rewrites them with redact --rewrite).`
+            : '; no run predates them.'}
+        </p>
+      ) : null}
       <nav className="row" aria-label="Approval status" role="tablist" style={{ marginBottom: '0.75rem' }}>
         {APPROVAL_STATUSES.map((s) => (
           <Link key={s} href={`/approvals?tab=${s}`} role="tab" aria-selected={s === tab} className={`button${s === tab ? ' primary' : ''}`}>

@@ -51,7 +51,8 @@ export function redactionLines(since: readonly RedactionSince[]): string[] {
   return since.map((s) => {
     const what = s.classes.length ? `keeps ${s.classes.join(', ')} out of content stored since ${s.since}` : `keeps nothing out of content stored since ${s.since}`;
     const before = s.storedBefore > 0 ? `; ${s.storedBefore} run(s) stored before then hold their content as it was stored (under the classes of their time, if any)` : '';
-    return `audit: redaction at rest: tenant ${s.tenant} ${what}${before}`;
+    const rewritten = s.rewritten > 0 ? `; ${s.rewritten} run(s) stored before then rewritten under them (redact --rewrite)` : '';
+    return `audit: redaction at rest: tenant ${s.tenant} ${what}${before}${rewritten}`;
   });
 }
 

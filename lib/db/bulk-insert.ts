@@ -30,6 +30,11 @@ export interface TableRows {
    * its reference (observed: RunBlobRef_hash_fkey failures).
    */
   shareExisting?: boolean;
+  /**
+   * A row whose key (this column) is stored already is updated in place, every other column set to
+   * the new value (a run stored again: rows other writers keep under it are not touched, runs-write.ts).
+   */
+  updateOn?: string;
 }
 
 /** The advisory lock pruning content-addressed rows takes exclusively and their writers share. */
@@ -38,13 +43,19 @@ export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
 type Statement = ReturnType<Database['prisma']['$executeRaw']>;
 
 /** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
-function insertSql({ table, rows, ignoreConflictOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+function insertSql({ table, rows, ignoreConflictOn, updateOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
   const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  const tail = Sql.raw(conflict.length > 0 ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING` : '');
+  const tail = Sql.raw(
+    updateOn !== undefined
+      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+      : conflict.length > 0
+        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+        : '',
+  );
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
   for (let i = 0; i < rows.length; i += perStatement) {
@@ -76,14 +87,21 @@ function jsonCell(v: unknown): unknown {
  * ~20 ms (issue 36, OTLP ingest). The rows stored are the direct path's (insertSqlite): the same
  * values, converted by the same column affinities (lib/db/bulk-insert.test.ts compares them).
  */
-function sqliteJsonInserts({ table, rows, ignoreConflictOn }: TableRows): Sql.Sql[] {
+function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRows): Sql.Sql[] {
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
   const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  // The same conflict clause as the direct path's (insertSql): update in place, or keep what is there.
+  const onConflict =
+    updateOn !== undefined
+      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+      : conflict.length > 0
+        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+        : '';
   // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
-  const tail = Sql.raw(`) WHERE true${conflict.length > 0 ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING` : ''}`);
+  const tail = Sql.raw(`) WHERE true${onConflict}`);
   const json = JSON.stringify(rows.map((row) => columns.map((c) => jsonCell((row as Record<string, unknown>)[c]))));
   return [Sql.sql`${head}${json}${tail}`];
 }

@@ -12,7 +12,7 @@ import 'server-only';
  */
 import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest, type ApprovalStatus, type ReviewRefusal } from '../governance';
 import { BoundProposalSchema } from '../governance';
-import type { ReviewerIdentity } from '../governance';
+import type { Redaction, ReviewerIdentity } from '../governance';
 import { safeJsonParse } from '../harness';
 import type { Prisma } from './client';
 import { DbError, NotFoundError } from './errors';
@@ -21,7 +21,7 @@ import { evidenceBody, type EvidenceBody } from '../governance';
 import { evidenceKey } from '../governance';
 import { appendEvidenceIn, PrismaEvidenceSink, withEvidenceTx } from './governance-evidence';
 import { governedRedactor, openContent, proposalContent } from './governed-content';
-import { mergeRedactions } from './redaction-store';
+import { mergeRedactions, storedRedactions } from './redaction-store';
 
 /** How many times a decider re-reads after losing a compare-and-set (quorum > 1 only needs a few). */
 const DECIDE_ATTEMPTS = 8;
@@ -107,6 +107,17 @@ export async function getApprovalOrThrow(prisma: Prisma, id: string, real = fals
   const r = await prisma.approvalRequest.findUnique({ where: { id }, include: { decisions: true } });
   if (!r) throw new NotFoundError('approval request', id);
   return toRequest(r, real);
+}
+
+/**
+ * What redaction at rest kept out of a request of `tenant` and of its governed run (the question in its
+ * spec, its result): class, count, where. Another tenant's request, or none: [].
+ */
+export async function approvalRedactions(prisma: Prisma, tenant: string, id: string): Promise<Redaction[]> {
+  const r = await prisma.approvalRequest.findUnique({ where: { id }, select: { tenant: true, runId: true, redactions: true } });
+  if (!r || r.tenant !== tenant) return [];
+  const run = await prisma.governedRun.findUnique({ where: { runId: r.runId }, select: { tenant: true, redactions: true } });
+  return storedRedactions(mergeRedactions(r.redactions, run?.tenant === tenant ? storedRedactions(run.redactions) : []));
 }
 
 /** The request for a run's call with its real arguments (re-validation and the check before dispatch hash them). */

@@ -11,7 +11,7 @@ import { chainOf, EvidenceBodySchema, chainNext, type EvidenceBody, type Evidenc
 import { evidenceKey } from '../governance';
 import { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, anchorNext, signHead, type AnchorHead, type ChainHead, type EvidenceKey } from '../governance';
 import { readWitness, recordWitness, witnessPath } from '../governance';
-import { erasureSeqs, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
+import { erasureSeqs, labelWithoutRow, mismatchedLabel, missingEvidence, type EvidenceSubjects, type LabelSubject, ERASED, evidenceBundle, type EvidenceBundle } from '../governance';
 import { labelDigest } from '../eval';
 import { verifyEvidence, type ChainVerification, type RedactionSince, type StoredEvent, type WitnessAnchor } from '../governance';
 import { canonicalJson } from '../governance';
@@ -285,13 +285,20 @@ export async function verifyStoredChain(prisma: Prisma, key: EvidenceKey = evide
   const verified = verifyEvidence(key, { events, heads: chainHeads, anchor: anchor ? { count: anchor.count, hash: anchor.hash, signature: anchor.signature } : null, witness: options.witness });
   if (!verified.ok) return verified;
   const subjects = await evidenceSubjects(prisma);
-  const missing = missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events);
+  const missing =
+    missingEvidence(subjects, events.map((e) => e.body)) ?? mismatchedLabel(subjects.labels ?? [], events) ?? labelWithoutRow(subjects.labels ?? [], events, await storedRunsOf(prisma, events.filter((e) => e.body.kind === 'label').map((e) => e.chain)));
   if (missing) return { ok: false, chain: missing.chain, seq: null, reason: missing.reason };
   const removed: Record<string, number> = {};
   for (const e of events) if (e.body.kind === 'retention') removed[e.body.policyVersion ?? '?'] = (removed[e.body.policyVersion ?? '?'] ?? 0) + (e.body.removed?.length ?? 0);
   const redactionSince = await redactionSinceOf(prisma, events);
   return { ...verified, erased: erasureSeqs(events).size, ...(Object.keys(removed).length ? { removedByRetention: removed } : {}), ...(redactionSince.length ? { redactionSince } : {}) };
 }
+
+/**
+ * The tenant's runs stored before its classes applied at `since` and not rewritten under them since
+ * (redact --rewrite marks Run.redactedAt): their content is as it was stored then.
+ */
+export const storedBeforeWhere = (tenant: string, since: Date) => ({ tenant, createdAt: { lt: since }, OR: [{ redactedAt: null }, { redactedAt: { lt: since } }] });
 
 /**
  * Per tenant whose redaction classes are recorded (issue 33), the newest: which classes, since when,
@@ -301,9 +308,27 @@ async function redactionSinceOf(prisma: Prisma, events: readonly EvidenceEvent[]
   const newest = new Map<string, EvidenceEvent['body']>();
   for (const e of events) if (e.body.kind === 'redaction_classes' && e.body.rule !== null) newest.set(e.body.rule, e.body);
   const out: RedactionSince[] = [];
+  const rewritten = new Map<string, number>();
+  for (const e of events) {
+    const b = e.body;
+    if (b.kind !== 'redaction_rewrite' || b.rule === null || newest.get(b.rule) === undefined || b.at < newest.get(b.rule)!.at) continue;
+    rewritten.set(b.rule, (rewritten.get(b.rule) ?? 0) + (b.rewritten?.length ?? 0));
+  }
   for (const [tenant, body] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
-    const storedBefore = await prisma.run.count({ where: { tenant, createdAt: { lt: new Date(body.at) } } });
-    out.push({ tenant, classes: body.redactions, since: body.at, storedBefore });
+    const since = new Date(body.at);
+    // A run redact --rewrite rewrote since then holds its content as if stored under them.
+    const storedBefore = await prisma.run.count({ where: storedBeforeWhere(tenant, since) });
+    out.push({ tenant, classes: body.redactions, since: body.at, storedBefore, rewritten: rewritten.get(tenant) ?? 0 });
+  }
+  return out;
+}
+
+/** Which of `ids` are stored runs (audit verify: a label event of a run removed whole has no row to match). */
+async function storedRunsOf(prisma: Prisma, ids: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  const out = new Set<string>();
+  for (let i = 0; i < unique.length; i += 1000) {
+    for (const r of await prisma.run.findMany({ where: { id: { in: unique.slice(i, i + 1000) } }, select: { id: true } })) out.add(r.id);
   }
   return out;
 }

@@ -29,12 +29,15 @@ import { LocalToolExecutor } from '../stockroom/executor/local-executor';
 import { writeFixtureDataset } from '../stockroom/testing/fixture-dataset';
 import { openDatabase, type Database } from './client';
 import { eraseContent } from './erasure';
-import { decideApproval, getApprovalOrThrow, listApprovals } from './governance-approvals';
+import { approvalRedactions, decideApproval, getApprovalOrThrow, listApprovals } from './governance-approvals';
 import { verifyStoredChain } from './governance-evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { cancelGovernedRun, findGovernedRun } from './governance-runs';
 import { prismaGovernanceStore } from './governance-store';
-import { getRunOrThrow } from './runs-read';
+import { addRunLabel, labelsOfRun } from './labels';
+import { rewriteRedaction } from './redaction-rewrite';
+import { getRunOrThrow, getRunSummary } from './runs-read';
+import { storeRunSoFar } from '../runs/store';
 import { replaceRun, saveRun } from './runs-write';
 import { makeMeta } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -154,6 +157,11 @@ describe.each(providers)('governed runs redacted at rest on $name', (provider) =
     expect((await listApprovals(db.prisma, 'pending', new Date(), ['kittiwake']))[0]!.proposal.arguments).toEqual(shown.proposal.arguments);
     const request = await db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: approvalId } });
     expect(JSON.parse(request.redactions!)).toEqual([{ class: 'email', count: 1, where: 'proposal arguments' }]);
+    // The request's page lists what its proposal and its run's question lost (in the request's tenant only).
+    expect(await approvalRedactions(db.prisma, 'kittiwake', approvalId)).toEqual(
+      expect.arrayContaining([{ class: 'email', count: 1, where: 'proposal arguments' }, { class: 'card', count: 1, where: 'spec' }]),
+    );
+    expect(await approvalRedactions(db.prisma, 'puffin', approvalId)).toEqual([]);
     expect(request.sealedArguments).toMatch(/^v1\./);
     // The governed run: spec, result and checkpoint redacted, the real ones sealed, what went listed.
     const row = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
@@ -196,6 +204,59 @@ describe.each(providers)('governed runs redacted at rest on $name', (provider) =
     const erased = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
     expect([erased.spec, erased.result, erased.sealed]).toEqual([JSON.stringify({ erased: true }), JSON.stringify({ erased: true }), null]);
     expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true, erased: 1 });
+  });
+
+  test("a reviewer's label given while the run is paused stays when the resumed run is stored, with its comment's redactions", async () => {
+    const started = await pausedRun();
+    const label = await addRunLabel('kittiwake', { runId: started.runId, step: null, verdict: 'fail', category: null, score: null, comment: `asked for card ${CARD}`, by: { id: 'bob', name: 'bob' } }, db);
+    const bob = (await getIdentity(db.prisma, 'bob'))!;
+    await decideApproval(db.prisma, { id: started.approval!.id, reviewer: bob, verdict: 'approve', reason: 'fine', now: new Date() });
+    const p = processOn(t.url);
+    const done = await resumeGovernedRun(p.ctx, started.runId);
+    await p.db.close();
+    // Stored the way the dashboard and the job worker store a resumed run (lib/runs/governed-resume.ts).
+    await storeRunSoFar(done.result, { ...makeMeta({ tenant: 'kittiwake', createdBy: 'alice' }), id: started.runId }, db);
+
+    expect((await labelsOfRun('kittiwake', started.runId, db)).map((l) => l.id)).toEqual([label.id]);
+    const summary = (await getRunSummary(started.runId, db))!;
+    expect(summary.status).toBe('finished');
+    expect(summary.redactions).toEqual(expect.arrayContaining([{ class: 'card', count: 1, where: 'label comment' }]));
+    expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true });
+  });
+
+  test('redact --rewrite takes the classes into a run paused before they applied, keeping the real content sealed for its resume', async () => {
+    const withClasses = fs.readFileSync(policyFile, 'utf8');
+    const policy = JSON.parse(withClasses) as { tenants: Record<string, Record<string, unknown>> };
+    fs.writeFileSync(policyFile, JSON.stringify({ ...policy, tenants: { ...policy.tenants, kittiwake: { ...policy.tenants.kittiwake, redaction: undefined } } }));
+    let started;
+    try {
+      started = await pausedRun();
+      const before = dump(t, provider.name);
+      expect(before).toContain(CARD);
+      expect(before).toContain(EMAIL);
+    } finally {
+      fs.writeFileSync(policyFile, withClasses);
+    }
+
+    const report = await rewriteRedaction('kittiwake', { by: 'alice', db });
+    expect(report).toMatchObject({ left: 0, classes: ['card', 'email', 'iban', 'restock_ref'] });
+    expect(report.governed).toBeGreaterThanOrEqual(2);
+    expectNoValues(dump(t, provider.name));
+    const row = await db.prisma.governedRun.findUniqueOrThrow({ where: { runId: started.runId } });
+    expect(row.spec).toContain('[REDACTED:card]');
+    expect(row.sealed).toMatch(/^v1\./);
+    const request = await db.prisma.approvalRequest.findUniqueOrThrow({ where: { id: started.approval!.id } });
+    expect(JSON.parse(request.proposal).arguments).toEqual({ query: 'refund rules for [REDACTED:email]' });
+    expect(request.sealedArguments).toMatch(/^v1\./);
+    expect(await verifyStoredChain(db.prisma)).toMatchObject({ ok: true });
+
+    // The governance service reads the real values back, as a resume in any process does (resuming
+    // itself would find the approval stale: the policy file changed while the run waited).
+    expect((await getApprovalOrThrow(db.prisma, started.approval!.id, true)).proposal.arguments).toEqual(ARGS);
+    expect((await findGovernedRun(db.prisma, started.runId))!.result.checkpoint!.awaiting.arguments).toEqual(ARGS);
+    expect(JSON.stringify((await findGovernedRun(db.prisma, started.runId))!.spec)).toContain(CARD);
+    await cancelGovernedRun(db.prisma, started.runId, 'alice');
+    await db.prisma.run.update({ where: { id: started.runId }, data: { status: 'finished' } });
   });
 
   test('a paused run cancelled keeps no sealed content, and erasing its subject covers its governed records', async () => {

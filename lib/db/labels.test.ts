@@ -138,6 +138,16 @@ describe.each(providers)('reviewers\' labels on $name', (provider) => {
     expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
   });
 
+  test('a label deleted in the database while its run stays fails audit verify, naming its event; the run deleted with it verifies', async () => {
+    const run = await saveRun(makeRun(), makeMeta({ tenant: 'kittiwake' }), db);
+    const label = await addRunLabel('kittiwake', { runId: run, step: null, verdict: 'pass', category: null, score: null, comment: '', by: reviewer }, db, TEST_EVIDENCE_KEY);
+    await db.prisma.runLabel.delete({ where: { id: label.id } });
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: false, chain: run, reason: `label event ${label.evidenceSeq} of run ${run} has no stored label (deleted in the database)` });
+    // A run removed whole (retention, deleteRun) takes its labels with it: nothing disagrees.
+    await db.prisma.run.delete({ where: { id: run } });
+    expect(await verifyStoredChain(db.prisma, TEST_EVIDENCE_KEY)).toMatchObject({ ok: true });
+  });
+
   test('a calibration on labels leaves out, and names, a current label that no longer matches its evidence', async () => {
     const before = await labelCalibrationSource('kittiwake', db);
     expect(before.unverified).toEqual([]);

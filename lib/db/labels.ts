@@ -8,14 +8,14 @@ import 'server-only';
  */
 import { labelDigest } from '../eval';
 import { currentLabels, DEFAULT_LABEL_SET, labelProblem, LabelSetSchema, type LabelContent, type LabelSet } from '../eval';
-import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch } from '../governance';
+import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch, rewrittenLabels } from '../governance';
 import { evidenceKey } from '../governance';
 import type { EvidenceKey } from '../governance';
 import { safeJsonParse } from '../harness';
 import { getDb, type Database } from './client';
 import { InvalidInputError, NotFoundError } from './errors';
 import { appendEvidenceIn, labelSubject, withEvidenceTx } from './governance-evidence';
-import { mergeRedactions, redactorFor } from './redaction-store';
+import { LABEL_COMMENT, lockedRunRedactions, mergeRedactions, redactorFor } from './redaction-store';
 import { newId } from './ids';
 
 /** A tenant's label set and its version (0: the default, never configured). */
@@ -96,7 +96,7 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
   // Redaction at rest (issue 33): a comment keeps out what the tenant keeps out of its runs, under the
   // run's subject's key, and what it lost is listed on the run with the run's own redactions.
   const redactor = await redactorFor(db.prisma, tenant, run);
-  const comment = redactor ? redactor.text(label.comment, 'label comment') : label.comment;
+  const comment = redactor ? redactor.text(label.comment, LABEL_COMMENT) : label.comment;
   const redactions = redactor?.redactions() ?? [];
   const content: LabelContent = {
     runId: label.runId,
@@ -128,8 +128,9 @@ export async function addRunLabel(tenant: string, label: NewLabel, db: Database 
     );
     if (redactions.length > 0) {
       // In the run's evidence transaction: labels of one run are listed one after another, none lost.
-      const stored = await tx.run.findUniqueOrThrow({ where: { id: content.runId }, select: { redactions: true } });
-      await tx.run.update({ where: { id: content.runId }, data: { redactions: mergeRedactions(stored.redactions, redactions) } });
+      // Read under the row's lock: a live run stored again meanwhile (replaceRun) keeps these entries.
+      const stored = await lockedRunRedactions(tx, db.provider, content.runId);
+      await tx.run.update({ where: { id: content.runId }, data: { redactions: mergeRedactions(stored, redactions) } });
     }
     return tx.runLabel.create({
       data: { ...content, id: newId(), tenant, createdAt: new Date(content.createdAt), createdByName: label.by.name, digest, evidenceSeq: event.seq },
@@ -182,8 +183,15 @@ async function mismatchedLabelIds(labels: readonly RunLabelDto[], db: Database):
       return body?.success ? [{ chain: r.chain, seq: r.seq, body: body.data }] : [];
     }),
   ));
+  const rewritten = rewrittenLabels(
+    (await db.prisma.evidenceEvent.findMany({ where: { chain: 'global', body: { contains: '"kind":"redaction_rewrite"' } }, select: { body: true } })).flatMap((r) => {
+      const parsed = safeJsonParse(r.body);
+      const body = parsed.ok ? EvidenceBodySchema.safeParse(parsed.value) : null;
+      return body?.success ? [{ body: body.data }] : [];
+    }),
+  );
   return new Set(
-    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq) !== null).map((l) => l.id),
+    labels.filter((l) => labelMismatch(labelSubject(l), at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq, rewritten) !== null).map((l) => l.id),
   );
 }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactionLines } from '../../cli/commands/audit';
 import type { Database } from './client';
 import { listEvidence, verifyStoredChain } from './governance-evidence';
+import { redactionStatus } from './redaction-store';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -81,6 +82,10 @@ describe.each(providers)('redaction classes added later on $name', (provider) =>
     ]);
     const twice = await verifyStoredChain(db.prisma);
     expect(twice).toMatchObject({ ok: true, redactionSince: [{ tenant: 'puffin', classes: ['card', 'email'], storedBefore: 3 }] });
+    // The governance page says the same for the tenant asking; another tenant has nothing recorded.
+    const status = await redactionStatus(db.prisma, 'puffin');
+    expect(status).toEqual({ classes: ['card', 'email'], since: (twice as { redactionSince: { since: string }[] }).redactionSince[0]!.since, storedBefore: 3 });
+    expect(await redactionStatus(db.prisma, 'tern')).toBeNull();
     const since = (twice as { redactionSince: { since: string }[] }).redactionSince[0]!.since;
     expect(redactionLines((twice as { redactionSince: Parameters<typeof redactionLines>[0] }).redactionSince)).toEqual([
       `audit: redaction at rest: tenant puffin keeps card, email out of content stored since ${since}; 3 run(s) stored before then hold their content as it was stored (under the classes of their time, if any)`,

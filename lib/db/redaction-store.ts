@@ -24,8 +24,9 @@ import {
   unsealPseudonymKey,
   type Redaction,
 } from '../governance';
+import { safeJsonParse } from '../harness';
 import type { Database } from './client';
-import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
+import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from './governance-evidence';
 
 type Client = Database['prisma'] | Tx;
 
@@ -78,6 +79,25 @@ async function noteClasses(client: Client, tenant: string, policy: RedactionPoli
     else await appendEvidenceIn(client, key, body);
   }
   byTenant.set(tenant, signature);
+}
+
+/**
+ * What the governance page says of a tenant's redaction at rest: the classes recorded as in force,
+ * since when, and how many of its runs predate them; null when the tenant never kept anything out.
+ */
+export async function redactionStatus(client: Client, tenant: string): Promise<{ classes: string[]; since: string; storedBefore: number } | null> {
+  const recorded = await recordedClasses(client, tenant);
+  if (!recorded) return null;
+  return { classes: recorded.classes, since: recorded.at, storedBefore: await client.run.count({ where: storedBeforeWhere(tenant, new Date(recorded.at)) }) };
+}
+
+/**
+ * The tenant's current redaction classes as the evidence records them, and since when they apply
+ * (recorded now when the policy file changed them); null when the tenant never kept anything out.
+ */
+export async function classesInForce(client: Client, tenant: string): Promise<{ classes: string[]; at: string } | null> {
+  await noteClasses(client, tenant, tenantRedactionPolicy(tenant));
+  return recordedClasses(client, tenant);
 }
 
 /**
@@ -190,20 +210,42 @@ export async function runRedactors(
   return out;
 }
 
+/** Where a reviewer's label comment's redactions are listed on its run (labels.ts): kept when the run is stored again. */
+export const LABEL_COMMENT = 'label comment';
+
+/**
+ * Run `runId`'s stored redactions list inside the caller's transaction, the row locked until it
+ * commits on PostgreSQL (SQLite has one writer at a time): the two writers that merge into it, a
+ * label (labels.ts) and the run stored again (runs-write.ts replaceRun), then never lose each other's entries.
+ */
+export async function lockedRunRedactions(tx: Client, provider: Database['provider'], runId: string): Promise<string | null> {
+  const rows =
+    provider === 'postgres'
+      ? await tx.$queryRaw<{ redactions: string | null }[]>`SELECT "redactions" FROM "Run" WHERE "id" = ${runId} FOR UPDATE`
+      : await tx.$queryRaw<{ redactions: string | null }[]>`SELECT "redactions" FROM "Run" WHERE "id" = ${runId}`;
+  return rows[0]?.redactions ?? null;
+}
+
+/** A run's (or record's) `redactions` column read back ([] when none or unreadable: it lists, it never holds values). */
+export function storedRedactions(text: string | null): Redaction[] {
+  if (!text) return [];
+  const parsed = safeJsonParse(text);
+  if (!parsed.ok || !Array.isArray(parsed.value)) return [];
+  return (parsed.value as unknown[]).filter((r): r is Redaction => {
+    const o = r as Partial<Redaction> | null;
+    return !!o && typeof o === 'object' && typeof o.class === 'string' && typeof o.count === 'number' && typeof o.where === 'string';
+  });
+}
+
+/** The entries of a stored redactions list that reviewers' label comments put there. */
+export const labelRedactions = (stored: string | null): Redaction[] => storedRedactions(stored).filter((r) => r.where === LABEL_COMMENT);
+
 /** A redactions list as stored (null: nothing was taken out). */
 export const redactionsText = (list: readonly Redaction[]): string | null => (list.length > 0 ? JSON.stringify(list) : null);
 
 /** Merges `more` into a stored redactions list (same class and place: counts add up). */
 export function mergeRedactions(stored: string | null, more: readonly Redaction[]): string | null {
-  const list: Redaction[] = [];
-  if (stored) {
-    try {
-      const parsed = JSON.parse(stored) as unknown;
-      if (Array.isArray(parsed)) list.push(...(parsed as Redaction[]));
-    } catch {
-      // An unreadable list is replaced by what is known now (it lists, it never holds values).
-    }
-  }
+  const list: Redaction[] = storedRedactions(stored).map((r) => ({ ...r }));
   for (const r of more) {
     const same = list.find((x) => x.class === r.class && x.where === r.where);
     if (same) same.count += r.count;

@@ -26,6 +26,7 @@ import { addRunLabel, labelsOfRun } from './labels';
 import { storeAnswerSoFar, storeToolProgress } from './run-progress';
 import { getRunOrThrow, getRunSummary } from './runs-read';
 import { saveRun } from './runs-write';
+import { storeRunSoFar } from '../runs/store';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
 
@@ -188,6 +189,21 @@ describe.each(providers)('redaction at rest on $name', (provider) => {
     const row = await db.prisma.run.findUniqueOrThrow({ where: { id: runId }, select: { answerSoFar: true } });
     expect(row.answerSoFar).toContain('write to [REDACTED:email]');
     expect(row.answerSoFar).not.toContain(EMAIL);
+  });
+
+  test("a reviewer's label on a running live run stays when its next step is stored, with its comment's redactions", async () => {
+    const meta = makeMeta({ tenant: 'puffin', id: `live-${provider.name}` }) as ReturnType<typeof makeMeta> & { id: string };
+    await storeRunSoFar({ ...makeRun({ rounds: 1, query: `Card ${CARD}?` }), status: 'running' }, meta, db);
+    const label = await addRunLabel('puffin', { runId: meta.id, step: null, verdict: 'fail', category: null, score: null, comment: `leaked key ${SECRET}`, by: reviewer }, db, key);
+    await storeRunSoFar({ ...makeRun({ rounds: 2, query: `Card ${CARD}?` }), status: 'running' }, meta, db);
+    const last = makeRun({ rounds: 3, query: `Card ${CARD}?` });
+    await storeRunSoFar(last, meta, db);
+
+    expect((await labelsOfRun('puffin', meta.id, db)).map((l) => l.id)).toEqual([label.id]);
+    const summary = (await getRunSummary(meta.id, db))!;
+    expect(summary.steps).toBe(last.steps);
+    expect(summary.redactions).toEqual(expect.arrayContaining([{ class: 'card', count: 1, where: 'query' }, { class: 'secret', count: 1, where: 'label comment' }]));
+    expect(await verifyStoredChain(db.prisma, key)).toMatchObject({ ok: true });
   });
 
   test('a tenant without redaction stores its content as it came', async () => {

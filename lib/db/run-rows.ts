@@ -303,6 +303,10 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
     sessionId: meta.sessionId ?? null,
     traceUserId: meta.traceUserId ?? null,
     redactions: null,
+    redactedAt: null,
+    // A run stored (again) has no call in flight: a live run's progress and forming answer go (replaceRun updates in place).
+    toolProgress: null,
+    answerSoFar: null,
     agentCount: rows.agents.length,
     agentTreeHash: tree ? referenced(blobs.addJson(tree as unknown as JsonValue).hash) : null,
     createdAt: new Date(),

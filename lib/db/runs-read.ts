@@ -10,6 +10,7 @@ import { GuardrailsSchema } from '../harness';
 import { z } from 'zod';
 import { CallTimeSchema, TaintSchema, ToolProgressSchema, type ToolProgress, type Checkpoint, type Transition, type Exchange, type ModelInput, type RunResult, type Taint, type ToolRecord, type TrajectoryStep } from '../harness';
 import { callTimeOf } from './call-time-rows';
+import { storedRedactions } from './redaction-store';
 import { AgentTreeSchema, stepTreeOf, type AgentTree } from './agent-tree-rows';
 import { agentsOf } from '../harness';
 import type { CompactionEvent, GuardEvent, ModelTurn, ToolCall } from './generated/sqlite/client';
@@ -25,17 +26,6 @@ import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun
 
 /** Most trajectory entries one `getRunSteps` call returns. */
 export const MAX_STEP_PAGE = 500;
-
-/** A run's `redactions` column read back ([] when none or unreadable: it lists, it never holds values). */
-export function storedRedactions(text: string | null): Redaction[] {
-  if (!text) return [];
-  const parsed = safeJsonParse(text);
-  if (!parsed.ok || !Array.isArray(parsed.value)) return [];
-  return (parsed.value as unknown[]).filter((r): r is Redaction => {
-    const o = r as Partial<Redaction> | null;
-    return !!o && typeof o === 'object' && typeof o.class === 'string' && typeof o.count === 'number' && typeof o.where === 'string';
-  });
-}
 
 /** The run's header, or null when there is no such run. */
 export async function getRunSummary(id: string, db: Database = getDb()): Promise<RunSummary | null> {

@@ -13,7 +13,7 @@ import { Prisma as Sql } from './generated/sqlite/client';
 import { newId } from './ids';
 import { buildRunRows, type RunRows } from './run-rows';
 import { DEFAULT_TENANT } from '../governance';
-import { runRedactors } from './redaction-store';
+import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors, storedRedactions } from './redaction-store';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
 /** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */
@@ -121,31 +121,80 @@ export async function deleteRunsIn(txDb: Database, ids: readonly string[]): Prom
 }
 
 /**
- * Replaces a stored run with a newer RunResult under the same id (a governed run that resumed after
- * a decision) in one transaction: the old rows go and the new ones arrive together, or neither does.
- * Blobs only the old version used are pruned in the same transaction. Under a job lease (a queued run
- * on a PostgreSQL worker) the transaction first checks the job is still this worker's (job-lease.ts):
+ * Replaces a stored run with a newer RunResult under the same id (a live run after each step, a
+ * governed run that resumed after a decision) in one transaction: the new version arrives whole, or
+ * nothing changes. The Run row is updated in place and only the rows the run itself wrote are
+ * replaced (RUN_OWN_TABLES): rows others keep under the run — a reviewer's label (RunLabel), a suite's
+ * case (SuiteCase) — stay, and so do the label comments' entries in its redactions list. (Deleting the
+ * Run row and inserting it again took those with it through the foreign keys' cascade.) Blobs only
+ * the old version used are pruned in the same transaction. Under a job lease (a queued run on a
+ * PostgreSQL worker) the transaction first checks the job is still this worker's (job-lease.ts):
  * a worker that lost it stores nothing over what the new owner stores.
  */
 export async function replaceRun(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database = getDb(), lease?: JobLease): Promise<void> {
-  const p = db.prisma;
-  const old = await p.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
+  const prepared = await prepareRunAgain(run, meta, db);
+  await db.prisma.$transaction(async (tx) => {
+    const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
+    if (lease && db.provider === 'postgres') await assertJobHeld(tx, lease);
+    // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
+    await lockBlobsForPruneIn(txDb);
+    await writeRunAgainIn(txDb, prepared);
+  }, REPLACE_TX_OPTIONS);
+}
+
+/**
+ * An interactive transaction's limits (Prisma's default gives up after 5 s): a long run's thousands of
+ * rows, or a wait behind a prune or another writer, must not fail a live run's store.
+ */
+const REPLACE_TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
+
+/** A run's rows built (and redacted) to be stored again under its id: replaceRun, the redaction rewrite. */
+export interface PreparedRun {
+  id: string;
+  rows: RunRows;
+  blobs: BlobSet;
+  /** Blobs the stored version references that the new one does not (pruned when no other run uses them). */
+  stale: string[];
+}
+
+/** Builds `run`'s rows under the tenant's current redaction (outside any transaction: it reads keys and blobs). */
+export async function prepareRunAgain(run: RunResult, meta: SaveRunMeta & { id: string }, db: Database): Promise<PreparedRun> {
+  const old = await db.prisma.runBlobRef.findMany({ where: { runId: meta.id }, select: { hash: true } });
   const blobs = new BlobSet();
-  const [redactor] = await runRedactors(p, [meta]);
+  const [redactor] = await runRedactors(db.prisma, [meta]);
   const rows = buildRunRows(run, meta, meta.id, blobs, redactor);
-  const stale = old.map((r) => r.hash).filter((h) => !blobs.rows.has(h));
-  // It writes and prunes: the exclusive lock from the start (shared, then exclusive, would deadlock two replaces).
-  const lock = db.provider === 'postgres' ? [lockBlobsForPrune(db)] : [];
-  const tables = runTables(blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false }));
-  if (lease && db.provider === 'postgres') {
-    await p.$transaction(async (tx) => {
-      const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
-      await assertJobHeld(tx, lease);
-      for (const statement of [lockBlobsForPrune(txDb), txDb.prisma.run.deleteMany({ where: { id: meta.id } }), ...insertAll(txDb, tables), ...pruneBlobs(txDb, stale, true)]) await statement;
-    });
-    return;
-  }
-  await p.$transaction([...lock, p.run.deleteMany({ where: { id: meta.id } }), ...insertAll(db, tables), ...pruneBlobs(db, stale, true)]);
+  return { id: meta.id, rows, blobs, stale: old.map((r) => r.hash).filter((h) => !blobs.rows.has(h)) };
+}
+
+/** PostgreSQL: BLOB_PRUNE_LOCK exclusively, until the caller's transaction commits (a no-op on SQLite). Take it first. */
+export async function lockBlobsForPruneIn(txDb: Database): Promise<void> {
+  if (txDb.provider === 'postgres') await lockBlobsForPrune(txDb);
+}
+
+/**
+ * Stores `prepared` over its stored version inside the caller's transaction (after lockBlobsForPruneIn):
+ * the Run row updated in place, its own rows replaced, the blobs only the old version used pruned.
+ * Its redactions list keeps the label comments' entries — or, with `rewrite` (redact --rewrite), every
+ * stored entry (the content already redacted is not found again), the row's createdAt and redactedAt then set.
+ */
+export async function writeRunAgainIn(txDb: Database, prepared: PreparedRun, rewrite?: { createdAt: Date; redactedAt: Date }): Promise<void> {
+  const stored = await lockedRunRedactions(txDb.prisma, txDb.provider, prepared.id);
+  // A copy: a transaction retried (withEvidenceTx) writes the same rows again, nothing merged twice.
+  const run = { ...prepared.rows.run, redactions: mergeRedactions(prepared.rows.run.redactions ?? null, rewrite ? storedRedactions(stored) : labelRedactions(stored)), ...rewrite };
+  const rows = { ...prepared.rows, run };
+  const tables = runTables(prepared.blobs.rows.values(), [rows]).map((t) => ({ ...t, shareExisting: false, ...(t.table === 'Run' ? { updateOn: 'id' } : {}) }));
+  for (const statement of [...deleteOwnRows(txDb, prepared.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, prepared.stale, true)]) await statement;
+}
+
+/** The tables whose rows of a run the run itself writes (runTables, but for Blob and Run): a stored-again run replaces them. */
+const RUN_OWN_TABLES = runTables([], []).map((t) => t.table).filter((t) => t !== 'Blob' && t !== 'Run');
+
+/** Statements deleting run `id`'s rows in RUN_OWN_TABLES (PostgreSQL: one statement of data-modifying CTEs). */
+function deleteOwnRows(db: Database, id: string): Statement[] {
+  const deletes = RUN_OWN_TABLES.map((table) => Sql.sql`DELETE FROM ${Sql.raw(`"${table}"`)} WHERE "runId" = ${id}`);
+  if (db.provider !== 'postgres') return deletes.map((sql) => db.prisma.$executeRaw`${sql}`);
+  const last = deletes.pop()!;
+  return [db.prisma.$executeRaw`WITH ${Sql.join(deletes.map((sql, i) => Sql.sql`${Sql.raw(`"d${i}"`)} AS (${sql})`))} ${last}`];
 }
 
 /**

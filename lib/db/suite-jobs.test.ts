@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { getRunOrThrow } from './runs-read';
 import { cancelSuiteRun, caseKey, finishSuiteIfComplete, pastCaseDurations, storeSuiteCase, suiteForCase, suiteStatus } from './suite-jobs';
-import { saveRun } from './runs-write';
+import { replaceRun, saveRun } from './runs-write';
 import { createSuiteRun } from './suites';
 import { makeMeta, makeRun } from './testing/run-fixtures';
 import { testProviders, type TestDatabase } from './testing/test-databases';
@@ -115,6 +115,17 @@ describe.each(providers)('suite cases on $name', (provider) => {
     expect(await storing).toMatchObject({ stored: true });
     expect(order).toEqual(['released', 'stored']);
     expect(await suiteStatus(id, db)).toBe('running');
+  });
+
+  test("a suite case's run stored again under its id keeps its case row's link to it", async () => {
+    const id = await newSuite(1);
+    const out = await store(id, 'c1');
+    if (!out.stored) throw new Error(`not stored: ${out.reason}`);
+    const stored = await getRunOrThrow(out.runId, db);
+    const { setting: _setting, ...meta } = stored.meta;
+    await replaceRun({ ...stored.run, finalAnswer: 'stored again' }, { ...meta, id: out.runId }, db);
+    expect((await getRunOrThrow(out.runId, db)).run.finalAnswer).toBe('stored again');
+    expect(await db.prisma.suiteCase.findMany({ where: { suiteRunId: id } })).toMatchObject([{ caseId: 'c1', runId: out.runId }]);
   });
 
   test('stores the run and its case row together, once; the stored run reads back exactly', async () => {

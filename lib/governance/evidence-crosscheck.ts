@@ -48,12 +48,13 @@ export interface PlacedBody {
  * Why a stored label no longer matches the event that recorded it (null: it matches). `event` is the
  * body at the label's chain and seq, or undefined when there is none.
  */
-export function labelMismatch(label: LabelSubject, event: EvidenceBody | undefined, erasedAfter = false): string | null {
+export function labelMismatch(label: LabelSubject, event: EvidenceBody | undefined, erasedAfter = false, rewritten: ReadonlySet<string> = new Set()): string | null {
   const where = `label ${label.id} of run ${label.runId}`;
   if (!event || event.kind !== 'label') return `${where} has no label event (event ${label.evidenceSeq} of its chain)`;
   // An erased comment is accounted for only by an erasure recorded after the label.
   if (label.recomputed !== label.digest && !(label.commentErased && erasedAfter)) return `${where} was edited in the database (its content no longer matches its digest)`;
-  if (event.resultDigest !== label.digest) return `${where} does not match its evidence event ${label.evidenceSeq} (the digest differs)`;
+  // A comment `redact --rewrite` redacted: its new digest is the one the rewrite's signed event recorded.
+  if (event.resultDigest !== label.digest && !rewritten.has(relabelKey(label.runId, label.evidenceSeq, label.digest))) return `${where} does not match its evidence event ${label.evidenceSeq} (the digest differs)`;
   if (event.step !== label.step) return `${where} does not match its evidence event ${label.evidenceSeq} (step)`;
   if (event.decision !== label.verdict) return `${where} does not match its evidence event ${label.evidenceSeq} (verdict ${label.verdict}, recorded ${event.decision ?? 'none'})`;
   if (event.actor !== label.createdBy) return `${where} does not match its evidence event ${label.evidenceSeq} (author)`;
@@ -61,14 +62,38 @@ export function labelMismatch(label: LabelSubject, event: EvidenceBody | undefin
   return null;
 }
 
+const relabelKey = (runId: string, seq: number, digest: string) => `${runId}\u0000${seq}\u0000${digest}`;
+
+/** The labels `redaction_rewrite` events say were rewritten, keyed for labelMismatch's `rewritten`. */
+export function rewrittenLabels(events: readonly Pick<PlacedBody, 'body'>[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of events) if (e.body.kind === 'redaction_rewrite') for (const l of e.body.relabelled ?? []) out.add(relabelKey(l.runId, l.seq, l.digest));
+  return out;
+}
+
 /** The first stored label that does not match its event, or null. */
 export function mismatchedLabel(labels: readonly LabelSubject[], events: readonly PlacedBody[]): MissingEvidence | null {
   if (labels.length === 0) return null;
   const at = new Map(events.map((e) => [`${e.chain}\u0000${e.seq}`, e.body]));
   const erasures = erasureSeqs(events);
+  const rewritten = rewrittenLabels(events);
   for (const l of labels) {
-    const reason = labelMismatch(l, at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq);
+    const reason = labelMismatch(l, at.get(`${l.runId}\u0000${l.evidenceSeq}`), (erasures.get(l.runId) ?? 0) > l.evidenceSeq, rewritten);
     if (reason) return { chain: l.runId, reason };
+  }
+  return null;
+}
+
+/**
+ * The first `label` event of a run still stored (`storedRuns`) whose label row is gone, or null. A
+ * label is never deleted on its own (erasure blanks its comment; retention and deleteRun take the
+ * whole run), so a missing row was deleted in the database — or lost, as a run stored again once lost them.
+ */
+export function labelWithoutRow(labels: readonly LabelSubject[], events: readonly PlacedBody[], storedRuns: ReadonlySet<string>): MissingEvidence | null {
+  const stored = new Set(labels.map((l) => `${l.runId}\u0000${l.evidenceSeq}`));
+  for (const e of events) {
+    if (e.body.kind !== 'label' || !storedRuns.has(e.chain) || stored.has(`${e.chain}\u0000${e.seq}`)) continue;
+    return { chain: e.chain, reason: `label event ${e.seq} of run ${e.chain} has no stored label (deleted in the database)` };
   }
   return null;
 }

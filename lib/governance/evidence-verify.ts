@@ -17,6 +17,8 @@ export interface RedactionSince {
   classes: string[];
   since: string;
   storedBefore: number;
+  /** Runs `redact --rewrite` rewrote under these classes (they no longer count as stored before). */
+  rewritten: number;
 }
 
 /** The newest anchor as written outside the database (evidence-witness.ts): a count and its signed digest. */

@@ -44,6 +44,13 @@ export const EVIDENCE_KINDS = [
    * first applied. Content stored before is as it was stored then; `audit verify` says so.
    */
   'redaction_classes',
+  /**
+   * `redact --rewrite` rewrote content a tenant stored before its current classes applied (issue 33),
+   * one event per batch in the global chain: the tenant (`rule`), the classes (`redactions`), each
+   * rewritten run with its chain's head digest (`rewritten`; a rewrite appends nothing to a run's
+   * chain), and each reviewer's label whose comment it rewrote with the label's new digest (`relabelled`).
+   */
+  'redaction_rewrite',
 ] as const;
 
 export const EvidenceBodySchema = z.object({
@@ -71,6 +78,10 @@ export const EvidenceBodySchema = z.object({
   detail: z.string().nullable(),
   /** `retention` only: the runs removed, each with its evidence chain's head digest (null: none). Absent elsewhere. */
   removed: z.array(z.object({ runId: z.string(), chainHead: z.string().nullable() })).optional(),
+  /** `redaction_rewrite` only: the runs whose content was rewritten, each with its chain's head digest (null: none). */
+  rewritten: z.array(z.object({ runId: z.string(), chainHead: z.string().nullable() })).optional(),
+  /** `redaction_rewrite` only: labels whose comment was rewritten — the label's event (run chain, seq) and its new digest. */
+  relabelled: z.array(z.object({ runId: z.string(), seq: z.number().int(), digest: z.string() })).optional(),
 });
 export type EvidenceBody = z.infer<typeof EvidenceBodySchema>;
 

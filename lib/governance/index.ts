@@ -8,7 +8,7 @@ export { CapabilityPinSchema, driftedTools, schemaDigest, type ToolSource, UNLIS
 export { currentPolicy, policyFilePath } from './current-policy';
 export { assertTransition, EFFECT_STATUSES, type EffectStatus, type JournalEntry, type JournalEvidence, type JournalStore } from './effect-journal';
 export { ConflictError, GovernanceError } from './errors';
-export { erasureSeqs, type EvidenceSubjects, labelMismatch, type LabelSubject, mismatchedLabel, type MissingEvidence, missingEvidence, type PlacedBody } from './evidence-crosscheck';
+export { erasureSeqs, type EvidenceSubjects, labelMismatch, type LabelSubject, labelWithoutRow, mismatchedLabel, rewrittenLabels, type MissingEvidence, missingEvidence, type PlacedBody } from './evidence-crosscheck';
 export { DEFAULT_EVIDENCE_KEY_FILE, evidenceKey, evidenceSecret, loadEvidenceKey, serverKeyring, verifierKeyring } from './evidence-key';
 export { ANCHOR_GENESIS, ANCHOR_ID, anchorHash, type AnchorHead, anchorNext, type ChainHead, type EvidenceKey, signHead } from './evidence-signing';
 export { type ChainVerification, type RedactionSince, type StoredEvent, verifyEvidence, type WitnessAnchor } from './evidence-verify';

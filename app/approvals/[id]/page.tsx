@@ -13,7 +13,8 @@ import { currentBinding } from '@/lib/runs/governed-binding';
 import { requireUser } from '@/lib/auth/page-guard';
 import { displayJson } from '@/lib/charts/message-view';
 import { getDb } from '@/lib/db/client';
-import { getApprovalOrThrow, listApprovals } from '@/lib/db/governance-approvals';
+import { approvalRedactions, getApprovalOrThrow, listApprovals } from '@/lib/db/governance-approvals';
+import { RedactionNotice } from '@/components/redaction-notice';
 import { userLabels } from '@/lib/db/governance-members';
 import { findGovernedRun } from '@/lib/db/governance-runs';
 import { NotFoundError } from '@/lib/db/errors';
@@ -198,6 +199,8 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   if (!req || req.proposal.tenant !== user.tenant) notFound();
 
   const prisma = getDb().prisma;
+  // What the tenant's redaction kept out of the request and its run: reviewers see why values read [REDACTED:…].
+  const redactions = await approvalRedactions(prisma, user.tenant, req.id);
   const now = new Date();
   const status = effectiveStatus(req, now);
   const labels = await userLabels(prisma, [req.proposal.actor, ...req.decisions.map((d) => d.reviewerId)]);
@@ -257,6 +260,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
             <pre data-testid="proposal-arguments">{displayJson(req.proposal.arguments)}</pre>
           </div>
         </div>
+        <RedactionNotice redactions={redactions} />
         <p>
           <strong>Policy rule</strong> <span className="mono" data-testid="policy-rule">{req.rule}</span>: {req.message}. Needs {req.quorum}{' '}
           {req.approverRole}

@@ -47,7 +47,7 @@ import { draftGoldenCase } from '@/lib/eval/golden-sets';
 import { goldenCaseOfRun } from '@/lib/runs/datasets';
 import { AddGoldenCase } from './_components/add-golden-case';
 import { SetAsideNotice } from './_components/set-aside-notice';
-import { RedactionNotice } from './_components/redaction-notice';
+import { RedactionNotice } from '@/components/redaction-notice';
 import { PAYLOAD_WRAPPER_NAMES, RUN_GUARD_NAMES, WEAKNESS_FLAGS } from '@/lib/harness/config';
 import { GuardrailsSchema, guardrailsOn } from '@/lib/harness/guardrails/config';
 

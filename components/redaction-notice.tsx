@@ -1,6 +1,7 @@
 /**
- * What redaction at rest kept out of this run's storage (issue 33): each class, how many values, and
- * where (the question, a tool result at step 3, a span). The values themselves were never stored;
+ * What redaction at rest kept out of storage (issue 33) — of a run, or of an approval request and its
+ * governed run: each class, how many values, and where (the question, a tool result at step 3, a
+ * span, the proposal's arguments). The values themselves were never stored;
  * in the run they stand as `[REDACTED:class]` or, pseudonymised, `⟨class:…⟩`.
  */
 import type { Redaction } from '@/lib/governance/redaction';
