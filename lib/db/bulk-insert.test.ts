@@ -80,4 +80,19 @@ describe('SQLite bulk inserts through Prisma (one JSON value a table)', () => {
     await viaPrisma.db.prisma.$transaction(insertAll(viaPrisma.db, spans));
     expect(dump(viaPrisma.db, 'OtlpSpan')).toHaveLength(3);
   });
+
+  it('a row stored again on its key is updated in place (updateOn), on both paths alike', async () => {
+    // What replaceRun does with a run's own row: the merge of the two write paths once lost it (a duplicate-key error).
+    const row = { ...(tables().find((x) => x.table === 'Run')!.rows[0] as Record<string, unknown>), finalAnswer: 'stored again', steps: 99 };
+    const again: TableRows[] = [{ table: 'Run', rows: [row], updateOn: 'id' }];
+    await viaPrisma.db.prisma.$transaction(insertAll(viaPrisma.db, again));
+    const conn = direct.db.direct!();
+    conn.transaction(() => {
+      for (const s of insertSqlite(again)) conn.prepare(s.sql).run(...s.values.map(sqliteValue));
+    }).immediate();
+    const mine = dump(viaPrisma.db, 'Run');
+    expect(mine).toEqual(dump(direct.db, 'Run'));
+    expect(mine.filter((r) => r.includes("finalAnswer=text:'stored again'"))).toHaveLength(1);
+    expect(mine).toHaveLength(2);
+  });
 });
