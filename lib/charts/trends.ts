@@ -4,6 +4,7 @@
  * merged histogram buckets, mean evaluator scores from sums and counts. Unknown stays unknown: a point
  * whose runs include unpriced ones says how many, and calls that reported no usage are counted apart.
  */
+import type { HourDelta, LatencyDelta, ScoreDelta } from '../db/rollup';
 import { percentileMs } from './latency-histogram';
 
 export const TREND_WINDOWS = { '24h': { hours: 24, step: 'hour' }, '7d': { hours: 24 * 7, step: 'hour' }, '30d': { hours: 24 * 30, step: 'day' } } as const;
@@ -13,31 +14,10 @@ export type TrendDim = (typeof TREND_DIMS)[number];
 /** Series drawn at most per chart (the busiest); the rest are in the runs list. */
 export const MAX_SERIES = 5;
 
-interface HourRow {
-  hour: Date;
-  value: string;
-  termination: string;
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  unreportedCalls: number;
-  costUsd: number;
-  costUnknownRuns: number;
-  guardrailFindings: number;
-}
-interface LatencyRow {
-  hour: Date;
-  value: string;
-  bucket: number;
-  count: number;
-}
-interface ScoreRow {
-  hour: Date;
-  value: string;
-  evaluator: string;
-  sum: number;
-  count: number;
-}
+/** The rollup's rows as the page reads them (lib/db/rollup.ts writes them): one hour of one dimension value. */
+type HourRow = Omit<HourDelta, 'tenant' | 'dim'>;
+type LatencyRow = Omit<LatencyDelta, 'tenant' | 'dim'>;
+type ScoreRow = Omit<ScoreDelta, 'tenant' | 'dim'>;
 export interface TrendRows {
   hours: readonly HourRow[];
   latency: readonly LatencyRow[];
