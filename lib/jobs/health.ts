@@ -6,9 +6,9 @@
  * database decides `ok`: a web server without workers still serves pages, and the queue part says
  * that no worker is running.
  */
-import { getDb } from '../db/client';
-import { workerPresence } from '../db/suite-jobs';
-import { asDatabaseUnavailable, type UnavailableReason } from '../db/unavailable';
+import { getDb } from '../db/core/client';
+import { workerPresence } from '../db/suites/suite-jobs';
+import { asDatabaseUnavailable, type UnavailableReason } from '../db/core/unavailable';
 import { GraphileQueue } from './graphile';
 import { getJobQueue } from './queue';
 

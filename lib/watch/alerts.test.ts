@@ -3,10 +3,10 @@
  * sweeps see it, reaches the tenant's endpoints only, and a rule under its threshold stays quiet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { listAlertEvents, saveAlertRule } from '../db/alerts';
-import { saveRun } from '../db/runs-write';
-import { createWebhookEndpoint } from '../db/webhooks';
+import type { Database } from '../db/core/client';
+import { listAlertEvents, saveAlertRule } from '../db/review/alerts';
+import { saveRun } from '../db/runs/runs-write';
+import { createWebhookEndpoint } from '../db/auth/webhooks';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { evaluateAlerts } from './alerts';

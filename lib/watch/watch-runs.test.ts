@@ -4,19 +4,19 @@
  * however often it is asked, and the scores sit beside the reviewers' labels without touching them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/evaluators';
-import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/run-scores';
-import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/labels';
+import type { Database } from '../db/core/client';
+import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/review/evaluators';
+import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/review/run-scores';
+import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/review/labels';
 import { TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
-import { verifyStoredChain } from '../db/governance-evidence';
-import { listRuns } from '../db/runs-list';
-import { deleteRun, replaceRun, saveRun } from '../db/runs-write';
-import { createSuiteRun } from '../db/suites';
+import { verifyStoredChain } from '../db/governance/governance-evidence';
+import { listRuns } from '../db/runs/runs-list';
+import { deleteRun, replaceRun, saveRun } from '../db/runs/runs-write';
+import { createSuiteRun } from '../db/suites/suites';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { watchPendingRuns } from './watch-runs';
-import { rollupRows } from '../db/rollup';
+import { rollupRows } from '../db/review/rollup';
 
 const providers = await testProviders();
 

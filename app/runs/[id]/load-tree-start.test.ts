@@ -6,9 +6,9 @@
  * shaped, then `spanTreeStart`.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/lib/db/client';
+import type { Database } from '@/lib/db/core/client';
 import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
-import { getRunSummary } from '@/lib/db/runs-read';
+import { getRunSummary } from '@/lib/db/runs/runs-read';
 import { agentTreeSpans, otlpDocument } from '@/lib/otel/testing/agent-traces';
 import { readOtlpJsonText } from '@/lib/otel/import/read-otlp';
 import { importSpanRecords } from '@/lib/otel/import/import-traces';

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { settleQuietTraces } from '../../db/otlp-store';
-import { getRunOrThrow } from '../../db/runs-read';
-import { countRuns, listRuns } from '../../db/runs-list';
+import type { Database } from '../../db/core/client';
+import { settleQuietTraces } from '../../db/traces/otlp-store';
+import { getRunOrThrow } from '../../db/runs/runs-read';
+import { countRuns, listRuns } from '../../db/runs/runs-list';
 import { testProviders, type TestDatabase } from '../../db/testing/test-databases';
 import { importSpanRecords } from './import-traces';
 import { readOtlpJson } from './read-otlp';

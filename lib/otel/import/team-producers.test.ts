@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { getRunOrThrow } from '../../db/runs-read';
+import type { Database } from '../../db/core/client';
+import { getRunOrThrow } from '../../db/runs/runs-read';
 import { testProviders, type TestDatabase } from '../../db/testing/test-databases';
 import { agentsOf } from '../../harness/agents';
 import type { Agent, ModelTurn, RunResult, ToolRecord } from '../../harness/types';

@@ -53,7 +53,7 @@ describe.each(providers)('OTLP text the database cannot hold, on $name', (provid
     ['a NUL character', 'before\\u0000after'],
   ])('%s is a 400 naming the path, stores nothing, and logs no content', async (_what, text) => {
     const { POST } = await import('./route');
-    const { countRuns } = await import('@/lib/db/runs-list');
+    const { countRuns } = await import('@/lib/db/runs/runs-list');
     const logged: string[] = [];
     const spies = (['error', 'warn', 'log', 'info'] as const).map((m) =>
       vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '))),

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../core/client';
+import { getRunTimeline, type TimelineDto } from './run-timeline';
+import { saveRun } from './runs-write';
+import { makeMeta, makeRun } from '../testing/run-fixtures';
+import { testProviders, type TestDatabase } from '../testing/test-databases';
+
+const providers = await testProviders();
+
+describe.each(providers)('the replay timeline on $name', (provider) => {
+  let t: TestDatabase;
+  let db: Database;
+  const test = provider.skipReason ? it.skip : it;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    t = await provider.create();
+    db = t.db;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  test("returns every transition, each call's tokens and the events, in order, as numbers", async () => {
+    const run = makeRun({ rounds: 7 });
+    const id = await saveRun(run, makeMeta(), db);
+    const timeline = await getRunTimeline(id, db);
+    expect(timeline.transitions).toEqual(run.transitions.map((x, index) => ({ index, ...x })));
+    const turns = run.trajectory.filter((s) => s.kind === 'model_turn');
+    expect(timeline.calls).toEqual(turns.map((s) => ({ step: s.step, inputTokens: s.inputTokens, outputTokens: s.outputTokens })));
+    const events: TimelineDto['events'] = run.trajectory.flatMap((s, index): TimelineDto['events'] =>
+      s.kind === 'guard' || s.kind === 'compaction'
+        ? [{ ...s, index }]
+        : s.kind === 'tool_call' && s.blockedBy
+          ? [{ kind: 'blocked' as const, index, step: s.step, guard: s.blockedBy, tool: s.name, code: s.errorCode ?? '' }]
+          : [],
+    );
+    expect(timeline.events).toEqual(events);
+    expect(events.length).toBeGreaterThan(0);
+    // A call grounded_write blocked is an event even though no guard halted the run.
+    expect(timeline.events.some((e) => e.kind === 'blocked' && e.guard === 'grounded_write')).toBe(true);
+  });
+
+  test('is empty for an unknown run', async () => {
+    expect(await getRunTimeline('no-such-run', db)).toEqual({ transitions: [], calls: [], events: [] });
+  });
+});
