@@ -4,9 +4,9 @@ import 'server-only';
  * sessions table) joined with the user's tenant roles, re-read on every call so a removed role
  * takes effect at once.
  */
-import { getDb } from '../db/core/client';
-import { getIdentity } from '../db/governance/governance-members';
-import { asDatabaseUnavailable } from '../db/core/unavailable';
+import { getDb } from '../db/core';
+import { getIdentity } from '../db/governance';
+import { asDatabaseUnavailable } from '../db/core';
 import type { Membership } from '../governance';
 import { getAuth } from './auth';
 

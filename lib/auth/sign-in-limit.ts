@@ -10,8 +10,8 @@ import 'server-only';
  */
 import { APIError } from 'better-auth/api';
 import { CLIENT_ADDRESS_HEADER } from '../../scripts/client-address.mjs';
-import type { Prisma } from '../db/core/client';
-import { consumeSignInAttempt, pruneSignInThrottle, type ThrottleRule } from '../db/auth/sign-in-throttle';
+import type { Prisma } from '../db/core';
+import { consumeSignInAttempt, pruneSignInThrottle, type ThrottleRule } from '../db/auth';
 
 /** Sign-in attempts allowed per account (email) per minute, right or wrong. */
 export const SIGN_IN_PER_ACCOUNT: ThrottleRule = { max: 5, windowMs: 60_000 };

@@ -4,8 +4,8 @@ import 'server-only';
  * everything else becomes a generic message with a reference that is logged with the real error.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, InvalidInputError } from '../db/core/errors';
-import { asDatabaseUnavailable } from '../db/core/unavailable';
+import { NotFoundError, InvalidInputError } from '../db/core';
+import { asDatabaseUnavailable } from '../db/core';
 import { ConfigError, DatasetError, ExecutorError } from '../harness';
 import { TraceImportError } from '../otel';
 import { AuthError } from '../auth/errors';

@@ -4,7 +4,7 @@
  * merged histogram buckets, mean evaluator scores from sums and counts. Unknown stays unknown: a point
  * whose runs include unpriced ones says how many, and calls that reported no usage are counted apart.
  */
-import type { HourDelta, LatencyDelta, ScoreDelta } from '../db/review/rollup';
+import type { HourDelta, LatencyDelta, ScoreDelta } from '../db/review';
 import { percentileMs } from './latency-histogram';
 
 export const TREND_WINDOWS = { '24h': { hours: 24, step: 'hour' }, '7d': { hours: 24 * 7, step: 'hour' }, '30d': { hours: 24 * 30, step: 'day' } } as const;

@@ -5,7 +5,7 @@
  * The one classifier is lib/db/core/unavailable.ts (the error may come from pg in graphile-worker's pool,
  * from Prisma over its pg adapter, or wrapped as a `cause`); a lost connection is its `unreachable`.
  */
-import { asDatabaseUnavailable } from '../db/core/unavailable';
+import { asDatabaseUnavailable } from '../db/core';
 
 /** True when the error (or any cause of it) says the database connection was lost or refused. */
 export function isConnectionLost(err: unknown): boolean {

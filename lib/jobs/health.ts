@@ -6,9 +6,9 @@
  * database decides `ok`: a web server without workers still serves pages, and the queue part says
  * that no worker is running.
  */
-import { getDb } from '../db/core/client';
-import { workerPresence } from '../db/suites/suite-jobs';
-import { asDatabaseUnavailable, type UnavailableReason } from '../db/core/unavailable';
+import { getDb } from '../db/core';
+import { workerPresence } from '../db/suites';
+import { asDatabaseUnavailable, type UnavailableReason } from '../db/core';
 import { GraphileQueue } from './graphile';
 import { getJobQueue } from './queue';
 

@@ -22,7 +22,7 @@
  * been able to; it judges again only once it has beaten without a gap for a whole lease. Otherwise
  * a PostgreSQL restart longer than the lease would have the first worker back release every other.
  */
-import { HEARTBEAT_MS, WORKER_LEASE_MS, type HeartbeatStore, type PeerLease } from '../db/core/worker-heartbeats';
+import { HEARTBEAT_MS, WORKER_LEASE_MS, type HeartbeatStore, type PeerLease } from '../db/core';
 
 /** Past a lease's end by the database clock before the judge re-reads it (the row's ms rounding, timer lateness). */
 const EXPIRY_SLACK_MS = 50;

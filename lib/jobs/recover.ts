@@ -3,8 +3,8 @@
  * queue does this at every server start (it forgets its jobs when the process stops); a PostgreSQL
  * worker does it at its start as a reconciliation (keyed jobs already queued add nothing).
  */
-import { getDb, type Database } from '../db/core/client';
-import { failSuiteRun, unfinishedSuites } from '../db/suites/suites';
+import { getDb, type Database } from '../db/core';
+import { failSuiteRun, unfinishedSuites } from '../db/suites';
 import { SuiteJobSchema, type JobQueue } from './types';
 
 /** Enqueues every queued or running suite again; returns how many. A suite without a job spec (from before jobs) is failed, saying so. */

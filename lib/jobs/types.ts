@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { RunOneInputSchema } from '../schemas/run-settings';
 import { MAX_EPOCHS } from '../eval';
-import type { JobLease } from '../db/core/job-lease';
+import type { JobLease } from '../db/core';
 
 /** A suite or matrix: the worker fans it out into one job per (setting, case). */
 export const SuiteJobSchema = z.object({

@@ -4,8 +4,8 @@ import 'server-only';
  * database by operation key (lib/db/governance/restock-ledger-store.ts), so reconciliation asks the same
  * system of record whichever server process, restart or transport the write went through.
  */
-import { getDb } from '../db/core/client';
-import { PrismaLedgerStore } from '../db/governance/restock-ledger-store';
+import { getDb } from '../db/core';
+import { PrismaLedgerStore } from '../db/governance';
 import type { ToolExecutor } from '../harness';
 import type { Reconciler } from '../governance';
 import { ledgerStoreReconciler } from '../stockroom';

@@ -4,17 +4,17 @@
  * answered exactly like one that does not exist (null: the server says "not found").
  */
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { Database } from '../db/core/client';
-import { getDb } from '../db/core/client';
-import { InvalidInputError, NotFoundError } from '../db/core/errors';
-import { getGoldenSetTextOrThrow, listGoldenSets } from '../db/review/golden-sets';
-import { resolveRunId } from '../db/runs/run-lookup';
-import { listRuns } from '../db/runs/runs-list';
-import { getRunOrThrow } from '../db/runs/runs-read';
-import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites/suites';
-import { requireSuiteInTenant } from '../db/governance/tenant-scope';
+import type { Database } from '../db/core';
+import { getDb } from '../db/core';
+import { InvalidInputError, NotFoundError } from '../db/core';
+import { getGoldenSetTextOrThrow, listGoldenSets } from '../db/review';
+import { resolveRunId } from '../db/runs';
+import { listRuns } from '../db/runs';
+import { getRunOrThrow } from '../db/runs';
+import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
+import { requireSuiteInTenant } from '../db/governance';
 import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
-import { listApprovals } from '../db/governance/governance-approvals';
+import { listApprovals } from '../db/governance';
 import { byTimeLeft } from '../governance';
 
 /** How many recent runs and suites resources/list names (the templates reach every other one). */

@@ -3,8 +3,8 @@ import 'server-only';
  * Live progress of runs for the pages following them (server-sent events): one poller per run in
  * this process (watch-hub.ts) reads the run's progress row every PROGRESS_POLL_MS.
  */
-import { getDb, type Database } from '../db/core/client';
-import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs/run-progress';
+import { getDb, type Database } from '../db/core';
+import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
 import { isLiveStatus } from '../format';
 import { createWatchHub } from './watch-hub';
 

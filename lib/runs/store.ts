@@ -4,11 +4,11 @@
 import type { HarnessConfig } from '../harness';
 import type { RunResult } from '../harness';
 import type { AgentRunOptions, Dataset } from '../stockroom';
-import { getDb, type Database } from '../db/core/client';
-import { replaceRun, saveRun } from '../db/runs/runs-write';
-import type { JobLease } from '../db/core/job-lease';
-import type { SaveRunMeta } from '../db/runs/types';
-import { answerSoFarRecorder, toolProgressRecorder } from '../db/runs/run-progress';
+import { getDb, type Database } from '../db/core';
+import { replaceRun, saveRun } from '../db/runs';
+import type { JobLease } from '../db/core';
+import type { SaveRunMeta } from '../db/runs';
+import { answerSoFarRecorder, toolProgressRecorder } from '../db/runs';
 import { nudgeRunProgress } from './progress-hub';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */

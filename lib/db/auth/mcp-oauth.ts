@@ -11,7 +11,7 @@ import type { OAuthCredentialStore, OAuthCredentials } from '../../mcp';
 import { oauthProviderForServer } from '../../mcp';
 import { oauthSealingKey, seal, unseal } from '../../mcp';
 import { dashboardUrl, type ResolvedMcpServer } from '../../mcp';
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 
 let key: Buffer | undefined;
 const sealingKey = () => (key ??= oauthSealingKey(evidenceSecret()));

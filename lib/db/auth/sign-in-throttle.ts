@@ -5,7 +5,7 @@ import 'server-only';
  * `INSERT … ON CONFLICT … DO UPDATE … RETURNING`): a new window starts at 1, otherwise the count goes
  * up by one, and the caller learns the count after its own attempt — no read-then-write race.
  */
-import type { Prisma } from '../core/client';
+import type { Prisma } from '../core';
 
 export interface ThrottleRule {
   /** Attempts allowed per window. */

@@ -4,8 +4,8 @@ import 'server-only';
  * why it could not), when, by whom and how long it took. Reading it spawns nothing.
  */
 import type { JsonValue } from '../../harness';
-import { getDb, type Database } from '../core/client';
-import { parseStoredJson } from '../core/blobs';
+import { getDb, type Database } from '../core';
+import { parseStoredJson } from '../core';
 
 export interface ToolServerListingDto {
   serverId: string;

@@ -1,7 +1,7 @@
 import 'server-only';
 /** The users of one tenant with their roles there (the CLI's `user list`): nothing of any other tenant. */
 import { ROLES } from '../../governance';
-import type { Database } from '../core/client';
+import type { Database } from '../core';
 
 /** A user as `user list` shows them: their roles in the asked tenant only. */
 export interface TenantUserDto {

@@ -5,8 +5,8 @@ import 'server-only';
  * sealed secret (an email endpoint's SMTP credentials too) leaves this module only through
  * `deliveryToSend`, for the delivery job.
  */
-import type { Prisma } from '../core/client';
-import { newId } from '../core/ids';
+import type { Prisma } from '../core';
+import { newId } from '../core';
 
 export interface WebhookEndpointDto {
   id: string;

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import type { JsonValue } from '../../harness';
 import { safeJsonParse } from '../../harness';
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 
 /** `runId + '\u0000' + callId` → the call's arguments, for the entries whose run stored the call. */
 export async function argumentsOfCalls(entries: readonly { runId: string; callId: string }[], db: Database = getDb()): Promise<Map<string, JsonValue>> {

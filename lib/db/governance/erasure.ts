@@ -13,11 +13,11 @@ import 'server-only';
  */
 import { ERASED, evidenceBody, evidenceKey, signReceipt, type ErasedRun, type ErasureReceipt, type EvidenceKey } from '../../governance';
 import { safeJsonParse } from '../../harness';
-import { BLOB_PRUNE_LOCK } from '../core/bulk-insert';
-import { sha256 } from '../core/blobs';
-import { getDb, type Database } from '../core/client';
+import { BLOB_PRUNE_LOCK } from '../core';
+import { sha256 } from '../core';
+import { getDb, type Database } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
-import { InvalidInputError, NotFoundError } from '../core/errors';
+import { InvalidInputError, NotFoundError } from '../core';
 import { appendEvidenceIn, withEvidenceTx, type Tx } from './governance-evidence';
 import { destroyPseudonymKey } from './redaction-store';
 

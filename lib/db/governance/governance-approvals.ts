@@ -14,8 +14,8 @@ import { ApprovalRequestSchema, reviewRefusal, statusAfter, type ApprovalRequest
 import { BoundProposalSchema } from '../../governance';
 import type { Redaction, ReviewerIdentity } from '../../governance';
 import { safeJsonParse } from '../../harness';
-import type { Prisma } from '../core/client';
-import { DbError, NotFoundError } from '../core/errors';
+import type { Prisma } from '../core';
+import { DbError, NotFoundError } from '../core';
 import { canonicalDigest } from '../../governance';
 import { evidenceBody, type EvidenceBody } from '../../governance';
 import { evidenceKey } from '../../governance';

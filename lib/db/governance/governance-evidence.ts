@@ -16,8 +16,8 @@ import { labelDigest } from '../../eval';
 import { verifyEvidence, type ChainVerification, type RedactionSince, type StoredEvent, type WitnessAnchor } from '../../governance';
 import { canonicalJson } from '../../governance';
 import { safeJsonParse } from '../../harness';
-import type { Prisma } from '../core/client';
-import { DbError, NotFoundError } from '../core/errors';
+import type { Prisma } from '../core';
+import { DbError, NotFoundError } from '../core';
 
 /** A chain's first append can race another first append of the same chain; the loser retries once it exists. */
 const MAX_APPEND_ATTEMPTS = 5;

@@ -12,7 +12,7 @@ import { assertTransition } from '../../governance';
 import { evidenceKey } from '../../governance';
 import type { EvidenceKey } from '../../governance';
 import { safeJsonParse, type JsonValue } from '../../harness';
-import type { Prisma } from '../core/client';
+import type { Prisma } from '../core';
 import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
 import { governedRedactor } from './governed-content';
 import { redactionsText } from './redaction-store';

@@ -1,7 +1,7 @@
 import 'server-only';
 /** Users' tenant roles, as governance reads them (re-read at every decision and resume). */
 import { RoleSchema, type Membership, type ReviewerIdentity, type Role } from '../../governance';
-import type { Prisma } from '../core/client';
+import type { Prisma } from '../core';
 
 export async function getIdentity(prisma: Prisma, userId: string): Promise<ReviewerIdentity | null> {
   const user = await prisma.user.findUnique({ where: { id: userId }, include: { memberships: true } });

@@ -12,8 +12,8 @@ import { ownerText, type RunChange, type StoredGovernedRun, type StoredRunStatus
 import { PrincipalSchema } from '../../governance';
 import { safeJsonParse, type JsonValue } from '../../harness';
 import { RunResultSchema, type RunResult } from '../../harness';
-import type { Prisma } from '../core/client';
-import { DbError, NotFoundError } from '../core/errors';
+import type { Prisma } from '../core';
+import { DbError, NotFoundError } from '../core';
 import { evidenceBody } from '../../governance';
 import { evidenceKey } from '../../governance';
 import { appendEvidenceIn, listEvidence, withEvidenceTx } from './governance-evidence';

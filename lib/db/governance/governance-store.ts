@@ -1,17 +1,17 @@
 import 'server-only';
 /** The governance service's storage over Prisma (one object per database handle). */
 import type { ApprovalRequest, GovernanceStore, StartRecords } from '../../governance';
-import type { Prisma } from '../core/client';
+import type { Prisma } from '../core';
 import { approvalRowData, createApprovalRequest, findApprovalForCall, newPendingRequest, setApprovalOutcome } from './governance-approvals';
 import { PrismaEvidenceSink } from './governance-evidence';
 import { PrismaJournalStore, type JournalContent } from './governance-journal';
 import { getIdentity } from './governance-members';
 import { createGovernedRun, getGovernedRunOrThrow, governedRunRowData, updateGovernedRun } from './governance-runs';
 import type { McpApprovalStore } from '../../mcp';
-import type { Database } from '../core/client';
-import { NotFoundError } from '../core/errors';
+import type { Database } from '../core';
+import { NotFoundError } from '../core';
 import { approvalInTenant } from './tenant-scope';
-import { jobHeld } from '../core/job-lease';
+import { jobHeld } from '../core';
 
 /** `content`: the tenant (and subject) whose runs the store writes, for redaction at rest of journal results. */
 export function prismaGovernanceStore(prisma: Prisma, content?: JournalContent): GovernanceStore {

@@ -25,7 +25,7 @@ import {
   type Redaction,
 } from '../../governance';
 import { safeJsonParse } from '../../harness';
-import type { Database } from '../core/client';
+import type { Database } from '../core';
 import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from './governance-evidence';
 
 type Client = Database['prisma'] | Tx;

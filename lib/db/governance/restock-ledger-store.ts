@@ -12,8 +12,8 @@ import { safeJsonParse } from '../../harness';
 import type { LedgerEntry, LedgerStore } from '../../stockroom';
 import { ledgerRequestId } from '../../stockroom';
 import type { RestockRecord } from '../../stockroom';
-import type { Prisma } from '../core/client';
-import { DbError } from '../core/errors';
+import type { Prisma } from '../core';
+import { DbError } from '../core';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 /** Two writes of one tenant racing for the same number: the loser takes the next one. */

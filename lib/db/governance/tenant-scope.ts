@@ -7,8 +7,8 @@ import 'server-only';
  */
 import type { ApprovalRequest } from '../../governance';
 import type { JournalEntry } from '../../governance';
-import { getDb, type Database } from '../core/client';
-import { NotFoundError } from '../core/errors';
+import { getDb, type Database } from '../core';
+import { NotFoundError } from '../core';
 import { getApprovalOrThrow } from './governance-approvals';
 import { PrismaJournalStore } from './governance-journal';
 

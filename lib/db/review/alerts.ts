@@ -4,8 +4,8 @@ import 'server-only';
  * recorded once per rule and breach window (unique), so a sweep that finds the same breach again
  * records, and sends, nothing more.
  */
-import { getDb, type Database } from '../core/client';
-import { newId } from '../core/ids';
+import { getDb, type Database } from '../core';
+import { newId } from '../core';
 
 export type AlertKind = 'error_share' | 'score_drop' | 'daily_cost';
 

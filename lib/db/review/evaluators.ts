@@ -5,9 +5,9 @@ import 'server-only';
  */
 import { safeJsonParse } from '../../harness';
 import { EvaluatorConfigSchema, EvaluatorFilterSchema, MAX_EVALUATORS, type EvaluatorConfig, type EvaluatorFilter, type EvaluatorKind } from '../../eval';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
-import { newId } from '../core/ids';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
+import { newId } from '../core';
 
 export interface EvaluatorDto {
   id: string;

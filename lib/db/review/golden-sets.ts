@@ -8,8 +8,8 @@ import { GoldenCaseRecordSchema, parseGoldenText, type GoldenCaseRecord, type Go
 import { GoldenFileError } from '../../eval';
 import { goldenFileOfText, goldenLine, goldenSetRef, goldenTextSha256, GoldenSetNameSchema, type RunForDraft } from '../../eval';
 import { safeJsonParse, type JsonValue } from '../../harness';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError, NotFoundError } from '../core/errors';
+import { getDb, type Database } from '../core';
+import { InvalidInputError, NotFoundError } from '../core';
 
 export interface GoldenSetSummary {
   name: string;

@@ -6,10 +6,10 @@ import 'server-only';
  */
 import type { CalibrationResult } from '../../eval';
 import type { JudgeCallRecord, JudgeCallStore } from '../../models';
-import { getDb, type Database } from '../core/client';
-import { NotFoundError } from '../core/errors';
-import { newId } from '../core/ids';
-import { json } from '../runs/run-dto';
+import { getDb, type Database } from '../core';
+import { NotFoundError } from '../core';
+import { newId } from '../core';
+import { json } from '../runs';
 
 /** Judge calls of one tenant in the database: recorded as made, and looked up by judge and request digest. */
 export class PrismaJudgeCallStore implements JudgeCallStore {

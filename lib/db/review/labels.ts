@@ -12,11 +12,11 @@ import { evidenceBody, EvidenceBodySchema, erasureSeqs, labelMismatch, rewritten
 import { evidenceKey } from '../../governance';
 import type { EvidenceKey } from '../../governance';
 import { safeJsonParse } from '../../harness';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError, NotFoundError } from '../core/errors';
-import { appendEvidenceIn, labelSubject, withEvidenceTx } from '../governance/governance-evidence';
-import { LABEL_COMMENT, lockedRunRedactions, mergeRedactions, redactorFor } from '../governance/redaction-store';
-import { newId } from '../core/ids';
+import { getDb, type Database } from '../core';
+import { InvalidInputError, NotFoundError } from '../core';
+import { appendEvidenceIn, labelSubject, withEvidenceTx } from '../governance';
+import { LABEL_COMMENT, lockedRunRedactions, mergeRedactions, redactorFor } from '../governance';
+import { newId } from '../core';
 
 /** A tenant's label set and its version (0: the default, never configured). */
 export interface VersionedLabelSet extends LabelSet {

@@ -5,7 +5,7 @@ import 'server-only';
  * reads a few hundred rows whatever the number of runs. Latency is a histogram of fixed log buckets
  * (lib/charts/latency-histogram.ts), evaluator scores a sum and a count.
  */
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 
 /** Rollup dimensions: every run once under `all`, then by model, source and each of its agents. */

@@ -5,12 +5,12 @@ import 'server-only';
  * labels, never among them: labels are evidence (each has its event in the run's chain), scores are
  * measurements, so `audit verify` and the label queue see only reviewers.
  */
-import { getDb, type Database } from '../core/client';
-import { insertAll } from '../core/bulk-insert';
+import { getDb, type Database } from '../core';
+import { insertAll } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { rolledContributions, saveContributions } from './rollup';
-import { newId } from '../core/ids';
-import { GUARDRAIL_GUARD } from '../runs/retry-rows';
+import { newId } from '../core';
+import { GUARDRAIL_GUARD } from '../runs';
 
 /** A finished run waiting for the watch job, with what its evaluators' filters and the rollup look at. */
 export interface WatchedRun {

@@ -6,9 +6,9 @@ import 'server-only';
  */
 import { plantedInstructions, systemPromptLeak, type PromptLeak } from '../../eval';
 import { safeJsonParse } from '../../harness';
-import { getDb, type Database } from '../core/client';
-import { getBlobTextOrThrow, getToolResultAt } from '../runs/runs-read';
-import type { StepDto, StepPage } from '../runs/types';
+import { getDb, type Database } from '../core';
+import { getBlobTextOrThrow, getToolResultAt } from '../runs';
+import type { StepDto, StepPage } from '../runs';
 
 /** A replay entry with what replay highlights in it. */
 export type AnnotatedStep = StepDto & { planted?: string[]; leak?: PromptLeak | null };

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { agentLabel, agentsOf } from '../../harness';
 import { AgentSchema, SetAsideSchema, type RunResult, type StepTree } from '../../harness';
-import { InvalidInputError } from '../core/errors';
+import { InvalidInputError } from '../core';
 
 export interface StepTreeColumns {
   agentIdx: number | null;

@@ -16,11 +16,11 @@ import 'server-only';
  */
 import { labelDigest } from '../../eval';
 import { evidenceBody, evidenceKey, type EvidenceKey, type Redactor } from '../../governance';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
-import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from '../governance/governance-evidence';
-import { jsonOf, rewriteGovernedRecords, rewriteGovernedRun } from '../governance/redaction-rewrite-governed';
-import { classesInForce, LABEL_COMMENT, lockedRunRedactions, mergeRedactions, runRedactors } from '../governance/redaction-store';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
+import { appendEvidenceIn, storedBeforeWhere, withEvidenceTx, type Tx } from '../governance';
+import { jsonOf, rewriteGovernedRecords, rewriteGovernedRun } from '../governance';
+import { classesInForce, LABEL_COMMENT, lockedRunRedactions, mergeRedactions, runRedactors } from '../governance';
 import { getRunOrThrow } from './runs-read';
 import { lockBlobsForPruneIn, prepareRunAgain, writeRunAgainIn, type PreparedRun } from './runs-write';
 import type { SaveRunMeta } from './types';

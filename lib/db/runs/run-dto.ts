@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../../harness';
 import type { Run } from '../generated/sqlite/client';
-import { parseStoredJson } from '../core/blobs';
+import { parseStoredJson } from '../core';
 import type { RunListItem, RunSource } from './types';
 
 /** The Run columns a list row needs (the page selects only these). */

@@ -3,7 +3,7 @@
  * validation: a bad filter is an InvalidInputError naming it.
  */
 import { z } from 'zod';
-import { InvalidInputError } from '../core/errors';
+import { InvalidInputError } from '../core';
 import { MAX_SEARCH_TEXT, MIN_SEARCH_TEXT, normaliseSearchText } from './run-search';
 
 export const RunFiltersSchema = z.object({

@@ -3,8 +3,8 @@ import 'server-only';
  * Finding runs by what people have in hand: the 8-character short id every page shows, and "the
  * same case under another setting" for compare.
  */
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
 
 /** The shortest id suffix accepted (the pages show the last 8 characters). */
 export const MIN_ID_SUFFIX = 6;

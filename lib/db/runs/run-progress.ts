@@ -1,9 +1,9 @@
 import 'server-only';
 /** How far a stored run has got: what a page following a live run polls (one small row read). */
-import { redactorFor } from '../governance/redaction-store';
-import { getDb, type Database } from '../core/client';
-import { parseStoredJson } from '../core/blobs';
-import { NotFoundError } from '../core/errors';
+import { redactorFor } from '../governance';
+import { getDb, type Database } from '../core';
+import { parseStoredJson } from '../core';
+import { NotFoundError } from '../core';
 import type { Prisma as P } from '../generated/sqlite/client';
 
 export interface RunProgressDto {

@@ -8,15 +8,15 @@
 import type { Prisma } from '../generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../../harness';
 import type { JsonValue } from '../../harness';
-import { BlobSet, encodeMessage } from '../core/blobs';
+import { BlobSet, encodeMessage } from '../core';
 import { callTimeColumns } from './call-time-rows';
 import { agentTreeOf, runAgentRows, stepTreeColumns } from './agent-tree-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
-import { InvalidInputError } from '../core/errors';
+import { InvalidInputError } from '../core';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT, type Redactor } from '../../governance';
-import { redactRun } from '../governance/run-redaction';
+import { redactRun } from '../governance';
 import { searchBody } from './run-search';
 import { usageDetailColumns } from './usage-rows';
 

@@ -14,7 +14,7 @@ import 'server-only';
  * the cap (TEXT_COUNT_CAP for a text search). Texts are at least MIN_SEARCH_TEXT characters (a trigram).
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
-import type { Database } from '../core/client';
+import type { Database } from '../core';
 import { findMatch, ftsPhrase, likePattern, normaliseSearchText, type RunTextMatch } from './run-search';
 import type { RunFilters } from './run-filters';
 

@@ -5,7 +5,7 @@ import 'server-only';
  * results — the replay fetches those for the step on screen. A 20,000-step run's skeleton is a few
  * tens of milliseconds here, where paging through getRunSteps took over half a second.
  */
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
 
 export interface TimelineDto {

@@ -5,7 +5,7 @@ import 'server-only';
  * delay), and approval requests (requested and decided at), each with its recorded start and end
  * offsets where the run recorded them. Ordered by trajectory position; no arguments, results or messages.
  */
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';

@@ -5,8 +5,8 @@ import 'server-only';
  * run. Runs the evaluator gave no score (null, or none at all) are not in this order.
  */
 import { z } from 'zod';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
 import { parseRunFilters, type RunFilters } from './run-filters';
 import { MAX_RUN_PAGE, runWhere, type RunPage } from './runs-list';

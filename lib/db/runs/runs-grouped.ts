@@ -6,8 +6,8 @@ import 'server-only';
  */
 import { z } from 'zod';
 import type { Prisma as P } from '../generated/sqlite/client';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
 import { RUN_LIST_SELECT, toRunListItem } from './run-dto';
 import { MAX_RUN_PAGE, runWhere } from './runs-list';
 import { parseRunFilters, type RunFilters } from './run-filters';

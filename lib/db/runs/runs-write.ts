@@ -5,15 +5,15 @@ import 'server-only';
  * on PostgreSQL all of a batch's INSERTs chained into one statement (bulk-insert.ts).
  */
 import type { RunResult } from '../../harness';
-import { BlobSet, type BlobRow } from '../core/blobs';
-import { BLOB_PRUNE_LOCK, insertAll, type TableRows } from '../core/bulk-insert';
-import { getDb, type Database } from '../core/client';
-import { assertJobHeld, type JobLease } from '../core/job-lease';
+import { BlobSet, type BlobRow } from '../core';
+import { BLOB_PRUNE_LOCK, insertAll, type TableRows } from '../core';
+import { getDb, type Database } from '../core';
+import { assertJobHeld, type JobLease } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
-import { newId } from '../core/ids';
+import { newId } from '../core';
 import { buildRunRows, type RunRows } from './run-rows';
 import { DEFAULT_TENANT } from '../../governance';
-import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors, storedRedactions } from '../governance/redaction-store';
+import { labelRedactions, lockedRunRedactions, mergeRedactions, runRedactors, storedRedactions } from '../governance';
 import type { SaveRunInput, SaveRunMeta } from './types';
 
 /** Runs per transaction when saving a batch (bounded further by MAX_ROWS_PER_TX). */

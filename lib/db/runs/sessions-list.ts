@@ -3,7 +3,7 @@ import 'server-only';
  * The sessions of a tenant (an imported trace's `session.id`), newest first: each with its run count and
  * when its first and last runs started. A session exists in a tenant only through its runs there.
  */
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 
 export interface SessionListItem {
   sessionId: string;

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { UsageSchema, UsageEstimateSchema, type RunResult, type Usage, type UsageEstimate } from '../../harness';
-import { parseStoredJson } from '../core/blobs';
-import { DbError } from '../core/errors';
+import { parseStoredJson } from '../core';
+import { DbError } from '../core';
 
 const UsageDetailSchema = UsageSchema.pick({ byPurpose: true, estimatedTokens: true });
 type UsageDetail = z.infer<typeof UsageDetailSchema>;

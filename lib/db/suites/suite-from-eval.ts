@@ -6,9 +6,9 @@ import 'server-only';
 import type { EvalReport } from '../../eval';
 import type { MatrixResult } from '../../eval';
 import type { SuiteResult } from '../../eval';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError } from '../core/errors';
-import { saveRuns } from '../runs/runs-write';
+import { getDb, type Database } from '../core';
+import { InvalidInputError } from '../core';
+import { saveRuns } from '../runs';
 import { completeSuiteRun, saveSuiteSetting, updateSuiteProgress } from './suites';
 
 /** Who the stored runs are attributed to and the tenant they belong to (the CLI's `--as` and `--tenant`). */

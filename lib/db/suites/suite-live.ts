@@ -3,7 +3,7 @@ import 'server-only';
  * What a suite's stored runs add to its progress: its cost so far (total and per setting; unknown when
  * any run's model has no price) and the cases running now (a live model stores each run as it goes).
  */
-import { getDb, type Database } from '../core/client';
+import { getDb, type Database } from '../core';
 
 export interface CostDto {
   /** Null (unknown) when any run's model has no price. */

@@ -8,12 +8,12 @@ import 'server-only';
  */
 import { aggregate } from '../../eval';
 import { CaseScoresSchema } from '../../eval';
-import { getDb, type Database } from '../core/client';
-import { json } from '../runs/run-dto';
+import { getDb, type Database } from '../core';
+import { json } from '../runs';
 import { getSuiteProgress, type SuiteProgressDto } from './suite-jobs';
 import { getSuiteLive, type SuiteLiveDto } from './suite-live';
 import { getSuiteRunOrThrow } from './suites';
-import type { SuiteRunDto, SuiteSettingDto } from '../runs/types';
+import type { SuiteRunDto, SuiteSettingDto } from '../runs';
 
 /** A setting's metrics over the cases stored so far, and how many that is. */
 export interface PartialSettingDto extends SuiteSettingDto {

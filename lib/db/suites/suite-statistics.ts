@@ -6,9 +6,9 @@ import 'server-only';
  * never change, so they are kept (a bootstrap over a 1,525-run matrix is the costly part).
  */
 import { AGAINST_BASE, AGAINST_CURRENT, CaseScoresSchema, isDeterministicModel, suiteStatistics, type RunPoint, type SuiteStatistics } from '../../eval';
-import { getDb, type Database } from '../core/client';
-import { NotFoundError } from '../core/errors';
-import { json } from '../runs/run-dto';
+import { getDb, type Database } from '../core';
+import { NotFoundError } from '../core';
+import { json } from '../runs';
 
 /** Finished suites' statistics kept in this process (the newest few). */
 const KEPT = 32;

@@ -5,10 +5,10 @@ import 'server-only';
  * setting's aggregate metrics and per-case scores are stored in one transaction per setting.
  */
 import type { SuiteRun, SuiteSetting } from '../generated/sqlite/client';
-import { getDb, type Database } from '../core/client';
-import { InvalidInputError, NotFoundError } from '../core/errors';
-import { newId } from '../core/ids';
-import { json } from '../runs/run-dto';
+import { getDb, type Database } from '../core';
+import { InvalidInputError, NotFoundError } from '../core';
+import { newId } from '../core';
+import { json } from '../runs';
 import { DEFAULT_TENANT } from '../../governance';
 import { casesMovedOverEpochs, type MovedTest } from '../../eval';
 import type {
@@ -21,7 +21,7 @@ import type {
   SuiteRunDto,
   SuiteRunListItem,
   SuiteStatus,
-} from '../runs/types';
+} from '../runs';
 
 /** The setting a matrix compares every other setting with. */
 export const BASELINE_SETTING = 'none';

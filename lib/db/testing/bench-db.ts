@@ -7,14 +7,14 @@ import 'server-only';
  */
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../core/client';
-import { countRuns, listRuns, type ListRunsOptions } from '../runs/runs-list';
-import type { RunFilters } from '../runs/run-filters';
-import { getRunSteps, getRunSummary } from '../runs/runs-read';
-import { saveRun, saveRuns } from '../runs/runs-write';
+import { openDatabase, type Database } from '../core';
+import { countRuns, listRuns, type ListRunsOptions } from '../runs';
+import type { RunFilters } from '../runs';
+import { getRunSteps, getRunSummary } from '../runs';
+import { saveRun, saveRuns } from '../runs';
 import { makeMeta, makeRun } from './run-fixtures';
 import { createTestDatabaseUrl } from './test-databases';
-import type { SaveRunInput } from '../runs/types';
+import type { SaveRunInput } from '../runs';
 
 export type BenchProvider = 'sqlite' | 'postgres';
 

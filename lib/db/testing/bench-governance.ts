@@ -19,15 +19,15 @@ import { defaultDatasetDir, loadDataset } from '../../stockroom';
 import { StockroomEnvironment } from '../../stockroom';
 import { LocalToolExecutor } from '../../stockroom';
 import { DurableLedgerExecutor, LEDGER_WRITE_TOOL } from '../../stockroom';
-import { openDatabase, type Database } from '../core/client';
+import { openDatabase, type Database } from '../core';
 import type { GoldenCase } from '../../eval';
 import type { HarnessConfig } from '../../harness';
 import type { LoadedPolicy } from '../../governance';
 import type { Dataset } from '../../stockroom';
-import { prismaGovernanceStore } from '../governance/governance-store';
-import { newId } from '../core/ids';
-import { PrismaLedgerStore } from '../governance/restock-ledger-store';
-import { saveRun } from '../runs/runs-write';
+import { prismaGovernanceStore } from '../governance';
+import { newId } from '../core';
+import { PrismaLedgerStore } from '../governance';
+import { saveRun } from '../runs';
 import { createTestDatabaseUrl } from './test-databases';
 
 /** Concurrent starts measured (the figure in issue 9). */

@@ -11,14 +11,14 @@ import 'server-only';
  * both, and the second insert fails on the key and is retried once, when the trace is known.
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
-import { BlobSet } from '../core/blobs';
-import { insertAll, type TableRows } from '../core/bulk-insert';
-import { getDb, type Database, type Prisma } from '../core/client';
-import { newId } from '../core/ids';
-import { buildRunRows, type RunRows } from '../runs/run-rows';
-import { redactorFor, runRedactors, type SubjectIds } from '../governance/redaction-store';
-import { runTables } from '../runs/runs-write';
-import type { SaveRunInput } from '../runs/types';
+import { BlobSet } from '../core';
+import { insertAll, type TableRows } from '../core';
+import { getDb, type Database, type Prisma } from '../core';
+import { newId } from '../core';
+import { buildRunRows, type RunRows } from '../runs';
+import { redactorFor, runRedactors, type SubjectIds } from '../governance';
+import { runTables } from '../runs';
+import type { SaveRunInput } from '../runs';
 
 /** Trace ids per `IN (…)` list. */
 const TRACES_PER_STATEMENT = 500;

@@ -18,10 +18,10 @@ import 'server-only';
  */
 import { currentPolicy, evidenceBody, evidenceKey, tenantRetention, type EvidenceKey, type LoadedPolicy } from '../../governance';
 import type { RetentionPolicy } from '../../governance';
-import { getDb, type Database } from '../core/client';
-import { appendEvidenceIn, withEvidenceTx } from '../governance/governance-evidence';
+import { getDb, type Database } from '../core';
+import { appendEvidenceIn, withEvidenceTx } from '../governance';
 import { CONVERSATION_TAIL } from './otlp-store';
-import { deleteRunsIn } from '../runs/runs-write';
+import { deleteRunsIn } from '../runs';
 
 const DAY_MS = 86_400_000;
 /**

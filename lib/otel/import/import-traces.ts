@@ -10,8 +10,8 @@ import 'server-only';
  */
 import type { JsonValue } from '../../harness';
 import { RunResultSchema, type SetAside } from '../../harness';
-import type { Database } from '../../db/core/client';
-import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/traces/otlp-store';
+import type { Database } from '../../db/core';
+import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/traces';
 import { redactSecrets } from '../../security';
 import { TraceImportError } from '../errors';
 import { redactRun } from './redact-run';
