@@ -7,34 +7,26 @@
  * tenant's row does not open.
  */
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExecutor } from '../../mcp/client/create-executor';
 import type { McpToolExecutor } from '../../mcp/client/mcp-executor';
 import type { ResolvedMcpServer } from '../../mcp/client/server-config';
 import { startOAuthProtectedServer, type ProtectedServer } from '../../mcp/testing/oauth-protected-server';
 import { hasOwn, OWN_DATASET_DIR } from '../../mcp/test-support';
 import { loadDataset } from '../../stockroom/dataset/load-dataset';
-import type { Database } from '../core/client';
 import { oauthStatuses, prismaCredentialStore, serverOfPendingState, tenantOAuthProvider } from './mcp-oauth';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('OAuth for a remote tool server on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('OAuth for a remote tool server on $name', ({ provider, db }) => {
   let remote: ProtectedServer;
   let server: Extract<ResolvedMcpServer, { kind: 'http' }>;
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     remote = await startOAuthProtectedServer();
     server = { id: 'guarded', kind: 'http', url: remote.url, headers: {} };
   });
   afterAll(async () => {
     await remote?.stop();
-    await t?.drop();
   });
   const test = provider.skipReason || !hasOwn ? it.skip : it;
 

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { consumeSignInAttempt, pruneSignInThrottle } from './sign-in-throttle';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const RULE = { max: 3, windowMs: 60_000 };
 
-describe.each(providers)('sign-in throttle on $name', (provider) => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    if (!provider.skipReason) t = await provider.create();
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('sign-in throttle on $name', ({ provider, t }) => {
   it.skipIf(provider.skipReason)('allows max attempts per window, refuses the next with the seconds left, and starts a new window', async () => {
     const now = 1_800_000_000_000;
     const verdicts = [];

@@ -7,11 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { checkReceipt, ERASED } from '../../governance/erasure';
 import { evidenceBody } from '../../governance/evidence';
 import { publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../../governance/evidence-signing';
-import type { Database } from '../core/client';
 import { eraseContent } from './erasure';
 import { NotFoundError } from '../core/errors';
 import { PrismaEvidenceSink, verifyStoredChain } from './governance-evidence';
@@ -19,9 +18,9 @@ import { addRunLabel, unverifiedLabels } from '../review/labels';
 import { getRunOrThrow } from '../runs/runs-read';
 import { saveRun } from '../runs/runs-write';
 import { cataloguePayload, makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const { privateKey } = generateKeyPairSync('ed25519');
 const key = signingKeyring(privateKey, [], TEST_EVIDENCE_KEY as Buffer);
 const auditor = publicKeyring([createPublicKey(privateKey)]);
@@ -38,19 +37,7 @@ function dump(t: TestDatabase, provider: string): string {
   return execFileSync('pg_dump', ['--data-only', t.url], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 }
 
-describe.each(providers)('erasure on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('erasure on $name', ({ provider, test, db, t }) => {
   async function governedChain(runId: string) {
     const sink = new PrismaEvidenceSink(db.prisma, key, null);
     for (const kind of ['policy_decision', 'effect'] as const) await sink.append(evidenceBody({ kind, at: new Date().toISOString(), runId, decision: 'allow', argumentsDigest: 'd'.repeat(64) }));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createStockroomAgent } from '../../stockroom/agent';
 import { resolveConfig } from '../../harness/config';
 import type { ToolExecutor } from '../../harness/executor';
@@ -23,9 +23,8 @@ import { listEvidence, PrismaEvidenceSink, sealEvidenceChains, verifyStoredChain
 import { evidenceBody, eventHash } from '../../governance/evidence';
 import { addMembership, getIdentity } from './governance-members';
 import { prismaGovernanceStore } from './governance-store';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 // The witness outside the database (issue 22 §5): one file for every test database, keyed by database.
 const WITNESS = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-witness-')), 'evidence-witness.json');
 process.env.STOCKROOM_EVIDENCE_WITNESS = WITNESS;
@@ -77,16 +76,10 @@ async function seedUsers(db: Database) {
   await addMembership(db.prisma, 'vic', 'kittiwake', 'viewer');
 }
 
-describe.each(providers)('governed runs on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
+describeOnDatabases('governed runs on $name', ({ provider, test, t }) => {
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
     await seedUsers(t.db);
-  });
-  afterAll(async () => {
-    await t?.drop();
   });
 
   async function pausedRun() {

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { resumeGovernedRun, startGovernedRun, type AgentDriver, type GovernedContext } from '../../governance/governed-run';
 import { loadPolicyFile } from '../../governance/policy-file';
 import { OPERATOR_SCOPES, type Principal } from '../../governance/principal';
@@ -27,7 +27,7 @@ import type { Dataset } from '../../stockroom/dataset/types';
 import { StockroomEnvironment } from '../../stockroom/environment';
 import { LocalToolExecutor } from '../../stockroom/executor/local-executor';
 import { writeFixtureDataset } from '../../stockroom/testing/fixture-dataset';
-import { openDatabase, type Database } from '../core/client';
+import { openDatabase } from '../core/client';
 import { eraseContent } from './erasure';
 import { approvalRedactions, decideApproval, getApprovalOrThrow, listApprovals } from './governance-approvals';
 import { verifyStoredChain } from './governance-evidence';
@@ -40,9 +40,8 @@ import { getRunOrThrow, getRunSummary } from '../runs/runs-read';
 import { storeRunSoFar } from '../../runs/store';
 import { replaceRun, saveRun } from '../runs/runs-write';
 import { makeMeta } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
-
-const providers = await testProviders();
+import { type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
 const CARD = '4111 1111 1111 1111';
 const CARD_DIGITS = CARD.replace(/ /g, '');
@@ -120,20 +119,12 @@ function expectNoValues(text: string) {
   for (const value of VALUES) expect(text, `the dump holds ${value}: ${text.split('\n').filter((l) => l.includes(value)).map((l) => l.slice(0, 300)).join('\n')}`).not.toContain(value);
 }
 
-describe.each(providers)('governed runs redacted at rest on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('governed runs redacted at rest on $name', ({ provider, test, db, t }) => {
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     for (const id of ['alice', 'bob']) await db.prisma.user.create({ data: { id, name: id, email: `${id}@example.test` } });
     await addMembership(db.prisma, 'alice', 'kittiwake', 'admin');
     await addMembership(db.prisma, 'bob', 'kittiwake', 'reviewer');
-  });
-  afterAll(async () => {
-    await t?.drop();
   });
 
   /** A governed run paused on the restock's approval, stored as the dashboard stores it. */

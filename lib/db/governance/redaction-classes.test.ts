@@ -8,16 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { redactionLines } from '../../../cli/commands/audit';
-import type { Database } from '../core/client';
 import { listEvidence, verifyStoredChain } from './governance-evidence';
 import { redactionStatus } from './redaction-store';
 import { saveRun } from '../runs/runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const CARD = '4111 1111 1111 1111';
 
 const policyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-redaction-classes-'));
@@ -42,19 +40,7 @@ afterAll(() => {
   fs.rmSync(policyDir, { recursive: true, force: true });
 });
 
-describe.each(providers)('redaction classes added later on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('redaction classes added later on $name', ({ test, db }) => {
   const store = (tenant: string) => saveRun(makeRun({ query: `Card ${CARD} was charged twice` }), makeMeta({ tenant }), db);
   const recorded = async () => (await listEvidence(db.prisma)).filter((e) => e.body.kind === 'redaction_classes').map((e) => ({ tenant: e.body.rule, classes: e.body.redactions }));
 

@@ -11,14 +11,13 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { checkReceipt } from '../../governance/erasure';
 import { evidenceKey } from '../../governance/evidence-key';
 import { keyringOf, publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../../governance/evidence-signing';
 import { agentTreeSpans, otlpDocument } from '../../otel/testing/agent-traces';
 import { importSpanRecords } from '../../otel/import/import-traces';
 import { readOtlpJsonText } from '../../otel/import/read-otlp';
-import type { Database } from '../core/client';
 import { eraseContent } from './erasure';
 import { NotFoundError } from '../core/errors';
 import { verifyStoredChain } from './governance-evidence';
@@ -28,9 +27,9 @@ import { getRunOrThrow, getRunSummary } from '../runs/runs-read';
 import { saveRun } from '../runs/runs-write';
 import { storeRunSoFar } from '../../runs/store';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const { privateKey } = generateKeyPairSync('ed25519');
 // The process's own key signs what a store records by itself (a tenant's redaction classes changing):
 // verified beside the test's key, as a rotated deployment's older key is.
@@ -83,19 +82,7 @@ afterAll(() => {
   fs.rmSync(policyDir, { recursive: true, force: true });
 });
 
-describe.each(providers)('redaction at rest on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('redaction at rest on $name', ({ provider, test, db, t }) => {
   test('keeps a card in the question, an e-mail in a tool result, an IBAN in a span and a secret in a comment out of the dump', async () => {
     const runId = await saveRun(personalRun(), makeMeta({ tenant: 'puffin' }), db);
     await addRunLabel('puffin', { runId, step: null, verdict: 'fail', category: null, score: null, comment: `leaked key ${SECRET} in the logs`, by: reviewer }, db, key);

@@ -4,7 +4,7 @@
  * tool running again.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { JournaledExecutor } from '../../governance/journaled-executor';
 import { reconcileEntry } from '../../governance/reconcile';
 import { ledgerStoreReconciler } from '../../stockroom/ledger/reconcilers';
@@ -18,9 +18,8 @@ import { writeFixtureDataset } from '../../stockroom/testing/fixture-dataset';
 import { openDatabase } from '../core/client';
 import { PrismaJournalStore } from './governance-journal';
 import { PrismaLedgerStore } from './restock-ledger-store';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 let dir: string;
 let dataset: Dataset;
 beforeAll(() => {
@@ -44,17 +43,7 @@ function crashesAfterWrite(inner: ToolExecutor): ToolExecutor {
   });
 }
 
-describe.each(providers)('the durable restock ledger on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('the durable restock ledger on $name', ({ provider, test, t }) => {
   test('after a restart, reconciliation finds a write that happened (not reconciled_absent)', async () => {
     const key = `op:run-restart-${provider.name}:call-1:create_restock_request@1`;
     const first = openDatabase(t.url);

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { draftCaseFromRun } from '../../eval/golden-sets';
-import type { Database } from '../core/client';
 import { NotFoundError } from '../core/errors';
 import { addGoldenCase, getGoldenSetOrThrow, getGoldenSetTextOrThrow, importGoldenSet, listGoldenSets, runForDraftOrThrow } from './golden-sets';
 import { saveRun } from '../runs/runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('stored golden sets on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('stored golden sets on $name', ({ provider, test, db }) => {
   let runId: string;
-  const test = provider.skipReason ? it.skip : it;
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     runId = await saveRun(makeRun(), makeMeta({ tenant: 'kittiwake' }), db);
-  });
-  afterAll(async () => {
-    await t?.drop();
   });
 
   test('a case drafted from a run is added as version 1, a second case as version 2; version 1 keeps its cases', async () => {

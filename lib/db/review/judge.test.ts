@@ -1,31 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { calibrateJudge } from '../../eval/calibration';
 import { FakeJudge } from '../../eval/judge';
-import type { Database } from '../core/client';
 import { NotFoundError } from '../core/errors';
 import { countJudgeCalls, getCalibrationOrThrow, listCalibrations, PrismaJudgeCallStore, saveCalibration } from './judge';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
-
-const providers = await testProviders();
+import { describeOnDatabases } from '../testing/on-databases';
 
 const ITEMS = [
   { id: 'A', query: 'q', answer: 'SKU-1 has 42 units.', context: 'stock_level 42', expected_facts: ['42'], forbidden_facts: [], human_label: 'pass' as const, human_score: 5, rationale: '', probe_group: null, probe_role: null },
   { id: 'B', query: 'q', answer: 'SKU-1 has 420 units.', context: 'stock_level 42', expected_facts: ['42'], forbidden_facts: ['420'], human_label: 'fail' as const, human_score: 1, rationale: '', probe_group: null, probe_role: null },
 ];
 
-describe.each(providers)('judge storage on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('judge storage on $name', ({ test, db }) => {
   test('stores a calibration in its tenant; another tenant neither lists it nor finds it', async () => {
     const result = await calibrateJudge({ judge: new FakeJudge('v2'), set: { name: 'tiny.jsonl', sha256: 'ab'.repeat(32), items: ITEMS } });
     const id = await saveCalibration(result, { tenant: 'kittiwake', providerCalls: 0 }, db);
@@ -48,3 +33,4 @@ describe.each(providers)('judge storage on $name', (provider) => {
     expect(await countJudgeCalls('kittiwake', db)).toBe(1);
   });
 });
+

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { TEST_EVIDENCE_KEY } from '../../governance/evidence-signing';
-import type { Database } from '../core/client';
 import { InvalidInputError, NotFoundError } from '../core/errors';
 import { listEvidence, verifyStoredChain } from '../governance/governance-evidence';
 import { addRunLabel, currentLabelSet, currentTenantLabels, labelsOfRun, labelSummaries, saveLabelSet, unverifiedLabels } from './labels';
@@ -8,28 +7,19 @@ import { labelCalibrationSource } from '../../runs/label-calibration';
 import { countRuns, listRuns } from '../runs/runs-list';
 import { saveRun } from '../runs/runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const reviewer = { id: 'u-rev', name: 'Rita Reviewer' };
 
-describe.each(providers)('reviewers\' labels on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('reviewers\' labels on $name', ({ provider, test, db }) => {
   let runA: string;
   let runB: string;
   let other: string;
-  const test = provider.skipReason ? it.skip : it;
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     runA = await saveRun(makeRun(), makeMeta({ tenant: 'kittiwake' }), db);
     runB = await saveRun(makeRun({ rounds: 2 }), makeMeta({ tenant: 'kittiwake' }), db);
     other = await saveRun(makeRun(), makeMeta({ tenant: 'puffin' }), db);
-  });
-  afterAll(async () => {
-    await t?.drop();
   });
 
   test('a label of a step is kept with who and when, recorded in the run\'s evidence chain, and the chain verifies', async () => {

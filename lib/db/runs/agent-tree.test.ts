@@ -4,17 +4,14 @@
  * per-call provider id, model and cost; the runs list filters by agent name and counts agents; a
  * run that lists no agents reads as one agent, `stockroom` — on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { Agent, RunResult } from '../../harness/types';
-import type { Database } from '../core/client';
 import { getRunOrThrow, getRunSummaryOrThrow, getRunSteps } from './runs-read';
 import { listRuns } from './runs-list';
 import { saveRun } from './runs-write';
 import { getRunTimeline } from './run-timeline';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
-
-const providers = await testProviders();
+import { describeOnDatabases } from '../testing/on-databases';
 
 const time = (startMs: number, endMs: number) => ({
   startedAt: new Date(Date.UTC(2026, 0, 1) + startMs).toISOString(),
@@ -53,19 +50,7 @@ function treeRun(runId: string): RunResult {
   };
 }
 
-describe.each(providers)('agent tree on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('agent tree on $name', ({ test, db }) => {
   test('keeps the agents, each step’s agent and spans, and what was set aside through a save and a read', async () => {
     const run = treeRun('tree-1');
     const id = await saveRun(run, makeMeta({ source: 'imported' }), db);

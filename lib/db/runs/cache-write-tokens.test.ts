@@ -4,29 +4,14 @@
  * database keeps them on each model turn and in its usage, so what replay, export and the waterfall
  * price is what the provider billed, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { ModelTurn } from '../../harness/types';
-import type { Database } from '../core/client';
 import { getRunOrThrow } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('cache writes on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('cache writes on $name', ({ test, db }) => {
   test('keeps each turn’s cache-write tokens and the run’s total through a save and a read', async () => {
     const base = makeRun({ runId: 'cache-writes', rounds: 2 });
     let n = 0;
@@ -47,3 +32,4 @@ describe.each(providers)('cache writes on $name', (provider) => {
     expect(read.usage).not.toHaveProperty('cacheWriteTokens');
   });
 });
+

@@ -3,32 +3,18 @@
  * suite's running total give `null` for it, and the runs list sorted by cost puts it last in both
  * directions (never among the $0 runs), on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { getRunOrThrow } from './runs-read';
 import { listRuns, type RunSort } from './runs-list';
 import { saveRun, saveRuns } from './runs-write';
 import { getSuiteLive } from '../suites/suite-live';
 import { createSuiteRun } from '../suites/suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const unpriced = { usd: null, note: 'no price for openai:unpriced', known: false };
 
-describe.each(providers)('an unknown cost on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('an unknown cost on $name', ({ test, db }) => {
   test('is null in the stored run and in the runs list, never 0', async () => {
     const run = { ...makeRun({ runId: 'unpriced-1' }), mode: 'live' as const, modelId: 'openai:unpriced', costEstimate: unpriced };
     const id = await saveRun(run, makeMeta(), db);

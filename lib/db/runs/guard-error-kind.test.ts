@@ -3,29 +3,14 @@
  * (throttled, auth, timeout, cancelled, …) is stored and read back, so the replay, export and API show
  * what the run recorded, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { GuardEvent } from '../../harness/types';
-import type { Database } from '../core/client';
 import { getRunOrThrow } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('a MODEL_ERROR guard event on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('a MODEL_ERROR guard event on $name', ({ test, db }) => {
   test('keeps its typed errorKind through a save and a read', async () => {
     const base = makeRun({ runId: 'model-error-kind', terminationReason: 'MODEL_ERROR' });
     // The fixture ends on a generic guard event; this run ends on the model call's typed failure instead.
@@ -46,3 +31,4 @@ describe.each(providers)('a MODEL_ERROR guard event on $name', (provider) => {
     for (const g of guards) expect(g).not.toHaveProperty('errorKind');
   });
 });
+

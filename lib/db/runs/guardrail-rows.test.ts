@@ -1,31 +1,16 @@
 /** Guardrail events are stored with the run (guard-event table, guard `guardrail`) and come back whole, in place. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { resolveConfig } from '../../harness/config';
 import { parseGuardrails } from '../../harness/guardrails/config';
 import { runHarness } from '../../harness/loop/run';
 import { scriptedModel } from '../../harness/testing/scripted-model';
-import type { Database } from '../core/client';
 import { getRunTimeline } from './run-timeline';
 import { getRunOrThrow, getRunSummaryOrThrow } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('guardrail events on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('guardrail events on $name', ({ test, db }) => {
   test('round-trip through storage, count in no guard figure, and list in the timeline without passed checks', async () => {
     const config = resolveConfig({ guardrails: parseGuardrails({ must_include: ['units'], detectors: { no_pii: { redact: true } } }) });
     const executor = { transport: 'test', listSpecs: async () => [], call: async () => ({ content: null, isError: false, errorCode: null, payloadChars: 0 }), reset: async () => {}, close: async () => {} };
@@ -39,3 +24,4 @@ describe.each(providers)('guardrail events on $name', (provider) => {
     expect(timeline.events.map((e) => (e.kind === 'guardrail' ? `${e.guardrail}:${e.action}` : e.kind))).toEqual(['must_include:violated', 'guardrails:retry', 'no_pii:finding']);
   });
 });
+

@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { InvalidInputError } from '../core/errors';
 import { findSameCaseRun, resolveRunId } from './run-lookup';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 import { DEFAULT_TENANT } from '../../governance/principal';
 
-const providers = await testProviders();
 /** The tenant runs are saved under when their meta names none. */
 const T = DEFAULT_TENANT;
 
-describe.each(providers)('finding runs on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('finding runs on $name', ({ provider, test, db }) => {
   test('accepts the 8-character short id the pages show, and the full id', async () => {
     const id = await saveRun(makeRun(), makeMeta(), db);
     expect(await resolveRunId(id.slice(-8), 'a', T, db)).toBe(id);
@@ -51,3 +37,4 @@ describe.each(providers)('finding runs on $name', (provider) => {
     expect(await findSameCaseRun(weak, 'naive_retry', T, db)).toBeNull();
   });
 });
+

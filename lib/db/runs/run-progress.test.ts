@@ -3,29 +3,14 @@
  * on the run's row, read by the progress route the replay polls, and only while the step it
  * belongs to has not been stored yet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { ANSWER_SO_FAR_MAX_CHARS, answerSoFarRecorder, getRunProgressOrThrow, storeAnswerSoFar, storeToolProgress, toolProgressRecorder } from './run-progress';
 import { replaceRun } from './runs-write';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('tool progress on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('tool progress on $name', ({ test, db }) => {
   test("shows the running step's newest tool progress, and none once that step is stored", async () => {
     const run = { ...makeRun({ runId: 'progress-1', rounds: 2 }), status: 'running' as const };
     const id = await saveRun(run, makeMeta(), db);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +14,8 @@ import { MAX_INDEXED_MATCHES } from './run-text-search';
 import { seededTrackingNumber, seedRuns } from '../testing/bench-db';
 import { deleteRun, saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { testProviders } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
 const providers = await testProviders();
 
@@ -34,22 +35,16 @@ function runWithAnswer(runId: string, tracking: string): RunResult {
 
 const ids = async (db: Database, text: string, tenant = 'kittiwake') => (await listRuns({ filters: { tenant, text }, limit: 200 }, db)).items.map((r) => r.id).sort();
 
-describe.each(providers)('run text search on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
+describeOnDatabases('run text search on $name', ({ provider, test, db }) => {
   const saved: Record<string, string> = {};
 
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     saved.inResult = await saveRun(runWithToolResult('a', '1Z999AA10123456784'), makeMeta({ tenant: 'kittiwake' }), db);
     saved.inAnswer = await saveRun(runWithAnswer('b', '1z999aa10123456784'), makeMeta({ tenant: 'kittiwake' }), db);
     saved.plain = await saveRun(makeRun({ runId: 'c' }), makeMeta({ tenant: 'kittiwake', config: { guards: ['grounded_write'] }, }), db);
     saved.otherTenant = await saveRun(runWithToolResult('d', '1Z999AA10123456784'), makeMeta({ tenant: 'puffin' }), db);
   });
-  afterAll(async () => t?.drop());
 
   test('finds a tracking number that appears only in a tool result or only in an answer, by any part of it', async () => {
     expect(await ids(db, '1Z999AA10123456784')).toEqual([saved.inResult, saved.inAnswer].sort());

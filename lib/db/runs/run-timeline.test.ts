@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { getRunTimeline, type TimelineDto } from './run-timeline';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('the replay timeline on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('the replay timeline on $name', ({ test, db }) => {
   test("returns every transition, each call's tokens and the events, in order, as numbers", async () => {
     const run = makeRun({ rounds: 7 });
     const id = await saveRun(run, makeMeta(), db);
@@ -44,3 +29,4 @@ describe.each(providers)('the replay timeline on $name', (provider) => {
     expect(await getRunTimeline('no-such-run', db)).toEqual({ transitions: [], calls: [], events: [] });
   });
 });
+

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { beforeAll, expect } from 'vitest';
 import { InvalidInputError } from '../core/errors';
 import { listRunsGrouped, type GroupedRow } from './runs-grouped';
 import { saveRun, saveRuns } from './runs-write';
 import { createSuiteRun } from '../suites/suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const label = (r: GroupedRow) => (r.kind === 'suite' ? `suite:${r.suite.runs}` : `run:${r.run.harnessRunId}`);
 
-describe.each(providers)('runs grouped by suite on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
+describeOnDatabases('runs grouped by suite on $name', ({ provider, test, db }) => {
   let suiteId = '';
 
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     await saveRun(makeRun({ runId: 'before', startedAt: '2025-01-01T00:00:00.000Z' }), makeMeta(), db);
     suiteId = await createSuiteRun({ kind: 'matrix', total: 122, config: {}, datasetName: 'stockroom-v1', datasetHash: 'abc123' }, db);
     await saveRuns(
@@ -32,7 +25,6 @@ describe.each(providers)('runs grouped by suite on $name', (provider) => {
     await saveRun(makeRun({ runId: 'after', startedAt: '2099-01-01T00:00:00.000Z' }), makeMeta(), db);
     await saveRun(makeRun({ runId: 'puffin', startedAt: '2099-01-01T00:00:00.000Z' }), makeMeta({ tenant: 'puffin' }), db);
   });
-  afterAll(async () => t?.drop());
 
   test('a suite of 122 runs is one row with its count, between the single runs by date', async () => {
     const page = await listRunsGrouped({ filters: { tenant: 'kittiwake' } }, db);

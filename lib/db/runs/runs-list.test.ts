@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { beforeAll, expect } from 'vitest';
 import { InvalidInputError } from '../core/errors';
 import { countRuns, listRuns, RUN_SORT_KEYS, type RunSort } from './runs-list';
 import { saveRuns } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 import type { RunListItem } from './types';
 
-const providers = await testProviders();
 const FLAGS = [[], ['naive_retry'], ['oversized_payload'], ['naive_retry', 'oversized_payload']];
 const REASONS = ['COMPLETED', 'MAX_STEPS', 'REPEATED_CALL'] as const;
 
-describe.each(providers)('listRuns on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('listRuns on $name', ({ provider, test, db }) => {
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     // 37 runs with deliberate ties in every sort column, so pagination must break ties by id.
     await saveRuns(
       Array.from({ length: 37 }, (_, i) => ({
@@ -39,9 +31,6 @@ describe.each(providers)('listRuns on $name', (provider) => {
       })),
       db,
     );
-  });
-  afterAll(async () => {
-    await t?.drop();
   });
 
   async function collect(sort: RunSort, filters = {}, limit = 5): Promise<RunListItem[]> {

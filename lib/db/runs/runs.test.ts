@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { TrajectoryStep } from '../../harness/types';
-import type { Database } from '../core/client';
 import { NotFoundError } from '../core/errors';
 import { getModelInputAt, getRunOrThrow, getRunSteps, getRunSummaryOrThrow, getToolResultAt, MAX_STEP_PAGE } from './runs-read';
 import { countRuns } from './runs-list';
 import { deleteRun, replaceRun, saveRun, saveRuns } from './runs-write';
 import { createSuiteRun, saveSuiteSetting, getSuiteCases } from '../suites/suites';
 import { cataloguePayload, makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('runs on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('runs on $name', ({ provider, test, db }) => {
   test('rebuilds a saved run exactly, with its meta', async () => {
     const run = makeRun({ runId: 'rt-1', weaknesses: ['oversized_payload', 'ambiguous_tool_desc'], terminationReason: 'MAX_STEPS', rounds: 4 });
     const id = await saveRun(run, makeMeta({ category: 'restock' }), db);

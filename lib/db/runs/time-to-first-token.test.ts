@@ -4,32 +4,17 @@
  * not 0) for calls that were not streamed. What a failed streamed attempt had received is kept on
  * its retry through a save and a read.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { partialNote } from '../../harness/model/partial';
 import type { ModelTurn, TrajectoryStep } from '../../harness/types';
-import type { Database } from '../core/client';
 import { runWaterfallRows } from './run-waterfall';
 import { getRunOrThrow } from './runs-read';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 import { DEFAULT_TENANT } from '../../governance/principal';
 
-const providers = await testProviders();
-
-describe.each(providers)('time to first token on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('time to first token on $name', ({ test, db }) => {
   test('keeps each streamed turn’s measured time to first token through a save, a read and the waterfall', async () => {
     const base = makeRun({ runId: 'ttft', rounds: 2 });
     let n = 0;
@@ -57,3 +42,4 @@ describe.each(providers)('time to first token on $name', (provider) => {
     expect(read).toMatchObject({ reason: 'server_error', partial });
   });
 });
+

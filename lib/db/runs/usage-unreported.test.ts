@@ -4,18 +4,16 @@
  * of a lower bound all come back as saved; the runs list and a suite's total carry the count, on both
  * databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { isModelTurn, type RunResult } from '../../harness/types';
-import type { Database } from '../core/client';
 import { getRunOrThrow } from './runs-read';
 import { listRuns } from './runs-list';
 import { saveRun } from './runs-write';
 import { getSuiteLive } from '../suites/suite-live';
 import { createSuiteRun } from '../suites/suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 
 /** The fixture run with its second model call unreported, estimated, and a guardrail call beside the agent's. */
 function unreportedRun(runId: string): RunResult {
@@ -50,19 +48,7 @@ function unreportedRun(runId: string): RunResult {
   };
 }
 
-describe.each(providers)('unreported usage on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('unreported usage on $name', ({ test, db }) => {
   test('comes back as saved: null tokens, the estimate, the count, the split by purpose', async () => {
     const run = unreportedRun('unreported-1');
     const id = await saveRun(run, makeMeta(), db);
@@ -83,3 +69,4 @@ describe.each(providers)('unreported usage on $name', (provider) => {
     expect(Object.values(live.cost.bySetting)).toEqual([expect.objectContaining({ unreportedCalls: 1 })]);
   });
 });
+

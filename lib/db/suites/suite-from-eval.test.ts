@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { runMatrix, type MatrixResult } from '../../eval/matrix';
 import { loadDataset } from '../../stockroom/dataset/load-dataset';
 import { SHARED_DATASET_DIR, warnIfNoSharedDataset } from '../../stockroom/testing/shared-dataset';
@@ -6,9 +6,8 @@ import { countRuns } from '../runs/runs-list';
 import { getModelInputAt, getRunOrThrow } from '../runs/runs-read';
 import { saveMatrixResult } from './suite-from-eval';
 import { createSuiteRun, getMatrixCasesThatMoved, getSuiteCases, getSuiteRunOrThrow } from './suites';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const hasShared = warnIfNoSharedDataset();
 
 describe.skipIf(!hasShared)('a real weakness matrix stored', () => {
@@ -17,16 +16,7 @@ describe.skipIf(!hasShared)('a real weakness matrix stored', () => {
     matrix = await runMatrix({ dataset: loadDataset(SHARED_DATASET_DIR) });
   });
 
-  describe.each(providers)('on $name', (provider) => {
-    let t: TestDatabase;
-    const test = provider.skipReason ? it.skip : it;
-    beforeAll(async () => {
-      if (!provider.skipReason) t = await provider.create();
-    });
-    afterAll(async () => {
-      await t?.drop();
-    });
-
+  describeOnDatabases('on $name', ({ test, t }) => {
     test('keeps every run exactly, the metrics per setting, and the cases each flag moved', async () => {
       const db = t.db;
       const total = matrix.rows.reduce((n, r) => n + r.suite.results.length, 0);

@@ -7,21 +7,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../core/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../core/client';
 import { getRunOrThrow } from '../runs/runs-read';
 import { cancelSuiteRun, caseKey, finishSuiteIfComplete, pastCaseDurations, storeSuiteCase, suiteForCase, suiteStatus } from './suite-jobs';
 import { replaceRun, saveRun } from '../runs/runs-write';
 import { createSuiteRun } from './suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 import { bundledDataset, goldenSubset, liveConfig } from '../../jobs/testing/suite-fixtures';
 import { startModelServer } from '../../models/model-server/server';
 import { runSuiteCase } from '../../runs/suite-case';
 import type { CaseScores } from '../../eval/case-scores';
 import { FAKE_MODEL_ID } from '../../harness/model/fake/fake-client';
-
-const providers = await testProviders();
 
 const scoresOf = (caseId: string, runId: string): CaseScores => ({
   caseId,
@@ -57,21 +55,15 @@ const scoresOf = (caseId: string, runId: string): CaseScores => ({
   runId,
 });
 
-describe.each(providers)('suite cases on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('suite cases on $name', ({ provider, test, db, t }) => {
   let dir: string;
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-suite-jobs-'));
   });
   afterAll(async () => {
-    await t?.drop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
-  const test = provider.skipReason ? it.skip : it;
 
   const newSuite = (total: number, config: Record<string, unknown> = { maxSteps: 12 }, datasetHash = 'h') =>
     createSuiteRun({ kind: 'matrix', config, datasetName: 'stockroom-v1', datasetHash, total, tenant: 'kittiwake', createdBy: 'u1' }, db);

@@ -3,16 +3,13 @@
  * fills in as runs arrive), and how long the last finished suite like it took (the estimate before
  * the first stored case), on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { finishSuiteIfComplete, storeSuiteCase } from './suite-jobs';
 import { getSuitePoll } from './suite-poll';
 import { createSuiteRun } from './suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 import type { CaseScores } from '../../eval/case-scores';
-
-const providers = await testProviders();
 
 const scores = (caseId: string, runId: string, toolSelection: number): CaseScores =>
   ({
@@ -23,19 +20,7 @@ const scores = (caseId: string, runId: string, toolSelection: number): CaseScore
     costUsd: null, terminationReason: 'COMPLETED', toolNames: ['search_products'], finalAnswer: 'answer', runId,
   }) satisfies CaseScores;
 
-describe.each(providers)('a working suite as the matrix page reads it, on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('a working suite as the matrix page reads it, on $name', ({ test, db }) => {
   const newSuite = (total: number, model: string, hash = 'poll-h') =>
     createSuiteRun({ kind: 'matrix', config: { model }, datasetName: 'd', datasetHash: hash, total, tenant: 'kittiwake', createdBy: 'u1' }, db);
   const store = (suiteRunId: string, caseId: string, setting: string, toolSelection: number) => {

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../core/client';
+import { expect } from 'vitest';
 import { NotFoundError } from '../core/errors';
 import { saveRuns } from '../runs/runs-write';
 import {
@@ -13,23 +12,9 @@ import {
   updateSuiteProgress,
 } from './suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
-
-describe.each(providers)('suite runs on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('suite runs on $name', ({ test, db }) => {
   const suiteInput = { kind: 'matrix' as const, config: { maxSteps: 12 }, datasetName: 'stockroom-v1', datasetHash: 'h1', total: 6 };
 
   test('tracks a matrix from queued through progress to done, with metrics per setting', async () => {

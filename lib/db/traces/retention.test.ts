@@ -12,7 +12,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { evidenceBody } from '../../governance/evidence';
 import { publicKeyring, signingKeyring, TEST_EVIDENCE_KEY } from '../../governance/evidence-signing';
 import { parsePolicy } from '../../governance/policy-file';
@@ -20,14 +20,12 @@ import { PolicyFileError } from '../../governance/errors';
 import { agentTreeSpans, otlpDocument } from '../../otel/testing/agent-traces';
 import { readOtlpJsonText } from '../../otel/import/read-otlp';
 import { importSpanRecords } from '../../otel/import/import-traces';
-import type { Database } from '../core/client';
 import { listEvidence, PrismaEvidenceSink, verifyStoredChain } from '../governance/governance-evidence';
 import { applyRetention, sweepRetention } from './retention';
 import { saveRun } from '../runs/runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../testing/test-databases';
+import { describeOnDatabases } from '../testing/on-databases';
 
-const providers = await testProviders();
 const { privateKey } = generateKeyPairSync('ed25519');
 const key = signingKeyring(privateKey, [], TEST_EVIDENCE_KEY as Buffer);
 const auditor = publicKeyring([createPublicKey(privateKey)]);
@@ -55,19 +53,7 @@ describe('the retention schedule in the policy file', () => {
   });
 });
 
-describe.each(providers)('retention on $name', (provider) => {
-  const test = provider.skipReason ? it.skip : it;
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-
+describeOnDatabases('retention on $name', ({ test, db }) => {
   const save = (tenant: string, startedDaysAgo: number, source: 'harness' | 'imported' = 'harness') => saveRun({ ...makeRun({ rounds: 1 }), startedAt: daysAgo(startedDaysAgo) }, makeMeta({ tenant, source }), db);
 
   test('removes only the old runs the policy names, leaves a tombstone with each chain’s digest, and audit verify counts them', async () => {
