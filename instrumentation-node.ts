@@ -8,12 +8,12 @@
  * when the process stops, so every unfinished suite is enqueued again (stored cases are skipped;
  * nothing is failed by a grace window), and the governed-run sweeper runs here.
  */
-import { resolveDatabaseUrl } from './lib/db/database-url';
+import { resolveDatabaseUrl } from './lib/db/core/database-url';
 import { deliveryQueueOf, getJobQueue, pokeWatch } from './lib/jobs/queue';
 import { recoverUnfinishedSuites } from './lib/jobs/recover';
-import { failInterruptedRuns } from './lib/db/run-progress';
+import { failInterruptedRuns } from './lib/db/runs/run-progress';
 import { sweepGovernedRuns, SWEEP_INTERVAL_MS } from './lib/runs/sweeper';
-import { settleQuietTraces } from './lib/db/otlp-store';
+import { settleQuietTraces } from './lib/db/traces/otlp-store';
 import { traceQuietMs } from './lib/otel/import/limits';
 import { checkEnvironment } from './lib/startup/env';
 

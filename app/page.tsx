@@ -1,7 +1,7 @@
 /** Home: what this is, and a one-click first demo. */
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
-import { countRuns } from '@/lib/db/runs-list';
+import { countRuns } from '@/lib/db/runs/runs-list';
 import { StartDemoButton } from './_components/start-demo-button';
 import { holdsRole } from '@/lib/auth/authorize';
 import { roleNote } from '@/components/role-note';

@@ -50,9 +50,9 @@ export async function benchAgentTree(repeat = 3): Promise<Figure[]> {
   process.env.DATABASE_URL = url;
   process.env.STOCKROOM_OTLP_TOKENS = `bench:${hashToken(TOKEN)}`;
   const { POST } = await import('../app/api/otlp/v1/traces/route');
-  const { closeDb } = await import('../lib/db/client');
-  const { listRuns } = await import('../lib/db/runs-list');
-  const { getRunSummaryOrThrow, getRunSteps } = await import('../lib/db/runs-read');
+  const { closeDb } = await import('../lib/db/core/client');
+  const { listRuns } = await import('../lib/db/runs/runs-list');
+  const { getRunSummaryOrThrow, getRunSteps } = await import('../lib/db/runs/runs-read');
   try {
     const importMs: number[] = [];
     const importCpuMs: number[] = [];

@@ -64,11 +64,11 @@ async function mcpTransports(repeat: number): Promise<Figure[]> {
 
 /** Sections other areas contribute, loaded only when present so a partial checkout still benches. */
 const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
-  db: { module: '../lib/db/bench-db', export: 'benchDb' },
+  db: { module: '../lib/db/testing/bench-db', export: 'benchDb' },
   signin: { module: './sign-in', export: 'benchSignIn' },
   models: { module: '../lib/models/bench-models', export: 'benchModels' },
   otel: { module: '../lib/otel/bench-otel', export: 'benchOtel' },
-  governance: { module: '../lib/db/bench-governance', export: 'benchGovernance' },
+  governance: { module: '../lib/db/testing/bench-governance', export: 'benchGovernance' },
 };
 
 async function main(): Promise<void> {

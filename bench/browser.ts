@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { migrate } from '../scripts/db-migrate.mjs';
-import { openDatabase } from '../lib/db/client';
+import { openDatabase } from '../lib/db/core/client';
 import { upsertUser } from '../lib/auth/users';
 import { median, percentile, round, type Figure } from './stats';
 import { caseNeedingApproval } from './golden';
@@ -124,9 +124,9 @@ async function treeRunPath(page: Page, base: string): Promise<string | null> {
  * bench's after the commit, the browser's when the text changed (a MutationObserver).
  */
 async function liveStepLatency(page: Page, base: string, url: string, steps: number): Promise<number[]> {
-  const { saveRun, replaceRun } = await import('../lib/db/runs-write');
+  const { saveRun, replaceRun } = await import('../lib/db/runs/runs-write');
   const { makeMeta, makeRun } = await import('../lib/db/testing/run-fixtures');
-  const { newId } = await import('../lib/db/ids');
+  const { newId } = await import('../lib/db/core/ids');
   const { DEFAULT_TENANT } = await import('../lib/governance/principal');
   const db = openDatabase(url);
   const meta = { ...makeMeta({ tenant: DEFAULT_TENANT }), id: newId() };

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { migrate } from '../scripts/db-migrate.mjs';
-import { openDatabase } from '../lib/db/client';
+import { openDatabase } from '../lib/db/core/client';
 import { upsertUser } from '../lib/auth/users';
 import { MATRIX_SETTINGS } from '../lib/charts/matrix-view';
 import { interactive, signIn, waitForServer } from './browser';

@@ -17,11 +17,11 @@ export async function benchFirstDemo(repeat: number): Promise<Figure[]> {
   process.env.DATABASE_URL = url;
   delete process.env.STOCKROOM_WORKER_CONCURRENCY; // the server's default concurrency
   await migrate({ url });
-  const { closeDb, getDb } = await import('../lib/db/client');
+  const { closeDb, getDb } = await import('../lib/db/core/client');
   const { getRunQueue, getJobQueue, closeJobQueue } = await import('../lib/jobs/queue');
   const { startMatrix } = await import('../lib/runs/suites');
   const { BUNDLED_DATASET_ID } = await import('../lib/schemas/datasets');
-  const { newId } = await import('../lib/db/ids');
+  const { newId } = await import('../lib/db/core/ids');
   const { RunMatrixInputSchema } = await import('../lib/schemas/run-settings');
   const input = RunMatrixInputSchema.parse({ datasetId: BUNDLED_DATASET_ID }); // what the home page's button sends
   const caller = { id: newId(), tenant: 'kittiwake' };

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { MATRIX_SETTINGS } from '../lib/eval/matrix';
 import { startModelServer } from '../lib/models/model-server/server';

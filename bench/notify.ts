@@ -56,8 +56,8 @@ export async function benchNotify(): Promise<Figure[]> {
     await keepWorkers(d, 2);
     const off: number[] = [];
     for (let i = 0; i < trials; i++) off.push((await startPaused(d, false)).ms);
-    const { getDb } = await import('../lib/db/client');
-    const { createWebhookEndpoint } = await import('../lib/db/webhooks');
+    const { getDb } = await import('../lib/db/core/client');
+    const { createWebhookEndpoint } = await import('../lib/db/auth/webhooks');
     const { checkEndpointSettings } = await import('../lib/notify');
     const { loadEvidenceKey } = await import('../lib/governance/evidence-key');
     const checked = checkEndpointSettings({ url: receiver.url, secret: SECRET }, loadEvidenceKey());

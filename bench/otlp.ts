@@ -99,8 +99,8 @@ async function benchOtlpOn(provider: 'sqlite' | 'postgres'): Promise<Figure[]> {
   process.env.DATABASE_URL = url;
   process.env.STOCKROOM_OTLP_TOKENS = `bench:${hashToken(TOKEN)}`;
   const { POST } = await import('../app/api/otlp/v1/traces/route');
-  const { countRuns, listRuns } = await import('../lib/db/runs-list');
-  const { closeDb } = await import('../lib/db/client');
+  const { countRuns, listRuns } = await import('../lib/db/runs/runs-list');
+  const { closeDb } = await import('../lib/db/core/client');
   try {
     const gc = collector();
     gc();

@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TENANT, newPseudonymKey, RedactionSchema, Redactor } from '../lib/governance';
-import { benchPersistRuns, withDatabase } from '../lib/db/bench-db';
-import { createApprovalRequest } from '../lib/db/governance-approvals';
-import { createGovernedRun } from '../lib/db/governance-runs';
-import { redactRun } from '../lib/db/run-redaction';
+import { benchPersistRuns, withDatabase } from '../lib/db/testing/bench-db';
+import { createApprovalRequest } from '../lib/db/governance/governance-approvals';
+import { createGovernedRun } from '../lib/db/governance/governance-runs';
+import { redactRun } from '../lib/db/governance/run-redaction';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { median, round, type Figure } from './stats';
 

@@ -9,10 +9,10 @@
  */
 import os from 'node:os';
 import { generateKeyPairSync } from 'node:crypto';
-import { openDatabase } from '../lib/db/client';
-import { seedRuns, withDatabase, type BenchProvider } from '../lib/db/bench-db';
-import { applyRetention } from '../lib/db/retention';
-import { countRuns, listRuns } from '../lib/db/runs-list';
+import { openDatabase } from '../lib/db/core/client';
+import { seedRuns, withDatabase, type BenchProvider } from '../lib/db/testing/bench-db';
+import { applyRetention } from '../lib/db/traces/retention';
+import { countRuns, listRuns } from '../lib/db/runs/runs-list';
 import { parsePolicy } from '../lib/governance/policy-file';
 import { signingKeyring, TEST_EVIDENCE_KEY } from '../lib/governance/evidence-signing';
 import { percentile, round, type Figure } from './stats';

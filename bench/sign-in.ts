@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { CLIENT_ADDRESS_HEADER } from '../scripts/client-address.mjs';
-import { openDatabase } from '../lib/db/client';
+import { openDatabase } from '../lib/db/core/client';
 import type { Figure } from './stats';
 
 const ATTEMPTS = 60;

@@ -76,10 +76,10 @@ async function pass(withEvaluators: boolean): Promise<{ ingestMs: number; doneMs
   await migrate({ url });
   process.env.DATABASE_URL = url;
   process.env.STOCKROOM_OTLP_TOKENS = `bench:${hashToken(TOKEN)}`;
-  const { closeDb, getDb } = await import('../lib/db/client');
+  const { closeDb, getDb } = await import('../lib/db/core/client');
   const { closeJobQueue } = await import('../lib/jobs/queue');
-  const { saveEvaluator } = await import('../lib/db/evaluators');
-  const { pendingWatchCount } = await import('../lib/db/run-scores');
+  const { saveEvaluator } = await import('../lib/db/review/evaluators');
+  const { pendingWatchCount } = await import('../lib/db/review/run-scores');
   const { POST } = await import('../app/api/otlp/v1/traces/route');
   try {
     if (withEvaluators) {
@@ -110,8 +110,8 @@ async function pass(withEvaluators: boolean): Promise<{ ingestMs: number; doneMs
 async function chartOnPostgres(repeat: number): Promise<Figure[]> {
   const { url, drop } = await createTestDatabaseUrl('postgres');
   await migrate({ url });
-  const { openDatabase } = await import('../lib/db/client');
-  const { rollupRows, topRollupValues } = await import('../lib/db/rollup');
+  const { openDatabase } = await import('../lib/db/core/client');
+  const { rollupRows, topRollupValues } = await import('../lib/db/review/rollup');
   const { MAX_SERIES, prepareTrends, windowOf } = await import('../lib/charts/trends');
   const db = openDatabase(url);
   try {

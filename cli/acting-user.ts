@@ -2,8 +2,8 @@
  * `--as EMAIL` for commands that act in a tenant: the dashboard user must hold `role` there (admin
  * holds every role), or the command refuses before it reads or writes anything.
  */
-import { getIdentity } from '../lib/db/governance-members';
-import type { Prisma } from '../lib/db/client';
+import { getIdentity } from '../lib/db/governance/governance-members';
+import type { Prisma } from '../lib/db/core/client';
 import { hasTenantRole, type Role } from '../lib/governance/principal';
 import { CliUsageError } from './args';
 

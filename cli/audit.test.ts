@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../lib/db/client';
-import { PrismaEvidenceSink } from '../lib/db/governance-evidence';
+import { openDatabase, type Database } from '../lib/db/core/client';
+import { PrismaEvidenceSink } from '../lib/db/governance/governance-evidence';
 import { evidenceBody, eventHash, type EvidenceBody } from '../lib/governance/evidence';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { defaultGoldenPath } from '../lib/eval/matrix';
 import { startModelServer, type ModelServer } from '../lib/models/model-server/server';

@@ -5,7 +5,7 @@
  * in-process against a throw-away SQLite database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { startModelServer, type ModelServer } from '../lib/models/model-server/server';
 import { resetBreakers } from '../lib/models/resilience';

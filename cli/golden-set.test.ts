@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
-import { importGoldenSet } from '../lib/db/golden-sets';
+import { openDatabase, type Database } from '../lib/db/core/client';
+import { importGoldenSet } from '../lib/db/review/golden-sets';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { tenantOfDatasetDir } from './save';

@@ -7,8 +7,8 @@
 import { loadGoldenFile, type GoldenFile } from '../lib/eval/golden';
 import { parseGoldenSetArg } from '../lib/eval/golden-sets';
 import { defaultGoldenPath } from '../lib/eval/matrix';
-import { getGoldenSetOrThrow } from '../lib/db/golden-sets';
-import { NotFoundError } from '../lib/db/errors';
+import { getGoldenSetOrThrow } from '../lib/db/review/golden-sets';
+import { NotFoundError } from '../lib/db/core/errors';
 import type { Dataset } from '../lib/stockroom/dataset/types';
 import { CliUsageError, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { openMigratedDatabase } from './database';

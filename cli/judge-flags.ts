@@ -43,7 +43,7 @@ export async function judgeFromSpec(spec: JudgeSpec, store?: JudgeCallStore): Pr
  */
 export async function judgeForTarget(spec: JudgeSpec, target: SaveTarget | null): Promise<Judge> {
   if (!target) return judgeFromSpec(spec);
-  const { PrismaJudgeCallStore } = await import('../lib/db/judge');
+  const { PrismaJudgeCallStore } = await import('../lib/db/review/judge');
   return judgeFromSpec(spec, new PrismaJudgeCallStore(target.owner.tenant, target.db));
 }
 

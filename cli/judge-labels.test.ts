@@ -3,9 +3,9 @@
  * T; below the minimum it is refused saying how many more labels are needed; a bad flag names itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
-import { addRunLabel } from '../lib/db/labels';
-import { saveRun } from '../lib/db/runs-write';
+import { openDatabase, type Database } from '../lib/db/core/client';
+import { addRunLabel } from '../lib/db/review/labels';
+import { saveRun } from '../lib/db/runs/runs-write';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { MIN_CALIBRATION_LABELS } from '../lib/eval/label-calibration';

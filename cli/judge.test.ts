@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { resetBreakers } from '../lib/models/resilience';
 import { ProviderStub } from '../lib/models/testing/stub-server';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl, testProviders } from '../lib/db/testing/test-databases';
 import { bundledDataset, goldenSubset } from '../lib/jobs/testing/suite-fixtures';
 import { spawnWorker } from '../lib/jobs/testing/worker-processes';

@@ -4,8 +4,8 @@
  * belong to the tenant of the dataset being run (another tenant's run answers as not found). With a
  * live `--model`, the run continues live from the first mismatch; otherwise it stops as DIVERGED.
  */
-import { NotFoundError } from '../lib/db/errors';
-import { getRunOrThrow } from '../lib/db/runs-read';
+import { NotFoundError } from '../lib/db/core/errors';
+import { getRunOrThrow } from '../lib/db/runs/runs-read';
 import { NotReplayableError, replaySourceOf, type ReplaySource } from '../lib/models/replay-source';
 import { CliUsageError, stringFlag, type FlagSpec, type ParsedArgs } from './args';
 import { openMigratedDatabase } from './database';
@@ -79,7 +79,7 @@ export async function suiteReplaySourceFromArgs(args: ParsedArgs, datasetDir: st
     if (settingFlag !== undefined) throw new CliUsageError('--replay-setting only applies with --replay-from');
     return null;
   }
-  const [{ getSuiteRunOrThrow, getSuiteCases }, { requireSuiteInTenant }] = await Promise.all([import('../lib/db/suites'), import('../lib/db/tenant-scope')]);
+  const [{ getSuiteRunOrThrow, getSuiteCases }, { requireSuiteInTenant }] = await Promise.all([import('../lib/db/suites/suites'), import('../lib/db/governance/tenant-scope')]);
   const db = await openMigratedDatabase();
   try {
     const notFound = (err: unknown) => {

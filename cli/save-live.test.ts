@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl, testProviders } from '../lib/db/testing/test-databases';
 import { startModelServer, type ModelServer } from '../lib/models/model-server/server';
 import { defaultDatasetDir, loadDataset } from '../lib/stockroom/dataset/load-dataset';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../lib/db/client';
+import { openDatabase, type Database } from '../lib/db/core/client';
 import { createTestDatabaseUrl, testProviders } from '../lib/db/testing/test-databases';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { runInProcess } from './testing/in-process';

@@ -9,8 +9,8 @@
 import path from 'node:path';
 import { allowedDatasets, declaredTenant } from '../lib/runs/datasets';
 import { currentPolicy } from '../lib/governance/current-policy';
-import type { Database } from '../lib/db/client';
-import { getIdentity } from '../lib/db/governance-members';
+import type { Database } from '../lib/db/core/client';
+import { getIdentity } from '../lib/db/governance/governance-members';
 import { GOVERNANCE_REQUIRED_MESSAGE, governanceMandatory } from '../lib/governance/policy-file';
 import { DEFAULT_TENANT, hasTenantRole } from '../lib/governance/principal';
 import { TenantSchema } from '../lib/schemas/datasets';

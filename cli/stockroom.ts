@@ -5,8 +5,8 @@
  * prints one line too (its stack only with STOCKROOM_DEBUG=1: no stack traces to users).
  */
 import { pathToFileURL } from 'node:url';
-import { InvalidInputError } from '../lib/db/errors';
-import { asDatabaseUnavailable } from '../lib/db/unavailable';
+import { InvalidInputError } from '../lib/db/core/errors';
+import { asDatabaseUnavailable } from '../lib/db/core/unavailable';
 import { HarnessError } from '../lib/harness/errors';
 import { CliUsageError, formatFlags, wantsHelp } from './args';
 import { EXIT_DB_UNAVAILABLE } from './exit-codes';

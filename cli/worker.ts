@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { setPriority } from 'node:os';
 import { parseArgs as parseNodeArgs } from 'node:util';
-import { resolveDatabaseUrl } from '../lib/db/database-url';
+import { resolveDatabaseUrl } from '../lib/db/core/database-url';
 import { concurrencyFromEnv, workerNiceFromEnv } from '../lib/jobs/queue';
 import { DEFAULT_WORKER_CONCURRENCY, DEFAULT_WORKER_GRACE_MS, startWorker } from '../lib/jobs/worker';
 import { openMigratedDatabase } from './database';
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     concurrency,
     leaseMs,
     graceMs,
-    heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 6)) : undefined, // the default ratio (lib/db/worker-heartbeats.ts)
+    heartbeatMs: leaseMs !== undefined ? Math.max(200, Math.floor(leaseMs / 6)) : undefined, // the default ratio (lib/db/core/worker-heartbeats.ts)
     onPool: (e) =>
       process.stdout.write(
         e.state === 'lost'

@@ -1,13 +1,13 @@
 'use client';
 /**
  * What a page shows when its server render failed (app/error.tsx, app/global-error.tsx). An
- * unavailable database (told by the error's digest, lib/db/unavailable.ts) reads "The database is
+ * unavailable database (told by the error's digest, lib/db/core/unavailable.ts) reads "The database is
  * unavailable, retrying" and the page comes back by itself: it asks /api/health every few seconds and
  * reloads once the database answers (the production server also sends `Refresh`, for a page without
  * script). Any other failure keeps the reference the server logged, as actions do.
  */
 import { useEffect, useState } from 'react';
-import { UNAVAILABLE_TEXT, unavailableReasonOfDigest, type UnavailableReason } from '@/lib/db/unavailable';
+import { UNAVAILABLE_TEXT, unavailableReasonOfDigest, type UnavailableReason } from '@/lib/db/core/unavailable';
 
 /** Seconds between health checks while the database is unavailable. */
 const RETRY_EVERY_S = 3;

@@ -1,6 +1,6 @@
 /** Progress of a suite run: a bar, "n of m runs stored" (counted from stored runs) and the time left from the first second. */
-import type { SuiteRunDto } from '@/lib/db/types';
-import type { SuiteProgressDto } from '@/lib/db/suite-jobs';
+import type { SuiteRunDto } from '@/lib/db/runs/types';
+import type { SuiteProgressDto } from '@/lib/db/suites/suite-jobs';
 import { suiteEstimate } from '@/lib/format/suite-estimate';
 import { noWorkerNotice, workersLine } from '@/lib/format/workers';
 

@@ -6,11 +6,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { SuiteRunDto } from '@/lib/db/types';
-import type { SuitePollDto } from '@/lib/db/suite-poll';
+import type { SuiteRunDto } from '@/lib/db/runs/types';
+import type { SuitePollDto } from '@/lib/db/suites/suite-poll';
 import { fetchJson } from './fetch-json';
 
-/** What the poll returns (lib/db/suite-poll.ts). */
+/** What the poll returns (lib/db/suites/suite-poll.ts). */
 export type SuitePoll = SuitePollDto;
 
 const ended = (status: string | undefined) => status === 'done' || status === 'failed' || status === 'cancelled';

@@ -28,7 +28,14 @@ export const FLOORS = [
   'mcp/server', // the Stockroom MCP server, its transports, the write gate
   'mcp/client', // the MCP tool executor, its connections (which may start a server), OAuth
   'mcp', // lib/mcp's door over the three, and the MCP benchmarks
-  'db', // Prisma: the only code that touches the database
+  'db/core', // Prisma: the only code that touches the database; the client, errors, ids, blobs, job lease
+  'db/auth', // users, sign-in throttle, MCP OAuth credentials and tool server listings, webhooks
+  'db/governance', // approvals, evidence, journal, redaction of stored content, erasure, tenant scoping
+  'db/runs', // stored runs: written redacted with their evidence, read, listed, searched
+  'db/traces', // imported OTLP traces built into runs; the retention schedule
+  'db/suites', // suites and matrices: case jobs, status, statistics
+  'db/review', // labels, judge, golden sets, evaluators and scores, rollup, alerts
+  'db', // lib/db's testing/ helpers and bench seeders over the areas (and the generated clients)
   'schemas', // zod schemas of what callers send
   'auth', // sessions, roles, users
   'otel', // trace export and import
@@ -45,10 +52,11 @@ export const FLOORS = [
 
 /**
  * Libraries entered only through a door (`index.ts`, or `browser.ts` from code a client component
- * reaches): the libraries below the database. lib/db waits for its split into areas (issue 36); the
- * service floors above it (schemas … boundary) are entered deep for now.
+ * reaches): the libraries below the database, and each area of lib/db (one area reaches another, and
+ * lib/ code reaches lib/db, only through the area's index.ts; lib/db/testing/ is a door for tests and
+ * benches). The service floors above it (schemas … boundary) are entered deep for now.
  */
-export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp/shared', 'mcp/server', 'mcp/client', 'mcp', 'otel'] as const;
+export const DOORED = ['harness', 'security', 'format', 'governance', 'stockroom', 'eval', 'models', 'mcp/shared', 'mcp/server', 'mcp/client', 'mcp', 'db/core', 'db/auth', 'db/governance', 'db/runs', 'db/traces', 'db/suites', 'db/review', 'otel'] as const;
 
 /**
  * May import deep (ARCHITECTURE.md, "Doors"): app code, which composes the libraries; and lib/startup,

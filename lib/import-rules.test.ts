@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserDoorLeaks, circles, cruiseImports, deepImports, libraryOf, libToApp, upwardImports, wildcardDoors, type ImportGraph } from './import-rules';
 
-const FLOORS = ['harness', 'mcp/server', 'mcp/client', 'eval', 'actions'];
-const DOORED = ['harness', 'mcp/server', 'mcp/client', 'eval'];
+const FLOORS = ['harness', 'mcp/server', 'mcp/client', 'eval', 'db/core', 'db/runs', 'db', 'jobs', 'actions'];
+const DOORED = ['harness', 'mcp/server', 'mcp/client', 'eval', 'db/core', 'db/runs'];
 
 /** The planted tree: each file's text. */
 const TREE: Record<string, string> = {
@@ -37,7 +37,21 @@ const TREE: Record<string, string> = {
   'lib/mcp/server/calls-client.ts': "import { connect } from '../client';\nexport const back = connect;\n",
   'lib/mcp/client/index.ts': "export { connect } from './connect';\n",
   'lib/mcp/client/deep.ts': "import { serve } from '../server/serve';\nexport const deep = serve;\n",
+  // lib/db's areas are libraries of their own: one reaches another by its entry, as does lib/ code above
+  // lib/db and lib/db's testing/ helpers; a lower area never imports a higher one.
+  'lib/db/core/index.ts': "export { getDb } from './client';\n",
+  'lib/db/core/client.ts': 'export const getDb = () => 3;\n',
+  'lib/db/core/calls-runs.ts': "import { saveRun } from '../runs';\nexport const up = saveRun;\n",
+  'lib/db/runs/index.ts': "export { saveRun } from './write';\n",
+  'lib/db/runs/deep.ts': "import { getDb } from '../core/client';\nexport const deep = getDb;\n",
+  'lib/db/testing/deep.ts': "import { saveRun } from '../runs/write';\nexport const deep = saveRun;\n",
+  'lib/jobs/deep.ts': "import { saveRun } from '@/lib/db/runs/write';\nexport const deep = saveRun;\n",
   // What keeps to the plan:
+  'lib/db/runs/write.ts': "import { getDb } from '../core';\nexport const saveRun = getDb;\n",
+  'lib/db/testing/fixtures.ts': "import { saveRun } from '../runs';\nexport const fixture = saveRun;\n",
+  'lib/db/runs/write.test.ts': "import { getDb } from '../core/client';\nimport { fixture } from '../testing/fixtures';\nexport const t = [getDb, fixture];\n",
+  'lib/jobs/store.ts': "import { saveRun } from '../db/runs';\nimport { fixture } from '../db/testing/fixtures';\nexport const store = [saveRun, fixture];\n",
+  'lib/actions/save.ts': "import { saveRun } from '../db/runs/write';\nexport const save = saveRun;\n",
   'lib/mcp/client/connect.ts': "import { serve } from '../server';\nexport const connect = serve;\n",
   'lib/eval/fine.ts': "import { runLoop } from '../harness';\nimport type { words } from '../harness/browser';\nexport const fine = runLoop;\nexport type W = typeof words;\n",
   'lib/eval/fine.test.ts': "import { runLoop } from '../harness/loop/run';\nimport { GET } from '../../app/api/thing/route';\nexport const t = [runLoop, GET];\n",
@@ -65,7 +79,13 @@ describe('the import check, on a tree with one violation of each rule', () => {
   });
 
   it('refuses an import of another library’s internals, and nothing that enters by a door, a test or app code', () => {
-    expect(deepImports(graph.edges, DOORED, ['actions']).sort()).toEqual(['lib/eval/deep.ts → lib/harness/loop/run.ts', 'lib/mcp/client/deep.ts → lib/mcp/server/serve.ts']);
+    expect(deepImports(graph.edges, DOORED, ['actions']).sort()).toEqual([
+      'lib/db/runs/deep.ts → lib/db/core/client.ts',
+      'lib/db/testing/deep.ts → lib/db/runs/write.ts',
+      'lib/eval/deep.ts → lib/harness/loop/run.ts',
+      'lib/jobs/deep.ts → lib/db/runs/write.ts',
+      'lib/mcp/client/deep.ts → lib/mcp/server/serve.ts',
+    ]);
   });
 
   it('refuses an import from lib/ of app/, but lets a test file compose the app', () => {
@@ -73,11 +93,11 @@ describe('the import check, on a tree with one violation of each rule', () => {
   });
 
   it('refuses an import of a higher floor', () => {
-    expect(upwardImports(graph.edges, FLOORS).sort()).toEqual(['lib/harness/upward.ts → lib/eval/index.ts', 'lib/mcp/server/calls-client.ts → lib/mcp/client/index.ts']);
+    expect(upwardImports(graph.edges, FLOORS).sort()).toEqual(['lib/db/core/calls-runs.ts → lib/db/runs/index.ts', 'lib/harness/upward.ts → lib/eval/index.ts', 'lib/mcp/server/calls-client.ts → lib/mcp/client/index.ts']);
   });
 
-  it('counts lib/mcp/server and lib/mcp/client as libraries of their own, and nothing else one folder down', () => {
-    expect(['lib/mcp/server/serve.ts', 'lib/mcp/client/oauth/sealed.ts', 'lib/mcp/index.ts', 'lib/harness/loop/run.ts'].map(libraryOf)).toEqual(['mcp/server', 'mcp/client', 'mcp', 'harness']);
+  it("counts lib/mcp/server, lib/mcp/client and lib/db's areas as libraries of their own, and nothing else one folder down", () => {
+    expect(['lib/mcp/server/serve.ts', 'lib/mcp/client/oauth/sealed.ts', 'lib/mcp/index.ts', 'lib/harness/loop/run.ts', 'lib/db/runs/runs-write.ts', 'lib/db/core/client.ts', 'lib/db/testing/test-databases.ts'].map(libraryOf)).toEqual(['mcp/server', 'mcp/client', 'mcp', 'harness', 'db/runs', 'db/core', 'db']);
   });
 
   it('finds the circle', () => {

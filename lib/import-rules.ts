@@ -32,7 +32,9 @@ export async function cruiseImports(roots: readonly string[], cwd: string = proc
       [...roots],
       // node_modules is not followed but not excluded either: excluding it dropped every edge to a package,
       // so a check on packages (no provider SDK in lib/harness) could never fail.
-      { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, exclude: { path: ['lib/db/generated'] } },
+      // tsConfig.fileName makes the resolver follow tsconfig's paths: without it every `@/…` import was an
+      // unresolved edge that no rule saw (issue 36's planted `@/lib/db/…` deep import went uncaught).
+      { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, exclude: { path: ['lib/db/generated'] }, tsConfig: { fileName: 'tsconfig.json' } },
       undefined,
       { tsConfig: extractTSConfig('tsconfig.json') },
     );
@@ -61,9 +63,11 @@ export const isTest = (p: string) => /\.test\.tsx?$/.test(p);
  * Sub-areas that are libraries of their own: each has its own floor and its own door (`index.ts`), and
  * the rest of its parent folder enters it only through that door. lib/mcp's server and client stand
  * apart (the MCP SDK's split), on the protocol both speak (`mcp/shared`); `lib/mcp/index.ts` sits above
- * the three and names what leaves lib/mcp.
+ * the three and names what leaves lib/mcp. lib/db is split by aggregate (issue 36), each area on the
+ * ones below it: core (the client and platform) ← auth, governance ← runs ← traces, suites, review;
+ * what is left of lib/db (`testing/`, the generated clients) sits above them all.
  */
-export const SPLIT_LIBRARIES = ['mcp/shared', 'mcp/server', 'mcp/client'] as const;
+export const SPLIT_LIBRARIES = ['mcp/shared', 'mcp/server', 'mcp/client', 'db/core', 'db/auth', 'db/governance', 'db/runs', 'db/traces', 'db/suites', 'db/review'] as const;
 
 /** The library a path belongs to: `lib/<folder>/…`, or a split sub-area (`mcp/server`); null outside lib/. */
 export const libraryOf = (p: string): string | null =>

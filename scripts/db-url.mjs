@@ -1,6 +1,6 @@
 /**
  * Which database `DATABASE_URL` names. Plain ESM so `npm start` needs no TypeScript loader;
- * lib/db/database-url.ts mirrors this for the app.
+ * lib/db/core/database-url.ts mirrors this for the app.
  */
 import path from 'node:path';
 
@@ -9,7 +9,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
 /**
  * Embedded default: a SQLite file under the git-ignored .data/ folder of the working directory
- * (`npm start` runs in the repository root; lib/db/database-url.ts resolves it the same way).
+ * (`npm start` runs in the repository root; lib/db/core/database-url.ts resolves it the same way).
  */
 export const DEFAULT_SQLITE_PATH = '.data/stockroom.db';
 

@@ -14,7 +14,7 @@ import { REPO_ROOT } from './db-url.mjs';
 
 /**
  * Each request's state, where the data layer notes that the database was unavailable while serving it
- * (lib/db/unavailable-guard.ts reads it through the same global symbol).
+ * (lib/db/core/unavailable-guard.ts reads it through the same global symbol).
  */
 const requestState = new AsyncLocalStorage();
 globalThis[Symbol.for('stockroom.request-state')] = requestState;

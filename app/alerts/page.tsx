@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { roleNote, RoleNote } from '@/components/role-note';
-import { listAlertEvents, listAlertRules, type AlertRuleDto } from '@/lib/db/alerts';
+import { listAlertEvents, listAlertRules, type AlertRuleDto } from '@/lib/db/review/alerts';
 import { AlertRuleForm, RemoveAlertRule } from './_components/alert-rule-form';
 
 export const dynamic = 'force-dynamic';

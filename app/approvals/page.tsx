@@ -4,10 +4,10 @@
  */
 import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
-import { getDb } from '@/lib/db/client';
-import { listApprovals } from '@/lib/db/governance-approvals';
-import { redactionStatus } from '@/lib/db/redaction-store';
-import { userLabels } from '@/lib/db/governance-members';
+import { getDb } from '@/lib/db/core/client';
+import { listApprovals } from '@/lib/db/governance/governance-approvals';
+import { redactionStatus } from '@/lib/db/governance/redaction-store';
+import { userLabels } from '@/lib/db/governance/governance-members';
 import { APPROVAL_STATUSES } from '@/lib/governance/approval';
 import { ApprovalTabSchema } from '@/lib/schemas/governance';
 import { ApprovalStatusBadge, effectiveStatus } from './_components/status-badge';

@@ -1,10 +1,10 @@
 import 'server-only';
 /** The two runs the compare page shows, looked up by full or short id within the caller's tenant. */
-import { getRunOrThrow } from '@/lib/db/runs-read';
-import { InvalidInputError, NotFoundError } from '@/lib/db/errors';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
-import { resolveRunId } from '@/lib/db/run-lookup';
-import type { StoredRun } from '@/lib/db/types';
+import { getRunOrThrow } from '@/lib/db/runs/runs-read';
+import { InvalidInputError, NotFoundError } from '@/lib/db/core/errors';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
+import { resolveRunId } from '@/lib/db/runs/run-lookup';
+import type { StoredRun } from '@/lib/db/runs/types';
 import type { AlignEntry } from '@/lib/charts/align-runs';
 import { alignEntryOf } from '@/lib/charts/align-agents';
 

@@ -2,14 +2,14 @@
 import { requireUser } from '@/lib/auth/page-guard';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { findSameCaseRun } from '@/lib/db/run-lookup';
+import { findSameCaseRun } from '@/lib/db/runs/run-lookup';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { alignRuns } from '@/lib/charts/align-runs';
 import { agentSideOf, alignByAgent, hasSeveralAgents } from '@/lib/charts/align-agents';
 import { compareSettingOf, replayedSide } from '@/lib/charts/compare-view';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
-import { labelsOfRun } from '@/lib/db/labels';
-import { scoresOfRun } from '@/lib/db/run-scores';
+import { labelsOfRun } from '@/lib/db/review/labels';
+import { scoresOfRun } from '@/lib/db/review/run-scores';
 import { compareScores } from '@/lib/charts/score-compare';
 import { RunHeader } from './_components/run-header';
 import { RunPicker } from './_components/run-picker';

@@ -6,13 +6,13 @@
 import Link from 'next/link';
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
-import { getDb } from '@/lib/db/client';
-import { PrismaJournalStore } from '@/lib/db/governance-journal';
-import { governedRunIdsOfTenant } from '@/lib/db/tenant-scope';
+import { getDb } from '@/lib/db/core/client';
+import { PrismaJournalStore } from '@/lib/db/governance/governance-journal';
+import { governedRunIdsOfTenant } from '@/lib/db/governance/tenant-scope';
 import { EFFECT_STATUSES } from '@/lib/governance/effect-journal';
 import { EffectsQuerySchema } from '@/lib/schemas/governance';
 import { ReconcileButton } from './_components/reconcile-button';
-import { argumentsOfCalls, callKey } from '@/lib/db/effect-arguments';
+import { argumentsOfCalls, callKey } from '@/lib/db/governance/effect-arguments';
 import { JsonTree } from '@/components/json-tree';
 
 export const dynamic = 'force-dynamic';

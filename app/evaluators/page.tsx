@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
 import { roleNote, RoleNote } from '@/components/role-note';
-import { listEvaluators, type EvaluatorDto } from '@/lib/db/evaluators';
+import { listEvaluators, type EvaluatorDto } from '@/lib/db/review/evaluators';
 import { EvaluatorForm, RemoveEvaluator } from './_components/evaluator-form';
 
 export const dynamic = 'force-dynamic';

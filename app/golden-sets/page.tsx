@@ -5,7 +5,7 @@
  */
 import { requireUser } from '@/lib/auth/page-guard';
 import { holdsRole } from '@/lib/auth/authorize';
-import { listGoldenSets } from '@/lib/db/golden-sets';
+import { listGoldenSets } from '@/lib/db/review/golden-sets';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { GoldenSetTools } from './_components/golden-set-tools';
 import { pickableProviders } from '@/lib/runs/model-choice';

@@ -7,7 +7,7 @@ import { casesEachFlagMoves, flagsMovingEachCase, type FlagSuggestion } from '@/
 import { guardrailSuggestions, type GuardrailSuggestion } from '@/lib/charts/guardrail-switches';
 import { WEAKNESS_ORDER } from '@/lib/stockroom/weaknesses/weakness-table';
 import { resolveDataset, type DatasetOption } from '@/lib/runs/datasets';
-import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites';
+import { getSuiteCases, listSuiteRuns } from '@/lib/db/suites/suites';
 import { casesOverEpochs } from '@/lib/eval';
 
 export interface MatrixSuggestions {

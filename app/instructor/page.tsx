@@ -4,11 +4,11 @@ import { datasetOptions } from '@/lib/runs/datasets';
 import { Instructor } from './_components/instructor';
 import { holdsRole } from '@/lib/auth/authorize';
 import { roleNote } from '@/components/role-note';
-import { armedFault } from '@/lib/db/demo-faults';
+import { armedFault } from '@/lib/db/core/demo-faults';
 import { FaultSwitch } from './_components/fault-switch';
 import { loadSuggestions } from './load-suggestions';
 import { pickableProviders } from '@/lib/runs/model-choice';
-import { listGoldenSets } from '@/lib/db/golden-sets';
+import { listGoldenSets } from '@/lib/db/review/golden-sets';
 
 export const dynamic = 'force-dynamic';
 

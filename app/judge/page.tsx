@@ -7,9 +7,9 @@
 import Link from 'next/link';
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
-import { countJudgeCalls, getCalibrationOrThrow, listCalibrations } from '@/lib/db/judge';
-import { NotFoundError } from '@/lib/db/errors';
-import { judgeDisagreements, JUDGE_PASS_SCORE } from '@/lib/db/run-scores';
+import { countJudgeCalls, getCalibrationOrThrow, listCalibrations } from '@/lib/db/review/judge';
+import { NotFoundError } from '@/lib/db/core/errors';
+import { judgeDisagreements, JUDGE_PASS_SCORE } from '@/lib/db/review/run-scores';
 import { JudgePageQuerySchema } from '@/lib/schemas/judge';
 import { RunCalibrationForm } from './_components/run-calibration-form';
 import { CalibrationDetail } from './_components/calibration-detail';

@@ -6,9 +6,9 @@
 import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
 import { holdsRole } from '@/lib/auth/authorize';
-import { listRuns } from '@/lib/db/runs-list';
-import { currentLabelSet, queueItems } from '@/lib/db/labels';
-import { InvalidInputError } from '@/lib/db/errors';
+import { listRuns } from '@/lib/db/runs/runs-list';
+import { currentLabelSet, queueItems } from '@/lib/db/review/labels';
+import { InvalidInputError } from '@/lib/db/core/errors';
 import { RunsQuerySchema, columnSortOf, runFiltersOf, runsHref } from '@/lib/schemas/runs-query';
 import { LabelQueue } from './_components/label-queue';
 import { LabelSetForm } from './_components/label-set-form';

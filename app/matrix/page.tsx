@@ -1,14 +1,14 @@
 /** The weakness matrix: run it on a dataset, see each flag's effect on the gate metrics, drill into the cases that moved. */
 import { requireUser } from '@/lib/auth/page-guard';
-import { listSuiteRuns } from '@/lib/db/suites';
+import { listSuiteRuns } from '@/lib/db/suites/suites';
 import { datasetOptions } from '@/lib/runs/datasets';
 import { StoredIdSchema } from '@/lib/schemas/run-id';
 import { MatrixClient } from './_components/matrix-client';
 import { WeaknessLegend } from './_components/weakness-legend';
-import { listGoldenSets } from '@/lib/db/golden-sets';
+import { listGoldenSets } from '@/lib/db/review/golden-sets';
 import { loadMcpServers } from '@/lib/mcp/client/server-config';
 import { parseCell } from '@/lib/charts/matrix-view';
-import { getSuitePoll } from '@/lib/db/suite-poll';
+import { getSuitePoll } from '@/lib/db/suites/suite-poll';
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
 import { holdsRole } from '@/lib/auth/authorize';

@@ -4,14 +4,14 @@ import 'server-only';
  * the filter form's options and, for the runs on the page, their approvals, labels and failed writes.
  * A bad filter or an out-of-date cursor is said, not thrown.
  */
-import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs-list';
-import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs-grouped';
-import { listRunsByScore } from '@/lib/db/runs-by-score';
-import { scoredEvaluatorNames, scoreSummaries } from '@/lib/db/run-scores';
-import { InvalidInputError } from '@/lib/db/errors';
-import { getDb } from '@/lib/db/client';
-import { approvalsForRuns } from '@/lib/db/governance-approvals';
-import { currentLabelSet, labelSummaries } from '@/lib/db/labels';
+import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs/runs-list';
+import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs/runs-grouped';
+import { listRunsByScore } from '@/lib/db/runs/runs-by-score';
+import { scoredEvaluatorNames, scoreSummaries } from '@/lib/db/review/run-scores';
+import { InvalidInputError } from '@/lib/db/core/errors';
+import { getDb } from '@/lib/db/core/client';
+import { approvalsForRuns } from '@/lib/db/governance/governance-approvals';
+import { currentLabelSet, labelSummaries } from '@/lib/db/review/labels';
 import { failedWritesOfRuns, requestOutcomes } from '@/lib/runs/request-view';
 import { groupingBlockedBy, runFiltersOf, type RunsQuery } from '@/lib/schemas/runs-query';
 import { decidedRequests, runsOfRows } from '@/lib/charts/runs-list';

@@ -4,7 +4,7 @@
  */
 import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
-import { listSessions, SESSIONS_LIST_LIMIT } from '@/lib/db/sessions-list';
+import { listSessions, SESSIONS_LIST_LIMIT } from '@/lib/db/runs/sessions-list';
 
 export const dynamic = 'force-dynamic';
 

@@ -8,8 +8,8 @@
  */
 import { holdsRole } from '@/lib/auth/authorize';
 import { requireUser } from '@/lib/auth/page-guard';
-import { oauthStatuses } from '@/lib/db/mcp-oauth';
-import { getToolServerListings } from '@/lib/db/tool-server-listings';
+import { oauthStatuses } from '@/lib/db/auth/mcp-oauth';
+import { getToolServerListings } from '@/lib/db/auth/tool-server-listings';
 import { REFRESH_LIMIT_MS } from '@/lib/mcp/client/list-server-tools';
 import { loadMcpServers, summarise } from '@/lib/mcp/client/server-config';
 import { ToolsBrowser, type ServerView } from './_components/tools-browser';

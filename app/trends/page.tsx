@@ -6,7 +6,7 @@
  */
 import Link from 'next/link';
 import { requireUser } from '@/lib/auth/page-guard';
-import { rollupRows, topRollupValues } from '@/lib/db/rollup';
+import { rollupRows, topRollupValues } from '@/lib/db/review/rollup';
 import { LATENCY_PERCENTILE_ERROR } from '@/lib/charts/latency-histogram';
 import { MAX_SERIES, prepareTrends, TREND_DIMS, TREND_WINDOWS, windowOf, type TrendDim, type TrendWindow } from '@/lib/charts/trends';
 import { TrendCharts } from './_components/trend-charts';

@@ -19,8 +19,8 @@ import { loadSigningKeys, parsePublicKeys, publicKeysPem, rotateSigningKey } fro
 import { publicKeyring, type EvidenceKey } from '../../lib/governance/evidence-signing';
 import { verifyBundle } from '../../lib/governance/evidence-bundle';
 import type { ChainVerification, RedactionSince, WitnessAnchor } from '../../lib/governance/evidence-verify';
-import { NotFoundError } from '../../lib/db/errors';
-import { evidenceBundleOfRun, verifyStoredChain, witnessForDatabase } from '../../lib/db/governance-evidence';
+import { NotFoundError } from '../../lib/db/core/errors';
+import { evidenceBundleOfRun, verifyStoredChain, witnessForDatabase } from '../../lib/db/governance/governance-evidence';
 import { TenantSchema } from '../../lib/schemas/datasets';
 import { openMigratedDatabase } from '../database';
 import { actingUserId } from '../acting-user';

@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { eraseContent } from '../../lib/db/erasure';
-import { InvalidInputError, NotFoundError } from '../../lib/db/errors';
+import { eraseContent } from '../../lib/db/governance/erasure';
+import { InvalidInputError, NotFoundError } from '../../lib/db/core/errors';
 import { TenantSchema } from '../../lib/schemas/datasets';
 import { actingUserId } from '../acting-user';
 import { CliUsageError, parseArgs, stringFlag, type FlagSpec } from '../args';

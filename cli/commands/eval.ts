@@ -24,8 +24,8 @@ import { ModelCallError } from '../../lib/harness/errors';
 import type { SuiteAgent } from '../../lib/eval/suite';
 import { QUEUE_FLAGS, queueAndFollow, refuseExternalToolsWhenQueued, wantsQueue } from '../queue';
 import { settingLabel } from '../../lib/runs/settings';
-import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites';
-import { saveEvalSetting } from '../../lib/db/suite-from-eval';
+import { createSuiteRun, completeSuiteRun, failSuiteRun } from '../../lib/db/suites/suites';
+import { saveEvalSetting } from '../../lib/db/suites/suite-from-eval';
 import type { SuiteResult } from '../../lib/eval/suite';
 import { EXIT_CODES } from '../exit-codes';
 

@@ -9,7 +9,7 @@ import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { exportRunFile, suiteJsonl } from '../../lib/transfer/export-runs';
-import { NotFoundError } from '../../lib/db/errors';
+import { NotFoundError } from '../../lib/db/core/errors';
 import { TenantSchema } from '../../lib/schemas/datasets';
 
 const FLAGS = {

@@ -8,7 +8,7 @@ import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';
 import { openMigratedDatabase } from '../database';
 import { importFile } from '../../lib/transfer/import-file';
-import { getIdentity } from '../../lib/db/governance-members';
+import { getIdentity } from '../../lib/db/governance/governance-members';
 import { hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';
 

@@ -4,7 +4,7 @@
  * jobs with their errors, newest first. A job failed for good is never retried and blocks nothing:
  * the same key enqueued again (the next sweep, a repeated fan-out) replaces it.
  */
-import { resolveDatabaseUrl } from '../../lib/db/database-url';
+import { resolveDatabaseUrl } from '../../lib/db/core/database-url';
 import { GraphileQueue } from '../../lib/jobs/graphile';
 import { CliUsageError, parseArgs, stringFlag } from '../args';
 import type { CliCommand } from '../command';

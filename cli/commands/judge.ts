@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { calibrateJudge, defaultCalibrationFile, formatCalibration, loadCalibrationSet, type CalibrationSet } from '../../lib/eval/calibration';
 import { ModelJudge } from '../../lib/models/model-judge';
-import { PrismaJudgeCallStore, saveCalibration } from '../../lib/db/judge';
-import { getIdentity } from '../../lib/db/governance-members';
+import { PrismaJudgeCallStore, saveCalibration } from '../../lib/db/review/judge';
+import { getIdentity } from '../../lib/db/governance/governance-members';
 import { DEFAULT_TENANT, hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';
 import { CliUsageError, parseArgs, stringFlag } from '../args';

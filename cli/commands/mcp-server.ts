@@ -33,7 +33,7 @@ const FLAGS: FlagSpec = {
 /** The dashboard database's governance storage, opened (and migrated) only for --approvals. */
 async function openDatabaseGovernance() {
   const { openMigratedDatabase } = await import('../database');
-  const { prismaGovernanceStore, prismaMcpApprovalStore } = await import('../../lib/db/governance-store');
+  const { prismaGovernanceStore, prismaMcpApprovalStore } = await import('../../lib/db/governance/governance-store');
   const db = await openMigratedDatabase();
   const store = prismaGovernanceStore(db.prisma);
   return { journal: store.journal, evidence: store.evidence, approvals: prismaMcpApprovalStore(db) };

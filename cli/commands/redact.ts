@@ -2,11 +2,11 @@
  * `stockroom redact --rewrite --tenant T [--dry-run] [--json] --as EMAIL`: rewrites the content tenant
  * T stored before its current redaction classes applied (runs, the raw OTLP rows of imported traces,
  * reviewers' label comments, governed-run records) under those classes, as an admin of T, in
- * batches each recorded as a `redaction_rewrite` evidence event (lib/db/redaction-rewrite.ts).
+ * batches each recorded as a `redaction_rewrite` evidence event (lib/db/runs/redaction-rewrite.ts).
  * Interrupted, it is run again to complete; `audit verify` then counts no run stored before them.
  */
-import { InvalidInputError } from '../../lib/db/errors';
-import { rewriteRedaction } from '../../lib/db/redaction-rewrite';
+import { InvalidInputError } from '../../lib/db/core/errors';
+import { rewriteRedaction } from '../../lib/db/runs/redaction-rewrite';
 import { PolicyFileError } from '../../lib/governance/errors';
 import { TenantSchema } from '../../lib/schemas/datasets';
 import { actingUserId } from '../acting-user';

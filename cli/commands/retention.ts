@@ -1,10 +1,10 @@
 /**
  * `stockroom retention [--dry-run] [--tenant T] [--json]`: applies the retention schedule of the
  * policy file (STOCKROOM_POLICY_FILE or config/policy.json) now, or with --dry-run only counts, and
- * prints what goes and what stays by tenant and class (lib/db/retention.ts). The sweep applies the
+ * prints what goes and what stays by tenant and class (lib/db/traces/retention.ts). The sweep applies the
  * same schedule every minute; this is for seeing it, or applying it at once.
  */
-import { applyRetention } from '../../lib/db/retention';
+import { applyRetention } from '../../lib/db/traces/retention';
 import { currentPolicy } from '../../lib/governance/current-policy';
 import { PolicyFileError } from '../../lib/governance/errors';
 import { TenantSchema } from '../../lib/schemas/datasets';

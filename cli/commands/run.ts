@@ -8,7 +8,7 @@ import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS,
 import { openAgent } from '../../lib/runs/agent';
 import { liveRecorders, metaFor, storeRunSoFar } from '../../lib/runs/store';
 import { watchForStop } from '../../lib/runs/stop-runs';
-import { newId } from '../../lib/db/ids';
+import { newId } from '../../lib/db/core/ids';
 import { isOfflineModel } from '../../lib/harness';
 import { exitCodeFor } from '../exit-codes';
 import { formatRun } from '../format-run';

@@ -4,10 +4,10 @@
  * (workers stop within seconds; the stored cases stay as its partial result, marked cancelled).
  * Cancelling needs a dashboard user with the operator role in the suite's tenant.
  */
-import { getIdentity } from '../../lib/db/governance-members';
-import { cancelSuiteRun, getSuiteProgress } from '../../lib/db/suite-jobs';
+import { getIdentity } from '../../lib/db/governance/governance-members';
+import { cancelSuiteRun, getSuiteProgress } from '../../lib/db/suites/suite-jobs';
 import { noWorkerNotice, workersLine } from '../../lib/format/workers';
-import { requireSuiteInTenant } from '../../lib/db/tenant-scope';
+import { requireSuiteInTenant } from '../../lib/db/governance/tenant-scope';
 import { formatEta } from '../../lib/format/eta';
 import { hasTenantRole } from '../../lib/governance/principal';
 import { TenantSchema } from '../../lib/schemas/datasets';

@@ -3,7 +3,7 @@
  * alias) and `stockroom user list --tenant T [--json]`: the users of one tenant with their roles there.
  */
 import { openMigratedDatabase } from '../database';
-import { listTenantUsers } from '../../lib/db/users-list';
+import { listTenantUsers } from '../../lib/db/auth/users-list';
 import { TenantSchema } from '../../lib/schemas/datasets';
 import { CliUsageError, parseArgs, stringFlag, type FlagSpec } from '../args';
 import type { CliCommand } from '../command';

@@ -47,8 +47,8 @@ let snapshot: () => Promise<string>;
 
 beforeAll(async () => {
   env = await setUpActionEnv();
-  const { getDb } = await import('../db/client');
-  const { PrismaJournalStore } = await import('../db/governance-journal');
+  const { getDb } = await import('../db/core/client');
+  const { PrismaJournalStore } = await import('../db/governance/governance-journal');
   const { runGovernedAction } = await import('./run-governed');
   const { runOneAction } = await import('./run-one');
   const prisma = getDb().prisma;
@@ -63,7 +63,7 @@ beforeAll(async () => {
   await journal.prepare({ operationKey: key, runId: paused.data.runId, callId: 'manual', tool: 'create_restock_request', toolVersion: '1', argumentsDigest: 'x' }, new Date().toISOString());
   await journal.transition(key, 'prepared', 'dispatched', { attempts: 1 }, new Date().toISOString());
   await journal.transition(key, 'dispatched', 'unknown', { error: 'simulated crash' }, new Date().toISOString());
-  const { createSuiteRun } = await import('../db/suites');
+  const { createSuiteRun } = await import('../db/suites/suites');
   const suite = await createSuiteRun({ kind: 'matrix', tenant: 'kittiwake', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
   env.as(null);
 
@@ -183,7 +183,7 @@ describe('server actions', () => {
 
   it('lets only an admin run the judge calibration, stored in their tenant', async () => {
     const { runCalibrationAction } = await import('./run-calibration');
-    const { listCalibrations } = await import('../db/judge');
+    const { listCalibrations } = await import('../db/review/judge');
     const before = await snapshot();
     env.as('operator');
     expect(await runCalibrationAction({ judge: 'fake' })).toMatchObject({ ok: false, code: 'forbidden', error: expect.stringMatching(/admin/) });
@@ -209,7 +209,7 @@ describe('server actions', () => {
   it('lets a reviewer label a run of their tenant (kept with who, in the evidence); an operator may not, another tenant finds no run', async () => {
     const { addLabelAction } = await import('./add-label');
     const { saveLabelSetAction } = await import('./save-label-set');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const input = inputs.addLabelAction as { runId: string };
     const before = await snapshot();
     env.as('operator');
@@ -249,7 +249,7 @@ describe('server actions', () => {
   describe('sign-in (public)', () => {
     it('answers a wrong password and an unknown email the same way, creating no session', async () => {
       const { signInAction } = await import('./sign-in');
-      const { getDb } = await import('../db/client');
+      const { getDb } = await import('../db/core/client');
       const sessions = await getDb().prisma.session.count();
       const wrong = await signInAction({ email: TEST_USERS.viewer.email, password: 'not the password at all' });
       const unknown = await signInAction({ email: 'nobody@example.test', password: TEST_PASSWORD });
@@ -260,7 +260,7 @@ describe('server actions', () => {
 
     it('creates a session for the right password and only follows local next paths', async () => {
       const { signInAction } = await import('./sign-in');
-      const { getDb } = await import('../db/client');
+      const { getDb } = await import('../db/core/client');
       const sessions = await getDb().prisma.session.count();
       // Success is a redirect to the page asked for (rendered into the action's response), never elsewhere.
       expect(await redirectedTo(signInAction({ email: TEST_USERS.viewer.email, password: TEST_PASSWORD, next: '/approvals?tab=stale' }))).toBe('/approvals?tab=stale');

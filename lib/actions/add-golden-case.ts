@@ -4,8 +4,8 @@
  * expected tool calls and facts, and the category become a case of the caller's tenant's set (a new
  * version of it; the set is created when new). Operators only; the run must be in the caller's tenant.
  */
-import { addGoldenCase, type GoldenSetSummary } from '../db/golden-sets';
-import { requireRunInTenant } from '../db/tenant-scope';
+import { addGoldenCase, type GoldenSetSummary } from '../db/review/golden-sets';
+import { requireRunInTenant } from '../db/governance/tenant-scope';
 import { AddGoldenCaseInputSchema } from '../schemas/golden-sets';
 import { safeAction } from '../boundary/safe-action';
 

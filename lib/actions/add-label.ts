@@ -4,7 +4,7 @@
  * score and comment. Reviewers (and admins) only; the label is kept with who and when, and recorded
  * in the run's evidence chain in the same transaction.
  */
-import { addRunLabel, type RunLabelDto } from '../db/labels';
+import { addRunLabel, type RunLabelDto } from '../db/review/labels';
 import { AddLabelInputSchema } from '../schemas/labels';
 import { safeAction } from '../boundary/safe-action';
 

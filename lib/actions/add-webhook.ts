@@ -7,8 +7,8 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { getDb } from '../db/client';
-import { createWebhookEndpoint, type WebhookEndpointDto } from '../db/webhooks';
+import { getDb } from '../db/core/client';
+import { createWebhookEndpoint, type WebhookEndpointDto } from '../db/auth/webhooks';
 import { loadEvidenceKey } from '../governance/evidence-key';
 import { checkEndpointSettings, NotifyError } from '../notify';
 import { WebhookEndpointInputSchema } from '../schemas/webhooks';

@@ -7,8 +7,8 @@
  * send the operator's browser to, or that the server is authorized already. Operators only.
  */
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { InvalidInputError } from '../db/errors';
-import { tenantOAuthProvider } from '../db/mcp-oauth';
+import { InvalidInputError } from '../db/core/errors';
+import { tenantOAuthProvider } from '../db/auth/mcp-oauth';
 import { loadMcpServers, resolveServer } from '../mcp/client/server-config';
 import { RefreshToolServersInputSchema } from '../schemas/tool-servers';
 import { safeAction } from '../boundary/safe-action';

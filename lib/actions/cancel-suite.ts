@@ -5,8 +5,8 @@
  * tenant's suite is answered as not found.
  */
 import { revalidatePath } from 'next/cache';
-import { cancelSuiteRun } from '../db/suite-jobs';
-import { requireSuiteInTenant } from '../db/tenant-scope';
+import { cancelSuiteRun } from '../db/suites/suite-jobs';
+import { requireSuiteInTenant } from '../db/governance/tenant-scope';
 import { CancelSuiteInputSchema } from '../schemas/api-queries';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';

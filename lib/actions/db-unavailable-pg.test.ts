@@ -43,7 +43,7 @@ describe.skipIf(skip)('the web server while its PostgreSQL restarts', () => {
   it('refuses a decision sent while the database is down as not recorded, writes nothing, and records it once sent again', async () => {
     const { runGovernedAction } = await import('./run-governed');
     const { decideApprovalAction } = await import('./decide-approval');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const paused = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
     if (!paused.ok || !paused.data.approvalId) throw new Error(`the governed S024 run did not pause: ${JSON.stringify(paused)}`);

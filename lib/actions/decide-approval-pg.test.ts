@@ -23,8 +23,8 @@ describe.skipIf(postgres.skipReason !== null)('deciding on PostgreSQL with no wo
     const { runGovernedAction } = await import('./run-governed');
     const { decideApprovalAction } = await import('./decide-approval');
     const { requestOutcomes } = await import('../runs/request-view');
-    const { getApprovalOrThrow, approvalsForRuns } = await import('../db/governance-approvals');
-    const { getDb } = await import('../db/client');
+    const { getApprovalOrThrow, approvalsForRuns } = await import('../db/governance/governance-approvals');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const started = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
     if (!started.ok) throw new Error(started.error);

@@ -18,9 +18,9 @@ const mod = async () => ({
   ...(await import('./run-governed')),
   ...(await import('./decide-approval')),
   ...(await import('./reconcile-effect')),
-  db: (await import('../db/client')).getDb().prisma,
-  approvals: await import('../db/governance-approvals'),
-  runs: await import('../db/runs-read'),
+  db: (await import('../db/core/client')).getDb().prisma,
+  approvals: await import('../db/governance/governance-approvals'),
+  runs: await import('../db/runs/runs-read'),
 });
 
 beforeAll(async () => {
@@ -206,7 +206,7 @@ describe('deciding an approval request', () => {
 describe('reconciling the effect journal', () => {
   it('moves an unknown write to reconciled_absent once, and refuses entries that are not unknown', async () => {
     const { reconcileEffectAction, db } = await mod();
-    const { PrismaJournalStore } = await import('../db/governance-journal');
+    const { PrismaJournalStore } = await import('../db/governance/governance-journal');
     const journal = new PrismaJournalStore(db);
     const at = new Date().toISOString();
     // The entry belongs to a governed run of the operator's tenant (entries of other tenants answer as not found).
@@ -254,7 +254,7 @@ describe('what happened to the approved call', () => {
     if (!res.ok) throw new Error(res.error);
     expect(res.data.message).toMatch(/^Approved — the ledger rejected it: rejected: quantities above 4,000 units are rejected automatically/);
     expect(res.data.outcome).toMatchObject({ phase: 'finished', tone: 'bad', writeFailed: true });
-    const req = await (await import('../db/governance-approvals')).getApprovalOrThrow(db, started.data.approvalId!);
+    const req = await (await import('../db/governance/governance-approvals')).getApprovalOrThrow(db, started.data.approvalId!);
     expect((await requestOutcomes([req])).get(req.id)?.text).toBe(res.data.outcome!.text);
     expect(await db.effectJournalEntry.findMany({ where: { runId: started.data.runId }, select: { status: true } })).toEqual([{ status: 'failed' }]);
   });

@@ -8,7 +8,7 @@ import { revalidatePath } from 'next/cache';
 import { holdsRole } from '../auth/authorize';
 import { ForbiddenError } from '../auth/errors';
 import { safeAction } from '../boundary/safe-action';
-import { approvalInTenant } from '../db/tenant-scope';
+import { approvalInTenant } from '../db/governance/tenant-scope';
 import { getRunQueue } from '../jobs/queue';
 import { decideAndResume, type DecideApprovalResult } from '../runs/governed-decision';
 import { DecideApprovalInputSchema } from '../schemas/governance';

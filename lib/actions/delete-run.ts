@@ -6,10 +6,10 @@
  * waits for approval cancels its request.
  */
 import { revalidatePath } from 'next/cache';
-import { getDb } from '../db/client';
-import { cancelGovernedRun, runOwner } from '../db/governance-runs';
-import { deleteRun } from '../db/runs-write';
-import { requireRunInTenant } from '../db/tenant-scope';
+import { getDb } from '../db/core/client';
+import { cancelGovernedRun, runOwner } from '../db/governance/governance-runs';
+import { deleteRun } from '../db/runs/runs-write';
+import { requireRunInTenant } from '../db/governance/tenant-scope';
 import { DeleteRunInputSchema } from '../schemas/run-id';
 import { holdsRole } from '../auth/authorize';
 import { ActionError } from '../boundary/errors';

@@ -6,7 +6,7 @@
  * signed with the evidence key. Another tenant's run is not found, whoever asks.
  */
 import { revalidatePath } from 'next/cache';
-import { eraseContent } from '../db/erasure';
+import { eraseContent } from '../db/governance/erasure';
 import { EraseRunInputSchema } from '../schemas/run-id';
 import { safeAction } from '../boundary/safe-action';
 

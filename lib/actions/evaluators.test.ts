@@ -17,7 +17,7 @@ afterAll(async () => {
   await env?.cleanup();
 });
 
-const evaluators = async () => (await import('../db/client')).getDb().prisma.evaluator.findMany({ where: { tenant: 'kittiwake' } });
+const evaluators = async () => (await import('../db/core/client')).getDb().prisma.evaluator.findMany({ where: { tenant: 'kittiwake' } });
 
 describe('evaluator actions', () => {
   it('refuses bad input naming the field, and saves nothing', async () => {

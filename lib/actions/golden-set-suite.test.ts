@@ -21,7 +21,7 @@ describe('golden sets made from runs', () => {
     const { runOneAction } = await import('./run-one');
     const { addGoldenCaseAction } = await import('./add-golden-case');
     const { startSuiteAction } = await import('./start-suite');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const run = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
     if (!run.ok) throw new Error(JSON.stringify(run));

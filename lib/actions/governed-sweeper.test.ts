@@ -21,9 +21,9 @@ const mod = async () => ({
   ...(await import('./run-governed')),
   ...(await import('./decide-approval')),
   ...(await import('../runs/sweeper')),
-  db: (await import('../db/client')).getDb().prisma,
-  approvals: await import('../db/governance-approvals'),
-  runs: await import('../db/runs-read'),
+  db: (await import('../db/core/client')).getDb().prisma,
+  approvals: await import('../db/governance/governance-approvals'),
+  runs: await import('../db/runs/runs-read'),
 });
 
 beforeAll(async () => {
@@ -124,7 +124,7 @@ describe('governed input and outcomes that are true', () => {
 
   it('a resume that fails after its write was committed tells the reviewer the write happened', async () => {
     const { decideApprovalAction, db } = await mod();
-    const runsWrite = await import('../db/runs-write');
+    const runsWrite = await import('../db/runs/runs-write');
     const { runId, approvalId } = await pausedRun();
     const spy = vi.spyOn(runsWrite, 'replaceRun').mockRejectedValueOnce(new Error('the database refused the run row'));
     try {
@@ -147,8 +147,8 @@ describe('governed input and outcomes that are true', () => {
 
   it('repairs a run marked finished whose connection was lost before its stored run and its run_finished event were written (issue 42: a restart in the resume\'s last writes)', async () => {
     const { sweepGovernedRuns, db, runs } = await mod();
-    const governedRuns = await import('../db/governance-runs');
-    const evidence = await import('../db/governance-evidence');
+    const governedRuns = await import('../db/governance/governance-runs');
+    const evidence = await import('../db/governance/governance-evidence');
     const { runId } = await pausedRun();
     const before = await db.governedRun.findUniqueOrThrow({ where: { runId } });
     // The resume's compare-and-set to finished carries the mark with it (the whole transition is one statement).

@@ -3,7 +3,7 @@
  * Imports golden JSONL (the course's format) as the next version of one of the caller's tenant's
  * sets. Every bad line is refused at once, naming its line and field; nothing is stored then.
  */
-import { importGoldenSet, type GoldenSetSummary } from '../db/golden-sets';
+import { importGoldenSet, type GoldenSetSummary } from '../db/review/golden-sets';
 import { ImportGoldenSetInputSchema } from '../schemas/golden-sets';
 import { safeAction } from '../boundary/safe-action';
 

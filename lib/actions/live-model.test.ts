@@ -32,7 +32,7 @@ const withEnv = (vars: Record<string, string | undefined>) => {
 };
 
 async function runCount() {
-  const { getDb } = await import('../db/client');
+  const { getDb } = await import('../db/core/client');
   return getDb().prisma.run.count();
 }
 
@@ -90,7 +90,7 @@ describe('the model picker (server side)', () => {
 describe('a live run is stored as it goes', () => {
   it('exists with status running as soon as it starts, shows its steps while running, and ends finished with the model it used', async () => {
     const { startRunAction } = await import('./start-run');
-    const { getRunSummaryOrThrow } = await import('../db/runs-read');
+    const { getRunSummaryOrThrow } = await import('../db/runs/runs-read');
     withEnv({ STOCKROOM_MODEL_BASE_URL: server.url });
     env.as('operator');
     // S003 takes several model calls under the fake model's script.
@@ -111,7 +111,7 @@ describe('a live run is stored as it goes', () => {
     const runningSteps = new Set(seen.filter((s) => s.status === 'running').map((s) => s.steps));
     expect(runningSteps.size).toBeGreaterThan(1);
     // A dashboard live run streams (issue 40): each stored model turn has its measured time to first token.
-    const { getRunOrThrow } = await import('../db/runs-read');
+    const { getRunOrThrow } = await import('../db/runs/runs-read');
     const turns = (await getRunOrThrow(res.data.runId)).run.trajectory.filter((s) => s.kind === 'model_turn');
     expect(turns.length).toBeGreaterThan(1);
     for (const t of turns) expect(t).toMatchObject({ timeToFirstTokenMs: expect.any(Number) });
@@ -120,7 +120,7 @@ describe('a live run is stored as it goes', () => {
   it('stops a running live run from the dashboard: it ends as MODEL_ERROR (cancelled) with its steps so far; another tenant gets not found, a viewer is forbidden', async () => {
     const { startRunAction } = await import('./start-run');
     const { stopRunAction } = await import('./stop-run');
-    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs-read');
+    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs/runs-read');
     withEnv({ STOCKROOM_MODEL_BASE_URL: server.url });
     env.as('operator');
     const res = await startRunAction({ datasetId: 'bundled', caseId: 'S003', model: 'openai-compatible:stockroom-fake' });
@@ -152,7 +152,7 @@ describe('a live run is stored as it goes', () => {
     const { ProviderStub } = await import('../models/testing/stub-server');
     const { startRunAction } = await import('./start-run');
     const { stopRunAction } = await import('./stop-run');
-    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs-read');
+    const { getRunSummaryOrThrow, getRunOrThrow } = await import('../db/runs/runs-read');
     const stub = await ProviderStub.start('openai');
     try {
       stub.respondWith(() => ({ kind: 'error', status: 429, headers: { 'retry-after': '30' } }));
@@ -181,7 +181,7 @@ describe('a live run is stored as it goes', () => {
 
   it('keeps a fake-model run as before: stored once, finished', async () => {
     const { startRunAction } = await import('./start-run');
-    const { getRunSummaryOrThrow } = await import('../db/runs-read');
+    const { getRunSummaryOrThrow } = await import('../db/runs/runs-read');
     env.as('operator');
     const res = await startRunAction({ datasetId: 'bundled', caseId: 'S001' });
     if (!res.ok) throw new Error(JSON.stringify(res));
@@ -205,7 +205,7 @@ describe('Replay against… (replayRunAction)', () => {
 
   it('reproduces the run from its recordings when nothing changed, without calling the model', async () => {
     const { replayRunAction } = await import('./replay-run');
-    const { getRunOrThrow } = await import('../db/runs-read');
+    const { getRunOrThrow } = await import('../db/runs/runs-read');
     env.as('operator');
     const requests = server.requests;
     const res = await replayRunAction({ runId: liveRunId });
@@ -220,7 +220,7 @@ describe('Replay against… (replayRunAction)', () => {
 
   it('stops as DIVERGED under a changed flag, recording the step and what differed in the request', async () => {
     const { replayRunAction } = await import('./replay-run');
-    const { getRunOrThrow } = await import('../db/runs-read');
+    const { getRunOrThrow } = await import('../db/runs/runs-read');
     env.as('operator');
     const res = await replayRunAction({ runId: liveRunId, weaknesses: ['ambiguous_tool_desc'] });
     if (!res.ok) throw new Error(JSON.stringify(res));
@@ -253,9 +253,9 @@ describe('Replay against… (replayRunAction)', () => {
 describe('live suites and interrupted runs', () => {
   it('stores each case of a live suite with the suite as it runs, and reports the suite’s cost (known: the model has a price)', async () => {
     const { startSuiteAction } = await import('./start-suite');
-    const { getSuiteRunOrThrow } = await import('../db/suites');
-    const { getSuiteLive } = await import('../db/suite-live');
-    const { getDb } = await import('../db/client');
+    const { getSuiteRunOrThrow } = await import('../db/suites/suites');
+    const { getSuiteLive } = await import('../db/suites/suite-live');
+    const { getDb } = await import('../db/core/client');
     const fast = await startModelServer({ dataset: loadDataset(defaultDatasetDir()), port: 0 });
     try {
       withEnv({ STOCKROOM_MODEL_BASE_URL: fast.url });
@@ -282,9 +282,9 @@ describe('live suites and interrupted runs', () => {
   }, 180_000);
 
   it('marks a run left running by a stopped server as ended, and leaves one still being stored alone', async () => {
-    const { failInterruptedRuns, INTERRUPTED_ANSWER } = await import('../db/run-progress');
+    const { failInterruptedRuns, INTERRUPTED_ANSWER } = await import('../db/runs/run-progress');
     const { runOneAction } = await import('./run-one');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const a = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });
     const b = await runOneAction({ datasetId: 'bundled', caseId: 'S001' });

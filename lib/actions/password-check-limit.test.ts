@@ -22,7 +22,7 @@ afterAll(async () => {
   await env.cleanup();
 });
 beforeEach(async () => {
-  const { getDb } = await import('../db/client');
+  const { getDb } = await import('../db/core/client');
   await getDb().prisma.signInThrottle.deleteMany();
 });
 

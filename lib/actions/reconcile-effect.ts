@@ -4,10 +4,10 @@
  * restock ledger, by operation key) whether the write happened, and records what it found. Nothing is re-sent.
  */
 import { revalidatePath } from 'next/cache';
-import { getDb } from '../db/client';
-import { PrismaEvidenceSink } from '../db/governance-evidence';
-import { PrismaJournalStore } from '../db/governance-journal';
-import { journalEntryInTenant } from '../db/tenant-scope';
+import { getDb } from '../db/core/client';
+import { PrismaEvidenceSink } from '../db/governance/governance-evidence';
+import { PrismaJournalStore } from '../db/governance/governance-journal';
+import { journalEntryInTenant } from '../db/governance/tenant-scope';
 import { GovernanceError } from '../governance/errors';
 import { reconcileEntry } from '../governance/reconcile';
 import { ReconcileInputSchema } from '../schemas/governance';

@@ -6,8 +6,8 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { getDb } from '../db/client';
-import { resetDelivery } from '../db/webhooks';
+import { getDb } from '../db/core/client';
+import { resetDelivery } from '../db/auth/webhooks';
 import { deliveryQueueOf, getJobQueue } from '../jobs/queue';
 import { WebhookDeliveryIdSchema } from '../schemas/webhooks';
 

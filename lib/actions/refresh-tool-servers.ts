@@ -5,10 +5,10 @@
  * could not. Operators only: it spawns processes and opens connections, which a page view never does.
  */
 import { revalidatePath } from 'next/cache';
-import { InvalidInputError } from '../db/errors';
-import { saveToolServerListings } from '../db/tool-server-listings';
+import { InvalidInputError } from '../db/core/errors';
+import { saveToolServerListings } from '../db/auth/tool-server-listings';
 import { listConfiguredServerTools } from '../mcp/client/list-server-tools';
-import { tenantOAuthProvider } from '../db/mcp-oauth';
+import { tenantOAuthProvider } from '../db/auth/mcp-oauth';
 import { loadMcpServers, resolveServer } from '../mcp/client/server-config';
 import { RefreshToolServersInputSchema } from '../schemas/tool-servers';
 import { safeAction } from '../boundary/safe-action';

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { removeAlertRule } from '../db/alerts';
+import { removeAlertRule } from '../db/review/alerts';
 import { AlertRuleIdSchema } from '../schemas/evaluators';
 
 export const removeAlertRuleAction = safeAction({

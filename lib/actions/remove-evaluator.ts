@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { removeEvaluator } from '../db/evaluators';
+import { removeEvaluator } from '../db/review/evaluators';
 import { EvaluatorIdSchema } from '../schemas/evaluators';
 
 export const removeEvaluatorAction = safeAction({

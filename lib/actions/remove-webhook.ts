@@ -3,8 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { getDb } from '../db/client';
-import { deleteWebhookEndpoint } from '../db/webhooks';
+import { getDb } from '../db/core/client';
+import { deleteWebhookEndpoint } from '../db/auth/webhooks';
 import { WebhookEndpointIdSchema } from '../schemas/webhooks';
 
 export const removeWebhookAction = safeAction({

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { revalidatePath } from 'next/cache';
-import { getDb } from '../db/client';
-import { PrismaJudgeCallStore, saveCalibration } from '../db/judge';
+import { getDb } from '../db/core/client';
+import { PrismaJudgeCallStore, saveCalibration } from '../db/review/judge';
 import { calibrateJudge, defaultCalibrationFile, loadCalibrationSet, type CalibrationSet } from '../eval/calibration';
 import { MIN_CALIBRATION_LABELS } from '../eval/label-calibration';
 import { labelCalibrationSet } from '../runs/label-calibration';

@@ -21,7 +21,7 @@ afterAll(async () => {
 describe('choosing a configured tool server for a run', () => {
   it('runs against server-everything and stores the server it used', async () => {
     const { runOneAction } = await import('./run-one');
-    const { getRunSummaryOrThrow } = await import('../db/runs-read');
+    const { getRunSummaryOrThrow } = await import('../db/runs/runs-read');
     env.as('operator');
     const res = await runOneAction({ datasetId: 'bundled', query: 'Where is SKU-2001 stored?', toolServer: 'everything' });
     if (!res.ok) throw new Error(JSON.stringify(res));
@@ -39,7 +39,7 @@ describe('choosing a configured tool server for a run', () => {
 
   it('runs a suite against a configured server, storing the flags that server confirmed with every run', async () => {
     const { startSuiteAction } = await import('./start-suite');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     // config/mcp-servers.json's stockroom server lets each session choose its flags (stdio handshake).
     const res = await startSuiteAction({ datasetId: 'bundled', weaknesses: ['oversized_payload'], toolServer: 'stockroom' });
@@ -56,7 +56,7 @@ describe('choosing a configured tool server for a run', () => {
 
   it('runs the matrix against a configured server: each row asks for its own flags and stores what the server confirmed', async () => {
     const { startMatrixAction } = await import('./start-matrix');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const res = await startMatrixAction({ datasetId: 'bundled', toolServer: 'stockroom' });
     if (!res.ok) throw new Error(JSON.stringify(res));

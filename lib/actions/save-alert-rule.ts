@@ -2,7 +2,7 @@
 /** Adds an alert rule to the admin's working tenant, or changes its rule of that name (issue 37). */
 import { revalidatePath } from 'next/cache';
 import { safeAction } from '../boundary/safe-action';
-import { saveAlertRule, type AlertRuleDto } from '../db/alerts';
+import { saveAlertRule, type AlertRuleDto } from '../db/review/alerts';
 import { AlertRuleInputSchema } from '../schemas/evaluators';
 
 export const saveAlertRuleAction = safeAction({

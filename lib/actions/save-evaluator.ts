@@ -7,7 +7,7 @@
 import { revalidatePath } from 'next/cache';
 import { ActionError } from '../boundary/errors';
 import { safeAction } from '../boundary/safe-action';
-import { saveEvaluator, type EvaluatorDto } from '../db/evaluators';
+import { saveEvaluator, type EvaluatorDto } from '../db/review/evaluators';
 import { ConfigError } from '../harness';
 import { checkJudge } from '../models/create-judge';
 import { evaluatorParts, EvaluatorInputSchema } from '../schemas/evaluators';

@@ -3,7 +3,7 @@
  * Stores a new version of the caller's tenant's label set (verdicts and categories). Admins only;
  * labels already given keep the version they were given under.
  */
-import { saveLabelSet, type VersionedLabelSet } from '../db/labels';
+import { saveLabelSet, type VersionedLabelSet } from '../db/review/labels';
 import { SaveLabelSetInputSchema } from '../schemas/labels';
 import { safeAction } from '../boundary/safe-action';
 

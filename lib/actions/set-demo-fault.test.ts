@@ -15,7 +15,7 @@ const mod = async () => ({
   ...(await import('./set-demo-fault')),
   ...(await import('./run-governed')),
   ...(await import('./reconcile-effect')),
-  db: (await import('../db/client')).getDb().prisma,
+  db: (await import('../db/core/client')).getDb().prisma,
 });
 
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe('the write-timeout demonstration fault', () => {
 
   it("fires only in the tenant that armed it: another tenant's armed fault leaves this tenant's writes alone", async () => {
     const { db } = await mod();
-    const { armFault } = await import('../db/demo-faults');
+    const { armFault } = await import('../db/core/demo-faults');
     await armFault('other-depot', 'write_timeout', 'outsider@example.test');
     const runId = await governedWrite();
     expect(await db.effectJournalEntry.findMany({ where: { runId }, select: { status: true } })).toEqual([{ status: 'committed' }]);

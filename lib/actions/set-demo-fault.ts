@@ -6,9 +6,9 @@
  * it); every change is recorded in the evidence (global chain) with who made it.
  */
 import { revalidatePath } from 'next/cache';
-import { armFault, disarmFault, type ArmedFault } from '../db/demo-faults';
-import { getDb } from '../db/client';
-import { PrismaEvidenceSink } from '../db/governance-evidence';
+import { armFault, disarmFault, type ArmedFault } from '../db/core/demo-faults';
+import { getDb } from '../db/core/client';
+import { PrismaEvidenceSink } from '../db/governance/governance-evidence';
 import { evidenceBody } from '../governance/evidence';
 import { DemoFaultInputSchema } from '../schemas/governance';
 import { safeAction } from '../boundary/safe-action';

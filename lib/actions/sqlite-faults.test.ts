@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openSqliteDirect } from '../db/sqlite-direct';
+import { openSqliteDirect } from '../db/core/sqlite-direct';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from './testing/action-env';
 
 vi.mock('next/headers', () => nextHeadersMock());
@@ -76,7 +76,7 @@ describe.skipIf(skip)('SQLite on a full disk or a locked file', () => {
   });
 
   const counts = async () => {
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const prisma = getDb().prisma;
     return { runs: await prisma.run.count(), labels: await prisma.runLabel.count(), users: await prisma.user.count() };
   };

@@ -5,7 +5,7 @@
  * far. Another tenant's run is answered as not found; a run that has already ended is refused.
  */
 import { revalidatePath } from 'next/cache';
-import { requireRunInTenant } from '../db/tenant-scope';
+import { requireRunInTenant } from '../db/governance/tenant-scope';
 import { requestStop } from '../runs/stop-runs';
 import { StopRunInputSchema } from '../schemas/api-queries';
 import { ActionError } from '../boundary/errors';

@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('a tainted run', () => {
   it('G041 under injection_unguarded: the planted restock waits for a person, the request says why, nothing is written', async () => {
     const { runGovernedAction } = await import('./run-governed');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const db = getDb().prisma;
     env.as('operator');
     // G041's question (the bundled golden set holds it back; the fake model answers the same query the same way).
@@ -45,7 +45,7 @@ describe('a tainted run', () => {
     const tainted = run.trajectory.find((s) => s.taint);
     expect(tainted).toMatchObject({ name: 'search_policy_docs', taint: { detector: 'quarantine', excerpt: expect.stringMatching(/restock/i) } });
     // The evidence of the held write records the taint and where it came from, and the chain verifies.
-    const { listEvidence, verifyStoredChain } = await import('../db/governance-evidence');
+    const { listEvidence, verifyStoredChain } = await import('../db/governance/governance-evidence');
     const decisions = (await listEvidence(db, { runId: res.data.runId })).filter((e) => e.body.kind === 'policy_decision');
     expect(decisions.find((e) => e.body.tool === 'create_restock_request')?.body).toMatchObject({
       decision: 'approval_required',
@@ -58,7 +58,7 @@ describe('a tainted run', () => {
 
   it('a clean run’s restock within the auto-approve limit is still written at once', async () => {
     const { runGovernedAction } = await import('./run-governed');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const res = await runGovernedAction({ datasetId: 'bundled', query: 'Restock 100 units of SKU-2027.' });
     if (!res.ok) throw new Error(res.error);
@@ -70,8 +70,8 @@ describe('a tainted run', () => {
 describe('a tainted run, shown', () => {
   it('is stored with the step it was tainted at: the run page’s notice, replay’s entry at that step with the finding, and the runs filter', async () => {
     const { runGovernedAction } = await import('./run-governed');
-    const { getRunTaint, getRunSteps } = await import('../db/runs-read');
-    const { listRuns } = await import('../db/runs-list');
+    const { getRunTaint, getRunSteps } = await import('../db/runs/runs-read');
+    const { listRuns } = await import('../db/runs/runs-list');
     const { RunsQuerySchema, runFiltersOf } = await import('../schemas/runs-query');
     env.as('operator');
     const tainted = await runGovernedAction({ datasetId: 'bundled', query: 'What priority should a restock request have when stock is zero?', weaknesses: ['injection_unguarded'] });

@@ -86,7 +86,7 @@ describe('escalation, expiry warning and expiry', () => {
     await reviewers.waitFor(3);
     expect(typesOf(reviewers)).toEqual(['approval.requested', 'approval.expiring', 'approval.expired']);
     expect(typesOf(admins)).toEqual(['approval.escalated']);
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const db = getDb().prisma;
     expect(await db.approvalRequest.findUniqueOrThrow({ where: { id: approvalId! } })).toMatchObject({ status: 'expired' });
     const run = JSON.parse((await db.governedRun.findUniqueOrThrow({ where: { runId } })).result);

@@ -27,8 +27,8 @@ const mod = async () => ({
   ...(await import('./redeliver-webhook')),
   ...(await import('./run-governed')),
   ...(await import('./decide-approval')),
-  db: (await import('../db/client')).getDb().prisma,
-  webhooks: await import('../db/webhooks'),
+  db: (await import('../db/core/client')).getDb().prisma,
+  webhooks: await import('../db/auth/webhooks'),
 });
 
 beforeAll(async () => {

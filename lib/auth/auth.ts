@@ -8,7 +8,7 @@ import { betterAuth } from 'better-auth';
 import { createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
-import { getDb, type Database } from '../db/client';
+import { getDb, type Database } from '../db/core';
 import { limitSignIn, PASSWORD_CHECK_PATHS } from './sign-in-limit';
 
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../schemas/password-rules';

@@ -6,7 +6,7 @@ import 'server-only';
  *
  * A caller works in one tenant at a time: the one chosen in the tenant cookie (validated here
  * against their memberships on every request), else their operator/admin tenant. Roles are checked
- * in that tenant only, and every read and write is scoped to it (lib/db/tenant-scope.ts).
+ * in that tenant only, and every read and write is scoped to it (lib/db/governance/tenant-scope.ts).
  */
 import { headers } from 'next/headers';
 import { sessionUser } from './session';

@@ -4,9 +4,9 @@ import 'server-only';
  * sessions table) joined with the user's tenant roles, re-read on every call so a removed role
  * takes effect at once.
  */
-import { getDb } from '../db/client';
-import { getIdentity } from '../db/governance-members';
-import { asDatabaseUnavailable } from '../db/unavailable';
+import { getDb } from '../db/core';
+import { getIdentity } from '../db/governance';
+import { asDatabaseUnavailable } from '../db/core';
 import type { Membership } from '../governance';
 import { getAuth } from './auth';
 
@@ -21,7 +21,7 @@ export interface SessionUser {
 /** The user behind the request's session cookie, or null when there is no valid session. */
 export async function sessionUser(requestHeaders: Headers): Promise<SessionUser | null> {
   // better-auth hands the data layer's error on wrapped: unwrap an unavailable database, so the page's
-  // error boundary still knows it by its digest (lib/db/unavailable.ts).
+  // error boundary still knows it by its digest (lib/db/core/unavailable.ts).
   const session = await getAuth()
     .api.getSession({ headers: requestHeaders })
     .catch((err: unknown) => {

@@ -6,12 +6,12 @@ import 'server-only';
  * sign-in server action). Each attempt counts against the account (the email given) and against the
  * client address the server stamped (scripts/client-address.mjs); either over its limit refuses the
  * attempt before the password is checked, so the right password does not get through either.
- * Counts live in the database (lib/db/sign-in-throttle.ts): the limit holds across server processes.
+ * Counts live in the database (lib/db/auth/sign-in-throttle.ts): the limit holds across server processes.
  */
 import { APIError } from 'better-auth/api';
 import { CLIENT_ADDRESS_HEADER } from '../../scripts/client-address.mjs';
-import type { Prisma } from '../db/client';
-import { consumeSignInAttempt, pruneSignInThrottle, type ThrottleRule } from '../db/sign-in-throttle';
+import type { Prisma } from '../db/core';
+import { consumeSignInAttempt, pruneSignInThrottle, type ThrottleRule } from '../db/auth';
 
 /** Sign-in attempts allowed per account (email) per minute, right or wrong. */
 export const SIGN_IN_PER_ACCOUNT: ThrottleRule = { max: 5, windowMs: 60_000 };

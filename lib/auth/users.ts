@@ -6,9 +6,9 @@ import 'server-only';
  */
 import { hashPassword } from 'better-auth/crypto';
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client';
-import { InvalidInputError } from '../db/errors';
-import { addMembership } from '../db/governance-members';
+import type { Database } from '../db/core';
+import { InvalidInputError } from '../db/core';
+import { addMembership } from '../db/governance';
 import { NewUserSchema, type NewUserInput } from '../schemas/users';
 
 export type { NewUserInput as NewUser } from '../schemas/users';

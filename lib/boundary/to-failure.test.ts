@@ -40,7 +40,7 @@ describe('toFailure when the database cannot be reached', () => {
         s.close(() => resolve(p));
       });
     });
-    const { openDatabase } = await import('../db/client');
+    const { openDatabase } = await import('../db/core/client');
     const db = openDatabase(`postgresql://postgres@127.0.0.1:${port}/absent`);
     const err = await db.prisma.approvalRequest.findFirst().then(
       () => null,

@@ -4,8 +4,8 @@ import 'server-only';
  * everything else becomes a generic message with a reference that is logged with the real error.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, InvalidInputError } from '../db/errors';
-import { asDatabaseUnavailable } from '../db/unavailable';
+import { NotFoundError, InvalidInputError } from '../db/core';
+import { asDatabaseUnavailable } from '../db/core';
 import { ConfigError, DatasetError, ExecutorError } from '../harness';
 import { TraceImportError } from '../otel';
 import { AuthError } from '../auth/errors';
@@ -36,7 +36,7 @@ export function withoutServerPaths(text: string): string {
 /**
  * Maps a thrown value to what the browser may see. `options.unavailable` is what the caller is told when the
  * database is unavailable (an action's own wording: "Your decision was not recorded: …"); by default
- * the reason's text (lib/db/unavailable.ts). That failure is a 503 with code `db_unavailable`: the
+ * the reason's text (lib/db/core/unavailable.ts). That failure is a 503 with code `db_unavailable`: the
  * statement that failed wrote nothing, and sending again later is safe.
  */
 export function toFailure(err: unknown, context: string, options: { unavailable?: string } = {}): Failure {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { numbersOf, packTimeline, unpackTimeline } from './timeline-codec';
-import type { TimelineDto } from '../db/run-timeline';
+import type { TimelineDto } from '../db/runs/run-timeline';
 
 const timeline: TimelineDto = {
   transitions: [

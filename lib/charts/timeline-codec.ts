@@ -8,7 +8,7 @@
  * Each list of numbers travels as one string (`1,0,2,3,4,…`): the page's payload reader visits every value
  * of an array one by one, and a 5,000-span run's ~40,000 numbers were a good part of its parse (issue 31).
  */
-import type { TimelineDto } from '../db/run-timeline';
+import type { TimelineDto } from '../db/runs';
 
 export interface PackedTimeline {
   /** Distinct strings (states and reasons), referenced by position. */

@@ -4,7 +4,7 @@
  * merged histogram buckets, mean evaluator scores from sums and counts. Unknown stays unknown: a point
  * whose runs include unpriced ones says how many, and calls that reported no usage are counted apart.
  */
-import type { HourDelta, LatencyDelta, ScoreDelta } from '../db/rollup';
+import type { HourDelta, LatencyDelta, ScoreDelta } from '../db/review';
 import { percentileMs } from './latency-histogram';
 
 export const TREND_WINDOWS = { '24h': { hours: 24, step: 'hour' }, '7d': { hours: 24 * 7, step: 'hour' }, '30d': { hours: 24 * 30, step: 'day' } } as const;
@@ -14,7 +14,7 @@ export type TrendDim = (typeof TREND_DIMS)[number];
 /** Series drawn at most per chart (the busiest); the rest are in the runs list. */
 export const MAX_SERIES = 5;
 
-/** The rollup's rows as the page reads them (lib/db/rollup.ts writes them): one hour of one dimension value. */
+/** The rollup's rows as the page reads them (lib/db/review/rollup.ts writes them): one hour of one dimension value. */
 type HourRow = Omit<HourDelta, 'tenant' | 'dim'>;
 type LatencyRow = Omit<LatencyDelta, 'tenant' | 'dim'>;
 type ScoreRow = Omit<ScoreDelta, 'tenant' | 'dim'>;

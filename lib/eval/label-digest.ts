@@ -1,6 +1,6 @@
 /**
  * A label's canonical digest: what its evidence event records, so a stored label edited afterwards
- * no longer matches the event (lib/db/labels.ts unverifiedLabels).
+ * no longer matches the event (lib/db/review/labels.ts unverifiedLabels).
  */
 import { canonicalDigest } from '../governance';
 import type { LabelContent } from './labels';

@@ -1,6 +1,6 @@
 /**
  * What the governance service needs from storage, as one interface so the library never imports the
- * data layer (lib/db/governance-store.ts implements it over Prisma).
+ * data layer (lib/db/governance/governance-store.ts implements it over Prisma).
  */
 import type { JsonValue } from '../harness';
 import type { RunResult } from '../harness';
@@ -35,7 +35,7 @@ export interface StoredGovernedRun {
 
 /**
  * Who runs a resume: the job it runs under and the lock the worker holds that job with (the job
- * engine's lease, lib/db/job-lease.ts). While that job is still locked by that worker, no other resume
+ * engine's lease, lib/db/core/job-lease.ts). While that job is still locked by that worker, no other resume
  * may take the run; once it is not (the worker stopped beating and its jobs were released, or the
  * attempt ended: failed, handed back, finished), the next attempt takes it over at once. The next
  * attempt of the same job is the successor of the earlier one.

@@ -100,7 +100,7 @@ const ToolKeySchema = z.string().min(1).refine((k) => !k.includes('/') || Server
 const RetentionDaysSchema = z.number().int('a retention period is a whole number of days').min(0).max(36_500);
 
 /**
- * What a tenant keeps and for how long (lib/db/retention.ts applies it; docs/reference/evidence-and-retention.md). A class
+ * What a tenant keeps and for how long (lib/db/traces/retention.ts applies it; docs/reference/evidence-and-retention.md). A class
  * not named is kept; a misspelt class is refused when the policy loads.
  */
 const RetentionSchema = z.strictObject({

@@ -44,7 +44,7 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
       // One of the workers was killed by the drill; the other took the run over.
       expect(before.filter((w) => w.proc.signalCode === 'SIGKILL')).toHaveLength(1);
       expect(await settled(runId, 1)).toEqual([]);
-      const { getDb } = await import('../db/client');
+      const { getDb } = await import('../db/core/client');
       const run = await getDb().prisma.governedRun.findUniqueOrThrow({ where: { runId } });
       expect(run.takenOverAt).not.toBeNull();
       const [entry] = await getDb().prisma.effectJournalEntry.findMany({ where: { runId } });
@@ -78,7 +78,7 @@ describe.skipIf(skip !== null)('approvals through crashes (throwaway PostgreSQL 
   it('an approval that expires with the web server that created it gone: the workers finish the run, nothing is written', async () => {
     await keepWorkers(d, 2);
     const { runId, approvalId } = await pausedRun(d);
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const prisma = getDb().prisma;
     // Nobody decides and the creating server does nothing more: only its expiry is left, which the
     // workers' sweep notices (enqueued here as the crontab does once a minute).

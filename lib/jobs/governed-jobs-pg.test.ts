@@ -40,7 +40,7 @@ describe.skipIf(pgSkip !== null)('governed resumes as jobs (PostgreSQL, two work
 
   it("a reviewer's decision enqueues the resume instead of running it in the request: a worker resumes the run, once", async () => {
     const { decideApprovalAction } = await import('../actions/decide-approval');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const prisma = getDb().prisma;
     const { runId, approvalId } = await pausedRun();
 
@@ -70,9 +70,9 @@ describe.skipIf(pgSkip !== null)('governed resumes as jobs (PostgreSQL, two work
   });
 
   it('two resume jobs for one approved run: it is resumed once, by one of the workers, and its write is committed once', async () => {
-    const { getDb } = await import('../db/client');
-    const { decideApproval } = await import('../db/governance-approvals');
-    const { getIdentity } = await import('../db/governance-members');
+    const { getDb } = await import('../db/core/client');
+    const { decideApproval } = await import('../db/governance/governance-approvals');
+    const { getIdentity } = await import('../db/governance/governance-members');
     const prisma = getDb().prisma;
     const { runId, approvalId } = await pausedRun();
     // Decided in the data layer only: nothing resumes it in this process.

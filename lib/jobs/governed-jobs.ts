@@ -5,10 +5,10 @@
  * job per run (keyed by run, so a sweep repeated while one is queued adds nothing), retries storing
  * runs whose storing failed (reconciliation), and seals new evidence chains.
  */
-import { getDb } from '../db/client';
-import { sealEvidenceChains } from '../db/governance-evidence';
-import { sweepRetention } from '../db/retention';
-import { findGovernedRun, STORE_PENDING, unstoredGovernedRuns } from '../db/governance-runs';
+import { getDb } from '../db/core';
+import { sealEvidenceChains } from '../db/governance';
+import { sweepRetention } from '../db/traces';
+import { findGovernedRun, STORE_PENDING, unstoredGovernedRuns } from '../db/governance';
 import { ConflictError } from '../governance';
 import type { ResumeOwner } from '../governance';
 import { repairStoredRun, resumeAfterDecision } from '../runs/governed-resume';

@@ -9,7 +9,7 @@ import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, ty
 import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 import { isConnectionLost } from './connection-lost';
-import { GRAPHILE_SCHEMA, HELD_BY_LEASE_SQL, JobLeaseLostError, leaseParams, type JobLease } from '../db/job-lease';
+import { GRAPHILE_SCHEMA, HELD_BY_LEASE_SQL, JobLeaseLostError, leaseParams, type JobLease } from '../db/core';
 
 export { GRAPHILE_SCHEMA };
 

@@ -7,18 +7,18 @@
  * run naming the error and is recorded failed the same way. No job that failed vanishes.
  */
 import { ConfigError, HarnessError } from '../harness';
-import { getDb } from '../db/client';
-import { endRunsUnfinished } from '../db/run-progress';
-import { JobLeaseLostError } from '../db/job-lease';
+import { getDb } from '../db/core';
+import { endRunsUnfinished } from '../db/runs';
+import { JobLeaseLostError } from '../db/core';
 import { isConnectionLost } from './connection-lost';
 import { failSuiteRun } from '../db/suites';
-import { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suite-jobs';
+import { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suites';
 import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelGate } from '../runs/agent';
 import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
-import { settleQuietTraces } from '../db/otlp-store';
+import { settleQuietTraces } from '../db/traces';
 import { traceQuietMs } from '../otel';
 import { deliverOnce } from '../notify';
 import { loadEvidenceKey } from '../governance';

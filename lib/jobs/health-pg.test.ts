@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../scripts/db-migrate.mjs';
-import { closeDb } from '../db/client';
+import { closeDb } from '../db/core/client';
 import { createTestDatabaseUrl } from '../db/testing/test-databases';
 import { pgClusterSkipReason, startPgCluster, type PgCluster } from '../db/testing/pg-cluster';
 import { closeJobQueue } from './queue';

@@ -6,9 +6,9 @@
  * database decides `ok`: a web server without workers still serves pages, and the queue part says
  * that no worker is running.
  */
-import { getDb } from '../db/client';
-import { workerPresence } from '../db/suite-jobs';
-import { asDatabaseUnavailable, type UnavailableReason } from '../db/unavailable';
+import { getDb } from '../db/core';
+import { workerPresence } from '../db/suites';
+import { asDatabaseUnavailable, type UnavailableReason } from '../db/core';
 import { GraphileQueue } from './graphile';
 import { getJobQueue } from './queue';
 

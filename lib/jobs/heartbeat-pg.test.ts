@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '../db/testing/test-databases';
 import { pgClusterSkipReason } from '../db/testing/pg-cluster';
-import { openHeartbeatStore, type HeartbeatStore } from '../db/worker-heartbeats';
+import { openHeartbeatStore, type HeartbeatStore } from '../db/core/worker-heartbeats';
 import { beat, startHeartbeat, type HeartbeatOptions } from './heartbeat';
 
 const skip = pgClusterSkipReason();

@@ -3,7 +3,7 @@
  * every HEARTBEAT_MS; a worker not seen for WORKER_LEASE_MS is dead, and whichever live worker
  * notices first releases the jobs it held (graphile-worker forceUnlockWorkers), so another worker
  * takes them at once. A job released from a worker that was only slow or paused may still be running
- * there: its stores are fenced by the job's lease (lib/db/job-lease.ts), so it stores nothing once the
+ * there: its stores are fenced by the job's lease (lib/db/core/job-lease.ts), so it stores nothing once the
  * job is another worker's.
  *
  * The lease, as other code may rely on it: a job is held by the worker whose pool id its row's
@@ -22,7 +22,7 @@
  * been able to; it judges again only once it has beaten without a gap for a whole lease. Otherwise
  * a PostgreSQL restart longer than the lease would have the first worker back release every other.
  */
-import { HEARTBEAT_MS, WORKER_LEASE_MS, type HeartbeatStore, type PeerLease } from '../db/worker-heartbeats';
+import { HEARTBEAT_MS, WORKER_LEASE_MS, type HeartbeatStore, type PeerLease } from '../db/core';
 
 /** Past a lease's end by the database clock before the judge re-reads it (the row's ms rounding, timer lateness). */
 const EXPIRY_SLACK_MS = 50;
@@ -84,7 +84,7 @@ export async function beat(o: HeartbeatOptions, judging = true): Promise<BeatRes
 /**
  * Beats now and every interval until stopped, and judges the others when their leases end; a failed
  * beat is logged and the next one tries again. Judging runs beside the beats, never in front of them:
- * a release can wait on a job row that a paused worker's store holds locked (FOR SHARE, lib/db/job-lease.ts)
+ * a release can wait on a job row that a paused worker's store holds locked (FOR SHARE, lib/db/core/job-lease.ts)
  * until that worker wakes, and a judge whose own beats queued behind it would itself look dead.
  */
 export function startHeartbeat(o: HeartbeatOptions): { stop: (options?: { forget?: boolean }) => Promise<void>; lastBeat: () => Date | null } {

@@ -34,7 +34,7 @@ const mods = async () => ({
   ...(await import('./handlers')),
   ...(await import('./recover')),
   ...(await import('../runs/suites')),
-  prisma: (await import('../db/client')).getDb().prisma,
+  prisma: (await import('../db/core/client')).getDb().prisma,
 });
 
 const distinct = (rows: { setting: string; caseId: string | null }[]) => new Set(rows.map((r) => `${r.setting}/${r.caseId}`)).size;

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database } from '../db/core/client';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { liveModelFactory } from '../models/create-model-client';
 import { providerGates, SlotWaiter, type ProviderLimit } from './provider-limits';

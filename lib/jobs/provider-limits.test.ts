@@ -4,7 +4,7 @@
  * across them. The model behind the limiter is the harness's scripted fake, held open by the test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database } from '../db/core/client';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import type { ModelClient } from '../harness/model/client';
 import { scriptedModel } from '../harness/testing/scripted-model';

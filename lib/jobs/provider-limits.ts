@@ -27,8 +27,8 @@ import type { ConverseRequest } from '../harness';
 import type { ModelResponse } from '../harness';
 import type { AttemptGate } from '../models';
 import { CHARS_PER_TOKEN } from '../harness';
-import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import type { Database } from '../db/core';
+import { newId } from '../db/core';
 import { parseModelName } from '../harness';
 
 export interface ProviderLimit {

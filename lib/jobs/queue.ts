@@ -4,7 +4,7 @@
  * queue on SQLite (this process runs them).
  */
 import { isConnectionLost } from './connection-lost';
-import { resolveDatabaseUrl } from '../db/database-url';
+import { resolveDatabaseUrl } from '../db/core';
 import { createHandlers } from './handlers';
 import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';

@@ -3,7 +3,7 @@
  * queue does this at every server start (it forgets its jobs when the process stops); a PostgreSQL
  * worker does it at its start as a reconciliation (keyed jobs already queued add nothing).
  */
-import { getDb, type Database } from '../db/client';
+import { getDb, type Database } from '../db/core';
 import { failSuiteRun, unfinishedSuites } from '../db/suites';
 import { SuiteJobSchema, type JobQueue } from './types';
 

@@ -28,7 +28,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
   });
 
   const runRow = async (id: string) => {
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     return getDb().prisma.run.findUniqueOrThrow({ where: { id }, select: { status: true, steps: true, finalAnswer: true, terminationReason: true, tenant: true, caseId: true, createdBy: true } });
   };
   /** Starts a run from the launcher as the operator; its id. */
@@ -54,7 +54,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
 
   it('is stored queued and answered at once; a worker runs it, and it is stored once, as the same run the request path makes', async () => {
     const { runOneAction } = await import('../actions/run-one');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     const runId = await startQueued('S003');
     // No worker yet: nothing ran in the request.
     expect(await runRow(runId)).toMatchObject({ status: 'queued', steps: 0, finalAnswer: '', tenant: 'kittiwake', caseId: 'S003', createdBy: env.ids.operator });
@@ -85,7 +85,7 @@ describe.skipIf(pgSkip !== null)('runs from the dashboard as jobs (PostgreSQL, a
 
   it('refuses bad input before anything is stored or queued, naming the field', async () => {
     const { startRunAction } = await import('../actions/start-run');
-    const { getDb } = await import('../db/client');
+    const { getDb } = await import('../db/core/client');
     env.as('operator');
     const before = { runs: await getDb().prisma.run.count(), jobs: await queue.countJobs('run') };
     const res = await startRunAction({ datasetId: 'bundled', caseId: 'S999' });

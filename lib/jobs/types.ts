@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { RunOneInputSchema } from '../schemas/run-settings';
 import { MAX_EPOCHS } from '../eval';
-import type { JobLease } from '../db/job-lease';
+import type { JobLease } from '../db/core';
 
 /** A suite or matrix: the worker fans it out into one job per (setting, case). */
 export const SuiteJobSchema = z.object({
@@ -94,7 +94,7 @@ export interface JobContext {
   queue: JobQueue;
   /**
    * The job's lease on the PostgreSQL queue (absent in-process): a handler passes it to every store
-   * it makes, which refuses (JobLeaseLostError, lib/db/job-lease.ts) once the job was released to
+   * it makes, which refuses (JobLeaseLostError, lib/db/core/job-lease.ts) once the job was released to
    * another worker. The job is held while this worker's heartbeat is younger than WORKER_LEASE_MS.
    */
   lease?: JobLease;

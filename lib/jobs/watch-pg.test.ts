@@ -4,10 +4,10 @@
  * the rollup exactly once, and the runs' labels are not touched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
-import { saveEvaluator } from '../db/evaluators';
-import { pendingWatchCount } from '../db/run-scores';
-import { saveRuns } from '../db/runs-write';
+import { openDatabase, type Database } from '../db/core/client';
+import { saveEvaluator } from '../db/review/evaluators';
+import { pendingWatchCount } from '../db/review/run-scores';
+import { saveRuns } from '../db/runs/runs-write';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
 import { createTestDatabaseUrl, testProviders } from '../db/testing/test-databases';
 import { migrate } from '../../scripts/db-migrate.mjs';

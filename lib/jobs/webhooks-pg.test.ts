@@ -37,7 +37,7 @@ describe.skipIf(pgSkip !== null)('webhook deliveries as jobs (PostgreSQL, worker
     for (const k of Object.keys(VARS)) delete process.env[k];
   });
 
-  const db = async () => (await import('../db/client')).getDb().prisma;
+  const db = async () => (await import('../db/core/client')).getDb().prisma;
   const addHook = async (url: string) => {
     const { addWebhookAction } = await import('../actions/add-webhook');
     env.as('admin');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database } from '../db/core/client';
 import { createTestDatabaseUrl, testProviders } from '../db/testing/test-databases';
 import type { GoldenFile } from '../eval/golden';
 import { startModelServer, type ModelServer } from '../models/model-server/server';

@@ -15,9 +15,9 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { getDb, PG_POOL_SIZE, type Database } from '../db/client';
-import { openHeartbeatStore, WORKER_LEASE_MS } from '../db/worker-heartbeats';
-import { resolveDatabaseUrl } from '../db/database-url';
+import { getDb, PG_POOL_SIZE, type Database } from '../db/core';
+import { openHeartbeatStore, WORKER_LEASE_MS } from '../db/core';
+import { resolveDatabaseUrl } from '../db/core';
 import { createHandlers, type HandlerDeps } from './handlers';
 import { GraphileQueue, startGraphileRunner, type GraphileRunner } from './graphile';
 import { startHeartbeat } from './heartbeat';

@@ -11,7 +11,7 @@ import { requestDigest } from './recording';
 import { referenceKappa } from '../eval/testing/kappa-reference';
 import type { JsonValue } from '../harness/json';
 import { ConfigError } from '../harness/errors';
-import { PrismaJudgeCallStore } from '../db/judge';
+import { PrismaJudgeCallStore } from '../db/review/judge';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { SHARED_DATASET_DIR, warnIfNoSharedDataset } from '../stockroom/testing/shared-dataset';
 import { createJudge } from './create-judge';

@@ -4,42 +4,34 @@
  * PostgreSQL and answer every model call of the replay, as `run --replay-from` and the dashboard's
  * "Replay against…" use them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { resolveConfig } from '../harness/config';
 import { isModelTurn, type RunResult, type TrajectoryStep } from '../harness/types';
 import { createStockroomAgent } from '../stockroom/agent';
 import { defaultDatasetDir, loadDataset } from '../stockroom/dataset/load-dataset';
-import type { Database } from '../db/client';
-import { getRunOrThrow } from '../db/runs-read';
-import { saveRun } from '../db/runs-write';
+import { getRunOrThrow } from '../db/runs/runs-read';
+import { saveRun } from '../db/runs/runs-write';
 import { makeMeta } from '../db/testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import { describeOnDatabases } from '../db/testing/on-databases';
 import { liveModelFactory } from './create-model-client';
 import { replayModel, replaySourceOf } from './replay-source';
 import { resetBreakers } from './resilience';
 import { ProviderStub, STUB_CREDENTIALS } from './testing/stub-server';
 
 const dataset = loadDataset(defaultDatasetDir());
-const providers = await testProviders();
 /** The record without the tools' own latencies (they run again); the model turns' measured times are kept (the recording's). */
 const shape = (t: readonly TrajectoryStep[]) => t.map((s) => ({ ...s, ...(s.kind === 'tool_call' ? { latencyMs: 0 } : {}), time: undefined }));
 const measured = (r: RunResult) => r.trajectory.filter(isModelTurn).map((t) => [t.latencyMs, t.timeToFirstTokenMs]);
 
-describe.each(providers)('a stored streamed run replayed, on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
+describeOnDatabases('a stored streamed run replayed, on $name', ({ provider, test, db }) => {
   let stub: ProviderStub;
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
     stub = await ProviderStub.start('anthropic');
   });
   afterAll(async () => {
     await stub?.close();
-    await t?.drop();
   });
-  const test = provider.skipReason ? it.skip : it;
 
   test('answers every call from the stored exchanges and gives the same record, time to first token included', async () => {
     resetBreakers();

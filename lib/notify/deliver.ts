@@ -6,8 +6,8 @@
  * retried by the job engine with its backoff; the last marks the delivery failed and its endpoint
  * failing. A delivered or given-up delivery is never sent again by a stray job.
  */
-import type { Prisma } from '../db/client';
-import { deliveryToSend, recordAttempt } from '../db/webhooks';
+import type { Prisma } from '../db/core';
+import { deliveryToSend, recordAttempt } from '../db/auth';
 import { privateTargetsAllowed, webhookTimeoutMs } from './limits';
 import { unsealSecret } from './secret';
 import { sendOnce } from './send';

@@ -3,8 +3,8 @@
  * once per endpoint and event key), then one job each. Only rows are written here — no request
  * waits on a receiver; the `webhook` job sends.
  */
-import type { Prisma } from '../db/client';
-import { endpointsForEvent, recordDeliveries } from '../db/webhooks';
+import type { Prisma } from '../db/core';
+import { endpointsForEvent, recordDeliveries } from '../db/auth';
 import { bodyFor, type EventData, type NotificationFormat, type WebhookEvent } from './events';
 
 /** Where deliveries go to be sent (lib/jobs implements it: one `webhook` job per delivery). */

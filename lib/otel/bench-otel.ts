@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../../scripts/db-migrate.mjs';
-import { openDatabase } from '../db/client';
+import { openDatabase } from '../db/core';
 import { createTestDatabaseUrl } from '../db/testing/test-databases';
 import { importSpanRecords } from './import/import-traces';
 import { readOtlpJson } from './import/read-otlp';

@@ -11,7 +11,7 @@ import 'server-only';
 import { ForwardingExecutor, type ToolCallContext, type ToolExecutor, type ToolResult } from '../harness';
 import { ExecutorError } from '../harness';
 import type { JsonValue } from '../harness';
-import { armedFault, takeFault } from '../db/demo-faults';
+import { armedFault, takeFault } from '../db/core';
 import type { JournalStep } from '../governance';
 import type { OperationLookup } from '../governance';
 

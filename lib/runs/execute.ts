@@ -11,7 +11,7 @@ import { resolveLiveModel, withAgent, type LiveModel } from './agent';
 import type { PreparedRun } from './prepare';
 import { watchForStop } from './stop-runs';
 import { liveRecorders, storeRun, storeRunSoFar } from './store';
-import type { JobLease } from '../db/job-lease';
+import type { JobLease } from '../db/core';
 import { summariseRun, type RunOneResult } from './summary';
 
 /** A run that has been started: its stored id, and its summary once it finishes. */

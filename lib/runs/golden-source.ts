@@ -5,8 +5,8 @@
  */
 import { loadGoldenFile, type GoldenFile } from '../eval';
 import { parseGoldenSetRef } from '../eval';
-import { getGoldenSetOrThrow } from '../db/golden-sets';
-import type { Database } from '../db/client';
+import { getGoldenSetOrThrow } from '../db/review';
+import type { Database } from '../db/core';
 
 const stored = new Map<string, GoldenFile>();
 

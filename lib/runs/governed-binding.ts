@@ -7,8 +7,8 @@ import { driftedTools, schemaDigest, UNLISTED_TOOL_VERSION } from '../governance
 import { currentPolicy } from '../governance';
 import { StockroomEnvironment } from '../stockroom';
 import { LocalToolExecutor } from '../stockroom';
-import { getDb } from '../db/client';
-import { findGovernedRun } from '../db/governance-runs';
+import { getDb } from '../db/core';
+import { findGovernedRun } from '../db/governance';
 import { resolveDataset } from './datasets';
 import { GovernedSpecSchema } from './governed-context';
 

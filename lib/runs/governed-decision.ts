@@ -8,11 +8,11 @@ import 'server-only';
  * (naming the changed field) or self-approval. The caller has checked the request is in its tenant
  * and that the reviewer holds the request's role.
  */
-import { getDb } from '../db/client';
-import { decideApproval, getApprovalOrThrow } from '../db/governance-approvals';
-import { userLabels } from '../db/governance-members';
-import { workerPresence } from '../db/suite-jobs';
-import { isDatabaseUnavailable } from '../db/unavailable';
+import { getDb } from '../db/core';
+import { decideApproval, getApprovalOrThrow } from '../db/governance';
+import { userLabels } from '../db/governance';
+import { workerPresence } from '../db/suites';
+import { isDatabaseUnavailable } from '../db/core';
 import type { ApprovalRequest } from '../governance';
 import { ConflictError, GovernanceError } from '../governance';
 import type { Membership } from '../governance';

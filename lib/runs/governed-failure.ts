@@ -4,8 +4,8 @@ import 'server-only';
  * kept on the run and its request (the sweeper retries a resume), and when the downstream already
  * applied a write the user is told so (retrying by hand would write twice).
  */
-import { getDb } from '../db/client';
-import { appliedWrites, recordGovernedFailure } from '../db/governance-runs';
+import { getDb } from '../db/core';
+import { appliedWrites, recordGovernedFailure } from '../db/governance';
 import { ConflictError, GovernanceError } from '../governance';
 import { HarnessError } from '../harness';
 import { RunError } from './errors';

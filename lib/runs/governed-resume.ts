@@ -6,8 +6,8 @@ import 'server-only';
  */
 import { resumeGovernedRun, type GovernedOutcome } from '../governance';
 import type { ResumeOwner } from '../governance';
-import { getDb } from '../db/client';
-import { clearGovernedFailure, ensureRunFinishedEvidence, getGovernedRunOrThrow } from '../db/governance-runs';
+import { getDb } from '../db/core';
+import { clearGovernedFailure, ensureRunFinishedEvidence, getGovernedRunOrThrow } from '../db/governance';
 import { resolveDataset } from './datasets';
 import { governedMeta, specOf, withGovernedContext } from './governed-context';
 import { truthfully } from './governed-failure';

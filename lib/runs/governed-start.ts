@@ -9,7 +9,7 @@ import { FAKE_MODEL } from '../harness';
 import type { RunResult } from '../harness';
 import { startGovernedRun } from '../governance';
 import { OPERATOR_SCOPES } from '../governance';
-import { newId } from '../db/ids';
+import { newId } from '../db/core';
 import type { RunOneInput } from '../schemas/run-settings';
 import { goldenCaseOf, resolveDataset } from './datasets';
 import { InputError } from './errors';

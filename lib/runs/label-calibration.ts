@@ -4,10 +4,10 @@
  * context its tool calls returned (printed as the eval's faithfulness rubric prints it) and, when it
  * ran a golden case of one of the tenant's datasets, that case's expected and forbidden facts.
  */
-import { currentTenantLabels } from '../db/labels';
-import { getRunOrThrow } from '../db/runs-read';
-import { NotFoundError } from '../db/errors';
-import type { Database } from '../db/client';
+import { currentTenantLabels } from '../db/review';
+import { getRunOrThrow } from '../db/runs';
+import { NotFoundError } from '../db/core';
+import type { Database } from '../db/core';
 import { contextFromRun } from '../eval';
 import type { GoldenCase } from '../eval';
 import { calibrationSetFromLabels, labelsStillNeeded, type LabelledRun } from '../eval';

@@ -1,11 +1,11 @@
 import 'server-only';
 /**
  * The downstream the dashboard's governed runs write to: their restock ledger is kept in the
- * database by operation key (lib/db/restock-ledger-store.ts), so reconciliation asks the same
+ * database by operation key (lib/db/governance/restock-ledger-store.ts), so reconciliation asks the same
  * system of record whichever server process, restart or transport the write went through.
  */
-import { getDb } from '../db/client';
-import { PrismaLedgerStore } from '../db/restock-ledger-store';
+import { getDb } from '../db/core';
+import { PrismaLedgerStore } from '../db/governance';
 import type { ToolExecutor } from '../harness';
 import type { Reconciler } from '../governance';
 import { ledgerStoreReconciler } from '../stockroom';

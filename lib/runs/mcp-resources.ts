@@ -6,19 +6,19 @@
  * that the run page's event stream uses: no second polling loop.
  */
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { Database } from '../db/client';
-import { getDb } from '../db/client';
-import { InvalidInputError, NotFoundError } from '../db/errors';
-import { getGoldenSetTextOrThrow, listGoldenSets } from '../db/golden-sets';
-import { resolveRunId } from '../db/run-lookup';
-import { listRuns } from '../db/runs-list';
-import { getRunOrThrow } from '../db/runs-read';
+import type { Database } from '../db/core';
+import { getDb } from '../db/core';
+import { InvalidInputError, NotFoundError } from '../db/core';
+import { getGoldenSetTextOrThrow, listGoldenSets } from '../db/review';
+import { resolveRunId } from '../db/runs';
+import { listRuns } from '../db/runs';
+import { getRunOrThrow } from '../db/runs';
 import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
-import { requireSuiteInTenant } from '../db/tenant-scope';
+import { requireSuiteInTenant } from '../db/governance';
 import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource, type RunChange } from '../mcp';
-import { listApprovals } from '../db/governance-approvals';
+import { listApprovals } from '../db/governance';
 import { byTimeLeft } from '../governance';
-import { getRunProgressOrThrow, type RunProgressDto } from '../db/run-progress';
+import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
 import { isLiveStatus } from '../format';
 import { watchRunProgress } from './progress-hub';
 

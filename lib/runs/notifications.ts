@@ -6,10 +6,10 @@ import 'server-only';
  * the sweep — sends nothing twice and misses nothing a crash skipped. Recording never fails the run
  * or the decision that led here: a notification problem is logged and the sweep tries again.
  */
-import { getDb } from '../db/client';
-import { approvalsForRuns, listApprovals } from '../db/governance-approvals';
-import { findGovernedRun } from '../db/governance-runs';
-import { eventRecorded } from '../db/webhooks';
+import { getDb } from '../db/core';
+import { approvalsForRuns, listApprovals } from '../db/governance';
+import { findGovernedRun } from '../db/governance';
+import { eventRecorded } from '../db/auth';
 import { currentPolicy, type ApprovalRequest, type PolicyDocument } from '../governance';
 import { dashboardUrl } from '../mcp';
 import { emitEvent, expiryWarningSeconds, type DeliveryQueue, type EventData, type WebhookEvent } from '../notify';

@@ -6,7 +6,7 @@
 import type { HarnessConfig } from '../harness';
 import type { GoldenCase } from '../eval';
 import type { Dataset } from '../stockroom';
-import { newId } from '../db/ids';
+import { newId } from '../db/core';
 import type { RunOneInput } from '../schemas/run-settings';
 import { goldenCaseOf, resolveDataset } from './datasets';
 import { configWithServer, type toolServerOptions } from './settings';

@@ -3,7 +3,7 @@ import 'server-only';
 import { isLiveStatus } from '../format';
 import { watchRunProgress } from './progress-hub';
 import { watchSuiteStatus, type SuiteStatusDto } from './suite-status-hub';
-import type { RunProgressDto } from '../db/run-progress';
+import type { RunProgressDto } from '../db/runs';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;

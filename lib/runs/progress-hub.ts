@@ -4,8 +4,8 @@ import 'server-only';
  * subscribed to a run (lib/runs/mcp-resources.ts): one poller per run in this process (watch-hub.ts)
  * reads the run's progress row every PROGRESS_POLL_MS.
  */
-import { getDb, type Database } from '../db/client';
-import { getRunProgressOrThrow, type RunProgressDto } from '../db/run-progress';
+import { getDb, type Database } from '../db/core';
+import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
 import { isLiveStatus } from '../format';
 import { createWatchHub, type WatchHub } from './watch-hub';
 

@@ -5,10 +5,10 @@
  */
 import type { RunResult } from '../harness';
 import { ConfigError } from '../harness';
-import { getDb, type Database } from '../db/client';
-import { claimQueuedRun, endRunsUnfinished } from '../db/run-progress';
-import type { JobLease } from '../db/job-lease';
-import { deleteRun } from '../db/runs-write';
+import { getDb, type Database } from '../db/core';
+import { claimQueuedRun, endRunsUnfinished } from '../db/runs';
+import type { JobLease } from '../db/core';
+import { deleteRun } from '../db/runs';
 import type { RunOneInput } from '../schemas/run-settings';
 import { InputError } from './errors';
 import { executeRun } from './execute';

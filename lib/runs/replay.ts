@@ -5,8 +5,8 @@ import 'server-only';
  * --replay-from`). At the first request that differs the new run stops as DIVERGED with the step and a
  * diff of the two requests — or, when a live model is chosen, continues live from there.
  */
-import { getRunOrThrow } from '../db/runs-read';
-import { requireRunInTenant } from '../db/tenant-scope';
+import { getRunOrThrow } from '../db/runs';
+import { requireRunInTenant } from '../db/governance';
 import { NotReplayableError, replaySourceOf } from '../models';
 import type { ReplayRunInput } from '../schemas/replay-run';
 import type { RunOneInput } from '../schemas/run-settings';

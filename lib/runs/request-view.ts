@@ -6,12 +6,12 @@ import 'server-only';
  * product through the agent's own read-only tool on the request's tenant's data, the limits the
  * tool's downstream enforces, and the other open restocks of the SKU.
  */
-import { getDb } from '../db/client';
-import { listApprovals } from '../db/governance-approvals';
-import { journalEntriesOfRuns } from '../db/governance-journal';
-import { governedRunStates, type GovernedRunState } from '../db/governance-runs';
-import { openRestocksForSku, type LedgerRestock } from '../db/restock-ledger-store';
-import { workerPresence } from '../db/suite-jobs';
+import { getDb } from '../db/core';
+import { listApprovals } from '../db/governance';
+import { journalEntriesOfRuns } from '../db/governance';
+import { governedRunStates, type GovernedRunState } from '../db/governance';
+import { openRestocksForSku, type LedgerRestock } from '../db/governance';
+import { workerPresence } from '../db/suites';
 import { effectiveStatus, type ApprovalRequest } from '../governance';
 import { requestOutcome, type RequestOutcome, type RequestOutcomeInput } from '../governance';
 import { limitBreaches, schemaLimits, type ArgumentLimit, type LimitBreach } from '../governance';

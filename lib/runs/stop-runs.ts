@@ -4,8 +4,8 @@
  * runs it polls, so a run started by another server sharing PostgreSQL stops too. Either way the
  * harness ends it as MODEL_ERROR (cancelled) and the run keeps its steps so far.
  */
-import { getDb, type Database } from '../db/client';
-import { endRunsUnfinished, markRunStopping, runStatus } from '../db/run-progress';
+import { getDb, type Database } from '../db/core';
+import { endRunsUnfinished, markRunStopping, runStatus } from '../db/runs';
 
 /** How often a live run checks its row for a stop request made through another server. */
 export const STOP_POLL_MS = 1_000;

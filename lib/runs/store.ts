@@ -4,11 +4,11 @@
 import type { HarnessConfig } from '../harness';
 import type { RunResult } from '../harness';
 import type { AgentRunOptions, Dataset } from '../stockroom';
-import { getDb, type Database } from '../db/client';
-import { replaceRun, saveRun } from '../db/runs-write';
-import type { JobLease } from '../db/job-lease';
-import type { SaveRunMeta } from '../db/types';
-import { answerSoFarRecorder, toolProgressRecorder } from '../db/run-progress';
+import { getDb, type Database } from '../db/core';
+import { replaceRun, saveRun } from '../db/runs';
+import type { JobLease } from '../db/core';
+import type { SaveRunMeta } from '../db/runs';
+import { answerSoFarRecorder, toolProgressRecorder } from '../db/runs';
 import { nudgeRunProgress } from './progress-hub';
 
 /** Who starts a run, and the tenant it belongs to (its dataset's). */

@@ -9,12 +9,12 @@ import { resolveConfig, type HarnessConfig, type WeaknessFlag, WEAKNESS_FLAGS } 
 import { evaluateCase } from '../eval';
 import { loadGoldenFile, type GoldenCase } from '../eval';
 import { FakeJudge } from '../eval';
-import { getDb, type Database } from '../db/client';
-import type { JobLease } from '../db/job-lease';
-import { storeSuiteCase, suiteForCase, suiteStatus, type StoreCaseOutcome } from '../db/suite-jobs';
+import { getDb, type Database } from '../db/core';
+import type { JobLease } from '../db/core';
+import { storeSuiteCase, suiteForCase, suiteStatus, type StoreCaseOutcome } from '../db/suites';
 import { loadDataset } from '../stockroom';
 import type { Dataset } from '../stockroom';
-import { json } from '../db/run-dto';
+import { json } from '../db/runs';
 import { McpToolExecutor } from '../mcp';
 import { resolveExecutor, withAgent, type ModelGate } from './agent';
 import { configuredToolServer } from './tool-servers';

@@ -5,9 +5,9 @@ import 'server-only';
  * suite has finished within that instead of at its next poll of the whole suite (a second apart:
  * issue 36, the first demo's table waited up to that long after its last run was stored).
  */
-import { getDb, type Database } from '../db/client';
-import { NotFoundError } from '../db/errors';
-import { suiteStatus } from '../db/suite-jobs';
+import { getDb, type Database } from '../db/core';
+import { NotFoundError } from '../db/core';
+import { suiteStatus } from '../db/suites';
 import { createWatchHub } from './watch-hub';
 
 /** How often a watched suite's status is read (one primary-key read of one column). */

@@ -6,16 +6,16 @@ import 'server-only';
  * over runs left `resuming` past the lease by a worker that died. A failure is kept on the run and
  * its request, and the next sweep tries again. It also seals new evidence chains into the anchor.
  */
-import { getDb } from '../db/client';
-import { findApprovalForCall } from '../db/governance-approvals';
-import { sealEvidenceChains, writeEvidenceWitness } from '../db/governance-evidence';
-import { sweepRetention } from '../db/retention';
-import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance-runs';
+import { getDb } from '../db/core';
+import { findApprovalForCall } from '../db/governance';
+import { sealEvidenceChains, writeEvidenceWitness } from '../db/governance';
+import { sweepRetention } from '../db/traces';
+import { findGovernedRun, governedRunsDue, unstoredGovernedRuns } from '../db/governance';
 import { ConflictError, GovernanceError } from '../governance';
 import { RESUME_LEASE_MS } from '../governance';
 import { parseOwner } from '../governance';
-import { jobHeld } from '../db/job-lease';
-import { PrismaJournalStore } from '../db/governance-journal';
+import { jobHeld } from '../db/core';
+import { PrismaJournalStore } from '../db/governance';
 import { reconcileEntry } from '../governance';
 import { isDemoFaultError } from './demo-fault';
 import { reconcilerFor } from './ledger';

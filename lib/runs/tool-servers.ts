@@ -4,7 +4,7 @@
  * id in their job so each worker connects to it itself. A remote server that asks for OAuth is
  * reached with the tenant's stored token (refreshed as needed) or the file's client credentials.
  */
-import { tenantOAuthProvider } from '../db/mcp-oauth';
+import { tenantOAuthProvider } from '../db/auth';
 import { loadMcpServers, resolveServer } from '../mcp';
 import type { ToolServer } from './agent';
 

@@ -5,7 +5,7 @@ import 'server-only';
  * be another process (a worker, a CLI), so the row is the source, not an in-process event. Used for
  * a run's progress (progress-hub.ts) and a suite's status (suite-status-hub.ts).
  */
-import { NotFoundError } from '../db/errors';
+import { NotFoundError } from '../db/core';
 
 type Watcher<T> = (value: T | null) => void;
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TERMINATION_REASONS } from '../harness';
 import { WEAKNESS_FLAGS, TRANSPORTS, RUN_GUARD_NAMES } from '../harness';
-import type { RunFilters } from '../db/run-filters';
+import type { RunFilters } from '../db/runs';
 
 export const RUN_SORT_KEYS = ['startedAt', 'durationMs', 'totalTokens', 'costUsd', 'steps', 'score'] as const;
 export const PAGE_SIZES = [25, 50, 100] as const;

@@ -10,7 +10,7 @@
  * so each variable keeps one definition of what it accepts.
  */
 import { z } from 'zod';
-import { resolveDatabaseUrl } from '../db/database-url';
+import { resolveDatabaseUrl } from '../db/core/database-url';
 // Deep on purpose (lib/startup may, ARCHITECTURE.md "Doors"): every start of the CLI loads this, and the
 // parsers alone load in a fraction of the time their libraries' doors take (measured: lib/otel's door ~2.5×
 // the exporter it replaced on the CLI's path).

@@ -4,13 +4,13 @@ import 'server-only';
  * under the current filters (CSV, streamed page by page). Used by the dashboard's download routes
  * and `npm run stockroom -- export`.
  */
-import { getRunOrThrow } from '../db/runs-read';
-import { InvalidInputError } from '../db/errors';
-import { listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, type RunSort } from '../db/runs-list';
-import { parseRunFilters, type RunFilters } from '../db/run-filters';
+import { getRunOrThrow } from '../db/runs';
+import { InvalidInputError } from '../db/core';
+import { listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, type RunSort } from '../db/runs';
+import { parseRunFilters, type RunFilters } from '../db/runs';
 import { getSuiteRunOrThrow } from '../db/suites';
-import { getDb, type Database } from '../db/client';
-import { requireRunInTenant, requireSuiteInTenant } from '../db/tenant-scope';
+import { getDb, type Database } from '../db/core';
+import { requireRunInTenant, requireSuiteInTenant } from '../db/governance';
 import { csvHeader, csvRow } from './runs-csv';
 import { SUITE_FILE_SCHEMA, toRunFile, type RunFile, type SuiteFileHeader } from './run-file';
 

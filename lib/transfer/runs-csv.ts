@@ -3,7 +3,7 @@
  * spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) are prefixed with `'`, since query
  * text comes from users and models.
  */
-import type { RunListItem } from '../db/types';
+import type { RunListItem } from '../db/runs';
 
 export const RUN_CSV_COLUMNS = [
   'id',

@@ -1,8 +1,8 @@
 /** Run files, suite JSONL and the runs CSV against a real (temp SQLite) database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { saveRun, saveRuns } from '../db/runs-write';
-import { createSuiteRun } from '../db/suites';
+import type { Database } from '../db/core/client';
+import { saveRun, saveRuns } from '../db/runs/runs-write';
+import { createSuiteRun } from '../db/suites/suites';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '../db/testing/test-databases';
 import { exportRunFile, runsCsv, suiteJsonl } from './export-runs';

@@ -2,32 +2,18 @@
  * Alert rules on the rollup, on both databases (issue 37): a breach fires once per window however many
  * sweeps see it, reaches the tenant's endpoints only, and a rule under its threshold stays quiet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { listAlertEvents, saveAlertRule } from '../db/alerts';
-import { saveRun } from '../db/runs-write';
-import { createWebhookEndpoint } from '../db/webhooks';
+import { expect } from 'vitest';
+import { listAlertEvents, saveAlertRule } from '../db/review/alerts';
+import { saveRun } from '../db/runs/runs-write';
+import { createWebhookEndpoint } from '../db/auth/webhooks';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import { describeOnDatabases } from '../db/testing/on-databases';
 import { evaluateAlerts } from './alerts';
 import { watchPendingRuns } from './watch-runs';
 
-const providers = await testProviders();
 const NOW = new Date('2026-05-04T10:20:00.000Z');
 
-describe.each(providers)('alert rules on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('alert rules on $name', ({ test, db }) => {
   test('fires MODEL_ERROR share over its threshold once per hour, to the tenant’s own endpoints', async () => {
     const meta = makeMeta({ tenant: 'acme' });
     // The last complete hour (09:00–10:00): 1 MODEL_ERROR in 4 runs = 25%.

@@ -8,9 +8,9 @@
  * tenant's notification endpoints (webhooks, email) as `alert.fired`; a sweep finding the same breach
  * again sends nothing.
  */
-import { enabledAlertRules, recordAlert, type AlertEventDto, type AlertRuleDto } from '../db/alerts';
-import { getDb, type Database } from '../db/client';
-import { rollupRows } from '../db/rollup';
+import { enabledAlertRules, recordAlert, type AlertEventDto, type AlertRuleDto } from '../db/review';
+import { getDb, type Database } from '../db/core';
+import { rollupRows } from '../db/review';
 import { dashboardUrl } from '../mcp';
 import { emitEvent, type DeliveryQueue } from '../notify';
 

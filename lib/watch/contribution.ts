@@ -5,7 +5,7 @@
  * reported no usage are counted as such, never as 0 tokens.
  */
 import { latencyBucket } from '../charts/latency-histogram';
-import type { HourDelta, LatencyDelta, RollupDeltas, ScoreDelta } from '../db/rollup';
+import type { HourDelta, LatencyDelta, RollupDeltas, ScoreDelta } from '../db/review';
 import { safeJsonParse } from '../harness';
 
 export interface Contribution {

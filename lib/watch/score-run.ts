@@ -4,9 +4,9 @@
  * its spend today is under its daily cap. A judge that cannot answer gives a null score saying why.
  */
 import { FakeJudge, isScored, judgeItemOfRun, measureRun, sampledRun, type Judge, type MetricKind } from '../eval';
-import type { EvaluatedRun } from '../db/runs-read';
-import type { EvaluatorDto } from '../db/evaluators';
-import type { NewScore } from '../db/run-scores';
+import type { EvaluatedRun } from '../db/runs';
+import type { EvaluatorDto } from '../db/review';
+import type { NewScore } from '../db/review';
 import { evaluatorMatches, type FilteredRun } from './match';
 
 /** What a judge evaluator needs from the job: a judge per spec, and its spend today. */

@@ -3,35 +3,21 @@
  * with the run itself, the watch drain scores it with its tenant's matching evaluators only, once
  * however often it is asked, and the scores sit beside the reviewers' labels without touching them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/evaluators';
-import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/run-scores';
-import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/labels';
+import { expect } from 'vitest';
+import { saveEvaluator, removeEvaluator, listEvaluators } from '../db/review/evaluators';
+import { completeWatch, judgeDisagreements, pendingWatchCount, scoresOfRun } from '../db/review/run-scores';
+import { addRunLabel, labelsOfRun, unverifiedLabels } from '../db/review/labels';
 import { TEST_EVIDENCE_KEY } from '../governance/evidence-signing';
-import { verifyStoredChain } from '../db/governance-evidence';
-import { listRuns } from '../db/runs-list';
-import { deleteRun, replaceRun, saveRun } from '../db/runs-write';
-import { createSuiteRun } from '../db/suites';
+import { verifyStoredChain } from '../db/governance/governance-evidence';
+import { listRuns } from '../db/runs/runs-list';
+import { deleteRun, replaceRun, saveRun } from '../db/runs/runs-write';
+import { createSuiteRun } from '../db/suites/suites';
 import { makeMeta, makeRun } from '../db/testing/run-fixtures';
-import { testProviders, type TestDatabase } from '../db/testing/test-databases';
+import { describeOnDatabases } from '../db/testing/on-databases';
 import { watchPendingRuns } from './watch-runs';
-import { rollupRows } from '../db/rollup';
+import { rollupRows } from '../db/review/rollup';
 
-const providers = await testProviders();
-
-describe.each(providers)('online evaluators on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
+describeOnDatabases('online evaluators on $name', ({ test, db }) => {
   const drain = () => watchPendingRuns({ db });
   const clear = async () => {
     await drain();

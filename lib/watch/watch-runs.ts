@@ -6,12 +6,12 @@
  */
 import { FakeJudge, type Judge } from '../eval';
 import { FAKE_MODEL } from '../harness';
-import { getDb, type Database } from '../db/client';
-import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
-import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/run-scores';
-import { applyRollup } from '../db/rollup';
+import { getDb, type Database } from '../db/core';
+import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/review';
+import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/review';
+import { applyRollup } from '../db/review';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
-import { getRunForEvaluators } from '../db/runs-read';
+import { getRunForEvaluators } from '../db/runs';
 import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
 
 /** Runs read from the outbox at a time. */

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '@/lib/db/client';
+import { openDatabase } from '@/lib/db/core/client';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { upsertUser } from '@/lib/auth/users';
 import { hasShared, SHARED_DATASET_DIR } from '@/lib/mcp/test-support';

@@ -101,8 +101,8 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
 
   it('queues a 3,000-unit restock for a reviewer, then applies the identical call once after approval', async () => {
     const executor = await connect();
-    const { getDb } = await import('@/lib/db/client');
-    const { decideApproval } = await import('@/lib/db/governance-approvals');
+    const { getDb } = await import('@/lib/db/core/client');
+    const { decideApproval } = await import('@/lib/db/governance/governance-approvals');
     const prisma = getDb().prisma;
     try {
       const args = { sku: 'SKU-1004', quantity: 3000 };

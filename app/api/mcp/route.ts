@@ -19,12 +19,12 @@ import { authorizeMcpRequest, mcpAuthRefusal, type McpCaller } from '@/lib/auth/
 import { bearerChallenge, resourceServerConfig, verifyResourceToken } from '@/lib/mcp/server/protected-resource';
 import { dashboardUrl } from '@/lib/mcp/client/server-config';
 import { holdsRole } from '@/lib/auth/authorize';
-import { getIdentityByEmail } from '@/lib/db/governance-members';
+import { getIdentityByEmail } from '@/lib/db/governance/governance-members';
 import { mcpOriginRefusal } from '@/lib/mcp/server/route-origin';
 import { GovernedWrites } from '@/lib/mcp/server/write-gate';
 import { currentPolicy } from '@/lib/governance/current-policy';
-import { getDb } from '@/lib/db/client';
-import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance-store';
+import { getDb } from '@/lib/db/core/client';
+import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governance/governance-store';
 import { MCP_RUN_PREFIX } from '@/lib/mcp/server/mcp-approvals';
 import { tenantResources } from '@/lib/runs/mcp-resources';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';

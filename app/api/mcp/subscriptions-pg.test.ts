@@ -41,7 +41,7 @@ describe.skipIf(skip)('a followed run while PostgreSQL restarts', () => {
 
   it('tells of the steps stored after the database came back, by itself', async () => {
     const { POST, GET, DELETE } = await import('./route');
-    const { saveRun } = await import('@/lib/db/runs-write');
+    const { saveRun } = await import('@/lib/db/runs/runs-write');
     const { liveRecorders } = await import('@/lib/runs/store');
     const { PROGRESS_POLL_MS, watchedRuns } = await import('@/lib/runs/progress-hub');
     const id = 'mcp-sub-pg-run-0001';

@@ -73,7 +73,7 @@ const inSession = (session: string, as: As, method: 'POST' | 'GET' | 'DELETE', b
 
 /** A live run of `tenant`, stored as it goes by the run service's own recorders. */
 async function liveRun(id: string, tenant = 'kittiwake') {
-  const { saveRun } = await import('@/lib/db/runs-write');
+  const { saveRun } = await import('@/lib/db/runs/runs-write');
   const { liveRecorders } = await import('@/lib/runs/store');
   const meta = { ...makeMeta({ tenant }), id };
   await saveRun({ ...makeRun({ runId: `h-${id}`, rounds: 1 }), status: 'running' }, meta);
@@ -169,7 +169,7 @@ describe('following a run over /api/mcp', () => {
     const { client, transport, updates } = await connect();
     try {
       await client.subscribeResource({ uri: run.uri });
-      const { deleteRun } = await import('@/lib/db/runs-write');
+      const { deleteRun } = await import('@/lib/db/runs/runs-write');
       await deleteRun('mcp-sub-run-0004');
       await vi.waitFor(() => expect(updates).toEqual([run.uri]));
       expect(await watchedRuns()).toBe(0);

@@ -54,7 +54,7 @@ describe('a tainted outside agent over /api/mcp', () => {
   });
 
   it('writes at once while clean; after reading the planted instruction the next write waits for a person and says why', async () => {
-    const { getDb } = await import('@/lib/db/client');
+    const { getDb } = await import('@/lib/db/core/client');
     const prisma = getDb().prisma;
     const clean = await client.callTool({ name: 'create_restock_request', arguments: { sku: 'SKU-2027', quantity: 100 } });
     expect(clean.isError).toBeFalsy();
@@ -77,7 +77,7 @@ describe('a tainted outside agent over /api/mcp', () => {
     expect((await client.callTool({ name: 'search_products', arguments: { query: 'widget' } })).isError).toBeFalsy();
 
     // A reviewer approves: the identical call is then applied, once.
-    const { decideApproval } = await import('@/lib/db/governance-approvals');
+    const { decideApproval } = await import('@/lib/db/governance/governance-approvals');
     await prisma.user.create({ data: { id: 'taint-reviewer', name: 'R', email: 'taint-reviewer@example.com' } });
     await prisma.membership.create({ data: { userId: 'taint-reviewer', tenant: 'kittiwake', role: 'reviewer' } });
     expect(await decideApproval(prisma, { id, reviewer: { id: 'taint-reviewer', memberships: [{ tenant: 'kittiwake', role: 'reviewer' }] }, verdict: 'approve', reason: 'asked for', now: new Date() })).toMatchObject({ ok: true, status: 'approved' });

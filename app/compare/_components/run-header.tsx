@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { TerminationBadge } from '@/components/termination-badge';
 import { LabelBadges } from '@/components/label-badges';
 import { UngovernedBadge } from '@/components/governance-badge';
-import type { StoredRun } from '@/lib/db/types';
-import type { RunLabelDto } from '@/lib/db/labels';
+import type { StoredRun } from '@/lib/db/runs/types';
+import type { RunLabelDto } from '@/lib/db/review/labels';
 import { currentLabels } from '@/lib/eval/labels';
 import { countOf } from '@/lib/format/units';
 

@@ -1,7 +1,7 @@
 /** Choosing the runs to compare: by id, or from the tenant's recent runs or a search. */
 import Link from 'next/link';
-import { listRuns } from '@/lib/db/runs-list';
-import { InvalidInputError } from '@/lib/db/errors';
+import { listRuns } from '@/lib/db/runs/runs-list';
+import { InvalidInputError } from '@/lib/db/core/errors';
 
 export async function RunPicker({ a, b, q, problem, tenant }: { a: string | null; b: string | null; q: string | null; problem: string | null; tenant: string }) {
   let items: Awaited<ReturnType<typeof listRuns>>['items'] = [];

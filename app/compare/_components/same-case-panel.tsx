@@ -1,6 +1,6 @@
 /** "Compare this run with the same case under…": a link per other setting, and a run of it when none is stored yet. */
 import Link from 'next/link';
-import type { StoredRun } from '@/lib/db/types';
+import type { StoredRun } from '@/lib/db/runs/types';
 import { COMPARE_SETTINGS, settingFlags, settingWords } from '@/lib/charts/compare-view';
 import { RunSameCase } from './run-same-case';
 

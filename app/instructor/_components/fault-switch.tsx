@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { setDemoFaultAction } from '@/lib/actions/set-demo-fault';
-import type { ArmedFault } from '@/lib/db/demo-faults';
+import type { ArmedFault } from '@/lib/db/core/demo-faults';
 import { RoleNote } from '@/components/role-note';
 
 export function FaultSwitch({ armed, blocked }: { armed: ArmedFault | null; blocked: string | null }) {

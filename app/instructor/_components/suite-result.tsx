@@ -2,7 +2,7 @@
 /** The suite under no weakness and under the chosen switches: progress, the metrics that moved, and the cases behind the biggest move. */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { SuiteCaseDto } from '@/lib/db/types';
+import type { SuiteCaseDto } from '@/lib/db/runs/types';
 import { caseMoved, caseScoreKey, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TOKEN_NOISE_FRACTION } from '@/lib/charts/matrix-view';
 import { biggestMove, metricMoves, SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
 import { casesMovedOverEpochs } from '@/lib/eval/browser';

@@ -1,6 +1,6 @@
 /** One calibration: agreement and kappa overall and per rubric, and each item's human label beside the judge's verdicts. */
 import Link from 'next/link';
-import type { CalibrationDetail as Detail } from '@/lib/db/judge';
+import type { CalibrationDetail as Detail } from '@/lib/db/review/judge';
 import type { AgreementStats } from '@/lib/eval/agreement';
 import { isScored, type JudgeOutcome } from '@/lib/eval/judge';
 import { isLabelsSet } from '@/lib/eval/label-calibration';

@@ -1,6 +1,6 @@
 /** The tenant's calibrations, newest first: judge, set, items, agreement and kappa; one links to its detail. */
 import Link from 'next/link';
-import type { listCalibrations } from '@/lib/db/judge';
+import type { listCalibrations } from '@/lib/db/review/judge';
 import { figureText, kappaText, whenText } from '@/lib/charts/judge-view';
 
 export function CalibrationsTable({ calibrations, currentId }: { calibrations: Awaited<ReturnType<typeof listCalibrations>>; currentId: string | undefined }) {

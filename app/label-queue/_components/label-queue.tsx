@@ -8,7 +8,7 @@ import { LabelCategorySelect } from '@/components/label-category-select';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { addLabelAction } from '@/lib/actions/add-label';
-import type { QueueItem } from '@/lib/db/labels';
+import type { QueueItem } from '@/lib/db/review/labels';
 import { keyOfVerdict, verdictForKey } from '@/lib/eval/label-keys';
 import { isTyping } from '@/components/is-typing';
 import type { LabelSetView } from '@/app/runs/[id]/_components/label-panel';

@@ -9,7 +9,7 @@ import { estimateMatrixAction } from '@/lib/actions/estimate-matrix';
 import { isOfflineModel } from '@/lib/harness/config';
 import { cancelSuiteAction } from '@/lib/actions/cancel-suite';
 import type { DatasetOption } from '@/lib/runs/datasets';
-import type { SuiteRunListItem } from '@/lib/db/types';
+import type { SuiteRunListItem } from '@/lib/db/runs/types';
 import { DEFAULT_SETTINGS, RunSettingsFields, type SettingsValue, type ToolServerOption } from '@/components/run-settings-fields';
 import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun, type SuitePoll } from '@/components/use-suite-run';

@@ -1,6 +1,6 @@
 'use client';
 /** Two matrix runs side by side: each setting's metrics in both and the change from the earlier one. */
-import type { SuiteRunDto } from '@/lib/db/types';
+import type { SuiteRunDto } from '@/lib/db/runs/types';
 import { compareMatrixRuns, formatDelta } from '@/lib/charts/matrix-view';
 import { useSuiteRun } from '@/components/use-suite-run';
 import { MetricTableHead } from './metric-table-head';

@@ -1,7 +1,7 @@
 'use client';
 /** A matrix run's grouped bar chart, delta table (each changed cell opens the cases that moved) and per-category breakdown. */
 import { useEffect, useState } from 'react';
-import type { SuiteRunDto } from '@/lib/db/types';
+import type { SuiteRunDto } from '@/lib/db/runs/types';
 import { cellParam, categoryRows, deltaRows, formatDelta, isCaseRate, METRIC_MEANINGS, metricLabel, rateCount, TABLE_METRICS, TOKEN_NOISE_FRACTION, type MatrixCell } from '@/lib/charts/matrix-view';
 import { guardrailRows } from '@/lib/charts/guardrail-rows';
 import dynamic from 'next/dynamic';

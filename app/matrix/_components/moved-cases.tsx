@@ -2,7 +2,7 @@
 /** The cases whose score on one metric differs between none and a setting, with links to both runs. */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { MovedCase } from '@/lib/db/types';
+import type { MovedCase } from '@/lib/db/runs/types';
 import { metricLabel } from '@/lib/charts/matrix-view';
 import { displayJson } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';

@@ -4,7 +4,7 @@ import 'server-only';
  * guard or compaction event, without tool results or messages, which the replay fetches for the
  * step on screen.
  */
-import { getRunTimeline, type TimelineDto } from '@/lib/db/run-timeline';
+import { getRunTimeline, type TimelineDto } from '@/lib/db/runs/run-timeline';
 
 /** A guard or compaction event as the replay's event list shows it. */
 export type TimelineEvent = TimelineDto['events'][number];

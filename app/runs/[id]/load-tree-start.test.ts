@@ -5,10 +5,10 @@
  * — on both databases. The expected start is built as the page built it before: every row read and
  * shaped, then `spanTreeStart`.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/lib/db/client';
-import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
-import { getRunSummary } from '@/lib/db/runs-read';
+import { expect, vi } from 'vitest';
+import type { Database } from '@/lib/db/core/client';
+import { describeOnDatabases } from '@/lib/db/testing/on-databases';
+import { getRunSummary } from '@/lib/db/runs/runs-read';
 import { agentTreeSpans, otlpDocument } from '@/lib/otel/testing/agent-traces';
 import { readOtlpJsonText } from '@/lib/otel/import/read-otlp';
 import { importSpanRecords } from '@/lib/otel/import/import-traces';
@@ -24,7 +24,6 @@ vi.mock('./load-waterfall', async (original) => {
   return { ...real, loadWaterfall: vi.fn(real.loadWaterfall) };
 });
 
-const providers = await testProviders();
 const TENANT = 'tree-start';
 
 async function importTree(db: Database, seed: string, agents: number, spans: number): Promise<{ id: string; views: AgentView[] }> {
@@ -42,19 +41,7 @@ async function fromWholeWaterfall(db: Database, id: string, views: AgentView[]) 
   return spanTreeStart(views, shaped.bars, shaped.axisMs);
 }
 
-describe.each(providers)('the span tree start on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    await t?.drop();
-  });
-  const test = provider.skipReason ? it.skip : it;
-
+describeOnDatabases('the span tree start on $name', ({ test, db }) => {
   test('a big tree of agents: only the root agents’ bars are read, and the rows, places and axis are the whole waterfall’s', async () => {
     const { id, views } = await importTree(db, 'big', 9, 1_200);
     const expected = await fromWholeWaterfall(db, id, views);

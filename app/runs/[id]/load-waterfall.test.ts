@@ -11,8 +11,8 @@ import { packWaterfall, shapeWaterfall, stepTotals, unpackWaterfall } from '@/li
 import { importSpanRecords } from '@/lib/otel/import/import-traces';
 import { readOtlpJson, readOtlpJsonText } from '@/lib/otel/import/read-otlp';
 import { otlpDocument, plannerTrace } from '@/lib/otel/testing/agent-traces';
-import { getRunSummaryOrThrow } from '@/lib/db/runs-read';
-import { saveRun } from '@/lib/db/runs-write';
+import { getRunSummaryOrThrow } from '@/lib/db/runs/runs-read';
+import { saveRun } from '@/lib/db/runs/runs-write';
 import { makeMeta, makeRun } from '@/lib/db/testing/run-fixtures';
 import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
 import type { CallTime, RunResult, TrajectoryStep } from '@/lib/harness/types';

@@ -7,8 +7,8 @@ import 'server-only';
  * scripted, not waited for: it is the entry's `simulatedMs`, and the bar's length is the wall clock the
  * call took (its recorded start to end; unknown when not recorded), so a bar and its label agree.
  */
-import { runWaterfallRows, type WaterfallRowsOptions } from '@/lib/db/run-waterfall';
-import type { Database } from '@/lib/db/client';
+import { runWaterfallRows, type WaterfallRowsOptions } from '@/lib/db/runs/run-waterfall';
+import type { Database } from '@/lib/db/core/client';
 import type { WaterfallEntry } from '@/lib/charts/waterfall';
 import { FAKE_MODEL } from '@/lib/harness/config';
 import { priceFor, usdAt, type Price } from '@/lib/models/prices';

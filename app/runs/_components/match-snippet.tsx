@@ -1,4 +1,4 @@
-import type { RunTextMatch } from '@/lib/db/run-search';
+import type { RunTextMatch } from '@/lib/db/runs/run-search';
 
 const WHERE: Record<RunTextMatch['field'], string> = {
   question: 'in the question',

@@ -1,6 +1,6 @@
 /** The runs table: one row per run (or per suite, grouped), sortable columns, tick two to compare. */
 import Link from 'next/link';
-import type { GroupedRow } from '@/lib/db/runs-grouped';
+import type { GroupedRow } from '@/lib/db/runs/runs-grouped';
 import type { ApprovalRequest, RequestOutcome } from '@/lib/governance';
 import { runsHref, type RunsQuery } from '@/lib/schemas/runs-query';
 import { pausedOn, startedParts, tokensText } from '@/lib/charts/runs-list';

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { SuiteGroupRow as SuiteGroup } from '@/lib/db/runs-grouped';
+import type { SuiteGroupRow as SuiteGroup } from '@/lib/db/runs/runs-grouped';
 
 /** A suite as one collapsed row of the runs table: how many of its runs match, and links to them. */
 export function SuiteGroupRow({ suite, columns, runsHref }: { suite: SuiteGroup; columns: number; runsHref: string }) {

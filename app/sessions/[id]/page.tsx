@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { requireUser } from '@/lib/auth/page-guard';
-import { listSessionRuns, SESSION_RUNS_LIMIT } from '@/lib/db/runs-list';
+import { listSessionRuns, SESSION_RUNS_LIMIT } from '@/lib/db/runs/runs-list';
 import { CostText } from '@/components/cost-text';
 import { RunningBadge } from '@/components/running-badge';
 import { TerminationBadge } from '@/components/termination-badge';

@@ -7,8 +7,8 @@
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { JsonTree } from '@/components/json-tree';
-import type { OAuthStatusDto } from '@/lib/db/mcp-oauth';
-import type { ToolServerListingDto } from '@/lib/db/tool-server-listings';
+import type { OAuthStatusDto } from '@/lib/db/auth/mcp-oauth';
+import type { ToolServerListingDto } from '@/lib/db/auth/tool-server-listings';
 import { authorizeToolServerAction } from '@/lib/actions/authorize-tool-server';
 import type { McpServerSummary } from '@/lib/mcp/client/server-config';
 import { authorizationOffer } from '@/lib/mcp/client/oauth/authorization-offer';

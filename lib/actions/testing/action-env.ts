@@ -74,7 +74,7 @@ export async function setUpActionEnv(
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'test-secret-for-action-tests-0123456789abcdef';
   await migrate({ url });
-  const { getDb } = await import('../../db/client');
+  const { getDb } = await import('../../db/core/client');
   const { upsertUser } = await import('../../auth/users');
   const { getAuth } = await import('../../auth/auth');
   const db = getDb();
@@ -117,7 +117,7 @@ export async function setUpActionEnv(
 
 /** Waits for a queued suite to finish (its jobs run in this process) and says how it ended. */
 export async function suiteFinished(id: string): Promise<{ status: string; error: string | null }> {
-  const { getSuiteRunOrThrow } = await import('../../db/suites');
+  const { getSuiteRunOrThrow } = await import('../../db/suites/suites');
   for (;;) {
     const suite = await getSuiteRunOrThrow(id);
     if (suite.status === 'done' || suite.status === 'failed') return { status: suite.status, error: suite.error ?? null };

@@ -18,14 +18,14 @@ import { discoverActions, discoverRoutes } from './discover';
 /** Actions that touch no tenant's objects, and why. */
 const TENANTLESS_ACTIONS: Record<string, string> = {
   signInAction: 'signing in reads only the caller’s own credentials',
-  runCalibrationAction: 'it reads only the caller’s own tenant’s labels (source labels) and writes a calibration only in that tenant (lib/actions/actions-auth.test.ts, lib/db/judge.test.ts)',
+  runCalibrationAction: 'it reads only the caller’s own tenant’s labels (source labels) and writes a calibration only in that tenant (lib/actions/actions-auth.test.ts, lib/db/review/judge.test.ts)',
   importGoldenSetAction: 'it stores a version only of the caller’s own tenant’s set of that name: a name kittiwake uses makes puffin its own set (tested below)',
   saveLabelSetAction: 'it stores a version only of the caller’s own tenant’s label set (tested below)',
   signOutAction: 'it only ends the caller’s own session',
   chooseTenantAction: 'it chooses among the caller’s own tenants (tested below)',
   setDemoFaultAction: 'it arms a fault only in the caller’s own working tenant (lib/actions/set-demo-fault.test.ts)',
-  refreshToolServersAction: 'it lists the deployment’s tool servers into the caller’s own tenant’s cache only (lib/db/tool-server-listings.ts)',
-  authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/mcp-oauth.test.ts)',
+  refreshToolServersAction: 'it lists the deployment’s tool servers into the caller’s own tenant’s cache only (lib/db/auth/tool-server-listings.ts)',
+  authorizeToolServerAction: 'it stores OAuth credentials only for the caller’s own tenant, sealed to it (lib/db/auth/mcp-oauth.test.ts)',
   addWebhookAction: 'it saves an endpoint only in the caller’s own tenant (lib/actions/webhooks.test.ts)',
   addEmailEndpointAction: 'it saves an email endpoint only in the caller’s own tenant (lib/actions/email-notifications.test.ts)',
   saveEvaluatorAction: 'it saves an evaluator only in the caller’s own tenant: a name kittiwake uses makes puffin its own (tested below)',
@@ -35,7 +35,7 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
 const TENANTLESS_ROUTES: Record<string, string> = {
   'auth/[...all]': 'better-auth’s own endpoints',
   mcp: 'the MCP endpoint, not a read route of one object: its resources, sessions and subscriptions are the caller’s tenant’s only (tested below; app/api/mcp/resources.test.ts, subscriptions.test.ts)',
-  'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/mcp-oauth.test.ts)',
+  'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/auth/mcp-oauth.test.ts)',
   'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
   'otlp/v1/logs': 'write-only: attaches logs only to the runs of the tenant its bearer token names (app/api/otlp/v1/producers.test.ts)',
   health: 'the database and queue probes for a load balancer: no stored object of any tenant (lib/jobs/health-pg.test.ts)',
@@ -74,9 +74,9 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       { tenant: 'kittiwake', roles: ['operator'] },
       { tenant: 'puffin', roles: ['reviewer'] },
     ]);
-    const { getDb } = await import('../../db/client');
-    const { PrismaJournalStore } = await import('../../db/governance-journal');
-    const { createSuiteRun } = await import('../../db/suites');
+    const { getDb } = await import('../../db/core/client');
+    const { PrismaJournalStore } = await import('../../db/governance/governance-journal');
+    const { createSuiteRun } = await import('../../db/suites/suites');
     const { runGovernedAction } = await import('../run-governed');
     const { runOneAction } = await import('../run-one');
     const { addGoldenCaseAction } = await import('../add-golden-case');
@@ -101,12 +101,12 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     await journal.transition(k.operationKey, 'prepared', 'dispatched', { attempts: 1 }, at);
     await journal.transition(k.operationKey, 'dispatched', 'unknown', { error: 'simulated crash' }, at);
     // A kittiwake webhook endpoint and one delivery of it, for the actions that name them by id.
-    const { createWebhookEndpoint, recordDeliveries } = await import('../../db/webhooks');
+    const { createWebhookEndpoint, recordDeliveries } = await import('../../db/auth/webhooks');
     k.webhook = (await createWebhookEndpoint(prisma, { tenant: 'kittiwake', url: 'https://hooks.example.com/kittiwake', format: 'standard', events: ['approval.requested'], role: 'reviewer', secretSealed: 'sealed', createdBy: 'fixture' })).id;
     // A kittiwake evaluator and alert rule (issue 37), for the actions that name them by id.
-    const { saveEvaluator } = await import('../../db/evaluators');
+    const { saveEvaluator } = await import('../../db/review/evaluators');
     k.evaluator = (await saveEvaluator('kittiwake', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'fixture')).id;
-    const { saveAlertRule } = await import('../../db/alerts');
+    const { saveAlertRule } = await import('../../db/review/alerts');
     k.alertRule = (await saveAlertRule('kittiwake', { name: 'errors', kind: 'error_share', threshold: 0.05 }, 'fixture')).id;
     k.delivery = (await recordDeliveries(prisma, [{ endpointId: k.webhook, tenant: 'kittiwake', event: 'approval.requested', eventKey: `fixture:${k.approval}`, body: '{}' }]))[0]!;
     env.as(null);
@@ -205,7 +205,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     });
 
     it("refuses a suite's statistics against another tenant's suite (?against=) as not found, naming no tenant", async () => {
-      const { createSuiteRun } = await import('../../db/suites');
+      const { createSuiteRun } = await import('../../db/suites/suites');
       const own = await createSuiteRun({ kind: 'eval', tenant: 'puffin', config: {}, datasetName: 'stockroom', datasetHash: 'h', total: 0 });
       const { headers } = await import('next/headers');
       const stats = async (against: string) =>
@@ -274,7 +274,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       const session = opened.headers.get('mcp-session-id');
       expect(session).toBeTruthy();
 
-      const { saveRun } = await import('../../db/runs-write');
+      const { saveRun } = await import('../../db/runs');
       const { makeMeta, makeRun } = await import('../../db/testing/run-fixtures');
       const theirs = await saveRun({ ...makeRun({ runId: 'h-puffin-live', rounds: 1 }), status: 'running' }, makeMeta({ tenant: 'puffin' }));
       const subscribe = async (runId: string) =>
@@ -328,7 +328,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     it("keeps a puffin admin's evaluator and alert rule of kittiwake's names in puffin: kittiwake's are unchanged", async () => {
       const { saveEvaluatorAction } = await import('../save-evaluator');
       const { saveAlertRuleAction } = await import('../save-alert-rule');
-      const prisma = (await import('../../db/client')).getDb().prisma;
+      const prisma = (await import('../../db/core/client')).getDb().prisma;
       const before = await prisma.evaluator.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } });
       const rulesBefore = await prisma.alertRule.findMany({ where: { tenant: 'kittiwake' }, orderBy: { id: 'asc' } });
       env.as('puffinAdmin');
@@ -343,8 +343,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     it("keeps a puffin admin's golden-set import and label set in puffin: kittiwake's set of that name and its label set are unchanged", async () => {
       const { importGoldenSetAction } = await import('../import-golden-set');
       const { saveLabelSetAction } = await import('../save-label-set');
-      const { getGoldenSetTextOrThrow } = await import('../../db/golden-sets');
-      const { currentLabelSet } = await import('../../db/labels');
+      const { getGoldenSetTextOrThrow } = await import('../../db/review/golden-sets');
+      const { currentLabelSet } = await import('../../db/review/labels');
       const theirs = await getGoldenSetTextOrThrow('kittiwake', k.goldenSet, null);
       const theirLabels = await currentLabelSet('kittiwake');
       env.as('puffinAdmin');
@@ -359,7 +359,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
 
     it("answers a puffin admin deleting kittiwake's run as not found, and the run stays", async () => {
       const { deleteRunAction } = await import('../delete-run');
-      const { getDb } = await import('../../db/client');
+      const { getDb } = await import('../../db/core/client');
       env.as('puffinAdmin');
       expect(await deleteRunAction({ runId: k.plainRun })).toMatchObject({ ok: false, code: 'not_found' });
       expect(await getDb().prisma.run.count({ where: { id: k.plainRun } })).toBe(1);
@@ -367,7 +367,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
 
     it("answers a puffin operator reconciling kittiwake's journal entry as not found, and records nothing as them", async () => {
       const { reconcileEffectAction } = await import('../reconcile-effect');
-      const { getDb } = await import('../../db/client');
+      const { getDb } = await import('../../db/core/client');
       env.as('puffinOperator');
       expect(await reconcileEffectAction({ operationKey: k.operationKey })).toMatchObject({ ok: false, code: 'not_found' });
       expect(await getDb().prisma.effectJournalEntry.findUniqueOrThrow({ where: { operationKey: k.operationKey } })).toMatchObject({ status: 'unknown' });
@@ -377,7 +377,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     it("refuses a puffin operator's governed run on kittiwake's dataset and a puffin reviewer's decision: no restock is committed", async () => {
       const { runGovernedAction } = await import('../run-governed');
       const { decideApprovalAction } = await import('../decide-approval');
-      const { getDb } = await import('../../db/client');
+      const { getDb } = await import('../../db/core/client');
       const prisma = getDb().prisma;
       env.as('puffinOperator');
       const run = await runGovernedAction({ datasetId: 'bundled', caseId: 'S024' });
@@ -394,7 +394,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     it("makes a dataset assigned to puffin puffin's: its runs are puffin's, its approvals go to puffin's reviewers only", async () => {
       const { runGovernedAction } = await import('../run-governed');
       const { decideApprovalAction } = await import('../decide-approval');
-      const { getDb } = await import('../../db/client');
+      const { getDb } = await import('../../db/core/client');
       const prisma = getDb().prisma;
       process.env.STOCKROOM_DATASET_TENANTS = 'bundled=puffin';
       try {
@@ -473,7 +473,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     });
 
     it('labels each stored run governed or not, so the list, replay and compare can say "ungoverned"', async () => {
-      const { listRuns } = await import('../../db/runs-list');
+      const { listRuns } = await import('../../db/runs/runs-list');
       const { items } = await listRuns({ filters: { tenant: 'kittiwake' }, limit: 200 });
       expect(items.find((r) => r.id === k.governedRun)).toMatchObject({ governed: true });
       expect(items.find((r) => r.id === k.plainRun)).toMatchObject({ governed: false });

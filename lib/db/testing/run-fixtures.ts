@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../harness';
 import type { RunResult, TrajectoryStep } from '../../harness';
-import type { SaveRunMeta } from '../types';
+import type { SaveRunMeta } from '../runs';
 
 /** A whole-catalogue style payload: large, and identical on every call that returns it. */
 export function cataloguePayload(items = 200): JsonValue {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../client';
+import { openDatabase, type Database } from '../core';
 
 /** Server URL (without database) for PostgreSQL tests; override with STOCKROOM_TEST_PG. */
 const PG_SERVER = process.env.STOCKROOM_TEST_PG ?? 'postgresql://postgres@127.0.0.1:5432';

@@ -32,7 +32,7 @@ export async function setUpDrill(): Promise<Drill> {
   process.env.DATABASE_URL = url;
   process.env.BETTER_AUTH_SECRET ??= 'drill-secret-0123456789abcdef0123456789abcdef';
   await migrate({ url });
-  const { getDb } = await import('../../db/client');
+  const { getDb } = await import('../../db/core');
   const { upsertUser } = await import('../../auth/users');
   const db = getDb();
   const user = (email: string, roles: ('operator' | 'reviewer')[]) => upsertUser(db, { email, password: 'correct horse battery staple', roles, tenant: TENANT });
@@ -73,15 +73,15 @@ export async function pausedRun(d: Drill): Promise<{ runId: string; approvalId: 
 
 /** Arms instructor mode's worker-kill drill: the worker that runs the tenant's next governed write dies after `step`. */
 export async function armKill(step: JournalStep): Promise<void> {
-  const { armFault } = await import('../../db/demo-faults');
+  const { armFault } = await import('../../db/core');
   await armFault(TENANT, `worker_kill_${step}`, 'approval-drill');
 }
 
 /** A reviewer's decision through the run service, as the decide action makes it (the resume is enqueued). */
 export async function decide(approvalId: string, reviewerId: string, verdict: 'approve' | 'deny' = 'approve') {
-  const { getDb } = await import('../../db/client');
-  const { getApprovalOrThrow } = await import('../../db/governance-approvals');
-  const { getIdentity } = await import('../../db/governance-members');
+  const { getDb } = await import('../../db/core');
+  const { getApprovalOrThrow } = await import('../../db/governance');
+  const { getIdentity } = await import('../../db/governance');
   const { decideAndResume } = await import('../../runs/governed-decision');
   const { getRunQueue } = await import('../queue');
   const prisma = getDb().prisma;
@@ -97,7 +97,7 @@ export async function decide(approvalId: string, reviewerId: string, verdict: 'a
  * the 5-minute sweep would move that run.
  */
 export async function describeRun(runId: string): Promise<string> {
-  const { getDb } = await import('../../db/client');
+  const { getDb } = await import('../../db/core');
   const prisma = getDb().prisma;
   const lines: string[] = [];
   try {
@@ -135,7 +135,7 @@ export async function describeRun(runId: string): Promise<string> {
  * throws after `limitMs` with where the run is stuck (describeRun) and `describe()` (the workers' output).
  */
 export async function finished(runId: string, limitMs: number, describe: () => string = () => ''): Promise<number> {
-  const { getDb } = await import('../../db/client');
+  const { getDb } = await import('../../db/core');
   const until = Date.now() + limitMs;
   for (;;) {
     const prisma = getDb().prisma;
@@ -156,8 +156,8 @@ export async function finished(runId: string, limitMs: number, describe: () => s
  * made, the evidence not intact (every chain, and every step of every journal entry).
  */
 export async function settled(runId: string, writes: 0 | 1): Promise<string[]> {
-  const { getDb } = await import('../../db/client');
-  const { verifyStoredChain } = await import('../../db/governance-evidence');
+  const { getDb } = await import('../../db/core');
+  const { verifyStoredChain } = await import('../../db/governance');
   const prisma = getDb().prisma;
   const problems: string[] = [];
   const run = await prisma.governedRun.findUniqueOrThrow({ where: { runId } });

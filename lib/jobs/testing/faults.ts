@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../../db/client';
+import { openDatabase, type Database } from '../../db/core';
 import type { GoldenFile } from '../../eval';
 import type { ModelServer } from '../../models';
 import { queueSuite } from '../../runs/suites';

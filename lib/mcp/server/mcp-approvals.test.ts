@@ -14,8 +14,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { migrate } from '../../../scripts/db-migrate.mjs';
-import { openDatabase, type Database } from '../../db/client';
-import { createApprovalRequest, decideApproval } from '../../db/governance-approvals';
+import { openDatabase, type Database } from '../../db/core/client';
+import { createApprovalRequest, decideApproval } from '../../db/governance/governance-approvals';
 import { createTestDatabaseUrl } from '../../db/testing/test-databases';
 import { proposalDigest, type BoundProposal } from '../../governance/proposal';
 import { childEnvironment } from '../client/connections';

@@ -5,12 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { settleQuietTraces } from '../../db/otlp-store';
-import { getRunOrThrow } from '../../db/runs-read';
-import { countRuns, listRuns } from '../../db/runs-list';
-import { testProviders, type TestDatabase } from '../../db/testing/test-databases';
+import { expect } from 'vitest';
+import { settleQuietTraces } from '../../db/traces/otlp-store';
+import { getRunOrThrow } from '../../db/runs/runs-read';
+import { countRuns, listRuns } from '../../db/runs/runs-list';
+import { describeOnDatabases } from '../../db/testing/on-databases';
 import { importSpanRecords } from './import-traces';
 import { readOtlpJson } from './read-otlp';
 import { readOtlpLogsJson } from './log-record';
@@ -18,7 +17,6 @@ import { AGENT } from '../testing/record/scenario';
 import type { SpanRecord } from './span-record';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../testing/fixtures/genai-python-agent.json');
-const providers = await testProviders();
 
 async function fixtureSpans(): Promise<SpanRecord[]> {
   return readOtlpJson([readFileSync(FIXTURE)]);
@@ -32,20 +30,8 @@ function retrace(spans: SpanRecord[], traceId: string): SpanRecord[] {
 let counter = 0;
 const newTraceId = () => (0xa000 + ++counter).toString(16).padStart(32, '0');
 
-describe.each(providers)('assembling runs from traces on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-  const test = provider.skipReason ? it.skip : it;
+describeOnDatabases('assembling runs from traces on $name', ({ test, db }) => {
   const tenant = 'acme';
-
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    if (!provider.skipReason) await t.drop();
-  });
 
   const runsOfTrace = async (traceId: string) => (await listRuns({ filters: { source: 'imported' }, limit: 200 }, db)).items.filter((r) => r.harnessRunId === traceId);
 

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * A run is a trace, not a request. Spans (and span-bound log records) are stored as they arrive,
  * idempotent on (trace id, span id), and the run of every trace that got something new is rebuilt
- * from all of its spans (trace-to-run.ts) under the same run id (lib/db/otlp-store.ts). A batch
+ * from all of its spans (trace-to-run.ts) under the same run id (lib/db/traces/otlp-store.ts). A batch
  * without the root is accepted; the run shows `running` until its root span arrives (an exporter
  * sends a span when it ends) or the trace is quiet for STOCKROOM_OTLP_TRACE_QUIET_SECONDS. Spans of
  * a trace that is not an agent's (no GenAI, OpenInference, AI SDK or OpenLLMetry attribute, and not
@@ -10,8 +10,8 @@ import 'server-only';
  */
 import type { JsonValue } from '../../harness';
 import { RunResultSchema, type SetAside } from '../../harness';
-import type { Database } from '../../db/client';
-import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/otlp-store';
+import type { Database } from '../../db/core';
+import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/traces';
 import { redactSecrets } from '../../security';
 import { TraceImportError } from '../errors';
 import { redactRun } from './redact-run';

@@ -8,10 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
-import { getRunOrThrow } from '../../db/runs-read';
-import { testProviders, type TestDatabase } from '../../db/testing/test-databases';
+import { describe, expect, it } from 'vitest';
+import { getRunOrThrow } from '../../db/runs/runs-read';
+import { describeOnDatabases } from '../../db/testing/on-databases';
 import { agentsOf } from '../../harness/agents';
 import type { Agent, ModelTurn, RunResult, ToolRecord } from '../../harness/types';
 import { HANDOFF_TOOL, TEAM, TEAM_FIXTURE_FILES, TEAM_PRODUCERS, TEAM_SHAPES, teamUsage, type TeamProducer } from '../testing/record/scenario';
@@ -20,7 +19,6 @@ import { readOtlpJson } from './read-otlp';
 import type { SpanRecord } from './span-record';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../testing/fixtures');
-const providers = await testProviders();
 
 const fixtureSpans = (producer: TeamProducer): Promise<SpanRecord[]> => readOtlpJson([readFileSync(path.join(FIXTURES, TEAM_FIXTURE_FILES[producer].traces))]);
 const key = (p: readonly string[]) => p.join(' › ');
@@ -35,19 +33,7 @@ type Check = 'run' | 'spans' | 'agents' | 'calls' | 'via' | 'transitions' | 'pro
 const KNOWN_GAPS: Partial<Record<TeamProducer, Partial<Record<Check, string>>>> = {
 };
 
-describe.each(providers)('multi-agent producers imported on $name', (provider) => {
-  let t: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    if (provider.skipReason) return;
-    t = await provider.create();
-    db = t.db;
-  });
-  afterAll(async () => {
-    if (!provider.skipReason) await t.drop();
-  });
-
+describeOnDatabases('multi-agent producers imported on $name', ({ provider, db }) => {
   describe.each(TEAM_PRODUCERS)('%s', (producer) => {
     const shape = TEAM_SHAPES[producer];
     const tenant = `team-${producer}`;

@@ -2,7 +2,7 @@
  * Where created restock requests are kept, by operation key: the downstream system of record that
  * reconciliation asks. The CLI, eval and matrix keep the per-run in-memory ledger only (the
  * curriculum's figures stay exact); the dashboard's governed runs hand in a durable store
- * (lib/db/restock-ledger-store.ts) so "did this write happen?" has a true answer after a restart
+ * (lib/db/governance/restock-ledger-store.ts) so "did this write happen?" has a true answer after a restart
  * and in another process.
  */
 import type { RestockRecord } from '../tools/restock-ledger';

@@ -8,7 +8,7 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { z } from 'zod';
 import { currentPrincipal, holdsRole } from '@/lib/auth/authorize';
-import { serverOfPendingState, tenantOAuthProvider } from '@/lib/db/mcp-oauth';
+import { serverOfPendingState, tenantOAuthProvider } from '@/lib/db/auth/mcp-oauth';
 import { dashboardUrl, loadMcpServers, resolveServer } from '@/lib/mcp/client/server-config';
 
 export const runtime = 'nodejs';

@@ -12,7 +12,7 @@ import { useEffect, useState, useTransition } from 'react';
 import { stopRunAction } from '@/lib/actions/stop-run';
 import { isLiveStatus } from '@/lib/format/run-status';
 import { fetchJson } from '@/components/fetch-json';
-import type { RunProgressDto } from '@/lib/db/run-progress';
+import type { RunProgressDto } from '@/lib/db/runs/run-progress';
 
 /** How often a running run is polled when server-sent events cannot be had. */
 const POLL_MS = 1000;

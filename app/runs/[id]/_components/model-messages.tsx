@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
-import type { ModelInputDto } from '@/lib/db/types';
+import type { ModelInputDto } from '@/lib/db/runs/types';
 import { messageItems, type MessageItem } from '@/lib/charts/message-view';
 import { fetchJson } from '@/components/fetch-json';
 

@@ -3,7 +3,7 @@
  * apart from them: measurements by a named, versioned evaluator, not a person's verdict.
  */
 import Link from 'next/link';
-import type { RunScoreDto } from '@/lib/db/run-scores';
+import type { RunScoreDto } from '@/lib/db/review/run-scores';
 
 export function ScoresPanel({ scores }: { scores: readonly RunScoreDto[] }) {
   if (scores.length === 0) return null;

@@ -2,7 +2,7 @@
 /** The trajectory entries of one harness step: model turn, model-call retries, tool calls (arguments, result, outcome), guard and compaction events. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/step-findings';
+import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/review/step-findings';
 import { PlantedNotice, PromptLeakNote } from '@/components/finding-notes';
 import { displayJson } from '@/lib/charts/message-view';
 import { retryView } from '@/lib/charts/retry-view';

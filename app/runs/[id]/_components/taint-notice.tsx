@@ -3,7 +3,7 @@
  * the planted text (as text, never markup), with a link that opens the replay at that step. From
  * there, in a governed run, every write waited for a reviewer.
  */
-import type { RunTaint } from '@/lib/db/runs-read';
+import type { RunTaint } from '@/lib/db/runs/runs-read';
 
 export const detectorName = (d: RunTaint['detector']) => (d === 'quarantine' ? 'the quarantine detector' : 'the no_injection guardrail');
 

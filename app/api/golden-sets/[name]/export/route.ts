@@ -1,7 +1,7 @@
 /** GET a stored golden set (`?version=N`, else the newest) as golden JSONL, the course's format (what the import takes back). */
 import { z } from 'zod';
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { getGoldenSetTextOrThrow } from '@/lib/db/golden-sets';
+import { getGoldenSetTextOrThrow } from '@/lib/db/review/golden-sets';
 import { GoldenSetNameSchema } from '@/lib/eval/golden-sets';
 
 const Query = z.object({ name: GoldenSetNameSchema, version: z.coerce.number().int().min(1).optional() });

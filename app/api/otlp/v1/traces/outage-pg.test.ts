@@ -12,7 +12,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '@/scripts/db-migrate.mjs';
-import { closeDb, getDb } from '@/lib/db/client';
+import { closeDb, getDb } from '@/lib/db/core/client';
 import { createTestDatabaseUrl } from '@/lib/db/testing/test-databases';
 import { pgClusterSkipReason, startPgCluster, type PgCluster } from '@/lib/db/testing/pg-cluster';
 import { hashToken } from '@/lib/otel/ingest-tokens';

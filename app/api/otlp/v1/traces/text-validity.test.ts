@@ -6,15 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { migrate } from '@/scripts/db-migrate.mjs';
-import { testProviders, type TestDatabase } from '@/lib/db/testing/test-databases';
+import { describeOnDatabases } from '@/lib/db/testing/on-databases';
 import { hashToken } from '@/lib/otel/ingest-tokens';
 
 const TOKEN = 'tenant-a-token-0123456789abcdef';
 const FIXTURE = path.resolve(import.meta.dirname, '../../../../../lib/otel/testing/fixtures/genai-python-agent.json');
 const SECRET = 'PROMPT-TEXT-THAT-MUST-NOT-BE-LOGGED';
-const providers = await testProviders();
 
 /** The fixture trace with one tool-call argument replaced by `text` (written as JSON, so "\ud800" stays a lone surrogate). */
 function traceWith(jsonEscapedText: string): { body: string; path: string } {
@@ -28,12 +27,10 @@ function traceWith(jsonEscapedText: string): { body: string; path: string } {
   };
 }
 
-describe.each(providers)('OTLP text the database cannot hold, on $name', (provider) => {
-  let t: TestDatabase;
+describeOnDatabases('OTLP text the database cannot hold, on $name', ({ provider, test, t }) => {
   const env = { ...process.env };
   beforeAll(async () => {
     if (provider.skipReason) return;
-    t = await provider.create();
     await migrate({ url: t.url });
     process.env.DATABASE_URL = t.url;
     process.env.STOCKROOM_OTLP_TOKENS = `acme:${hashToken(TOKEN)}`;
@@ -44,16 +41,14 @@ describe.each(providers)('OTLP text the database cannot hold, on $name', (provid
     delete (globalThis as { __stockroomDb?: unknown }).__stockroomDb;
     await cached?.close();
     process.env = { ...env };
-    await t?.drop();
   });
-  const test = provider.skipReason ? it.skip : it;
 
   test.each([
     ['an unpaired surrogate', '\\ud800 and more'],
     ['a NUL character', 'before\\u0000after'],
   ])('%s is a 400 naming the path, stores nothing, and logs no content', async (_what, text) => {
     const { POST } = await import('./route');
-    const { countRuns } = await import('@/lib/db/runs-list');
+    const { countRuns } = await import('@/lib/db/runs/runs-list');
     const logged: string[] = [];
     const spies = (['error', 'warn', 'log', 'info'] as const).map((m) =>
       vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(' '))),

@@ -57,8 +57,8 @@ async function open(id: string, signal?: AbortSignal) {
 
 describe('GET /api/runs/[id]/events', () => {
   it('sends the progress now and at each change — a step, the answer forming, the end — then ends', async () => {
-    const { saveRun, replaceRun } = await import('@/lib/db/runs-write');
-    const { storeAnswerSoFar } = await import('@/lib/db/run-progress');
+    const { saveRun, replaceRun } = await import('@/lib/db/runs/runs-write');
+    const { storeAnswerSoFar } = await import('@/lib/db/runs/run-progress');
     const { watchedRuns } = await import('@/lib/runs/progress-hub');
     const meta = { ...makeMeta({ tenant: 'kittiwake' }), id: 'events-run-0001' };
     const first = { ...makeRun({ runId: 'h-events', rounds: 1 }), status: 'running' as const };
@@ -92,7 +92,7 @@ describe('GET /api/runs/[id]/events', () => {
   });
 
   it('says `gone` when the run is deleted while a page follows it, and stops reading it', async () => {
-    const { saveRun, deleteRun } = await import('@/lib/db/runs-write');
+    const { saveRun, deleteRun } = await import('@/lib/db/runs/runs-write');
     const { watchedRuns } = await import('@/lib/runs/progress-hub');
     const meta = { ...makeMeta({ tenant: 'kittiwake' }), id: 'events-run-0002' };
     await saveRun({ ...makeRun({ runId: 'h-gone', rounds: 1 }), status: 'running' }, meta);
@@ -106,7 +106,7 @@ describe('GET /api/runs/[id]/events', () => {
   });
 
   it('stops reading when the page goes away', async () => {
-    const { saveRun } = await import('@/lib/db/runs-write');
+    const { saveRun } = await import('@/lib/db/runs/runs-write');
     const { watchedRuns } = await import('@/lib/runs/progress-hub');
     const meta = { ...makeMeta({ tenant: 'kittiwake' }), id: 'events-run-0003' };
     await saveRun({ ...makeRun({ runId: 'h-left', rounds: 1 }), status: 'running' }, meta);

@@ -5,7 +5,7 @@
  * reconnects by itself after a cut, and the page falls back to polling the progress route.
  */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 import { progressEventStream } from '@/lib/runs/progress-events';
 

@@ -1,7 +1,7 @@
 /** GET the messages one model call of a run saw. */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { getModelInputAt } from '@/lib/db/runs-read';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { getModelInputAt } from '@/lib/db/runs/runs-read';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
 import { ModelInputQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({

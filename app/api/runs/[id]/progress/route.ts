@@ -1,7 +1,7 @@
 /** GET how far a run has got (status and step count): the replay of a running live run polls this. */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { getRunProgressOrThrow } from '@/lib/db/run-progress';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { getRunProgressOrThrow } from '@/lib/db/runs/run-progress';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({

@@ -1,8 +1,8 @@
 /** GET a run's trajectory entries for harness steps `fromStep..toStep` (replay loads a step at a time). */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { getRunSteps } from '@/lib/db/runs-read';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
-import { withFindings } from '@/lib/db/step-findings';
+import { getRunSteps } from '@/lib/db/runs/runs-read';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
+import { withFindings } from '@/lib/db/review/step-findings';
 import { RunStepsQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({

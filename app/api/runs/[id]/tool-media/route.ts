@@ -1,7 +1,7 @@
 /** GET the non-text parts of one tool call (images, audio, resource links, embedded resources), whole, for replay. */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { getToolMediaAt } from '@/lib/db/runs-read';
-import { requireRunInTenant } from '@/lib/db/tenant-scope';
+import { getToolMediaAt } from '@/lib/db/runs/runs-read';
+import { requireRunInTenant } from '@/lib/db/governance/tenant-scope';
 import { ToolResultQuerySchema } from '@/lib/schemas/api-queries';
 
 export const GET = safeRoute({

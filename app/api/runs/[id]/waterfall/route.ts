@@ -1,6 +1,6 @@
 /** GET a run's waterfall entries, packed (lib/charts/waterfall.ts); the replay fetches it after the page, so a long run's page stays light. */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { NotFoundError } from '@/lib/db/errors';
+import { NotFoundError } from '@/lib/db/core/errors';
 import { packWaterfall } from '@/lib/charts/waterfall';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 import { loadWaterfall } from '@/app/runs/[id]/load-waterfall';

@@ -53,15 +53,15 @@ async function open(id: string, signal?: AbortSignal) {
 }
 
 async function newSuite(id: string, tenant = 'kittiwake') {
-  const { createSuiteRun } = await import('@/lib/db/suites');
+  const { createSuiteRun } = await import('@/lib/db/suites/suites');
   await createSuiteRun({ id, kind: 'matrix', total: 5, config: {}, datasetName: 'bundled', datasetHash: 'h', tenant });
   return id;
 }
 
 describe('GET /api/suites/[id]/events', () => {
   it('sends the status now and at each change — running, then done — then ends, one reader for two pages', async () => {
-    const { markSuiteStarted } = await import('@/lib/db/suite-jobs');
-    const { getDb } = await import('@/lib/db/client');
+    const { markSuiteStarted } = await import('@/lib/db/suites/suite-jobs');
+    const { getDb } = await import('@/lib/db/core/client');
     const { watchedSuites } = await import('@/lib/runs/suite-status-hub');
     const id = await newSuite('events-suite-0001');
     env.as('viewer');
@@ -83,7 +83,7 @@ describe('GET /api/suites/[id]/events', () => {
   });
 
   it('says `gone` when the suite is deleted while a page follows it', async () => {
-    const { getDb } = await import('@/lib/db/client');
+    const { getDb } = await import('@/lib/db/core/client');
     const id = await newSuite('events-suite-0002');
     env.as('viewer');
     const s = await open(id);

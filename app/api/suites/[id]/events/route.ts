@@ -5,7 +5,7 @@
  * the stream works.
  */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
+import { requireSuiteInTenant } from '@/lib/db/governance/tenant-scope';
 import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
 import { suiteStatusEventStream } from '@/lib/runs/progress-events';
 

@@ -1,8 +1,8 @@
 /** GET the cases whose score on a metric moved between `none` and a setting of a matrix run (over every epoch of each case). */
 import { safeRoute } from '@/lib/boundary/safe-route';
 import { ActionError } from '@/lib/boundary/errors';
-import { getMatrixCasesThatMoved, BASELINE_SETTING } from '@/lib/db/suites';
-import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
+import { getMatrixCasesThatMoved, BASELINE_SETTING } from '@/lib/db/suites/suites';
+import { requireSuiteInTenant } from '@/lib/db/governance/tenant-scope';
 import { caseMoved, caseScoreKey } from '@/lib/charts/matrix-view';
 import { MovedCasesQuerySchema } from '@/lib/schemas/api-queries';
 

@@ -5,9 +5,9 @@
  * caller's tenant's.
  */
 import { safeRoute } from '@/lib/boundary/safe-route';
-import { requireSuiteInTenant } from '@/lib/db/tenant-scope';
+import { requireSuiteInTenant } from '@/lib/db/governance/tenant-scope';
 import { SuiteStatisticsQuerySchema } from '@/lib/schemas/api-queries';
-import { getSuiteStatistics } from '@/lib/db/suite-statistics';
+import { getSuiteStatistics } from '@/lib/db/suites/suite-statistics';
 import { TABLE_METRICS } from '@/lib/charts/matrix-view';
 import { SUITE_CARD_METRICS } from '@/lib/charts/suite-diff';
 

@@ -1,0 +1,98 @@
+/**
+ * Issue 36, OTLP ingest: on SQLite, Prisma's path writes a table's rows as one JSON value expanded by
+ * json_each instead of one bound value per cell. The rows must be the ones the direct path
+ * (insertSqlite, bound as sqliteValue binds) stores: every column's storage class and value, for a
+ * run's dozen tables and for spans (bigint nanoseconds past 2^53, booleans, dates, nulls, JSON text).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../../scripts/db-migrate.mjs';
+import { BlobSet } from './blobs';
+import { insertAll, insertSqlite, type TableRows } from './bulk-insert';
+import { openDatabase, type Database } from './client';
+import { buildRunRows } from '../runs/run-rows';
+import { runTables } from '../runs/runs-write';
+import { sqliteValue } from './sqlite-direct';
+import { makeMeta, makeRun } from '../testing/run-fixtures';
+import { createTestDatabaseUrl } from '../testing/test-databases';
+
+let viaPrisma: { db: Database; drop: () => Promise<void> };
+let direct: { db: Database; drop: () => Promise<void> };
+
+async function fresh() {
+  const { url, drop } = await createTestDatabaseUrl('sqlite');
+  await migrate({ url });
+  return { db: openDatabase(url), drop };
+}
+
+beforeAll(async () => {
+  viaPrisma = await fresh();
+  direct = await fresh();
+});
+afterAll(async () => {
+  for (const d of [viaPrisma, direct]) {
+    await d?.db.close();
+    await d?.drop();
+  }
+});
+
+function tables(): TableRows[] {
+  const blobs = new BlobSet();
+  const rows = [0, 1].map((i) => buildRunRows({ ...makeRun({ runId: `h-${i}`, rounds: 2 + i }), status: 'finished' }, makeMeta({ tenant: 'kittiwake' }), `run-${i}`, blobs));
+  const at = new Date('2026-12-07T10:00:00.123Z');
+  const spans = [0, 1, 2].map((i) => ({
+    tenant: 'kittiwake', traceId: 't1', spanId: `s${i}`, parentSpanId: i === 0 ? null : 's0', name: `chat “${i}” 'q'`, kind: i, startNs: 1796086453000000001n + BigInt(i), endNs: 9007199254740993n,
+    statusCode: 0, statusMessage: '', serviceName: i === 2 ? null : 'svc', attributes: JSON.stringify({ n: 1.5, s: '1e3', u: 'ünï' }), events: '[]', receivedAt: at,
+  }));
+  return [
+    ...runTables(blobs.rows.values(), rows),
+    { table: 'OtlpTrace', rows: [{ tenant: 'kittiwake', traceId: 't1', runId: null, spanCount: 3, rootEnded: true, lastSpanAt: at }] },
+    { table: 'OtlpSpan', rows: spans, ignoreConflictOn: ['tenant', 'traceId', 'spanId'] },
+  ];
+}
+
+/** Every row of `table` as each column's storage class and SQL literal, in a stable order. */
+function dump(db: Database, table: string): string[] {
+  const conn = db.direct!();
+  const columns = (conn.prepare(`SELECT name FROM pragma_table_info('${table}')`) as unknown as { all(): { name: string }[] }).all().map((c) => c.name);
+  const select = columns.map((c) => `'${c}=' || typeof("${c}") || ':' || quote("${c}")`).join(` || ' | ' || `);
+  return ((conn.prepare(`SELECT ${select} AS r FROM "${table}"`) as unknown as { all(): { r: string }[] }).all()).map((x) => x.r).sort();
+}
+
+describe('SQLite bulk inserts through Prisma (one JSON value a table)', () => {
+  it('store the same rows, column by column, as the direct path binding each value', async () => {
+    const t = tables();
+    await viaPrisma.db.prisma.$transaction(insertAll(viaPrisma.db, t));
+    const conn = direct.db.direct!();
+    conn.transaction(() => {
+      for (const s of insertSqlite(t)) conn.prepare(s.sql).run(...s.values.map(sqliteValue));
+    }).immediate();
+    for (const { table, rows } of t) {
+      if (rows.length === 0) continue;
+      const mine = dump(viaPrisma.db, table);
+      expect(mine).toHaveLength(rows.length);
+      expect(mine, table).toEqual(dump(direct.db, table));
+    }
+    expect(dump(viaPrisma.db, 'OtlpSpan')[0]).toContain('startNs=integer:1796086453000000001');
+  });
+
+  it('a resent row is a no-op where the table says so, as on the direct path', async () => {
+    const spans = tables().filter((x) => x.table === 'OtlpSpan');
+    await viaPrisma.db.prisma.$transaction(insertAll(viaPrisma.db, spans));
+    expect(dump(viaPrisma.db, 'OtlpSpan')).toHaveLength(3);
+  });
+
+  it('a row stored again on its key is updated in place (updateOn), on both paths alike', async () => {
+    // What replaceRun does with a run's own row: the merge of the two write paths once lost it (a duplicate-key error).
+    const row = { ...(tables().find((x) => x.table === 'Run')!.rows[0] as Record<string, unknown>), finalAnswer: 'stored again', steps: 99 };
+    const again: TableRows[] = [{ table: 'Run', rows: [row], updateOn: 'id' }];
+    await viaPrisma.db.prisma.$transaction(insertAll(viaPrisma.db, again));
+    const conn = direct.db.direct!();
+    conn.transaction(() => {
+      for (const s of insertSqlite(again)) conn.prepare(s.sql).run(...s.values.map(sqliteValue));
+    }).immediate();
+    const mine = dump(viaPrisma.db, 'Run');
+    expect(mine).toEqual(dump(direct.db, 'Run'));
+    expect(mine.filter((r) => r.includes("finalAnswer=text:'stored again'"))).toHaveLength(1);
+    expect(mine).toHaveLength(2);
+  });
+});

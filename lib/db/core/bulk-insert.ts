@@ -1,0 +1,148 @@
+import 'server-only';
+/**
+ * Multi-row INSERT statements through Prisma's raw tagged template (portable between SQLite and
+ * PostgreSQL: quoted identifiers, bound values). Prisma's createMany costs ~100–400 µs per row in
+ * the JS query compiler; one bound multi-row INSERT costs ~20 µs per row, which is what lets a
+ * 250-run matrix be stored in well under a second.
+ *
+ * Each statement is one round trip through Prisma and the driver (~0.35 ms of CPU on PostgreSQL
+ * whatever its size), so `insertAll` writes a run's dozen tables on PostgreSQL as one statement of
+ * data-modifying CTEs: a worker storing runs all day spends its time on runs, not on round trips.
+ */
+import { Prisma as Sql } from '../generated/sqlite/client';
+import type { Database } from './client';
+
+/** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
+const MAX_PARAMS = 10_000;
+/** Bound values per PostgreSQL statement that chains several INSERTs (its limit is 65,535). */
+const MAX_PARAMS_CHAINED = 30_000;
+
+/** One table's rows to insert; every row has the same keys, which name the columns. */
+export interface TableRows {
+  table: string;
+  rows: ReadonlyArray<object>;
+  /** A duplicate key on this column (or these columns) is a no-op (content-addressed or resent rows). */
+  ignoreConflictOn?: string | readonly string[];
+  /**
+   * PostgreSQL: the write holds BLOB_PRUNE_LOCK shared until commit. Writers share it; a prune
+   * (runs-write.ts pruneBlobs) takes it exclusively, so it waits for every write in flight and they
+   * wait for it: a row this transaction references cannot be pruned between its conflict check and
+   * its reference (observed: RunBlobRef_hash_fkey failures).
+   */
+  shareExisting?: boolean;
+  /**
+   * A row whose key (this column) is stored already is updated in place, every other column set to
+   * the new value (a run stored again: rows other writers keep under it are not touched, runs-write.ts).
+   */
+  updateOn?: string;
+}
+
+/** The advisory lock pruning content-addressed rows takes exclusively and their writers share. */
+export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
+
+type Statement = ReturnType<Database['prisma']['$executeRaw']>;
+
+/** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
+function insertSql({ table, rows, ignoreConflictOn, updateOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first);
+  const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  const tail = Sql.raw(
+    updateOn !== undefined
+      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+      : conflict.length > 0
+        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+        : '',
+  );
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  const pieces = [];
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
+    const values = chunk.map((row) => Sql.sql`(${Sql.join(columns.map((c) => (row as Record<string, unknown>)[c] ?? null))})`);
+    pieces.push({ sql: Sql.sql`${head}${Sql.join(values)}${tail}`, params: chunk.length * columns.length });
+  }
+  return pieces;
+}
+
+/**
+ * A value as it goes into the JSON of sqliteJsonInserts: what sqliteValue binds, in JSON (booleans
+ * 1/0, dates ISO with +00:00), a bigint as its digits (the INTEGER column's affinity makes it the
+ * same integer again: a JSON number would lose digits past 2^53).
+ */
+function jsonCell(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'bigint') return String(v);
+  if (v instanceof Date) return v.toISOString().replace('Z', '+00:00');
+  if (v instanceof Uint8Array) throw new TypeError('sqliteJsonInserts: a byte value cannot travel as JSON');
+  return v;
+}
+
+/**
+ * SQLite through Prisma: a table's rows as one statement with one bound value, the rows as a JSON
+ * array of arrays that json_each expands. Prisma maps each bound value of a raw query in its query
+ * interpreter: 1,000 spans of 14 columns were 14,000 values and ~40 ms of CPU, as one JSON string
+ * ~20 ms (issue 36, OTLP ingest). The rows stored are the direct path's (insertSqlite): the same
+ * values, converted by the same column affinities (lib/db/bulk-insert.test.ts compares them).
+ */
+function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRows): Sql.Sql[] {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first);
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  // The same conflict clause as the direct path's (insertSql): update in place, or keep what is there.
+  const onConflict =
+    updateOn !== undefined
+      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+      : conflict.length > 0
+        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+        : '';
+  // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
+  const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
+  const tail = Sql.raw(`) WHERE true${onConflict}`);
+  const json = JSON.stringify(rows.map((row) => columns.map((c) => jsonCell((row as Record<string, unknown>)[c]))));
+  return [Sql.sql`${head}${json}${tail}`];
+}
+
+/** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
+export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
+  return tables.flatMap(insertSql).map(({ sql }) => ({ sql: sql.sql, values: sql.values }));
+}
+
+/**
+ * Statements inserting several tables' rows, to be run in order inside one transaction; `tables`
+ * come in foreign-key order. SQLite (no INSERT inside WITH): one statement per table chunk.
+ * PostgreSQL: consecutive INSERTs chained as data-modifying CTEs into as few statements as
+ * MAX_PARAMS_CHAINED allows (one for any single run). Foreign keys are checked at the end of each
+ * statement, so a parent and its children may share one; no two INSERTs of a statement touch the
+ * same row (a batch's blobs are distinct by hash, every other row is new). SQLite: one statement per
+ * table, its rows in one JSON value (sqliteJsonInserts).
+ */
+export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
+  // SQLite has one writer at a time: nothing can be pruned between this write's statements.
+  if (db.provider !== 'postgres') return tables.flatMap(sqliteJsonInserts).map((sql) => db.prisma.$executeRaw`${sql}`);
+  const pieces = tables.flatMap(insertSql);
+  const statements: Statement[] = [];
+  if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
+    statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
+  }
+  let group: Sql.Sql[] = [];
+  let params = 0;
+  const flush = () => {
+    const last = group.pop();
+    if (!last) return;
+    const ctes = group.map((sql, i) => Sql.sql`${Sql.raw(`"w${i}"`)} AS (${sql})`);
+    statements.push(ctes.length === 0 ? db.prisma.$executeRaw`${last}` : db.prisma.$executeRaw`WITH ${Sql.join(ctes)} ${last}`);
+    group = [];
+    params = 0;
+  };
+  for (const piece of pieces) {
+    if (group.length > 0 && params + piece.params > MAX_PARAMS_CHAINED) flush();
+    group.push(piece.sql);
+    params += piece.params;
+  }
+  flush();
+  return statements;
+}

@@ -1,0 +1,77 @@
+import 'server-only';
+/**
+ * The Prisma client, picked at run time from DATABASE_URL: the SQLite client over better-sqlite3 or
+ * the PostgreSQL client over pg, so one build serves both. Both generated clients come from schemas
+ * with identical models, so the data layer is typed against the SQLite one and uses either.
+ */
+import { PrismaClient as PostgresClient } from '../generated/postgres/client';
+import { PrismaClient as SqliteClient } from '../generated/sqlite/client';
+import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './database-url';
+import { sqliteAdapter } from './sqlite-adapter';
+import { openSqliteDirect, type SqliteConnection } from './sqlite-direct';
+import { ReleasingPrismaPg } from './pg-adapter';
+import { guardUnavailable } from './unavailable-guard';
+
+/** Connections a process's PostgreSQL pool opens at most (node-postgres' default, stated here). */
+export const PG_POOL_SIZE = 10;
+
+/** The Prisma client type the data layer is written against (models are identical across providers). */
+export type Prisma = SqliteClient;
+
+/** A connected database: its Prisma client and which provider it speaks. */
+export interface Database {
+  readonly prisma: Prisma;
+  readonly provider: Provider;
+  /** Releases the connection (tests, CLI, bench; the app's singleton lives for the process). */
+  close(): Promise<void>;
+  /** SQLite: a synchronous connection to the same file for the suite-case store (sqlite-direct.ts), opened on first use. */
+  readonly direct?: () => SqliteConnection;
+}
+
+/**
+ * Opens a database for a URL (or DATABASE_URL). The schema must already be migrated
+ * (scripts/db-migrate.mjs). Tests, the CLI and the bench use this; the app uses `getDb()`.
+ */
+export function openDatabase(url: string | undefined = process.env.DATABASE_URL): Database {
+  const target: DatabaseTarget = resolveDatabaseUrl(url);
+  if (target.provider === 'sqlite') {
+    // Every client's failures are classified: an unavailable database throws DatabaseUnavailableError.
+    const prisma = guardUnavailable(new SqliteClient({ adapter: sqliteAdapter(target.file) }));
+    let direct: SqliteConnection | undefined;
+    return {
+      prisma,
+      provider: 'sqlite',
+      direct: () => (direct ??= openSqliteDirect(target.file)),
+      close: async () => {
+        direct?.close();
+        direct = undefined;
+        await prisma.$disconnect();
+      },
+    };
+  }
+  const client = guardUnavailable(new PostgresClient({ adapter: new ReleasingPrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) }));
+  // Same models, same generated API; only the provider-specific query options differ (see runs-list).
+  const prisma = client as unknown as Prisma;
+  return { prisma, provider: 'postgres', close: () => client.$disconnect() };
+}
+
+const cache = globalThis as unknown as { __stockroomDb?: Database };
+
+/**
+ * The process-wide database. Cached on globalThis so Next's dev-mode module reloading does not open
+ * a new connection pool on every edit.
+ */
+export function getDb(): Database {
+  cache.__stockroomDb ??= openDatabase();
+  return cache.__stockroomDb;
+}
+
+/**
+ * Closes the process-wide database and forgets it, so the next getDb() opens DATABASE_URL afresh:
+ * for a process that moves between databases (bench sections, each on its own file).
+ */
+export async function closeDb(): Promise<void> {
+  const db = cache.__stockroomDb;
+  cache.__stockroomDb = undefined;
+  await db?.close();
+}
