@@ -26,7 +26,6 @@ const MEMBER_ACTIONS: Record<string, string> = {
 /** Route handlers that do not take a dashboard session, and why. */
 const PUBLIC_MUTATING_ROUTES: Record<string, string> = {
   'auth/[...all] POST': 'better-auth’s own sign-in/sign-out endpoints (sign-up is disabled)',
-  'mcp DELETE': 'answers 405 (stateless MCP endpoint)',
   'otlp/v1/traces POST': 'takes a tenant’s ingest bearer token, not a session (safeBearerRoute; app/api/otlp/v1/traces/route.test.ts)',
   'otlp/v1/logs POST': 'takes a tenant’s ingest bearer token, not a session (safeBearerRoute; app/api/otlp/v1/producers.test.ts)',
 };
@@ -310,6 +309,32 @@ describe('route handlers', () => {
     h.set('accept', 'application/json, text/event-stream');
     const res = await POST(new Request('http://127.0.0.1/api/mcp', { method: 'POST', headers: h, body: JSON.stringify(init) }));
     expect(res.status).toBe(200);
+  });
+
+  it("refuses the MCP endpoint's session stream and DELETE without a session (401) and to a viewer (403), and keeps an operator's MCP session that operator's alone", async () => {
+    const { POST, GET, DELETE } = await import('../../app/api/mcp/route');
+    const { headers } = await import('next/headers');
+    const request = async (method: 'POST' | 'GET' | 'DELETE', session?: string, body?: unknown) => {
+      const h = new Headers(await headers());
+      h.set('content-type', 'application/json');
+      h.set('accept', 'application/json, text/event-stream');
+      if (session) h.set('mcp-session-id', session);
+      return new Request('http://127.0.0.1/api/mcp', { method, headers: h, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    };
+    env.as('operator');
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const session = (await POST(await request('POST', undefined, init))).headers.get('mcp-session-id')!;
+    expect(session).toBeTruthy();
+    for (const [user, status] of [[null, 401], ['viewer', 403], ['reviewer', 403], ['admin', 404]] as const) {
+      env.as(user);
+      expect((await GET(await request('GET', session))).status, `GET as ${user}`).toBe(status);
+      expect((await DELETE(await request('DELETE', session))).status, `DELETE as ${user}`).toBe(status);
+      expect((await POST(await request('POST', session, { jsonrpc: '2.0', id: 2, method: 'ping' }))).status, `POST as ${user}`).toBe(status);
+    }
+    env.as('operator');
+    expect((await POST(await request('POST', session, { jsonrpc: '2.0', id: 3, method: 'ping' }))).status).toBe(200);
+    expect((await DELETE(await request('DELETE', session))).status).toBe(200);
+    expect((await POST(await request('POST', session, { jsonrpc: '2.0', id: 4, method: 'ping' }))).status).toBe(404);
   });
 
   const hasGet = (route: string) => /^export const GET\b|^export (async )?function GET\b/m.test(fs.readFileSync(path.join(API_DIR, route, 'route.ts'), 'utf8'));

@@ -14,7 +14,7 @@ import { resolveConfig } from '../harness/config';
 import { ConfigError } from '../harness/errors';
 import { createStockroomAgent } from '../stockroom/agent';
 import { loadDataset } from '../stockroom/dataset/load-dataset';
-import { StatelessMcpEndpoint } from './server/web-endpoint';
+import { WebMcpEndpoint } from './server/web-endpoint';
 import { createExecutor } from './client/create-executor';
 import { startStockroomHttpServer, type RunningHttpServer } from './server/http-server';
 import type { McpToolExecutor } from './client/mcp-executor';
@@ -70,7 +70,7 @@ describe.skipIf(!hasOwn)('a run against server-everything (a third-party stdio s
 
 /** Our /api/mcp endpoint on a real socket, behind a bearer token, as the dashboard serves it. */
 async function tokenGuardedServer(token: string): Promise<{ url: string; server: Server }> {
-  const endpoint = new StatelessMcpEndpoint(() => loadDataset(OWN_DATASET_DIR));
+  const endpoint = new WebMcpEndpoint(() => loadDataset(OWN_DATASET_DIR));
   const body = (req: IncomingMessage) =>
     new Promise<string>((resolve) => {
       let text = '';
@@ -82,9 +82,14 @@ async function tokenGuardedServer(token: string): Promise<{ url: string; server:
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized' } }));
       return;
     }
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: await body(req) });
-    const response = await endpoint.post(request, { key: 'token', writes: OPEN_WRITES });
+    // No GET stream here (the client does without one); POST, and DELETE to end the session.
+    if (req.method !== 'POST' && req.method !== 'DELETE') return void res.writeHead(405).end();
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      ...(req.method === 'POST' ? { body: await body(req) } : {}),
+    });
+    const response = await endpoint.handle(request, { key: 'token', writes: OPEN_WRITES });
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

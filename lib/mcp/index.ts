@@ -5,8 +5,8 @@
  */
 export { createStockroomServer, type StockroomServerOptions } from './server';
 export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './server';
-export { StatelessMcpEndpoint, type EndpointCaller } from './server';
-export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource } from './server';
+export { WebMcpEndpoint, type EndpointCaller, type WebEndpointOptions } from './server';
+export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource, type RunChange } from './server';
 export { parseWeaknessesParam } from './server';
 export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './server';
 export { runMcpServer } from './server';

@@ -18,7 +18,7 @@ import { McpToolExecutor } from './client/mcp-executor';
 import { REPO_ROOT } from './shared/paths';
 import { RESET_TOOL_NAME } from './shared/protocol';
 import { hasOwn, OWN_DATASET_DIR } from './test-support';
-import { StatelessMcpEndpoint } from './server/web-endpoint';
+import { WebMcpEndpoint } from './server/web-endpoint';
 import { GovernedWrites, OPEN_WRITES } from './server/write-gate';
 
 const POLICY = loadPolicyFile(path.join(REPO_ROOT, 'config/policy.json'));
@@ -141,13 +141,13 @@ describe.skipIf(!hasOwn)('`mcp-server --policy`: writes through the policy, the 
   });
 });
 
-describe.skipIf(!hasOwn)('/api/mcp callers (the stateless endpoint)', () => {
-  const endpoint = new StatelessMcpEndpoint(() => loadDataset(OWN_DATASET_DIR));
+describe.skipIf(!hasOwn)('/api/mcp callers (the web endpoint)', () => {
+  const endpoint = new WebMcpEndpoint(() => loadDataset(OWN_DATASET_DIR));
   /** An executor whose fetch goes to the endpoint as `callerKey` (writes open: isolation is what is tested). */
   const connect = (callerKey: string) =>
     McpToolExecutor.connect(
       httpConnection('http://127.0.0.1/api/mcp', (input, init) =>
-        endpoint.post(new Request(input instanceof Request ? input : String(input), init), { key: callerKey, writes: OPEN_WRITES }),
+        endpoint.handle(new Request(input instanceof Request ? input : String(input), init), { key: callerKey, writes: OPEN_WRITES }),
       ),
     );
 

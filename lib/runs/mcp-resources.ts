@@ -1,7 +1,9 @@
 /**
  * The dashboard's runs, suites and golden sets as resources of /api/mcp (issue 40), scoped to one
  * tenant: whatever the caller names, only their tenant's objects are read, and another tenant's is
- * answered exactly like one that does not exist (null: the server says "not found").
+ * answered exactly like one that does not exist (null: the server says "not found"). A run is followed
+ * through the process's per-run watch hub (progress-hub.ts), the same one reader of its progress row
+ * that the run page's event stream uses: no second polling loop.
  */
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Database } from '../db/core';
@@ -13,9 +15,12 @@ import { listRuns } from '../db/runs';
 import { getRunOrThrow } from '../db/runs';
 import { getSuiteCases, getSuiteRun, listSuiteRuns } from '../db/suites';
 import { requireSuiteInTenant } from '../db/governance';
-import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource } from '../mcp';
+import { COMPLETION_LIMIT, resourceUri, type ResourceKind, type ResourceSource, type RunChange } from '../mcp';
 import { listApprovals } from '../db/governance';
 import { byTimeLeft } from '../governance';
+import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
+import { isLiveStatus } from '../format';
+import { watchRunProgress } from './progress-hub';
 
 /** How many recent runs and suites resources/list names (the templates reach every other one). */
 export const LISTED_RECENT = 20;
@@ -43,6 +48,40 @@ async function readSuite(tenant: string, id: string, db: Database): Promise<stri
   if ((await orNull(() => requireSuiteInTenant(id, tenant, db))) === null) return null;
   const suite = await getSuiteRun(id, db);
   return suite ? JSON.stringify({ ...suite, cases: await getSuiteCases(id, undefined, db) }) : null;
+}
+
+/**
+ * What of a run's progress its resource shows: a step stored, a model call, its status and why it
+ * ended. A tool's progress and the answer forming are not in the stored run, so they send no update.
+ */
+function shownOf(p: RunProgressDto): string {
+  return JSON.stringify([p.status, p.steps, p.modelCallCount, p.terminationReason]);
+}
+
+/**
+ * Follows the tenant's run `id` (or its last characters) in the watch hub. The progress read here,
+ * before the subscription is answered, is the baseline: every later change is told, even one stored
+ * before the hub's first read (subscribe, then read the resource, and nothing is missed).
+ */
+async function watchRun(tenant: string, id: string, changed: (change: RunChange) => void, db: Database): Promise<(() => void) | null> {
+  const full = await orNull(() => resolveRunId(id, 'runId', tenant, db));
+  if (full === null) return null;
+  const baseline = await orNull(() => getRunProgressOrThrow(full, db));
+  if (baseline === null) return null;
+  let shown = shownOf(baseline);
+  // An ended run changes no more (a new step or end is never stored after its end).
+  if (!isLiveStatus(baseline.status)) return () => undefined;
+  return watchRunProgress(
+    full,
+    (progress) => {
+      if (progress === null) return changed('gone');
+      const now = shownOf(progress);
+      if (now === shown) return;
+      shown = now;
+      changed(isLiveStatus(progress.status) ? 'updated' : 'ended');
+    },
+    db,
+  );
 }
 
 /** The most pending requests the approval-queue resource holds (soonest to expire first). */
@@ -118,6 +157,9 @@ export function tenantResources(tenant: string, db: Database = getDb()): Resourc
       }
       const set = await orNull(() => getGoldenSetTextOrThrow(tenant, id, null, db));
       return set ? { mimeType: 'application/jsonl', text: set.jsonl } : null;
+    },
+    watchRun(id, changed) {
+      return watchRun(tenant, id, changed, db);
     },
   };
 }

@@ -1,17 +1,21 @@
 import 'server-only';
 /**
- * Live progress of runs for the pages following them (server-sent events): one poller per run in
- * this process (watch-hub.ts) reads the run's progress row every PROGRESS_POLL_MS.
+ * Live progress of runs for those following them — pages (server-sent events) and MCP clients
+ * subscribed to a run (lib/runs/mcp-resources.ts): one poller per run in this process (watch-hub.ts)
+ * reads the run's progress row every PROGRESS_POLL_MS.
  */
 import { getDb, type Database } from '../db/core';
 import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
 import { isLiveStatus } from '../format';
-import { createWatchHub } from './watch-hub';
+import { createWatchHub, type WatchHub } from './watch-hub';
 
 /** How often a watched run's progress row is read. */
 export const PROGRESS_POLL_MS = 100;
 
-const hub = createWatchHub<RunProgressDto>({ pollMs: PROGRESS_POLL_MS, live: (p) => isLiveStatus(p.status) });
+// One hub per process, whichever route bundle loads this module (the run page's event stream and
+// /api/mcp's subscriptions both follow runs through it), and across Next's dev-mode reloads.
+const cache = globalThis as unknown as { __stockroomProgressHub?: WatchHub<RunProgressDto> };
+const hub = (cache.__stockroomProgressHub ??= createWatchHub<RunProgressDto>({ pollMs: PROGRESS_POLL_MS, live: (p) => isLiveStatus(p.status) }));
 
 /**
  * Calls `watcher` with the run's progress now and whenever it changes; with null when the run is gone

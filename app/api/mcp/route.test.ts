@@ -60,11 +60,19 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
     }
   });
 
-  it('answers initialize statelessly (no session id)', async () => {
+  it('opens a session on initialize, and still answers a request outside any session statelessly', async () => {
     const res = await POST(new Request(URL_BASE, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }));
     expect(res.status).toBe(200);
-    expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect(await res.json()).toMatchObject({ result: { serverInfo: { name: 'stockroom-inventory' } } });
+    const session = res.headers.get('mcp-session-id');
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await res.json()).toMatchObject({ result: { serverInfo: { name: 'stockroom-inventory' }, capabilities: { resources: { subscribe: true } } } });
+    // A script that never initializes (no session id) is answered all the same.
+    const list = await POST(new Request(URL_BASE, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) }));
+    expect(list.status).toBe(200);
+    expect(list.headers.get('mcp-session-id')).toBeNull();
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+    const ended = await DELETE(new Request(URL_BASE, { method: 'DELETE', headers: { ...HEADERS, 'mcp-session-id': session! } }));
+    expect(ended.status).toBe(200);
   });
 
   it('serves the tools, with the weakness flags of the query string', async () => {
@@ -139,12 +147,22 @@ describe.skipIf(!hasShared)('POST /api/mcp', () => {
     expect(body.message).toContain('telepathy');
     expect(body.allowed).toEqual(['ambiguous_tool_desc', 'oversized_payload', 'naive_retry', 'injection_unguarded']);
   });
-});
 
-describe('GET and DELETE /api/mcp', () => {
-  it('are 405 on a stateless endpoint', () => {
-    expect(GET().status).toBe(405);
-    expect(DELETE().status).toBe(405);
-    expect(GET().headers.get('allow')).toBe('POST');
+  it('refuses GET and DELETE without a token with 401, like POST', async () => {
+    const { authorization: _omitted, ...anonymous } = HEADERS;
+    expect((await GET(new Request(URL_BASE, { method: 'GET', headers: anonymous }))).status).toBe(401);
+    expect((await DELETE(new Request(URL_BASE, { method: 'DELETE', headers: anonymous }))).status).toBe(401);
+  });
+
+  it('answers GET and DELETE with 400 naming the Mcp-Session-Id header when it is missing, and 404 for a session that does not exist', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const handler = method === 'GET' ? GET : DELETE;
+      const missing = await handler(new Request(URL_BASE, { method, headers: HEADERS }));
+      expect(missing.status).toBe(400);
+      expect(((await missing.json()) as { error: { message: string } }).error.message).toContain('Mcp-Session-Id');
+      const unknown = await handler(new Request(URL_BASE, { method, headers: { ...HEADERS, 'mcp-session-id': '00000000-0000-4000-8000-000000000000' } }));
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ error: { code: -32001 } });
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The Stockroom inventory MCP server at /api/mcp (streamable HTTP, stateless, JSON responses) over
- * the default dataset. `?weaknesses=a,b` selects the server's weakness flags. Callers present the
+ * The Stockroom inventory MCP server at /api/mcp (streamable HTTP, JSON responses) over the default
+ * dataset. An initialize opens a session bound to the caller (lib/mcp/server/web-endpoint.ts): GET is
+ * its notification stream, DELETE ends it; a POST outside a session is answered statelessly. `?weaknesses=a,b` selects the server's weakness flags. Callers present the
  * bearer token STOCKROOM_MCP_TOKEN, or a dashboard session with the operator role; Host and Origin
  * must name this deployment. Each caller has an environment of their own, and writes go through
  * the governance policy, the effect journal and the evidence chain (see lib/mcp/server/write-gate.ts); one
@@ -8,12 +9,12 @@
  * (lib/mcp/server/mcp-approvals.ts). A caller that has read a tool result with planted instructions
  * is tainted, and from then every write of theirs waits for a reviewer (lib/mcp/server/caller-taint.ts).
  * The caller's tenant's runs, suites and golden sets are resources (`stockroom://runs/{runId}`, …;
- * lib/runs/mcp-resources.ts); another tenant's are not found.
+ * lib/runs/mcp-resources.ts); another tenant's are not found. In a session a run can be followed
+ * (`resources/subscribe`): the server tells of each step and of its end.
  */
 import path from 'node:path';
-import { defaultDatasetDir, loadDataset } from '@/lib/stockroom/dataset/load-dataset';
+import { defaultDatasetDir } from '@/lib/stockroom/dataset/load-dataset';
 import { allowedDatasets } from '@/lib/runs/datasets';
-import { StatelessMcpEndpoint } from '@/lib/mcp/server/web-endpoint';
 import { authorizeMcpRequest, mcpAuthRefusal, type McpCaller } from '@/lib/auth/mcp-route-auth';
 import { bearerChallenge, resourceServerConfig, verifyResourceToken } from '@/lib/mcp/server/protected-resource';
 import { dashboardUrl } from '@/lib/mcp/client/server-config';
@@ -27,12 +28,10 @@ import { prismaGovernanceStore, prismaMcpApprovalStore } from '@/lib/db/governan
 import { MCP_RUN_PREFIX } from '@/lib/mcp/server/mcp-approvals';
 import { tenantResources } from '@/lib/runs/mcp-resources';
 import { DEFAULT_TENANT, OPERATOR_SCOPES } from '@/lib/governance/principal';
+import { endpoint } from './endpoint';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-
-// loadDataset memoises by directory, so this reads the files once per process.
-const endpoint = new StatelessMcpEndpoint(() => loadDataset(defaultDatasetDir()));
 
 /** This endpoint as an OAuth protected resource (its authorization server comes from the environment). */
 const resource = () => resourceServerConfig(dashboardUrl());
@@ -55,7 +54,8 @@ async function oauthCaller(token: string): Promise<McpCaller> {
   return { ok: true, via: 'oauth', subject: identity.id, tenant };
 }
 
-export async function POST(request: Request): Promise<Response> {
+/** Every method alike: the caller is authorized first, then the endpoint answers (a session's requests included). */
+async function handle(request: Request): Promise<Response> {
   const origin = mcpOriginRefusal(request);
   if (origin) return origin;
   const caller = await authorizeMcpRequest(request, process.env.STOCKROOM_MCP_TOKEN, oauthCaller);
@@ -81,14 +81,13 @@ export async function POST(request: Request): Promise<Response> {
     // Once this caller has read planted instructions, each write of theirs waits for a reviewer.
     taint: endpoint.taints.view(key),
   });
-  // Runs, suites and golden sets as resources: the caller's tenant's only.
-  return endpoint.post(request, { key, writes, resources: tenantResources(caller.tenant, db) });
+  // Runs, suites and golden sets as resources: the caller's tenant's only. A session is the key's
+  // alone: another caller's session id is answered as not found.
+  return endpoint.handle(request, { key, writes, resources: tenantResources(caller.tenant, db) });
 }
 
-export function GET(): Response {
-  return endpoint.methodNotAllowed();
-}
-
-export function DELETE(): Response {
-  return endpoint.methodNotAllowed();
-}
+export const POST = handle;
+/** A session's stream of server notifications (a followed run's updates). */
+export const GET = handle;
+/** Ends a session. */
+export const DELETE = handle;

@@ -34,7 +34,7 @@ const TENANTLESS_ACTIONS: Record<string, string> = {
 /** Routes that serve no tenant's stored objects, and why. */
 const TENANTLESS_ROUTES: Record<string, string> = {
   'auth/[...all]': 'better-auth’s own endpoints',
-  mcp: 'the MCP endpoint serves tools, not stored runs (issue 9 §3)',
+  mcp: 'the MCP endpoint, not a read route of one object: its resources, sessions and subscriptions are the caller’s tenant’s only (tested below; app/api/mcp/resources.test.ts, subscriptions.test.ts)',
   'mcp-oauth/callback': 'it completes only an authorization the caller’s own tenant started: the state is looked up within that tenant (lib/db/auth/mcp-oauth.test.ts)',
   'otlp/v1/traces': 'write-only: imports into the tenant its bearer token names (app/api/otlp/v1/traces/route.test.ts)',
   'otlp/v1/logs': 'write-only: attaches logs only to the runs of the tenant its bearer token names (app/api/otlp/v1/producers.test.ts)',
@@ -257,6 +257,47 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       // An operator of puffin (the admin included) holds the role; the reviewer alone is refused for the role first.
       expect(res.status).toBe(user === 'puffinReviewer' ? 403 : 404);
       expect(await res.text()).not.toMatch(/kittiwake/i);
+    });
+
+    it("keeps /api/mcp sessions and subscriptions within a tenant: a puffin user presenting kittiwake's session id is not found, and kittiwake cannot follow puffin's run", async () => {
+      const mcp = await loadRoute('mcp');
+      const { headers } = await import('next/headers');
+      const send = async (method: 'POST' | 'GET' | 'DELETE', session: string | null, body?: unknown) => {
+        const h = new Headers(await headers());
+        h.set('content-type', 'application/json');
+        h.set('accept', 'application/json, text/event-stream');
+        if (session) h.set('mcp-session-id', session);
+        return mcp[method]!(new Request('http://127.0.0.1/api/mcp', { method, headers: h, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
+      };
+      env.as('operator');
+      const opened = await send('POST', null, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const session = opened.headers.get('mcp-session-id');
+      expect(session).toBeTruthy();
+
+      const { saveRun } = await import('../../db/runs');
+      const { makeMeta, makeRun } = await import('../../db/testing/run-fixtures');
+      const theirs = await saveRun({ ...makeRun({ runId: 'h-puffin-live', rounds: 1 }), status: 'running' }, makeMeta({ tenant: 'puffin' }));
+      const subscribe = async (runId: string) =>
+        JSON.stringify(await (await send('POST', session, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: `stockroom://runs/${runId}` } })).json());
+      const foreign = await subscribe(theirs);
+      const missing = await subscribe(`${theirs.slice(0, -4)}zzzz`);
+      expect(foreign).toContain('-32002');
+      expect(foreign.replaceAll(theirs, '<id>')).toBe(missing.replaceAll(`${theirs.slice(0, -4)}zzzz`, '<id>'));
+      expect(foreign).not.toMatch(/puffin/i);
+
+      for (const user of PUFFIN_USERS) {
+        env.as(user);
+        for (const method of ['POST', 'GET', 'DELETE'] as const) {
+          const res = await send(method, session, method === 'POST' ? { jsonrpc: '2.0', id: 3, method: 'resources/list' } : undefined);
+          // The reviewer alone is refused for the role first.
+          expect(res.status, `${method} as ${user}`).toBe(user === 'puffinReviewer' ? 403 : 404);
+          expect(await res.text()).not.toMatch(/kittiwake/i);
+        }
+      }
+      // Still the kittiwake operator's, who ends it.
+      env.as('operator');
+      expect((await send('POST', session, { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(200);
+      expect((await send('DELETE', session)).status).toBe(200);
     });
 
     it('ignores a forged tenant cookie naming a tenant the caller does not belong to', async () => {

@@ -2,12 +2,11 @@
  * Streamable HTTP serving of the Stockroom server from a plain node:http server: one MCP session per
  * client (its own server and environment, so per-run state never mixes between clients), JSON
  * responses, Host/Origin checks against DNS rebinding, and a close() that ends every session.
- * Idle sessions are reaped on a timer. A session belongs to the client that opened it — its
- * credentials (the Authorization header), or its address when it sent none — and only that client
- * may use it: another client's session id is answered as not found. Each client holds at most
- * MAX_SESSIONS_PER_CLIENT sessions; past that its initialize is refused with 429, so one client
- * opening sessions in a loop is turned away without evicting anyone else's (observed before: 256
- * sessions from one client in 8 s, and every other client's live session answered 404).
+ * Sessions are kept in a SessionTable (session-table.ts): bound to the client that opened it — its
+ * credentials (the Authorization header), or its address when it sent none — so another client's
+ * session id is answered as not found; at most MAX_SESSIONS_PER_CLIENT per client, past which its
+ * initialize is refused with 429 (observed before: 256 sessions from one client in 8 s, and every
+ * other client's live session answered 404); idle ones reaped on a timer.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,20 +21,15 @@ import { defaultAllowedHostnames, hostRefusal } from './host-validation';
 import { jsonRpcShapeProblem } from './json-rpc-shape';
 import { releaseSettledJsonStreams } from './json-response-leak';
 import { connectGuarded } from './request-guard';
+import { SessionTable } from './session-table';
 import { createStockroomServer } from './stockroom-server';
 import { parseWeaknessesParam } from './weaknesses-param';
 import type { WriteGate } from './write-gate';
 
+export { MAX_SESSIONS, MAX_SESSIONS_PER_CLIENT, REAP_INTERVAL_MS, SESSION_IDLE_MS } from './session-table';
+
 /** Largest request body accepted (a tools/call is a few hundred bytes). */
 export const MAX_BODY_BYTES = 1_000_000;
-/** Open sessions at once; beyond it the biggest holder's least recently used session is closed. */
-export const MAX_SESSIONS = 256;
-/** Sessions one client (one credential, or one address without credentials) may hold at once. */
-export const MAX_SESSIONS_PER_CLIENT = 32;
-/** A session unused this long is closed by the reaper (clients such as the Inspector never DELETE). */
-export const SESSION_IDLE_MS = 5 * 60_000;
-/** How often the reaper looks for idle sessions, at most (a shorter idle limit checks more often). */
-export const REAP_INTERVAL_MS = 30_000;
 /** Grace given to in-flight requests at shutdown before connections are cut. */
 export const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -79,9 +73,6 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  lastUsed: number;
-  /** Who opened it (see clientKey); nobody else may use it. */
-  owner: string;
 }
 
 /**
@@ -133,55 +124,14 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   const path = options.path ?? '/mcp';
   const allowed = options.allowedHostnames ?? defaultAllowedHostnames(host);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const sessions = new Map<string, Session>();
-
-  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
-
-  const closeSession = (id: string): void => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    void session.transport
-      .close()
-      .then(() => session.server.close())
-      .catch(() => undefined);
-  };
-
-  const reapIdleSessions = (): number => {
-    const cutoff = Date.now() - idleMs;
-    const idle = [...sessions].filter(([, s]) => s.lastUsed < cutoff).map(([id]) => id);
-    idle.forEach(closeSession);
-    return idle.length;
-  };
-  const reaper = setInterval(reapIdleSessions, Math.max(1_000, Math.min(REAP_INTERVAL_MS, idleMs)));
-  reaper.unref();
-
-  /** The least recently used session among `candidates`. */
-  const oldest = (candidates: Iterable<[string, Session]>): string | undefined => {
-    let found: [string, number] | undefined;
-    for (const [id, s] of candidates) if (!found || s.lastUsed < found[1]) found = [id, s.lastUsed];
-    return found?.[0];
-  };
-
-  const perClient = options.maxSessionsPerClient ?? MAX_SESSIONS_PER_CLIENT;
-  const heldBy = (owner: string): [string, Session][] => [...sessions].filter(([, s]) => s.owner === owner);
-
-  /**
-   * Makes room for `owner`'s new session, or says why not: a client at its own cap is refused; a
-   * full server closes the least recently used session of whoever holds the most.
-   */
-  const makeRoom = (owner: string): string | null => {
-    const held = heldBy(owner).length;
-    if (held >= perClient) return `this client already holds ${held} sessions (at most ${perClient}); end one with DELETE or wait until an idle one is reaped`;
-    if (sessions.size >= MAX_SESSIONS) {
-      const counts = new Map<string, number>();
-      for (const s of sessions.values()) counts.set(s.owner, (counts.get(s.owner) ?? 0) + 1);
-      const biggest = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-      const id = biggest === undefined ? undefined : oldest(heldBy(biggest));
-      if (id) closeSession(id);
-    }
-    return null;
-  };
+  const sessions = new SessionTable<Session>({
+    close: async ({ transport, server }) => {
+      await transport.close();
+      await server.close();
+    },
+    ...(options.sessionIdleMs !== undefined ? { idleMs: options.sessionIdleMs } : {}),
+    ...(options.maxSessionsPerClient !== undefined ? { maxPerOwner: options.maxSessionsPerClient } : {}),
+  });
 
   const openSession = async (weaknesses: readonly WeaknessFlag[], owner: string): Promise<StreamableHTTPServerTransport> => {
     const id = randomUUID();
@@ -198,14 +148,14 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, server, lastUsed: Date.now(), owner });
+        sessions.add(id, owner, { transport, server });
       },
       onsessionclosed: () => {
-        sessions.delete(id);
+        sessions.forget(id);
       },
     });
     transport.onclose = () => {
-      sessions.delete(id);
+      sessions.forget(id);
     };
     await connectGuarded(server, transport);
     return transport;
@@ -234,11 +184,9 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     const owner = clientKey(req);
-    const found = sessionId ? sessions.get(sessionId) : undefined;
     // Another client's session is answered exactly like one that does not exist.
-    const session = found && found.owner === owner ? found : undefined;
+    const session = sessionId ? sessions.use(sessionId, owner) : undefined;
     if (sessionId && !session) return sendJsonRpcError(res, 404, -32001, 'Session not found');
-    if (session) session.lastUsed = Date.now();
 
     if (req.method === 'POST') {
       const text = await readBody(req);
@@ -259,10 +207,9 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       }
       const chosen = sessionWeaknesses(url);
       if (!chosen.ok) return sendJsonRpcError(res, 400, -32602, `Invalid params: ${chosen.message}`);
-      reapIdleSessions();
-      const full = makeRoom(owner);
+      const full = sessions.admit(owner);
       if (full !== null) {
-        return sendJsonRpcError(res, 429, -32000, `Too many sessions: ${full}`, { 'retry-after': String(Math.ceil(Math.min(idleMs, REAP_INTERVAL_MS) / 1000)) });
+        return sendJsonRpcError(res, 429, -32000, `Too many sessions: ${full}`, { 'retry-after': String(sessions.retryAfterSeconds) });
       }
       const transport = await openSession(chosen.weaknesses, owner);
       await transport.handleRequest(req, res, parsed.value);
@@ -270,7 +217,9 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
       return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
-      if (!session) return sendJsonRpcError(res, 400, -32000, 'Bad Request: mcp-session-id header required');
+      if (!session || !sessionId) return sendJsonRpcError(res, 400, -32000, 'Bad Request: mcp-session-id header required');
+      // A client listening on its GET stream is not idle while the stream is open.
+      if (req.method === 'GET') res.once('close', sessions.hold(sessionId));
       return session.transport.handleRequest(req, res);
     }
     res.setHeader('allow', 'GET, POST, DELETE');
@@ -298,14 +247,12 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,
-    sessionCount: () => sessions.size,
-    reapIdleSessions,
+    sessionCount: () => sessions.size(),
+    reapIdleSessions: () => sessions.reapIdle(),
     close: () => {
       closing ??= (async () => {
-        clearInterval(reaper);
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        await Promise.allSettled([...sessions.values()].map(({ transport, server }) => transport.close().then(() => server.close())));
-        sessions.clear();
+        await sessions.closeAll();
         httpServer.closeIdleConnections();
         const grace = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await stopped;

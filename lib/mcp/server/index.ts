@@ -7,8 +7,8 @@
  */
 export { createStockroomServer, type StockroomServerOptions } from './stockroom-server';
 export { startStockroomHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server';
-export { StatelessMcpEndpoint, type EndpointCaller } from './web-endpoint';
-export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource } from './resources';
+export { WebMcpEndpoint, type EndpointCaller, type WebEndpointOptions } from './web-endpoint';
+export { COMPLETION_LIMIT, parseResourceUri, RESOURCE_NOT_FOUND, RESOURCE_TEMPLATES, resourceUri, type ResourceKind, type ResourceSource, type RunChange } from './resources';
 export { connectGuarded } from './request-guard';
 export { parseWeaknessesParam } from './weaknesses-param';
 export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './write-gate';

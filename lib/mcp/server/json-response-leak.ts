@@ -7,15 +7,20 @@
  * gone (a fixed SDK), this does nothing.
  */
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 
 interface TransportInternals {
   _streamMapping?: Map<string, { resolveJson?: unknown }>;
   _requestToStreamMapping?: Map<unknown, string>;
 }
 
-/** Drops settled JSON-response stream entries of `transport`; returns how many were dropped. */
-export function releaseSettledJsonStreams(transport: StreamableHTTPServerTransport): number {
-  const inner = (transport as unknown as { _webStandardTransport?: TransportInternals })._webStandardTransport;
+/**
+ * Drops settled JSON-response stream entries of `transport` (the Node one wraps the web-standard
+ * one, where they are kept); returns how many were dropped.
+ */
+export function releaseSettledJsonStreams(transport: StreamableHTTPServerTransport | WebStandardStreamableHTTPServerTransport): number {
+  const wrapped = (transport as unknown as { _webStandardTransport?: TransportInternals })._webStandardTransport;
+  const inner = wrapped ?? (transport as unknown as TransportInternals);
   const streams = inner?._streamMapping;
   const pending = inner?._requestToStreamMapping;
   if (!(streams instanceof Map) || !(pending instanceof Map)) return 0;

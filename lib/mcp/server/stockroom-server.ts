@@ -61,10 +61,15 @@ export interface StockroomServerOptions {
   /** Also serve the conformance suite's test tools (`mcp-server --conformance-tools`; never for a model). */
   conformanceTools?: boolean;
   /**
-   * Advertise `logging` and send log messages (writes applied or refused). Off for the stateless
-   * /api/mcp endpoint: it answers each request as JSON and has no stream a log message could use.
+   * Advertise `logging` and send log messages (writes applied or refused). Off for /api/mcp's
+   * stateless answers (a request without a session): no stream a log message could use.
    */
   logging?: boolean;
+  /**
+   * Offer `resources/subscribe` (runs followed as they progress): only where the transport keeps a
+   * session with a stream to send `notifications/resources/updated` on, and `resources` can watch.
+   */
+  subscriptions?: boolean;
 }
 
 const RESET_TOOL: Tool = {
@@ -93,18 +98,23 @@ export function createStockroomServer(options: StockroomServerOptions): Server {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
 
   const logging = options.logging !== false;
+  const subscriptions = options.subscriptions === true && options.resources?.watchRun !== undefined;
   const server = new Server(STOCKROOM_SERVER_INFO, {
     capabilities: {
       tools: {},
       ...(logging ? { logging: {} } : {}),
-      ...(options.resources ? { resources: {}, prompts: {}, completions: {} } : options.conformanceTools ? CONFORMANCE_CAPABILITIES : {}),
+      ...(options.resources
+        ? { resources: subscriptions ? { subscribe: true } : {}, prompts: {}, completions: {} }
+        : options.conformanceTools
+          ? CONFORMANCE_CAPABILITIES
+          : {}),
       experimental: weaknessCapability(weaknesses, options.perSessionWeaknesses === true),
     },
   });
   // The conformance suite's own resources and prompts, where the server has none of its own.
   if (options.conformanceTools && !options.resources) serveConformanceFixtures(server);
   if (options.resources) {
-    serveResources(server, options.resources);
+    serveResources(server, options.resources, { subscriptions });
     servePrompts(server, options.resources);
     serveCompletion(server, options.resources);
   }
