@@ -73,12 +73,12 @@ async function watchRun(tenant: string, id: string, changed: (change: RunChange)
   if (!isLiveStatus(baseline.status)) return () => undefined;
   return watchRunProgress(
     full,
-    (progress) => {
+    (progress, ended) => {
       if (progress === null) return changed('gone');
       const now = shownOf(progress);
       if (now === shown) return;
       shown = now;
-      changed(isLiveStatus(progress.status) ? 'updated' : 'ended');
+      changed(ended ? 'ended' : 'updated');
     },
     db,
   );

@@ -1,8 +1,8 @@
 import 'server-only';
 /** Live progress as server-sent events: a run's (app/api/runs/[id]/events) and a suite's (app/api/suites/[id]/events). */
-import { isLiveStatus } from '../format';
 import { watchRunProgress } from './progress-hub';
 import { watchSuiteStatus, type SuiteStatusDto } from './suite-status-hub';
+import type { Watcher } from './watch-hub';
 import type { RunProgressDto } from '../db/runs';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
@@ -10,14 +10,14 @@ const KEEPALIVE_MS = 15_000;
 /** A stream is ended after this long; the browser reconnects (a bound on what one request holds). */
 const MAX_STREAM_MS = 10 * 60_000;
 
-/** A watcher of one row: calls back with its value (null: gone), returns the unsubscribe. */
-type Watch<T> = (watcher: (value: T | null) => void) => () => void;
+/** A watcher of one row in a watch hub: calls back with its value (null: gone), returns the unsubscribe. */
+type Watch<T> = (watcher: Watcher<T>) => () => void;
 
 /**
- * The stream of `watch`'s values as `event` (and `gone` when the row is gone), ended once a value is
- * not `live` any more, the client leaves, or MAX_STREAM_MS passes.
+ * The stream of `watch`'s values as `event` (and `gone` when the row is gone), ended once the hub says
+ * the row has ended, the client leaves, or MAX_STREAM_MS passes.
  */
-function eventStream<T>(event: string, watch: Watch<T>, live: (value: T) => boolean, signal: AbortSignal): Response {
+function eventStream<T>(event: string, watch: Watch<T>, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -46,14 +46,14 @@ function eventStream<T>(event: string, watch: Watch<T>, live: (value: T) => bool
       };
       // Retry after a cut in a second, not the browser's default three.
       send('retry: 1000\n\n');
-      const stop = watch((value) => {
+      const stop = watch((value, ended) => {
         if (value === null) {
           send('event: gone\ndata: {}\n\n');
           close();
           return;
         }
         send(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
-        if (!live(value)) close();
+        if (ended) close();
       });
       // Told at once (another page already watches an ended row): closed before this line.
       if (closed) stop();
@@ -70,10 +70,10 @@ function eventStream<T>(event: string, watch: Watch<T>, live: (value: T) => bool
 }
 
 export function progressEventStream(runId: string, signal: AbortSignal): Response {
-  return eventStream<RunProgressDto>('progress', (w) => watchRunProgress(runId, w), (p) => isLiveStatus(p.status), signal);
+  return eventStream<RunProgressDto>('progress', (w) => watchRunProgress(runId, w), signal);
 }
 
 /** A suite's status (`status`: queued, running, then done, failed or cancelled), sent when it changes; ends after the end. */
 export function suiteStatusEventStream(suiteRunId: string, signal: AbortSignal): Response {
-  return eventStream<SuiteStatusDto>('status', (w) => watchSuiteStatus(suiteRunId, w), (s) => s.status === 'queued' || s.status === 'running', signal);
+  return eventStream<SuiteStatusDto>('status', (w) => watchSuiteStatus(suiteRunId, w), signal);
 }

@@ -7,7 +7,7 @@ import 'server-only';
 import { getDb, type Database } from '../db/core';
 import { getRunProgressOrThrow, type RunProgressDto } from '../db/runs';
 import { isLiveStatus } from '../format';
-import { createWatchHub, type WatchHub } from './watch-hub';
+import { createWatchHub, type Watcher, type WatchHub } from './watch-hub';
 
 /** How often a watched run's progress row is read. */
 export const PROGRESS_POLL_MS = 100;
@@ -21,7 +21,7 @@ const hub = (cache.__stockroomProgressHub ??= createWatchHub<RunProgressDto>({ p
  * Calls `watcher` with the run's progress now and whenever it changes; with null when the run is gone
  * (deleted, or it cannot be read). Stops by itself once the run has ended. Returns the unsubscribe.
  */
-export function watchRunProgress(runId: string, watcher: (progress: RunProgressDto | null) => void, db: Database = getDb()): () => void {
+export function watchRunProgress(runId: string, watcher: Watcher<RunProgressDto>, db: Database = getDb()): () => void {
   return hub.watch(runId, watcher, (id) => getRunProgressOrThrow(id, db));
 }
 

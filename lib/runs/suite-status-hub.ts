@@ -8,7 +8,7 @@ import 'server-only';
 import { getDb, type Database } from '../db/core';
 import { NotFoundError } from '../db/core';
 import { suiteStatus } from '../db/suites';
-import { createWatchHub } from './watch-hub';
+import { createWatchHub, type Watcher } from './watch-hub';
 
 /** How often a watched suite's status is read (one primary-key read of one column). */
 export const SUITE_STATUS_POLL_MS = 100;
@@ -20,7 +20,7 @@ export interface SuiteStatusDto {
 const hub = createWatchHub<SuiteStatusDto>({ pollMs: SUITE_STATUS_POLL_MS, live: (s) => s.status === 'queued' || s.status === 'running' });
 
 /** Calls `watcher` with the suite's status now and when it changes (null: gone); stops after the end. Returns the unsubscribe. */
-export function watchSuiteStatus(suiteRunId: string, watcher: (status: SuiteStatusDto | null) => void, db: Database = getDb()): () => void {
+export function watchSuiteStatus(suiteRunId: string, watcher: Watcher<SuiteStatusDto>, db: Database = getDb()): () => void {
   return hub.watch(suiteRunId, watcher, async (id) => {
     const status = await suiteStatus(id, db);
     if (status === null) throw new NotFoundError('suite run', id);

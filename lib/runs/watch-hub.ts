@@ -7,7 +7,8 @@ import 'server-only';
  */
 import { NotFoundError } from '../db/core';
 
-type Watcher<T> = (value: T | null) => void;
+/** Told each value (null: gone) and whether it is the last: the row is gone or says it has ended. */
+export type Watcher<T> = (value: T | null, ended: boolean) => void;
 
 interface Poller<T> {
   read: (id: string) => Promise<T>;
@@ -20,7 +21,8 @@ interface Poller<T> {
 export interface WatchHub<T> {
   /**
    * Calls `watcher` with the row now and whenever it changes; with null when it is gone (deleted, or
-   * it cannot be read). Stops by itself once the row says it has ended. Returns the unsubscribe.
+   * it cannot be read). Stops by itself once the row says it has ended, telling the watcher so (the
+   * hub is the one place that decides liveness). Returns the unsubscribe.
    * `read` reads the row (throwing NotFoundError when it is gone); the first watcher's is the poller's.
    */
   watch(id: string, watcher: Watcher<T>, read: (id: string) => Promise<T>): () => void;
@@ -62,8 +64,9 @@ export function createWatchHub<T>(options: { pollMs: number; live: (value: T) =>
       if (key === p.last && value !== null) return;
       p.last = key;
       p.latest = value;
-      for (const w of [...p.watchers]) w(value);
-      if (value === null || !options.live(value)) stop(id, p);
+      const ended = value === null || !options.live(value);
+      for (const w of [...p.watchers]) w(value, ended);
+      if (ended) stop(id, p);
     } finally {
       reading.delete(p);
     }
@@ -79,7 +82,7 @@ export function createWatchHub<T>(options: { pollMs: number; live: (value: T) =>
         poller = p;
         void tick(id, p, read);
       } else if (poller.latest) {
-        watcher(poller.latest);
+        watcher(poller.latest, false);
       }
       poller.watchers.add(watcher);
       const mine = poller;

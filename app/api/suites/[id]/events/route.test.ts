@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from '@/lib/actions/testing/action-env';
+import { readServerEvents } from '@/lib/actions/testing/server-events';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
@@ -18,38 +19,12 @@ afterAll(async () => {
   await env.cleanup();
 });
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
 /** Opens the stream and collects its events as they arrive (`done` once it ends). */
 async function open(id: string, signal?: AbortSignal) {
   const { GET } = await import('./route');
   const { headers } = await import('next/headers');
   const res = await GET(new Request(`http://127.0.0.1/api/suites/${id}/events`, { headers: await headers(), signal }), { params: Promise.resolve({ id }) });
-  const events: SseEvent[] = [];
-  const done = (async () => {
-    if (!res.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event = /^event: (.+)$/m.exec(block)?.[1];
-          const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
-        }
-      }
-    } catch {
-      // aborted by the test
-    }
-  })();
-  return { res, events, done };
+  return { res, ...readServerEvents(res) };
 }
 
 async function newSuite(id: string, tenant = 'kittiwake') {
