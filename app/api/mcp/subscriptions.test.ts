@@ -60,11 +60,18 @@ async function connect(as: As = 'token') {
   const client = new Client({ name: 'subscriptions-test', version: '1' });
   const updates: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+  let streamsOpened = 0;
   const transport = new StreamableHTTPClientTransport(new URL(URL_BASE), {
-    fetch: (input, init) => call(new Request(input instanceof Request ? input : String(input), init), as),
+    fetch: async (input, init) => {
+      const response = await call(new Request(input instanceof Request ? input : String(input), init), as);
+      if (init?.method === 'GET' && response.ok) streamsOpened++;
+      return response;
+    },
   });
   await client.connect(transport);
-  return { client, transport, updates };
+  /** GET streams the SDK's client opened (it opens one by itself after initialize). */
+  const streams = () => streamsOpened;
+  return { client, transport, updates, streams };
 }
 
 /** A raw request in session `session`, as `as`. */
@@ -263,6 +270,20 @@ describe('following a run over /api/mcp', () => {
     } finally {
       await gone.client.close();
       await listening.client.close();
+    }
+  });
+
+  it('reaps a quiet client that follows nothing although its GET stream is open (observed: every quiet SDK client kept its session)', async () => {
+    const { endpoint } = await import('./endpoint');
+    const quiet = await connect();
+    const session = quiet.transport.sessionId!;
+    try {
+      await vi.waitFor(() => expect(quiet.streams()).toBe(1));
+      expect((await inSession(session, 'token', 'POST', { jsonrpc: '2.0', id: 3, method: 'ping' })).status).toBe(200);
+      endpoint.reapIdleSessions(Date.now() + SESSION_IDLE_MS + 1);
+      expect((await inSession(session, 'token', 'POST', { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(404);
+    } finally {
+      await quiet.client.close();
     }
   });
 

@@ -218,8 +218,8 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!session || !sessionId) return sendJsonRpcError(res, 400, -32000, 'Bad Request: mcp-session-id header required');
-      // A client listening on its GET stream is not idle while the stream is open.
-      if (req.method === 'GET') res.once('close', sessions.hold(sessionId));
+      // A GET stream does not keep the session from being reaped: nothing here can be followed, so
+      // it only ever carries what the client's own requests caused (log messages of its writes).
       return session.transport.handleRequest(req, res);
     }
     res.setHeader('allow', 'GET, POST, DELETE');

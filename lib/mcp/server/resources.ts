@@ -112,6 +112,14 @@ export function serveResources(server: Server, source: ResourceSource, options: 
   });
 }
 
+/** Each subscribing server's followed URIs (weak: a closed, dropped server takes its entry along). */
+const FOLLOWING = new WeakMap<Server, ReadonlyMap<string, unknown>>();
+
+/** Whether `server` follows any run now (its session waits on its stream to be told of it). */
+export function followsResources(server: Server): boolean {
+  return (FOLLOWING.get(server)?.size ?? 0) > 0;
+}
+
 /**
  * `resources/subscribe` and `resources/unsubscribe` for runs, kept per server (that is, per session):
  * each subscription is one watcher in the process's per-run hub, released on unsubscribe, once the
@@ -119,6 +127,7 @@ export function serveResources(server: Server, source: ResourceSource, options: 
  */
 function serveSubscriptions(server: Server, watchRun: NonNullable<ResourceSource['watchRun']>): void {
   const following = new Map<string, () => void>();
+  FOLLOWING.set(server, following);
   let closed = false;
   const notify = (uri: string) => void server.sendResourceUpdated({ uri }).catch(() => undefined);
 

@@ -1,8 +1,8 @@
 /**
  * The session table both MCP HTTP endpoints keep (the CLI server, /api/mcp): a session is its
  * owner's alone, a caller past its cap is refused without anyone being evicted, a full table
- * closes the biggest holder's least recently used session, and an idle session is reaped unless a
- * stream of it is open.
+ * closes the biggest holder's least recently used session, and an idle session is reaped unless it
+ * follows something and a stream of it is open to be told on.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionTable } from './session-table';
@@ -53,8 +53,11 @@ describe('SessionTable', () => {
     expect(t.use('b1', 'bob')).toBe('b1');
   });
 
-  it('reaps a session idle past the limit, but not while a stream of it is open', () => {
-    const { t, closed } = table({ idleMs: 60_000 });
+  it('reaps a session idle past the limit, but not one that follows something while a stream of it is open', () => {
+    const following = new Set(['listening']);
+    const closed: string[] = [];
+    const t = new SessionTable<string>({ close: async (s) => void closed.push(s), follows: (s) => following.has(s), idleMs: 60_000 });
+    tables.push(t);
     t.add('quiet', 'alice', 'quiet');
     t.add('listening', 'alice', 'listening');
     const release = t.hold('listening');
@@ -64,5 +67,25 @@ describe('SessionTable', () => {
     release();
     expect(t.reapIdle(Date.now() + 60_001)).toBe(1);
     expect(closed).toEqual(['quiet', 'listening']);
+  });
+
+  it('reaps an idle session whose stream is open when it follows nothing (observed: every quiet SDK client, whose GET stream opens by itself, was kept)', () => {
+    const { t, closed } = table({ idleMs: 60_000 });
+    t.add('quiet-sdk-client', 'alice', 'quiet-sdk-client');
+    t.hold('quiet-sdk-client');
+    expect(t.reapIdle(Date.now() + 60_001)).toBe(1);
+    expect(closed).toEqual(['quiet-sdk-client']);
+    expect(t.size()).toBe(0);
+  });
+
+  it('stops holding a session on its stream once it follows nothing more', () => {
+    const following = new Set(['s1']);
+    const t = new SessionTable<string>({ close: async () => undefined, follows: (s) => following.has(s), idleMs: 60_000 });
+    tables.push(t);
+    t.add('s1', 'alice', 's1');
+    t.hold('s1');
+    expect(t.reapIdle(Date.now() + 60_001)).toBe(0);
+    following.delete('s1');
+    expect(t.reapIdle(Date.now() + 60_001)).toBe(1);
   });
 });

@@ -4,8 +4,13 @@
  * caller's session id is answered exactly like one that does not exist. A caller holds at most
  * `maxPerOwner` sessions (past that a new one is refused, so one caller opening sessions in a loop
  * is turned away without evicting anyone else's); a full table closes the least recently used
- * session of whoever holds the most. A session unused for `idleMs` is closed by a timer, unless a
- * stream of it is open (a client listening for notifications is not idle).
+ * session of whoever holds the most. A session unused for `idleMs` is closed by a timer, unless it
+ * follows something (a run it subscribed to) and a stream of it is open to be told on.
+ *
+ * An open stream alone does not keep a session: the MCP SDK's client opens its GET stream right
+ * after initialize whether or not it will ever be sent anything, so every quiet SDK client kept its
+ * session, server and environment until it disconnected (issue 36: 100 quiet clients, none reaped,
+ * their sessions' memory held).
  */
 
 /** Open sessions at once; beyond it the biggest holder's least recently used session is closed. */
@@ -22,13 +27,18 @@ interface Entry<S> {
   /** Who opened it; nobody else may use it. */
   owner: string;
   lastUsed: number;
-  /** Streams of it open now (a GET stream for notifications): while any is, it is not idle. */
+  /** Streams of it open now (a GET stream for notifications): while any is and it follows something, it is not idle. */
   streams: number;
 }
 
 export interface SessionTableOptions<S> {
   /** Ends a session the table drops (reaped, evicted, closed at shutdown). */
   close: (session: S) => Promise<void>;
+  /**
+   * Whether the session waits to be told of something it asked for (it follows a run): only then
+   * does an open stream keep it from being idle. Absent: nothing is followed, streams keep no one.
+   */
+  follows?: (session: S) => boolean;
   maxSessions?: number;
   maxPerOwner?: number;
   idleMs?: number;
@@ -113,10 +123,11 @@ export class SessionTable<S> {
     };
   }
 
-  /** Closes the sessions unused since `now - idleMs` with no stream open; returns how many. */
+  /** Closes the sessions unused since `now - idleMs`, but those listening on a stream for what they follow; returns how many. */
   reapIdle(now = Date.now()): number {
     const cutoff = now - this.idleMs;
-    const idle = [...this.entries].filter(([, e]) => e.lastUsed < cutoff && e.streams === 0).map(([id]) => id);
+    const listening = (e: Entry<S>) => e.streams > 0 && this.options.follows?.(e.session) === true;
+    const idle = [...this.entries].filter(([, e]) => e.lastUsed < cutoff && !listening(e)).map(([id]) => id);
     for (const id of idle) this.close(id);
     return idle.length;
   }

@@ -6,7 +6,7 @@
  * exactly like an unknown one, and so is an id from before this process started: the client sends
  * initialize again, as the specification says), a GET stream for the server's notifications (a
  * followed run's `notifications/resources/updated`, log messages), DELETE to end it, idle sessions
- * reaped, and a bound on sessions per caller and in all. A session's end (DELETE, reaped, evicted)
+ * reaped (an open GET stream keeps a session only while it follows a run), and a bound on sessions per caller and in all. A session's end (DELETE, reaped, evicted)
  * closes its server, which releases every run it followed.
  *
  * A POST without a session id that is not an initialize is answered statelessly — a fresh server and
@@ -33,7 +33,7 @@ import { SessionTable } from './session-table';
 import { createStockroomServer } from './stockroom-server';
 import { parseWeaknessesParam } from './weaknesses-param';
 import type { WriteGate } from './write-gate';
-import type { ResourceSource } from './resources';
+import { followsResources, type ResourceSource } from './resources';
 import { CallerTaints } from './caller-taint';
 
 /** Callers' environments kept at once; the least recently used is dropped beyond it. */
@@ -88,7 +88,7 @@ interface WebSession {
 }
 
 export interface WebEndpointOptions {
-  /** A session unused this long (and with no GET stream open) is reaped. */
+  /** A session unused this long (unless it follows a run and its GET stream is open) is reaped. */
   idleMs?: number;
   /** Sessions one caller may hold at once. */
   maxSessionsPerCaller?: number;
@@ -110,6 +110,8 @@ export class WebMcpEndpoint {
         await transport.close();
         await server.close();
       },
+      // A GET stream keeps a session only while it follows a run; an SDK client opens one regardless.
+      follows: ({ server }) => followsResources(server),
       ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
       ...(options.maxSessionsPerCaller !== undefined ? { maxPerOwner: options.maxSessionsPerCaller } : {}),
     });
@@ -238,8 +240,8 @@ export class WebMcpEndpoint {
   }
 
   /**
-   * The session's GET stream. While it is open the session is not idle; it ends when the client
-   * leaves (the request is aborted, or the body cancelled) or the session ends.
+   * The session's GET stream. While it is open, a session that follows a run is not idle; it ends
+   * when the client leaves (the request is aborted, or the body cancelled) or the session ends.
    */
   private async notificationStream(id: string, session: WebSession, request: Request): Promise<Response> {
     const response = await session.transport.handleRequest(request);
