@@ -5,6 +5,7 @@ import 'server-only';
  * reads a few hundred rows whatever the number of runs. Latency is a histogram of fixed log buckets
  * (lib/charts/latency-histogram.ts), evaluator scores a sum and a count.
  */
+import { insertAll } from './bulk-insert';
 import { getDb, type Database } from './client';
 import { Prisma as Sql } from './generated/sqlite/client';
 
@@ -43,33 +44,28 @@ export interface RollupDeltas {
   scores: ScoreDelta[];
 }
 
-/** Adds deltas (negative ones take back a rebuilt run's old contribution) inside the caller's transaction. */
+/** The order every drain writes rollup rows in (tenant, hour, dimension, value, then the row's own key). */
+const byKey = <T extends Key>(own: (row: T) => string | number) => (a: T, b: T) =>
+  a.tenant.localeCompare(b.tenant) || a.hour.getTime() - b.hour.getTime() || a.dim.localeCompare(b.dim) || a.value.localeCompare(b.value) || String(own(a)).localeCompare(String(own(b)));
+
+/**
+ * Adds deltas (negative ones take back a rebuilt run's old contribution) inside the caller's
+ * transaction: one multi-row INSERT … ON CONFLICT DO UPDATE that adds per table, its rows in key
+ * order. Drains completing at once touch the same hours; taken in the order their runs came, two of
+ * them held up by a lock deadlocked (PostgreSQL aborted one, whose runs then waited out their claim:
+ * lib/watch/watch-faults-pg.test.ts). In one order, the later one waits for the earlier one's commit.
+ */
 export async function applyRollup(txDb: Database, d: RollupDeltas): Promise<void> {
-  const p = txDb.prisma;
-  for (const h of d.hours) {
-    const { tenant, hour, dim, value, termination, ...n } = h;
-    await p.runHour.upsert({
-      where: { tenant_hour_dim_value_termination: { tenant, hour, dim, value, termination } },
-      create: { ...h, inputTokens: BigInt(h.inputTokens), outputTokens: BigInt(h.outputTokens) },
-      update: {
-        runs: { increment: n.runs },
-        inputTokens: { increment: BigInt(n.inputTokens) },
-        outputTokens: { increment: BigInt(n.outputTokens) },
-        unreportedCalls: { increment: n.unreportedCalls },
-        costUsd: { increment: n.costUsd },
-        costUnknownRuns: { increment: n.costUnknownRuns },
-        guardrailFindings: { increment: n.guardrailFindings },
-      },
-    });
-  }
-  for (const l of d.latency) {
-    const { tenant, hour, dim, value, bucket, count } = l;
-    await p.latencyHour.upsert({ where: { tenant_hour_dim_value_bucket: { tenant, hour, dim, value, bucket } }, create: l, update: { count: { increment: count } } });
-  }
-  for (const s of d.scores) {
-    const { tenant, hour, dim, value, evaluator, sum, count } = s;
-    await p.scoreHour.upsert({ where: { tenant_hour_dim_value_evaluator: { tenant, hour, dim, value, evaluator } }, create: s, update: { sum: { increment: sum }, count: { increment: count } } });
-  }
+  const hours = [...d.hours].sort(byKey((h) => h.termination)).map((h) => ({ ...h, inputTokens: BigInt(h.inputTokens), outputTokens: BigInt(h.outputTokens) }));
+  const latency = [...d.latency].sort(byKey((l) => l.bucket));
+  const scores = [...d.scores].sort(byKey((s) => s.evaluator));
+  const key = ['tenant', 'hour', 'dim', 'value'];
+  for (const statement of insertAll(txDb, [
+    { table: 'RunHour', rows: hours, addOn: [...key, 'termination'] },
+    { table: 'LatencyHour', rows: latency, addOn: [...key, 'bucket'] },
+    { table: 'ScoreHour', rows: scores, addOn: [...key, 'evaluator'] },
+  ]))
+    await statement;
 }
 
 /** What runs already added to the rollup (JSON), by run id: a rebuilt run takes its old part back first. */
