@@ -8,7 +8,9 @@ import { FakeJudge, type Judge } from '../eval';
 import { FAKE_MODEL } from '../harness';
 import { getDb, type Database } from '../db/client';
 import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
-import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { randomUUID } from 'node:crypto';
+import { claimWatch, completeWatch, evaluatorSpendSince, releaseWatch, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { watchClaimMs } from './claim-settings';
 import { applyRollup } from '../db/rollup';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
 import { getRunForEvaluators } from '../db/runs-read';
@@ -19,8 +21,24 @@ export const WATCH_BATCH = 100;
 /** Batches one job takes before it ends (the next job or sweep takes the rest), so a job stays short. */
 export const WATCH_MAX_BATCHES = 50;
 
+/**
+ * Holds of drains in this process that failed and could not give their runs back then (the database
+ * was away): the next drain here gives them back first, so a restart delays those runs by one retry
+ * of the job, not by a whole hold. A process that died leaves its holds to expire.
+ */
+const unreleased = new Set<string>();
+
+async function releaseLeftHolds(db: Database): Promise<void> {
+  for (const token of [...unreleased]) {
+    await releaseWatch(token, db);
+    unreleased.delete(token);
+  }
+}
+
 export interface WatchOptions {
   db?: Database;
+  /** How long a hold on runs lasts (default watchClaimMs()). */
+  claimMs?: number;
   signal?: AbortSignal;
   now?: () => Date;
   /** Builds a live judge (default: the models library's live door, loaded only when a live judge is defined). */
@@ -84,9 +102,23 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
   };
   const tenantOf = new Map<string, string>();
   const report: WatchReport = { runs: 0, scores: 0 };
-  for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
-    const runs = await claimWatch(WATCH_BATCH, db, now());
-    if (runs.length === 0) break;
+  await releaseLeftHolds(db);
+  const claim = { token: randomUUID(), ms: options.claimMs ?? watchClaimMs() };
+  try {
+    for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
+      if (!(await drainBatch())) break;
+    }
+  } catch (err) {
+    // Whatever this drain took and did not complete goes back now, or (the database away) at the next drain here.
+    await releaseWatch(claim.token, db).catch(() => unreleased.add(claim.token));
+    throw err;
+  }
+  return report;
+
+  /** One batch claimed, scored and completed; false when none was waiting. */
+  async function drainBatch(): Promise<boolean> {
+    const runs = await claimWatch(WATCH_BATCH, claim, db, now());
+    if (runs.length === 0) return false;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
     for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);
     const done: WatchCompletion[] = [];
@@ -101,9 +133,9 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
       }
       done.push({ run, scores, contribution: JSON.stringify(contributionOf(run, scores)) });
     }
-    const taken = await completeWatch(done, db, rollInto, now());
+    const taken = await completeWatch(done, claim.token, db, rollInto, now());
     report.runs += taken.length;
     report.scores += done.filter((d) => taken.includes(d.run.id)).reduce((n, d) => n + d.scores.length, 0);
+    return true;
   }
-  return report;
 }

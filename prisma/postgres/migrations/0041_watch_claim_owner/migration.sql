@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RunWatch" ADD COLUMN     "claimedBy" TEXT;
