@@ -23,7 +23,7 @@ function options(e: EvaluatorDto): string {
 
 function filterText(e: EvaluatorDto): string {
   const f = e.filter;
-  const parts = [f.source ? (f.source === 'imported' ? 'imported' : 'made here') : null, f.modelId ? `model ${f.modelId}` : null, f.agent ? `agent ${f.agent}` : null, f.sessionId ? `session ${f.sessionId}` : null];
+  const parts = [f.source ? (f.source === 'imported' ? 'imported' : 'made here') : null, f.modelId ? `model ${f.modelId}` : null, f.agent ? `agent ${f.agent}` : null, f.sessionId ? `session ${f.sessionId}` : null, f.tag ? `tagged ${f.tag}` : null];
   return parts.filter(Boolean).join(', ') || 'every finished run';
 }
 

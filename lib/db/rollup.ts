@@ -9,8 +9,12 @@ import { insertAll } from './bulk-insert';
 import { getDb, type Database } from './client';
 import { Prisma as Sql } from './generated/sqlite/client';
 
-/** Rollup dimensions: every run once under `all`, then by model, source and each of its agents. */
-export const ROLLUP_DIMS = ['all', 'model', 'source', 'agent'] as const;
+/**
+ * Rollup dimensions: every run once under `all`, then by model, source, each of its agents and each of
+ * its tags (a run with two tags counts under both: a tag's series are its runs, and the tags of a point
+ * need not add up to its runs). Runs rolled up before they could carry tags are under no tag.
+ */
+export const ROLLUP_DIMS = ['all', 'model', 'source', 'agent', 'tag'] as const;
 export type RollupDim = (typeof ROLLUP_DIMS)[number];
 
 interface Key {
@@ -105,6 +109,18 @@ export async function topRollupValues(w: RollupWindow, limit: number, db: Databa
     take: limit,
   });
   return rows.filter((r) => (r._sum.runs ?? 0) > 0).map((r) => r.value);
+}
+
+/** How far back the tag filter's suggestions look. */
+const TAG_SUGGESTION_DAYS = 90;
+
+/**
+ * The tenant's busiest tags of the last TAG_SUGGESTION_DAYS (the runs list's tag suggestions), read
+ * from the rollup's few rows rather than from every run's tags.
+ */
+export async function tagSuggestions(tenant: string, db: Database = getDb(), now: Date = new Date(), limit = 200): Promise<string[]> {
+  const to = new Date(now.getTime() + 3_600_000);
+  return topRollupValues({ tenant, dim: 'tag', from: new Date(to.getTime() - TAG_SUGGESTION_DAYS * 86_400_000), to }, limit, db);
 }
 
 /**

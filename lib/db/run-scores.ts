@@ -20,6 +20,8 @@ export interface WatchedRun {
   modelId: string;
   sessionId: string | null;
   agents: string[];
+  /** Its tags (sorted). */
+  tags: string[];
   status: string;
   terminationReason: string;
   startedAt: Date;
@@ -60,7 +62,7 @@ export async function claimWatch(limit: number, claim: WatchClaim, db: Database 
     where: { id: { in: waiting.map((w) => w.runId) } },
     select: {
       id: true, tenant: true, source: true, modelId: true, sessionId: true, status: true, terminationReason: true, startedAt: true, durationMs: true,
-      inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costKnown: true, agents: { select: { name: true } },
+      inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costKnown: true, agents: { select: { name: true } }, tags: { select: { tag: true }, orderBy: { tag: 'asc' } },
       _count: { select: { guards: { where: { guard: GUARDRAIL_GUARD, reason: { in: FIRED_GUARDRAIL_ACTIONS } } } } },
     },
   });
@@ -69,7 +71,7 @@ export async function claimWatch(limit: number, claim: WatchClaim, db: Database 
     const r = byId.get(runId);
     if (!r) return [];
     return [{
-      id: r.id, tenant: r.tenant, source: r.source, modelId: r.modelId, sessionId: r.sessionId, agents: r.agents.map((a) => a.name), status: r.status,
+      id: r.id, tenant: r.tenant, source: r.source, modelId: r.modelId, sessionId: r.sessionId, agents: r.agents.map((a) => a.name), tags: r.tags.map((t) => t.tag), status: r.status,
       terminationReason: r.terminationReason, startedAt: r.startedAt, durationMs: r.durationMs, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens),
       unreportedCalls: r.unreportedCalls, costUsd: r.costKnown ? r.costUsd : null, guardrailFindings: r._count.guards,
     }];

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DETECTOR_NAMES } from '../harness';
-import { EVALUATOR_KINDS, type EvaluatorConfig, type EvaluatorFilter } from '../eval';
+import { EVALUATOR_KINDS, TagFilterSchema, type EvaluatorConfig, type EvaluatorFilter } from '../eval';
 
 export { EVALUATOR_KINDS };
 
@@ -51,6 +51,8 @@ export const EvaluatorInputSchema = z
     modelId: optionalText(256),
     agent: optionalText(256),
     sessionId: optionalText(256),
+    /** A tag the runs carry (its stored form; a bad one is refused naming it). */
+    tag: TagFilterSchema,
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'guardrail' && (v.detectors ?? []).length === 0) ctx.addIssue({ code: 'custom', path: ['detectors'], message: 'choose at least one detector' });
@@ -76,6 +78,7 @@ export function evaluatorParts(input: EvaluatorInput): { config: EvaluatorConfig
   if (input.modelId) filter.modelId = input.modelId;
   if (input.agent) filter.agent = input.agent;
   if (input.sessionId) filter.sessionId = input.sessionId;
+  if (input.tag) filter.tag = input.tag;
   return { config, filter };
 }
 

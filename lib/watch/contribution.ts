@@ -31,6 +31,7 @@ export interface RolledRun {
   source: string;
   modelId: string;
   agents: readonly string[];
+  tags: readonly string[];
   terminationReason: string;
   startedAt: Date;
   durationMs: number;
@@ -45,12 +46,13 @@ const hourOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(
 
 export function contributionOf(run: RolledRun, scores: ReadonlyArray<{ evaluatorName: string; score: number | null; kind: string; value: number | null }>): Contribution {
   const agentKeys = [...new Set(run.agents)].map((a): [string, string] => ['agent', a]);
+  const tagKeys = [...new Set(run.tags)].map((t): [string, string] => ['tag', t]);
   // Guardrail evaluators' findings count with the run's own guardrails that fired.
   const evaluatorFindings = scores.filter((s) => s.kind === 'guardrail').reduce((n, s) => n + (s.value ?? 0), 0);
   return {
     tenant: run.tenant,
     hour: hourOf(run.startedAt),
-    keys: [['all', ''], ['model', run.modelId], ['source', run.source], ...agentKeys],
+    keys: [['all', ''], ['model', run.modelId], ['source', run.source], ...agentKeys, ...tagKeys],
     termination: run.terminationReason,
     inputTokens: run.inputTokens,
     outputTokens: run.outputTokens,

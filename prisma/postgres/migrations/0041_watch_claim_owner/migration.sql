@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "RunWatch" ADD COLUMN     "claimedBy" TEXT;

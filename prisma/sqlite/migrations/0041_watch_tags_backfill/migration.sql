@@ -1,0 +1,15 @@
+-- AlterTable
+ALTER TABLE "RunWatch" ADD COLUMN "claimedBy" TEXT;
+
+-- CreateTable
+CREATE TABLE "RunTag" (
+    "runId" TEXT NOT NULL,
+    "tenant" TEXT NOT NULL,
+    "tag" TEXT NOT NULL,
+
+    PRIMARY KEY ("runId", "tag"),
+    CONSTRAINT "RunTag_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "RunTag_tenant_tag_runId_idx" ON "RunTag"("tenant", "tag", "runId");
