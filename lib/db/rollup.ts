@@ -52,6 +52,22 @@ export interface RollupDeltas {
 const byKey = <T extends Key>(own: (row: T) => string | number) => (a: T, b: T) =>
   a.tenant.localeCompare(b.tenant) || a.hour.getTime() - b.hour.getTime() || a.dim.localeCompare(b.dim) || a.value.localeCompare(b.value) || String(own(a)).localeCompare(String(own(b)));
 
+/** Deltas of the same row summed into one (an INSERT … ON CONFLICT DO UPDATE may touch a row once). */
+function merged<T extends Key>(rows: readonly T[], own: (row: T) => string | number): T[] {
+  const out = new Map<string, T>();
+  for (const r of rows) {
+    const k = `${r.tenant}|${r.hour.getTime()}|${r.dim}|${r.value}|${own(r)}`;
+    const seen = out.get(k);
+    if (!seen) {
+      out.set(k, { ...r });
+      continue;
+    }
+    const sum = seen as unknown as Record<string, number>;
+    for (const [field, v] of Object.entries(r)) if (typeof v === 'number' && field !== 'bucket') sum[field] = sum[field]! + v;
+  }
+  return [...out.values()];
+}
+
 /**
  * Adds deltas (negative ones take back a rebuilt run's old contribution) inside the caller's
  * transaction: one multi-row INSERT … ON CONFLICT DO UPDATE that adds per table, its rows in key
@@ -60,9 +76,9 @@ const byKey = <T extends Key>(own: (row: T) => string | number) => (a: T, b: T) 
  * lib/watch/watch-faults-pg.test.ts). In one order, the later one waits for the earlier one's commit.
  */
 export async function applyRollup(txDb: Database, d: RollupDeltas): Promise<void> {
-  const hours = [...d.hours].sort(byKey((h) => h.termination)).map((h) => ({ ...h, inputTokens: BigInt(h.inputTokens), outputTokens: BigInt(h.outputTokens) }));
-  const latency = [...d.latency].sort(byKey((l) => l.bucket));
-  const scores = [...d.scores].sort(byKey((s) => s.evaluator));
+  const hours = merged(d.hours, (h) => h.termination).sort(byKey((h) => h.termination)).map((h) => ({ ...h, inputTokens: BigInt(h.inputTokens), outputTokens: BigInt(h.outputTokens) }));
+  const latency = merged(d.latency, (l) => l.bucket).sort(byKey((l) => l.bucket));
+  const scores = merged(d.scores, (s) => s.evaluator).sort(byKey((s) => s.evaluator));
   const key = ['tenant', 'hour', 'dim', 'value'];
   for (const statement of insertAll(txDb, [
     { table: 'RunHour', rows: hours, addOn: [...key, 'termination'] },
@@ -72,9 +88,19 @@ export async function applyRollup(txDb: Database, d: RollupDeltas): Promise<void
     await statement;
 }
 
-/** What runs already added to the rollup (JSON), by run id: a rebuilt run takes its old part back first. */
-export async function rolledContributions(txDb: Database, runIds: readonly string[]): Promise<Map<string, string>> {
+/**
+ * What runs already added to the rollup (JSON), by run id: a rebuilt run takes its old part back
+ * first. With `lock` (PostgreSQL), their rows are locked until the caller's transaction ends, in run
+ * id order: a watch drain and a backfill completing the same run take turns, each reading what the
+ * other wrote (SQLite has one writer at a time).
+ */
+export async function rolledContributions(txDb: Database, runIds: readonly string[], lock = false): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
+  if (lock && txDb.provider === 'postgres') {
+    const ids = [...new Set(runIds)].sort();
+    const rows = await txDb.prisma.$queryRaw<Array<{ runId: string; contribution: string }>>`SELECT "runId", "contribution" FROM "RunRolled" WHERE "runId" IN (${Sql.join(ids)}) ORDER BY "runId" FOR UPDATE`;
+    return new Map(rows.map((r) => [r.runId, r.contribution]));
+  }
   const rows = await txDb.prisma.runRolled.findMany({ where: { runId: { in: [...runIds] } } });
   return new Map(rows.map((r) => [r.runId, r.contribution]));
 }

@@ -132,10 +132,11 @@ export async function completeWatch(
       const takenIds = new Set(rows.map((r) => r.runId));
       const taken = items.filter((i) => takenIds.has(i.run.id));
       if (taken.length === 0) return [];
+      // Locked before the scores go in, as a backfill storing scores of the same runs does (evaluator-backfills.ts).
+      const before = rollup ? await rolledContributions(txDb, taken.map((i) => i.run.id), true) : new Map<string, string>();
       const scoreRows = taken.flatMap((i) => i.scores.map((s) => ({ id: newId(now.getTime()), tenant: i.run.tenant, runId: i.run.id, source: 'evaluator', ...s, createdAt: now })));
       for (const statement of insertAll(txDb, [{ table: 'RunScore', rows: scoreRows, ignoreConflictOn: ['runId', 'evaluatorId', 'evaluatorVersion'] }])) await statement;
       if (rollup) {
-        const before = await rolledContributions(txDb, taken.map((i) => i.run.id));
         await rollup(txDb, taken, before);
         await saveContributions(txDb, taken.flatMap((i) => (i.contribution === null ? [] : [{ runId: i.run.id, tenant: i.run.tenant, contribution: i.contribution }])));
       }

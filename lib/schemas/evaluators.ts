@@ -85,6 +85,30 @@ export function evaluatorParts(input: EvaluatorInput): { config: EvaluatorConfig
 const IdSchema = z.string().trim().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, 'not an id');
 export const EvaluatorIdSchema = z.object({ evaluatorId: IdSchema });
 
+/** A time from the backfill form: a `datetime-local` value read as UTC, or an ISO time. */
+const UtcTime = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .transform((v, ctx) => {
+      const at = new Date(/(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`);
+      if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) || Number.isNaN(at.getTime())) {
+        ctx.addIssue({ code: 'custom', message: `enter the ${what} as a date and time (UTC)` });
+        return z.NEVER;
+      }
+      return at;
+    });
+
+/** A backfill of one of the tenant's evaluators over the runs that started in [from, to) (issue 37). */
+export const BackfillInputSchema = z
+  .object({ evaluatorId: IdSchema, from: UtcTime('start'), to: UtcTime('end') })
+  .superRefine((v, ctx) => {
+    if (v.from.getTime() >= v.to.getTime()) ctx.addIssue({ code: 'custom', path: ['to'], message: 'the window must end after it starts' });
+  });
+
+export const BackfillIdSchema = z.object({ backfillId: IdSchema });
+
 /** Alert rule kinds: MODEL_ERROR share in an hour, a mean score's drop against the week before, cost per day. */
 export const ALERT_KINDS = ['error_share', 'score_drop', 'daily_cost'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];

@@ -105,3 +105,21 @@ export function rollupDeltas(parts: ReadonlyArray<{ c: Contribution; sign: 1 | -
   }
   return { hours: [...hours.values()], latency: [...latency.values()], scores: [...scores.values()] };
 }
+
+/**
+ * A contribution with scores given later (a backfill), and the rollup rows that moves: per dimension
+ * value the run is counted under, the score an evaluator of that name gave before (an older version)
+ * taken back and the new one added, so a run counts once in each evaluator's series. Its runs, tokens
+ * and latency were counted already.
+ */
+export function addScores(c: Contribution, scores: ReadonlyArray<[string, number]>): { contribution: Contribution; deltas: RollupDeltas } {
+  const hour = new Date(c.hour);
+  const names = new Set(scores.map(([name]) => name));
+  const replaced = c.scores.filter(([name]) => names.has(name));
+  const deltas: RollupDeltas = { hours: [], latency: [], scores: [] };
+  for (const [dim, value] of c.keys) {
+    for (const [evaluator, score] of replaced) deltas.scores.push({ tenant: c.tenant, hour, dim, value, evaluator, sum: -score, count: -1 });
+    for (const [evaluator, score] of scores) deltas.scores.push({ tenant: c.tenant, hour, dim, value, evaluator, sum: score, count: 1 });
+  }
+  return { contribution: { ...c, scores: [...c.scores.filter(([name]) => !names.has(name)), ...scores] }, deltas };
+}

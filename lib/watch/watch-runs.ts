@@ -4,17 +4,17 @@
  * one transaction with taking it off, so a run is scored and counted once whichever worker takes it.
  * Never in the request path: the OTLP receiver and the run service only leave the outbox row.
  */
-import { FakeJudge, type Judge } from '../eval';
-import { FAKE_MODEL } from '../harness';
-import { getDb, type Database } from '../db/client';
-import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/evaluators';
 import { randomUUID } from 'node:crypto';
-import { claimWatch, completeWatch, evaluatorSpendSince, releaseWatch, type NewScore, type WatchCompletion } from '../db/run-scores';
+import type { Judge } from '../eval';
+import { getDb, type Database } from '../db/client';
+import { enabledEvaluatorsOf } from '../db/evaluators';
+import { claimWatch, completeWatch, releaseWatch, type NewScore, type WatchCompletion } from '../db/run-scores';
+import { judgeAccess } from './judge-access';
 import { watchClaimMs } from './claim-settings';
 import { applyRollup } from '../db/rollup';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
 import { getRunForEvaluators } from '../db/runs-read';
-import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
+import { evaluatorsFor, scoreRun } from './score-run';
 
 /** Runs read from the outbox at a time. */
 export const WATCH_BATCH = 100;
@@ -50,13 +50,6 @@ export interface WatchReport {
   scores: number;
 }
 
-const dayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-
-async function defaultLiveJudge(spec: string): Promise<Judge> {
-  const { createJudge } = await import('../models/live');
-  return createJudge({ judge: spec, baseUrl: process.env.STOCKROOM_JUDGE_BASE_URL?.trim() || null });
-}
-
 /** Adds the taken runs to the hourly rollup, taking back first what a rebuilt run added before. */
 async function rollInto(txDb: Database, taken: readonly WatchCompletion[], before: Map<string, string>): Promise<void> {
   const parts: Array<{ c: Contribution; sign: 1 | -1 }> = [];
@@ -74,33 +67,7 @@ async function rollInto(txDb: Database, taken: readonly WatchCompletion[], befor
 export async function watchPendingRuns(options: WatchOptions = {}): Promise<WatchReport> {
   const db = options.db ?? getDb();
   const now = options.now ?? (() => new Date());
-  const judges = new Map<string, Promise<Judge>>();
-  const spent = new Map<string, { day: number; usd: number }>();
-  const access: JudgeAccess = {
-    signal: options.signal,
-    judgeFor: (spec) => {
-      let judge = judges.get(spec);
-      if (!judge) {
-        judge = spec.trim() === FAKE_MODEL ? Promise.resolve(new FakeJudge('v2')) : (options.liveJudge ?? defaultLiveJudge)(spec);
-        judges.set(spec, judge);
-      }
-      return judge;
-    },
-    spentToday: async (e: EvaluatorDto) => {
-      const day = dayStart(now()).getTime();
-      const known = spent.get(e.id);
-      if (known && known.day === day) return known.usd;
-      const usd = await evaluatorSpendSince(tenantOf.get(e.id) ?? '', e.id, new Date(day), db);
-      spent.set(e.id, { day, usd });
-      return usd;
-    },
-    spent: (e, usd) => {
-      const day = dayStart(now()).getTime();
-      const known = spent.get(e.id);
-      spent.set(e.id, { day, usd: (known && known.day === day ? known.usd : 0) + usd });
-    },
-  };
-  const tenantOf = new Map<string, string>();
+  const access = judgeAccess({ db, now, signal: options.signal, liveJudge: options.liveJudge });
   const report: WatchReport = { runs: 0, scores: 0 };
   await releaseLeftHolds(db);
   const claim = { token: randomUUID(), ms: options.claimMs ?? watchClaimMs() };
@@ -120,7 +87,6 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     const runs = await claimWatch(WATCH_BATCH, claim, db, now());
     if (runs.length === 0) return false;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
-    for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);
     const done: WatchCompletion[] = [];
     for (const run of runs) {
       options.signal?.throwIfAborted();
