@@ -25,7 +25,8 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   // Only the busiest values' rows are read: a chart draws MAX_SERIES series.
   const window = { tenant: user.tenant, dim, from: w.from, to: w.to };
   const [byDim, allRows] = await Promise.all([
-    dim === 'all' ? rollupRows(window, undefined, undefined, w.step) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values, w.step)),
+    // The dimension's lines: their runs and the point table's figures (the mix and the scores are drawn for all runs).
+    dim === 'all' ? rollupRows(window, undefined, undefined, w.step) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values, w.step, { series: true })),
     dim === 'all' ? null : rollupRows({ ...window, dim: 'all' }, undefined, undefined, w.step),
   ]);
   const trends = prepareTrends(byDim, w);

@@ -147,6 +147,16 @@ describe.each(providers)('online evaluators on $name', (provider) => {
     const byDay = prepareTrends(await rollupRows(window, db, undefined, 'day'), month);
     expect(byDay).toEqual(prepareTrends(await rollupRows(window, db), month));
     expect(byDay.series[0]!.points[0]).toMatchObject({ runs: 3, costUnknownRuns: 1 });
+    // A dimension's lines read summed over terminations, without scores: the same runs, latency and cost per point.
+    for (const step of ['hour', 'day'] as const) {
+      const w = { from: window.from, to: window.to, step };
+      const full = prepareTrends(await rollupRows({ ...window, dim: 'model' }, db, undefined, step), w);
+      const lines = await rollupRows({ ...window, dim: 'model' }, db, undefined, step, { series: true });
+      expect(lines.scores).toEqual([]);
+      expect(new Set(lines.hours.map((h) => h.termination))).toEqual(new Set(['*']));
+      const pick = (t: typeof full) => t.series.map((x) => x.points.map((p) => [p.runs, p.p50Ms, p.p95Ms, p.costUsd, p.costUnknownRuns, p.inputTokens]));
+      expect(pick(prepareTrends(lines, w))).toEqual(pick(full));
+    }
   });
 
   test('a run stored again while a drain holds it is counted as it is now: the drain takes nothing stale', async () => {
