@@ -6,7 +6,6 @@
  * functions with the same inputs, in this process): the difference is the server's rendering,
  * serialisation (RSC payload, HTML) and sending; the page's HTML and RSC payload sizes are printed too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { saveRun } from '../lib/db/runs/runs-write';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { upsertUser } from '../lib/auth/users';
 import { percentile, median, round, type Figure } from './stats';
+import { sampleGets as sample, signIn, startProdServer, type ProdServer } from './prod-server';
 import type { Database } from '../lib/db/core/client';
 import { countRuns, listRunModelIds, listRuns } from '../lib/db/runs/runs-list';
 import { listRunsGrouped } from '../lib/db/runs/runs-grouped';
@@ -29,50 +29,8 @@ import { findGovernedRun } from '../lib/db/governance/governance-runs';
 import { RunsQuerySchema, columnSortOf, groupingBlockedBy, runFiltersOf } from '../lib/schemas/runs-query';
 import { DEFAULT_TENANT } from '../lib/governance/principal';
 
-const PORT = 3388;
-const BASE = `http://127.0.0.1:${PORT}`;
 const EMAIL = 'bench-viewer@example.com';
 const PASSWORD = 'bench-password-0123456789';
-
-async function waitForServer(child: ChildProcess, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    try {
-      const r = await fetch(`${BASE}/sign-in`, { redirect: 'manual' });
-      if (r.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the server did not answer on ${BASE} within ${ms} ms`);
-}
-
-async function signIn(): Promise<string> {
-  const r = await fetch(`${BASE}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: BASE },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  if (!r.ok) throw new Error(`sign-in failed: HTTP ${r.status} ${await r.text()}`);
-  const cookies = r.headers.getSetCookie().map((c) => c.split(';')[0]);
-  return cookies.join('; ');
-}
-
-async function sample(url: string, cookie: string, n: number, headers: Record<string, string> = {}, redirect: RequestRedirect = 'manual'): Promise<{ ms: number[]; bytes: number }> {
-  const ms: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const r = await fetch(url, { headers: { cookie, ...headers }, redirect });
-    bytes = (await r.arrayBuffer()).byteLength;
-    const t = performance.now() - t0;
-    if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}${r.headers.get('location') ? ` (to ${r.headers.get('location')})` : ''}`);
-    ms.push(t);
-  }
-  return { ms, bytes };
-}
 
 async function sampleData(fn: () => Promise<unknown>, n: number): Promise<number[]> {
   const ms: number[] = [];
@@ -121,7 +79,7 @@ const kib = (bytes: number): string => `${round(bytes / 1024, 1)} KiB`;
 export async function benchHttpPages(repeat: number): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-bench-http-'));
   const url = `file:${path.join(dir, 'bench.db')}`;
-  let server: ChildProcess | null = null;
+  let server: ProdServer | null = null;
   let dataDb: Database | null = null;
   try {
     await migrate({ url });
@@ -136,13 +94,10 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
     } finally {
       await db.close();
     }
-    server = spawn(process.execPath, ['scripts/start.mjs'], {
-      // BENCH_HTTP_SERVER_NODE_OPTIONS: NODE_OPTIONS for the server alone (e.g. `--require <a profiler preload>`).
-      env: { ...process.env, ...(process.env.BENCH_HTTP_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HTTP_SERVER_NODE_OPTIONS } : {}), PORT: String(PORT), DATABASE_URL: url, BETTER_AUTH_SECRET: 'bench-secret-0123456789-0123456789-abcdef', BETTER_AUTH_URL: BASE },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await waitForServer(server, 300_000);
-    const cookie = await signIn();
+    // BENCH_HTTP_SERVER_NODE_OPTIONS: NODE_OPTIONS for the server alone (e.g. `--require <a profiler preload>`).
+    server = await startProdServer(url, process.env.BENCH_HTTP_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_HTTP_SERVER_NODE_OPTIONS } : {});
+    const BASE = server.base;
+    const cookie = await signIn(BASE, EMAIL, PASSWORD);
     const n = Math.max(20, repeat * 10);
     // The same database file, opened by this process, for the data-layer part of each page.
     dataDb = openDatabase(url);
@@ -187,7 +142,7 @@ export async function benchHttpPages(repeat: number): Promise<Figure[]> {
     return figures;
   } finally {
     await dataDb?.close();
-    server?.kill('SIGTERM');
+    server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -165,6 +165,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
+          {run.tags.map((t) => (
+            <Link key={t} href={`/runs?tag=${encodeURIComponent(t)}`} className="badge" data-testid="run-tag" title={`runs tagged ${t}`}>
+              tag: {t}
+            </Link>
+          ))}
           <span className="badge">setting: {run.setting}</span>
           <span className="badge">{run.transport}</span>
           {guardrailsOfConfig(run.config).length > 0 ? (

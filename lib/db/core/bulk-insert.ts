@@ -35,6 +35,12 @@ export interface TableRows {
    * the new value (a run stored again: rows other writers keep under it are not touched, runs-write.ts).
    */
   updateOn?: string;
+  /**
+   * A row whose key (these columns) is stored already adds its other columns to the stored values
+   * (counters, e.g. the hourly rollup, rollup.ts). Rows are written in the order given, so writers
+   * that sort their rows by key lock them in one order: no deadlock.
+   */
+  addOn?: readonly string[];
 }
 
 /** The advisory lock pruning content-addressed rows takes exclusively and their writers share. */
@@ -42,20 +48,23 @@ export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
 
 type Statement = ReturnType<Database['prisma']['$executeRaw']>;
 
+/** A table's ON CONFLICT clause (both providers, both SQLite paths): update in place, add, keep what is there, or none. */
+function onConflictOf({ table, ignoreConflictOn, updateOn, addOn }: TableRows, columns: readonly string[]): string {
+  const list = (cs: readonly string[]) => cs.map((c) => `"${c}"`).join(', ');
+  if (updateOn !== undefined) return ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`;
+  if (addOn !== undefined) return ` ON CONFLICT (${list(addOn)}) DO UPDATE SET ${columns.filter((c) => !addOn.includes(c)).map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`).join(', ')}`;
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  return conflict.length > 0 ? ` ON CONFLICT (${list(conflict)}) DO NOTHING` : '';
+}
+
 /** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
-function insertSql({ table, rows, ignoreConflictOn, updateOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+function insertSql(t: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+  const { table, rows } = t;
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  const tail = Sql.raw(
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '',
-  );
+  const tail = Sql.raw(onConflictOf(t, columns));
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
   for (let i = 0; i < rows.length; i += perStatement) {
@@ -87,18 +96,13 @@ function jsonCell(v: unknown): unknown {
  * ~20 ms (issue 36, OTLP ingest). The rows stored are the direct path's (insertSqlite): the same
  * values, converted by the same column affinities (lib/db/bulk-insert.test.ts compares them).
  */
-function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRows): Sql.Sql[] {
+function sqliteJsonInserts(t: TableRows): Sql.Sql[] {
+  const { table, rows } = t;
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  // The same conflict clause as the direct path's (insertSql): update in place, or keep what is there.
-  const onConflict =
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '';
+  // The same conflict clause as the direct path's (insertSql).
+  const onConflict = onConflictOf(t, columns);
   // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
   const tail = Sql.raw(`) WHERE true${onConflict}`);

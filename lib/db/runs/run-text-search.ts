@@ -111,6 +111,7 @@ function filterConditions(f: RunFilters): Condition[] {
   for (const flag of new Set(f.flags ?? [])) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunFlag" x WHERE x."runId" = r."id" AND x."flag" = ${flag})`);
   if (f.guard) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunGuardOn" g WHERE g."runId" = r."id" AND g."guard" = ${f.guard})`);
   if (f.agent) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunAgent" ag WHERE ag."runId" = r."id" AND ag."name" = ${f.agent})`);
+  if (f.tag) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunTag" tg WHERE tg."runId" = r."id" AND tg."tag" = ${f.tag})`);
   if (f.minAgents !== undefined) out.push(Sql.sql`r."agentCount" >= ${f.minAgents}`);
   if (f.labelled === 'yes') out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
   if (f.labelled === 'no') out.push(Sql.sql`NOT EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);

@@ -128,6 +128,7 @@ export function runWhere(filters: RunFilters): P.RunWhereInput {
   if (f.traceUserId) and.push({ traceUserId: f.traceUserId });
   if (f.guard) and.push({ guardsOn: { some: { guard: f.guard } } });
   if (f.agent) and.push({ agents: { some: { name: f.agent } } });
+  if (f.tag) and.push({ tags: { some: { tag: f.tag } } });
   if (f.minAgents !== undefined) and.push({ agentCount: { gte: f.minAgents } });
   for (const flag of new Set(f.flags ?? [])) and.push({ flags: { some: { flag } } });
   if (f.labelled === 'yes') and.push({ labels: { some: {} } });
