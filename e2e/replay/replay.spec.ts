@@ -294,3 +294,31 @@ test('a long run replays from the head its page sends, then the rest it fetches:
   await expect(position).toContainText(`Transition 1500 of ${transitions}`);
   await expect(page.getByTestId('replay-rest')).toHaveCount(0);
 });
+
+test("a long run's waterfall comes a page at a time: the first page with the replay, the page of the step on screen when the replay moves there", async ({ page }) => {
+  const id = importLongRun(800);
+  const pagesAsked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(`/api/runs/${id}/waterfall`)) pagesAsked.push(new URL(r.url()).searchParams.get('page') ?? '0');
+  });
+  const firstPage = page.waitForResponse((r) => r.url().endsWith(`/api/runs/${id}/waterfall`));
+  await page.goto(`/runs/${id}`);
+  const first = (await (await firstPage).json()) as { total: number; pageSize: number; offsetMs: number[]; pageSteps: [number, number][] };
+  expect(first.total).toBeGreaterThan(1_500);
+  expect(first.offsetMs.length).toBe(first.pageSize);
+  expect(first.pageSize).toBeLessThan(first.total);
+  const waterfall = page.getByTestId('waterfall');
+  await expect(waterfall.getByTestId('waterfall-bar').first()).toHaveAttribute('data-step', '0');
+
+  // The end of the run: the page holding its last step is fetched, and its bars are on screen, marked current.
+  await expect(page.getByTestId('replay-rest')).toHaveCount(0);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  const lastStep = first.pageSteps.at(-1)![1];
+  await expect(page.getByTestId('replay-position')).toContainText(`step ${lastStep}`);
+  await expect(waterfall.locator(`[data-testid=waterfall-bar][data-step="${lastStep}"]`).first()).toBeVisible();
+  await expect(waterfall.locator(`[data-testid=waterfall-bar][data-step="${lastStep}"]`).first()).toHaveAttribute('aria-current', 'step');
+  expect(pagesAsked).toContain(String(first.pageSteps.length - 1));
+  // Never the whole waterfall at once.
+  expect(pagesAsked).not.toContain('all');
+});

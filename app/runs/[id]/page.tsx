@@ -136,7 +136,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           a preload link in the HTML starts it as the page arrives, not when React reads its payload (a run
           with nothing to replay draws no waterfall, so nothing is asked for). Same URL, mode and credentials
           as components/fetch-json.ts's fetch, so the browser reuses the answer. */}
-      {timeline.transitions.length > 0 ? <link rel="preload" href={waterfallUrl(run.id)} as="fetch" crossOrigin="anonymous" /> : null}
+      {timeline.transitions.length > 0 ? <link rel="preload" href={waterfallUrl(run.id, agentReplay ? 'all' : 0)} as="fetch" crossOrigin="anonymous" /> : null}
       {rest ? <link rel="preload" href={timelineUrl(run.id)} as="fetch" crossOrigin="anonymous" /> : null}
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1>

@@ -215,6 +215,7 @@ export function Replay({
                 following={following}
                 onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
                 colourOf={(agent) => colours.get(pathLabel(agents.views[agent ?? 0]?.path ?? [])) ?? 0}
+                whole
               />
             </div>
           </div>
@@ -262,7 +263,7 @@ export function Replay({
           </div>
           <div className="panel">
             <h2>Step {current.step}: tool calls and events</h2>
-            <StepCost runId={runId} step={current.step} following={following} />
+            <StepCost runId={runId} step={current.step} following={following} whole={agents !== null} />
             <StepEntries runId={runId} step={current.step} />
           </div>
           <div className="panel">
