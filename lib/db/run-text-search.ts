@@ -55,6 +55,26 @@ const SAMPLE_ROWS = 2_000;
  * decides the same way). The choice only picks the faster plan; both find the same runs.
  */
 async function isCommon(db: Database, text: string): Promise<boolean> {
+  // A runs page asks twice (its rows and its count) and its next page again: the answer is kept a
+  // little while per database, as it only picks the faster plan (a stale one finds the same runs).
+  let known = commonness.get(db);
+  if (!known) commonness.set(db, (known = new Map()));
+  const kept = known.get(text);
+  const now = Date.now();
+  if (kept && now - kept.at < COMMONNESS_KEPT_MS) return kept.common;
+  const common = await measureCommonness(db, text);
+  if (known.size >= COMMONNESS_KEPT) known.delete(known.keys().next().value!);
+  known.delete(text);
+  known.set(text, { common, at: now });
+  return common;
+}
+
+/** How long, and for how many texts per database, isCommon keeps an answer. */
+const COMMONNESS_KEPT_MS = 60_000;
+const COMMONNESS_KEPT = 256;
+const commonness = new WeakMap<Database, Map<string, { common: boolean; at: number }>>();
+
+async function measureCommonness(db: Database, text: string): Promise<boolean> {
   const limit = MAX_INDEXED_MATCHES + 1;
   if (db.provider === 'sqlite') {
     const rows = await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM

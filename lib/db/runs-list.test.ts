@@ -1,4 +1,4 @@
-import BetterSqlite from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './client';
 import { InvalidInputError } from './errors';
@@ -11,6 +11,17 @@ import type { RunFilters } from './run-filters';
 import type { RunListItem } from './types';
 
 const providers = await testProviders();
+
+/** better-sqlite3 ships no types: the few calls the plan test makes (and the prototype it wraps). */
+interface RawStatement {
+  bind(...args: unknown[]): RawStatement;
+  all(...args: unknown[]): unknown[];
+}
+interface RawDb {
+  prepare(sql: string): RawStatement;
+  close(): void;
+}
+const BetterSqlite = createRequire(import.meta.url)('better-sqlite3') as { new (file: string, options?: { readonly?: boolean }): RawDb; prototype: RawDb };
 const FLAGS = [[], ['naive_retry'], ['oversized_payload'], ['naive_retry', 'oversized_payload']];
 const REASONS = ['COMPLETED', 'MAX_STEPS', 'REPEATED_CALL'] as const;
 
@@ -180,7 +191,7 @@ describe('countRuns on SQLite', () => {
   async function countPlans(fn: () => Promise<unknown>): Promise<string[][]> {
     const statements: Array<{ sql: string; args: unknown[] }> = [];
     const prepare = BetterSqlite.prototype.prepare;
-    BetterSqlite.prototype.prepare = function (this: BetterSqlite.Database, sql: string) {
+    BetterSqlite.prototype.prepare = function (this: RawDb, sql: string) {
       const statement = prepare.call(this, sql);
       const seen = { sql, args: [] as unknown[] };
       statements.push(seen);
