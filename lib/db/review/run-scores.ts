@@ -184,8 +184,15 @@ export async function scoreSummaries(tenant: string, runIds: readonly string[], 
 
 /** The names of the evaluators that scored the tenant's runs (the runs list's score filter). */
 export async function scoredEvaluatorNames(tenant: string, db: Database = getDb()): Promise<string[]> {
-  const rows = await db.prisma.runScore.findMany({ where: { tenant }, distinct: ['evaluatorName'], select: { evaluatorName: true }, orderBy: { evaluatorName: 'asc' } });
-  return rows.map((r) => r.evaluatorName);
+  // One probe of the (tenant, evaluatorName, score) index per distinct name, each the next after the
+  // last: Prisma's `distinct` fetched every score of the tenant (one per run and evaluator) to drop duplicates.
+  const rows = await db.prisma.$queryRaw<Array<{ name: string }>>`WITH RECURSIVE "names"("name") AS (
+      SELECT (SELECT "evaluatorName" FROM "RunScore" WHERE "tenant" = ${tenant} ORDER BY "evaluatorName" LIMIT 1)
+      UNION ALL
+      SELECT (SELECT s."evaluatorName" FROM "RunScore" s WHERE s."tenant" = ${tenant} AND s."evaluatorName" > n."name" ORDER BY s."evaluatorName" LIMIT 1)
+      FROM "names" n WHERE n."name" IS NOT NULL
+    ) SELECT "name" FROM "names" WHERE "name" IS NOT NULL`;
+  return rows.map((r) => r.name);
 }
 
 /**
