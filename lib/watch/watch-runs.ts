@@ -13,7 +13,7 @@ import { judgeAccess } from './judge-access';
 import { watchClaimMs } from './claim-settings';
 import { applyRollup } from '../db/rollup';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
-import { getRunForEvaluators } from '../db/runs-read';
+import { getRunsForEvaluators } from '../db/runs-read';
 import { evaluatorsFor, scoreRun } from './score-run';
 
 /** Runs read from the outbox at a time. */
@@ -88,12 +88,15 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     if (runs.length === 0) return false;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
     const done: WatchCompletion[] = [];
+    const matchedOf = new Map(runs.map((run) => [run.id, evaluatorsFor(evaluators.get(run.tenant) ?? [], run)]));
+    // The runs any evaluator takes, read for them at once.
+    const read = await getRunsForEvaluators(runs.filter((run) => matchedOf.get(run.id)!.length > 0).map((run) => run.id), db);
     for (const run of runs) {
       options.signal?.throwIfAborted();
-      const matched = evaluatorsFor(evaluators.get(run.tenant) ?? [], run);
+      const matched = matchedOf.get(run.id)!;
       let scores: NewScore[] = [];
       if (matched.length > 0) {
-        const stored = await getRunForEvaluators(run.id, db);
+        const stored = read.get(run.id);
         if (!stored) continue; // deleted meanwhile: its outbox row went with it
         scores = await scoreRun(run.id, stored, matched, access);
       }
