@@ -26,12 +26,13 @@ export const WATCH_MAX_BATCHES = 50;
  * was away): the next drain here gives them back first, so a restart delays those runs by one retry
  * of the job, not by a whole hold. A process that died leaves its holds to expire.
  */
-const unreleased = new Set<string>();
+const unreleased = new WeakMap<Database, Set<string>>();
 
 async function releaseLeftHolds(db: Database): Promise<void> {
-  for (const token of [...unreleased]) {
+  const left = unreleased.get(db);
+  for (const token of [...(left ?? [])]) {
     await releaseWatch(token, db);
-    unreleased.delete(token);
+    left!.delete(token);
   }
 }
 
@@ -77,7 +78,11 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     }
   } catch (err) {
     // Whatever this drain took and did not complete goes back now, or (the database away) at the next drain here.
-    await releaseWatch(claim.token, db).catch(() => unreleased.add(claim.token));
+    await releaseWatch(claim.token, db).catch(() => {
+      const left = unreleased.get(db) ?? new Set<string>();
+      left.add(claim.token);
+      unreleased.set(db, left);
+    });
     throw err;
   }
   return report;
