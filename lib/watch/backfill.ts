@@ -22,7 +22,7 @@ import {
   type BackfillChunk,
 } from '../db/review';
 import { applyRollup, saveContributions } from '../db/review';
-import { getRunForEvaluators } from '../db/runs';
+import { getRunsForEvaluators } from '../db/runs';
 import type { NewScore } from '../db/review';
 import { watchClaimMs } from './claim-settings';
 import { addScores, parseContribution } from './contribution';
@@ -87,12 +87,13 @@ export async function runBackfillStep(id: string, options: BackfillStepOptions =
       const last = runs.at(-1);
       const chunk: BackfillChunk = { scores: [], queued: [], skipped: 0, scanned: runs.length, last: last ? { at: last.startedAt, id: last.id } : null };
       const scores: Array<NewScore & { runId: string }> = [];
+      const read = await getRunsForEvaluators(runs.filter((run) => !run.scored && run.rolled).map((run) => run.id), db);
       for (const run of runs) {
         options.signal?.throwIfAborted();
         if (run.scored) chunk.skipped += 1;
         else if (!run.rolled) (chunk.queued as string[]).push(run.id);
         else {
-          const stored = await getRunForEvaluators(run.id, db);
+          const stored = read.get(run.id);
           const given = stored ? await scoreRun(run.id, stored, [evaluator], access) : [];
           if (given.length === 0) chunk.skipped += 1; // deleted meanwhile, or a judge's sample leaves it out
           scores.push(...given.map((s) => ({ ...s, runId: run.id })));

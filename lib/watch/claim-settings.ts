@@ -1,7 +1,8 @@
 /**
  * How long a watch drain holds the runs it took (issue 37): past it, another drain may take them over
- * (the holder died or hangs). STOCKROOM_WATCH_CLAIM_MS sets it; lib/startup/env.ts checks it with this
- * parser at start-up, which is why this file imports nothing.
+ * (the holder died or hangs); a backfill step holds its backfill as long. STOCKROOM_WATCH_CLAIM_MS
+ * sets it; lib/startup/env.ts checks it with this parser at start-up, which is why this file imports
+ * nothing.
  */
 
 /** The default hold: longer than any batch of runs takes to score, short enough that a dead worker's runs are not stuck long. */

@@ -13,7 +13,7 @@ import { judgeAccess } from './judge-access';
 import { watchClaimMs } from './claim-settings';
 import { applyRollup } from '../db/review';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
-import { getRunForEvaluators } from '../db/runs';
+import { getRunsForEvaluators } from '../db/runs';
 import { evaluatorsFor, scoreRun } from './score-run';
 
 /** Runs read from the outbox at a time. */
@@ -26,12 +26,13 @@ export const WATCH_MAX_BATCHES = 50;
  * was away): the next drain here gives them back first, so a restart delays those runs by one retry
  * of the job, not by a whole hold. A process that died leaves its holds to expire.
  */
-const unreleased = new Set<string>();
+const unreleased = new WeakMap<Database, Set<string>>();
 
 async function releaseLeftHolds(db: Database): Promise<void> {
-  for (const token of [...unreleased]) {
+  const left = unreleased.get(db);
+  for (const token of [...(left ?? [])]) {
     await releaseWatch(token, db);
-    unreleased.delete(token);
+    left!.delete(token);
   }
 }
 
@@ -77,7 +78,11 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     }
   } catch (err) {
     // Whatever this drain took and did not complete goes back now, or (the database away) at the next drain here.
-    await releaseWatch(claim.token, db).catch(() => unreleased.add(claim.token));
+    await releaseWatch(claim.token, db).catch(() => {
+      const left = unreleased.get(db) ?? new Set<string>();
+      left.add(claim.token);
+      unreleased.set(db, left);
+    });
     throw err;
   }
   return report;
@@ -88,12 +93,15 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
     if (runs.length === 0) return false;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
     const done: WatchCompletion[] = [];
+    const matchedOf = new Map(runs.map((run) => [run.id, evaluatorsFor(evaluators.get(run.tenant) ?? [], run)]));
+    // The runs any evaluator takes, read for them at once.
+    const read = await getRunsForEvaluators(runs.filter((run) => matchedOf.get(run.id)!.length > 0).map((run) => run.id), db);
     for (const run of runs) {
       options.signal?.throwIfAborted();
-      const matched = evaluatorsFor(evaluators.get(run.tenant) ?? [], run);
+      const matched = matchedOf.get(run.id)!;
       let scores: NewScore[] = [];
       if (matched.length > 0) {
-        const stored = await getRunForEvaluators(run.id, db);
+        const stored = read.get(run.id);
         if (!stored) continue; // deleted meanwhile: its outbox row went with it
         scores = await scoreRun(run.id, stored, matched, access);
       }

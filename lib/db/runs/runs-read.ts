@@ -483,25 +483,41 @@ export type EvaluatedRun = Pick<RunResult, 'query' | 'finalAnswer' | 'durationMs
  * every turn, message and blob): the watch job reads one per finished run, beside ingest. Null: gone.
  */
 export async function getRunForEvaluators(id: string, db: Database = getDb()): Promise<EvaluatedRun | null> {
+  return (await getRunsForEvaluators([id], db)).get(id) ?? null;
+}
+
+/**
+ * Runs as online evaluators read them, by id, in three queries for the whole batch (a watch drain or
+ * a backfill chunk: three queries a run were most of the evaluators' cost beside ingest). A run gone
+ * meanwhile is not in the map.
+ */
+export async function getRunsForEvaluators(ids: readonly string[], db: Database = getDb()): Promise<Map<string, EvaluatedRun>> {
+  const out = new Map<string, EvaluatedRun>();
+  if (ids.length === 0) return out;
   const p = db.prisma;
-  const byIdx = { where: { runId: id }, orderBy: { idx: 'asc' as const } };
-  const [row, tools, guards] = await Promise.all([
-    p.run.findUnique({ where: { id }, select: { query: true, finalAnswer: true, durationMs: true, costKnown: true, costUsd: true, costNote: true, unreportedCalls: true } }),
+  const runIds = [...new Set(ids)];
+  const byIdx = { where: { runId: { in: runIds } }, orderBy: [{ runId: 'asc' as const }, { idx: 'asc' as const }] };
+  const [rows, tools, guards] = await Promise.all([
+    p.run.findMany({ where: { id: { in: runIds } }, select: { id: true, query: true, finalAnswer: true, durationMs: true, costKnown: true, costUsd: true, costNote: true, unreportedCalls: true } }),
     p.toolCall.findMany({ ...byIdx, include: { result: { select: { text: true } } } }),
     p.guardEvent.findMany(byIdx),
   ]);
-  if (!row) return null;
-  const trajectory = [
-    ...tools.map((r) => [r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r) } as TrajectoryStep] as const),
-    ...guards.map((r) => [r.idx, guardStep(r)] as const),
-  ]
-    .sort((a, b) => a[0] - b[0])
-    .map(([, step]) => step);
-  return {
-    query: row.query,
-    finalAnswer: row.finalAnswer,
-    durationMs: row.durationMs,
-    costEstimate: { ...(row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false }), ...costUnreportedOf(row) },
-    trajectory,
+  const steps = new Map<string, Array<readonly [number, TrajectoryStep]>>();
+  const add = (runId: string, idx: number, step: TrajectoryStep) => {
+    const list = steps.get(runId);
+    if (list) list.push([idx, step]);
+    else steps.set(runId, [[idx, step]]);
   };
+  for (const r of tools) add(r.runId, r.idx, { ...toolFields(r), resultContent: json(r.result.text, 'tool result'), ...toolTail(r) } as TrajectoryStep);
+  for (const r of guards) add(r.runId, r.idx, guardStep(r));
+  for (const row of rows) {
+    out.set(row.id, {
+      query: row.query,
+      finalAnswer: row.finalAnswer,
+      durationMs: row.durationMs,
+      costEstimate: { ...(row.costKnown ? { usd: row.costUsd, note: row.costNote } : { usd: null, note: row.costNote, known: false }), ...costUnreportedOf(row) },
+      trajectory: (steps.get(row.id) ?? []).sort((a, b) => a[0] - b[0]).map(([, step]) => step),
+    });
+  }
+  return out;
 }

@@ -47,5 +47,14 @@ CREATE INDEX "EvaluatorBackfill_tenant_createdAt_idx" ON "EvaluatorBackfill"("te
 -- CreateIndex
 CREATE INDEX "EvaluatorBackfill_status_idx" ON "EvaluatorBackfill"("status");
 
+-- CreateIndex
+CREATE INDEX "RunHour_tenant_dim_value_hour_idx" ON "RunHour"("tenant", "dim", "value", "hour");
+
+-- CreateIndex
+CREATE INDEX "LatencyHour_tenant_dim_value_hour_idx" ON "LatencyHour"("tenant", "dim", "value", "hour");
+
+-- CreateIndex
+CREATE INDEX "ScoreHour_tenant_dim_value_hour_idx" ON "ScoreHour"("tenant", "dim", "value", "hour");
+
 -- AddForeignKey
 ALTER TABLE "RunTag" ADD CONSTRAINT "RunTag_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
