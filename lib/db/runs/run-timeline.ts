@@ -7,6 +7,7 @@ import 'server-only';
  */
 import { getDb, type Database } from '../core';
 import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
+import { TOOL_SESSION_GUARD, toolSessionFromRow } from './tool-session-rows';
 
 export interface TimelineDto {
   transitions: { index: number; step: number; from: string; to: string; reason: string }[];
@@ -19,6 +20,8 @@ export interface TimelineDto {
     | { kind: 'blocked'; index: number; step: number; guard: string; tool: string; code: string }
     /** A guardrail event other than a passed check (a refusal, a violation, a retry, a finding, the outcome). */
     | { kind: 'guardrail'; index: number; step: number; guardrail: string; action: string; detail: string }
+    /** A new session the executor opened with a tool server that had ended the old one (the run went on). */
+    | { kind: 'tool_session'; index: number; step: number; server: string; tool: string; reason: string; detail: string }
   )[];
 }
 
@@ -39,7 +42,15 @@ export async function getRunTimeline(runId: string, db: Database = getDb()): Pro
     }),
   ]);
   const events: TimelineDto['events'] = [
-    ...guards.filter((g) => g.guard !== GUARDRAIL_GUARD).map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards
+      .filter((g) => g.guard !== GUARDRAIL_GUARD && g.guard !== TOOL_SESSION_GUARD)
+      .map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards
+      .filter((g) => g.guard === TOOL_SESSION_GUARD)
+      .map((g) => {
+        const e = toolSessionFromRow(g);
+        return { kind: 'tool_session' as const, index: g.idx, step: g.step, server: e.server, tool: e.name, reason: e.reason, detail: e.detail };
+      }),
     ...guards
       .filter((g) => g.guard === GUARDRAIL_GUARD && g.reason !== 'passed')
       .map((g) => {
