@@ -8,12 +8,10 @@
  * A server that ends the session (HTTP 404 for its id) gets a new one, as the first was settled, and
  * the request again (session-renewal.ts); the call's record says so.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
-  ErrorCode,
-  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Tool,
@@ -25,15 +23,15 @@ import type { FloatKeys } from '../../harness';
 import type { ToolSpec } from '../../harness';
 import type { ToolSource } from '../../governance';
 import type { ToolHints } from '../../governance';
-import { isConnectionLoss, LIVENESS_PROBE_MS, McpConnectionLostError } from './connection-lost';
+import { isConnectionLoss, LIVENESS_PROBE_MS, LossWatch, McpConnectionLostError } from './connection-lost';
 import { normaliseCallToolResult, payloadChars } from './normalise-result';
+import { callFailure, cancelledCall, connectionError, messageOf, replacedUnderfoot, type CallSite } from './call-failures';
 import { OutputSchemas, schemaViolationResult } from './output-schema';
 import { authorizationAdvice, isUnauthorized, protectedResourceOf } from './oauth/needs-authorization';
 import { lookupOverMcp } from '../shared';
 import { HIDDEN_META_KEY, APPROVAL_META_KEY, OPERATION_KEY_META_KEY, readWeaknessCapability, RESET_TOOL_NAME, STOCKROOM_SERVER_INFO, type WeaknessCapability } from '../shared';
-import { requestedWeaknessCapability } from '../shared';
 import { CLOSE_TIMEOUT_MS, CONNECT_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts';
-import { identityChange, isSessionNotFound, McpSessionError, toolListChange, type SessionCheck } from './session-renewal';
+import { isSessionNotFound, McpSessionError, renewalDetail, sessionClient, sessionProblem, toolListChange, type SessionCheck } from './session-renewal';
 
 /** A client-side transport not yet started, with what is needed to describe and tear it down. */
 export interface McpConnection {
@@ -95,10 +93,6 @@ function isHidden(tool: Tool): boolean {
   return tool._meta?.[HIDDEN_META_KEY] === true;
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -136,10 +130,8 @@ export class McpToolExecutor implements ToolExecutor {
   /** The server's id for governance (see McpExecutorOptions.serverId). */
   readonly serverId: string;
   private readonly ownServer: boolean;
-  /** Set once the server is known to be gone; every later request fails with it at once. */
-  private lost: McpConnectionLostError | null = null;
-  private readonly lostWaiters = new Set<(err: McpConnectionLostError) => void>();
-  private probing = false;
+  /** Whether the server is known to be gone (every request then fails at once). */
+  private readonly watch: LossWatch;
   /** The client of the current session (a new one for every session opened). */
   private client: Client;
   /** The connection of the current session (the first, or the last reopen()). */
@@ -155,6 +147,7 @@ export class McpToolExecutor implements ToolExecutor {
   private readonly sessionWrites = new Set<string>();
   /** The first session's server name: a new session must be with the same server. */
   private readonly serverName: string | undefined;
+  private readonly markLost = (detail: string, cause?: unknown) => this.watch.mark(detail, cause);
 
   private constructor(
     client: Client,
@@ -169,7 +162,16 @@ export class McpToolExecutor implements ToolExecutor {
     this.serverId = options.serverId ?? connection.target;
     this.ownServer = options.ownServer === true;
     this.serverName = client.getServerVersion()?.name;
+    this.watch = new LossWatch(
+      (detail, cause) => new McpConnectionLostError(this.transport, this.serverId, connection.target, detail, { cause }),
+      () => this.closed,
+    );
     this.attach(client);
+  }
+
+  /** Who fails a call, for its words (call-failures.ts). */
+  private get site(): CallSite {
+    return { transport: this.transport, serverId: this.serverId, target: this.connection.target, floatKeys: this.floatKeys, requestTimeoutMs: this.requestTimeoutMs };
   }
 
   /** Listens to `client` for as long as it is the current session's. */
@@ -184,62 +186,8 @@ export class McpToolExecutor implements ToolExecutor {
       if (client === this.client) this.markLost('the connection closed');
     };
     client.onerror = (err) => {
-      if (client === this.client) this.probeAfterError(err);
+      if (client === this.client) this.watch.probe(err, () => client.ping({ timeout: LIVENESS_PROBE_MS }));
     };
-  }
-
-  private static newClient(options: McpExecutorOptions): Client {
-    return new Client(
-      { name: 'stockroom-harness', version: '1.0.0' },
-      options.requestWeaknesses !== undefined ? { capabilities: { experimental: requestedWeaknessCapability(options.requestWeaknesses) } } : undefined,
-    );
-  }
-
-  /** Fails every request in flight, and every later one, with a typed error naming the server. */
-  private markLost(detail: string, cause?: unknown): McpConnectionLostError {
-    if (this.lost) return this.lost;
-    const err = new McpConnectionLostError(this.transport, this.serverId, this.connection.target, detail, { cause });
-    if (this.closed) return err;
-    this.lost = err;
-    for (const reject of this.lostWaiters) reject(err);
-    this.lostWaiters.clear();
-    return err;
-  }
-
-  /**
-   * A transport error that looks like a lost connection is checked with a ping: a server that is
-   * gone cannot answer it (a refused connection fails at once), one that is only slow or whose
-   * notification stream blinked answers and nothing changes.
-   */
-  private probeAfterError(err: unknown): void {
-    if (this.closed || this.lost || this.probing || !isConnectionLoss(err)) return;
-    this.probing = true;
-    const detail = err instanceof Error ? err.message : String(err);
-    this.client
-      .ping({ timeout: LIVENESS_PROBE_MS })
-      .then(
-        () => undefined,
-        (pingErr: unknown) => {
-          if (isConnectionLoss(pingErr)) this.markLost(`connection lost (${detail})`, err);
-        },
-      )
-      .finally(() => {
-        this.probing = false;
-      });
-  }
-
-  /** `work`, unless the connection is lost first. */
-  private whileConnected<T>(work: Promise<T>): Promise<T> {
-    if (this.lost) {
-      work.catch(() => undefined); // already started: its own failure says nothing more
-      return Promise.reject(this.lost);
-    }
-    let reject!: (err: McpConnectionLostError) => void;
-    const lost = new Promise<never>((_resolve, r) => {
-      reject = r;
-    });
-    this.lostWaiters.add(reject);
-    return Promise.race([work, lost]).finally(() => this.lostWaiters.delete(reject));
   }
 
   /**
@@ -247,7 +195,7 @@ export class McpToolExecutor implements ToolExecutor {
    * cannot be reached fails with an ExecutorError naming the transport and target.
    */
   static async connect(connection: McpConnection, options: McpExecutorOptions = {}): Promise<McpToolExecutor> {
-    const client = McpToolExecutor.newClient(options);
+    const client = sessionClient(options.requestWeaknesses);
     try {
       await client.connect(connection.transport, { timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
     } catch (err) {
@@ -363,18 +311,18 @@ export class McpToolExecutor implements ToolExecutor {
   private async callInSession(name: string, args: JsonObject, context?: ToolCallContext): Promise<ToolResult> {
     const operationKey = context?.operationKey;
     if (this.refused) throw this.refused;
-    if (this.lost && !this.reopenable()) return this.callFailure(name, this.lost, operationKey);
+    if (this.watch.lost && !this.reopenable()) return callFailure(this.site, name, this.watch.lost, operationKey, this.markLost);
     const generation = this.generation;
     try {
       // The server stopped answering earlier: it may answer again, in a new session (nothing is sent before).
-      if (this.lost) await this.renewOrNotSent(this.generation, 'connection_lost', `before tools/call ${name}`);
+      if (this.watch.lost) await this.renewOrNotSent(this.generation, 'connection_lost', `before tools/call ${name}`);
       // A result is checked against its tool's declared outputSchema: the schemas must be known first.
       if (!this.listed) await this.listSpecs().catch(() => undefined);
       // client.request, not client.callTool: the output schema is checked here (output-schema.ts).
       // Sent again as it is (the same operation key) in a new session when the server ended this one.
       const send = () => {
         if (operationKey !== undefined) this.sessionWrites.add(operationKey);
-        return this.whileConnected(this.client.request(
+        return this.watch.whileConnected(this.client.request(
           { method: 'tools/call', params: {
             name,
             arguments: args,
@@ -406,9 +354,9 @@ export class McpToolExecutor implements ToolExecutor {
       // Not sent (again): a new session could not be opened. Not a tool result; a write's journal records it unknown.
       if (err instanceof NotSent) throw err.error;
       if (err instanceof McpSessionError) throw err;
-      if (context?.signal?.aborted && !(err instanceof McpConnectionLostError)) return this.cancelled(name, context.signal, operationKey, err);
-      if (generation !== this.generation && isConnectionLoss(err)) throw this.replacedUnderfoot(`tools/call ${name}`, err, operationKey);
-      return this.callFailure(name, err, operationKey);
+      if (context?.signal?.aborted && !(err instanceof McpConnectionLostError)) return cancelledCall(this.site, name, context.signal, operationKey, err);
+      if (generation !== this.generation && isConnectionLoss(err)) throw replacedUnderfoot(this.site, `tools/call ${name}`, err, operationKey);
+      return callFailure(this.site, name, err, operationKey, this.markLost);
     }
   }
 
@@ -463,7 +411,7 @@ export class McpToolExecutor implements ToolExecutor {
    */
   private async openNewSession(reason: SessionRenewalReason, during: string): Promise<void> {
     const connection = this.connection.reopen!();
-    const client = McpToolExecutor.newClient(this.options);
+    const client = sessionClient(this.options.requestWeaknesses);
     try {
       await client.connect(connection.transport, { timeout: this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS });
     } catch (err) {
@@ -471,20 +419,19 @@ export class McpToolExecutor implements ToolExecutor {
       if (isConnectionLoss(err)) throw this.markLost(`a new session could not be opened (${messageOf(err)})`, err);
       throw new McpSessionError(this.transport, this.serverId, this.connection.target, `a new session could not be opened: ${messageOf(err)}`, { cause: err });
     }
-    const view = { target: connection.target, serverInfo: () => client.getServerVersion(), serverWeaknesses: () => readWeaknessCapability(client.getServerCapabilities()) };
-    const problem = identityChange(this.serverName, client.getServerVersion()?.name) ?? this.options.sessionCheck?.(view) ?? null;
+    const problem = sessionProblem(client, connection.target, this.serverName, this.options.sessionCheck);
     if (problem !== null) {
       if (connection.beforeClose) await withinMs(connection.beforeClose().catch(() => undefined), CLOSE_TIMEOUT_MS);
       await withinMs(client.close().catch(() => undefined), CLOSE_TIMEOUT_MS);
       this.refused = new McpSessionError(this.transport, this.serverId, this.connection.target, problem);
       throw this.refused;
     }
-    const [old, oldSession, before] = [this.client, this.session, this.tools];
+    const [old, oldSession, before] = [this.client, this.session, this.tools.filter((t) => !isHidden(t))];
     this.client = client;
     this.session = connection;
     this.generation += 1;
     this.attach(client);
-    this.lost = null;
+    this.watch.lost = null;
     this.sessionWrites.clear();
     // The old session's transport is stopped (and its stream's retries); after a loss it may still be
     // open on the server, so it is ended there too.
@@ -502,31 +449,8 @@ export class McpToolExecutor implements ToolExecutor {
         ? new McpSessionError(this.transport, this.serverId, this.connection.target, 'tools/list was answered HTTP 404 in the new session too', { cause: err })
         : err;
     }
-    const cause =
-      reason === 'session_ended'
-        ? `the server answered HTTP 404 for the session ${during} (it had ended it: reaped after sitting idle, or the server restarted)`
-        : `the server had stopped answering and answered again ${during}`;
-    const flags = this.options.sessionCheck ? this.serverWeaknesses() : undefined;
-    this.renewals.push({
-      server: this.serverId,
-      reason,
-      detail: [
-        cause,
-        'a new session was opened',
-        toolListChange(before, this.tools),
-        ...(flags ? [`weakness flags [${flags.active.join(', ') || 'none'}] confirmed again`] : []),
-        'what the old session held on the server is not in the new one',
-      ].join('; '),
-    });
-  }
-
-  /**
-   * A request lost with a session that was replaced while it was in flight: not a sign that the new
-   * one is gone. A write's outcome is unknown (thrown, so its journal records it so).
-   */
-  private replacedUnderfoot(what: string, err: unknown, operationKey?: string): ExecutorError {
-    const outcome = operationKey !== undefined ? `; ${operationKey} was sent and its outcome is unknown` : '';
-    return new ExecutorError(this.transport, `${what} was in flight in an MCP session that was replaced (${messageOf(err)})${outcome}`, { cause: err });
+    const toolList = toolListChange(before, this.tools.filter((t) => !isHidden(t)));
+    this.renewals.push({ server: this.serverId, reason, detail: renewalDetail(reason, during, toolList, this.options.sessionCheck ? this.serverWeaknesses() : undefined) });
   }
 
   /**
@@ -537,20 +461,6 @@ export class McpToolExecutor implements ToolExecutor {
    */
   private expectListChange(): void {
     if (!this.ownServer && this.client.getServerCapabilities()?.tools?.listChanged === true) this.specs = null;
-  }
-
-  /**
-   * A call cancelled while it ran (the server was sent notifications/cancelled). A read comes back
-   * as a `cancelled` error result; a write may have been applied before the cancel reached the
-   * server, so its outcome is unknown and it is thrown for the journal to record as such.
-   */
-  private cancelled(name: string, signal: AbortSignal, operationKey: string | undefined, err: unknown): ToolResult {
-    const why = signal.reason instanceof Error ? signal.reason.message : 'the call was cancelled';
-    if (operationKey !== undefined) {
-      throw new ExecutorError(this.transport, `${name} (${operationKey}) was cancelled over ${this.transport} (${why}): its outcome is unknown`, { cause: err });
-    }
-    const content = { error: 'cancelled', message: `${name} was cancelled: ${why}` };
-    return { content, isError: true, errorCode: 'cancelled', payloadChars: payloadChars(content, true, this.floatKeys) };
   }
 
   /**
@@ -568,33 +478,6 @@ export class McpToolExecutor implements ToolExecutor {
   }
 
   /**
-   * Timeouts of reads are transient tool errors (as on the local path); a lost connection is not a
-   * tool result. A write sent with an operation key that times out may have been applied: its
-   * outcome is unknown, so it is thrown (the journal records `unknown`), never reported as failed.
-   */
-  private callFailure(name: string, err: unknown, operationKey?: string): ToolResult {
-    if (err instanceof McpConnectionLostError || isConnectionLoss(err)) {
-      const lost = err instanceof McpConnectionLostError ? err : this.markLost(`connection lost (${messageOf(err)})`, err);
-      // A write that was sent may have been applied before the server went: its outcome is unknown.
-      if (operationKey === undefined) throw lost;
-      throw new McpConnectionLostError(this.transport, this.serverId, this.connection.target, `${lost.detail}; ${name} (${operationKey}) was sent and its outcome is unknown`, { cause: lost });
-    }
-    if (operationKey !== undefined && err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      throw new ExecutorError(this.transport, `${name} (${operationKey}) was sent over ${this.transport} and timed out after ${this.requestTimeoutMs} ms: its outcome is unknown`, { cause: err });
-    }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      const content = { error: 'transient', message: `${name} timed out after ${this.requestTimeoutMs} ms over ${this.transport}` };
-      return { content, isError: true, errorCode: 'transient', payloadChars: payloadChars(content, true, this.floatKeys) };
-    }
-    if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) {
-      // A JSON-RPC refusal (unknown tool, invalid params) from a server that does not use isError.
-      const content = { error: err.code === ErrorCode.InvalidParams ? 'bad_arguments' : 'tool_error', message: err.message };
-      return { content, isError: true, errorCode: content.error, payloadChars: payloadChars(content, true, this.floatKeys) };
-    }
-    throw this.connectionError(`tools/call ${name}`, err);
-  }
-
-  /**
    * One request that is not a tool call. `during` (for the record) lets a new session be opened for
    * it when the server ended the current one or came back after a loss; null sends it only in the
    * current session.
@@ -604,24 +487,16 @@ export class McpToolExecutor implements ToolExecutor {
     if (this.refused) throw this.refused;
     const generation = this.generation;
     try {
-      if (during === null) return await this.whileConnected(send());
-      if (this.lost && this.reopenable()) await this.renewOrNotSent(this.generation, 'connection_lost', during);
-      return await this.inSession(what, during, () => this.whileConnected(send()));
+      if (during === null) return await this.watch.whileConnected(send());
+      if (this.watch.lost && this.reopenable()) await this.renewOrNotSent(this.generation, 'connection_lost', during);
+      return await this.inSession(what, during, () => this.watch.whileConnected(send()));
     } catch (err) {
       if (err instanceof NotSent) throw err.error;
       if (err instanceof McpConnectionLostError || err instanceof McpSessionError) throw err;
-      if (generation !== this.generation && isConnectionLoss(err)) throw this.replacedUnderfoot(what, err);
+      if (generation !== this.generation && isConnectionLoss(err)) throw replacedUnderfoot(this.site, what, err);
       if (isConnectionLoss(err)) throw this.markLost(`${what}: connection lost (${messageOf(err)})`, err);
-      throw this.connectionError(what, err);
+      throw connectionError(this.site, what, err);
     }
-  }
-
-  private connectionError(what: string, err: unknown): ExecutorError {
-    return new ExecutorError(
-      this.transport,
-      `${what} failed over ${this.transport} (${this.connection.target}): ${messageOf(err)}`,
-      { cause: err },
-    );
   }
 
   /** Resets per-run state through our own server's private tool; a no-op with any other server. */

@@ -12,10 +12,11 @@
  * session that fails any of these is refused, naming what is missing, and the executor refuses every
  * later call: it never goes on quietly with other flags.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ExecutorError } from '../../harness';
-import type { WeaknessCapability } from '../shared';
+import { ExecutorError, type SessionRenewalReason } from '../../harness';
+import { readWeaknessCapability, requestedWeaknessCapability, type WeaknessCapability } from '../shared';
 import { displayUrl } from './server-config';
 
 /** What a check of a new session may read of it (the executor's own view of its current session). */
@@ -70,4 +71,33 @@ export function toolListChange(before: readonly Tool[], after: readonly Tool[]):
   const removed = names(before).filter((n) => !names(after).includes(n));
   const parts = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
   return `its tool list re-read: changed (${parts.length ? parts.join('; ') : 'descriptions or schemas'})`;
+}
+
+/** A client for one session, asking in its handshake for `requestWeaknesses` when given (the same for every session). */
+export function sessionClient(requestWeaknesses: readonly string[] | undefined): Client {
+  return new Client(
+    { name: 'stockroom-harness', version: '1.0.0' },
+    requestWeaknesses !== undefined ? { capabilities: { experimental: requestedWeaknessCapability(requestWeaknesses) } } : undefined,
+  );
+}
+
+/** Why a new session cannot replace the first (another server, or not what the first confirmed), or null. */
+export function sessionProblem(client: Client, target: string, firstServerName: string | undefined, check: SessionCheck | undefined): string | null {
+  const view: SessionView = { target, serverInfo: () => client.getServerVersion(), serverWeaknesses: () => readWeaknessCapability(client.getServerCapabilities()) };
+  return identityChange(firstServerName, client.getServerVersion()?.name) ?? check?.(view) ?? null;
+}
+
+/** What the record says of a new session: why, what it was opened for, what was done again in it. */
+export function renewalDetail(reason: SessionRenewalReason, during: string, toolList: string, confirmedFlags: WeaknessCapability | undefined): string {
+  const cause =
+    reason === 'session_ended'
+      ? `the server answered HTTP 404 for the session ${during} (it had ended it: reaped after sitting idle, or the server restarted)`
+      : `the server had stopped answering and answered again ${during}`;
+  return [
+    cause,
+    'a new session was opened',
+    toolList,
+    ...(confirmedFlags ? [`weakness flags [${confirmedFlags.active.join(', ') || 'none'}] confirmed again`] : []),
+    'what the old session held on the server is not in the new one',
+  ].join('; ');
 }
