@@ -126,14 +126,16 @@ describe.skipIf(!hasOwn)('a server that ends the session (a real HTTP server on 
  * once armed it answers 404 itself to every tools/call bearing a session id (a server that keeps
  * losing sessions).
  */
-async function frontServer(upstream: string): Promise<{ url: string; arm(): void; switchTo(upstream: string): void; close(): Promise<void> }> {
+async function frontServer(upstream: string): Promise<{ url: string; arm(): void; switchTo(upstream: string): void; authorizations: (string | undefined)[]; close(): Promise<void> }> {
   let armed = false;
+  const authorizations: (string | undefined)[] = [];
   let target = new URL(upstream);
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      authorizations.push(req.headers.authorization);
       if (armed && req.headers['mcp-session-id'] && body.includes('"tools/call"')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
@@ -156,6 +158,7 @@ async function frontServer(upstream: string): Promise<{ url: string; arm(): void
     switchTo: (next) => {
       target = new URL(next);
     },
+    authorizations,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -212,8 +215,9 @@ describe.skipIf(!hasOwn)('a server that answers 404 again in the new session, or
         `the MCP server 'forgetful' at ${front.url}?token=… ended the MCP session and it could not be re-established: tools/call get_stock_level was answered HTTP 404 in the new session too`,
       );
       expect(message).not.toMatch(/s3cret/);
-      // The new session was opened (and is recorded); the request was sent twice, no more.
+      // The new session was opened (and is recorded), its requests with the headers the first sent.
       expect(renewals.map((r) => r.reason)).toEqual(['session_ended']);
+      expect(new Set(front.authorizations)).toEqual(new Set(['Bearer s3cret-header']));
     } finally {
       await executor.close();
       await front.close();
