@@ -23,7 +23,7 @@ describeOnDatabases('a new tool-server session on $name', ({ test, db }) => {
       name: call.name,
       server: 'inventory',
       reason: 'session_ended',
-      detail: 'the server answered HTTP 404 for the session for tools/call get_stock (it had ended it: reaped after sitting idle, or the server restarted); a new session was opened',
+      detail: 'the server answered HTTP 404 for the session when tools/call get_stock was sent (it had ended it: reaped after sitting idle, or the server restarted); a new session was opened',
     };
     const run = { ...base, trajectory: [...base.trajectory.slice(0, at), renewal, ...base.trajectory.slice(at)] };
     const id = await saveRun(run, makeMeta(), db);

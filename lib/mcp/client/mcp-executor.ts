@@ -115,7 +115,7 @@ class NotSent {
 
 /** Where in the executor's work a new session was opened, for the record. */
 const DURING_RESET = "at the run's reset";
-const DURING_LIST = 're-reading the tool list';
+const DURING_LIST = 'while the tool list was read';
 
 export class McpToolExecutor implements ToolExecutor {
   readonly transport: string;
@@ -345,7 +345,7 @@ export class McpToolExecutor implements ToolExecutor {
           },
         ));
       };
-      const result = await this.inSession(`tools/call ${name}`, `for tools/call ${name}`, send);
+      const result = await this.inSession(`tools/call ${name}`, `when tools/call ${name} was sent`, send);
       this.expectListChange();
       const violation = this.outputSchemas.violation(name, result as CallToolResult);
       if (violation !== null) return schemaViolationResult(violation, this.floatKeys);

@@ -74,7 +74,7 @@ describe.skipIf(!hasOwn)('a server that ends the session (a real HTTP server on 
     expect(running.sessionCount()).toBe(1);
     expect(renewals).toHaveLength(1);
     expect(renewals[0]).toMatchObject({ server: 'inventory', reason: 'session_ended' });
-    expect(renewals[0]!.detail).toMatch(/HTTP 404 for the session for tools\/call get_stock_level/);
+    expect(renewals[0]!.detail).toMatch(/HTTP 404 for the session when tools\/call get_stock_level was sent/);
     expect(renewals[0]!.detail).toMatch(/tool list re-read, unchanged/);
     expect(renewals[0]!.detail).toMatch(/weakness flags \[oversized_payload\] confirmed again/);
     // Told once: the next call opened no session.
@@ -104,6 +104,27 @@ describe.skipIf(!hasOwn)('a server that ends the session (a real HTTP server on 
     expect(renewal).toMatchObject({ step: second.step, toolUseId: second.toolUseId, name: 'get_stock_level', server: 'inventory', reason: 'session_ended' });
     expect(second.isError).toBe(false);
     expect(await executor.listTools()).toEqual(tools);
+  });
+
+  it('opens the new session at the next run\'s reset when the session was reaped between runs, and records it at that run\'s first call', async () => {
+    // Our own server held for many runs (a worker's pool): quiet between two runs past the idle limit.
+    running = await startStockroomHttpServer({ dataset, weaknesses: [], port: 0, offerReset: true, log: () => {} });
+    executor = await McpToolExecutor.connect(httpConnection(running.url), { serverId: 'stockroom', ownServer: true, floatKeys: dataset.floatKeys });
+    const agent = await createStockroomAgent({ dataset, config: resolveConfig({ transport: 'mcp-http' }), executor });
+    const turns: TurnSpec[] = [{ calls: [['create_restock_request', { sku: SKU, quantity: 40 }]] }, { text: 'done' }];
+    const first = await agent.run('restock', null, { model: scriptedModel(turns) });
+    expect(running.reapIdleSessions(pastIdleLimit())).toBe(1);
+    const second = await agent.run('restock', null, { model: scriptedModel(turns) });
+    expect(second.terminationReason).toBe('COMPLETED');
+    // The new session's environment was reset like any run's: the same first restock id.
+    const restocks = [first, second].map((r) => r.trajectory.find((s) => s.kind === 'tool_call')!);
+    expect((restocks[1] as { resultContent: unknown }).resultContent).toEqual((restocks[0] as { resultContent: unknown }).resultContent);
+    expect(first.trajectory.some((s) => s.kind === 'tool_session')).toBe(false);
+    const renewal = second.trajectory.find((s): s is Extract<TrajectoryStep, { kind: 'tool_session' }> => s.kind === 'tool_session');
+    expect(renewal).toMatchObject({ step: 1, name: 'create_restock_request', server: 'stockroom', reason: 'session_ended' });
+    expect(renewal?.detail).toMatch(/HTTP 404 for the session (at the run's reset|while the tool list was read)/);
+    await agent.close();
+    executor = undefined;
   });
 
   it('never asks a new session whether an old session applied a write (it would answer absent)', async () => {
