@@ -76,7 +76,7 @@ const OPTIONAL_SECTIONS: Record<string, { module: string; export: string }> = {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2), {
     json: { type: 'boolean', description: 'print JSON' },
-    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, mcpmemory, db, http, browser, signin, models, otel, governance, jobs, firstdemo, firstdemobrowser, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, rewrite, streaming, watch' },
+    only: { type: 'string', description: 'comma-separated sections: matrix, epochs, mcp, mcpmemory, db, http, runs1m, browser, signin, models, otel, governance, jobs, firstdemo, firstdemobrowser, otlp, agenttree, deadlines, faults, approvals, notify, redaction, retention, rewrite, streaming, watch' },
     repeat: { type: 'string', description: 'repetitions per figure (default 5)' },
   });
   const repeat = Number(stringFlag(args, 'repeat') ?? '5');
@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     mcp: mcpTransports,
     mcpmemory: mcpMemory,
     http: async (n) => (await import('./http-pages')).benchHttpPages(n),
+    runs1m: async (n) => (await import('./http-pages')).benchHttpMillionRuns(n),
     browser: async (n) => (await import('./browser')).benchBrowser(n),
     jobs: async () => (await import('./jobs')).benchJobs(),
     firstdemo: async (n) => (await import('./first-demo')).benchFirstDemo(n),

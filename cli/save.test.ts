@@ -75,6 +75,19 @@ describe.each(providers)('--save on $name', (provider) => {
     });
   });
 
+  it.skipIf(provider.skipReason !== null)('stores a run with its --tag values, and refuses a bad tag or a tag without --save, writing nothing', async () => {
+    const r = await inProcess('run', ['Where is SKU-2001 stored?', '--save', '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test', '--tag', ' nightly ', '--tag', 'ci', '--json'], { DATABASE_URL: url });
+    expect(r.code, r.stderr).toBe(0);
+    const { runId } = JSON.parse(r.stdout) as { runId: string };
+    expect((await db.prisma.runTag.findMany({ where: { runId }, orderBy: { tag: 'asc' } })).map((t) => [t.tenant, t.tag])).toEqual([['kittiwake', 'ci'], ['kittiwake', 'nightly']]);
+    const before = await counts();
+    const bad = await inProcess('run', ['Where is SKU-2001 stored?', '--save', '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test', '--tag', 'x'.repeat(65)], { DATABASE_URL: url });
+    expect([bad.code, bad.stderr]).toEqual([2, `--tag: the tag '${'x'.repeat(65)}' is longer than 64 characters`]);
+    const unsaved = await inProcess('run', ['Where is SKU-2001 stored?', '--tag', 'ci'], { DATABASE_URL: url });
+    expect([unsaved.code, unsaved.stderr]).toEqual([2, '--tag needs --save: tags are stored with the run']);
+    expect(await counts()).toEqual(before);
+  });
+
   it.skipIf(provider.skipReason !== null)('stores an eval as a suite with every case run linked, and prints suiteId and runIds', async () => {
     const r = await inProcess('eval', ['--save', '--tenant', 'kittiwake', '--as', 'ci@kittiwake.test', '--json'], { DATABASE_URL: url });
     expect(r.code, r.stderr).toBe(0);

@@ -8,6 +8,7 @@ import { countRuns, listRunModelIds, listRuns } from '@/lib/db/runs/runs-list';
 import { listRunsGrouped, type GroupedRow } from '@/lib/db/runs/runs-grouped';
 import { listRunsByScore } from '@/lib/db/runs/runs-by-score';
 import { scoredEvaluatorNames, scoreSummaries } from '@/lib/db/review/run-scores';
+import { tagSuggestions } from '@/lib/db/review/rollup';
 import { InvalidInputError } from '@/lib/db/core/errors';
 import { getDb } from '@/lib/db/core/client';
 import { approvalsForRuns } from '@/lib/db/governance/governance-approvals';
@@ -53,14 +54,15 @@ export async function loadRunsPage(query: RunsQuery, tenant: string) {
   const [counted, models, labelSet] = await beside;
   const total = inputError ? { count: 0, exact: true } : counted;
   // Paused runs link to the request they wait for.
-  const [waiting, labelled, failedWrites, scores, evaluators] = await Promise.all([
+  const [waiting, labelled, failedWrites, scores, evaluators, tags] = await Promise.all([
     approvalsForRuns(getDb().prisma, items.filter((r) => r.status === 'paused').map((r) => r.id)),
     labelSummaries(tenant, items.map((r) => r.id)),
     failedWritesOfRuns(items.filter((r) => r.governed && r.status === 'finished').map((r) => r.id)),
     scoreSummaries(tenant, items.map((r) => r.id)),
     scoredEvaluatorNames(tenant),
+    tagSuggestions(tenant),
   ]);
   // A paused run whose request was decided no longer waits for a reviewer: say where it is instead.
   const decided = await requestOutcomes(decidedRequests(waiting));
-  return { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators };
+  return { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators, tags };
 }

@@ -28,7 +28,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const datasets = datasetOptions(user.tenant);
   // Ids and titles only: commands, URLs and headers stay on the server.
   const toolServers = loadMcpServers().map(({ id, title }) => ({ id, title: title ?? id }));
-  const { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators } = await loadRunsPage(query, user.tenant);
+  const { rows, items, nextCursor, cursorError, inputError, groupBlocked, total, models, labelSet, waiting, labelled, failedWrites, decided, scores, evaluators, tags } = await loadRunsPage(query, user.tenant);
 
   return (
     <main className="page">
@@ -39,7 +39,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       </p>
       {canRun ? <RunLauncher datasets={datasets} toolServers={toolServers} modelProviders={pickableProviders()} /> : <RoleNote text={roleNote('Running a case or a query', 'operator', user.roles)} />}
 
-      <RunsFilters query={query} datasets={datasets} models={models} labelSet={labelSet} inputError={inputError} evaluators={evaluators} />
+      <RunsFilters query={query} datasets={datasets} models={models} labelSet={labelSet} inputError={inputError} evaluators={evaluators} tags={tags} />
 
       <RefreshWhileRunning active={items.some((r) => isLiveStatus(r.status))} />
       <p className="muted small" data-testid="runs-count">

@@ -1,6 +1,6 @@
 /**
  * How the tenant's runs move over time (issue 37): runs per hour or day, termination mix, latency
- * percentiles, cost and tokens, evaluator scores and guardrail findings, by model, source or agent,
+ * percentiles, cost and tokens, evaluator scores and guardrail findings, by model, source, agent or tag,
  * over a chosen window. Read from the hourly rollup the watch job keeps, never computed from the runs
  * per view. Every point links to the runs behind it.
  */
@@ -25,7 +25,8 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
   // Only the busiest values' rows are read: a chart draws MAX_SERIES series.
   const window = { tenant: user.tenant, dim, from: w.from, to: w.to };
   const [byDim, allRows] = await Promise.all([
-    dim === 'all' ? rollupRows(window, undefined, undefined, w.step) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values, w.step)),
+    // The dimension's lines: their runs and the point table's figures (the mix and the scores are drawn for all runs).
+    dim === 'all' ? rollupRows(window, undefined, undefined, w.step) : topRollupValues(window, MAX_SERIES).then((values) => rollupRows(window, undefined, values, w.step, { series: true })),
     dim === 'all' ? null : rollupRows({ ...window, dim: 'all' }, undefined, undefined, w.step),
   ]);
   const trends = prepareTrends(byDim, w);
@@ -42,6 +43,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
         Tenant {user.tenant}: finished runs made here or imported, counted per hour as they are stored (suite runs are on their suite’s page).
         Click a point, or open the table under the first chart, for the runs behind it. Latency percentiles come from hourly histograms
         whose buckets are 19% wide: each is within ±{Math.round(LATENCY_PERCENTILE_ERROR * 100)}% of the exact value.
+        {dim === 'tag' ? ' By tag, a run with several tags counts under each, so the tags of a point need not add up to its runs; runs without a tag are in none.' : null}
       </p>
       <nav className="row" aria-label="Window and grouping" style={{ gap: '1rem', flexWrap: 'wrap' }}>
         <span>

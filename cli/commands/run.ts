@@ -2,7 +2,7 @@
  * `stockroom run "<query>" [--case ID] …`: one harness run, printed for a person or as JSON; with
  * `--save --tenant T --as EMAIL` also stored where the dashboard shows it (its id is printed).
  */
-import { CliUsageError, parseArgs, stringFlag } from '../args';
+import { CliUsageError, parseArgs, stringFlag, stringsFlag } from '../args';
 import type { CliCommand } from '../command';
 import { configFromArgs, createExecutorFromArgs, datasetFromArgs, HARNESS_FLAGS, cancelOnSigint, liveModelFromConfig } from '../common';
 import { openAgent } from '../../lib/runs/agent';
@@ -15,6 +15,14 @@ import { formatRun } from '../format-run';
 import { SAVE_FLAGS, saveTargetFromArgs } from '../save';
 import { REPLAY_FLAGS, replaySourceFromArgs } from '../replay';
 import { replayModel } from '../../lib/models/replay-source';
+import { MAX_TAG_CHARS, MAX_TAGS_PER_RUN, RunTagsSchema } from '../../lib/eval';
+
+/** The --tag values in their stored form; a bad one is a usage error naming it. */
+function tagsFromArgs(args: ReturnType<typeof parseArgs>): string[] {
+  const parsed = RunTagsSchema.safeParse(stringsFlag(args, 'tag'));
+  if (!parsed.success) throw new CliUsageError(`--tag: ${parsed.error.issues[0]?.message ?? 'not a tag'}`);
+  return parsed.data;
+}
 
 const FLAGS = {
   ...HARNESS_FLAGS,
@@ -22,13 +30,14 @@ const FLAGS = {
   ...REPLAY_FLAGS,
   case: { type: 'string', description: 'golden case id (replays its mock script when the dataset has one)' },
   json: { type: 'boolean', description: 'print the RunResult as JSON' },
+  tag: { type: 'string', multiple: true, description: `a tag the stored run carries, for filters and trends (with --save; at most ${MAX_TAGS_PER_RUN}, each up to ${MAX_TAG_CHARS} characters)` },
 } as const;
 
 export const command: CliCommand = {
   name: 'run',
   summary: 'run the agent on one query and print its trajectory',
   usage:
-    'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL] [--guardrails JSON_OR_FILE] [--json]',
+    'run "<query>" | --replay-from RUN_ID [--case ID] [--model PROVIDER:MODEL] [--model-base-url URL] [--dataset DIR] [--weaknesses a,b] [--guards grounded_write] [--transport local|mcp-memory|mcp-stdio|mcp-http] [--save --tenant T --as EMAIL [--tag T]…] [--guardrails JSON_OR_FILE] [--json]',
   flags: FLAGS,
   async run(argv) {
     const args = parseArgs(argv, FLAGS);
@@ -41,12 +50,14 @@ export const command: CliCommand = {
     const source = await replaySourceFromArgs(args, dataset.dir);
     const query = source ? source.run.query : (args.positionals[0] as string);
     const caseId = source ? source.run.caseId : (stringFlag(args, 'case') ?? null);
-    // Checked before the run: a refused --save runs and stores nothing.
+    // Checked before the run: a refused --save or --tag runs and stores nothing.
+    const tags = tagsFromArgs(args);
     const target = await saveTargetFromArgs(args, dataset.dir);
+    if (tags.length > 0 && !target) throw new CliUsageError('--tag needs --save: tags are stored with the run');
     const cancel = cancelOnSigint();
     // Stored under its id from the start: a live model's run is written step by step, so the dashboard
     // can follow it (and stop it) while it runs; a fake-model run takes milliseconds and is written once.
-    const meta = target ? { ...metaFor(dataset, config, null, null, target.owner), id: newId() } : null;
+    const meta = target ? { ...metaFor(dataset, config, null, null, target.owner), id: newId(), tags } : null;
     const stop = target && meta && !isOfflineModel(config.model) ? watchForStop(meta.id, target.db) : null;
     const signal = stop ? AbortSignal.any([cancel.signal, stop.signal]) : cancel.signal;
     try {

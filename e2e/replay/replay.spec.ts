@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { makeRun } from '../../lib/db/testing/run-fixtures';
+import { toRunFile } from '../../lib/transfer/run-file';
 import { expectNoSidewaysScroll, expectRowsApart, runFromLauncher, saveArtifact } from '../support/helpers';
 
 test('runs a golden case from the UI and replays it step by step', async ({ page }) => {
@@ -233,4 +238,89 @@ test('the token chart, the state diagram and a cut-off tool result read well: li
   expect(label!.height, 'state labels are readable on a phone').toBeGreaterThanOrEqual(9);
   await expect(diagram).toHaveAttribute('data-overflowing', '');
   expect(await diagram.evaluate((el) => getComputedStyle(el, '::before').content)).toContain('Scrolls sideways');
+});
+
+/** Stores a run of `rounds` tool-calling rounds (2 transitions each) through the CLI's import, as its documented command does; returns its id. */
+function importLongRun(rounds: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stockroom-e2e-long-'));
+  try {
+    const run = makeRun({ runId: `long-${Date.now()}`, rounds, recordInputs: false });
+    const file = path.join(dir, 'long-run.json');
+    const meta = { datasetName: 'stockroom-v1', datasetHash: 'abc123', transport: 'local', category: 'lookup', setting: 'none', source: 'harness' as const, suiteRunId: null, config: {} };
+    fs.writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
+    const out = execFileSync(path.resolve('node_modules', '.bin', 'tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--json'], {
+      env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
+      encoding: 'utf8',
+    });
+    return (JSON.parse(out) as { ids: string[] }).ids[0]!;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a long run replays from the head its page sends, then the rest it fetches: counted whole from the start, End reaches its last transition', async ({ page }) => {
+  const id = importLongRun(800);
+  const whole = (await (await page.request.get(`/api/runs/${id}/timeline`)).json()) as { transitions: string };
+  const transitions = whole.transitions.split(',').length / 5;
+  expect(transitions).toBeGreaterThan(1_000);
+  // The page carries the head only: a link past the head, whose page carries the whole skeleton (twice: in its
+  // RSC payload and in its HTML), is larger by more than the rest of the skeleton.
+  const headPage = await (await page.request.get(`/runs/${id}`)).text();
+  const wholePage = await (await page.request.get(`/runs/${id}?transition=1500`)).text();
+  expect(wholePage.length - headPage.length).toBeGreaterThan(whole.transitions.length / 2);
+
+  // Hold the rest back to see the head alone: the position counts the whole run, the end waits.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(`**/api/runs/${id}/timeline`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/runs/${id}`);
+  const position = page.getByTestId('replay-position');
+  await expect(position).toContainText(`Transition 1 of ${transitions}`);
+  await expect(page.getByTestId('replay-rest')).toContainText(`the other ${transitions - 1_000} are loading`);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  await expect(position).toContainText(`Transition 1000 of ${transitions}`);
+  await expect(position).not.toContainText('ended with');
+  release();
+  await expect(page.getByTestId('replay-rest')).toHaveCount(0);
+  await page.keyboard.press('End');
+  await expect(position).toContainText(`Transition ${transitions} of ${transitions}`);
+  await expect(position).toContainText('ended with COMPLETED');
+
+  // A link past the head opens there at once, the page carrying the whole run.
+  await page.unroute(`**/api/runs/${id}/timeline`);
+  await page.goto(`/runs/${id}?transition=1500`);
+  await expect(position).toContainText(`Transition 1500 of ${transitions}`);
+  await expect(page.getByTestId('replay-rest')).toHaveCount(0);
+});
+
+test("a long run's waterfall comes a page at a time: the first page with the replay, the page of the step on screen when the replay moves there", async ({ page }) => {
+  const id = importLongRun(800);
+  const pagesAsked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(`/api/runs/${id}/waterfall`)) pagesAsked.push(new URL(r.url()).searchParams.get('page') ?? '0');
+  });
+  const firstPage = page.waitForResponse((r) => r.url().endsWith(`/api/runs/${id}/waterfall`));
+  await page.goto(`/runs/${id}`);
+  const first = (await (await firstPage).json()) as { total: number; pageSize: number; offsetMs: number[]; pageSteps: [number, number][] };
+  expect(first.total).toBeGreaterThan(1_500);
+  expect(first.offsetMs.length).toBe(first.pageSize);
+  expect(first.pageSize).toBeLessThan(first.total);
+  const waterfall = page.getByTestId('waterfall');
+  await expect(waterfall.getByTestId('waterfall-bar').first()).toHaveAttribute('data-step', String(first.pageSteps[0]![0]));
+
+  // The end of the run: the page holding its last step is fetched, and its bars are on screen, marked current.
+  await expect(page.getByTestId('replay-rest')).toHaveCount(0);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('End');
+  const lastStep = first.pageSteps.at(-1)![1];
+  await expect(page.getByTestId('replay-position')).toContainText(`step ${lastStep}`);
+  await expect(waterfall.locator(`[data-testid=waterfall-bar][data-step="${lastStep}"]`).first()).toBeVisible();
+  await expect(waterfall.locator(`[data-testid=waterfall-bar][data-step="${lastStep}"]`).first()).toHaveAttribute('aria-current', 'step');
+  expect(pagesAsked).toContain(String(first.pageSteps.length - 1));
+  // Never the whole waterfall at once.
+  expect(pagesAsked).not.toContain('all');
 });

@@ -84,6 +84,8 @@ beforeAll(async () => {
     removeWebhookAction: { endpointId: 'endpoint-1' },
     saveEvaluatorAction: { name: 'loops', kind: 'loop_findings' },
     removeEvaluatorAction: { evaluatorId: 'evaluator-1' },
+    startBackfillAction: { evaluatorId: 'evaluator-1', from: '2026-01-01T00:00', to: '2026-01-02T00:00' },
+    cancelBackfillAction: { backfillId: 'backfill-1' },
     saveAlertRuleAction: { name: 'errors', kind: 'error_share', threshold: 0.05 },
     removeAlertRuleAction: { ruleId: 'rule-1' },
     redeliverWebhookAction: { deliveryId: 'delivery-1' },
@@ -120,6 +122,7 @@ beforeAll(async () => {
       goldenSets: await prisma.goldenSet.count(),
       evaluators: await prisma.evaluator.count(),
       alertRules: await prisma.alertRule.count(),
+      backfills: await prisma.evaluatorBackfill.findMany({ select: { id: true, status: true } }),
     });
 });
 afterAll(async () => {

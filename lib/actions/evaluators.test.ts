@@ -29,6 +29,7 @@ describe('evaluator actions', () => {
       [{ name: 'judge', kind: 'judge', judge: 'fake', sampleRate: '1.5' }, 'sampleRate'],
       [{ name: 'cost', kind: 'cost', dailyCapUsd: '3' }, 'dailyCapUsd'],
       [{ name: 'judge', kind: 'judge', judge: 'nonsense' }, 'judge'],
+      [{ name: 'tagged', kind: 'loop_findings', tag: 'x'.repeat(65) }, 'tag'],
     ];
     for (const [input, field] of cases) {
       const res = await saveEvaluatorAction(input as never);
@@ -59,6 +60,13 @@ describe('evaluator actions', () => {
     const second = await saveEvaluatorAction({ name: 'slow', kind: 'latency', max: '2000' } as never);
     expect(first.ok && second.ok).toBe(true);
     expect((await evaluators()).map((e) => [e.name, e.version, JSON.parse(e.config)])).toEqual([['slow', 2, { max: 2000 }]]);
+  });
+
+  it('stores a tag filter in its one form', async () => {
+    const { saveEvaluatorAction } = await import('./save-evaluator');
+    env.as('admin');
+    expect((await saveEvaluatorAction({ name: 'tagged', kind: 'loop_findings', tag: '  checkout   v2 ' } as never)).ok).toBe(true);
+    expect((await evaluators()).filter((e) => e.name === 'tagged').map((e) => JSON.parse(e.filter))).toEqual([{ tag: 'checkout v2' }]);
   });
 
   it('refuses an alert rule whose share is over 1 or whose score drop names no evaluator', async () => {

@@ -9,6 +9,7 @@ import 'server-only';
  * in that tenant only, and every read and write is scoped to it (lib/db/governance/tenant-scope.ts).
  */
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import { sessionUser } from './session';
 import { DEFAULT_TENANT, type Membership } from '../governance';
 import { ForbiddenError, UnauthenticatedError } from './errors';
@@ -67,9 +68,19 @@ function operatingTenant(memberships: readonly Membership[]): string {
   return operating[0] ?? memberships[0]?.tenant ?? DEFAULT_TENANT;
 }
 
+/**
+ * The caller of the request being rendered, read once however many parts of the page ask (the
+ * layout's header and the page both do: four queries each, a tenth of a runs page's time). React's
+ * cache lasts one server render; outside one (an action, a route) it reads every time.
+ */
+const renderedPrincipal = cache(async (): Promise<Principal | null> => principalOf(await headers()));
+
 /** The signed-in caller as a Principal, or null. Reads the request headers when none are given. */
 export async function currentPrincipal(requestHeaders?: Headers): Promise<Principal | null> {
-  const h = requestHeaders ?? (await headers());
+  return requestHeaders ? principalOf(requestHeaders) : renderedPrincipal();
+}
+
+async function principalOf(h: Headers): Promise<Principal | null> {
   const user = await sessionUser(h);
   if (!user) return null;
   const tenants = [...new Set(user.memberships.map((m) => m.tenant))].sort();

@@ -9,7 +9,7 @@ import { percentileMs } from './latency-histogram';
 
 export const TREND_WINDOWS = { '24h': { hours: 24, step: 'hour' }, '7d': { hours: 24 * 7, step: 'hour' }, '30d': { hours: 24 * 30, step: 'day' } } as const;
 export type TrendWindow = keyof typeof TREND_WINDOWS;
-export const TREND_DIMS = ['all', 'model', 'source', 'agent'] as const;
+export const TREND_DIMS = ['all', 'model', 'source', 'agent', 'tag'] as const;
 export type TrendDim = (typeof TREND_DIMS)[number];
 /** Series drawn at most per chart (the busiest); the rest are in the runs list. */
 export const MAX_SERIES = 5;
@@ -146,6 +146,7 @@ export function pointRunsHref(dim: TrendDim, value: string, point: Pick<TrendPoi
   if (dim === 'model') params.set('model', value);
   if (dim === 'source') params.set('source', value);
   if (dim === 'agent') params.set('agent', value);
+  if (dim === 'tag') params.set('tag', value);
   if (extra.termination) params.set('termination', extra.termination);
   if (extra.evaluator) params.set('evaluator', extra.evaluator);
   return `/runs?${params.toString()}`;

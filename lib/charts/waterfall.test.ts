@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packWaterfall, shapedAnswer, shapeWaterfall, stepTotals, unpackWaterfall, type WaterfallEntry } from './waterfall';
+import { barsOfAnswer, packWaterfall, pagesOfStep, shapeWaterfall, stepTotals, unpackWaterfall, waterfallPage, type WaterfallEntry } from './waterfall';
 
 const e = (index: number, step: number, kind: WaterfallEntry['kind'], durationMs: number | null, extra: Partial<WaterfallEntry> = {}): WaterfallEntry => ({
   index,
@@ -67,15 +67,45 @@ describe('the waterfall', () => {
   });
 });
 
-describe('shapedAnswer', () => {
-  it('shapes an answer once, however many parts of the page read it, and a new answer anew', () => {
-    const answer = { packed: packWaterfall(entries), runDurationMs: 1000 };
-    const first = shapedAnswer(answer);
-    expect(shapedAnswer(answer)).toBe(first);
-    expect(first.waterfall).toEqual(shapeWaterfall(unpackWaterfall(answer.packed), { runDurationMs: 1000 }));
-    const next = shapedAnswer({ ...answer, runDurationMs: 2000 });
-    expect(next).not.toBe(first);
-    expect(next.waterfall.axisMs).toBe(2000);
+describe('a page of the waterfall', () => {
+  // 1,203 bars of 401 steps (three a step), some placed by their recorded span and the rest laid in order after them.
+  const long = Array.from({ length: 1203 }, (_, i) =>
+    e(i, Math.floor(i / 3), i % 3 === 0 ? 'model' : 'tool', i % 7 === 0 ? null : 10 + (i % 5), i % 4 === 0 ? { recorded: { startMs: i * 20, endMs: i * 20 + 9 } } : {}),
+  );
+  const whole = shapeWaterfall(long, { runDurationMs: 60_000 });
+
+  it('holds its bars where the whole waterfall places them, with the facts of the whole', () => {
+    for (const page of [0, 1, 2]) {
+      const answer = JSON.parse(JSON.stringify(waterfallPage(long, 60_000, page, 500))) as ReturnType<typeof waterfallPage>;
+      expect(answer).toMatchObject({ total: 1203, from: page * 500, pageSize: 500, axisMs: whole.axisMs, placement: whole.placement, unknownDurations: whole.unknownDurations, unaccountedMs: whole.unaccountedMs });
+      expect(barsOfAnswer(answer)).toEqual(whole.bars.slice(page * 500, page * 500 + 500));
+    }
+    // Past the end: no bars, the same facts.
+    expect(waterfallPage(long, 60_000, 3, 500)).toMatchObject({ total: 1203, offsetMs: [] });
+  });
+
+  it("names each page's steps, so a step's bars are found on the pages that hold them", () => {
+    const answer = waterfallPage(long, 60_000, 0, 500);
+    expect(answer.pageSteps).toEqual([
+      [0, 166],
+      [166, 333],
+      [333, 400],
+    ]);
+    expect(pagesOfStep(answer, 166)).toEqual([0, 1]);
+    expect(pagesOfStep(answer, 200)).toEqual([1]);
+    expect(pagesOfStep(answer, 401)).toEqual([]);
+  });
+
+  it('holds every bar when all are asked for (a run of several agents)', () => {
+    const all = waterfallPage(long, 60_000, 'all');
+    expect(all).toMatchObject({ total: 1203, from: 0, pageSize: 1203, pageSteps: [[0, 400]] });
+    expect(barsOfAnswer(all)).toEqual(whole.bars);
+  });
+
+  it('is unpacked once, however many parts of the page read it', () => {
+    const answer = waterfallPage(entries, 1000, 0);
+    expect(barsOfAnswer(answer)).toBe(barsOfAnswer(answer));
+    expect(barsOfAnswer(answer)).toEqual(shapeWaterfall(entries, { runDurationMs: 1000 }).bars);
   });
 });
 

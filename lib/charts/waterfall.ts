@@ -87,11 +87,11 @@ export function shapeWaterfall(
       recordedCount += 1;
       cursor = Math.max(cursor, span.endMs);
       // The figure beside a bar is the bar's own length: one measure, the recorded wall clock (issue 43).
-      return { ...e, durationMs: span.endMs - span.startMs, offsetMs: span.startMs, widthMs: span.endMs - span.startMs, placement: 'recorded' };
+      return barOf(e, span.endMs - span.startMs, span.startMs, span.endMs - span.startMs, 'recorded');
     }
     if (e.durationMs === null) unknown += 1;
     const width = e.durationMs !== null && Number.isFinite(e.durationMs) && e.durationMs > 0 ? e.durationMs : 0;
-    const bar: WaterfallBar = { ...e, offsetMs: cursor, widthMs: width, placement: 'ordered' };
+    const bar = barOf(e, e.durationMs, cursor, width, 'ordered');
     cursor += width;
     return bar;
   });
@@ -104,6 +104,20 @@ export function shapeWaterfall(
     unknownDurations: unknown,
     unaccountedMs: placement === 'ordered' && run !== null ? Math.max(0, run - cursor) : null,
   };
+}
+
+/**
+ * An entry as a bar. Built field by field: a 20,000-entry waterfall's entries come in many shapes (the
+ * optional fields each set or not), and spreading them (`{ ...e, offsetMs }`) took V8's slow path,
+ * ~170 ms of a route's CPU where this takes a few.
+ */
+function barOf(e: WaterfallEntry, durationMs: number | null, offsetMs: number, widthMs: number, placement: WaterfallBar['placement']): WaterfallBar {
+  const bar: WaterfallBar = { index: e.index, step: e.step, kind: e.kind, label: e.label, durationMs, tokens: e.tokens, costUsd: e.costUsd, error: e.error, offsetMs, widthMs, placement };
+  if (e.recorded !== undefined) bar.recorded = e.recorded;
+  if (e.agent !== undefined) bar.agent = e.agent;
+  if (e.simulatedMs !== undefined) bar.simulatedMs = e.simulatedMs;
+  if (e.timeToFirstTokenMs !== undefined) bar.timeToFirstTokenMs = e.timeToFirstTokenMs;
+  return bar;
 }
 
 /** One step's model and tool time, tokens and cost (the replay panel's line); null parts are unknown. */
@@ -225,25 +239,91 @@ function recordedAt(p: PackedWaterfall, i: number): RecordedSpan | null {
   return startMs !== undefined && endMs !== undefined && startMs >= 0 && endMs >= startMs ? { startMs, endMs } : null;
 }
 
-/** The waterfall route's answer (app/api/runs/[id]/waterfall), as the replay receives it. */
-export interface WaterfallAnswer {
-  packed: PackedWaterfall;
-  runDurationMs: number;
-}
+/** Bars per page of the waterfall route's answer: a 20,000-step run has ~40,000 bars, its whole answer was 900 KiB. */
+export const WATERFALL_PAGE = 500;
 
-const shapedAnswers = new WeakMap<WaterfallAnswer, { entries: WaterfallEntry[]; waterfall: Waterfall }>();
+/** Which bars an answer holds: a page of WATERFALL_PAGE bars (0 first), or all of them (a run of several agents' span tree needs every bar). */
+export type WaterfallPageRequest = number | 'all';
 
 /**
- * An answer unpacked and shaped once, however many parts of the page read it: the span tree, the
+ * The waterfall route's answer (app/api/runs/[id]/waterfall): the whole waterfall's facts and one
+ * page of its bars, placed on the server over every bar (a bar laid in order starts where the bars
+ * before it end, so it cannot be placed from its page alone).
+ */
+export interface WaterfallAnswer {
+  runDurationMs: number;
+  /** Bars in the whole waterfall. */
+  total: number;
+  /** The first bar's position in the whole, and how many bars a page holds (`total` for all). */
+  from: number;
+  pageSize: number;
+  /** The smallest and largest step of each page's bars, in page order: which pages hold a step's bars. */
+  pageSteps: [number, number][];
+  axisMs: number;
+  placement: Waterfall['placement'];
+  unknownDurations: number;
+  unaccountedMs: number | null;
+  /** Some bar has a simulated latency (the fake model's), labelled so and not drawn. */
+  simulated: boolean;
+  /** The page's bars as entries, and where each is on the axis. */
+  packed: PackedWaterfall;
+  offsetMs: number[];
+  widthMs: number[];
+  /** 1: the bar is laid in order (its start is not recorded). */
+  ordered: number[];
+}
+
+/** One page (or all) of a run's waterfall, shaped over every entry: what the route sends. */
+export function waterfallPage(entries: readonly WaterfallEntry[], runDurationMs: number, page: WaterfallPageRequest, pageSize = WATERFALL_PAGE): WaterfallAnswer {
+  const w = shapeWaterfall(entries, { runDurationMs });
+  const size = page === 'all' ? Math.max(1, w.bars.length) : pageSize;
+  const from = page === 'all' ? 0 : page * size;
+  const bars = w.bars.slice(from, from + size);
+  const pageSteps: [number, number][] = [];
+  for (let i = 0; i < w.bars.length; i += size) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const b of w.bars.slice(i, i + size)) {
+      min = Math.min(min, b.step);
+      max = Math.max(max, b.step);
+    }
+    pageSteps.push([min, max]);
+  }
+  return {
+    runDurationMs,
+    total: w.bars.length,
+    from,
+    pageSize: size,
+    pageSteps,
+    axisMs: w.axisMs,
+    placement: w.placement,
+    unknownDurations: w.unknownDurations,
+    unaccountedMs: w.unaccountedMs,
+    simulated: w.bars.some((b) => b.simulatedMs !== undefined && b.simulatedMs !== null),
+    packed: packWaterfall(bars),
+    offsetMs: bars.map((b) => b.offsetMs),
+    widthMs: bars.map((b) => b.widthMs),
+    ordered: bars.map((b) => (b.placement === 'ordered' ? 1 : 0)),
+  };
+}
+
+/** The pages whose bars include step `step` (none when no bar is of that step). */
+export function pagesOfStep(answer: Pick<WaterfallAnswer, 'pageSteps'>, step: number): number[] {
+  return answer.pageSteps.flatMap(([min, max], page) => (min <= step && step <= max ? [page] : []));
+}
+
+const answerBars = new WeakMap<WaterfallAnswer, WaterfallBar[]>();
+
+/**
+ * An answer's bars, unpacked once however many parts of the page read it: the span tree, the
  * waterfall chart and the step's cost line each read the same query, and a 5,000-span run unpacked
  * and shaped three times held up the span tree's first rows (issue 31).
  */
-export function shapedAnswer(answer: WaterfallAnswer): { entries: WaterfallEntry[]; waterfall: Waterfall } {
-  let shaped = shapedAnswers.get(answer);
-  if (!shaped) {
-    const entries = unpackWaterfall(answer.packed);
-    shaped = { entries, waterfall: shapeWaterfall(entries, { runDurationMs: answer.runDurationMs }) };
-    shapedAnswers.set(answer, shaped);
+export function barsOfAnswer(answer: WaterfallAnswer): WaterfallBar[] {
+  let bars = answerBars.get(answer);
+  if (!bars) {
+    bars = unpackWaterfall(answer.packed).map((e, i) => barOf(e, e.durationMs, answer.offsetMs[i] ?? 0, answer.widthMs[i] ?? 0, answer.ordered[i] === 1 ? 'ordered' : 'recorded'));
+    answerBars.set(answer, bars);
   }
-  return shaped;
+  return bars;
 }

@@ -54,6 +54,7 @@ export {
 } from './aggregate';
 export { METRIC_KINDS, judgeItemOfRun, measureRun, type Measurement, type MetricKind, type MetricOptions } from './online-metrics';
 export { sampledRun } from './sampling';
+export { MAX_TAG_CHARS, MAX_TAGS_PER_RUN, normaliseTag, RunTagsSchema, TagFilterSchema, tagsFromValues } from './run-tags';
 export { EVALUATOR_KINDS, EvaluatorConfigSchema, EvaluatorFilterSchema, MAX_EVALUATORS, type EvaluatorConfig, type EvaluatorFilter, type EvaluatorKind } from './online-evaluators';
 export { callStatus, summarizeRun, type RunSummary, type ToolCallSummary } from './run-summary';
 export { runSuite, type RunSuiteOptions, type SuiteAgent, type SuiteProgress, type SuiteResult } from './suite';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DETECTOR_NAMES } from '../harness';
 import { METRIC_KINDS } from './online-metrics';
+import { MAX_TAG_CHARS } from './run-tags';
 
 /** Every evaluator kind: the trajectory metrics, the guardrail detectors and the judge. */
 export const EVALUATOR_KINDS = [...METRIC_KINDS, 'judge'] as const;
@@ -20,6 +21,8 @@ export const EvaluatorFilterSchema = z.object({
   modelId: z.string().max(256).optional(),
   agent: z.string().max(256).optional(),
   sessionId: z.string().max(256).optional(),
+  /** A tag the run carries (lib/eval/run-tags.ts form). */
+  tag: z.string().max(MAX_TAG_CHARS).optional(),
 });
 export type EvaluatorFilter = z.infer<typeof EvaluatorFilterSchema>;
 

@@ -35,6 +35,8 @@ export const JOB_KEY_MODES: Record<JobKind, 'replace' | 'preserve_run_at'> = {
   webhook: 'preserve_run_at',
   // A poke while a drain runs adds one more drain, which takes what arrived after the first read.
   watch: 'replace',
+  // A step's key is its own (types.ts backfillJobKey): a repeated nudge of the same step adds nothing more.
+  backfill: 'replace',
 };
 
 /**

@@ -17,8 +17,9 @@ import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
 import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import type { ModelGate } from '../runs/agent';
-import { JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { backfillJobKey, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/traces';
+import { idleBackfillIds } from '../db/review';
 import { traceQuietMs } from '../otel';
 import { deliverOnce } from '../notify';
 import { loadEvidenceKey } from '../governance';
@@ -132,6 +133,17 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       await watchRuns({ signal: ctx.signal });
       // The rules read the rollup the drain just brought up to date.
       await evaluateAlerts(deliveryQueueOf(ctx.queue));
+      // Backfills no step holds (a step lost with a restart, the in-process queue's jobs with the server) go on.
+      const idle = await idleBackfillIds();
+      if (idle.length > 0) await ctx.queue.enqueueMany('backfill', idle.map((backfillId) => ({ payload: { backfillId }, key: backfillJobKey(backfillId) })));
+    },
+    /** One step of an evaluator backfill; while runs are left, the next step is a job of its own. */
+    async backfill(job, ctx) {
+      const { backfillStep } = await import('../watch');
+      const step = job.step ?? 0;
+      if ((await backfillStep(job.backfillId, { signal: ctx.signal })) === 'more') {
+        await ctx.queue.enqueue('backfill', { backfillId: job.backfillId, step: step + 1 }, { key: backfillJobKey(job.backfillId, step + 1) });
+      }
     },
     async sweep(_job, ctx) {
       const { sweepAsJobs } = await import('./governed-jobs');

@@ -39,6 +39,7 @@ describe.skipIf(pgSkip !== null)('job keys, the sweep schedule and failed jobs o
     'suite-case': async () => undefined,
     webhook: async () => undefined,
     watch: async () => undefined,
+    backfill: async () => undefined,
     async 'governed-resume'(job) {
       calls[job.runId] = (calls[job.runId] ?? 0) + 1;
       // A configuration error can never succeed by retrying.

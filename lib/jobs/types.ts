@@ -56,6 +56,16 @@ export const WatchJobSchema = z.object({});
 /** The watch job's key: one drain queued at a time. */
 export const WATCH_JOB_KEY = 'watch';
 
+/** One step of an evaluator backfill (lib/watch/backfill.ts); the next step is its own job. */
+export const BackfillJobSchema = z.object({
+  backfillId: z.string().min(1),
+  /** Which step (0: the first, or a nudge of one whose step was lost). */
+  step: z.number().int().min(0).optional(),
+});
+
+/** A backfill step's job key: each step its own, so a step can enqueue the next while it runs (the in-process queue adds nothing under a key that runs). */
+export const backfillJobKey = (backfillId: string, step = 0) => `backfill:${backfillId}:${step}`;
+
 export const JOB_SCHEMAS = {
   run: RunJobSchema,
   suite: SuiteJobSchema,
@@ -64,6 +74,7 @@ export const JOB_SCHEMAS = {
   sweep: SweepJobSchema,
   webhook: WebhookJobSchema,
   watch: WatchJobSchema,
+  backfill: BackfillJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_SCHEMAS;

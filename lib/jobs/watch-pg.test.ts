@@ -59,4 +59,30 @@ describe.skipIf(pgSkip !== null)('the watch job (PostgreSQL, worker processes)',
     const scores = await db.prisma.scoreHour.findMany({ where: { tenant: 'acme', dim: 'all' } });
     expect(scores.map((s) => [s.evaluator, s.count]).sort()).toEqual([['faithful', N], ['loops', N]]);
   });
+
+  it('runs a backfill to its end as jobs on the workers, and the watch job takes up one whose step was lost', async () => {
+    const { startBackfill, listBackfills } = await import('../db/review/evaluator-backfills');
+    const { backfillJobKey } = await import('./types');
+    const e = await saveEvaluator('acme', { name: 'guards', kind: 'guard_trips', enabled: true, config: {}, filter: {} }, 'admin', db);
+    const window = { from: new Date('2026-06-01T00:00:00.000Z'), to: new Date('2026-06-02T00:00:00.000Z') };
+    const done = async (id: string) => {
+      for (let i = 0; ; i++) {
+        const b = (await listBackfills('acme', 10, db)).find((x) => x.id === id)!;
+        if (b.status !== 'running') return b;
+        if (i > 1500) throw new Error(`backfill still running: ${JSON.stringify(b)}\n${workers.map((w) => w.output()).join('\n')}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const first = await startBackfill('acme', e.id, window, 'admin', db);
+    await queue.enqueue('backfill', { backfillId: first.id, step: 0 }, { key: backfillJobKey(first.id) });
+    expect(await done(first.id)).toMatchObject({ status: 'done', total: 300, scanned: 300, scored: 300 });
+    expect(await db.prisma.runScore.count({ where: { evaluatorId: e.id } })).toBe(300);
+    // A new version's backfill whose first job was never enqueued (the server stopped in between): the watch job nudges it.
+    const v2 = await saveEvaluator('acme', { name: 'guards', kind: 'guard_trips', enabled: true, config: { max: 1 }, filter: {} }, 'admin', db);
+    const lost = await startBackfill('acme', v2.id, window, 'admin', db);
+    await queue.enqueue('watch', {}, { key: 'watch-nudge' });
+    expect(await done(lost.id)).toMatchObject({ status: 'done', scored: 300 });
+    const scores = await db.prisma.scoreHour.findMany({ where: { tenant: 'acme', dim: 'all', evaluator: 'guards' } });
+    expect(scores.reduce((n, s) => n + s.count, 0)).toBe(300);
+  });
 });

@@ -41,9 +41,19 @@ export async function resolveLiveModel(config: HarnessConfig, gateFor?: ModelGat
   return { liveModel, costMeter };
 }
 
-/** The modules a live model needs, with the provider SDKs: loaded on first use, never for the fake model. */
-function liveModelModules() {
-  return import('../models/live');
+let liveModules: Promise<typeof import('../models/live')> | undefined;
+
+/**
+ * The modules a live model needs, with the provider SDKs: loaded on first use, never for the fake
+ * model, and kept. Each `import()` goes through the module loader's resolution again (under tsx, a
+ * round trip to its loader thread), half a millisecond of a worker's CPU for every run it stored.
+ */
+function liveModelModules(): Promise<typeof import('../models/live')> {
+  liveModules ??= import('../models/live').catch((err: unknown) => {
+    liveModules = undefined;
+    throw err;
+  });
+  return liveModules;
 }
 
 /** Loads what resolveLiveModel loads on first use (a worker does so before it takes jobs). */

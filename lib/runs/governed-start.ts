@@ -65,7 +65,8 @@ export async function startGovernedOne(input: RunOneInput, caller: RunCaller, no
       undefined,
       caller.id,
     );
-    await storeRun(started.result, governedMeta(spec, dataset, runId, caller.id));
+    // Its tags go with its first store; stored again as it resumes, a run keeps them (lib/db/runs-write.ts).
+    await storeRun(started.result, { ...governedMeta(spec, dataset, runId, caller.id), tags: input.tags });
     return started;
   });
   // A request to decide, or a run that ended other than COMPLETED: recorded for the tenant's webhooks and

@@ -35,6 +35,6 @@ export function prepareRun(input: RunOneInput, caller: RunCaller, id: string = n
   // A configured tool server decides the transport; the stored run names the server it used.
   const { config, server } = configWithServer(input, input.weaknesses, tenant);
   const base = metaFor(dataset, config, golden?.category ?? null, null, { createdBy: caller.id, tenant });
-  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id };
+  const meta = { ...(input.toolServer ? { ...base, config: { ...base.config, toolServer: input.toolServer } } : base), id, tags: input.tags };
   return { dataset, golden, query: golden ? golden.query : input.query!, server, config, meta };
 }

@@ -45,6 +45,8 @@ export async function replayRun(input: ReplayRunInput, caller: { id: string; ten
     transport: input.transport,
     model: input.model,
     toolServer: undefined,
+    // A replay is a run of its own: the replayed run's tags say how that one was started, not this one.
+    tags: [],
   };
   const summary = await (await startRun(runInput, caller, { replay: source })).done;
   return { runId: summary.runId, replayedFrom: stored.id, terminationReason: summary.terminationReason };

@@ -14,6 +14,9 @@ export const ToolResultQuerySchema = z.object({ id: StoredIdSchema, index: int(0
 
 export const SuiteQuerySchema = z.object({ id: StoredIdSchema });
 
+/** A run's waterfall: one page of its bars (`page`, 0 when absent) or `all` of them. */
+export const WaterfallQuerySchema = z.object({ id: StoredIdSchema, page: z.union([z.literal('all'), int(0, 1_000_000)]).default(0) });
+
 /** A suite's statistics: a matrix against its `none`, or (instructor mode) a suite against the baseline suite `against`. */
 export const SuiteStatisticsQuerySchema = SuiteQuerySchema.extend({ against: StoredIdSchema.optional() });
 

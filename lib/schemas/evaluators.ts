@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DETECTOR_NAMES } from '../harness';
-import { EVALUATOR_KINDS, type EvaluatorConfig, type EvaluatorFilter } from '../eval';
+import { EVALUATOR_KINDS, TagFilterSchema, type EvaluatorConfig, type EvaluatorFilter } from '../eval';
 
 export { EVALUATOR_KINDS };
 
@@ -51,6 +51,8 @@ export const EvaluatorInputSchema = z
     modelId: optionalText(256),
     agent: optionalText(256),
     sessionId: optionalText(256),
+    /** A tag the runs carry (its stored form; a bad one is refused naming it). */
+    tag: TagFilterSchema,
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'guardrail' && (v.detectors ?? []).length === 0) ctx.addIssue({ code: 'custom', path: ['detectors'], message: 'choose at least one detector' });
@@ -76,11 +78,36 @@ export function evaluatorParts(input: EvaluatorInput): { config: EvaluatorConfig
   if (input.modelId) filter.modelId = input.modelId;
   if (input.agent) filter.agent = input.agent;
   if (input.sessionId) filter.sessionId = input.sessionId;
+  if (input.tag) filter.tag = input.tag;
   return { config, filter };
 }
 
 const IdSchema = z.string().trim().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, 'not an id');
 export const EvaluatorIdSchema = z.object({ evaluatorId: IdSchema });
+
+/** A time from the backfill form: a `datetime-local` value read as UTC, or an ISO time. */
+const UtcTime = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(40)
+    .transform((v, ctx) => {
+      const at = new Date(/(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`);
+      if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) || Number.isNaN(at.getTime())) {
+        ctx.addIssue({ code: 'custom', message: `enter the ${what} as a date and time (UTC)` });
+        return z.NEVER;
+      }
+      return at;
+    });
+
+/** A backfill of one of the tenant's evaluators over the runs that started in [from, to) (issue 37). */
+export const BackfillInputSchema = z
+  .object({ evaluatorId: IdSchema, from: UtcTime('start'), to: UtcTime('end') })
+  .superRefine((v, ctx) => {
+    if (v.from.getTime() >= v.to.getTime()) ctx.addIssue({ code: 'custom', path: ['to'], message: 'the window must end after it starts' });
+  });
+
+export const BackfillIdSchema = z.object({ backfillId: IdSchema });
 
 /** Alert rule kinds: MODEL_ERROR share in an hour, a mean score's drop against the week before, cost per day. */
 export const ALERT_KINDS = ['error_share', 'score_drop', 'daily_cost'] as const;

@@ -8,7 +8,7 @@ import { ConfigError } from '../harness';
 import { parseGuardrails, parseGuardrailsJson, type Guardrails } from '../harness';
 import { DatasetIdSchema } from './datasets';
 import { storableText } from './text';
-import { GoldenSetNameSchema, MAX_EPOCHS } from '../eval';
+import { GoldenSetNameSchema, MAX_EPOCHS, RunTagsSchema } from '../eval';
 
 const sortedUnique = <T extends string>(xs: T[]): T[] => [...new Set(xs)].sort();
 
@@ -115,6 +115,8 @@ export const CaseIdSchema = z
 export const RunOneInputSchema = RunSettingsSchema.extend({
   caseId: CaseIdSchema.optional(),
   query: storableText(z.string().trim().max(MAX_QUERY_CHARS, `a query is at most ${MAX_QUERY_CHARS} characters`)).optional(),
+  /** Tags the run is stored with (a list, or one comma-separated text; lib/eval/run-tags.ts), for filters and trends. */
+  tags: RunTagsSchema,
 }).superRefine((v, ctx) => {
   seedNeedsNoisy(v, ctx);
   const hasCase = v.caseId !== undefined && v.caseId !== '';

@@ -63,6 +63,8 @@ export const RunsQuerySchema = z.object({
   user: z.preprocess(one, optionalText(256)),
   /** Runs with an agent of this exact name (`stockroom`: the harness's own runs). */
   agent: z.preprocess(one, optionalText(256)),
+  /** Runs carrying this tag (issue 37). */
+  tag: z.preprocess(one, optionalText(256)),
   /** `1`: only runs of several agents. */
   multiAgent: z.preprocess(one, z.enum(['1']).optional().catch(undefined)),
   /** `imported` or `harness`: where the runs came from. */
@@ -81,7 +83,7 @@ export const RunsQuerySchema = z.object({
 });
 export type RunsQuery = z.output<typeof RunsQuerySchema>;
 
-const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'tainted', 'slowerThan', 'costAbove', 'agent', 'multiAgent', 'evaluator', 'scoreMin', 'scoreMax', 'from', 'before'] as const;
+const FILTER_KEYS = ['dataset', 'setting', 'flag', 'category', 'termination', 'caseId', 'suite', 'q', 'source', 'status', 'transport', 'model', 'guard', 'session', 'user', 'labelled', 'label', 'toolError', 'tainted', 'slowerThan', 'costAbove', 'agent', 'tag', 'multiAgent', 'evaluator', 'scoreMin', 'scoreMax', 'from', 'before'] as const;
 
 /** The query string for a runs page (defaults left out); `overrides` replace values, undefined removes. */
 export function runsHref(query: RunsQuery, overrides: Partial<Record<keyof RunsQuery, string | number | undefined>> = {}): string {
@@ -125,6 +127,7 @@ export function runFiltersOf(q: RunsQuery, tenant: string): RunFilters {
     minDurationMs: q.slowerThan !== undefined ? q.slowerThan * 1000 : undefined,
     minCostUsd: q.costAbove,
     agent: q.agent,
+    tag: q.tag,
     minAgents: q.multiAgent === '1' ? 2 : undefined,
     evaluator: q.evaluator,
     minScore: q.scoreMin,

@@ -16,6 +16,7 @@ import { resolveDatabaseUrl } from '../db/core/database-url';
 // the exporter it replaced on the CLI's path).
 import { configFromEnv, ENV_KEYS } from '../harness/config';
 import { parseProviderLimits } from '../jobs/provider-limits';
+import { watchClaimMs } from '../watch/claim-settings';
 import { otelSettingsFromEnv } from '../otel/env';
 import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-token-format';
 import { expiryWarningSeconds, privateTargetsAllowed, webhookAttempts, webhookTimeoutMs } from '../notify/limits';
@@ -80,6 +81,7 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'OTLP_MAX_BODY_BYTES', readBy: ['web'], accepts: 'an integer from 1 to 1073741824', meaning: 'largest OTLP request body the receiver accepts, after decompression', schema: integer(1, 1_073_741_824) },
   { name: 'BETTER_AUTH_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the dashboard's public address (secure cookies when https)", schema: httpUrl },
   { name: 'STOCKROOM_DASHBOARD_URL', readBy: ['web', 'cli'], accepts: 'an http(s) URL', meaning: 'the address OAuth redirects of tool servers come back to', schema: httpUrl },
+  { name: 'STOCKROOM_WATCH_CLAIM_MS', readBy: ['web', 'worker'], accepts: 'an integer from 1000 to 3600000', meaning: 'how long a watch drain holds the runs it took before another may take them over (default 300000)', schema: byParser((raw) => watchClaimMs({ STOCKROOM_WATCH_CLAIM_MS: raw })) },
   { name: 'STOCKROOM_JUDGE_BASE_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "the judge model's endpoint (openai-compatible judges)", schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_ISSUER', readBy: ['web'], accepts: 'an http(s) URL', meaning: '/api/mcp: the authorization server whose tokens it accepts', schema: httpUrl },
   { name: 'STOCKROOM_MCP_OAUTH_JWKS_URL', readBy: ['web'], accepts: 'an http(s) URL', meaning: "/api/mcp: where the issuer's signing keys are", schema: httpUrl },

@@ -31,6 +31,7 @@ export interface RolledRun {
   source: string;
   modelId: string;
   agents: readonly string[];
+  tags: readonly string[];
   terminationReason: string;
   startedAt: Date;
   durationMs: number;
@@ -45,12 +46,13 @@ const hourOf = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(
 
 export function contributionOf(run: RolledRun, scores: ReadonlyArray<{ evaluatorName: string; score: number | null; kind: string; value: number | null }>): Contribution {
   const agentKeys = [...new Set(run.agents)].map((a): [string, string] => ['agent', a]);
+  const tagKeys = [...new Set(run.tags)].map((t): [string, string] => ['tag', t]);
   // Guardrail evaluators' findings count with the run's own guardrails that fired.
   const evaluatorFindings = scores.filter((s) => s.kind === 'guardrail').reduce((n, s) => n + (s.value ?? 0), 0);
   return {
     tenant: run.tenant,
     hour: hourOf(run.startedAt),
-    keys: [['all', ''], ['model', run.modelId], ['source', run.source], ...agentKeys],
+    keys: [['all', ''], ['model', run.modelId], ['source', run.source], ...agentKeys, ...tagKeys],
     termination: run.terminationReason,
     inputTokens: run.inputTokens,
     outputTokens: run.outputTokens,
@@ -102,4 +104,22 @@ export function rollupDeltas(parts: ReadonlyArray<{ c: Contribution; sign: 1 | -
     }
   }
   return { hours: [...hours.values()], latency: [...latency.values()], scores: [...scores.values()] };
+}
+
+/**
+ * A contribution with scores given later (a backfill), and the rollup rows that moves: per dimension
+ * value the run is counted under, the score an evaluator of that name gave before (an older version)
+ * taken back and the new one added, so a run counts once in each evaluator's series. Its runs, tokens
+ * and latency were counted already.
+ */
+export function addScores(c: Contribution, scores: ReadonlyArray<[string, number]>): { contribution: Contribution; deltas: RollupDeltas } {
+  const hour = new Date(c.hour);
+  const names = new Set(scores.map(([name]) => name));
+  const replaced = c.scores.filter(([name]) => names.has(name));
+  const deltas: RollupDeltas = { hours: [], latency: [], scores: [] };
+  for (const [dim, value] of c.keys) {
+    for (const [evaluator, score] of replaced) deltas.scores.push({ tenant: c.tenant, hour, dim, value, evaluator, sum: -score, count: -1 });
+    for (const [evaluator, score] of scores) deltas.scores.push({ tenant: c.tenant, hour, dim, value, evaluator, sum: score, count: 1 });
+  }
+  return { contribution: { ...c, scores: [...c.scores.filter(([name]) => !names.has(name)), ...scores] }, deltas };
 }

@@ -6,3 +6,4 @@ export { watchPendingRuns as watchRuns, WATCH_BATCH, WATCH_MAX_BATCHES, type Wat
 export { evaluatorMatches } from './match';
 export { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
 export { breachOf, evaluateAlerts, type Breach } from './alerts';
+export { runBackfillStep as backfillStep, BACKFILL_CHUNK, type BackfillStepOutcome } from './backfill';

@@ -6,6 +6,7 @@ export interface FilteredRun {
   modelId: string;
   sessionId: string | null;
   agents: readonly string[];
+  tags: readonly string[];
 }
 
 export function evaluatorMatches(filter: EvaluatorFilter, run: FilteredRun): boolean {
@@ -13,5 +14,6 @@ export function evaluatorMatches(filter: EvaluatorFilter, run: FilteredRun): boo
   if (filter.modelId !== undefined && filter.modelId !== run.modelId) return false;
   if (filter.sessionId !== undefined && filter.sessionId !== run.sessionId) return false;
   if (filter.agent !== undefined && !run.agents.includes(filter.agent)) return false;
+  if (filter.tag !== undefined && !run.tags.includes(filter.tag)) return false;
   return true;
 }

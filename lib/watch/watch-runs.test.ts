@@ -53,7 +53,7 @@ describeOnDatabases('online evaluators on $name', ({ test, db }) => {
     expect(scores[0]).toMatchObject({ score: 1, value: 0 });
     expect(await scoresOfRun('other', id, db)).toEqual([]);
     // Asked again (a second worker, a repeated job): the run is off the outbox and nothing is added.
-    expect(await completeWatch([{ run: { id, tenant: 'acme' }, scores: [], contribution: null }], db)).toEqual([]);
+    expect(await completeWatch([{ run: { id, tenant: 'acme' }, scores: [], contribution: null }], 'another-drain', db)).toEqual([]);
     await drain();
     expect(await scoresOfRun('acme', id, db)).toHaveLength(1);
   });
@@ -133,6 +133,53 @@ describeOnDatabases('online evaluators on $name', ({ test, db }) => {
     const byDay = prepareTrends(await rollupRows(window, db, undefined, 'day'), month);
     expect(byDay).toEqual(prepareTrends(await rollupRows(window, db), month));
     expect(byDay.series[0]!.points[0]).toMatchObject({ runs: 3, costUnknownRuns: 1 });
+    // A dimension's lines read summed over terminations, without scores: the same runs, latency and cost per point.
+    for (const step of ['hour', 'day'] as const) {
+      const w = { from: window.from, to: window.to, step };
+      const full = prepareTrends(await rollupRows({ ...window, dim: 'model' }, db, undefined, step), w);
+      const lines = await rollupRows({ ...window, dim: 'model' }, db, undefined, step, { series: true });
+      expect(lines.scores).toEqual([]);
+      expect(new Set(lines.hours.map((h) => h.termination))).toEqual(new Set(['*']));
+      const pick = (t: typeof full) => t.series.map((x) => x.points.map((p) => [p.runs, p.p50Ms, p.p95Ms, p.costUsd, p.costUnknownRuns, p.inputTokens]));
+      expect(pick(prepareTrends(lines, w))).toEqual(pick(full));
+    }
+  });
+
+  test('a run stored again while a drain holds it is counted as it is now: the drain takes nothing stale', async () => {
+    await clear();
+    const meta = makeMeta({ tenant: 'rollup' });
+    const first = makeRun({ runId: 'w-moved', startedAt: '2026-03-02T09:10:00.000Z' });
+    const id = await saveRun(first, meta, db);
+    // A live judge is built while the drain holds the run (claimed, scoring): the run is stored again then.
+    await saveEvaluator('rollup', { name: 'live', kind: 'judge', enabled: true, config: { judge: 'openai:gpt-4o-mini', sampleRate: 1 }, filter: {} }, 'admin', db);
+    const { FakeJudge } = await import('../eval');
+    const report = await watchPendingRuns({
+      db,
+      liveJudge: async () => {
+        await replaceRun({ ...first, terminationReason: 'MODEL_ERROR' }, { ...meta, id }, db);
+        return new FakeJudge('v2');
+      },
+    });
+    expect(await pendingWatchCount(db)).toBe(0);
+    expect(report.runs).toBe(1);
+    const window = { tenant: 'rollup', dim: 'all' as const, from: new Date('2026-03-02T00:00:00Z'), to: new Date('2026-03-03T00:00:00Z') };
+    const counted = (await rollupRows(window, db)).hours.filter((r) => r.runs !== 0).map((r) => [r.termination, r.runs]);
+    expect(counted).toEqual([['MODEL_ERROR', 1]]);
+    expect(await scoresOfRun('rollup', id, db)).toHaveLength(1);
+  });
+
+  test('a drain that fails gives back the runs it held: the next drain takes them at once, not after the hold', async () => {
+    await clear();
+    await saveEvaluator('rollup', { name: 'live', kind: 'judge', enabled: true, config: { judge: 'openai:gpt-4o-mini', sampleRate: 1 }, filter: {} }, 'admin', db);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await saveRun(makeRun({ runId: `w-back${i}`, rounds: 1 }), makeMeta({ tenant: 'rollup' }), db));
+    const { FakeJudge } = await import('../eval');
+    await expect(watchPendingRuns({ db, liveJudge: async () => Promise.reject(new Error('the judge is away')) })).rejects.toThrow('the judge is away');
+    expect(await pendingWatchCount(db)).toBe(3);
+    expect(await db.prisma.runWatch.count({ where: { claimedBy: { not: null } } })).toBe(0);
+    const report = await watchPendingRuns({ db, liveJudge: async () => new FakeJudge('v2') });
+    expect(report.runs).toBe(3);
+    for (const id of ids) expect(await scoresOfRun('rollup', id, db)).toHaveLength(1);
   });
 
   test('drops a deleted run from the outbox with it', async () => {

@@ -4,23 +4,41 @@
  * one transaction with taking it off, so a run is scored and counted once whichever worker takes it.
  * Never in the request path: the OTLP receiver and the run service only leave the outbox row.
  */
-import { FakeJudge, type Judge } from '../eval';
-import { FAKE_MODEL } from '../harness';
+import { randomUUID } from 'node:crypto';
+import type { Judge } from '../eval';
 import { getDb, type Database } from '../db/core';
-import { enabledEvaluatorsOf, type EvaluatorDto } from '../db/review';
-import { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from '../db/review';
+import { enabledEvaluatorsOf } from '../db/review';
+import { claimWatch, completeWatch, releaseWatch, type NewScore, type WatchCompletion } from '../db/review';
+import { judgeAccess } from './judge-access';
+import { watchClaimMs } from './claim-settings';
 import { applyRollup } from '../db/review';
 import { contributionOf, parseContribution, rollupDeltas, type Contribution } from './contribution';
 import { getRunForEvaluators } from '../db/runs';
-import { evaluatorsFor, scoreRun, type JudgeAccess } from './score-run';
+import { evaluatorsFor, scoreRun } from './score-run';
 
 /** Runs read from the outbox at a time. */
 export const WATCH_BATCH = 100;
 /** Batches one job takes before it ends (the next job or sweep takes the rest), so a job stays short. */
 export const WATCH_MAX_BATCHES = 50;
 
+/**
+ * Holds of drains in this process that failed and could not give their runs back then (the database
+ * was away): the next drain here gives them back first, so a restart delays those runs by one retry
+ * of the job, not by a whole hold. A process that died leaves its holds to expire.
+ */
+const unreleased = new Set<string>();
+
+async function releaseLeftHolds(db: Database): Promise<void> {
+  for (const token of [...unreleased]) {
+    await releaseWatch(token, db);
+    unreleased.delete(token);
+  }
+}
+
 export interface WatchOptions {
   db?: Database;
+  /** How long a hold on runs lasts (default watchClaimMs()). */
+  claimMs?: number;
   signal?: AbortSignal;
   now?: () => Date;
   /** Builds a live judge (default: the models library's live door, loaded only when a live judge is defined). */
@@ -30,13 +48,6 @@ export interface WatchOptions {
 export interface WatchReport {
   runs: number;
   scores: number;
-}
-
-const dayStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-
-async function defaultLiveJudge(spec: string): Promise<Judge> {
-  const { createJudge } = await import('../models/live');
-  return createJudge({ judge: spec, baseUrl: process.env.STOCKROOM_JUDGE_BASE_URL?.trim() || null });
 }
 
 /** Adds the taken runs to the hourly rollup, taking back first what a rebuilt run added before. */
@@ -56,39 +67,26 @@ async function rollInto(txDb: Database, taken: readonly WatchCompletion[], befor
 export async function watchPendingRuns(options: WatchOptions = {}): Promise<WatchReport> {
   const db = options.db ?? getDb();
   const now = options.now ?? (() => new Date());
-  const judges = new Map<string, Promise<Judge>>();
-  const spent = new Map<string, { day: number; usd: number }>();
-  const access: JudgeAccess = {
-    signal: options.signal,
-    judgeFor: (spec) => {
-      let judge = judges.get(spec);
-      if (!judge) {
-        judge = spec.trim() === FAKE_MODEL ? Promise.resolve(new FakeJudge('v2')) : (options.liveJudge ?? defaultLiveJudge)(spec);
-        judges.set(spec, judge);
-      }
-      return judge;
-    },
-    spentToday: async (e: EvaluatorDto) => {
-      const day = dayStart(now()).getTime();
-      const known = spent.get(e.id);
-      if (known && known.day === day) return known.usd;
-      const usd = await evaluatorSpendSince(tenantOf.get(e.id) ?? '', e.id, new Date(day), db);
-      spent.set(e.id, { day, usd });
-      return usd;
-    },
-    spent: (e, usd) => {
-      const day = dayStart(now()).getTime();
-      const known = spent.get(e.id);
-      spent.set(e.id, { day, usd: (known && known.day === day ? known.usd : 0) + usd });
-    },
-  };
-  const tenantOf = new Map<string, string>();
+  const access = judgeAccess({ db, now, signal: options.signal, liveJudge: options.liveJudge });
   const report: WatchReport = { runs: 0, scores: 0 };
-  for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
-    const runs = await claimWatch(WATCH_BATCH, db, now());
-    if (runs.length === 0) break;
+  await releaseLeftHolds(db);
+  const claim = { token: randomUUID(), ms: options.claimMs ?? watchClaimMs() };
+  try {
+    for (let batch = 0; batch < WATCH_MAX_BATCHES; batch++) {
+      if (!(await drainBatch())) break;
+    }
+  } catch (err) {
+    // Whatever this drain took and did not complete goes back now, or (the database away) at the next drain here.
+    await releaseWatch(claim.token, db).catch(() => unreleased.add(claim.token));
+    throw err;
+  }
+  return report;
+
+  /** One batch claimed, scored and completed; false when none was waiting. */
+  async function drainBatch(): Promise<boolean> {
+    const runs = await claimWatch(WATCH_BATCH, claim, db, now());
+    if (runs.length === 0) return false;
     const evaluators = await enabledEvaluatorsOf([...new Set(runs.map((r) => r.tenant))], db);
-    for (const [tenant, list] of evaluators) for (const e of list) tenantOf.set(e.id, tenant);
     const done: WatchCompletion[] = [];
     for (const run of runs) {
       options.signal?.throwIfAborted();
@@ -101,9 +99,9 @@ export async function watchPendingRuns(options: WatchOptions = {}): Promise<Watc
       }
       done.push({ run, scores, contribution: JSON.stringify(contributionOf(run, scores)) });
     }
-    const taken = await completeWatch(done, db, rollInto, now());
+    const taken = await completeWatch(done, claim.token, db, rollInto, now());
     report.runs += taken.length;
     report.scores += done.filter((d) => taken.includes(d.run.id)).reduce((n, d) => n + d.scores.length, 0);
+    return true;
   }
-  return report;
 }

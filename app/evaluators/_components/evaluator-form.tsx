@@ -45,6 +45,7 @@ export function EvaluatorForm() {
         modelId: text(form, 'modelId'),
         agent: text(form, 'agent'),
         sessionId: text(form, 'sessionId'),
+        tag: text(form, 'tag'),
       });
       if (!res.ok) {
         setError(res.error);
@@ -142,6 +143,11 @@ export function EvaluatorForm() {
               <label htmlFor="ev-sessionId">Session</label>
               <input id="ev-sessionId" name="sessionId" {...described('sessionId')} />
               {err('sessionId')}
+            </div>
+            <div className="field">
+              <label htmlFor="ev-tag">Tag</label>
+              <input id="ev-tag" name="tag" maxLength={64} {...described('tag')} />
+              {err('tag')}
             </div>
           </div>
         </fieldset>

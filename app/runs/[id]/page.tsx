@@ -11,13 +11,13 @@ import { runTenant } from '@/lib/db/governance/tenant-scope';
 import { ImportedBadge } from '@/components/imported-badge';
 import { DeleteRunButton } from '../_components/delete-run-button';
 import { EraseRunButton } from '../_components/erase-run-button';
-import { loadTimeline } from './load-timeline';
+import { loadTimeline, loadTimelineHead, type Timeline } from './load-timeline';
 import { packTimeline } from '@/lib/charts/timeline-codec';
 import { agentReplayOf } from '@/lib/charts/agent-frames';
 import { loadTreeStart } from './load-tree-start';
-import { replayPosition } from '@/lib/charts/replay-position';
+import { replayPosition, type ReplayPosition } from '@/lib/charts/replay-position';
 import { Replay } from './_components/replay';
-import { waterfallUrl } from './waterfall-url';
+import { timelineUrl, waterfallUrl } from './waterfall-url';
 import { GovernancePanel } from './_components/governance-panel';
 import { getDb } from '@/lib/db/core/client';
 import { approvalsForRuns } from '@/lib/db/governance/governance-approvals';
@@ -60,6 +60,13 @@ function guardrailsOfConfig(config: unknown): string[] {
   return parsed.success ? guardrailsOn(parsed.data) : [];
 }
 
+/** Whether a replay link lands past the transitions a head of the skeleton holds. */
+function pastHead(at: ReplayPosition, head: Timeline): boolean {
+  if (at === null) return false;
+  if ('transition' in at) return at.transition > head.transitions.length;
+  return at.step > (head.transitions.at(-1)?.step ?? 0);
+}
+
 /** The stored run's flags, guards and wrappers, keeping only names this harness knows. */
 function settingsOf(weaknesses: readonly string[], config: unknown) {
   const c = (config ?? {}) as { guards?: unknown; payloadWrappers?: unknown };
@@ -75,9 +82,9 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if ((await runTenant(parsed.data)) !== user.tenant) notFound();
   const isOperator = holdsRole(user.memberships, 'operator');
   // The page's reads are independent of each other: one round of queries, not one after another.
-  const [run, stored, governed, labelSet, labels, unverified, recorded, taint, scores] = await Promise.all([
+  const [run, read, governed, labelSet, labels, unverified, recorded, taint, scores] = await Promise.all([
     getRunSummary(parsed.data),
-    loadTimeline(parsed.data),
+    loadTimelineHead(parsed.data),
     findGovernedRun(getDb().prisma, parsed.data),
     currentLabelSet(user.tenant),
     labelsOfRun(user.tenant, parsed.data),
@@ -89,11 +96,17 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   if (!run) notFound();
   // A run of several agents replays all their transitions as one log (the stored log is the root agent's).
   const agentReplay = agentReplayOf(run.agents, run.durationMs);
-  const timeline = agentReplay ? { ...stored, transitions: agentReplay.transitions } : stored;
-  const budget = budgetFromConfig(run.config);
   // One word per thing: `?transition=N` opens the replay at transition N (1-based, what the slider
   // counts); `?step=N` at the first transition of harness step N (what the panels and compare count).
   const initialAt = replayPosition(transition, step);
+  // A long run's page carries the head of its skeleton and the replay fetches the rest after it; the
+  // whole is read here only for a run that is followed live (its newest step is shown), a run of several
+  // agents (whose log is built from all their transitions) or a link to a place past the head.
+  const whole = read.rest !== null && (isLiveStatus(run.status) || agentReplay !== null || pastHead(initialAt, read.head));
+  const stored = whole ? await loadTimeline(run.id) : read.head;
+  const rest = whole ? null : read.rest;
+  const timeline = agentReplay ? { ...stored, transitions: agentReplay.transitions } : stored;
+  const budget = budgetFromConfig(run.config);
   const requests = governed ? ((await approvalsForRuns(getDb().prisma, [run.id])).get(run.id) ?? []) : [];
   // A reviewer's wait is time the run spent, but not the harness's work: said apart, never folded into one figure.
   const approvalWaitMs = requests.reduce((sum, r) => sum + (r.decidedAt ? Math.max(0, Date.parse(r.decidedAt) - Date.parse(r.createdAt)) : 0), 0);
@@ -123,7 +136,8 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           a preload link in the HTML starts it as the page arrives, not when React reads its payload (a run
           with nothing to replay draws no waterfall, so nothing is asked for). Same URL, mode and credentials
           as components/fetch-json.ts's fetch, so the browser reuses the answer. */}
-      {timeline.transitions.length > 0 ? <link rel="preload" href={waterfallUrl(run.id)} as="fetch" crossOrigin="anonymous" /> : null}
+      {timeline.transitions.length > 0 ? <link rel="preload" href={waterfallUrl(run.id, agentReplay ? 'all' : 0)} as="fetch" crossOrigin="anonymous" /> : null}
+      {rest ? <link rel="preload" href={timelineUrl(run.id)} as="fetch" crossOrigin="anonymous" /> : null}
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1>
           Run <span className="mono">{run.id.slice(-8)}</span>
@@ -165,6 +179,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           <ImportedBadge source={run.source} />
           {run.caseId ? <span className="badge info">case {run.caseId}</span> : null}
           {run.category ? <span className="badge">{run.category}</span> : null}
+          {run.tags.map((t) => (
+            <Link key={t} href={`/runs?tag=${encodeURIComponent(t)}`} className="badge" data-testid="run-tag" title={`runs tagged ${t}`}>
+              tag: {t}
+            </Link>
+          ))}
           <span className="badge">setting: {run.setting}</span>
           <span className="badge">{run.transport}</span>
           {guardrailsOfConfig(run.config).length > 0 ? (
@@ -240,6 +259,7 @@ export default async function RunPage({ params, searchParams }: { params: Promis
       <Replay
         runId={run.id}
         packed={packTimeline(timeline)}
+        rest={rest}
         budget={budget}
         terminationReason={run.terminationReason}
         initialAt={initialAt}

@@ -29,6 +29,7 @@ export function RunLauncher({
   const dataset = datasets.find((d) => d.id === settings.datasetId);
   const [caseId, setCaseId] = useState(dataset?.cases[0]?.id ?? '');
   const [query, setQuery] = useState('');
+  const [tags, setTags] = useState('');
   const [governed, setGoverned] = useState(false);
   const [error, setError] = useState<{ error: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const [pending, start] = useTransition();
@@ -37,7 +38,7 @@ export function RunLauncher({
     e.preventDefault();
     setError(null);
     start(async () => {
-      const input = { ...settings, ...(mode === 'case' ? { caseId } : { query }) };
+      const input = { ...settings, ...(mode === 'case' ? { caseId } : { query }), tags };
       // An ungoverned run opens its replay as soon as it is stored; a live one is then followed as it runs.
       const res = governed ? await runGovernedAction(input) : await startRunAction(input);
       if (res.ok) router.push(`/runs/${res.data.runId}`);
@@ -77,6 +78,13 @@ export function RunLauncher({
             <input id="query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. Is SKU-2005 running low?" maxLength={2000} />
           </div>
         )}
+        <div className="field">
+          <label htmlFor="run-tags">Tags</label>
+          <input id="run-tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="e.g. production, checkout-v2" maxLength={2000} aria-describedby="run-tags-help" aria-invalid={error?.fieldErrors?.tags ? true : undefined} />
+          <span id="run-tags-help" className="muted small">
+            comma-separated; the runs list, evaluators and trends filter and group by them
+          </span>
+        </div>
         <label className="check">
           <input type="checkbox" name="governed" checked={governed} onChange={(e) => setGoverned(e.target.checked)} /> Attach the governance
           policy (config/policy.json): runs as you, writes are journaled, and a restock above the auto-approve limit waits for a reviewer

@@ -32,6 +32,7 @@ export function RunsFilters({
   labelSet,
   inputError,
   evaluators = [],
+  tags = [],
 }: {
   query: RunsQuery;
   datasets: readonly { name: string; categories: readonly string[] }[];
@@ -40,6 +41,8 @@ export function RunsFilters({
   inputError: { field: string } | null;
   /** Evaluators that scored this tenant's runs (issue 37). */
   evaluators?: readonly string[];
+  /** Tags of this tenant's runs, offered as the tag filter's suggestions. */
+  tags?: readonly string[];
 }) {
   return (
         <FiltersDisclosure active={activeFilters(query)}>
@@ -130,6 +133,15 @@ export function RunsFilters({
             <span id="f-agent-help" className="muted small">
               exact name, e.g. stockroom
             </span>
+          </div>
+          <div className="field">
+            <label htmlFor="f-tag">Tag</label>
+            <input id="f-tag" name="tag" defaultValue={query.tag ?? ''} list="f-tag-options" size={14} maxLength={64} aria-invalid={inputError?.field === 'tag' ? true : undefined} />
+            <datalist id="f-tag-options">
+              {tags.map((t) => (
+                <option key={t} value={t} />
+              ))}
+            </datalist>
           </div>
           <div className="field">
             <label htmlFor="f-multi-agent">

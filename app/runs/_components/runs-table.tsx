@@ -105,6 +105,15 @@ export function RunsTable({
             <td title={r.query}>
               <div className="clamp-2">{r.query}</div>
               {r.match && r.match.field !== 'question' ? <MatchSnippet match={r.match} /> : null}
+              {r.tags.length > 0 ? (
+                <div className="small" data-testid="row-tags">
+                  {r.tags.map((t) => (
+                    <Link key={t} href={runsHref(query, { tag: t, cursor: undefined })} className="badge" title={`runs tagged ${t}`}>
+                      {t}
+                    </Link>
+                  ))}
+                </div>
+              ) : null}
             </td>
             <td>
               <SettingBadge setting={r.setting} />

@@ -56,7 +56,7 @@ export type RouteLoader = (route: string) => Promise<unknown>;
 export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRoute: RouteLoader) {
   let env: ActionEnv;
   /** kittiwake's objects. */
-  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden', webhook: '', delivery: '', evaluator: '', alertRule: '' };
+  const k = { governedRun: '', approval: '', plainRun: '', suite: '', operationKey: '', toolIndex: 0, goldenSet: 'kittiwake-golden', webhook: '', delivery: '', evaluator: '', alertRule: '', backfill: '' };
   let inputs: Record<string, unknown> = {};
   let snapshot: () => Promise<string>;
   let tmp: string;
@@ -106,6 +106,9 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
     // A kittiwake evaluator and alert rule (issue 37), for the actions that name them by id.
     const { saveEvaluator } = await import('../../db/review/evaluators');
     k.evaluator = (await saveEvaluator('kittiwake', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'fixture')).id;
+    // And a backfill of it, running (no job is enqueued for it here), for the action that names it by id.
+    const { startBackfill } = await import('../../db/review/evaluator-backfills');
+    k.backfill = (await startBackfill('kittiwake', k.evaluator, { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2026-01-02T00:00:00Z') }, 'fixture')).id;
     const { saveAlertRule } = await import('../../db/review/alerts');
     k.alertRule = (await saveAlertRule('kittiwake', { name: 'errors', kind: 'error_share', threshold: 0.05 }, 'fixture')).id;
     k.delivery = (await recordDeliveries(prisma, [{ endpointId: k.webhook, tenant: 'kittiwake', event: 'approval.requested', eventKey: `fixture:${k.approval}`, body: '{}' }]))[0]!;
@@ -130,6 +133,8 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
       removeWebhookAction: { endpointId: k.webhook },
       redeliverWebhookAction: { deliveryId: k.delivery },
       removeEvaluatorAction: { evaluatorId: k.evaluator },
+      startBackfillAction: { evaluatorId: k.evaluator, from: '2026-01-01T00:00', to: '2026-01-02T00:00' },
+      cancelBackfillAction: { backfillId: k.backfill },
       removeAlertRuleAction: { ruleId: k.alertRule },
     };
     snapshot = async () =>
@@ -147,6 +152,7 @@ export function tenantIsolationSuite(provider: 'sqlite' | 'postgres', importRout
         deliveries: await prisma.webhookDelivery.findMany({ select: { id: true, status: true, attempts: true }, orderBy: { id: 'asc' } }),
         evaluators: await prisma.evaluator.findMany({ select: { id: true, tenant: true, name: true, version: true }, orderBy: { id: 'asc' } }),
         alertRules: await prisma.alertRule.findMany({ select: { id: true, tenant: true, name: true, threshold: true }, orderBy: { id: 'asc' } }),
+        backfills: await prisma.evaluatorBackfill.findMany({ select: { id: true, tenant: true, status: true }, orderBy: { id: 'asc' } }),
         goldenSets: await prisma.goldenSet.findMany({ select: { tenant: true, name: true, version: true }, orderBy: [{ tenant: 'asc' }, { name: 'asc' }, { version: 'asc' }] }),
       });
   });

@@ -3,6 +3,8 @@
  * json_each instead of one bound value per cell. The rows must be the ones the direct path
  * (insertSqlite, bound as sqliteValue binds) stores: every column's storage class and value, for a
  * run's dozen tables and for spans (bigint nanoseconds past 2^53, booleans, dates, nulls, JSON text).
+ * On PostgreSQL the rows travel as one JSON value a table too (json_populate_recordset): each column
+ * must read back as the value given, a float to its last digit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../scripts/db-migrate.mjs';
@@ -13,7 +15,7 @@ import { buildRunRows } from '../runs/run-rows';
 import { runTables } from '../runs/runs-write';
 import { sqliteValue } from './sqlite-direct';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { createTestDatabaseUrl } from '../testing/test-databases';
+import { createTestDatabaseUrl, testProviders } from '../testing/test-databases';
 
 let viaPrisma: { db: Database; drop: () => Promise<void> };
 let direct: { db: Database; drop: () => Promise<void> };
@@ -94,5 +96,47 @@ describe('SQLite bulk inserts through Prisma (one JSON value a table)', () => {
     expect(mine).toEqual(dump(direct.db, 'Run'));
     expect(mine.filter((r) => r.includes("finalAnswer=text:'stored again'"))).toHaveLength(1);
     expect(mine).toHaveLength(2);
+  });
+});
+
+const postgres = (await testProviders()).find((p) => p.name === 'postgres')!;
+
+/** A value as compared: a date in ISO form, a number or bigint by its digits (a BigInt column may be given a number). */
+const norm = (v: unknown): unknown => (v instanceof Date ? v.toISOString() : typeof v === 'number' || typeof v === 'bigint' ? String(v) : v ?? null);
+
+describe.skipIf(postgres.skipReason !== null)('PostgreSQL bulk inserts (one JSON value a table)', () => {
+  let pg: Awaited<ReturnType<typeof postgres.create>>;
+  beforeAll(async () => {
+    pg = await postgres.create();
+  });
+  afterAll(async () => {
+    await pg?.drop();
+  });
+
+  it('store every column as given: dates, bigints past 2^53, booleans, nulls, text, and a float to its last digit', async () => {
+    const t = tables();
+    // A cost of 0.1 + 0.2 (0.30000000000000004): one bound value at a time it was stored as 0.3.
+    const run = t.find((x) => x.table === 'Run')!.rows[0] as Record<string, unknown>;
+    run.costUsd = 0.1 + 0.2;
+    await pg.db.prisma.$transaction(insertAll(pg.db, t));
+    for (const { table, rows } of t) {
+      if (rows.length === 0) continue;
+      const columns = Object.keys(rows[0]!);
+      const model = table.charAt(0).toLowerCase() + table.slice(1);
+      const stored = (await (pg.db.prisma as unknown as Record<string, { findMany(): Promise<Record<string, unknown>[]> }>)[model]!.findMany()).map((r) => JSON.stringify(columns.map((c) => norm(r[c]))));
+      const given = rows.map((r) => JSON.stringify(columns.map((c) => norm((r as Record<string, unknown>)[c]))));
+      expect(stored.sort(), table).toEqual(given.sort());
+    }
+    expect((await pg.db.prisma.run.findUniqueOrThrow({ where: { id: run.id as string }, select: { costUsd: true } })).costUsd).toBe(0.30000000000000004);
+  });
+
+  it('a resent row is a no-op where the table says so, and a row stored again on its key is updated in place', async () => {
+    const spans = tables().filter((x) => x.table === 'OtlpSpan');
+    await pg.db.prisma.$transaction(insertAll(pg.db, spans));
+    expect(await pg.db.prisma.otlpSpan.count()).toBe(3);
+    const row: Record<string, unknown> = { ...(tables().find((x) => x.table === 'Run')!.rows[0] as Record<string, unknown>), finalAnswer: 'stored again', steps: 99 };
+    await pg.db.prisma.$transaction(insertAll(pg.db, [{ table: 'Run', rows: [row], updateOn: 'id' }]));
+    expect(await pg.db.prisma.run.findUniqueOrThrow({ where: { id: row.id as string }, select: { finalAnswer: true, steps: true } })).toEqual({ finalAnswer: 'stored again', steps: 99 });
+    expect(await pg.db.prisma.run.count()).toBe(2);
   });
 });

@@ -8,14 +8,16 @@ import 'server-only';
  * Each statement is one round trip through Prisma and the driver (~0.35 ms of CPU on PostgreSQL
  * whatever its size), so `insertAll` writes a run's dozen tables on PostgreSQL as one statement of
  * data-modifying CTEs: a worker storing runs all day spends its time on runs, not on round trips.
+ * Prisma also compiles and maps every bound value of a raw query, so on both databases a table's rows
+ * travel as one JSON value (SQLite: json_each; PostgreSQL: json_populate_recordset, which types each
+ * column as the table declares it), and on PostgreSQL `insertAllWhen` puts a store's checks (its job
+ * lease, its suite's status) in the same statement, written only when they pass.
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
 import type { Database } from './client';
 
 /** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
 const MAX_PARAMS = 10_000;
-/** Bound values per PostgreSQL statement that chains several INSERTs (its limit is 65,535). */
-const MAX_PARAMS_CHAINED = 30_000;
 
 /** One table's rows to insert; every row has the same keys, which name the columns. */
 export interface TableRows {
@@ -35,6 +37,12 @@ export interface TableRows {
    * the new value (a run stored again: rows other writers keep under it are not touched, runs-write.ts).
    */
   updateOn?: string;
+  /**
+   * A row whose key (these columns) is stored already adds its other columns to the stored values
+   * (counters, e.g. the hourly rollup, rollup.ts). Rows are written in the order given, so writers
+   * that sort their rows by key lock them in one order: no deadlock.
+   */
+  addOn?: readonly string[];
 }
 
 /** The advisory lock pruning content-addressed rows takes exclusively and their writers share. */
@@ -42,20 +50,23 @@ export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
 
 type Statement = ReturnType<Database['prisma']['$executeRaw']>;
 
+/** A table's ON CONFLICT clause (both providers, both SQLite paths): update in place, add, keep what is there, or none. */
+function onConflictOf({ table, ignoreConflictOn, updateOn, addOn }: TableRows, columns: readonly string[]): string {
+  const list = (cs: readonly string[]) => cs.map((c) => `"${c}"`).join(', ');
+  if (updateOn !== undefined) return ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`;
+  if (addOn !== undefined) return ` ON CONFLICT (${list(addOn)}) DO UPDATE SET ${columns.filter((c) => !addOn.includes(c)).map((c) => `"${c}" = "${table}"."${c}" + excluded."${c}"`).join(', ')}`;
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  return conflict.length > 0 ? ` ON CONFLICT (${list(conflict)}) DO NOTHING` : '';
+}
+
 /** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
-function insertSql({ table, rows, ignoreConflictOn, updateOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+function insertSql(t: TableRows): Array<{ sql: Sql.Sql; params: number }> {
+  const { table, rows } = t;
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  const tail = Sql.raw(
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '',
-  );
+  const tail = Sql.raw(onConflictOf(t, columns));
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
   for (let i = 0; i < rows.length; i += perStatement) {
@@ -87,18 +98,13 @@ function jsonCell(v: unknown): unknown {
  * ~20 ms (issue 36, OTLP ingest). The rows stored are the direct path's (insertSqlite): the same
  * values, converted by the same column affinities (lib/db/bulk-insert.test.ts compares them).
  */
-function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRows): Sql.Sql[] {
+function sqliteJsonInserts(t: TableRows): Sql.Sql[] {
+  const { table, rows } = t;
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  // The same conflict clause as the direct path's (insertSql): update in place, or keep what is there.
-  const onConflict =
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '';
+  // The same conflict clause as the direct path's (insertSql).
+  const onConflict = onConflictOf(t, columns);
   // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
   const tail = Sql.raw(`) WHERE true${onConflict}`);
@@ -112,37 +118,78 @@ export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string;
 }
 
 /**
+ * A value as it goes into the JSON of pgJsonInsert, which json_populate_recordset reads by the
+ * column's own type: a bigint as its digits, a date in ISO form (UTC, as Prisma stores it), a float
+ * JSON cannot hold (NaN, ±Infinity) by the name PostgreSQL reads it by.
+ */
+function pgJsonCell(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Uint8Array) throw new TypeError('pgJsonInsert: a byte value cannot travel as JSON');
+  return v;
+}
+
+/**
+ * PostgreSQL: a table's rows as one INSERT with one bound value, the rows a JSON array of objects
+ * that json_populate_recordset types by the table's columns; `gate` (a condition, or empty) decides
+ * whether they are written at all.
+ */
+function pgJsonInsert(t: TableRows, gate: Sql.Sql): Sql.Sql | null {
+  const { table, rows } = t;
+  const first = rows[0];
+  if (!first) return null;
+  const columns = Object.keys(first);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  const json = JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c, pgJsonCell((row as Record<string, unknown>)[c])]))));
+  const head = Sql.raw(`INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", `);
+  return Sql.sql`${head}${json}::json)${gate}${Sql.raw(onConflictOf(t, columns))}`;
+}
+
+/** The INSERTs of `tables` chained as data-modifying CTEs after `ctes`, each written when `gate` holds. */
+function pgChain(tables: readonly TableRows[], ctes: Sql.Sql[], gate: Sql.Sql, last: Sql.Sql | null): Sql.Sql | null {
+  const inserts = tables.map((t) => pgJsonInsert(t, gate)).filter((x): x is Sql.Sql => x !== null);
+  const tail = last ?? inserts.pop();
+  if (!tail) return null;
+  const all = [...ctes, ...inserts.map((sql, i) => Sql.sql`${Sql.raw(`"w${i}"`)} AS (${sql})`)];
+  return all.length === 0 ? tail : Sql.sql`WITH ${Sql.join(all)} ${tail}`;
+}
+
+/**
  * Statements inserting several tables' rows, to be run in order inside one transaction; `tables`
- * come in foreign-key order. SQLite (no INSERT inside WITH): one statement per table chunk.
- * PostgreSQL: consecutive INSERTs chained as data-modifying CTEs into as few statements as
- * MAX_PARAMS_CHAINED allows (one for any single run). Foreign keys are checked at the end of each
- * statement, so a parent and its children may share one; no two INSERTs of a statement touch the
- * same row (a batch's blobs are distinct by hash, every other row is new). SQLite: one statement per
+ * come in foreign-key order. PostgreSQL: every INSERT chained as data-modifying CTEs into one
+ * statement (each table one bound value); foreign keys are checked at the end of the statement, so a
+ * parent and its children share it; no two INSERTs of a statement touch the same row (a batch's blobs
+ * are distinct by hash, every other row is new). SQLite (no INSERT inside WITH): one statement per
  * table, its rows in one JSON value (sqliteJsonInserts).
  */
 export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
   // SQLite has one writer at a time: nothing can be pruned between this write's statements.
   if (db.provider !== 'postgres') return tables.flatMap(sqliteJsonInserts).map((sql) => db.prisma.$executeRaw`${sql}`);
-  const pieces = tables.flatMap(insertSql);
   const statements: Statement[] = [];
   if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
     statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
   }
-  let group: Sql.Sql[] = [];
-  let params = 0;
-  const flush = () => {
-    const last = group.pop();
-    if (!last) return;
-    const ctes = group.map((sql, i) => Sql.sql`${Sql.raw(`"w${i}"`)} AS (${sql})`);
-    statements.push(ctes.length === 0 ? db.prisma.$executeRaw`${last}` : db.prisma.$executeRaw`WITH ${Sql.join(ctes)} ${last}`);
-    group = [];
-    params = 0;
-  };
-  for (const piece of pieces) {
-    if (group.length > 0 && params + piece.params > MAX_PARAMS_CHAINED) flush();
-    group.push(piece.sql);
-    params += piece.params;
-  }
-  flush();
+  const chain = pgChain(tables, [], Sql.empty, null);
+  if (chain) statements.push(db.prisma.$executeRaw`${chain}`);
   return statements;
+}
+
+/**
+ * PostgreSQL: insertAll's rows in one statement that first runs `guard` (a query of at most one row
+ * with a boolean column `go`, which may lock what it reads FOR SHARE until the statement commits) and
+ * writes only when it returns a row whose `go` is true; returns the guard's rows. One round trip where
+ * a transaction of checks and inserts took six (BEGIN, each check, the prune lock, the insert, COMMIT).
+ * The prune lock (shareExisting) is taken with the guard, before any row is written.
+ */
+export async function insertAllWhen<T extends { go: boolean }>(db: Database, tables: readonly TableRows[], guard: Sql.Sql): Promise<T[]> {
+  if (db.provider !== 'postgres') throw new Error('insertAllWhen is PostgreSQL only');
+  const lock = tables.some((t) => t.shareExisting && t.rows.length > 0)
+    ? Sql.sql`"prune_lock" AS (SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l)`
+    : Sql.sql`"prune_lock" AS (SELECT 1)`;
+  // Each INSERT reads the gate before its first row: the guard's locks and the prune lock come first.
+  const gate = Sql.sql` WHERE (SELECT g."go" FROM "guard" g CROSS JOIN "prune_lock")`;
+  const chain = pgChain(tables, [lock, Sql.sql`"guard" AS (${guard})`], gate, Sql.sql`SELECT * FROM "guard"`)!;
+  return db.prisma.$queryRaw<T[]>`${chain}`;
 }

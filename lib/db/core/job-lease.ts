@@ -9,6 +9,7 @@ import 'server-only';
  * is refused unless the row still names this worker.
  */
 import { DbError } from './errors';
+import { Prisma as Sql } from '../generated/sqlite/client';
 
 /** The schema graphile-worker keeps its tables in (lib/jobs/graphile.ts re-exports it). */
 export const GRAPHILE_SCHEMA = 'graphile_worker';
@@ -37,6 +38,21 @@ export const HELD_BY_LEASE_SQL = `locked_by = $2::text AND ($3::float8 IS NULL O
 /** The parameters HELD_BY_LEASE_SQL reads after the job id. */
 export function leaseParams(lease: JobLease): [string, number | null] {
   return [lease.lockedBy, lease.lockedAt ? lease.lockedAt.getTime() : null];
+}
+
+/** HELD_BY_LEASE_SQL as a fragment of a Prisma SQL template: the same text, `$2` and `$3` bound to the lease's values. */
+export function heldByLease(lease: JobLease): Sql.Sql {
+  const [lockedBy, lockedAt] = leaseParams(lease);
+  const values = [...HELD_BY_LEASE_SQL.matchAll(/\$([23])/g)].map((m) => (m[1] === '2' ? lockedBy : lockedAt));
+  return new Sql.Sql(HELD_BY_LEASE_SQL.split(/\$[23]/), values);
+}
+
+/**
+ * A query of one row (PostgreSQL, for insertAllWhen's guard): the job's row locked FOR SHARE and
+ * whether it is still under `lease` (`held`: null when the job is gone), as assertJobHeld checks it.
+ */
+export function leaseRowSql(lease: JobLease): Sql.Sql {
+  return Sql.sql`SELECT "locked_by", (${heldByLease(lease)}) AS "held" FROM ${Sql.raw(`${GRAPHILE_SCHEMA}._private_jobs`)} WHERE id = ${lease.jobId}::bigint FOR SHARE`;
 }
 
 /** The job's lease was lost (released to another worker, or the job is gone): nothing was stored. */

@@ -44,7 +44,7 @@ describeOnDatabases('erasure on $name', ({ provider, test, db, t }) => {
   }
 
   test('erases a run so a dump holds none of its values; audit verify stays intact and counts it; the receipt verifies with the public key', async () => {
-    const runId = await saveRun(personalRun('Zebediah Quux', '4111 1111 1111 1111'), makeMeta({ tenant: 'kittiwake' }), db);
+    const runId = await saveRun(personalRun('Zebediah Quux', '4111 1111 1111 1111'), { ...makeMeta({ tenant: 'kittiwake' }), tags: ['Zebediah Quux'] }, db);
     // Its tool arguments are the fixture's; the erased run's call signatures (which hold them) go too.
     const kept = await saveRun(personalRun('Ottoline Vane'), makeMeta({ tenant: 'kittiwake' }), db);
     await governedChain(runId);
@@ -52,7 +52,7 @@ describeOnDatabases('erasure on $name', ({ provider, test, db, t }) => {
     expect(dump(t, provider.name)).toContain('Zebediah Quux');
 
     const receipt = await eraseContent('kittiwake', { run: runId }, 'u-admin', db, key);
-    expect(receipt.runs).toEqual([expect.objectContaining({ runId, already: false, erased: expect.objectContaining({ Run: 1, ToolCall: 3, RunLabel: 1 }) })]);
+    expect(receipt.runs).toEqual([expect.objectContaining({ runId, already: false, erased: expect.objectContaining({ Run: 1, ToolCall: 3, RunLabel: 1, RunTag: 1 }) })]);
     expect(checkReceipt(auditor, JSON.parse(JSON.stringify(receipt)))).toBe('ok');
     expect(checkReceipt(auditor, { ...receipt, by: 'someone-else' })).toBe('bad');
 

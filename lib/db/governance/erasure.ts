@@ -62,6 +62,8 @@ async function eraseIn(tx: Tx, provider: Database['provider'], key: EvidenceKey,
 
   count('Run', (await tx.run.updateMany({ where: { id: runId }, data: { query: ERASED, finalAnswer: ERASED, toolProgress: null, answerSoFar: null, checkpointHash: null, sessionId: null, traceUserId: null, createdBy: null } })).count);
   count('RunSearch', (await tx.runSearch.updateMany({ where: { runId }, data: { body: ERASED } })).count);
+  // A tag is a label its producer chose, and may name the subject: it goes (the hourly rollup keeps only counts under it).
+  count('RunTag', (await tx.runTag.deleteMany({ where: { runId } })).count);
   const turns = await tx.modelTurn.findMany({ where: { runId }, select: { idx: true, toolCalls: true } });
   // Rows at a time (a long run has thousands of turns and the transaction has a time limit).
   for (let i = 0; i < turns.length; i += TURNS_PER_STATEMENT) {

@@ -11,6 +11,7 @@ import { newId } from '../core';
 
 export interface EvaluatorDto {
   id: string;
+  tenant: string;
   name: string;
   version: number;
   kind: EvaluatorKind;
@@ -28,13 +29,14 @@ export interface EvaluatorSpec {
   filter: EvaluatorFilter;
 }
 
-type Row = { id: string; name: string; version: number; kind: string; config: string; filter: string; enabled: boolean; updatedAt: Date };
+type Row = { id: string; tenant: string; name: string; version: number; kind: string; config: string; filter: string; enabled: boolean; updatedAt: Date };
 
 function toDto(r: Row): EvaluatorDto {
   const config = safeJsonParse(r.config);
   const filter = safeJsonParse(r.filter);
   return {
     id: r.id,
+    tenant: r.tenant,
     name: r.name,
     version: r.version,
     kind: r.kind as EvaluatorKind,

@@ -5,8 +5,9 @@
  * The area's entry: lib/ code outside lib/db/review imports it only from here (lib/import-graph.test.ts).
  */
 export { enabledAlertRules, recordAlert, type AlertEventDto, type AlertRuleDto } from './alerts';
-export { enabledEvaluatorsOf, type EvaluatorDto } from './evaluators';
+export { backfillCandidates, claimBackfill, countBackfillRuns, endBackfill, idleBackfillIds, releaseBackfill, storeBackfillChunk, type BackfillChunk } from './evaluator-backfills';
+export { enabledEvaluatorsOf, listEvaluators, type EvaluatorDto } from './evaluators';
 export { getGoldenSetOrThrow, getGoldenSetTextOrThrow, listGoldenSets } from './golden-sets';
 export { currentTenantLabels } from './labels';
-export { applyRollup, rollupRows, type HourDelta, type LatencyDelta, type RollupDeltas, type ScoreDelta } from './rollup';
-export { claimWatch, completeWatch, evaluatorSpendSince, type NewScore, type WatchCompletion } from './run-scores';
+export { applyRollup, rollupRows, saveContributions, type HourDelta, type LatencyDelta, type RollupDeltas, type ScoreDelta } from './rollup';
+export { claimWatch, completeWatch, evaluatorSpendSince, releaseWatch, type NewScore, type WatchCompletion } from './run-scores';

@@ -20,6 +20,8 @@ export interface WatchedRun {
   modelId: string;
   sessionId: string | null;
   agents: string[];
+  /** Its tags (sorted). */
+  tags: string[];
   status: string;
   terminationReason: string;
   startedAt: Date;
@@ -36,19 +38,23 @@ export interface WatchedRun {
 /** Guardrail event actions that mean a guardrail fired (lib/harness/guardrails/summary.ts). */
 const FIRED_GUARDRAIL_ACTIONS = ['refused', 'violated', 'finding', 'judge_failed'];
 
-/** How long a drain holds the runs it took before another drain may take them (a worker that died). */
-export const WATCH_CLAIM_MS = 5 * 60_000;
+/** A drain's hold on runs: its token (RunWatch.claimedBy) and how long it lasts (lib/watch/claim-settings.ts). */
+export interface WatchClaim {
+  token: string;
+  ms: number;
+}
 
 /**
- * Takes the oldest `limit` runs waiting for the watch job that no other drain holds, for WATCH_CLAIM_MS
- * (PostgreSQL: rows another drain is taking at this moment are skipped, not waited for), and returns
- * them with what their evaluators and the rollup need. Several drains at once take different runs;
- * completeWatch still writes each run once. A run deleted meanwhile took its row with it.
+ * Takes the oldest `limit` runs waiting for the watch job that no other drain holds, for `claim.ms`
+ * under `claim.token` (PostgreSQL: rows another drain is taking at this moment are skipped, not
+ * waited for), and returns them with what their evaluators and the rollup need. Several drains at
+ * once take different runs; a hold past its time may be taken over. A run deleted meanwhile took its
+ * row with it. Only the holder completes (completeWatch) or releases (releaseWatch) what it took.
  */
-export async function claimWatch(limit: number, db: Database = getDb(), now: Date = new Date()): Promise<WatchedRun[]> {
-  const until = new Date(now.getTime() + WATCH_CLAIM_MS);
+export async function claimWatch(limit: number, claim: WatchClaim, db: Database = getDb(), now: Date = new Date()): Promise<WatchedRun[]> {
+  const until = new Date(now.getTime() + claim.ms);
   const lock = Sql.raw(db.provider === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '');
-  const waiting = await db.prisma.$queryRaw<Array<{ runId: string }>>`UPDATE "RunWatch" SET "claimedUntil" = ${until}
+  const waiting = await db.prisma.$queryRaw<Array<{ runId: string }>>`UPDATE "RunWatch" SET "claimedUntil" = ${until}, "claimedBy" = ${claim.token}
     WHERE "runId" IN (SELECT "runId" FROM "RunWatch" WHERE "claimedUntil" IS NULL OR "claimedUntil" < ${now} ORDER BY "createdAt", "runId" LIMIT ${limit}${lock})
     RETURNING "runId"`;
   if (waiting.length === 0) return [];
@@ -56,7 +62,7 @@ export async function claimWatch(limit: number, db: Database = getDb(), now: Dat
     where: { id: { in: waiting.map((w) => w.runId) } },
     select: {
       id: true, tenant: true, source: true, modelId: true, sessionId: true, status: true, terminationReason: true, startedAt: true, durationMs: true,
-      inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costKnown: true, agents: { select: { name: true } },
+      inputTokens: true, outputTokens: true, unreportedCalls: true, costUsd: true, costKnown: true, agents: { select: { name: true } }, tags: { select: { tag: true }, orderBy: { tag: 'asc' } },
       _count: { select: { guards: { where: { guard: GUARDRAIL_GUARD, reason: { in: FIRED_GUARDRAIL_ACTIONS } } } } },
     },
   });
@@ -65,11 +71,19 @@ export async function claimWatch(limit: number, db: Database = getDb(), now: Dat
     const r = byId.get(runId);
     if (!r) return [];
     return [{
-      id: r.id, tenant: r.tenant, source: r.source, modelId: r.modelId, sessionId: r.sessionId, agents: r.agents.map((a) => a.name), status: r.status,
+      id: r.id, tenant: r.tenant, source: r.source, modelId: r.modelId, sessionId: r.sessionId, agents: r.agents.map((a) => a.name), tags: r.tags.map((t) => t.tag), status: r.status,
       terminationReason: r.terminationReason, startedAt: r.startedAt, durationMs: r.durationMs, inputTokens: Number(r.inputTokens), outputTokens: Number(r.outputTokens),
       unreportedCalls: r.unreportedCalls, costUsd: r.costKnown ? r.costUsd : null, guardrailFindings: r._count.guards,
     }];
   });
+}
+
+/**
+ * Gives back what the drain holding `token` took and did not complete (it failed, or was stopped), so
+ * the next drain takes those runs at once rather than after the hold's time. Returns how many.
+ */
+export async function releaseWatch(token: string, db: Database = getDb()): Promise<number> {
+  return (await db.prisma.runWatch.updateMany({ where: { claimedBy: token }, data: { claimedUntil: null, claimedBy: null } })).count;
 }
 
 /** How many runs wait for the watch job (the bench waits for 0). */
@@ -97,12 +111,14 @@ export interface WatchCompletion {
 
 /**
  * Stores a batch of watched runs' scores and takes them off the outbox, in one transaction: only the
- * runs this transaction took off (DELETE … RETURNING) get their scores and their part of the rollup,
- * so a run another worker completed first is written once. `rollup` turns the taken runs' new
+ * runs this transaction took off (DELETE … RETURNING of the rows `token` still holds) get their scores
+ * and their part of the rollup, so a run another drain took over or completed first is written once,
+ * and a run stored again meanwhile (its row written anew, unclaimed) is left for the next drain. `rollup` turns the taken runs' new
  * contributions and the ones they added before (a rebuilt run) into the rows to add. Returns the ids taken.
  */
 export async function completeWatch(
   items: readonly WatchCompletion[],
+  token: string,
   db: Database = getDb(),
   rollup?: (txDb: Database, taken: readonly WatchCompletion[], before: Map<string, string>) => Promise<void>,
   now: Date = new Date(),
@@ -112,14 +128,15 @@ export async function completeWatch(
     async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
       const ids = items.map((i) => i.run.id);
-      const rows = await tx.$queryRaw<Array<{ runId: string }>>`DELETE FROM "RunWatch" WHERE "runId" IN (${Sql.join(ids)}) RETURNING "runId"`;
+      const rows = await tx.$queryRaw<Array<{ runId: string }>>`DELETE FROM "RunWatch" WHERE "runId" IN (${Sql.join(ids)}) AND "claimedBy" = ${token} RETURNING "runId"`;
       const takenIds = new Set(rows.map((r) => r.runId));
       const taken = items.filter((i) => takenIds.has(i.run.id));
       if (taken.length === 0) return [];
+      // Locked before the scores go in, as a backfill storing scores of the same runs does (evaluator-backfills.ts).
+      const before = rollup ? await rolledContributions(txDb, taken.map((i) => i.run.id), true) : new Map<string, string>();
       const scoreRows = taken.flatMap((i) => i.scores.map((s) => ({ id: newId(now.getTime()), tenant: i.run.tenant, runId: i.run.id, source: 'evaluator', ...s, createdAt: now })));
       for (const statement of insertAll(txDb, [{ table: 'RunScore', rows: scoreRows, ignoreConflictOn: ['runId', 'evaluatorId', 'evaluatorVersion'] }])) await statement;
       if (rollup) {
-        const before = await rolledContributions(txDb, taken.map((i) => i.run.id));
         await rollup(txDb, taken, before);
         await saveContributions(txDb, taken.flatMap((i) => (i.contribution === null ? [] : [{ runId: i.run.id, tenant: i.run.tenant, contribution: i.contribution }])));
       }
@@ -167,8 +184,15 @@ export async function scoreSummaries(tenant: string, runIds: readonly string[], 
 
 /** The names of the evaluators that scored the tenant's runs (the runs list's score filter). */
 export async function scoredEvaluatorNames(tenant: string, db: Database = getDb()): Promise<string[]> {
-  const rows = await db.prisma.runScore.findMany({ where: { tenant }, distinct: ['evaluatorName'], select: { evaluatorName: true }, orderBy: { evaluatorName: 'asc' } });
-  return rows.map((r) => r.evaluatorName);
+  // One probe of the (tenant, evaluatorName, score) index per distinct name, each the next after the
+  // last: Prisma's `distinct` fetched every score of the tenant (one per run and evaluator) to drop duplicates.
+  const rows = await db.prisma.$queryRaw<Array<{ name: string }>>`WITH RECURSIVE "names"("name") AS (
+      SELECT (SELECT "evaluatorName" FROM "RunScore" WHERE "tenant" = ${tenant} ORDER BY "evaluatorName" LIMIT 1)
+      UNION ALL
+      SELECT (SELECT s."evaluatorName" FROM "RunScore" s WHERE s."tenant" = ${tenant} AND s."evaluatorName" > n."name" ORDER BY s."evaluatorName" LIMIT 1)
+      FROM "names" n WHERE n."name" IS NOT NULL
+    ) SELECT "name" FROM "names" WHERE "name" IS NOT NULL`;
+  return rows.map((r) => r.name);
 }
 
 /**

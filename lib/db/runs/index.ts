@@ -12,7 +12,7 @@ export { resolveRunId } from './run-lookup';
 export { answerSoFarRecorder, claimQueuedRun, endRunsUnfinished, getRunProgressOrThrow, markRunStopping, runStatus, toolProgressRecorder, type RunProgressDto } from './run-progress';
 export { buildRunRows, type RunRows } from './run-rows';
 export { type TimelineDto } from './run-timeline';
-export { countRuns, listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, type ListRunsOptions, type RunSort } from './runs-list';
+export { countRuns, listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, runWhere, type ListRunsOptions, type RunSort } from './runs-list';
 export { getBlobTextOrThrow, getRunForEvaluators, getRunOrThrow, getRunSteps, getRunSummary, getToolResultAt, type EvaluatedRun } from './runs-read';
 export { deleteRun, deleteRunsIn, replaceRun, runTables, saveRun, saveRuns } from './runs-write';
 export { type CreateSuiteInput, type MovedCase, type RunListItem, type SaveRunInput, type SaveRunMeta, type SaveSuiteInput, type SaveSuiteSettingInput, type StepDto, type StepPage, type SuiteCaseDto, type SuiteKind, type SuiteRunDto, type SuiteRunListItem, type SuiteSettingDto, type SuiteStatus } from './types';

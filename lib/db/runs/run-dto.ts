@@ -40,9 +40,13 @@ export const RUN_LIST_SELECT = {
   traceUserId: true,
   agentCount: true,
   taintedStep: true,
+  tags: { select: { tag: true }, orderBy: { tag: 'asc' } },
 } as const;
 
-type ListRow = Pick<Run, keyof typeof RUN_LIST_SELECT>;
+/** Read with a run's row wherever it is shown (RUN_LIST_SELECT, getRunSummary): its tags, sorted. */
+export const RUN_TAGS_INCLUDE = { tags: RUN_LIST_SELECT.tags } as const;
+
+type ListRow = Pick<Run, Exclude<keyof typeof RUN_LIST_SELECT, 'tags'>> & { tags: ReadonlyArray<{ tag: string }> };
 
 /** A stored JSON array of strings (weaknesses, quarantined text, wrapper names). */
 export function stringList(text: string, what: string): string[] {
@@ -86,6 +90,7 @@ export function toRunListItem(row: ListRow): RunListItem {
     traceUserId: row.traceUserId,
     agentCount: row.agentCount,
     taintedStep: row.taintedStep,
+    tags: row.tags.map((t) => t.tag),
   };
 }
 

@@ -3,6 +3,7 @@
  * validation: a bad filter is an InvalidInputError naming it.
  */
 import { z } from 'zod';
+import { TagFilterSchema } from '../../eval';
 import { InvalidInputError } from '../core';
 import { MAX_SEARCH_TEXT, MIN_SEARCH_TEXT, normaliseSearchText } from './run-search';
 
@@ -36,6 +37,8 @@ export const RunFiltersSchema = z.object({
   label: z.string().max(40).optional(),
   /** Runs with an agent of this name (`stockroom`: the harness's own runs). */
   agent: z.string().max(256).optional(),
+  /** Runs carrying this tag (in its stored form: lib/eval/run-tags.ts; a blank one filters nothing). */
+  tag: TagFilterSchema,
   /** Runs with at least this many agents (2: the multi-agent runs). */
   minAgents: z.number().int().min(1, 'at least 1').optional(),
   /** Runs in which at least one tool call returned an error. */
@@ -69,7 +72,7 @@ export const RunFiltersSchema = z.object({
     }, `search text needs at least ${MIN_SEARCH_TEXT} characters`)
     .optional(),
 });
-export type RunFilters = z.infer<typeof RunFiltersSchema>;
+export type RunFilters = z.input<typeof RunFiltersSchema>;
 
 /** Validated filters; a bad one is an InvalidInputError naming the filter. */
 export function parseRunFilters(filters: RunFilters): RunFilters {

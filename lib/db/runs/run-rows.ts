@@ -17,6 +17,7 @@ import { TOOL_SESSION_GUARD, toolSessionDetail } from './tool-session-rows';
 import { InvalidInputError } from '../core';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT, type Redactor } from '../../governance';
+import { RunTagsSchema } from '../../eval';
 import { redactRun } from '../governance';
 import { searchBody } from './run-search';
 import { usageDetailColumns } from './usage-rows';
@@ -47,6 +48,16 @@ export interface RunRows {
   guardsOn: Prisma.RunGuardOnCreateManyInput[];
   /** One row per agent (agentsOf: `stockroom` for a run that lists none). */
   agents: Prisma.RunAgentCreateManyInput[];
+  /** One row per tag it was started or traced with (issue 37). */
+  tags: Prisma.RunTagCreateManyInput[];
+}
+
+/** A run's tag rows, in their one form (lib/eval/run-tags.ts); a bad tag is an InvalidInputError naming `tags`. */
+function runTagRows(meta: SaveRunMeta, id: string): Prisma.RunTagCreateManyInput[] {
+  const parsed = RunTagsSchema.safeParse(meta.tags ?? []);
+  if (!parsed.success) throw new InvalidInputError('tags', parsed.error.issues[0]?.message ?? 'invalid tags');
+  const tenant = meta.tenant ?? DEFAULT_TENANT;
+  return parsed.data.map((tag) => ({ runId: id, tenant, tag }));
 }
 
 /** The canonical setting label of a set of weakness flags: `none`, or sorted flags joined by `+`. */
@@ -123,6 +134,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
     search: { runId: id, body: searchBody(input) },
     guardsOn: configuredGuards(meta.config).map((guard) => ({ runId: id, guard })),
     agents: runAgentRows(input, id),
+    tags: runTagRows(meta, id),
   };
   const tree = agentTreeOf(input);
 

@@ -12,6 +12,10 @@ import 'server-only';
  * MAX_INDEXED_MATCHES runs takes the index's hits and sorts them; a page of a commoner text tests
  * rows in sort order and stops at a page, cheap exactly because matches are common. Counts stop at
  * the cap (TEXT_COUNT_CAP for a text search). Texts are at least MIN_SEARCH_TEXT characters (a trigram).
+ *
+ * The capped count of a filter set without text is compiled here too (filteredRunCount): Prisma's
+ * `count({ take })` adds `ORDER BY id`, which walks the primary key and reads up to the cap's rows of
+ * Run to test the filters, where a plain `LIMIT` lets an index on the filtered columns answer alone.
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
 import type { Database } from '../core';
@@ -51,6 +55,26 @@ const SAMPLE_ROWS = 2_000;
  * decides the same way). The choice only picks the faster plan; both find the same runs.
  */
 async function isCommon(db: Database, text: string): Promise<boolean> {
+  // A runs page asks twice (its rows and its count) and its next page again: the answer is kept a
+  // little while per database, as it only picks the faster plan (a stale one finds the same runs).
+  let known = commonness.get(db);
+  if (!known) commonness.set(db, (known = new Map()));
+  const kept = known.get(text);
+  const now = Date.now();
+  if (kept && now - kept.at < COMMONNESS_KEPT_MS) return kept.common;
+  const common = await measureCommonness(db, text);
+  if (known.size >= COMMONNESS_KEPT) known.delete(known.keys().next().value!);
+  known.delete(text);
+  known.set(text, { common, at: now });
+  return common;
+}
+
+/** How long, and for how many texts per database, isCommon keeps an answer. */
+const COMMONNESS_KEPT_MS = 60_000;
+const COMMONNESS_KEPT = 256;
+const commonness = new WeakMap<Database, Map<string, { common: boolean; at: number }>>();
+
+async function measureCommonness(db: Database, text: string): Promise<boolean> {
   const limit = MAX_INDEXED_MATCHES + 1;
   if (db.provider === 'sqlite') {
     const rows = await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM
@@ -111,6 +135,7 @@ function filterConditions(f: RunFilters): Condition[] {
   for (const flag of new Set(f.flags ?? [])) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunFlag" x WHERE x."runId" = r."id" AND x."flag" = ${flag})`);
   if (f.guard) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunGuardOn" g WHERE g."runId" = r."id" AND g."guard" = ${f.guard})`);
   if (f.agent) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunAgent" ag WHERE ag."runId" = r."id" AND ag."name" = ${f.agent})`);
+  if (f.tag) out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunTag" tg WHERE tg."runId" = r."id" AND tg."tag" = ${f.tag})`);
   if (f.minAgents !== undefined) out.push(Sql.sql`r."agentCount" >= ${f.minAgents}`);
   if (f.labelled === 'yes') out.push(Sql.sql`EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
   if (f.labelled === 'no') out.push(Sql.sql`NOT EXISTS (SELECT 1 FROM "RunLabel" l WHERE l."runId" = r."id")`);
@@ -180,6 +205,18 @@ export async function textSearchCount(db: Database, filters: RunFilters, text: s
     const where = Sql.join([...filterConditions(filters), match.condition], ' AND ');
     rows = await db.prisma.$queryRaw`${match.with}SELECT count(*) AS "n" FROM (SELECT 1 FROM "Run" r WHERE ${where} LIMIT ${cap + 1}) AS "counted"`;
   }
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * How many runs match `filters` (no text), counting at most `cap + 1`: one statement with no order,
+ * so the runs page's count of a tenant's runs, or of one setting's, reads the index of those columns
+ * (Run(tenant, setting, startedAt, id), …) and never a row of Run.
+ */
+export async function filteredRunCount(db: Database, filters: RunFilters, cap: number): Promise<number> {
+  const where = filterConditions(filters);
+  const condition = where.length ? Sql.join(where, ' AND ') : Sql.sql`TRUE`;
+  const rows = await db.prisma.$queryRaw<Array<{ n: number | bigint }>>`SELECT count(*) AS "n" FROM (SELECT 1 FROM "Run" r WHERE ${condition} LIMIT ${cap + 1}) AS "counted"`;
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { getRunTimeline, type TimelineDto } from './run-timeline';
+import { getRunTimeline, getRunTimelineHead, type TimelineDto } from './run-timeline';
 import { saveRun } from './runs-write';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
 import { describeOnDatabases } from '../testing/on-databases';
@@ -23,6 +23,24 @@ describeOnDatabases('the replay timeline on $name', ({ test, db }) => {
     expect(events.length).toBeGreaterThan(0);
     // A call grounded_write blocked is an event even though no guard halted the run.
     expect(timeline.events.some((e) => e.kind === 'blocked' && e.guard === 'grounded_write')).toBe(true);
+  });
+
+  test('cuts the skeleton after its first transitions, with the calls and events of the steps they reach and the size of the whole', async () => {
+    const run = makeRun({ rounds: 7 });
+    const id = await saveRun(run, makeMeta(), db);
+    const whole = await getRunTimeline(id, db);
+    const limit = 9;
+    expect(whole.transitions.length).toBeGreaterThan(limit);
+    const { head, rest } = await getRunTimelineHead(id, limit, db);
+    expect(rest).toEqual({ transitions: whole.transitions.length, calls: whole.calls.length });
+    expect(head.transitions).toEqual(whole.transitions.slice(0, limit));
+    const lastStep = head.transitions.at(-1)!.step;
+    expect(head.calls).toEqual(whole.calls.filter((c) => c.step <= lastStep));
+    expect(head.events).toEqual(whole.events.filter((e) => e.step <= lastStep));
+    expect(head.calls.length).toBeLessThan(whole.calls.length);
+    // A run no longer than the head comes whole, and says there is nothing more to fetch.
+    expect(await getRunTimelineHead(id, whole.transitions.length, db)).toEqual({ head: whole, rest: null });
+    expect(await getRunTimelineHead('no-such-run', limit, db)).toEqual({ head: { transitions: [], calls: [], events: [] }, rest: null });
   });
 
   test('is empty for an unknown run', async () => {

@@ -6,6 +6,7 @@ import 'server-only';
  * tens of milliseconds here, where paging through getRunSteps took over half a second.
  */
 import { getDb, type Database } from '../core';
+import { Prisma as Sql } from '../generated/sqlite/client';
 import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
 import { TOOL_SESSION_GUARD, toolSessionFromRow } from './tool-session-rows';
 
@@ -25,22 +26,66 @@ export interface TimelineDto {
   )[];
 }
 
+type TransitionRow = { idx: number; step: number; fromState: string; toState: string; reason: string };
+
 export async function getRunTimeline(runId: string, db: Database = getDb()): Promise<TimelineDto> {
+  const [transitions, rest] = await Promise.all([
+    db.prisma.$queryRaw<TransitionRow[]>`SELECT "idx", "step", "fromState", "toState", "reason" FROM "Transition" WHERE "runId" = ${runId} ORDER BY "idx"`,
+    callsAndEvents(runId, db, null),
+  ]);
+  return timelineOf(transitions, ...rest);
+}
+
+/** A run's skeleton cut after its first transitions, and the size of the whole. */
+export interface TimelineHead {
+  /** The first transitions, the model calls and events of their steps (the whole skeleton when `rest` is null). */
+  head: TimelineDto;
+  /** How many transitions and model calls the whole skeleton has, when the head is not all of it. */
+  rest: { transitions: number; calls: number } | null;
+}
+
+/**
+ * The first `limit` transitions of a run's skeleton with the calls and events of the steps they reach
+ * (the replay page sends these and fetches the rest after it: a 20,000-step run's whole skeleton is
+ * 40,000 transitions and calls read and sent), and how large the whole is. A run of at most `limit`
+ * transitions comes whole.
+ */
+export async function getRunTimelineHead(runId: string, limit: number, db: Database = getDb()): Promise<TimelineHead> {
   const p = db.prisma;
-  const [transitions, turns, guards, compactions, blocked] = await Promise.all([
-    // Raw for the two long lists: the typed query's row mapping costs more than the query here.
-    p.$queryRaw<{ idx: number; step: number; fromState: string; toState: string; reason: string }[]>`
-      SELECT "idx", "step", "fromState", "toState", "reason" FROM "Transition" WHERE "runId" = ${runId} ORDER BY "idx"`,
+  const take = Math.max(1, Math.trunc(limit));
+  const rows = await p.$queryRaw<TransitionRow[]>`
+      SELECT "idx", "step", "fromState", "toState", "reason" FROM "Transition" WHERE "runId" = ${runId} ORDER BY "idx" LIMIT ${take + 1}`;
+  if (rows.length <= take) return { head: timelineOf(rows, ...(await callsAndEvents(runId, db, null))), rest: null };
+  const head = rows.slice(0, take);
+  const lastStep = Number(head[head.length - 1]!.step);
+  const [[turns, guards, compactions, blocked], [counts]] = await Promise.all([
+    callsAndEvents(runId, db, lastStep),
+    p.$queryRaw<{ transitions: number | bigint; calls: number | bigint }[]>`
+      SELECT (SELECT COUNT(*) FROM "Transition" WHERE "runId" = ${runId}) AS "transitions", (SELECT COUNT(*) FROM "ModelTurn" WHERE "runId" = ${runId}) AS "calls"`,
+  ]);
+  return { head: timelineOf(head, turns, guards, compactions, blocked), rest: { transitions: Number(counts!.transitions), calls: Number(counts!.calls) } };
+}
+
+/** Each model call's tokens and the guard, compaction and blocked-call rows of the run (of steps up to `maxStep` when given). */
+async function callsAndEvents(runId: string, db: Database, maxStep: number | null) {
+  const p = db.prisma;
+  const upTo = maxStep === null ? Sql.empty : Sql.sql` AND "step" <= ${maxStep}`;
+  const steps = maxStep === null ? {} : { step: { lte: maxStep } };
+  return Promise.all([
+    // Raw for the long list: the typed query's row mapping costs more than the query here.
     p.$queryRaw<{ step: number; inputTokens: number | null; outputTokens: number | null }[]>`
-      SELECT "step", "inputTokens", "outputTokens" FROM "ModelTurn" WHERE "runId" = ${runId} ORDER BY "idx"`,
-    p.guardEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
-    p.compactionEvent.findMany({ where: { runId }, orderBy: { idx: 'asc' } }),
+      SELECT "step", "inputTokens", "outputTokens" FROM "ModelTurn" WHERE "runId" = ${runId}${upTo} ORDER BY "idx"`,
+    p.guardEvent.findMany({ where: { runId, ...steps }, orderBy: { idx: 'asc' } }),
+    p.compactionEvent.findMany({ where: { runId, ...steps }, orderBy: { idx: 'asc' } }),
     p.toolCall.findMany({
-      where: { runId, blockedBy: { not: null } },
+      where: { runId, blockedBy: { not: null }, ...steps },
       select: { idx: true, step: true, name: true, blockedBy: true, errorCode: true },
       orderBy: { idx: 'asc' },
     }),
   ]);
+}
+
+function timelineOf(transitions: TransitionRow[], ...[turns, guards, compactions, blocked]: Awaited<ReturnType<typeof callsAndEvents>>): TimelineDto {
   const events: TimelineDto['events'] = [
     ...guards
       .filter((g) => g.guard !== GUARDRAIL_GUARD && g.guard !== TOOL_SESSION_GUARD)

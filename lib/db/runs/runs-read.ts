@@ -21,7 +21,7 @@ import { fromRanges } from './run-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 import { TOOL_SESSION_GUARD, toolSessionFromRow } from './tool-session-rows';
-import { json, sourceOf, stringList, toRunListItem } from './run-dto';
+import { json, RUN_TAGS_INCLUDE, sourceOf, stringList, toRunListItem } from './run-dto';
 import { costUnreportedOf, usageDetailOf, usageEstimateOf } from './usage-rows';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
 
@@ -30,7 +30,7 @@ export const MAX_STEP_PAGE = 500;
 
 /** The run's header, or null when there is no such run. */
 export async function getRunSummary(id: string, db: Database = getDb()): Promise<RunSummary | null> {
-  const row = await db.prisma.run.findUnique({ where: { id } });
+  const row = await db.prisma.run.findUnique({ where: { id }, include: RUN_TAGS_INCLUDE });
   if (!row) return null;
   const blobs = await db.prisma.blob.findMany({ where: { hash: { in: [row.systemPromptHash, row.toolSpecsHash, ...(row.agentTreeHash ? [row.agentTreeHash] : [])] } } });
   const text = (hash: string) => blobs.find((b) => b.hash === hash)?.text ?? '';

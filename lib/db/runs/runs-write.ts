@@ -43,6 +43,8 @@ export function runTables(blobs: Iterable<BlobRow>, batch: RunRows[]): TableRows
     { table: 'RunBlobRef', rows: all((r) => r.blobRefs) },
     { table: 'RunGuardOn', rows: all((r) => r.guardsOn) },
     { table: 'RunAgent', rows: all((r) => r.agents) },
+    // Kept when the run is stored again (not among RUN_OWN_TABLES): a stored-again run adds its new tags.
+    { table: 'RunTag', rows: all((r) => r.tags), ignoreConflictOn: ['runId', 'tag'] },
     // The search index follows by trigger (SQLite FTS5) or index (PostgreSQL trigram GIN).
     { table: 'RunSearch', rows: batch.map((r) => r.search) },
     // A finished run outside a suite waits for its evaluators and the hourly rollup (the `watch` job,
@@ -186,8 +188,12 @@ export async function writeRunAgainIn(txDb: Database, prepared: PreparedRun, rew
   for (const statement of [...deleteOwnRows(txDb, prepared.id), ...insertAll(txDb, tables), ...pruneBlobs(txDb, prepared.stale, true)]) await statement;
 }
 
-/** The tables whose rows of a run the run itself writes (runTables, but for Blob and Run): a stored-again run replaces them. */
-const RUN_OWN_TABLES = runTables([], []).map((t) => t.table).filter((t) => t !== 'Blob' && t !== 'Run');
+/**
+ * The tables whose rows of a run the run itself writes (runTables, but for Blob, Run and RunTag): a
+ * stored-again run replaces them. Its tags stay (a step of a live run, a redaction rewrite or a trace
+ * rebuilt from more spans never takes a tag away).
+ */
+const RUN_OWN_TABLES = runTables([], []).map((t) => t.table).filter((t) => t !== 'Blob' && t !== 'Run' && t !== 'RunTag');
 
 /** Statements deleting run `id`'s rows in RUN_OWN_TABLES (PostgreSQL: one statement of data-modifying CTEs). */
 function deleteOwnRows(db: Database, id: string): Statement[] {

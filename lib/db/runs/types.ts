@@ -33,6 +33,11 @@ export interface SaveRunMeta {
   sessionId?: string | null;
   /** An imported trace's `user.id` (the traced application's end user). */
   traceUserId?: string | null;
+  /**
+   * Tags it was started or traced with (lib/eval/run-tags.ts; issue 37). Kept when the run is stored
+   * again (a rebuilt trace's new tags are added), like reviewers' labels.
+   */
+  tags?: readonly string[];
 }
 
 export const RUN_SOURCES = ['harness', 'imported'] as const;
@@ -90,6 +95,8 @@ export interface RunListItem {
   agentCount: number;
   /** The step at which the run first read a tool result with prompt-injection signals (tainted from there); null: never. */
   taintedStep: number | null;
+  /** Its tags, sorted ([] when none). */
+  tags: string[];
 }
 
 /** The header of one run: everything but its trajectory and model inputs. */

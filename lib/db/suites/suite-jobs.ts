@@ -17,10 +17,11 @@ import { json } from '../runs';
 import { buildRunRows } from '../runs';
 import { runRedactors } from '../governance';
 import { runTables } from '../runs';
-import { insertAll, insertSqlite } from '../core';
+import { insertAll, insertAllWhen, insertSqlite } from '../core';
+import { Prisma as Sql } from '../generated/sqlite/client';
 import { prepared, sqliteValue, writeTransaction } from '../core';
 import { WORKER_LEASE_MS } from '../core';
-import { assertJobHeld, type JobLease } from '../core';
+import { JobLeaseLostError, leaseRowSql, type JobLease } from '../core';
 import { FAKE_MODEL, NOISY_FAKE_MODEL, NOISY_FAKE_MODEL_ID } from '../../harness';
 import { FAKE_MODEL_ID } from '../../harness';
 import type { WorkerPresence } from '../../format';
@@ -88,16 +89,26 @@ export async function storeSuiteCase(input: SuiteCaseInput, db: Database = getDb
     }
   }
   try {
+    if (db.provider === 'postgres') {
+      // One statement: the job's lease and the suite's status read and locked FOR SHARE (a release of the
+      // job, a cancel of the suite waits for it to commit), the run and its case row written only when both hold.
+      const lease = input.lease ? Sql.sql`LEFT JOIN LATERAL (${leaseRowSql(input.lease)}) l ON TRUE` : Sql.sql`LEFT JOIN LATERAL (SELECT NULL::text AS "locked_by", TRUE AS "held") l ON TRUE`;
+      const [check] = await insertAllWhen<{ go: boolean; status: string | null; locked_by: string | null; held: boolean | null }>(
+        db,
+        tables,
+        Sql.sql`SELECT s."status", l."locked_by", l."held", (s."status" IN (${Sql.join(ACTIVE)}) AND l."held") AS "go" FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId} FOR SHARE) s ON TRUE ${lease}`,
+      );
+      if (input.lease && check?.held !== true) throw new JobLeaseLostError(input.lease, check?.locked_by ?? null);
+      if (!check?.status || !ACTIVE.includes(check.status)) return { stored: false, reason: 'suite-not-active' };
+      return { stored: true, runId };
+    }
     return await db.prisma.$transaction(async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Database['prisma'], provider: db.provider, close: db.close };
-      if (input.lease && db.provider === 'postgres') await assertJobHeld(tx, input.lease);
-      const active =
-        db.provider === 'postgres'
-          ? await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId} FOR SHARE`
-          : // SQLite: a write takes the database lock now, so a cancel cannot slip in between.
-            ((await tx.$executeRaw`UPDATE "SuiteRun" SET "status" = "status" WHERE "id" = ${suiteRunId}`), await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`);
+      // SQLite: a write takes the database lock now, so a cancel cannot slip in between.
+      await tx.$executeRaw`UPDATE "SuiteRun" SET "status" = "status" WHERE "id" = ${suiteRunId}`;
+      const active = await tx.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`;
       if (!active[0] || !ACTIVE.includes(active[0].status)) return { stored: false, reason: 'suite-not-active' } as const;
-      // One statement on PostgreSQL (the run, its trajectory and the case row together).
       for (const statement of insertAll(txDb, tables)) await statement;
       return { stored: true, runId } as const;
     });

@@ -105,6 +105,7 @@ function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan
         source: 'imported',
         sessionId: imported.sessionId,
         traceUserId: imported.userId,
+        tags: imported.tags,
       },
     },
   };

@@ -12,7 +12,7 @@ import type { JsonValue } from '../../harness';
 import { AgentSchema, type ModelInput, type ModelTurn, type RunResult, type StepTree, type ToolRecord, type TrajectoryStep } from '../../harness';
 import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OUTPUT_MESSAGES, ATTR_GEN_AI_REQUEST_MODEL, ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, STOCKROOM } from '../attributes';
 import { textOfRole, toConverse } from './conventions/messages';
-import { agentIo, modelCallView, sessionAndUser, toolView, type ModelCallView } from './conventions/span-view';
+import { agentIo, modelCallView, sessionAndUser, toolView, traceTags, type ModelCallView } from './conventions/span-view';
 import { agentsOfTrace } from './agent-runs';
 import { priceCall, sumCosts, type CallCost } from './pricing';
 import { normaliseProvider } from './providers';
@@ -47,6 +47,8 @@ export interface ImportedTrace {
   sessionId: string | null;
   /** `user.id`: the traced application's end user, when given. */
   userId: string | null;
+  /** Its tags (Langfuse, OpenInference, AI SDK metadata; lib/eval/run-tags.ts form). */
+  tags: string[];
   modelCalls: ModelCallDetail[];
   run: RunResult;
 }
@@ -219,6 +221,8 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
     chatViews.map((v) => textOfRole(v.input, 'system')).find((p) => p !== null) ??
     '';
   const total = sumCosts(own ? ownCosts(turns) : costs, 'imported trace');
+  const tagged = traceTags(spans);
+  const setAside = [...tree.setAside, ...tagged.setAside];
   const run: RunResult = {
     runId: str(a[STOCKROOM.runId]) ?? str(a[ATTR_GEN_AI_CONVERSATION_ID]) ?? root.traceId,
     caseId: str(a[STOCKROOM.caseId]),
@@ -241,10 +245,10 @@ export function traceToRun(input: SpanRecord[]): ImportedTrace | null {
     status: 'finished',
     checkpoint: null,
     ...(agents ? { agents } : {}),
-    ...(tree.setAside.length > 0 ? { setAside: tree.setAside } : {}),
+    ...(setAside.length > 0 ? { setAside } : {}),
   };
   const firstOf = (key: string) => spans.map((s) => str(s.attributes[key])).find((v) => v !== null) ?? null;
   const ids = sessionAndUser(spans);
   const sessionId = ids.sessionId ?? firstOf(ATTR_GEN_AI_CONVERSATION_ID);
-  return { traceId: root.traceId, format, serviceName: root.serviceName, datasetName: str(a[STOCKROOM.datasetName]), sessionId, userId: ids.userId, modelCalls: details, run };
+  return { traceId: root.traceId, format, serviceName: root.serviceName, datasetName: str(a[STOCKROOM.datasetName]), sessionId, userId: ids.userId, tags: tagged.tags, modelCalls: details, run };
 }

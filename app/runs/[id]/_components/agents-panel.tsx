@@ -11,7 +11,7 @@ import { stateDiagramSource } from '@/lib/charts/state-diagram';
 import { agentStateAt } from '@/lib/charts/agent-frames';
 import type { TimelineTransition } from '@/lib/charts/replay-timeline';
 import { SpanTree, agentStyle, type SpanTreeData } from './span-tree';
-import { useWaterfall } from './waterfall';
+import { useWholeWaterfall } from './waterfall';
 
 /** A run's agents as the replay gets them from the page (absent for a single-agent run). */
 export interface ReplayAgents {
@@ -45,11 +45,11 @@ export function SpanTreePanel({
   following: boolean;
   onSelectStep: (step: number, agent: number | null) => void;
 }) {
-  const w = useWaterfall(runId, following);
+  const w = useWholeWaterfall(runId, following);
   const whole = useMemo<SpanTreeData | null>(() => {
-    if (!w || !('waterfall' in w)) return null;
-    const bars = w.waterfall.bars as AgentBar[];
-    return { roots: buildSpanTree(agents, bars), bars, axisMs: w.waterfall.axisMs, barCount: bars.length };
+    if (!w || 'error' in w) return null;
+    const bars = w.bars as AgentBar[];
+    return { roots: buildSpanTree(agents, bars), bars, axisMs: w.axisMs, barCount: bars.length };
   }, [w, agents]);
   const first = useMemo<SpanTreeData | null>(() => (start ? { ...treeOfStart(agents, start), axisMs: start.axisMs, barCount: start.barCount } : null), [agents, start]);
   const tree = whole ?? first;

@@ -5,7 +5,7 @@
  * frame the state diagram, what the model saw, the step's tool calls and guard events, and the
  * token chart with the current call marked.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { buildFrames, callIndexForStep, clampFrame, frameForStep, modelStepForFrame, tokenSeries } from '@/lib/charts/replay-timeline';
 import { StepCost, WaterfallChart } from './waterfall';
@@ -28,9 +28,18 @@ import { pathLabel } from '@/lib/charts/agent-tree';
 import { firstFrameOfAgent, frameForAgentStep } from '@/lib/charts/agent-frames';
 import { AgentStateMachine, SpanTreePanel, type ReplayAgents } from './agents-panel';
 import { AgentGraphView } from './agent-graph';
+import { fetchJson } from '@/components/fetch-json';
+import { timelineUrl } from '../waterfall-url';
 
 // recharts loads after the replay is interactive (the slider, the log and the panels do not wait for a chart).
 const TokenChart = dynamic(() => import('./token-chart').then((m) => m.TokenChart), { ssr: false, loading: () => <p className="muted small">Drawing the token chart…</p> });
+
+/** The whole skeleton of a run whose page sent its head only (the same address the page preloads). */
+const timelineQuery = (runId: string) => ({
+  queryKey: ['timeline', runId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<PackedTimeline>(timelineUrl(runId), signal),
+  staleTime: Infinity,
+});
 
 /** What the label panel needs (absent: no panel). */
 export interface ReplayLabelling {
@@ -44,6 +53,7 @@ export interface ReplayLabelling {
 export function Replay({
   runId,
   packed,
+  rest = null,
   budget,
   terminationReason,
   initialAt = null,
@@ -53,6 +63,11 @@ export function Replay({
 }: {
   runId: string;
   packed: PackedTimeline;
+  /**
+   * The page sent the head of a long run's skeleton (`packed`): how many transitions and model calls
+   * the whole has. The replay starts on the head and fetches the whole at once. Null: `packed` is whole.
+   */
+  rest?: { transitions: number; calls: number } | null;
   budget: number | null;
   terminationReason: string;
   initialAt?: ReplayPosition;
@@ -62,7 +77,11 @@ export function Replay({
   /** A run of several agents: its agents and the agent of each transition (null: one agent, the replay as it always was). */
   agents?: ReplayAgents | null;
 }) {
-  const timeline = useMemo(() => unpackTimeline(packed), [packed]);
+  const whole = useQuery({ ...timelineQuery(runId), enabled: rest !== null });
+  const timeline = useMemo(() => unpackTimeline(whole.data ?? packed), [whole.data, packed]);
+  // Until the whole has come, the count is the whole run's and the slider reaches the end of the head.
+  const waitingForRest = rest !== null && !whole.data;
+  const transitionCount = waitingForRest ? Math.max(rest.transitions, timeline.transitions.length) : timeline.transitions.length;
   const frames = useMemo(() => buildFrames(timeline.transitions), [timeline.transitions]);
   const series = useMemo(() => tokenSeries(timeline.calls, budget), [timeline.calls, budget]);
   const callSteps = useMemo(() => new Set(timeline.calls.map((c) => c.step)), [timeline.calls]);
@@ -145,7 +164,7 @@ export function Replay({
           </button>
         </div>
         <p className="small" style={{ marginBottom: 0 }} data-testid="replay-position">
-          Transition <strong>{frame + 1}</strong> of {frames.length} · step <strong>{current.step}</strong> ·{' '}
+          Transition <strong>{frame + 1}</strong> of {waitingForRest ? transitionCount : frames.length} · step <strong>{current.step}</strong> ·{' '}
           <span className="mono">
             {current.transition.from} → {current.transition.to}
           </span>{' '}
@@ -156,9 +175,20 @@ export function Replay({
               · agent <strong data-testid="replay-agent">{pathLabel(frameAgent.path)}</strong>
             </>
           ) : null}
-          {frame === frames.length - 1 ? <> · ended with {terminationReason}</> : null}
+          {frame === frames.length - 1 && !waitingForRest ? <> · ended with {terminationReason}</> : null}
           <span className="muted"> · ← → keys move one transition</span>
         </p>
+        {waitingForRest ? (
+          whole.error ? (
+            <p className="alert error small" role="alert" data-testid="replay-rest">
+              Only the first {frames.length} transitions could be loaded: {whole.error instanceof Error ? whole.error.message : 'the rest of the run did not load'}.
+            </p>
+          ) : (
+            <p className="muted small" data-testid="replay-rest">
+              The first {frames.length} transitions are here; the other {transitionCount - frames.length} are loading…
+            </p>
+          )
+        ) : null}
         <CopyLinkButton label="Copy link to this transition" />
       </div>
 
@@ -185,6 +215,7 @@ export function Replay({
                 following={following}
                 onSelectStep={(step, agent) => setFrame(frameForAgentStep(frames, agents.agentOf, step, agent ?? 0))}
                 colourOf={(agent) => colours.get(pathLabel(agents.views[agent ?? 0]?.path ?? [])) ?? 0}
+                whole
               />
             </div>
           </div>
@@ -232,7 +263,7 @@ export function Replay({
           </div>
           <div className="panel">
             <h2>Step {current.step}: tool calls and events</h2>
-            <StepCost runId={runId} step={current.step} following={following} />
+            <StepCost runId={runId} step={current.step} following={following} whole={agents !== null} />
             <StepEntries runId={runId} step={current.step} />
           </div>
           <div className="panel">

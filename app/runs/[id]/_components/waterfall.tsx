@@ -3,12 +3,13 @@
  * The run's waterfall: one row per model call, tool call, retry or approval wait, guard or compaction
  * event, with its bar on the run's time axis and its latency, tokens and cost; the rows of the step on
  * screen are highlighted and clicking one moves the replay to its step. Virtualised: a 20,000-step
- * run has ~40,000 rows. Bars placed in order (no recorded start) are drawn hatched and the page says so.
+ * run has ~40,000 rows, fetched a page at a time (those in view and those of the step on screen).
+ * Bars placed in order (no recorded start) are drawn hatched and the page says so.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
-import { shapedAnswer, stepTotals, type StepTotals, type WaterfallAnswer } from '@/lib/charts/waterfall';
+import { barsOfAnswer, pagesOfStep, stepTotals, type StepTotals, type WaterfallAnswer, type WaterfallBar, type WaterfallPageRequest } from '@/lib/charts/waterfall';
 import { fetchJson } from '@/components/fetch-json';
 import { formatDuration } from '@/lib/format/units';
 import { agentStyle } from './span-tree';
@@ -16,22 +17,54 @@ import { waterfallUrl } from '../waterfall-url';
 
 const ROW_PX = 26;
 
-export const waterfallQuery = (runId: string) => ({
-  queryKey: ['waterfall', runId],
-  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<WaterfallAnswer>(waterfallUrl(runId), signal),
+/** A page of the run's waterfall (or all of it), refetched every 2 s while the run is followed live. */
+export const waterfallQuery = (runId: string, page: WaterfallPageRequest, following = false) => ({
+  queryKey: ['waterfall', runId, page],
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchJson<WaterfallAnswer>(waterfallUrl(runId, page), signal),
   staleTime: 5_000,
+  refetchInterval: following ? 2_000 : (false as const),
 });
 
-type ShapedWaterfall = ReturnType<typeof shapedAnswer>;
+const errorOf = (error: unknown) => (error instanceof Error ? error.message : 'the waterfall could not be loaded');
 
-/** The run's entries and shaped waterfall (shared by the chart and the step line through react-query's cache). */
-export function useWaterfall(runId: string, following: boolean): ShapedWaterfall | { error: string } | null {
-  const q = useQuery({ ...waterfallQuery(runId), refetchInterval: following ? 2_000 : false });
-  return useMemo(() => {
-    if (q.error) return { error: q.error instanceof Error ? q.error.message : 'the waterfall could not be loaded' };
-    if (!q.data) return null;
-    return shapedAnswer(q.data);
-  }, [q.data, q.error]);
+/**
+ * The waterfall's pages: the first (or, `whole`, every bar at once) and those asked for besides
+ * (`pages`); a bar by its position in the whole once its page has come. Shared by the chart, the
+ * step line and the span tree through react-query's cache.
+ */
+function useWaterfallPages(runId: string, following: boolean, whole: boolean, pages: readonly number[]) {
+  const first = useQuery(waterfallQuery(runId, whole ? 'all' : 0, following));
+  const others = useQueries({ queries: (whole ? [] : pages.filter((p) => p !== 0)).map((p) => waterfallQuery(runId, p, following)) });
+  const loaded = new Map<number, WaterfallAnswer>();
+  if (first.data) loaded.set(0, first.data);
+  (whole ? [] : pages.filter((p) => p !== 0)).forEach((p, i) => {
+    const data = others[i]?.data;
+    if (data) loaded.set(p, data);
+  });
+  const error = first.error ?? others.find((q) => q.error)?.error ?? null;
+  return { head: first.data ?? null, loaded, error: error ? errorOf(error) : null };
+}
+
+/** The bar at position `i` of the whole waterfall, when its page has loaded. */
+function barAt(loaded: ReadonlyMap<number, WaterfallAnswer>, size: number, i: number): WaterfallBar | undefined {
+  const answer = loaded.get(Math.floor(i / size));
+  return answer ? barsOfAnswer(answer)[i - answer.from] : undefined;
+}
+
+/** The position of the first bar of `step` on the pages that hold it, or -1 (none, or not loaded yet). */
+function firstBarOfStep(loaded: ReadonlyMap<number, WaterfallAnswer>, pages: readonly number[], step: number): number {
+  for (const p of pages) {
+    const answer = loaded.get(p);
+    const at = answer ? barsOfAnswer(answer).findIndex((b) => b.step === step) : -1;
+    if (answer && at >= 0) return answer.from + at;
+  }
+  return -1;
+}
+
+/** Every bar of the run (a run of several agents: its span tree), or null while loading. */
+export function useWholeWaterfall(runId: string, following: boolean): { bars: WaterfallBar[]; axisMs: number } | { error: string } | null {
+  const { head, error } = useWaterfallPages(runId, following, true, []);
+  return useMemo(() => (error ? { error } : head ? { bars: barsOfAnswer(head), axisMs: head.axisMs } : null), [head, error]);
 }
 
 const ms = (v: number | null) => (v === null ? 'not recorded' : formatDuration(v));
@@ -53,10 +86,15 @@ export function StepCostLine({ totals }: { totals: StepTotals }) {
   );
 }
 
-export function StepCost({ runId, step, following }: { runId: string; step: number; following: boolean }) {
-  const w = useWaterfall(runId, following);
-  if (!w || 'error' in w) return null;
-  return <StepCostLine totals={stepTotals(w.entries, step)} />;
+/** The step's line: its bars are on the page(s) the whole's page index names, fetched when not loaded yet. */
+export function StepCost({ runId, step, following, whole = false }: { runId: string; step: number; following: boolean; whole?: boolean }) {
+  const first = useQuery(waterfallQuery(runId, whole ? 'all' : 0, following));
+  const pages = first.data && !whole ? pagesOfStep(first.data, step) : [];
+  const { loaded } = useWaterfallPages(runId, following, whole, pages);
+  if (!first.data) return null;
+  const entries = (whole ? [0] : pages).flatMap((p) => (loaded.get(p) ? barsOfAnswer(loaded.get(p)!) : []));
+  if (!whole && pages.some((p) => !loaded.has(p))) return null;
+  return <StepCostLine totals={stepTotals(entries, step)} />;
 }
 
 export function WaterfallChart({
@@ -65,34 +103,43 @@ export function WaterfallChart({
   following,
   onSelectStep,
   colourOf,
+  whole = false,
 }: {
   runId: string;
   currentStep: number;
   following: boolean;
+  /** Fetch every bar at once (a run of several agents, whose span tree reads them all) instead of a page at a time. */
+  whole?: boolean;
   /** The replay moves to `step` (and, in a run of several agents, to the bar's agent there). */
   onSelectStep: (step: number, agent: number | null) => void;
   /** A run of several agents: the colour number of an entry's agent, marking each row with its agent's colour. */
   colourOf?: (agent: number | null) => number;
 }) {
-  const w = useWaterfall(runId, following);
   const parent = useRef<HTMLDivElement>(null);
-  const bars = useMemo(() => (w && 'waterfall' in w ? w.waterfall.bars : []), [w]);
-  const virtual = useVirtualizer({ count: bars.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 12 });
-  const firstOfStep = useMemo(() => bars.findIndex((b) => b.step === currentStep), [bars, currentStep]);
+  const first = useQuery(waterfallQuery(runId, whole ? 'all' : 0, following));
+  const head = first.data ?? null;
+  const size = head?.pageSize ?? 1;
+  const virtual = useVirtualizer({ count: head?.total ?? 0, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 12 });
+  const items = virtual.getVirtualItems();
+  // The pages of the rows in view and of the step on screen (a long run's waterfall comes a page at a time).
+  const stepPages = head && !whole ? pagesOfStep(head, currentStep) : [];
+  const pages = [...new Set([...items.map((v) => Math.floor(v.index / size)), ...stepPages])].sort((a, b) => a - b);
+  const { loaded, error } = useWaterfallPages(runId, following, whole, pages);
+  const firstOfStep = firstBarOfStep(loaded, whole ? [0] : stepPages, currentStep);
   useEffect(() => {
     if (firstOfStep >= 0) virtual.scrollToIndex(firstOfStep, { align: 'auto' });
   }, [firstOfStep, virtual]);
-  if (!w) return <p className="muted small">Loading the waterfall…</p>;
-  if ('error' in w)
+  if (!head && !error) return <p className="muted small">Loading the waterfall…</p>;
+  if (error || !head)
     return (
       <p className="alert error" role="alert">
-        The waterfall could not be loaded: {w.error}
+        The waterfall could not be loaded: {error}
       </p>
     );
-  const { waterfall } = w;
-  if (waterfall.bars.length === 0) return <p className="muted small">This run made no model or tool call.</p>;
+  const waterfall = head;
+  if (waterfall.total === 0) return <p className="muted small">This run made no model or tool call.</p>;
   const axis = Math.max(1, waterfall.axisMs);
-  const simulated = waterfall.bars.some((b) => b.simulatedMs !== undefined && b.simulatedMs !== null);
+  const simulated = waterfall.simulated;
   return (
     <div data-testid="waterfall">
       <p className="small muted" data-testid="waterfall-note">
@@ -107,7 +154,18 @@ export function WaterfallChart({
       <div ref={parent} className="virtual-list" style={{ height: '18rem' }}>
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((v) => {
-            const b = waterfall.bars[v.index]!;
+            const b = barAt(loaded, size, v.index);
+            if (!b)
+              return (
+                <div
+                  key={v.key}
+                  className="waterfall-row muted small"
+                  data-testid="waterfall-bar-loading"
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
+                >
+                  loading…
+                </div>
+              );
             const here = b.step === currentStep;
             const left = (b.offsetMs / axis) * 100;
             const width = Math.max((b.widthMs / axis) * 100, 0.3);

@@ -30,7 +30,8 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { SpanAttributes as TL, TraceloopSpanKindValues } from '@traceloop/ai-semantic-conventions';
-import type { JsonValue } from '../../../harness';
+import type { JsonValue, SetAside } from '../../../harness';
+import { tagsFromValues } from '../../../eval';
 import { AI_SDK, AI_SDK_MODEL_OPERATIONS, AI_SDK_ROOT_OPERATIONS, ATTR_GEN_AI_SYSTEM_OLD, OPENLLMETRY_LEGACY } from '../../attributes';
 import type { AttrMap, AttrValue, SpanRecord } from '../span-record';
 import { eventMessages, flattenedPromptMessages, jsonAttr, messageList, openInferenceMessages, type NormCall, type NormMessage } from './messages';
@@ -243,4 +244,20 @@ export function sessionAndUser(spans: SpanRecord[]): { sessionId: string | null;
     sessionId: first([OI.SESSION_ID, `${AI_SDK.metadataPrefix}sessionId`, `${assoc}.session_id`, `${assoc}.sessionId`]),
     userId: first([OI.USER_ID, `${AI_SDK.metadataPrefix}userId`, `${assoc}.user_id`, `${assoc}.userId`]),
   };
+}
+
+/** Where conventions put a trace's tags: Langfuse's trace attribute, OpenInference's `tag.tags`, the AI SDK's telemetry metadata. */
+export const TAG_KEYS = ['langfuse.trace.tags', OI.TAG_TAGS, `${AI_SDK.metadataPrefix}tags`] as const;
+
+/**
+ * The tags of a trace: every span's tag attributes (a list, or a list sent as JSON text), in their
+ * stored form (lib/eval/run-tags.ts), and each tag left out — too long, empty, past the limit — set
+ * aside on the run, naming the first span that carried tags.
+ */
+export function traceTags(spans: readonly SpanRecord[]): { tags: string[]; setAside: SetAside[] } {
+  const carrying = spans.filter((s) => TAG_KEYS.some((k) => s.attributes[k] !== undefined));
+  if (carrying.length === 0) return { tags: [], setAside: [] };
+  const { tags, left } = tagsFromValues(carrying.flatMap((s) => TAG_KEYS.map((k) => s.attributes[k])));
+  const spanId = carrying[0]!.spanId;
+  return { tags, setAside: left.map((l) => ({ spanId, name: l.tag, reason: 'invalid' as const, action: 'dropped' as const, detail: `tag ${l.why}` })) };
 }

@@ -1,17 +1,22 @@
-/** GET a run's waterfall entries, packed (lib/charts/waterfall.ts); the replay fetches it after the page, so a long run's page stays light. */
+/**
+ * GET a page of a run's waterfall (`?page=N`, 0 by default; `?page=all` for a run of several agents,
+ * whose span tree needs every bar): the bars placed over the whole run, packed (lib/charts/waterfall.ts).
+ * The replay fetches it after the page, a page at a time as the list scrolls, so a long run's page
+ * stays light and its waterfall is not sent whole (40,000 bars were 900 KiB).
+ */
 import { safeRoute } from '@/lib/boundary/safe-route';
 import { NotFoundError } from '@/lib/db/core/errors';
-import { packWaterfall } from '@/lib/charts/waterfall';
-import { SuiteQuerySchema } from '@/lib/schemas/api-queries';
+import { waterfallPage } from '@/lib/charts/waterfall';
+import { WaterfallQuerySchema } from '@/lib/schemas/api-queries';
 import { loadWaterfall } from '@/app/runs/[id]/load-waterfall';
 
 export const GET = safeRoute({
   name: 'runWaterfall',
-  schema: SuiteQuerySchema,
+  schema: WaterfallQuerySchema,
   role: 'viewer',
-  handler: async ({ id }, { principal }) => {
+  handler: async ({ id, page }, { principal }) => {
     const w = await loadWaterfall(id, principal.tenant);
     if (!w) throw new NotFoundError('run', id);
-    return { packed: packWaterfall(w.entries), runDurationMs: w.runDurationMs };
+    return waterfallPage(w.entries, w.runDurationMs, page);
   },
 });
