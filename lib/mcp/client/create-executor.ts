@@ -145,8 +145,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
   if (mcpUrl !== undefined && !URL.canParse(mcpUrl)) throw new ConfigError('mcpUrl', `--mcp-url is not a URL: '${mcpUrl}'`);
   // Only the servers started right here are the harness's own (per-run reset, private tools hidden).
   const executorOptions = { floatKeys: dataset.floatKeys, serverId: OWN_SERVER_ID, ownServer: true };
-  const wanted = serverSideWeaknesses(weaknesses);
   const serverId = options.mcpServerId;
+  const wanted = serverSideWeaknesses(weaknesses);
   switch (transport) {
     case 'local':
       return new LocalToolExecutor(new StockroomEnvironment(dataset, [...weaknesses]));
