@@ -37,6 +37,9 @@ export function formatRun(run: RunResult): string {
       case 'guard':
         lines.push(`  [${s.step}] guard  ${s.guard} → ${s.reason}: ${s.detail}`);
         break;
+      case 'tool_session':
+        lines.push(`  [${s.step}] session new session with ${s.server} for ${s.name} (${s.reason}): ${s.detail}`);
+        break;
       case 'guardrail':
         lines.push(`  [${s.step}] guardrail ${s.guardrail} ${s.action}: ${s.detail}`);
         if (s.message) lines.push(`         told the agent: ${s.message}`);

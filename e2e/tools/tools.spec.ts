@@ -1,5 +1,6 @@
 /**
- * The Tools page (issue 24 §6, issue 27 item 6) and tool results of every kind in replay (issue 24 §4).
+ * The Tools page (issue 24 §6, issue 27 item 6), tool results of every kind in replay (issue 24 §4), and
+ * the new session a tool server gave a run after ending its old one.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,10 @@ import { expect, test } from '@playwright/test';
 import { resolveConfig } from '../../lib/harness/config';
 import type { ModelClient } from '../../lib/harness/model/client';
 import { scriptedModel } from '../../lib/harness/testing/scripted-model';
+import type { RunResult } from '../../lib/harness/types';
+import type { Dataset } from '../../lib/stockroom/dataset/types';
 import { createExecutor } from '../../lib/mcp/client/create-executor';
+import { SESSION_IDLE_MS, startStockroomHttpServer } from '../../lib/mcp/server/http-server';
 import { strangerCommand } from '../../lib/mcp/testing/stranger-process';
 import { createStockroomAgent } from '../../lib/stockroom/agent';
 import { loadDataset } from '../../lib/stockroom/dataset/load-dataset';
@@ -85,16 +89,7 @@ test("replay shows a tool's image and embedded resource, what the model was give
   };
   const run = await agent.run('show me shelf B-12', null, { model });
   await agent.close();
-  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-media-'));
-  const file = path.join(dir, 'run.json');
-  const meta = { datasetName: dataset.name, datasetHash: 'e2e', transport: 'mcp-stdio', category: null, setting: 'none', source: 'harness' as const, config: { mode: 'mock' } };
-  writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
-  const out = execFileSync(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--as', E2E_USERS.admin.email], {
-    env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
-    encoding: 'utf8',
-  });
-  const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
-  expect(id).toBeTruthy();
+  const id = importRun(run, dataset, 'mcp-stdio');
 
   // The tool ran in harness step 1; its result shows from the transition that executed it.
   await page.goto(`/runs/${id}?step=1`);
@@ -122,16 +117,7 @@ test("replay shows a stranger's broken outputSchema and the progress its tool re
   const model = scriptedModel([{ calls: [['weather', { answer: 'wrong' }]] }, { calls: [['slow', { steps: 3 }]] }, { text: 'No weather today.' }]);
   const run = await agent.run('what is the weather on the dock?', null, { model });
   await agent.close();
-  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-word-'));
-  const file = path.join(dir, 'run.json');
-  const meta = { datasetName: dataset.name, datasetHash: 'e2e', transport: 'mcp-stdio', category: null, setting: 'none', source: 'harness' as const, config: { mode: 'mock' } };
-  writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
-  const out = execFileSync(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--as', E2E_USERS.admin.email], {
-    env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
-    encoding: 'utf8',
-  });
-  const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
-  expect(id).toBeTruthy();
+  const id = importRun(run, dataset, 'mcp-stdio');
 
   await page.goto(`/runs/${id}?step=1`);
   const weather = page.getByTestId('tool-entry').filter({ hasText: 'weather' });
@@ -144,4 +130,55 @@ test("replay shows a stranger's broken outputSchema and the progress its tool re
   await expect(progress).toContainText('Progress reported while it ran (3 kept; the last is 3 of 3)');
   await progress.locator('summary').click();
   await expect(progress.locator('li')).toHaveText(['1 / 3 — step 1', '2 / 3 — step 2', '3 / 3 — step 3']);
+});
+
+/** Imports a run made here into the e2e database as the admin (a run file through the CLI); returns its id. */
+function importRun(run: RunResult, dataset: Dataset, transport: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'e2e-run-')), 'run.json');
+  const meta = { datasetName: dataset.name, datasetHash: 'e2e', transport, category: null, setting: 'none', source: 'harness' as const, config: { mode: 'mock' } };
+  writeFileSync(file, JSON.stringify(toRunFile({ id: run.runId, meta, run }, new Date())));
+  const out = execFileSync(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'cli/stockroom.ts', 'import', file, '--tenant', 'kittiwake', '--as', E2E_USERS.admin.email], {
+    env: { ...process.env, DATABASE_URL: `file:${process.env.E2E_DB_FILE}`, CHECKPOINT_DISABLE: '1' },
+    encoding: 'utf8',
+  });
+  const id = /^\s+([0-9a-f]{8,})\s*$/m.exec(out)?.[1];
+  expect(id).toBeTruthy();
+  return id!;
+}
+
+test('replay shows the new session a tool server gave the run after reaping the old one, at the call and in the event list', async ({ page }) => {
+  // Our HTTP server on a socket reaps the run's session while the model is slow (its session table's clock driven past the idle limit).
+  const dataset = loadDataset(path.resolve('data'));
+  const running = await startStockroomHttpServer({ dataset, weaknesses: [], port: 0, log: () => {} });
+  const executor = await createExecutor({ transport: 'mcp-http', dataset, weaknesses: [], mcpUrl: running.url, mcpServerId: 'inventory' });
+  const agent = await createStockroomAgent({ dataset, config: resolveConfig({ transport: 'mcp-http' }), executor });
+  const scripted = scriptedModel([{ calls: [['get_stock_level', { sku: 'SKU-2001' }]] }, { calls: [['get_stock_level', { sku: 'SKU-2002' }]] }, { text: 'Both counted.' }]);
+  let turn = 0;
+  const model: ModelClient = {
+    modelId: scripted.modelId,
+    async converse(req) {
+      turn += 1;
+      if (turn === 2) running.reapIdleSessions(Date.now() + SESSION_IDLE_MS + 1);
+      return scripted.converse(req);
+    },
+  };
+  const run = await agent.run('count two shelves', null, { model });
+  await agent.close();
+  await running.close();
+  expect(run.terminationReason).toBe('COMPLETED');
+  const id = importRun(run, dataset, 'mcp-http');
+
+  await page.goto(`/runs/${id}?step=2`);
+  const entry = page.getByTestId('tool-session-entry');
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText('New session with tool server inventory');
+  await expect(entry).toContainText('the server had ended the old one');
+  await expect(entry).toContainText('for get_stock_level');
+  await expect(entry).toContainText('answered HTTP 404 for the session when tools/call get_stock_level was sent');
+  // The call it was opened for is answered below it.
+  await expect(page.getByTestId('tool-entry').filter({ hasText: 'get_stock_level' })).toContainText('ok');
+  const events = page.getByTestId('event-list');
+  await expect(events).toContainText('NEW SESSION');
+  await expect(events).toContainText('with tool server inventory for get_stock_level at step 2');
+  await saveArtifact(page, 'replay-tool-session');
 });

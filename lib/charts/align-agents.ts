@@ -45,6 +45,8 @@ export function alignEntryOf(e: TrajectoryStep): AlignEntry {
       return { kind: 'guard', step: e.step, guard: `guardrail:${e.guardrail}`, reason: e.action, detail: e.detail };
     case 'span':
       return { kind: 'guard', step: e.step, guard: `span:${e.spanKind}`, reason: e.name, detail: '' };
+    case 'tool_session':
+      return { kind: 'guard', step: e.step, guard: `tool_session:${e.server}`, reason: e.reason, detail: e.detail };
   }
 }
 

@@ -3,7 +3,7 @@
  * this interface and never knows whether the tools run in-process or behind an MCP server.
  */
 import type { JsonObject, JsonValue } from './json';
-import type { ToolSpec } from './types';
+import type { SessionRenewalReason, ToolSpec } from './types';
 
 /** What a tool call came back with, before the harness validates, guards or sanitises anything. */
 export interface ToolResult {
@@ -41,6 +41,22 @@ export interface ToolCallContext {
   signal?: AbortSignal;
   /** Told of progress the tool reports while it runs (MCP notifications/progress). */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Told when the executor had to open a new session with the tool's server to answer this call
+   * (the server had ended the old one, or the connection had been lost and came back); recorded
+   * beside the call. Also told of one opened since the last call (at the run's reset, re-reading
+   * the tool list), which `detail` says.
+   */
+  onSessionRenewed?: (renewal: ToolSessionRenewal) => void;
+}
+
+/** A new session an executor opened with its tool server, and what it did to make it like the old one. */
+export interface ToolSessionRenewal {
+  /** The tool server, as governance names it. */
+  server: string;
+  reason: SessionRenewalReason;
+  /** What happened, in words (no secrets: no session ids, tokens or query values). */
+  detail: string;
 }
 
 /** How far a running tool call has got, as the tool reports it. */

@@ -29,7 +29,7 @@ export {
   type WeaknessFlag,
 } from './config';
 export { ConfigError, DatasetError, ExecutorError, HarnessError, ModelCallError } from './errors';
-export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolProgress, ToolResult } from './executor';
+export type { PayloadWrapper, ToolCallContext, ToolExecutor, ToolProgress, ToolResult, ToolSessionRenewal } from './executor';
 export type { ConverseRequest, ModelClient, ModelRetryNotice, StreamedPartial } from './model/client';
 export { partialFromDetail, partialNote } from './model/partial';
 export { FakeModelClient, FAKE_MODEL_ID } from './model/fake/fake-client';
@@ -102,3 +102,4 @@ export { type AgentEntry, type CallTime, CallTimeSchema, type CompactionEvent, t
 export { estimateUsage, type TokenEstimator } from './token-estimator';
 export { UsageEstimateSchema, UsageSchema, type Usage, type UsageEstimate } from './types';
 export { TaintSchema, ToolProgressSchema, type Taint } from './types';
+export { SESSION_RENEWAL_REASONS, type SessionRenewalReason, type ToolSessionEvent, ToolSessionEventSchema } from './types';

@@ -263,6 +263,35 @@ export const ToolRecordSchema = z.object({
 });
 export type ToolRecord = z.infer<typeof ToolRecordSchema>;
 
+/** Why an executor opened a new session with its tool server (see ToolSessionEvent). */
+export const SESSION_RENEWAL_REASONS = [
+  /** The server no longer knew the session (HTTP 404 for its id: reaped while idle, or the server restarted). */
+  'session_ended',
+  /** The server had stopped answering and answered again, in a new session. */
+  'connection_lost',
+] as const;
+export type SessionRenewalReason = (typeof SESSION_RENEWAL_REASONS)[number];
+
+/**
+ * The executor opened a new session with the tool server to answer a call (the server had ended the
+ * old one, or the connection came back after it was lost): recorded just before that call's record.
+ * Whatever the old session held on the server (a per-session environment) is not in the new one.
+ */
+export const ToolSessionEventSchema = z.object({
+  ...stepTree,
+  kind: z.literal('tool_session'),
+  step: z.number().int(),
+  /** The call it was opened for (its record follows), and that call's tool. */
+  toolUseId: z.string(),
+  name: z.string(),
+  /** The tool server, as governance names it. */
+  server: z.string(),
+  reason: z.enum(SESSION_RENEWAL_REASONS),
+  /** What happened and what was done again in the new session, in words. */
+  detail: z.string(),
+});
+export type ToolSessionEvent = z.infer<typeof ToolSessionEventSchema>;
+
 export const CompactionEventSchema = z.object({
   ...stepTree,
   kind: z.literal('compaction'),
@@ -436,6 +465,7 @@ export const TrajectoryStepSchema = z.discriminatedUnion('kind', [
   GuardEventSchema,
   ModelRetryEventSchema,
   SpanStepSchema,
+  ToolSessionEventSchema,
 ]);
 export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
 
@@ -672,5 +702,6 @@ export const isToolRecord = (s: TrajectoryStep): s is ToolRecord => s.kind === '
 export const isModelTurn = (s: TrajectoryStep): s is ModelTurn => s.kind === 'model_turn';
 export const isGuardEvent = (s: TrajectoryStep): s is GuardEvent => s.kind === 'guard';
 export const isModelRetryEvent = (s: TrajectoryStep): s is ModelRetryEvent => s.kind === 'model_retry';
+export const isToolSessionEvent = (s: TrajectoryStep): s is ToolSessionEvent => s.kind === 'tool_session';
 export const isGuardrailEvent = (s: TrajectoryStep): s is GuardrailEvent => s.kind === 'guardrail';
 export const isCompactionEvent = (s: TrajectoryStep): s is CompactionEvent => s.kind === 'compaction';

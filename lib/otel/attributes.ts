@@ -82,6 +82,8 @@ export const EVENTS = {
   approval: 'stockroom.approval',
   /** A guardrail check, retry, finding or outcome (issue 28); `stockroom.guardrail.event` holds it whole as JSON. */
   guardrail: 'stockroom.guardrail',
+  /** A new session with a tool server that had ended the old one; `stockroom.tool_session.event` holds it whole as JSON. */
+  toolSession: 'stockroom.tool_session',
 } as const;
 
 /** `error.type` of tool calls that did not run cleanly (the lecture's names). */

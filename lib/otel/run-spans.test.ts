@@ -24,7 +24,7 @@ function withTimes(run: RunResult, gap: number, length: number): RunResult {
     ms = startMs + length;
     return { startedAt: new Date(start + startMs).toISOString(), endedAt: new Date(start + ms).toISOString(), startMs, endMs: ms };
   };
-  const trajectory = run.trajectory.map((s): TrajectoryStep => (s.kind === 'compaction' || s.kind === 'guardrail' || s.kind === 'span' ? s : { ...s, time: span() }));
+  const trajectory = run.trajectory.map((s): TrajectoryStep => (s.kind === 'compaction' || s.kind === 'guardrail' || s.kind === 'span' || s.kind === 'tool_session' ? s : { ...s, time: span() }));
   return { ...run, trajectory, durationMs: ms + gap };
 }
 

@@ -267,6 +267,21 @@ export function planRunSpans(run: RunResult, options: RunSpanOptions): SpanPlan 
           },
         });
         break;
+      case 'tool_session':
+        // Before the call it was opened for (the server's own words are not in it: ours only).
+        events.push({
+          name: EVENTS.toolSession,
+          timeMs: cursor,
+          attributes: {
+            'stockroom.tool_session.server': entry.server,
+            'stockroom.tool_session.reason': entry.reason,
+            'stockroom.tool_session.tool': entry.name,
+            'stockroom.tool_session.event': JSON.stringify(entry),
+            [STOCKROOM.step]: entry.step,
+            [STOCKROOM.trajectoryIndex]: index,
+          },
+        });
+        break;
       case 'compaction':
         if (!stepStart.has(entry.step)) stepStart.set(entry.step, cursor);
         events.push({

@@ -13,6 +13,7 @@ import { callTimeColumns } from './call-time-rows';
 import { agentTreeOf, runAgentRows, stepTreeColumns } from './agent-tree-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
+import { TOOL_SESSION_GUARD, toolSessionDetail } from './tool-session-rows';
 import { InvalidInputError } from '../core';
 import type { SaveRunMeta } from './types';
 import { DEFAULT_TENANT, type Redactor } from '../../governance';
@@ -218,6 +219,9 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
       case 'span':
         rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s), errorKind: null, ...callTimeColumns(s.time), ...at });
         break;
+      case 'tool_session':
+        rows.guards.push({ runId: id, idx, step: s.step, guard: TOOL_SESSION_GUARD, reason: s.reason, detail: toolSessionDetail(s), errorKind: null, ...callTimeColumns(undefined), ...at });
+        break;
       case 'compaction':
         rows.compactions.push({
           runId: id,
@@ -295,7 +299,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
     toolErrorCount,
     blockedCount,
     taintedStep: run.trajectory.find((s) => s.kind === 'tool_call' && s.taint)?.step ?? null,
-    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD && g.guard !== SPAN_STEP_GUARD).length,
+    guardCount: rows.guards.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== GUARDRAIL_GUARD && g.guard !== SPAN_STEP_GUARD && g.guard !== TOOL_SESSION_GUARD).length,
     compactionCount: rows.compactions.length,
     modelCallCount: run.usage.modelCalls,
     inputTokens: run.usage.inputTokens,

@@ -8,6 +8,7 @@ import 'server-only';
 import { getDb, type Database } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { GUARDRAIL_GUARD, guardrailFromRow } from './retry-rows';
+import { TOOL_SESSION_GUARD, toolSessionFromRow } from './tool-session-rows';
 
 export interface TimelineDto {
   transitions: { index: number; step: number; from: string; to: string; reason: string }[];
@@ -20,6 +21,8 @@ export interface TimelineDto {
     | { kind: 'blocked'; index: number; step: number; guard: string; tool: string; code: string }
     /** A guardrail event other than a passed check (a refusal, a violation, a retry, a finding, the outcome). */
     | { kind: 'guardrail'; index: number; step: number; guardrail: string; action: string; detail: string }
+    /** A new session the executor opened with a tool server that had ended the old one (the run went on). */
+    | { kind: 'tool_session'; index: number; step: number; server: string; tool: string; reason: string; detail: string }
   )[];
 }
 
@@ -84,7 +87,15 @@ async function callsAndEvents(runId: string, db: Database, maxStep: number | nul
 
 function timelineOf(transitions: TransitionRow[], ...[turns, guards, compactions, blocked]: Awaited<ReturnType<typeof callsAndEvents>>): TimelineDto {
   const events: TimelineDto['events'] = [
-    ...guards.filter((g) => g.guard !== GUARDRAIL_GUARD).map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards
+      .filter((g) => g.guard !== GUARDRAIL_GUARD && g.guard !== TOOL_SESSION_GUARD)
+      .map((g) => ({ kind: 'guard' as const, index: g.idx, step: g.step, guard: g.guard, reason: g.reason, detail: g.detail })),
+    ...guards
+      .filter((g) => g.guard === TOOL_SESSION_GUARD)
+      .map((g) => {
+        const e = toolSessionFromRow(g);
+        return { kind: 'tool_session' as const, index: g.idx, step: g.step, server: e.server, tool: e.name, reason: e.reason, detail: e.detail };
+      }),
     ...guards
       .filter((g) => g.guard === GUARDRAIL_GUARD && g.reason !== 'passed')
       .map((g) => {

@@ -9,6 +9,7 @@ import { getDb, type Database } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
+import { TOOL_SESSION_GUARD } from './tool-session-rows';
 
 /** A recorded start and end in ms from the run's start; null for a row recorded before times were. */
 export type RecordedOffsets = { startMs: number; endMs: number } | null;
@@ -84,7 +85,7 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
     durationMs: run.durationMs,
     model: model.map((m) => ({ index: Number(m.idx), step: Number(m.step), latencyMs: Number(m.latencyMs), inputTokens: m.inputTokens === null ? null : Number(m.inputTokens), outputTokens: m.outputTokens === null ? null : Number(m.outputTokens), cachedTokens: m.cachedTokens === null ? null : Number(m.cachedTokens), cacheWriteTokens: m.cacheWriteTokens === null ? null : Number(m.cacheWriteTokens), timeToFirstTokenMs: m.timeToFirstTokenMs === null ? null : Number(m.timeToFirstTokenMs), recorded: offsets(m.startMs, m.endMs), priced: m.costNote !== null, costUsd: m.costUsd === null ? null : Number(m.costUsd), agent: m.agentIdx === null ? 0 : Number(m.agentIdx), ordinal: Number(m.ordinal) })),
     tools: tools.map((t) => ({ index: Number(t.idx), step: Number(t.step), name: t.name, latencyMs: Number(t.latencyMs), isError: Boolean(t.isError), blockedBy: t.blockedBy, executed: Boolean(t.executed), toolUseId: t.toolUseId, recorded: offsets(t.startMs, t.endMs), approvalWait: approvalOffsets(t.approvalWait), agent: t.agentIdx === null ? 0 : Number(t.agentIdx) })),
-    guards: guardRows.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
+    guards: guardRows.filter((g) => g.guard !== MODEL_RETRY_GUARD && g.guard !== SPAN_STEP_GUARD && g.guard !== TOOL_SESSION_GUARD).map((g) => ({ index: g.idx, step: g.step, guard: g.guard, reason: g.reason, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),
     spans: guardRows
       .filter((g) => g.guard === SPAN_STEP_GUARD)
       .map((g) => ({ index: g.idx, step: g.step, spanKind: g.reason, name: spanStepFromRow(g).name, recorded: offsets(g.startMs, g.endMs), agent: g.agentIdx ?? 0 })),

@@ -20,6 +20,7 @@ import { DbError, InvalidInputError, NotFoundError } from '../core';
 import { fromRanges } from './run-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, guardrailFromRow, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
+import { TOOL_SESSION_GUARD, toolSessionFromRow } from './tool-session-rows';
 import { json, RUN_TAGS_INCLUDE, sourceOf, stringList, toRunListItem } from './run-dto';
 import { costUnreportedOf, usageDetailOf, usageEstimateOf } from './usage-rows';
 import type { ModelInputDto, RunSummary, StepDto, StepPage, StepRange, StoredRun, TransitionDto } from './types';
@@ -178,6 +179,8 @@ const guardStep = (r: GuardEvent): TrajectoryStep =>
       ? (guardrailFromRow(r) ?? { kind: 'guard', step: r.step, guard: r.guard, reason: 'GUARDRAIL', detail: r.detail, ...stepTreeOf(r) })
       : r.guard === SPAN_STEP_GUARD
         ? { ...spanStepFromRow(r), ...callTimeOf(r), ...stepTreeOf(r) }
+      : r.guard === TOOL_SESSION_GUARD
+        ? { ...toolSessionFromRow(r), ...stepTreeOf(r) }
       : {
         kind: 'guard',
         step: r.step,

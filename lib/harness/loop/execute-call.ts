@@ -4,7 +4,7 @@
  * the repeated-call guard has already looked at the call.
  */
 import type { HarnessConfig } from '../config';
-import type { PayloadWrapper, ToolExecutor, ToolProgress, ToolResult } from '../executor';
+import type { PayloadWrapper, ToolExecutor, ToolProgress, ToolResult, ToolSessionRenewal } from '../executor';
 import type { ApprovalResolution, CallPolicy } from '../guards/call-policy';
 import type { RunGuard, RunGuardVerdict } from '../guards/run-guard';
 import type { JsonObject } from '../json';
@@ -44,6 +44,8 @@ export interface CallEnvironment {
   /** The run's cancellation. */
   signal?: AbortSignal;
   onToolProgress?: (progress: ToolProgress & { step: number; toolUseId: string; name: string }) => void;
+  /** Told of a new session the executor opened with the tool server for this call (recorded beside it). */
+  onSessionRenewed?: (renewal: ToolSessionRenewal) => void;
   /** The run's guardrails: forbidden tools are refused here, detectors read the output. */
   guardrails?: Guardrails;
   /** Remove instruction-like lines from the tool's output (the run's `quarantine` option). */
@@ -195,7 +197,10 @@ export async function executeCall(env: CallEnvironment, call: ToolCallRequest, s
     if (progress.length > MAX_STORED_TOOL_PROGRESS) progress.shift();
     onToolProgress?.({ ...p, step, toolUseId: call.toolUseId, name: call.name });
   };
-  let result: ToolResult = await withDeadline(env, (signal) => env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call), signal, onProgress }));
+  const onSessionRenewed = env.onSessionRenewed;
+  let result: ToolResult = await withDeadline(env, (signal) =>
+    env.executor.call(call.name, call.arguments, { operationKey: env.operationKey?.(call), signal, onProgress, ...(onSessionRenewed ? { onSessionRenewed } : {}) }),
+  );
   const rewrittenBy: string[] = [];
   for (const wrapper of env.payloadWrappers) {
     const next = wrapper.wrap({ name: call.name, arguments: call.arguments }, result);

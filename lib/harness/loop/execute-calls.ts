@@ -8,7 +8,7 @@
 import type { ApprovalResolution } from '../guards/call-policy';
 import { repeatedCallGuard } from '../guards/repeated-call';
 import type { JsonValue } from '../json';
-import type { ToolCallRequest, ToolRecord, ToolResultBlock } from '../types';
+import type { ToolCallRequest, ToolRecord, ToolResultBlock, ToolSessionEvent } from '../types';
 import { callSignature, executeCall, type CallEnvironment } from './execute-call';
 import { toolResultBlock } from './messages';
 import type { Driver } from './options';
@@ -74,9 +74,16 @@ export async function executeCalls(
     }
     let outcome;
     const started = instant(d.timeline);
+    // New sessions the executor opened with the tool server for this call: recorded before its record.
+    const sessions: ToolSessionEvent[] = [];
+    const env: CallEnvironment = {
+      ...callEnvironment(d, run, resolving ? resolution : undefined),
+      onSessionRenewed: (r) => sessions.push({ kind: 'tool_session', step: run.step, toolUseId: call.toolUseId, name: call.name, ...r }),
+    };
     try {
-      outcome = await executeCall(callEnvironment(d, run, resolving ? resolution : undefined), call, run.step);
+      outcome = await executeCall(env, call, run.step);
     } catch (err) {
+      run.trajectory.push(...sessions);
       if (d.deadline.passed()) {
         run.stopWith(d.deadline.verdict());
         return { kind: 'stopped' };
@@ -111,7 +118,7 @@ export async function executeCalls(
       ...(resolving && d.approvalWait ? { approvalWait: d.approvalWait } : {}),
     };
     run.records.push(record);
-    run.trajectory.push(record);
+    run.trajectory.push(...sessions, record);
     stepRecords.push(record);
     for (const e of outcome.guardrailEvents ?? []) run.trajectory.push(e);
     if (record.validationError !== null) run.invalidCount += 1;

@@ -50,3 +50,67 @@ export function isConnectionLoss(err: unknown): boolean {
     causes(err),
   );
 }
+
+/**
+ * Whether the executor's server is known to be gone, and the requests that wait on it: once it is,
+ * every request in flight and every later one fails at once with the typed error. A new session
+ * (session-renewal.ts) clears it.
+ */
+export class LossWatch {
+  /** Set once the server is known to be gone. */
+  lost: McpConnectionLostError | null = null;
+  private readonly waiters = new Set<(err: McpConnectionLostError) => void>();
+  private probing = false;
+
+  /** `make` builds the error naming the server; while `closed()`, nothing is marked. */
+  constructor(
+    private readonly make: (detail: string, cause: unknown) => McpConnectionLostError,
+    private readonly closed: () => boolean,
+  ) {}
+
+  /** Fails every request in flight, and every later one, with a typed error naming the server. */
+  mark(detail: string, cause?: unknown): McpConnectionLostError {
+    if (this.lost) return this.lost;
+    const err = this.make(detail, cause);
+    if (this.closed()) return err;
+    this.lost = err;
+    for (const reject of this.waiters) reject(err);
+    this.waiters.clear();
+    return err;
+  }
+
+  /**
+   * A transport error that looks like a lost connection is checked with `ping`: a server that is
+   * gone cannot answer it (a refused connection fails at once), one that is only slow or whose
+   * notification stream blinked answers and nothing changes.
+   */
+  probe(err: unknown, ping: () => Promise<unknown>): void {
+    if (this.closed() || this.lost || this.probing || !isConnectionLoss(err)) return;
+    this.probing = true;
+    const detail = err instanceof Error ? err.message : String(err);
+    ping()
+      .then(
+        () => undefined,
+        (pingErr: unknown) => {
+          if (isConnectionLoss(pingErr)) this.mark(`connection lost (${detail})`, err);
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  /** `work`, unless the connection is lost first. */
+  whileConnected<T>(work: Promise<T>): Promise<T> {
+    if (this.lost) {
+      work.catch(() => undefined); // already started: its own failure says nothing more
+      return Promise.reject(this.lost);
+    }
+    let reject!: (err: McpConnectionLostError) => void;
+    const lost = new Promise<never>((_resolve, r) => {
+      reject = r;
+    });
+    this.waiters.add(reject);
+    return Promise.race([work, lost]).finally(() => this.waiters.delete(reject));
+  }
+}

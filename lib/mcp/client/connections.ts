@@ -111,6 +111,7 @@ export async function stockroomStdioCommand(
 /**
  * A streamable HTTP session; closing it terminates the session on the server (DELETE). `headers`
  * go with every request (an `Authorization: Bearer …`, say) and never appear in the target label.
+ * It can be opened again for a new session when the server ends this one (session-renewal.ts).
  */
 export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: Readonly<Record<string, string>> = {}, authProvider?: OAuthClientProvider): McpConnection {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -124,5 +125,8 @@ export function httpConnection(url: string, fetchImpl?: typeof fetch, headers: R
     label: 'mcp-http',
     target: url,
     beforeClose: () => (transport.sessionId ? transport.terminateSession() : Promise.resolve()),
+    hasSession: () => transport.sessionId !== undefined,
+    // A new session goes to the same URL with the same headers and OAuth provider (its token is sent again).
+    reopen: () => httpConnection(url, fetchImpl, headers, authProvider),
   };
 }

@@ -17,6 +17,7 @@ import { splitCommandLine } from './command-line';
 import { externalChildEnvironment, httpConnection, memoryConnection, stdioConnection, stockroomStdioCommand } from './connections';
 import { startStockroomHttpServer } from '../server';
 import { McpToolExecutor, type McpConnection } from './mcp-executor';
+import type { SessionCheck, SessionView } from './session-renewal';
 import { SERVER_WEAKNESSES } from '../shared';
 
 export interface CreateExecutorOptions {
@@ -64,7 +65,7 @@ export function serverSideWeaknesses(weaknesses: readonly WeaknessFlag[]): Weakn
 const list = (flags: readonly string[]): string => (flags.length ? flags.join(', ') : 'none');
 
 /** Why `executor`'s server cannot serve `wanted`, or null when its stated flags are exactly those. */
-export function weaknessMismatch(executor: McpToolExecutor, wanted: readonly WeaknessFlag[]): string | null {
+export function weaknessMismatch(executor: SessionView, wanted: readonly WeaknessFlag[]): string | null {
   const stated = executor.serverWeaknesses();
   if (stated === undefined) {
     if (wanted.length === 0) return null;
@@ -78,12 +79,16 @@ export function weaknessMismatch(executor: McpToolExecutor, wanted: readonly Wea
   );
 }
 
+/** Every later session (after the server ended the first) must state the flags the first confirmed. */
+const confirming = (wanted: readonly WeaknessFlag[]): SessionCheck => (session) => weaknessMismatch(session, wanted);
+
 /** Connects and confirms the flags; closes and throws ConfigError naming them on a mismatch. */
 async function connectConfirmed(connection: McpConnection, wanted: WeaknessFlag[], floatKeys: Dataset['floatKeys'], serverId?: string, askInHandshake = false): Promise<McpToolExecutor> {
   const executor = await McpToolExecutor.connect(connection, {
     floatKeys,
     ...(serverId !== undefined ? { serverId } : {}),
     ...(askInHandshake ? { requestWeaknesses: wanted } : {}),
+    sessionCheck: confirming(wanted),
   });
   const mismatch = weaknessMismatch(executor, wanted);
   if (mismatch === null) return executor;
@@ -111,7 +116,7 @@ async function connectPlainThenAsk(
   floatKeys: Dataset['floatKeys'],
   serverId?: string,
 ): Promise<McpToolExecutor> {
-  const first = await McpToolExecutor.connect(plain, { floatKeys, ...(serverId !== undefined ? { serverId } : {}) });
+  const first = await McpToolExecutor.connect(plain, { floatKeys, ...(serverId !== undefined ? { serverId } : {}), sessionCheck: confirming(wanted) });
   const mismatch = weaknessMismatch(first, wanted);
   if (mismatch === null) return first;
   await first.close();
@@ -158,7 +163,8 @@ export async function createExecutor(options: CreateExecutorOptions): Promise<To
       return connectPlainThenAsk(stdioConnection(spec), { connection: () => stdioConnection(spec), inHandshake: true }, wanted, dataset.floatKeys, serverId);
     }
     case 'mcp-http':
-      if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), executorOptions);
+      // Our own server states the flags it was started with; a new session must state them again.
+      if (mcpUrl === undefined) return McpToolExecutor.connect(await ownHttpConnection(dataset, weaknesses), { ...executorOptions, sessionCheck: confirming(wanted) });
       return externalHttpExecutor(mcpUrl, options.mcpHeaders ?? {}, wanted, dataset, serverId, options.mcpAuth);
   }
 }

@@ -64,8 +64,11 @@ export interface RunningHttpServer {
   readonly url: string;
   readonly port: number;
   sessionCount(): number;
-  /** Closes sessions idle longer than the limit now (the timer does this on its own). */
-  reapIdleSessions(): number;
+  /**
+   * Closes sessions idle longer than the limit as of `now` (default: the clock's now; the timer does
+   * this on its own). A later `now` reaps as if that much time had passed, for tests.
+   */
+  reapIdleSessions(now?: number): number;
   /** Stops accepting, closes every session, and resolves when the socket is closed. */
   close(): Promise<void>;
 }
@@ -248,7 +251,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     url: `http://${urlHost}:${port}${path}`,
     port,
     sessionCount: () => sessions.size(),
-    reapIdleSessions: () => sessions.reapIdle(),
+    reapIdleSessions: (now) => sessions.reapIdle(now),
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));

@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../../harness';
 import { GuardrailEventSchema, TERMINATION_REASONS, type CompactionEvent, type GuardEvent, type GuardrailEvent, type TerminationReason, type Transition } from '../../harness';
+import { ToolSessionEventSchema, type ToolSessionEvent } from '../../harness';
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OPERATION_NAME, EVENTS, OPENINFERENCE, STOCKROOM } from '../attributes';
 import { eventMessages, textOfRole, type NormMessage } from './conventions/messages';
 import { agentIo, modelCallView, type ModelCallView } from './conventions/span-view';
@@ -50,8 +51,8 @@ export function converseMessages(span: SpanRecord): JsonValue[] | undefined {
   return converse ? parsed : undefined;
 }
 
-export function rootEvents(root: SpanRecord): { entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent]>; transitions: Transition[] | null } {
-  const entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent]> = [];
+export function rootEvents(root: SpanRecord): { entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent | ToolSessionEvent]>; transitions: Transition[] | null } {
+  const entries: Array<[number, GuardEvent | CompactionEvent | GuardrailEvent | ToolSessionEvent]> = [];
   const transitions: Array<[number, Transition]> = [];
   for (const e of root.events) {
     const a: AttrMap = e.attributes;
@@ -60,6 +61,10 @@ export function rootEvents(root: SpanRecord): { entries: Array<[number, GuardEve
     if (e.name === EVENTS.guardrail) {
       const raw = jsonAttr(a['stockroom.guardrail.event']);
       const parsed = raw === undefined ? null : GuardrailEventSchema.safeParse(raw);
+      if (parsed?.success) entries.push([index, parsed.data]);
+    } else if (e.name === EVENTS.toolSession) {
+      const raw = jsonAttr(a['stockroom.tool_session.event']);
+      const parsed = raw === undefined ? null : ToolSessionEventSchema.safeParse(raw);
       if (parsed?.success) entries.push([index, parsed.data]);
     } else if (e.name === EVENTS.guard) {
       const reason = str(a['stockroom.guard.reason']);

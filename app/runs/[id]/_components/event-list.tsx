@@ -56,6 +56,13 @@ export function EventList({ events, currentStep, onJump }: { events: TimelineEve
                   </span>
                   <span className="small muted">{e.detail}</span>
                 </>
+              ) : e.kind === 'tool_session' ? (
+                <>
+                  <span>
+                    <span className="badge info">NEW SESSION</span> with tool server <strong>{e.server}</strong> for <span className="mono">{e.tool}</span> at step {e.step}
+                  </span>
+                  <span className="small muted">{e.detail}</span>
+                </>
               ) : e.kind === 'blocked' ? (
                 <>
                   <span>

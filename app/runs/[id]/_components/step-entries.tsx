@@ -1,5 +1,5 @@
 'use client';
-/** The trajectory entries of one harness step: model turn, model-call retries, tool calls (arguments, result, outcome), guard and compaction events. */
+/** The trajectory entries of one harness step: model turn, model-call retries, tool calls (arguments, result, outcome), new tool-server sessions, guard and compaction events. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AnnotatedStep, AnnotatedStepPage } from '@/lib/db/review/step-findings';
@@ -230,6 +230,18 @@ function Entry({ runId, item }: { runId: string; item: AnnotatedStep }) {
             </span>
           </div>
           {Object.keys(item.attributes).length > 0 ? <JsonTree value={item.attributes} label={`Attributes of ${item.name}`} /> : null}
+        </div>
+      );
+    case 'tool_session':
+      // The tool server had ended the executor's session (reaped, restarted): a new one answered the call below.
+      return (
+        <div className="entry session" data-testid="tool-session-entry">
+          <div className="row small">
+            <strong>New session with tool server {item.server}</strong>
+            <span className="badge info">{item.reason === 'session_ended' ? 'the server had ended the old one' : 'after the connection was lost'}</span>
+            <span className="muted mono">for {item.name}</span>
+          </div>
+          <p className="small">{item.detail}</p>
         </div>
       );
     case 'compaction':
