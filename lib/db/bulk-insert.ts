@@ -11,11 +11,10 @@ import 'server-only';
  */
 import { Prisma as Sql } from './generated/sqlite/client';
 import type { Database } from './client';
+import { prepared, sqliteValue } from './sqlite-direct';
 
 /** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
 const MAX_PARAMS = 10_000;
-/** Bound values per PostgreSQL statement that chains several INSERTs (its limit is 65,535). */
-const MAX_PARAMS_CHAINED = 30_000;
 
 /** One table's rows to insert; every row has the same keys, which name the columns. */
 export interface TableRows {
@@ -42,26 +41,35 @@ export const BLOB_PRUNE_LOCK = 'stockroom:blob-prune';
 
 type Statement = ReturnType<Database['prisma']['$executeRaw']>;
 
-/** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
-function insertSql({ table, rows, ignoreConflictOn, updateOn }: TableRows): Array<{ sql: Sql.Sql; params: number }> {
-  const first = rows[0];
+/** The conflict clause of a table's INSERT (after its VALUES or SELECT): update in place, keep what is there, or none. */
+function onConflictOf(columns: readonly string[], { ignoreConflictOn, updateOn }: Pick<TableRows, 'ignoreConflictOn' | 'updateOn'>): string {
+  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
+  return updateOn !== undefined
+    ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
+    : conflict.length > 0
+      ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+      : '';
+}
+
+/**
+ * The INSERTs of one table's rows as SQLite text with `?` placeholders and their values, each under
+ * MAX_PARAMS bound values. Built as text, not as Prisma Sql pieces: a batch of 1,000 spans is 14,000
+ * values, and a piece per row was garbage the ingest paid for (issue 36).
+ */
+function insertSql(t: TableRows): Array<{ sql: string; values: unknown[] }> {
+  const first = t.rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  const tail = Sql.raw(
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '',
-  );
+  const head = `INSERT INTO "${t.table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;
+  const tail = onConflictOf(columns, t);
+  const row = `(${columns.map(() => '?').join(',')})`;
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const values = chunk.map((row) => Sql.sql`(${Sql.join(columns.map((c) => (row as Record<string, unknown>)[c] ?? null))})`);
-    pieces.push({ sql: Sql.sql`${head}${Sql.join(values)}${tail}`, params: chunk.length * columns.length });
+  for (let i = 0; i < t.rows.length; i += perStatement) {
+    const chunk = t.rows.slice(i, i + perStatement);
+    const values: unknown[] = [];
+    for (const r of chunk) for (const c of columns) values.push((r as Record<string, unknown>)[c] ?? null);
+    pieces.push({ sql: `${head}${Array(chunk.length).fill(row).join(',')}${tail}`, values });
   }
   return pieces;
 }
@@ -91,14 +99,8 @@ function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRow
   const first = rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const conflict = ignoreConflictOn === undefined ? [] : typeof ignoreConflictOn === 'string' ? [ignoreConflictOn] : ignoreConflictOn;
-  // The same conflict clause as the direct path's (insertSql): update in place, or keep what is there.
-  const onConflict =
-    updateOn !== undefined
-      ? ` ON CONFLICT ("${updateOn}") DO UPDATE SET ${columns.filter((c) => c !== updateOn).map((c) => `"${c}" = excluded."${c}"`).join(', ')}`
-      : conflict.length > 0
-        ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
-        : '';
+  // The same conflict clause as the direct path's (insertSql).
+  const onConflict = onConflictOf(columns, { ignoreConflictOn, updateOn });
   // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON (its documented ambiguity).
   const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${columns.map((_, i) => `"value" ->> ${i}`).join(', ')} FROM json_each(`);
   const tail = Sql.raw(`) WHERE true${onConflict}`);
@@ -108,41 +110,81 @@ function sqliteJsonInserts({ table, rows, ignoreConflictOn, updateOn }: TableRow
 
 /** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
 export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
-  return tables.flatMap(insertSql).map(({ sql }) => ({ sql: sql.sql, values: sql.values }));
+  return tables.flatMap(insertSql);
+}
+
+/** A value as it goes into the JSON of pgJsonInsert: what Prisma binds, as PostgreSQL reads it back from JSON text. */
+function pgJsonCell(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'bigint') return String(v);
+  // timestamp(3) without a time zone, as Prisma stores it: the UTC clock (the zone in the text is ignored).
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Uint8Array) throw new TypeError('pgJsonInsert: a byte value cannot travel as JSON');
+  return v;
+}
+
+/**
+ * PostgreSQL: a table's rows as one INSERT with one bound value, the rows as a JSON array of objects
+ * that json_populate_recordset reads as the table's own row type (each column converted by its type's
+ * input function, as a bound text value is). Bound one value per cell, 1,000 spans were 14,000 values
+ * through Prisma's query interpreter and the driver (issue 36, OTLP ingest on PostgreSQL).
+ */
+function pgJsonInsert({ table, rows, ignoreConflictOn, updateOn }: TableRows): Sql.Sql | null {
+  const first = rows[0];
+  if (!first) return null;
+  const columns = Object.keys(first);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  const onConflict = onConflictOf(columns, { ignoreConflictOn, updateOn });
+  const json = JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c, pgJsonCell((row as Record<string, unknown>)[c])]))));
+  return Sql.sql`${Sql.raw(`INSERT INTO "${table}" (${list}) SELECT ${list} FROM json_populate_recordset(NULL::"${table}", `)}${json}${Sql.raw(`::json)${onConflict}`)}`;
 }
 
 /**
  * Statements inserting several tables' rows, to be run in order inside one transaction; `tables`
- * come in foreign-key order. SQLite (no INSERT inside WITH): one statement per table chunk.
- * PostgreSQL: consecutive INSERTs chained as data-modifying CTEs into as few statements as
- * MAX_PARAMS_CHAINED allows (one for any single run). Foreign keys are checked at the end of each
- * statement, so a parent and its children may share one; no two INSERTs of a statement touch the
- * same row (a batch's blobs are distinct by hash, every other row is new). SQLite: one statement per
- * table, its rows in one JSON value (sqliteJsonInserts).
+ * come in foreign-key order. SQLite (no INSERT inside WITH): one statement per table, its rows in one
+ * JSON value (sqliteJsonInserts). PostgreSQL: one statement, the tables' INSERTs (each one JSON value,
+ * pgJsonInsert) chained as data-modifying CTEs. Foreign keys are checked at the end of each statement,
+ * so a parent and its children may share one; no two INSERTs of a statement touch the same row (a
+ * batch's blobs are distinct by hash, every other row is new).
  */
 export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
   // SQLite has one writer at a time: nothing can be pruned between this write's statements.
   if (db.provider !== 'postgres') return tables.flatMap(sqliteJsonInserts).map((sql) => db.prisma.$executeRaw`${sql}`);
-  const pieces = tables.flatMap(insertSql);
-  const statements: Statement[] = [];
+  return pgStatements(tables).map((sql) => db.prisma.$executeRaw`${sql}`);
+}
+
+/** PostgreSQL: the shared prune lock when the tables need it, then every table's INSERT in one statement. */
+function pgStatements(tables: readonly TableRows[]): Sql.Sql[] {
+  const statements: Sql.Sql[] = [];
   if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
-    statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
+    statements.push(Sql.sql`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
   }
-  let group: Sql.Sql[] = [];
-  let params = 0;
-  const flush = () => {
-    const last = group.pop();
-    if (!last) return;
-    const ctes = group.map((sql, i) => Sql.sql`${Sql.raw(`"w${i}"`)} AS (${sql})`);
-    statements.push(ctes.length === 0 ? db.prisma.$executeRaw`${last}` : db.prisma.$executeRaw`WITH ${Sql.join(ctes)} ${last}`);
-    group = [];
-    params = 0;
-  };
-  for (const piece of pieces) {
-    if (group.length > 0 && params + piece.params > MAX_PARAMS_CHAINED) flush();
-    group.push(piece.sql);
-    params += piece.params;
-  }
-  flush();
+  const inserts = tables.map(pgJsonInsert).filter((sql) => sql !== null);
+  const last = inserts.pop();
+  if (!last) return statements;
+  const ctes = inserts.map((sql, i) => Sql.sql`${Sql.raw(`"w${i}"`)} AS (${sql})`);
+  statements.push(ctes.length === 0 ? last : Sql.sql`WITH ${Sql.join(ctes)} ${last}`);
   return statements;
+}
+
+/**
+ * Writes the tables from inside a Prisma transaction (`db` is that transaction's Database) on the
+ * connection it holds, when that can be reached: SQLite's one connection, synchronously, with the
+ * direct path's statements (insertSqlite); PostgreSQL's pool client, when the transaction was begun
+ * inside holdingClient (pg-adapter.ts), with the statements insertAll sends. Through Prisma each bound
+ * byte costs: a batch of 1,000 spans and their 100 runs binds ~2 MB (issue 36, OTLP ingest). Else it
+ * sends insertAll's statements through Prisma.
+ */
+export async function writeTables(db: Database, tables: readonly TableRows[]): Promise<void> {
+  const sqlite = db.prismaConnection?.();
+  if (sqlite) {
+    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(...st.values.map(sqliteValue));
+    return;
+  }
+  const pg = db.heldClient?.();
+  if (pg) {
+    for (const sql of pgStatements(tables)) await pg.query(sql.text, sql.values);
+    return;
+  }
+  for (const statement of insertAll(db, tables)) await statement;
 }
