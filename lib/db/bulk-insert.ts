@@ -8,12 +8,14 @@ import 'server-only';
  * Each statement is one round trip through Prisma and the driver (~0.35 ms of CPU on PostgreSQL
  * whatever its size), so `insertAll` writes a run's dozen tables on PostgreSQL as one statement of
  * data-modifying CTEs: a worker storing runs all day spends its time on runs, not on round trips.
+ * Prisma also pays for every bound value and byte: each table travels as one JSON value, and
+ * `writeTables` sends a large write from inside a transaction on the connection it holds.
  */
 import { Prisma as Sql } from './generated/sqlite/client';
 import type { Database } from './client';
 import { prepared, sqliteValue } from './sqlite-direct';
 
-/** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
+/** Bound values per INSERT of the SQLite direct path: under SQLite's 32,766 limit. */
 const MAX_PARAMS = 10_000;
 
 /** One table's rows to insert; every row has the same keys, which name the columns. */
