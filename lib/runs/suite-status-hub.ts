@@ -8,7 +8,6 @@ import 'server-only';
  * rather than after one more request; a suite this process finishes is read at once (nudge).
  */
 import { getDb, type Database } from '../db/client';
-import { NotFoundError } from '../db/errors';
 import { suiteStatus } from '../db/suite-jobs';
 import { getSuitePoll, type SuitePollDto } from '../db/suite-poll';
 import { createWatchHub } from './watch-hub';
@@ -24,7 +23,13 @@ export interface SuiteStatusDto {
 
 const isLive = (status: string) => status === 'queued' || status === 'running';
 
-const hub = createWatchHub<SuiteStatusDto>({ pollMs: SUITE_STATUS_POLL_MS, live: (s) => isLive(s.status) });
+/**
+ * One hub a process, kept on globalThis: the production build holds several copies of this module
+ * (the job handlers the embedded queue runs come from the instrumentation's, the event route from its
+ * own), and a nudge from one copy must reach the pollers the other made.
+ */
+const cache = globalThis as unknown as { __stockroomSuiteStatusHub?: ReturnType<typeof createWatchHub<SuiteStatusDto>> };
+const hub = (cache.__stockroomSuiteStatusHub ??= createWatchHub<SuiteStatusDto>({ pollMs: SUITE_STATUS_POLL_MS, live: (s) => isLive(s.status) }));
 
 /**
  * Calls `watcher` with the suite's status now and when it changes (null: gone); stops after the end,
@@ -34,7 +39,8 @@ const hub = createWatchHub<SuiteStatusDto>({ pollMs: SUITE_STATUS_POLL_MS, live:
 export function watchSuiteStatus(suiteRunId: string, tenant: string, watcher: (status: SuiteStatusDto | null) => void, db: Database = getDb()): () => void {
   return hub.watch(suiteRunId, watcher, async (id) => {
     const status = await suiteStatus(id, db);
-    if (status === null) throw new NotFoundError('suite run', id);
+    // Gone: null, not a thrown NotFoundError, whose class the hub's copy of the module may not share.
+    if (status === null) return null;
     if (isLive(status)) return { status };
     return { status, poll: await getSuitePoll(id, tenant, db, { partial: false }) };
   });

@@ -92,6 +92,33 @@ describe('GET /api/suites/[id]/events', () => {
     expect({ ...pushed, elapsedMs: 0 }).toEqual({ ...polled, elapsedMs: 0 });
   });
 
+  it('a suite this process finishes is read at once, though the job that finished it has its own copy of the module', async () => {
+    // The production build holds several copies of lib/runs (the embedded queue's job handlers are the
+    // instrumentation's): the nudge from the handlers' copy must reach the pollers the route's copy made.
+    const { getDb } = await import('@/lib/db/client');
+    const id = await newSuite('events-suite-0004');
+    await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'running' } });
+    vi.useFakeTimers({ toFake: ['setInterval'] }); // no read at the interval: only the nudge can tell
+    try {
+      const routes = await import('@/lib/runs/suite-status-hub');
+      vi.resetModules();
+      const handlers = await import('@/lib/runs/suite-status-hub');
+      expect(handlers).not.toBe(routes);
+      const seen: Array<string | null> = [];
+      const stop = routes.watchSuiteStatus(id, 'kittiwake', (s) => seen.push(s?.status ?? null));
+      for (let i = 0; i < 100 && seen.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual(['running']);
+      await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'done', finishedAt: new Date() } });
+      handlers.nudgeSuiteStatus(id);
+      // Waited on the real clock (vi.waitFor would advance the faked interval and read without the nudge).
+      for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual(['running', 'done']);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says `gone` when the suite is deleted while a page follows it', async () => {
     const { getDb } = await import('@/lib/db/client');
     const id = await newSuite('events-suite-0002');
