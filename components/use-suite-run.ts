@@ -1,10 +1,11 @@
 'use client';
 /**
  * Polls a suite or matrix run until it is done or failed (once a second while it works), and is told
- * of each change of its status as server-sent events, so the finished suite is fetched at once rather
- * than at the next poll (issue 36: the first demo's table waited up to a second for it).
+ * of each change of its status as server-sent events; the end arrives with the finished suite, drawn
+ * at once rather than at the next poll or after one more request (issue 36: the first demo's table
+ * waited up to a second for it).
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SuiteRunDto } from '@/lib/db/runs/types';
 import type { SuitePollDto } from '@/lib/db/suites/suite-poll';
@@ -21,6 +22,7 @@ const ended = (status: string | undefined) => status === 'done' || status === 'f
  */
 export function useSuiteRun(id: string | null, initial: SuitePoll | null = null, options: { partial?: boolean } = {}) {
   const partial = options.partial !== false;
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['suite', id, partial],
     enabled: id !== null,
@@ -37,10 +39,12 @@ export function useSuiteRun(id: string | null, initial: SuitePoll | null = null,
     const events = new EventSource(`/api/suites/${encodeURIComponent(id)}/events`);
     let seen: string | null = null;
     events.addEventListener('status', (e) => {
-      const { status } = JSON.parse((e as MessageEvent<string>).data) as { status: string };
-      // A new status (running, then the end): fetch the suite now. The server ends the stream after the end.
-      if (seen !== null && status !== seen) void refetch();
-      else if (ended(status)) void refetch();
+      const { status, poll } = JSON.parse((e as MessageEvent<string>).data) as { status: string; poll?: SuitePoll };
+      // The end comes with the finished suite: shown as it is. A new status without it (running): fetch
+      // the suite now. The server ends the stream after the end.
+      // A poll still in flight (read before the end) is cancelled first, so it cannot draw the suite as running again.
+      if (poll && poll.suite.id === id) void queryClient.cancelQueries({ queryKey: ['suite', id, partial] }).then(() => queryClient.setQueryData(['suite', id, partial], poll));
+      else if ((seen !== null && status !== seen) || ended(status)) void refetch();
       seen = status;
       if (ended(status)) events.close();
     });
@@ -50,7 +54,7 @@ export function useSuiteRun(id: string | null, initial: SuitePoll | null = null,
     });
     // Refused or cut for good: the browser gives up and the poll above carries on alone.
     return () => events.close();
-  }, [id, working, refetch]);
+  }, [id, working, refetch, queryClient, partial]);
   return query;
 }
 

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { Logger, makeWorkerUtils, run, type Runner, type Task, type TaskList, type WorkerPool, type WorkerUtils } from 'graphile-worker';
-import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
+import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueJob, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 import { isConnectionLost } from './connection-lost';
 import { GRAPHILE_SCHEMA, HELD_BY_LEASE_SQL, JobLeaseLostError, leaseParams, type JobLease } from '../db/core';
@@ -92,7 +92,7 @@ export class GraphileQueue implements JobQueue {
    * resets a retry's attempts nor starts a second copy beside a running one; a key whose job failed
    * for good is added again (add_jobs resets it), so nothing that failed blocks later work.
    */
-  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
+  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<EnqueueJob<K>>): Promise<void> {
     if (jobs.length === 0) return;
     const utils = await this.get();
     const keys = jobs.flatMap((j) => (j.key !== undefined ? [j.key] : []));

@@ -6,16 +6,17 @@
  * and any other failure is retried with backoff until the last attempt, which fails the suite or
  * run naming the error and is recorded failed the same way. No job that failed vanishes.
  */
-import { ConfigError, HarnessError } from '../harness';
+import { ConfigError, HarnessError, isOfflineModel, type HarnessConfig } from '../harness';
 import { getDb } from '../db/core';
 import { endRunsUnfinished } from '../db/runs';
 import { JobLeaseLostError } from '../db/core';
 import { isConnectionLost } from './connection-lost';
 import { failSuiteRun } from '../db/suites';
-import { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteStatus } from '../db/suites';
+import { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, suiteConfig, suiteStatus } from '../db/suites';
 import { loadGoldenSource } from '../runs/golden-source';
 import { runQueuedRun } from '../runs/queued';
-import { runSuiteCase, SuiteJobError } from '../runs/suite-case';
+import { configOfSetting, runSuiteCase, SuiteJobError } from '../runs/suite-case';
+import { nudgeSuiteStatus } from '../runs/suite-status-hub';
 import type { ModelGate } from '../runs/agent';
 import { backfillJobKey, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/traces';
@@ -92,6 +93,9 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       const stored = await storedCaseKeys(job.suiteRunId);
       const { settings, epochs = 1, ...rest } = job;
       const past = await pastCaseDurations({ suiteRunId: job.suiteRunId, settings, caseIds: golden.cases.map((c) => c.id) });
+      // An offline model on the local tools: its cases only use this process (the in-process queue runs them together).
+      const config = rest.toolServer === undefined ? await suiteConfig(job.suiteRunId) : null;
+      const cpuOnly = config !== null && cpuOnlyConfig(configOfSetting(config, 'none'));
       const epochList = Array.from({ length: epochs }, (_, e) => e);
       const jobs = settings.flatMap((setting) =>
         golden.cases.flatMap((c) =>
@@ -101,11 +105,12 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
               payload: { ...rest, setting, caseId: c.id, ...(epoch > 0 ? { epoch } : {}) },
               key: caseJobKey(job.suiteRunId, setting, c.id, epoch),
               priority: longestFirst(past.get(caseKey(setting, c.id))),
+              ...(cpuOnly ? { cpuOnly } : {}),
             })),
         ),
       );
       if (jobs.length > 0) await ctx.queue.enqueueMany('suite-case', jobs);
-      else await finishSuiteIfComplete(job.suiteRunId);
+      else if (await finishSuiteIfComplete(job.suiteRunId)) nudgeSuiteStatus(job.suiteRunId);
     },
     async 'suite-case'(job, ctx) {
       deps.onCaseStarted?.(job);
@@ -114,7 +119,8 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
         throw err;
       });
       if (out.stored) deps.onCaseStored?.(job);
-      if (out.stored || out.reason === 'already-stored') await finishSuiteIfComplete(job.suiteRunId);
+      // The pages following the suite in this process are told at once, not at their next read.
+      if ((out.stored || out.reason === 'already-stored') && (await finishSuiteIfComplete(job.suiteRunId))) nudgeSuiteStatus(job.suiteRunId);
     },
     async 'governed-resume'(job, ctx) {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.
@@ -156,6 +162,11 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
       await settleQuietTraces(traceQuietMs());
     },
   };
+}
+
+/** Whether a suite's cases use nothing but this process: an offline model on the in-process tools. */
+export function cpuOnlyConfig(config: HarnessConfig): boolean {
+  return isOfflineModel(config.model) && config.transport === 'local';
 }
 
 /**

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from '../actions/testing/action-env';
 import { MATRIX_SETTINGS, runMatrix } from '../eval/matrix';
 import { bundledDataset, goldenSubset } from './testing/suite-fixtures';
+import { getDb } from '../db/core/client';
 
 vi.mock('next/headers', () => nextHeadersMock());
 vi.mock('next/cache', () => nextCacheMock());
@@ -37,18 +38,36 @@ const mods = async () => ({
   prisma: (await import('../db/core/client')).getDb().prisma,
 });
 
+/** Counts write transactions begun on the process database's SQLite case connection (savepoints inside one not counted). */
+function countCommits() {
+  const conn = getDb().direct!() as unknown as { transaction: (fn: () => unknown) => { (): unknown; immediate(): unknown } };
+  const original = conn.transaction;
+  const counter = { count: 0, restore: () => void (conn.transaction = original) };
+  conn.transaction = (fn) => {
+    const tx = original.call(conn, fn);
+    return Object.assign(() => tx(), { immediate: () => (counter.count++, tx.immediate()) });
+  };
+  return counter;
+}
+
 const distinct = (rows: { setting: string; caseId: string | null }[]) => new Set(rows.map((r) => `${r.setting}/${r.caseId}`)).size;
 
 describe('suites on the in-process queue (SQLite)', () => {
   it('a matrix started from the dashboard runs in this process, stores every case once, with the metrics the CLI matrix computes', async () => {
     const { startMatrixAction, getJobQueue, InProcessQueue, prisma } = await mods();
+    const commits = countCommits();
     env.as('operator');
     const res = await startMatrixAction({ datasetId: 'bundled' });
     if (!res.ok) throw new Error(res.error);
     const queue = getJobQueue();
     expect(queue).toBeInstanceOf(InProcessQueue);
     await (queue as InstanceType<typeof InProcessQueue>).idle();
+    commits.restore();
     const { suiteRunId, total } = res.data;
+    // Issue 36, the first demo: the fake model's cases ran two at a time, each its own SQLite commit.
+    // They take slots of their own and are stored many to a commit.
+    expect(commits.count).toBeGreaterThan(0);
+    expect(commits.count).toBeLessThanOrEqual(Math.ceil(total / 4));
     const suite = await prisma.suiteRun.findUniqueOrThrow({ where: { id: suiteRunId } });
     expect(suite.status).toBe('done');
     const rows = await prisma.run.findMany({ where: { suiteRunId }, select: { setting: true, caseId: true } });
@@ -70,7 +89,7 @@ describe('suites on the in-process queue (SQLite)', () => {
     const { InProcessQueue, createHandlers, recoverUnfinishedSuites, queueSuite, runQueueOf, prisma } = await mods();
     const dataset = bundledDataset();
     const golden = goldenSubset(dataset, 6, dir);
-    const first = new InProcessQueue(createHandlers(), 1);
+    const first = new InProcessQueue(createHandlers(), 1, 1); // one case at a time: the restart comes mid-suite
     const { resolveConfig } = await import('../harness/config');
     const { suiteRunId, total } = await queueSuite(
       { kind: 'matrix', dataset, golden, config: resolveConfig({}), settings: MATRIX_SETTINGS, owner: { createdBy: env.ids.operator!, tenant: 'kittiwake' } },
@@ -97,7 +116,8 @@ describe('suites on the in-process queue (SQLite)', () => {
     const { InProcessQueue, createHandlers, queueSuite, runQueueOf, cancelSuiteAction, prisma } = await mods();
     const dataset = bundledDataset();
     const golden = goldenSubset(dataset, 6, dir);
-    const queue = new InProcessQueue(createHandlers(), 1);
+    // One case at a time (the fake model's cases take the cpuOnly slots), so the cancel comes mid-suite.
+    const queue = new InProcessQueue(createHandlers(), 1, 1);
     const { resolveConfig } = await import('../harness/config');
     const { suiteRunId, total } = await queueSuite(
       { kind: 'matrix', dataset, golden, config: resolveConfig({}), settings: MATRIX_SETTINGS, owner: { createdBy: env.ids.operator!, tenant: 'kittiwake' } },

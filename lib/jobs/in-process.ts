@@ -5,13 +5,22 @@
  * exponential backoff; a key already queued or running adds nothing. Durability comes from the
  * database: a suite's stored cases are its progress, and a start enqueues every unfinished suite
  * again (lib/jobs/recover.ts), whose stored cases are skipped.
+ *
+ * Jobs enqueued `cpuOnly` (a suite case of an offline model) have slots of their own: the
+ * concurrency bounds calls to providers and tool servers, and these make none. Each still runs in
+ * its own turn of the event loop; what they gain by running together is storing together (the
+ * cases of one turn share one SQLite commit, lib/db/suite-jobs.ts).
  */
-import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
+import { setMaxListeners } from 'node:events';
+import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueJob, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';
 import { withJobPolicy } from './handlers';
 
 /** First retry delay; doubles per attempt up to RETRY_MAX_MS. */
 export const RETRY_BASE_MS = 500;
 const RETRY_MAX_MS = 30_000;
+
+/** `cpuOnly` jobs run at once (beside the concurrency): how many cases share a commit. */
+export const CPU_ONLY_CONCURRENCY = 16;
 
 interface QueuedJob {
   kind: JobKind;
@@ -19,6 +28,7 @@ interface QueuedJob {
   key?: string;
   /** Lower runs first; equal priorities run in the order they were enqueued. */
   priority: number;
+  cpuOnly: boolean;
   attempt: number;
   maxAttempts: number;
 }
@@ -28,15 +38,21 @@ export class InProcessQueue implements JobQueue {
   private readonly pending: QueuedJob[] = [];
   private readonly keys = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Jobs running now, in the concurrency's slots and in the cpuOnly ones. */
   private running = 0;
+  private runningCpuOnly = 0;
   private readonly controller = new AbortController();
   private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly handlers: JobHandlers,
     private readonly concurrency: number,
+    private readonly cpuOnlyConcurrency: number = CPU_ONLY_CONCURRENCY,
   ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer >= 1 (got ${concurrency})`);
+    if (!Number.isInteger(cpuOnlyConcurrency) || cpuOnlyConcurrency < 1) throw new RangeError(`cpuOnlyConcurrency must be an integer >= 1 (got ${cpuOnlyConcurrency})`);
+    // Every running job listens for the queue closing.
+    setMaxListeners(concurrency + cpuOnlyConcurrency + 10, this.controller.signal);
   }
 
   async enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options: EnqueueOptions = {}): Promise<void> {
@@ -44,12 +60,12 @@ export class InProcessQueue implements JobQueue {
       if (this.keys.has(options.key)) return;
       this.keys.add(options.key);
     }
-    this.add({ kind, payload, key: options.key, priority: options.priority ?? 0, attempt: 1, maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS });
+    this.add({ kind, payload, key: options.key, priority: options.priority ?? 0, cpuOnly: options.cpuOnly === true, attempt: 1, maxAttempts: options.maxAttempts ?? JOB_MAX_ATTEMPTS });
     this.pump();
   }
 
-  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void> {
-    for (const j of jobs) await this.enqueue(kind, j.payload, { key: j.key, priority: j.priority });
+  async enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<EnqueueJob<K>>): Promise<void> {
+    for (const { payload, ...options } of jobs) await this.enqueue(kind, payload, options);
   }
 
   /** Queues a job behind every pending job of its priority or a lower one (a stable priority order). */
@@ -61,7 +77,7 @@ export class InProcessQueue implements JobQueue {
 
   /** Jobs queued, waiting for a retry, or running. */
   size(): number {
-    return this.pending.length + this.running + this.timers.size;
+    return this.pending.length + this.running + this.runningCpuOnly + this.timers.size;
   }
 
   /** Resolves when nothing is queued, retrying or running (tests, the CLI). */
@@ -77,10 +93,22 @@ export class InProcessQueue implements JobQueue {
     this.pending.length = 0;
   }
 
+  private hasSlot(job: QueuedJob): boolean {
+    return job.cpuOnly ? this.runningCpuOnly < this.cpuOnlyConcurrency : this.running < this.concurrency;
+  }
+
   private pump(): void {
-    while (this.running < this.concurrency && this.pending.length > 0 && !this.controller.signal.aborted) {
-      const job = this.pending.shift()!;
-      this.running += 1;
+    // The first pending job (in priority order) of each kind of slot that has one free.
+    for (let i = 0; i < this.pending.length && !this.controller.signal.aborted; ) {
+      if (this.running >= this.concurrency && this.runningCpuOnly >= this.cpuOnlyConcurrency) break;
+      const job = this.pending[i]!;
+      if (!this.hasSlot(job)) {
+        i += 1;
+        continue;
+      }
+      this.pending.splice(i, 1);
+      if (job.cpuOnly) this.runningCpuOnly += 1;
+      else this.running += 1;
       // setImmediate: the action that enqueued answers first, and pages are served between jobs.
       setImmediate(() => void this.execute(job));
     }
@@ -111,7 +139,8 @@ export class InProcessQueue implements JobQueue {
         this.timers.add(timer);
       }
     } finally {
-      this.running -= 1;
+      if (job.cpuOnly) this.runningCpuOnly -= 1;
+      else this.running -= 1;
       this.pump();
     }
   }

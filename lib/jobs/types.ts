@@ -90,7 +90,16 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Among jobs ready at once, lower runs first (an integer in JOB_PRIORITY_RANGE; default 0). */
   priority?: number;
+  /**
+   * The job uses nothing but this process's CPU and database (a suite case of an offline model on the
+   * in-process tools): the in-process queue runs up to CPU_ONLY_CONCURRENCY of them beside its
+   * concurrency, which bounds jobs that wait on a provider or a tool server. Workers ignore it.
+   */
+  cpuOnly?: boolean;
 }
+
+/** One job of an enqueueMany. */
+export type EnqueueJob<K extends JobKind> = { payload: JobPayload<K> } & Pick<EnqueueOptions, 'key' | 'priority' | 'cpuOnly'>;
 
 /** The priorities a job may have (graphile-worker stores them as a smallint). */
 export const JOB_PRIORITY_RANGE = { min: -32_768, max: 32_767 } as const;
@@ -119,7 +128,7 @@ export interface JobQueue {
   readonly backend: 'in-process' | 'graphile-worker';
   enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options?: EnqueueOptions): Promise<void>;
   /** Enqueues many jobs of one kind in one round trip where the backend allows it. */
-  enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<{ payload: JobPayload<K>; key?: string; priority?: number }>): Promise<void>;
+  enqueueMany<K extends JobKind>(kind: K, jobs: ReadonlyArray<EnqueueJob<K>>): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -73,7 +73,10 @@ export function progressEventStream(runId: string, signal: AbortSignal): Respons
   return eventStream<RunProgressDto>('progress', (w) => watchRunProgress(runId, w), signal);
 }
 
-/** A suite's status (`status`: queued, running, then done, failed or cancelled), sent when it changes; ends after the end. */
-export function suiteStatusEventStream(suiteRunId: string, signal: AbortSignal): Response {
-  return eventStream<SuiteStatusDto>('status', (w) => watchSuiteStatus(suiteRunId, w), signal);
+/**
+ * A suite's status (`status`: queued, running, then done, failed or cancelled), sent when it changes;
+ * the end carries the finished suite (`poll`) and ends the stream. `tenant` is the caller's, checked.
+ */
+export function suiteStatusEventStream(suiteRunId: string, tenant: string, signal: AbortSignal): Response {
+  return eventStream<SuiteStatusDto>('status', (w) => watchSuiteStatus(suiteRunId, tenant, w), signal);
 }

@@ -11,7 +11,7 @@ import { NotFoundError } from '../db/core';
 export type Watcher<T> = (value: T | null, ended: boolean) => void;
 
 interface Poller<T> {
-  read: (id: string) => Promise<T>;
+  read: (id: string) => Promise<T | null>;
   watchers: Set<Watcher<T>>;
   last: string | null;
   latest: T | null;
@@ -23,9 +23,9 @@ export interface WatchHub<T> {
    * Calls `watcher` with the row now and whenever it changes; with null when it is gone (deleted, or
    * it cannot be read). Stops by itself once the row says it has ended, telling the watcher so (the
    * hub is the one place that decides liveness). Returns the unsubscribe.
-   * `read` reads the row (throwing NotFoundError when it is gone); the first watcher's is the poller's.
+   * `read` reads the row (null, or a NotFoundError thrown, when it is gone); the first watcher's is the poller's.
    */
-  watch(id: string, watcher: Watcher<T>, read: (id: string) => Promise<T>): () => void;
+  watch(id: string, watcher: Watcher<T>, read: (id: string) => Promise<T | null>): () => void;
   /**
    * Reads a watched row now instead of at the next tick: this process just wrote it (a run the web
    * server runs itself). Writers in other processes are seen at the next tick.
@@ -47,7 +47,7 @@ export function createWatchHub<T>(options: { pollMs: number; live: (value: T) =>
     if (pollers.get(id) === p) pollers.delete(id);
   };
 
-  const tick = async (id: string, p: Poller<T>, read: (id: string) => Promise<T>) => {
+  const tick = async (id: string, p: Poller<T>, read: (id: string) => Promise<T | null>) => {
     // A slow read (a database restarting) is not stacked up behind by the next tick.
     if (reading.has(p)) return;
     reading.add(p);

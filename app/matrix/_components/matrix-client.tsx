@@ -3,7 +3,7 @@
 import { GoldenSetField } from '@/components/golden-set-field';
 import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState, useTransition } from 'react';
+import { useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
 import { estimateMatrixAction } from '@/lib/actions/estimate-matrix';
 import { isOfflineModel } from '@/lib/harness/config';
@@ -81,11 +81,9 @@ export function MatrixClient({
   const suite = poll.data?.suite;
   // Intervals and significance once the matrix is done (a finished suite's figures never change).
   const stats = useSuiteStatistics(selectedId, { enabled: suite?.status === 'done' });
-  const listedStatus = suites.find((s) => s.id === selectedId)?.status;
-  // The picker's list was rendered by the server; refresh it once the run it shows has finished.
-  useEffect(() => {
-    if (suite && suite.status !== listedStatus && (suite.status === 'done' || suite.status === 'failed')) router.refresh();
-  }, [suite, listedStatus, router]);
+  // The picker's list was rendered by the server: the suite it shows takes its polled status (the whole
+  // page is not rendered again when the suite ends).
+  const listed = suite ? suites.map((s) => (s.id === suite.id && s.status !== suite.status ? { ...s, status: suite.status } : s)) : suites;
 
   const { weaknesses: _ignored, ...rest } = settings;
   const input = { ...rest, goldenSet, ...epochsInput(epochs, settings.model) };
@@ -142,13 +140,13 @@ export function MatrixClient({
         {error ? <p className="alert error">{error.error}</p> : null}
       </section>
 
-      {suites.length > 0 ? (
+      {listed.length > 0 ? (
         <section className="panel row" aria-label="Pick a matrix run">
           <div className="field">
             <label htmlFor="pick-suite">Matrix run</label>
             <select id="pick-suite" value={selectedId ?? ''} onChange={(e) => go(e.target.value, compareId)}>
-              {selectedId && !suites.some((s) => s.id === selectedId) ? <option value={selectedId}>{selectedId}</option> : null}
-              {suites.map((s) => (
+              {selectedId && !listed.some((s) => s.id === selectedId) ? <option value={selectedId}>{selectedId}</option> : null}
+              {listed.map((s) => (
                 <option key={s.id} value={s.id}>
                   {label(s)}
                 </option>
@@ -159,7 +157,7 @@ export function MatrixClient({
             <label htmlFor="pick-compare">Compare with an earlier run</label>
             <select id="pick-compare" value={compareId ?? ''} onChange={(e) => selectedId && go(selectedId, e.target.value || null)}>
               <option value="">(no comparison)</option>
-              {suites
+              {listed
                 .filter((s) => s.id !== selectedId && s.status === 'done')
                 .map((s) => (
                   <option key={s.id} value={s.id}>

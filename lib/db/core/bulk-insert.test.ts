@@ -9,13 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../scripts/db-migrate.mjs';
 import { BlobSet } from './blobs';
-import { insertAll, insertSqlite, type TableRows } from './bulk-insert';
+import { insertAll, insertSqlite, writeTables, type TableRows } from './bulk-insert';
 import { openDatabase, type Database } from './client';
 import { buildRunRows } from '../runs/run-rows';
 import { runTables } from '../runs/runs-write';
 import { sqliteValue } from './sqlite-direct';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
-import { createTestDatabaseUrl, testProviders } from '../testing/test-databases';
+import { createTestDatabaseUrl, testProviders, type TestDatabase } from '../testing/test-databases';
+import { holdingClient } from './pg-adapter';
 
 let viaPrisma: { db: Database; drop: () => Promise<void> };
 let direct: { db: Database; drop: () => Promise<void> };
@@ -138,5 +139,96 @@ describe.skipIf(postgres.skipReason !== null)('PostgreSQL bulk inserts (one JSON
     await pg.db.prisma.$transaction(insertAll(pg.db, [{ table: 'Run', rows: [row], updateOn: 'id' }]));
     expect(await pg.db.prisma.run.findUniqueOrThrow({ where: { id: row.id as string }, select: { finalAnswer: true, steps: true } })).toEqual({ finalAnswer: 'stored again', steps: 99 });
     expect(await pg.db.prisma.run.count()).toBe(2);
+  });
+});
+
+const providers = await testProviders();
+
+/** Every row of every table in `t`, read back through Prisma (each column as Prisma returns it), in a stable order. */
+async function readBack(db: Database, t: TableRows[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const { table, rows } of t) {
+    if (rows.length === 0) continue;
+    const model = (db.prisma as unknown as Record<string, { findMany(): Promise<object[]> }>)[table[0]!.toLowerCase() + table.slice(1)]!;
+    out[table] = (await model.findMany()).map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
+  }
+  return out;
+}
+
+/** `db` as a transaction's Database, counting the raw statements sent through Prisma. */
+function counted(db: Database, tx: unknown): { txDb: Database; viaPrisma: () => number } {
+  let n = 0;
+  const prisma = new Proxy(tx as object, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if ((prop === '$executeRaw' || prop === '$executeRawUnsafe') && typeof value === 'function') return (...args: unknown[]) => (n++, (value as (...a: unknown[]) => unknown).apply(target, args));
+      return value;
+    },
+  }) as Database['prisma'];
+  return { txDb: { ...db, prisma }, viaPrisma: () => n };
+}
+
+// Issue 36, OTLP ingest: a 1,000-span batch and its 100 runs bound ~2 MB through Prisma, which cost
+// more than the database's own work. Inside a transaction the rows go on the connection it holds.
+describe.each(providers)('writing tables inside a transaction on $name', (provider) => {
+  const test = provider.skipReason ? it.skip : it;
+  let viaInsertAll: TestDatabase;
+  let held: TestDatabase;
+  beforeAll(async () => {
+    if (provider.skipReason) return;
+    viaInsertAll = await provider.create();
+    held = await provider.create();
+  });
+  afterAll(async () => {
+    await viaInsertAll?.drop();
+    await held?.drop();
+  });
+
+  test('go on the connection the transaction holds, none through Prisma, and are the rows insertAll writes', async () => {
+    const t = tables();
+    await viaInsertAll.db.prisma.$transaction(insertAll(viaInsertAll.db, t));
+    let sent = -1;
+    await holdingClient(() =>
+      held.db.prisma.$transaction(async (tx) => {
+        const { txDb, viaPrisma } = counted(held.db, tx);
+        await writeTables(txDb, t);
+        sent = viaPrisma();
+      }),
+    );
+    expect(sent).toBe(0);
+    const mine = await readBack(held.db, t);
+    expect(mine.OtlpSpan).toHaveLength(3);
+    expect(mine).toEqual(await readBack(viaInsertAll.db, t));
+  });
+
+  test('are part of the transaction: undone with it when it fails', async () => {
+    const spans = tables().filter((x) => x.table === 'OtlpSpan' || x.table === 'OtlpTrace').map((x) => ({ ...x, rows: x.rows.map((r) => ({ ...r, tenant: 'undone' })) }));
+    await expect(
+      holdingClient(() =>
+        held.db.prisma.$transaction(async (tx) => {
+          await writeTables({ ...held.db, prisma: tx as unknown as Database['prisma'] }, spans);
+          throw new Error('the batch fails after its rows');
+        }),
+      ),
+    ).rejects.toThrow('the batch fails after its rows');
+    expect(await held.db.prisma.otlpSpan.count({ where: { tenant: 'undone' } })).toBe(0);
+    expect(await held.db.prisma.otlpTrace.count({ where: { tenant: 'undone' } })).toBe(0);
+  });
+});
+
+describe('the same tables on PostgreSQL and SQLite', () => {
+  const pg = providers.find((p) => p.name === 'postgres')!;
+  (pg.skipReason ? it.skip : it)('read back the same through Prisma (PostgreSQL writes each table as one JSON value)', async () => {
+    const t = tables();
+    const onPg = await pg.create();
+    const onSqlite = await providers.find((p) => p.name === 'sqlite')!.create();
+    try {
+      await onPg.db.prisma.$transaction(insertAll(onPg.db, t));
+      await onSqlite.db.prisma.$transaction(insertAll(onSqlite.db, t));
+      expect(await readBack(onPg.db, t)).toEqual(await readBack(onSqlite.db, t));
+    } finally {
+      await onPg.drop();
+      await onSqlite.drop();
+    }
   });
 });

@@ -15,6 +15,7 @@ import 'server-only';
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
 import type { Database } from './client';
+import { prepared, sqliteValue } from './sqlite-direct';
 
 /** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
 const MAX_PARAMS = 10_000;
@@ -59,20 +60,26 @@ function onConflictOf({ table, ignoreConflictOn, updateOn, addOn }: TableRows, c
   return conflict.length > 0 ? ` ON CONFLICT (${list(conflict)}) DO NOTHING` : '';
 }
 
-/** The INSERTs of one table's rows, each under MAX_PARAMS bound values. */
-function insertSql(t: TableRows): Array<{ sql: Sql.Sql; params: number }> {
-  const { table, rows } = t;
-  const first = rows[0];
+/**
+ * The INSERTs of one table's rows as SQLite text with `?` placeholders and their values, each under
+ * MAX_PARAMS bound values (the direct path, sqlite-direct.ts). Built as text, not as Prisma Sql
+ * pieces: a batch of 1,000 spans is 14,000 values, and a piece per row was garbage the ingest paid
+ * for (issue 36).
+ */
+function insertSql(t: TableRows): Array<{ sql: string; values: unknown[] }> {
+  const first = t.rows[0];
   if (!first) return [];
   const columns = Object.keys(first);
-  const head = Sql.raw(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `);
-  const tail = Sql.raw(onConflictOf(t, columns));
+  const head = `INSERT INTO "${t.table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;
+  const tail = onConflictOf(t, columns);
+  const row = `(${columns.map(() => '?').join(',')})`;
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const pieces = [];
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const values = chunk.map((row) => Sql.sql`(${Sql.join(columns.map((c) => (row as Record<string, unknown>)[c] ?? null))})`);
-    pieces.push({ sql: Sql.sql`${head}${Sql.join(values)}${tail}`, params: chunk.length * columns.length });
+  for (let i = 0; i < t.rows.length; i += perStatement) {
+    const chunk = t.rows.slice(i, i + perStatement);
+    const values: unknown[] = [];
+    for (const r of chunk) for (const c of columns) values.push((r as Record<string, unknown>)[c] ?? null);
+    pieces.push({ sql: `${head}${Array(chunk.length).fill(row).join(',')}${tail}`, values });
   }
   return pieces;
 }
@@ -114,7 +121,7 @@ function sqliteJsonInserts(t: TableRows): Sql.Sql[] {
 
 /** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
 export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
-  return tables.flatMap(insertSql).map(({ sql }) => ({ sql: sql.sql, values: sql.values }));
+  return tables.flatMap(insertSql);
 }
 
 /**
@@ -167,13 +174,40 @@ function pgChain(tables: readonly TableRows[], ctes: Sql.Sql[], gate: Sql.Sql, l
 export function insertAll(db: Database, tables: readonly TableRows[]): Statement[] {
   // SQLite has one writer at a time: nothing can be pruned between this write's statements.
   if (db.provider !== 'postgres') return tables.flatMap(sqliteJsonInserts).map((sql) => db.prisma.$executeRaw`${sql}`);
-  const statements: Statement[] = [];
+  return pgStatements(tables).map((sql) => db.prisma.$executeRaw`${sql}`);
+}
+
+/** PostgreSQL: the shared prune lock when the tables need it, then every table's INSERT in one statement. */
+function pgStatements(tables: readonly TableRows[]): Sql.Sql[] {
+  const statements: Sql.Sql[] = [];
   if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
-    statements.push(db.prisma.$executeRaw`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
+    statements.push(Sql.sql`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
   }
   const chain = pgChain(tables, [], Sql.empty, null);
-  if (chain) statements.push(db.prisma.$executeRaw`${chain}`);
+  if (chain) statements.push(chain);
   return statements;
+}
+
+/**
+ * Writes the tables from inside a Prisma transaction (`db` is that transaction's Database) on the
+ * connection it holds, when that can be reached: SQLite's one connection, synchronously, with the
+ * direct path's statements (insertSqlite); PostgreSQL's pool client, when the transaction was begun
+ * inside holdingClient (pg-adapter.ts), with the statements insertAll sends. Through Prisma each bound
+ * byte costs: a batch of 1,000 spans and their 100 runs binds ~2 MB (issue 36, OTLP ingest). Else it
+ * sends insertAll's statements through Prisma.
+ */
+export async function writeTables(db: Database, tables: readonly TableRows[]): Promise<void> {
+  const sqlite = db.prismaConnection?.();
+  if (sqlite) {
+    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(...st.values.map(sqliteValue));
+    return;
+  }
+  const pg = db.heldClient?.();
+  if (pg) {
+    for (const sql of pgStatements(tables)) await pg.query(sql.text, sql.values);
+    return;
+  }
+  for (const statement of insertAll(db, tables)) await statement;
 }
 
 /**

@@ -6,13 +6,14 @@
  * The area's entry: lib/ code outside lib/db/core imports it only from here (lib/import-graph.test.ts).
  */
 export { BlobSet, decodeMessage, encodeMessage, parseStoredJson, sha256, skeletonRefs, type BlobRow } from './blobs';
-export { BLOB_PRUNE_LOCK, insertAll, insertAllWhen, insertSqlite, type TableRows } from './bulk-insert';
+export { BLOB_PRUNE_LOCK, insertAll, insertAllWhen, insertSqlite, writeTables, type TableRows } from './bulk-insert';
 export { getDb, openDatabase, PG_POOL_SIZE, type Database, type Prisma } from './client';
 export { resolveDatabaseUrl } from './database-url';
 export { armedFault, armFault, takeFault } from './demo-faults';
 export { DbError, InvalidInputError, NotFoundError } from './errors';
 export { newId } from './ids';
 export { assertJobHeld, GRAPHILE_SCHEMA, HELD_BY_LEASE_SQL, jobHeld, JobLeaseLostError, leaseParams, leaseRowSql, type JobLease } from './job-lease';
-export { prepared, sqliteValue, writeTransaction } from './sqlite-direct';
+export { heldClient, holdingClient } from './pg-adapter';
+export { prepared, sqliteValue, writeTransaction, type SqliteConnection } from './sqlite-direct';
 export { asDatabaseUnavailable, isDatabaseUnavailable, type UnavailableReason } from './unavailable';
 export { HEARTBEAT_MS, openHeartbeatStore, WORKER_LEASE_MS, type HeartbeatStore, type PeerLease } from './worker-heartbeats';

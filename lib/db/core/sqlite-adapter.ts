@@ -6,6 +6,7 @@
  * server never recovered when space returned (issue 32, found by lib/actions/sqlite-faults.test.ts).
  */
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import type { SqliteConnection } from './sqlite-direct';
 
 interface SqlQuery {
   sql: string;
@@ -47,12 +48,18 @@ function repairCommit(tx: Transaction): Transaction {
   return tx;
 }
 
-/** The adapter factory for an SQLite file. */
-export function sqliteAdapter(file: string): PrismaBetterSQLite3 {
+/**
+ * The adapter factory for an SQLite file. `onConnect` is handed the adapter's one better-sqlite3
+ * connection (the adapter's `client`): code holding a Prisma transaction may write on it directly,
+ * inside that transaction (client.ts `prismaConnection`).
+ */
+export function sqliteAdapter(file: string, onConnect?: (connection: SqliteConnection) => void): PrismaBetterSQLite3 {
   const factory = new PrismaBetterSQLite3({ url: file });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
+    const client = (adapter as unknown as { client?: SqliteConnection }).client;
+    if (client) onConnect?.(client);
     const start = (adapter as unknown as Adapter).startTransaction.bind(adapter);
     (adapter as unknown as Adapter).startTransaction = async (level) => repairCommit(await start(level));
     return adapter;

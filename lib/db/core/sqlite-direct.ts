@@ -22,7 +22,8 @@ export interface SqliteStatement {
 export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
   pragma(source: string): unknown;
-  transaction<T>(fn: () => T): { immediate(): T };
+  /** Called inside another transaction, it is a savepoint of it. */
+  transaction<T>(fn: () => T): { (): T; immediate(): T };
   close(): void;
 }
 

@@ -13,7 +13,8 @@ import { evidenceKey } from '../../governance';
 import type { EvidenceKey } from '../../governance';
 import { safeJsonParse, type JsonValue } from '../../harness';
 import type { Prisma } from '../core';
-import { appendEvidenceIn, withEvidenceTx } from './governance-evidence';
+import { appendEvidenceIn, storedTime, txInsert, txRows, withEvidenceTx } from './governance-evidence';
+import { Prisma as Sql } from '../generated/sqlite/client';
 import { governedRedactor } from './governed-content';
 import { redactionsText } from './redaction-store';
 
@@ -26,7 +27,8 @@ export interface JournalContent {
 
 type Row = Awaited<ReturnType<Prisma['effectJournalEntry']['findUniqueOrThrow']>>;
 
-function toEntry(r: Row): JournalEntry {
+/** An entry as read through Prisma's model API, or raw (txRows: times as the driver reads them, counts as numbers or text). */
+function toEntry(r: Omit<Row, 'createdAt' | 'updatedAt' | 'attempts'> & { createdAt: unknown; updatedAt: unknown; attempts: unknown }): JournalEntry {
   const parsed = r.result === null ? null : safeJsonParse(r.result);
   return {
     operationKey: r.operationKey,
@@ -39,9 +41,9 @@ function toEntry(r: Row): JournalEntry {
     result: parsed && parsed.ok ? parsed.value : null,
     resultDigest: r.resultDigest,
     error: r.error,
-    attempts: r.attempts,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    attempts: Number(r.attempts),
+    createdAt: storedTime(r.createdAt).toISOString(),
+    updatedAt: storedTime(r.updatedAt).toISOString(),
   };
 }
 
@@ -85,7 +87,8 @@ export class PrismaJournalStore implements JournalStore {
       attempt += 1;
       const existing = attempt > 1 ? await tx.effectJournalEntry.findUnique({ where: { operationKey: entry.operationKey } }) : null;
       if (existing) return toEntry(existing);
-      const created = toEntry(await tx.effectJournalEntry.create({ data: { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) } }));
+      // Raw, on the connection the transaction holds (txRows): a start prepares and moves each write's entry in three transactions.
+      const created = toEntry((await txInsert<Row>(tx, 'EffectJournalEntry', { ...entry, status: 'prepared', attempts: 0, createdAt: new Date(at), updatedAt: new Date(at) }, true))!);
       if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(created));
       return created;
     });
@@ -111,10 +114,8 @@ export class PrismaJournalStore implements JournalStore {
     if (patch.attempts !== undefined) data.attempts = patch.attempts;
     return withEvidenceTx(this.prisma, async (tx) => {
       // Compare-and-set in one statement that returns the moved entry; no entry at `from`: null.
-      const row = await tx.effectJournalEntry.update({ where: { operationKey: key, status: from }, data }).catch((err: unknown) => {
-        if ((err as { code?: string }).code === 'P2025') return null;
-        throw err;
-      });
+      const set = Object.entries(data).map(([column, value]) => Sql.sql`${Sql.raw(`"${column}" = `)}${value}`);
+      const [row] = await txRows<Row>(tx, Sql.sql`UPDATE "EffectJournalEntry" SET ${Sql.join(set)} WHERE "operationKey" = ${key} AND "status" = ${from} RETURNING *`);
       if (!row) return null;
       const moved = toEntry(row);
       if (evidence) await appendEvidenceIn(tx, this.key, evidence.body(moved));

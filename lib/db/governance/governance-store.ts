@@ -3,7 +3,7 @@ import 'server-only';
 import type { ApprovalRequest, GovernanceStore, StartRecords } from '../../governance';
 import type { Prisma } from '../core';
 import { approvalRowData, createApprovalRequest, findApprovalForCall, newPendingRequest, setApprovalOutcome } from './governance-approvals';
-import { PrismaEvidenceSink } from './governance-evidence';
+import { PrismaEvidenceSink, txInsert } from './governance-evidence';
 import { PrismaJournalStore, type JournalContent } from './governance-journal';
 import { getIdentity } from './governance-members';
 import { createGovernedRun, getGovernedRunOrThrow, governedRunRowData, updateGovernedRun } from './governance-runs';
@@ -41,9 +41,11 @@ async function commitStart(prisma: Prisma, evidence: PrismaEvidenceSink, records
   const { approval } = records;
   const approvalRow = approval ? await approvalRowData(prisma, approval.request, approval.now) : null;
   const runRow = await governedRunRowData(prisma, records.run);
+  // Raw, on the connection the transaction holds (txInsert), with the times Prisma's model API would set.
+  const now = new Date();
   await evidence.appendManyWith(async (tx) => {
-    if (approvalRow) await tx.approvalRequest.create({ data: approvalRow, select: { id: true } });
-    await tx.governedRun.create({ data: runRow, select: { runId: true } });
+    if (approvalRow) await txInsert(tx, 'ApprovalRequest', approvalRow);
+    await txInsert(tx, 'GovernedRun', { createdAt: now, updatedAt: now, ...runRow });
   }, records.evidence);
   // As createApprovalRequest answers: the real proposal, pending, no decision yet.
   return approval ? newPendingRequest(approval.request, approval.now) : null;

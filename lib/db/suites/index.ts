@@ -4,5 +4,6 @@
  *
  * The area's entry: lib/ code outside lib/db/suites imports it only from here (lib/import-graph.test.ts).
  */
-export { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, storeSuiteCase, suiteForCase, suiteStatus, workerPresence, type StoreCaseOutcome } from './suite-jobs';
+export { caseEpochKey, caseKey, finishSuiteIfComplete, markSuiteStarted, pastCaseDurations, storedCaseKeys, storeSuiteCase, suiteConfig, suiteForCase, suiteStatus, workerPresence, type StoreCaseOutcome } from './suite-jobs';
+export { getSuitePoll, type SuitePollDto } from './suite-poll';
 export { createSuiteRun, failSuiteRun, getSuiteCases, getSuiteRun, getSuiteRunOrThrow, listSuiteRuns, unfinishedSuites } from './suites';

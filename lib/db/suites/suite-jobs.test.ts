@@ -109,6 +109,53 @@ describeOnDatabases('suite cases on $name', ({ provider, test, db, t }) => {
     expect(await suiteStatus(id, db)).toBe('running');
   });
 
+  /** Counts the write transactions begun on the SQLite case connection (savepoints inside one are not counted). */
+  const countCommits = () => {
+    const conn = db.direct!() as unknown as { transaction: (fn: () => unknown) => { immediate(): unknown } };
+    const original = conn.transaction;
+    const counter = { commits: 0, restore: () => void (conn.transaction = original) };
+    conn.transaction = (fn) => {
+      const tx = original.call(conn, fn) as { (): unknown; immediate(): unknown };
+      return Object.assign(() => tx(), { immediate: () => (counter.commits++, tx.immediate()) });
+    };
+    return counter;
+  };
+
+  // Issue 36, the first demo: each case was its own SQLite commit (~75 pages of a dozen tables and
+  // their indexes written, and a WAL checkpoint every thousand pages). Cases stored in the same turn
+  // of the event loop now share one; each still gets its own outcome.
+  (provider.name === 'sqlite' ? test : it.skip)('SQLite: cases stored at once share one commit, and a case stored before is refused alone', async () => {
+    const id = await newSuite(4);
+    expect(await store(id, 'c1')).toMatchObject({ stored: true });
+    const counter = countCommits();
+    try {
+      const outcomes = await Promise.all([store(id, 'c2'), store(id, 'c1'), store(id, 'c3')]);
+      expect(outcomes.map((o) => (o.stored ? 'stored' : o.reason))).toEqual(['stored', 'already-stored', 'stored']);
+      expect(counter.commits).toBe(1);
+    } finally {
+      counter.restore();
+    }
+    expect(await db.prisma.suiteCase.count({ where: { suiteRunId: id } })).toBe(3);
+    expect(await db.prisma.run.count({ where: { suiteRunId: id } })).toBe(3);
+  });
+
+  (provider.name === 'sqlite' ? test : it.skip)("SQLite: a case that fails in a shared commit fails alone; its neighbours are stored", async () => {
+    const id = await newSuite(3);
+    const conn = db.direct!() as unknown as { exec(sql: string): void };
+    // This connection only: a store of case 'boom' fails inside the database (an error, not a constraint).
+    conn.exec(`CREATE TEMP TRIGGER "fail_boom" BEFORE INSERT ON "SuiteCase" WHEN NEW."caseId" = 'boom' BEGIN SELECT json('{boom refused'); END`);
+    try {
+      const outcomes = await Promise.allSettled([store(id, 'a1'), store(id, 'boom'), store(id, 'a2')]);
+      expect(outcomes.map((o) => o.status), JSON.stringify(outcomes)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/malformed JSON/);
+    } finally {
+      conn.exec('DROP TRIGGER "fail_boom"');
+    }
+    const stored = await db.prisma.suiteCase.findMany({ where: { suiteRunId: id }, select: { caseId: true } });
+    expect(stored.map((c) => c.caseId).sort()).toEqual(['a1', 'a2']);
+    expect(await db.prisma.run.count({ where: { suiteRunId: id } })).toBe(2);
+  });
+
   test("a suite case's run stored again under its id keeps its case row's link to it", async () => {
     const id = await newSuite(1);
     const out = await store(id, 'c1');

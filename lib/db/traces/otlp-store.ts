@@ -12,7 +12,8 @@ import 'server-only';
  */
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { BlobSet } from '../core';
-import { insertAll, type TableRows } from '../core';
+import { insertAll, writeTables, type TableRows } from '../core';
+import { holdingClient } from '../core';
 import { getDb, type Database, type Prisma } from '../core';
 import { newId } from '../core';
 import { buildRunRows, type RunRows } from '../runs';
@@ -155,10 +156,11 @@ function spanFromRow(row: {
 async function lockKnownTraces(tx: Tx, db: Database, tenant: string, traceIds: string[]): Promise<Map<string, TraceRow>> {
   const known = new Map<string, TraceRow>();
   for (const ids of chunks([...traceIds].sort(), TRACES_PER_STATEMENT)) {
+    // Raw on both: a model query's IN list of 500 ids costs milliseconds in Prisma's query compiler.
     const rows =
       db.provider === 'postgres'
         ? await tx.$queryRaw<TraceRow[]>`SELECT "traceId", "runId", "spanCount" FROM "OtlpTrace" WHERE "tenant" = ${tenant} AND "traceId" IN (${Sql.join(ids)}) ORDER BY "traceId" FOR UPDATE`
-        : await tx.otlpTrace.findMany({ where: { tenant, traceId: { in: ids } }, select: { traceId: true, runId: true, spanCount: true } });
+        : await tx.$queryRaw<TraceRow[]>`SELECT "traceId", "runId", "spanCount" FROM "OtlpTrace" WHERE "tenant" = ${tenant} AND "traceId" IN (${Sql.join(ids)})`;
     for (const r of rows) known.set(r.traceId, { traceId: r.traceId, runId: r.runId, spanCount: Number(r.spanCount) });
   }
   return known;
@@ -198,9 +200,9 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
   const firstStart = (id: string) => (spansByTrace.get(id) ?? []).reduce<bigint | null>((m, sp) => (m === null || sp.startNs < m ? sp.startNs : m), null) ?? 0n;
   // Earliest first, so a conversation's later calls find the earlier ones' tails in the same batch.
   const traceIds = [...new Set([...spansByTrace.keys(), ...logsByTrace.keys()])].sort((x, y) => (firstStart(x) < firstStart(y) ? -1 : firstStart(x) > firstStart(y) ? 1 : 0));
-  return db.prisma.$transaction(
+  return holdingClient(() => db.prisma.$transaction(
     async (tx) => {
-      const txDb: Database = { prisma: tx as unknown as Prisma, provider: db.provider, close: async () => undefined };
+      const txDb: Database = { prisma: tx as unknown as Prisma, provider: db.provider, close: async () => undefined, prismaConnection: db.prismaConnection, heldClient: db.heldClient };
       const known = await lockKnownTraces(tx, db, tenant, traceIds);
       const knownIds = traceIds.filter((id) => known.has(id));
       const storedSpans = await storedSpansOf(tx, tenant, knownIds);
@@ -344,7 +346,8 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
         { table: 'OtlpLog', rows: newLogRows, ignoreConflictOn: ['tenant', 'traceId', 'digest'] },
         ...(rows.length > 0 ? runTables(blobs.rows.values(), rows) : []),
       ];
-      for (const statement of insertAll(txDb, tables)) await statement;
+      // On the connection this transaction holds: through Prisma each bound byte costs, and a batch binds megabytes.
+      await writeTables(txDb, tables);
       for (const u of traceUpdates) {
         await tx.otlpTrace.update({ where: { tenant_traceId: { tenant, traceId: u.traceId } }, data: { runId: u.runId, spanCount: u.spanCount, rootEnded: u.rootEnded, lastSpanAt: now } });
       }
@@ -353,7 +356,7 @@ async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: re
       return outcomes;
     },
     { timeout: TX_TIMEOUT_MS, maxWait: TX_TIMEOUT_MS },
-  );
+  ));
 }
 
 const isUniqueViolation = (err: unknown) => {

@@ -9,9 +9,10 @@ import 'server-only';
  * a trace already being assembled) are refused: reported back as OTLP partial success.
  */
 import type { JsonValue } from '../../harness';
-import { RunResultSchema, type SetAside } from '../../harness';
+import type { SetAside } from '../../harness';
 import type { Database } from '../../db/core';
 import { ingestTraceBatch, settleQuietTraces, type StoredLog, type StoredSpan, type TraceBuild, type TraceBuilder } from '../../db/traces';
+import { validateRun } from '../../db/runs';
 import { redactSecrets } from '../../security';
 import { TraceImportError } from '../errors';
 import { redactRun } from './redact-run';
@@ -84,7 +85,8 @@ function buildRun(options: ImportOptions, traceIds: string[], stored: StoredSpan
   const imported = traceToRun(withLogs);
   if (!imported) return { kind: 'pending', rootEnded };
   const run = redactRun({ ...imported.run, status: rootEnded ? ('finished' as const) : ('running' as const) });
-  const parsed = RunResultSchema.safeParse(run);
+  // Validated whole once; the store builds its rows without checking it again.
+  const parsed = validateRun(run);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TraceImportError(`trace ${traceId}`, `trace ${traceId} does not make a valid run: ${issue?.path.join('.')}: ${issue?.message}`);

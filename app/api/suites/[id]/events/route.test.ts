@@ -2,7 +2,8 @@
  * Issue 36, the first demo as the browser sees it: the matrix page polled its suite once a second,
  * so the finished table could wait that long after the last run was stored. The suite's status is
  * sent as server-sent events when it changes (queued, running, the end), one reader per suite in
- * the process, and the stream ends after the end; another tenant's suite is not found.
+ * the process, and the stream ends after the end, whose event carries the finished suite (the page
+ * then needs no request to draw the table); another tenant's suite is not found.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextCacheMock, nextHeadersMock, setUpActionEnv, type ActionEnv } from '@/lib/actions/testing/action-env';
@@ -53,8 +54,44 @@ describe('GET /api/suites/[id]/events', () => {
     await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'done', finishedAt: new Date() } });
     await Promise.all([a.done, b.done]);
     expect(a.events.map((e) => e.data.status)).toEqual(['queued', 'running', 'done']);
-    expect(b.events.at(-1)?.data).toEqual({ status: 'done' });
+    expect(b.events.at(-1)?.data.status).toBe('done');
     expect(watchedSuites()).toBe(0);
+    // The end carries the finished suite as GET /api/suites/[id] answers it: the page draws it from the
+    // event, with no request after the end (only the clock-dependent elapsedMs may differ).
+    expect(a.events.slice(0, 2).map((e) => e.data)).toEqual([{ status: 'queued' }, { status: 'running' }]);
+    const { GET } = await import('../route');
+    const { headers } = await import('next/headers');
+    const polled = (await (await GET(new Request(`http://127.0.0.1/api/suites/${id}`, { headers: await headers() }), { params: Promise.resolve({ id }) })).json()) as Record<string, unknown>;
+    const pushed = a.events.at(-1)!.data.poll as Record<string, unknown>;
+    expect((pushed.suite as { status: string }).status).toBe('done');
+    expect({ ...pushed, elapsedMs: 0 }).toEqual({ ...polled, elapsedMs: 0 });
+  });
+
+  it('a suite this process finishes is read at once, though the job that finished it has its own copy of the module', async () => {
+    // The production build holds several copies of lib/runs (the embedded queue's job handlers are the
+    // instrumentation's): the nudge from the handlers' copy must reach the pollers the route's copy made.
+    const { getDb } = await import('@/lib/db/core/client');
+    const id = await newSuite('events-suite-0004');
+    await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'running' } });
+    vi.useFakeTimers({ toFake: ['setInterval'] }); // no read at the interval: only the nudge can tell
+    try {
+      const routes = await import('@/lib/runs/suite-status-hub');
+      vi.resetModules();
+      const handlers = await import('@/lib/runs/suite-status-hub');
+      expect(handlers).not.toBe(routes);
+      const seen: Array<string | null> = [];
+      const stop = routes.watchSuiteStatus(id, 'kittiwake', (s) => seen.push(s?.status ?? null));
+      for (let i = 0; i < 100 && seen.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual(['running']);
+      await getDb().prisma.suiteRun.update({ where: { id }, data: { status: 'done', finishedAt: new Date() } });
+      handlers.nudgeSuiteStatus(id);
+      // Waited on the real clock (vi.waitFor would advance the faked interval and read without the nudge).
+      for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual(['running', 'done']);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says `gone` when the suite is deleted while a page follows it', async () => {

@@ -1,8 +1,8 @@
 /**
  * GET a suite's status as server-sent events (`status`), sent when it changes and ended after the
- * suite has ended (or is gone: `gone`). The matrix page fetches the finished suite as soon as it is
- * told, instead of at its next poll; the page keeps polling (the table filling in) whether or not
- * the stream works.
+ * suite has ended (or is gone: `gone`). The end carries the finished suite as GET /api/suites/[id]
+ * answers it, which the matrix page draws at once instead of fetching it; the page keeps polling
+ * (the table filling in) whether or not the stream works.
  */
 import { safeRoute } from '@/lib/boundary/safe-route';
 import { requireSuiteInTenant } from '@/lib/db/governance/tenant-scope';
@@ -17,6 +17,6 @@ export const GET = safeRoute({
   role: 'viewer',
   handler: async ({ id }, { principal, request }) => {
     await requireSuiteInTenant(id, principal.tenant);
-    return suiteStatusEventStream(id, request.signal);
+    return suiteStatusEventStream(id, principal.tenant, request.signal);
   },
 });
