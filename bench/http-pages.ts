@@ -17,6 +17,7 @@ import { saveRun } from '../lib/db/runs/runs-write';
 import { makeMeta, makeRun } from '../lib/db/testing/run-fixtures';
 import { upsertUser } from '../lib/auth/users';
 import pg from 'pg';
+import { descendants } from '../lib/jobs/testing/worker-processes';
 import { percentile, median, round, type Figure } from './stats';
 import { sampleGets as sample, signIn, startProdServer, type ProdServer } from './prod-server';
 import type { Database } from '../lib/db/core/client';
@@ -80,6 +81,22 @@ async function replayPageData(db: Database, id: string): Promise<void> {
   ]);
 }
 
+/** CPU (user + system, ms) used so far by process `pid` and its descendants (NaN where /proc is not readable). */
+function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  // Linux's USER_HZ (100 on every mainstream kernel), as bench/jobs.ts reads it.
+  return ticks * 10;
+}
+
 const kib = (bytes: number): string => `${round(bytes / 1024, 1)} KiB`;
 
 /** A page to time: its address, its target, and its data-layer calls (null: a route with no page part). */
@@ -113,14 +130,20 @@ async function timePages(url: string, repeat: number, pagesOf: (base: string, db
       const whole: number[] = [];
       const data: number[] = [];
       let bytes = 0;
+      // The server's own CPU over the GETs (the data-layer samples run in this process): a figure the
+      // shared machine's load moves far less than the wall-clock times.
+      let serverCpu = 0;
       for (let done = 0; done < n; done += 5) {
+        const before = treeCpuMs(server.pid!);
         const got = await sample(page.url, cookie, Math.min(5, n - done));
+        serverCpu += treeCpuMs(server.pid!) - before;
         whole.push(...got.ms);
         bytes = got.bytes;
         if (page.data) data.push(...(await sampleData(page.data, Math.min(5, n - done))));
       }
       const p95 = percentile(whole, 95);
       figures.push({ name: `${page.name} (HTTP)`, value: round(p95, 1), unit: 'ms', target: page.target, detail: `p50 ${round(median(whole), 1)} ms, ${n} GETs, ${kib(bytes)} HTML` });
+      if (Number.isFinite(serverCpu)) figures.push({ name: `  ${page.short}: server CPU per GET`, value: round(serverCpu / n, 1), unit: 'ms', detail: 'user + system of the server process, from /proc' });
       if (page.data) {
         // What a client-side navigation to the page fetches (Next redirects an RSC request to the address with its `_rsc` key).
         const rsc = await sample(page.url, cookie, 1, { RSC: '1' }, 'follow');

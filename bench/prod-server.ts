@@ -8,6 +8,8 @@ import { freePort } from '../lib/db/testing/pg-cluster';
 
 export interface ProdServer {
   base: string;
+  /** The server process's id (scripts/start.mjs; the server runs in its process tree). */
+  pid: number | undefined;
   close(): void;
 }
 
@@ -40,7 +42,7 @@ export async function startProdServer(databaseUrl: string, env: Record<string, s
     server.kill('SIGTERM');
     throw err;
   }
-  return { base, close: () => void server.kill('SIGTERM') };
+  return { base, pid: server.pid, close: () => void server.kill('SIGTERM') };
 }
 
 /** Signs in by email and password; resolves the session cookie. */

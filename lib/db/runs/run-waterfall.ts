@@ -10,6 +10,7 @@ import { Prisma as Sql } from '../generated/sqlite/client';
 import { MODEL_RETRY_GUARD, retryFromRow } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepFromRow } from './span-step-rows';
 import { TOOL_SESSION_GUARD } from './tool-session-rows';
+import { jsonRows } from './run-timeline';
 
 /** A recorded start and end in ms from the run's start; null for a row recorded before times were. */
 export type RecordedOffsets = { startMs: number; endMs: number } | null;
@@ -68,10 +69,19 @@ export async function runWaterfallRows(runId: string, tenant: string, db: Databa
   const agents = agentCondition(options.exceptAgents);
   const [model, tools, guards, compactions, approvals] = await Promise.all([
     // A model call's ordinal counts every model call of the run, read or not ("model call 12" is the twelfth).
-    p.$queryRaw<{ idx: number; step: number; latencyMs: number; inputTokens: number | null; outputTokens: number | null; cachedTokens: number | null; cacheWriteTokens: number | null; timeToFirstTokenMs: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null; ordinal: number | bigint }[]>`
-      SELECT * FROM (SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "timeToFirstTokenMs", "startMs", "endMs", "costUsd", "costNote", "agentIdx", ROW_NUMBER() OVER (ORDER BY "idx") AS "ordinal" FROM "ModelTurn" WHERE "runId" = ${runId}) AS "turns" WHERE TRUE${agents} ORDER BY "idx"`,
-    p.$queryRaw<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null; agentIdx: number | null }[]>`
-      SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait", "agentIdx" FROM "ToolCall" WHERE "runId" = ${runId}${agents} ORDER BY "idx"`,
+    // The two long lists as one JSON text each (lib/db/run-timeline.ts jsonRows).
+    jsonRows<{ idx: number; step: number; latencyMs: number; inputTokens: number | null; outputTokens: number | null; cachedTokens: number | null; cacheWriteTokens: number | null; timeToFirstTokenMs: number | null; startMs: number | null; endMs: number | null; costUsd: number | null; costNote: string | null; agentIdx: number | null; ordinal: number | bigint }>(
+      db,
+      ['idx', 'step', 'latencyMs', 'inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens', 'timeToFirstTokenMs', 'startMs', 'endMs', 'costUsd', 'costNote', 'agentIdx', 'ordinal'],
+      Sql.sql`SELECT * FROM (SELECT "idx", "step", "latencyMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens", "timeToFirstTokenMs", "startMs", "endMs", "costUsd", "costNote", "agentIdx", ROW_NUMBER() OVER (ORDER BY "idx") AS "ordinal" FROM "ModelTurn" WHERE "runId" = ${runId}) AS "turns" WHERE TRUE${agents}`,
+      'idx',
+    ),
+    jsonRows<{ idx: number; step: number; name: string; latencyMs: number; isError: boolean | number; blockedBy: string | null; executed: boolean | number; toolUseId: string; startMs: number | null; endMs: number | null; approvalWait: string | null; agentIdx: number | null }>(
+      db,
+      ['idx', 'step', 'name', 'latencyMs', 'isError', 'blockedBy', 'executed', 'toolUseId', 'startMs', 'endMs', 'approvalWait', 'agentIdx'],
+      Sql.sql`SELECT "idx", "step", "name", "latencyMs", "isError", "blockedBy", "executed", "toolUseId", "startMs", "endMs", "approvalWait", "agentIdx" FROM "ToolCall" WHERE "runId" = ${runId}${agents}`,
+      'idx',
+    ),
     p.$queryRaw<{ idx: number; step: number; guard: string; reason: string; detail: string; startMs: number | null; endMs: number | null; agentIdx: number | null }[]>`
       SELECT "idx", "step", "guard", "reason", "detail", "startMs", "endMs", "agentIdx" FROM "GuardEvent" WHERE "runId" = ${runId}${agents} ORDER BY "idx"`,
     p.$queryRaw<{ idx: number; step: number; tokensBefore: number; tokensAfter: number; agentIdx: number | null }[]>`
