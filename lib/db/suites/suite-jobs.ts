@@ -49,9 +49,14 @@ export interface SuiteCaseInput {
   lease?: JobLease;
 }
 
-function isUniqueViolation(err: unknown): boolean {
+/**
+ * Whether a store failed because its rows are stored already (a unique key), on either database and
+ * either SQLite path. Any other constraint (a foreign key, NOT NULL, a CHECK or trigger) is a real
+ * failure and is thrown, never reported as "already stored".
+ */
+export function isUniqueViolation(err: unknown): boolean {
   const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? '')}` : String(err);
-  return /unique|23505|P2002|SQLITE_CONSTRAINT/i.test(text);
+  return /unique|23505|P2002|SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/i.test(text);
 }
 
 /**
