@@ -31,13 +31,8 @@ import type { Database } from '../db/core';
 import { newId } from '../db/core';
 import { parseModelName } from '../harness';
 
-export interface ProviderLimit {
-  concurrent: number | null;
-  requestsPerMinute: number | null;
-  tokensPerMinute: number | null;
-  /** The sliding window the per-minute limits count over (60 s; tests shorten it). */
-  windowMs?: number;
-}
+export { parseProviderLimits, type ProviderLimit } from './provider-limits-env';
+import type { ProviderLimit } from './provider-limits-env';
 
 /** The channel a released slot is announced on (payload: the provider). */
 export const SLOT_CHANNEL = 'stockroom_provider_slot';
@@ -46,28 +41,6 @@ const MISSED_NOTIFY_MS = 5_000;
 
 /** How long a call may hold its slot before it stops counting (a worker died mid-call). */
 export const CALL_LEASE_MS = 10 * 60_000;
-
-/** Parses STOCKROOM_PROVIDER_LIMITS; a bad entry is refused naming the variable and the entry. */
-export function parseProviderLimits(raw: string | undefined): Map<string, ProviderLimit> {
-  const limits = new Map<string, ProviderLimit>();
-  if (!raw || raw.trim() === '') return limits;
-  for (const entry of raw.split(';').map((e) => e.trim()).filter(Boolean)) {
-    const [provider, spec] = entry.split('=');
-    if (!provider || !spec) throw new RangeError(`STOCKROOM_PROVIDER_LIMITS: '${entry}' is not provider=concurrent:N,rpm:N,tpm:N`);
-    const limit: ProviderLimit = { concurrent: null, requestsPerMinute: null, tokensPerMinute: null };
-    for (const part of spec.split(',')) {
-      const [k, v] = part.split(':').map((s) => s.trim());
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new RangeError(`STOCKROOM_PROVIDER_LIMITS: '${part}' in '${entry}' needs a positive integer`);
-      if (k === 'concurrent') limit.concurrent = n;
-      else if (k === 'rpm') limit.requestsPerMinute = n;
-      else if (k === 'tpm') limit.tokensPerMinute = n;
-      else throw new RangeError(`STOCKROOM_PROVIDER_LIMITS: unknown limit '${k}' in '${entry}' (concurrent, rpm, tpm)`);
-    }
-    limits.set(provider.trim(), limit);
-  }
-  return limits;
-}
 
 /** The tokens a request may spend, as providers reserve them: its estimated input plus its output ceiling. */
 export function requestTokenEstimate(request: Pick<ConverseRequest, 'system' | 'messages' | 'tools' | 'maxTokens'>): number {

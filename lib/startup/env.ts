@@ -15,7 +15,7 @@ import { resolveDatabaseUrl } from '../db/core/database-url';
 // parsers alone load in a fraction of the time their libraries' doors take (measured: lib/otel's door ~2.5×
 // the exporter it replaced on the CLI's path).
 import { configFromEnv, ENV_KEYS } from '../harness/config';
-import { parseProviderLimits } from '../jobs/provider-limits';
+import { parseProviderLimits } from '../jobs/provider-limits-env';
 import { watchClaimMs } from '../watch/claim-settings';
 import { otelSettingsFromEnv } from '../otel/env';
 import { badIngestTokenMessage, parseIngestTokenEntries } from '../otel/ingest-token-format';
