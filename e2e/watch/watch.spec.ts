@@ -19,6 +19,9 @@ const SECRET = `whsec_${Buffer.from('the e2e watch webhook secret, 32').toString
 const QUERY = 'Weather in Paris and Oslo?';
 
 async function serious(page: Page): Promise<string[]> {
+  // A page that re-renders itself (a running backfill refreshes /evaluators) can be caught mid-refresh,
+  // its document title not yet back: check the page as it settles, not in between.
+  await expect(page).toHaveTitle(/\S/);
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 }
@@ -278,8 +281,8 @@ test('an admin backfills an evaluator over the stored runs, sees it finish, and 
 
   // A backfill a step is working on (held by one here, so it stays running while the page is looked at): Cancel stops it.
   withDatabase(`
-    const { listEvaluators } = await import('./lib/db/evaluators.ts');
-    const { startBackfill, claimBackfill } = await import('./lib/db/evaluator-backfills.ts');
+    const { listEvaluators } = await import('./lib/db/review/evaluators.ts');
+    const { startBackfill, claimBackfill } = await import('./lib/db/review/evaluator-backfills.ts');
     const e = (await listEvaluators('kittiwake')).find((x) => x.name === 'loops');
     const b = await startBackfill('kittiwake', e.id, { from: new Date(Date.now() - 86400000), to: new Date() }, null);
     await claimBackfill(b.id, { token: 'e2e-step', ms: 600000 });

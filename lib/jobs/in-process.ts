@@ -9,7 +9,7 @@
  * Jobs enqueued `cpuOnly` (a suite case of an offline model) have slots of their own: the
  * concurrency bounds calls to providers and tool servers, and these make none. Each still runs in
  * its own turn of the event loop; what they gain by running together is storing together (the
- * cases of one turn share one SQLite commit, lib/db/suite-jobs.ts).
+ * cases of one turn share one SQLite commit, lib/db/suites/suite-jobs.ts).
  */
 import { setMaxListeners } from 'node:events';
 import { JOB_MAX_ATTEMPTS, PermanentJobError, type EnqueueJob, type EnqueueOptions, type JobHandlers, type JobKind, type JobPayload, type JobQueue } from './types';

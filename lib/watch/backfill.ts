@@ -2,7 +2,7 @@
  * A backfill step (issue 37): an evaluator's current version run over the runs a tenant stored in a
  * window, a chunk of BACKFILL_CHUNK runs at a time in (startedAt, id) order, for at most
  * BACKFILL_STEP_CHUNKS chunks; the job then enqueues the next step. Each chunk is stored whole with
- * the backfill's cursor (lib/db/evaluator-backfills.ts), so a step that fails or dies leaves nothing
+ * the backfill's cursor (lib/db/review/evaluator-backfills.ts), so a step that fails or dies leaves nothing
  * half-done and the next one goes on from the cursor. A run this version scored already is skipped
  * before anything is measured or a judge is asked; a run never rolled up (stored before the watch job
  * existed) is handed to the watch job, which scores it with every evaluator. The evaluator changed
