@@ -176,6 +176,29 @@ describe('governed input and outcomes that are true', () => {
     expect((await kinds()).filter((k) => k === 'run_finished')).toHaveLength(1);
   });
 
+  it('a retried resume job repairs a run it finds just marked finished with its events lost, evidence included, without leaving it to the sweep', async () => {
+    const { db, runs } = await mod();
+    const governedRuns = await import('../db/governance/governance-runs');
+    const evidence = await import('../db/governance/governance-evidence');
+    const { resumeGovernedJob } = await import('../jobs/governed-jobs');
+    const { runId } = await pausedRun();
+    const before = await db.governedRun.findUniqueOrThrow({ where: { runId } });
+    const { RunResultSchema } = await import('../harness');
+    const finished = RunResultSchema.parse({ ...JSON.parse(before.result), status: 'finished', checkpoint: null, terminationReason: 'COMPLETED' });
+    // The first attempt marked the run finished a moment ago and lost the database before its batched
+    // events and its stored run were written (PostgreSQL restarted 0.1 s after a decision).
+    expect(await governedRuns.updateGovernedRun(db, runId, before.stateVersion, { status: 'finished', expectedStatus: 'paused', result: finished })).toBe(true);
+    expect((await evidence.verifyStoredChain(db)).ok).toBe(false);
+
+    // The job's next attempt: the run is no longer paused, so it repairs what the first left.
+    expect(await resumeGovernedJob(runId)).toBe('resumed');
+    expect(await runs.getRunSummary(runId)).toMatchObject({ status: 'finished', terminationReason: 'COMPLETED' });
+    expect(await db.governedRun.findUniqueOrThrow({ where: { runId } })).toMatchObject({ lastError: null });
+    const kinds = (await evidence.listEvidence(db, { runId })).map((e) => (e.body as { kind: string }).kind);
+    expect(kinds.filter((k) => k === 'run_finished')).toHaveLength(1);
+    expect(await evidence.verifyStoredChain(db)).toMatchObject({ ok: true });
+  });
+
   it('a resume that ends normally leaves no mark: the stored run is written and the mark cleared', async () => {
     const { decideApprovalAction, db, runs } = await mod();
     const { runId, approvalId } = await pausedRun();

@@ -30,18 +30,18 @@ export async function resumeGovernedJob(runId: string, owner?: ResumeOwner, noti
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     // An earlier attempt may have marked the run finished and then lost the database before storing it
-    // (STORE_PENDING): the stored run is repaired now, not at the next sweep (its missing evidence too,
-    // once the finish is older than a resume's flush could be).
+    // (STORE_PENDING): the stored run is repaired now, not at the next sweep, and its missing evidence
+    // too once the finish is older than a resume's flush could be (waited for here: a few seconds).
     const governed = await findGovernedRun(getDb().prisma, runId);
     if (governed?.status === 'finished' && governed.lastError === STORE_PENDING) {
-      await repairStoredRun(runId, { settledMs: JOB_REPAIR_SETTLED_MS });
+      await repairStoredRun(runId, { settledMs: JOB_REPAIR_SETTLED_MS, waitToSettle: true });
       return 'resumed';
     }
     return 'taken-elsewhere';
   }
 }
 
-/** A retried resume job adds a lost run_finished event only for a finish at least this old (else the sweep does). */
+/** A retried resume job adds a lost run_finished event once the finish is this old, waiting for it if need be. */
 const JOB_REPAIR_SETTLED_MS = 5_000;
 
 /** One sweep, as jobs. Returns the run ids it enqueued a resume for. */

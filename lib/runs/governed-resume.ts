@@ -38,15 +38,23 @@ export async function resumeAfterDecision(runId: string, owner?: ResumeOwner, no
  * Stores the run a governed run finished with when storing it failed after the governed run moved
  * on (its writes were already committed): the runs list and replay then show what happened.
  */
-export async function repairStoredRun(runId: string, options: { settledMs?: number } = {}): Promise<void> {
+export async function repairStoredRun(runId: string, options: { settledMs?: number; waitToSettle?: boolean } = {}): Promise<void> {
   const prisma = getDb().prisma;
+  const settledMs = options.settledMs ?? REPAIR_SETTLED_MS;
   const stored = await getGovernedRunOrThrow(prisma, runId);
   const spec = specOf(runId, stored.spec);
   const { dataset } = resolveDataset(spec.datasetId, spec.tenant);
   await storeRunSoFar(stored.result, governedMeta(spec, dataset, runId, stored.principal.subject));
   // The events a lost connection took with it: run_finished is required by audit verify.
+  let evidence = await ensureRunFinishedEvidence(prisma, stored, settledMs);
+  if (evidence === 'not-settled' && options.waitToSettle) {
+    // A retried resume job waits out the rest of the window (seconds) instead of leaving the run's
+    // evidence incomplete until the next sweep: the flush it might be racing has ended by then.
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(stored.updatedAt) + settledMs - Date.now())));
+    evidence = await ensureRunFinishedEvidence(prisma, await getGovernedRunOrThrow(prisma, runId), settledMs);
+  }
   // Too fresh to tell a lost event from one still being flushed: the mark stays and the sweep comes back.
-  if ((await ensureRunFinishedEvidence(prisma, stored, options.settledMs ?? REPAIR_SETTLED_MS)) === 'not-settled') return;
+  if (evidence === 'not-settled') return;
   await clearGovernedFailure(prisma, runId);
 }
 

@@ -139,12 +139,13 @@ export async function finished(runId: string, limitMs: number, describe: () => s
   const until = Date.now() + limitMs;
   for (;;) {
     const prisma = getDb().prisma;
-    // Finished as its pages show it: the governed run and its stored run (written just after).
+    // Finished as its pages show it: the governed run and its stored run (written just after), and no
+    // repair left to do (a finish whose last writes were lost carries a mark until they are made good).
     const [run, stored] = await Promise.all([
-      prisma.governedRun.findUnique({ where: { runId }, select: { status: true } }),
+      prisma.governedRun.findUnique({ where: { runId }, select: { status: true, lastError: true } }),
       prisma.run.findUnique({ where: { id: runId }, select: { status: true } }),
     ]).catch(() => [null, null] as const); // the database may be restarting
-    if (run?.status === 'finished' && stored?.status === 'finished') return Date.now();
+    if (run?.status === 'finished' && run.lastError === null && stored?.status === 'finished') return Date.now();
     if (Date.now() > until) throw new Error(`run ${runId} is ${run?.status ?? '(unreadable)'} after ${limitMs} ms\n${await describeRun(runId)}\n${describe()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
