@@ -21,6 +21,7 @@ import { defaultAllowedHostnames, hostRefusal } from './host-validation';
 import { jsonRpcShapeProblem } from './json-rpc-shape';
 import { releaseSettledJsonStreams } from './json-response-leak';
 import { connectGuarded } from './request-guard';
+import { idleCompaction } from './idle-compaction';
 import { SessionTable } from './session-table';
 import { createStockroomServer } from './stockroom-server';
 import { parseWeaknessesParam } from './weaknesses-param';
@@ -56,6 +57,12 @@ export interface HttpServerOptions {
   conformanceTools?: boolean;
   /** Sessions one client may hold (default MAX_SESSIONS_PER_CLIENT). */
   maxSessionsPerClient?: number;
+  /**
+   * Once sessions have gone and no request came for a second, run one full garbage collection (at
+   * most every 30 s) so the memory their load grew goes back to the system (idle-compaction.ts).
+   * Default: on. A function: what collects instead (tests count the calls).
+   */
+  compactWhenIdle?: boolean | (() => void);
   log?: (message: string) => void;
 }
 
@@ -69,6 +76,8 @@ export interface RunningHttpServer {
    * this on its own). A later `now` reaps as if that much time had passed, for tests.
    */
   reapIdleSessions(now?: number): number;
+  /** Full collections run since the server went quiet after sessions were released. */
+  compactions(): number;
   /** Stops accepting, closes every session, and resolves when the socket is closed. */
   close(): Promise<void>;
 }
@@ -127,11 +136,15 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   const path = options.path ?? '/mcp';
   const allowed = options.allowedHostnames ?? defaultAllowedHostnames(host);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const compaction = idleCompaction(
+    options.compactWhenIdle === false ? { collect: null } : typeof options.compactWhenIdle === 'function' ? { collect: options.compactWhenIdle } : {},
+  );
   const sessions = new SessionTable<Session>({
     close: async ({ transport, server }) => {
       await transport.close();
       await server.close();
     },
+    released: () => compaction.released(),
     ...(options.sessionIdleMs !== undefined ? { idleMs: options.sessionIdleMs } : {}),
     ...(options.maxSessionsPerClient !== undefined ? { maxPerOwner: options.maxSessionsPerClient } : {}),
   });
@@ -179,6 +192,7 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    compaction.active();
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
     const refusal = hostRefusal(req.headers.host, req.headers.origin, allowed);
@@ -252,8 +266,10 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
     port,
     sessionCount: () => sessions.size(),
     reapIdleSessions: (now) => sessions.reapIdle(now),
+    compactions: () => compaction.count(),
     close: () => {
       closing ??= (async () => {
+        compaction.stop();
         const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
         await sessions.closeAll();
         httpServer.closeIdleConnections();

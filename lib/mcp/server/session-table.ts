@@ -39,6 +39,8 @@ export interface SessionTableOptions<S> {
    * does an open stream keep it from being idle. Absent: nothing is followed, streams keep no one.
    */
   follows?: (session: S) => boolean;
+  /** Told each time a session leaves the table (closed by it, or forgotten after it ended by itself). */
+  released?: () => void;
   maxSessions?: number;
   maxPerOwner?: number;
   idleMs?: number;
@@ -98,7 +100,7 @@ export class SessionTable<S> {
 
   /** Forgets a session that ended by itself (DELETE, its transport closed); does not close it. */
   forget(id: string): void {
-    this.entries.delete(id);
+    if (this.entries.delete(id)) this.options.released?.();
   }
 
   /** Drops and closes a session. */
@@ -106,7 +108,10 @@ export class SessionTable<S> {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
-    void this.options.close(entry.session).catch(() => undefined);
+    void this.options
+      .close(entry.session)
+      .catch(() => undefined)
+      .finally(() => this.options.released?.());
   }
 
   /** Marks a stream of the session open; the returned release marks it closed (and the session used then). */
