@@ -59,7 +59,7 @@ export interface HttpServerOptions {
   maxSessionsPerClient?: number;
   /**
    * Once sessions have gone and no request came for a second, run one full garbage collection (at
-   * most every 30 s) so the memory their load grew goes back to the system (idle-compaction.ts).
+   * most every 5 s) so the memory their load grew goes back to the system (idle-compaction.ts).
    * Default: on. A function: what collects instead (tests count the calls).
    */
   compactWhenIdle?: boolean | (() => void);

@@ -14,8 +14,12 @@ import vm from 'node:vm';
 
 /** How long without a request, after sessions were released, before the heap is compacted. */
 export const COMPACT_QUIET_MS = 1_000;
-/** At most one compaction this often, however often sessions are released. */
-export const COMPACT_MIN_INTERVAL_MS = 30_000;
+/**
+ * At most one compaction this often, however often sessions are released. Short: a collection runs
+ * only in a quiet second, where it delays nobody (a 30 s interval let a compaction made before the
+ * reaping, when the clients went quiet, hold off the one after it past the moment memory was read).
+ */
+export const COMPACT_MIN_INTERVAL_MS = 5_000;
 
 export interface IdleCompaction {
   /** A request arrived: the server is not quiet. */
