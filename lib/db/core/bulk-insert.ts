@@ -61,7 +61,7 @@ function onConflictOf({ table, ignoreConflictOn, updateOn, addOn }: TableRows, c
 }
 
 /**
- * The INSERTs of one table's rows as SQLite text with `?` placeholders and their values, each under
+ * The INSERTs of one table's rows as SQLite text with `?` placeholders and their bound values, each under
  * MAX_PARAMS bound values (the direct path, sqlite-direct.ts). Built as text, not as Prisma Sql
  * pieces: a batch of 1,000 spans is 14,000 values, and a piece per row was garbage the ingest paid
  * for (issue 36).
@@ -78,7 +78,7 @@ function insertSql(t: TableRows): Array<{ sql: string; values: unknown[] }> {
   for (let i = 0; i < t.rows.length; i += perStatement) {
     const chunk = t.rows.slice(i, i + perStatement);
     const values: unknown[] = [];
-    for (const r of chunk) for (const c of columns) values.push((r as Record<string, unknown>)[c] ?? null);
+    for (const r of chunk) for (const c of columns) values.push(sqliteValue((r as Record<string, unknown>)[c]));
     pieces.push({ sql: `${head}${Array(chunk.length).fill(row).join(',')}${tail}`, values });
   }
   return pieces;
@@ -119,7 +119,11 @@ function sqliteJsonInserts(t: TableRows): Sql.Sql[] {
   return [Sql.sql`${head}${json}${tail}`];
 }
 
-/** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
+/**
+ * The same INSERTs as SQLite text with `?` placeholders and their values as bound (sqliteValue), for a
+ * synchronous connection (sqlite-direct.ts): run them as `statement.run(values)`, the array itself
+ * (spreading 10,000 values into arguments, and a second array of them, cost every batch).
+ */
 export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
   return tables.flatMap(insertSql);
 }
@@ -199,7 +203,7 @@ function pgStatements(tables: readonly TableRows[]): Sql.Sql[] {
 export async function writeTables(db: Database, tables: readonly TableRows[]): Promise<void> {
   const sqlite = db.prismaConnection?.();
   if (sqlite) {
-    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(...st.values.map(sqliteValue));
+    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(st.values);
     return;
   }
   const pg = db.heldClient?.();
