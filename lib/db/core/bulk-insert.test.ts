@@ -232,3 +232,15 @@ describe('the same tables on PostgreSQL and SQLite', () => {
     }
   });
 });
+
+describe('a batch on PostgreSQL', () => {
+  it('is one statement, the shared prune lock taken inside it before any row (one round trip a batch)', () => {
+    const fake = { provider: 'postgres', prisma: { $executeRaw: (_strings: unknown, sql: { text: string }) => sql.text } } as unknown as Database;
+    const statements = insertAll(fake, tables()) as unknown as string[];
+    expect(statements).toHaveLength(1);
+    const [text] = statements;
+    expect(text).toContain('pg_advisory_xact_lock_shared');
+    expect(text).toMatch(/INSERT INTO "Blob" .* WHERE \(SELECT true FROM "prune_lock"\)/s);
+    expect(text!.indexOf('"prune_lock" AS')).toBeLessThan(text!.indexOf('INSERT INTO'));
+  });
+});

@@ -61,7 +61,7 @@ function onConflictOf({ table, ignoreConflictOn, updateOn, addOn }: TableRows, c
 }
 
 /**
- * The INSERTs of one table's rows as SQLite text with `?` placeholders and their values, each under
+ * The INSERTs of one table's rows as SQLite text with `?` placeholders and their bound values, each under
  * MAX_PARAMS bound values (the direct path, sqlite-direct.ts). Built as text, not as Prisma Sql
  * pieces: a batch of 1,000 spans is 14,000 values, and a piece per row was garbage the ingest paid
  * for (issue 36).
@@ -78,7 +78,7 @@ function insertSql(t: TableRows): Array<{ sql: string; values: unknown[] }> {
   for (let i = 0; i < t.rows.length; i += perStatement) {
     const chunk = t.rows.slice(i, i + perStatement);
     const values: unknown[] = [];
-    for (const r of chunk) for (const c of columns) values.push((r as Record<string, unknown>)[c] ?? null);
+    for (const r of chunk) for (const c of columns) values.push(sqliteValue((r as Record<string, unknown>)[c]));
     pieces.push({ sql: `${head}${Array(chunk.length).fill(row).join(',')}${tail}`, values });
   }
   return pieces;
@@ -119,7 +119,11 @@ function sqliteJsonInserts(t: TableRows): Sql.Sql[] {
   return [Sql.sql`${head}${json}${tail}`];
 }
 
-/** The same INSERTs as SQLite text with `?` placeholders and their values, for a synchronous connection (sqlite-direct.ts). */
+/**
+ * The same INSERTs as SQLite text with `?` placeholders and their values as bound (sqliteValue), for a
+ * synchronous connection (sqlite-direct.ts): run them as `statement.run(values)`, the array itself
+ * (spreading 10,000 values into arguments, and a second array of them, cost every batch).
+ */
 export function insertSqlite(tables: readonly TableRows[]): Array<{ sql: string; values: unknown[] }> {
   return tables.flatMap(insertSql);
 }
@@ -177,29 +181,31 @@ export function insertAll(db: Database, tables: readonly TableRows[]): Statement
   return pgStatements(tables).map((sql) => db.prisma.$executeRaw`${sql}`);
 }
 
-/** PostgreSQL: the shared prune lock when the tables need it, then every table's INSERT in one statement. */
+/** The shared prune lock as a CTE; an INSERT gated on it (pruneGate) takes it before its first row. */
+const pruneLock = () => Sql.sql`"prune_lock" AS (SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l)`;
+
+/**
+ * PostgreSQL: every table's INSERT in one statement, each gated on the shared prune lock when the
+ * tables need it (one round trip a batch: the lock was a statement of its own, issue 36).
+ */
 function pgStatements(tables: readonly TableRows[]): Sql.Sql[] {
-  const statements: Sql.Sql[] = [];
-  if (tables.some((t) => t.shareExisting && t.rows.length > 0)) {
-    statements.push(Sql.sql`SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l`);
-  }
-  const chain = pgChain(tables, [], Sql.empty, null);
-  if (chain) statements.push(chain);
-  return statements;
+  const lock = tables.some((t) => t.shareExisting && t.rows.length > 0);
+  const chain = lock ? pgChain(tables, [pruneLock()], Sql.sql` WHERE (SELECT true FROM "prune_lock")`, null) : pgChain(tables, [], Sql.empty, null);
+  return chain ? [chain] : [];
 }
 
 /**
  * Writes the tables from inside a Prisma transaction (`db` is that transaction's Database) on the
  * connection it holds, when that can be reached: SQLite's one connection, synchronously, with the
  * direct path's statements (insertSqlite); PostgreSQL's pool client, when the transaction was begun
- * inside holdingClient (pg-adapter.ts), with the statements insertAll sends. Through Prisma each bound
+ * inside holdingClient (pg-adapter.ts), with the one statement insertAll sends. Through Prisma each bound
  * byte costs: a batch of 1,000 spans and their 100 runs binds ~2 MB (issue 36, OTLP ingest). Else it
  * sends insertAll's statements through Prisma.
  */
 export async function writeTables(db: Database, tables: readonly TableRows[]): Promise<void> {
   const sqlite = db.prismaConnection?.();
   if (sqlite) {
-    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(...st.values.map(sqliteValue));
+    for (const st of insertSqlite(tables)) prepared(sqlite, st.sql).run(st.values);
     return;
   }
   const pg = db.heldClient?.();
@@ -219,9 +225,7 @@ export async function writeTables(db: Database, tables: readonly TableRows[]): P
  */
 export async function insertAllWhen<T extends { go: boolean }>(db: Database, tables: readonly TableRows[], guard: Sql.Sql): Promise<T[]> {
   if (db.provider !== 'postgres') throw new Error('insertAllWhen is PostgreSQL only');
-  const lock = tables.some((t) => t.shareExisting && t.rows.length > 0)
-    ? Sql.sql`"prune_lock" AS (SELECT count(*) FROM (SELECT pg_advisory_xact_lock_shared(hashtext(${BLOB_PRUNE_LOCK}))) AS l)`
-    : Sql.sql`"prune_lock" AS (SELECT 1)`;
+  const lock = tables.some((t) => t.shareExisting && t.rows.length > 0) ? pruneLock() : Sql.sql`"prune_lock" AS (SELECT 1)`;
   // Each INSERT reads the gate before its first row: the guard's locks and the prune lock come first.
   const gate = Sql.sql` WHERE (SELECT g."go" FROM "guard" g CROSS JOIN "prune_lock")`;
   const chain = pgChain(tables, [lock, Sql.sql`"guard" AS (${guard})`], gate, Sql.sql`SELECT * FROM "guard"`)!;

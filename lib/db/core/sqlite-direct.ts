@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 
 /** The part of better-sqlite3's API used here (the package ships no types). */
 export interface SqliteStatement {
+  /** Anonymous parameters as arguments or as one array of them. */
   run(...values: unknown[]): { changes: number };
   get(...values: unknown[]): unknown;
 }

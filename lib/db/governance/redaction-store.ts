@@ -189,11 +189,18 @@ export async function runRedactors(
   metas: ReadonlyArray<SubjectIds & { tenant?: string }>,
 ): Promise<Array<Redactor | null>> {
   const keys = new Map<string, Promise<Buffer>>();
+  // Each tenant's policy read once a call: a batch is mostly one tenant's runs (an OTLP request's 100).
+  const policies = new Map<string, RedactionPolicy | undefined>();
   const out: Array<Redactor | null> = [];
   for (const meta of metas) {
     const tenant = meta.tenant ?? DEFAULT_TENANT;
-    const policy = tenantRedactionPolicy(tenant);
-    await noteClasses(client, tenant, policy);
+    let policy: RedactionPolicy | undefined;
+    if (policies.has(tenant)) policy = policies.get(tenant);
+    else {
+      policy = tenantRedactionPolicy(tenant);
+      policies.set(tenant, policy);
+      await noteClasses(client, tenant, policy);
+    }
     if (!policy) {
       out.push(null);
       continue;

@@ -3,6 +3,7 @@
  * run recorded before times were: it reads back as no time (unknown), never as zero.
  */
 import type { CallTime } from '../../harness';
+import type { StepTreeColumns } from './agent-tree-rows';
 
 export interface CallTimeColumns {
   startedAt: Date | null;
@@ -11,9 +12,21 @@ export interface CallTimeColumns {
   endMs: number | null;
 }
 
-export function callTimeColumns(time: CallTime | undefined): CallTimeColumns {
-  if (!time) return { startedAt: null, endedAt: null, startMs: null, endMs: null };
-  return { startedAt: new Date(time.startedAt), endedAt: new Date(time.endedAt), startMs: time.startMs, endMs: time.endMs };
+/**
+ * `row` with the four time columns and the step's three tree columns (agent-tree-rows.ts) set on it,
+ * in that order: set in place, since spreading them into each step row's literal was a copy per row
+ * (issue 36, OTLP ingest builds ~1,000 step rows a request).
+ */
+export function withTimeAndTree<T extends object>(row: T, time: CallTime | undefined, tree: StepTreeColumns): T & CallTimeColumns & StepTreeColumns {
+  const r = row as T & CallTimeColumns & StepTreeColumns;
+  r.startedAt = time ? new Date(time.startedAt) : null;
+  r.endedAt = time ? new Date(time.endedAt) : null;
+  r.startMs = time ? time.startMs : null;
+  r.endMs = time ? time.endMs : null;
+  r.agentIdx = tree.agentIdx;
+  r.spanId = tree.spanId;
+  r.parentSpanId = tree.parentSpanId;
+  return r;
 }
 
 /** `{ time }` when the row has all four columns, else nothing. */

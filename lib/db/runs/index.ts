@@ -10,7 +10,7 @@ export { json } from './run-dto';
 export { parseRunFilters, type RunFilters } from './run-filters';
 export { resolveRunId } from './run-lookup';
 export { answerSoFarRecorder, claimQueuedRun, endRunsUnfinished, getRunProgressOrThrow, markRunStopping, runStatus, toolProgressRecorder, type RunProgressDto } from './run-progress';
-export { buildRunRows, validateRun, type RunRows } from './run-rows';
+export { buildRunRows, builtRun, type RunRows } from './run-rows';
 export { type TimelineDto } from './run-timeline';
 export { countRuns, listRuns, MAX_RUN_PAGE, RUN_SORT_KEYS, runWhere, type ListRunsOptions, type RunSort } from './runs-list';
 export { getBlobTextOrThrow, getRunForEvaluators, getRunOrThrow, getRunsForEvaluators, getRunSteps, getRunSummary, getToolResultAt, type EvaluatedRun } from './runs-read';

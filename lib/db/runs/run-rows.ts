@@ -9,7 +9,7 @@ import type { Prisma } from '../generated/sqlite/client';
 import { RunResultSchema, type RunResult } from '../../harness';
 import type { JsonValue } from '../../harness';
 import { BlobSet, encodeMessage } from '../core';
-import { callTimeColumns } from './call-time-rows';
+import { withTimeAndTree } from './call-time-rows';
 import { agentTreeOf, runAgentRows, stepTreeColumns } from './agent-tree-rows';
 import { GUARDRAIL_GUARD, MODEL_RETRY_GUARD, retryDetail } from './retry-rows';
 import { SPAN_STEP_GUARD, spanStepDetail } from './span-step-rows';
@@ -90,19 +90,19 @@ function parseStartedAt(value: string): Date {
   return date;
 }
 
-/** Runs validated whole by validateRun: buildRunRows does not walk them again. */
-const validatedWhole = new WeakSet<object>();
+/** Runs buildRunRows does not check again: built by typed code from input already validated (builtRun). */
+const checkedRuns = new WeakSet<object>();
 
 /**
- * RunResultSchema over the whole run, payloads included; a run that passes is remembered, so its
- * rows are built without a second, shallower check of the same object (issue 36, OTLP ingest: the
- * import validated each run and buildRunRows validated it again, ~13 ms per 1,000 spans). A
- * validated run is not changed afterwards (runs are passed on, never edited in place).
+ * Marks a run made by the project's own typed code from input it validated field by field (the OTLP
+ * import: span-record.ts checks every value it reads, numbers finite, text storable), so
+ * buildRunRows does not walk it with RunResultSchema again: the schema would re-check what the
+ * types already guarantee, ~15 ms of CPU per 1,000 imported spans (issue 36). Untrusted runs (a
+ * client's, a file's) are still parsed. A marked run is not changed afterwards.
  */
-export function validateRun(run: RunResult): ReturnType<typeof RunResultSchema.safeParse> {
-  const parsed = RunResultSchema.safeParse(run);
-  if (parsed.success) validatedWhole.add(run);
-  return parsed;
+export function builtRun<T extends RunResult>(run: T): T {
+  checkedRuns.add(run);
+  return run;
 }
 
 /**
@@ -114,7 +114,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
   const input = redactor ? redactRun(given, redactor).run : given;
   // Validate the shape without walking every JSON payload (tool results, messages, checkpoint):
   // those are re-walked when serialised, and a run's conversation repeats them on every call.
-  const parsed = validatedWhole.has(input)
+  const parsed = checkedRuns.has(input)
     ? { success: true as const }
     : RunResultSchema.safeParse({
         ...input,
@@ -161,7 +161,7 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
     const at = stepTreeColumns(s);
     switch (s.kind) {
       case 'model_turn':
-        rows.modelTurns.push({
+        rows.modelTurns.push(withTimeAndTree({
           runId: id,
           idx,
           step: s.step,
@@ -183,15 +183,13 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
           costUsd: s.costUsd ?? null,
           // A call priced on its own always has a note; its null cost then means unknown.
           costNote: s.costUsd !== undefined ? (s.costNote ?? '') : null,
-          ...callTimeColumns(s.time),
-          ...at,
-        });
+        }, s.time, at));
         break;
       case 'tool_call': {
         const result = blobs.addJson(s.resultContent);
         if (s.isError) toolErrorCount++;
         if (s.blockedBy !== null) blockedCount++;
-        rows.toolCalls.push({
+        rows.toolCalls.push(withTimeAndTree({
           runId: id,
           idx,
           step: s.step,
@@ -214,30 +212,28 @@ export function buildRunRows(given: RunResult, meta: SaveRunMeta, id: string, bl
           rewrittenBy: JSON.stringify(s.rewrittenBy),
           policy: s.policy ? JSON.stringify(s.policy) : null,
           mediaHash: s.media && s.media.length > 0 ? referenced(blobs.addJson(s.media).hash) : null,
-          ...callTimeColumns(s.time),
           approvalWait: s.approvalWait ? JSON.stringify(s.approvalWait) : null,
           taint: s.taint ? JSON.stringify(s.taint) : null,
           schemaViolation: s.schemaViolation ?? null,
           progress: s.progress && s.progress.length > 0 ? JSON.stringify(s.progress) : null,
-          ...at,
-        });
+        }, s.time, at));
         break;
       }
       case 'guard':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, errorKind: s.errorKind ?? null, ...callTimeColumns(s.time), ...at });
+        rows.guards.push(withTimeAndTree({ runId: id, idx, step: s.step, guard: s.guard, reason: s.reason, detail: s.detail, errorKind: s.errorKind ?? null }, s.time, at));
         break;
       case 'model_retry':
         // Retries share the event table (guard `model_retry`, reason the typed failure) so replay lists them in place.
-        rows.guards.push({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), errorKind: null, ...callTimeColumns(s.time), ...at });
+        rows.guards.push(withTimeAndTree({ runId: id, idx, step: s.step, guard: MODEL_RETRY_GUARD, reason: s.reason, detail: retryDetail(s), errorKind: null }, s.time, at));
         break;
       case 'guardrail':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s), errorKind: null, ...callTimeColumns(s.time), ...at });
+        rows.guards.push(withTimeAndTree({ runId: id, idx, step: s.step, guard: GUARDRAIL_GUARD, reason: s.action, detail: JSON.stringify(s), errorKind: null }, s.time, at));
         break;
       case 'span':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s), errorKind: null, ...callTimeColumns(s.time), ...at });
+        rows.guards.push(withTimeAndTree({ runId: id, idx, step: s.step, guard: SPAN_STEP_GUARD, reason: s.spanKind, detail: spanStepDetail(s), errorKind: null }, s.time, at));
         break;
       case 'tool_session':
-        rows.guards.push({ runId: id, idx, step: s.step, guard: TOOL_SESSION_GUARD, reason: s.reason, detail: toolSessionDetail(s), errorKind: null, ...callTimeColumns(undefined), ...at });
+        rows.guards.push(withTimeAndTree({ runId: id, idx, step: s.step, guard: TOOL_SESSION_GUARD, reason: s.reason, detail: toolSessionDetail(s), errorKind: null }, undefined, at));
         break;
       case 'compaction':
         rows.compactions.push({

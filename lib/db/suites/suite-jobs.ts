@@ -19,7 +19,7 @@ import { runRedactors } from '../governance';
 import { runTables } from '../runs';
 import { insertAll, insertAllWhen, insertSqlite } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
-import { prepared, sqliteValue, writeTransaction, type SqliteConnection } from '../core';
+import { prepared, writeTransaction, type SqliteConnection } from '../core';
 import { WORKER_LEASE_MS } from '../core';
 import { JobLeaseLostError, leaseRowSql, type JobLease } from '../core';
 import { FAKE_MODEL, NOISY_FAKE_MODEL, NOISY_FAKE_MODEL_ID } from '../../harness';
@@ -164,7 +164,7 @@ function storeOneDirect(conn: SqliteConnection, c: DirectCase): StoreCaseOutcome
   if (!active || !ACTIVE.includes(active.status)) return { stored: false, reason: 'suite-not-active' };
   try {
     conn.transaction(() => {
-      for (const s of c.statements) prepared(conn, s.sql).run(...s.values.map(sqliteValue));
+      for (const s of c.statements) prepared(conn, s.sql).run(s.values);
     })();
   } catch (err) {
     if (isUniqueViolation(err)) return { stored: false, reason: 'already-stored' };

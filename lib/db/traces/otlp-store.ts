@@ -197,9 +197,16 @@ async function storedLogsOf(tx: Tx, tenant: string, traceIds: string[]): Promise
 async function ingestOnce(tenant: string, spans: readonly StoredSpan[], logs: readonly StoredLog[], build: TraceBuilder, db: Database): Promise<TraceOutcome[]> {
   const spansByTrace = groupBy(spans);
   const logsByTrace = groupBy(logs);
-  const firstStart = (id: string) => (spansByTrace.get(id) ?? []).reduce<bigint | null>((m, sp) => (m === null || sp.startNs < m ? sp.startNs : m), null) ?? 0n;
   // Earliest first, so a conversation's later calls find the earlier ones' tails in the same batch.
-  const traceIds = [...new Set([...spansByTrace.keys(), ...logsByTrace.keys()])].sort((x, y) => (firstStart(x) < firstStart(y) ? -1 : firstStart(x) > firstStart(y) ? 1 : 0));
+  const firstStart = new Map<string, bigint>();
+  for (const id of new Set([...spansByTrace.keys(), ...logsByTrace.keys()])) {
+    firstStart.set(id, (spansByTrace.get(id) ?? []).reduce<bigint | null>((m, sp) => (m === null || sp.startNs < m ? sp.startNs : m), null) ?? 0n);
+  }
+  const traceIds = [...firstStart.keys()].sort((x, y) => {
+    const a = firstStart.get(x)!;
+    const b = firstStart.get(y)!;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
   return holdingClient(() => db.prisma.$transaction(
     async (tx) => {
       const txDb: Database = { prisma: tx as unknown as Prisma, provider: db.provider, close: async () => undefined, prismaConnection: db.prismaConnection, heldClient: db.heldClient };

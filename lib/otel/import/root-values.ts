@@ -17,6 +17,8 @@ export type TraceFormat = 'genai' | 'openinference' | 'ai-sdk' | 'openllmetry';
 
 export const genAiText = (v: AttrValue | undefined, role: 'user' | 'assistant') => textOfRole(messageListOf(v), role);
 function messageListOf(v: AttrValue | undefined): NormMessage[] | null {
+  // Nothing to read (most roots): no view to build.
+  if (v === undefined || v === null) return null;
   return modelCallView({ traceId: '', spanId: '', parentSpanId: null, name: '', kind: 0, startNs: 0n, endNs: 0n, attributes: { [ATTR_GEN_AI_INPUT_MESSAGES]: v ?? null }, events: [], statusCode: 0, statusMessage: '', serviceName: null }).input;
 }
 

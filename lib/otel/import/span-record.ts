@@ -62,12 +62,15 @@ function cut(value: string, max: number): string {
   return `${value.slice(0, end)}…`;
 }
 
-function hexId(value: unknown, path: string, bytes: number, optional: boolean): string | null {
+const HEX_ID: Record<number, RegExp> = { 8: /^[0-9a-fA-F]{16}$/, 16: /^[0-9a-fA-F]{32}$/ };
+const ALL_ZEROS = /^0+$/;
+
+function hexId(value: unknown, path: () => string, bytes: 8 | 16, optional: boolean): string | null {
   if ((value === undefined || value === null || value === '') && optional) return null;
-  if (typeof value !== 'string' || !new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(value)) {
-    fail(path, `must be ${bytes * 2} hex characters, got ${JSON.stringify(value)?.slice(0, 60) ?? 'nothing'}`);
+  if (typeof value !== 'string' || !HEX_ID[bytes]!.test(value)) {
+    fail(path(), `must be ${bytes * 2} hex characters, got ${JSON.stringify(value)?.slice(0, 60) ?? 'nothing'}`);
   }
-  if (/^0+$/.test(value)) return optional ? null : fail(path, 'must not be all zeros');
+  if (ALL_ZEROS.test(value)) return optional ? null : fail(path(), 'must not be all zeros');
   return value.toLowerCase();
 }
 
@@ -79,7 +82,8 @@ function nanos(value: unknown, path: string): bigint {
 
 function intOf(value: unknown, path: string): number {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  // A string of more digits than a double holds (past ~1e308) is no int64 either.
+  if (typeof value === 'string' && /^-?\d+$/.test(value) && Number.isFinite(Number(value))) return Number(value);
   return fail(path, `intValue must be an integer (number or string), got ${JSON.stringify(value)?.slice(0, 40)}`);
 }
 
@@ -99,7 +103,8 @@ export function anyValue(value: unknown, path: string): AttrValue {
   if ('intValue' in value) return intOf(value.intValue, `${path}.intValue`);
   if ('doubleValue' in value) {
     const d = value.doubleValue;
-    if (typeof d === 'number') return d;
+    // NaN and ±Infinity (protobuf carries them; OTLP/JSON spells them as strings) are no JSON value: null, as sent either way.
+    if (typeof d === 'number') return Number.isFinite(d) ? d : null;
     if (typeof d === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(d)) return null;
     return fail(`${path}.doubleValue`, 'must be a number');
   }
@@ -119,16 +124,36 @@ export function anyValue(value: unknown, path: string): AttrValue {
   return null; // an empty AnyValue is allowed (OTLP: "no value")
 }
 
+/** Whether storable() would take `value` as it is (checked before any path is spelled out). */
+const isStorable = (value: string) => !LONE_SURROGATE.test(value) && !value.includes('\u0000');
+
+/**
+ * A plain string or integer AnyValue (nearly every attribute) read without spelling out its path,
+ * which only an error needs; NOT_PLAIN for anything else, which anyValue reads.
+ */
+const NOT_PLAIN = Symbol('not plain');
+function plainValue(value: unknown): AttrValue | typeof NOT_PLAIN {
+  if (!isObject(value)) return NOT_PLAIN;
+  const s = value.stringValue;
+  if (typeof s === 'string') return isStorable(s) ? cut(s, MAX_ATTRIBUTE_CHARS) : NOT_PLAIN;
+  const n = value.intValue;
+  if (typeof n === 'number' && Number.isInteger(n) && !('stringValue' in value) && !('boolValue' in value)) return n;
+  return NOT_PLAIN;
+}
+
 /** An OTLP KeyValue list as a map. */
 export function attributes(list: unknown, path: string): AttrMap {
   if (list === undefined || list === null) return {};
   if (!Array.isArray(list)) fail(path, 'must be an array of {key, value}');
   if (list.length > MAX_ATTRIBUTES_PER_SPAN) fail(path, `has ${list.length} attributes; at most ${MAX_ATTRIBUTES_PER_SPAN} are accepted`);
   const out: AttrMap = {};
-  list.forEach((kv, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const kv: unknown = list[i];
     if (!isObject(kv) || typeof kv.key !== 'string') fail(`${path}[${i}].key`, 'must be a string');
-    out[storable(kv.key, `${path}[${i}].key`)] = anyValue(kv.value, `${path}[${i}].value`);
-  });
+    const key = isStorable(kv.key) ? kv.key : storable(kv.key, `${path}[${i}].key`);
+    const plain = plainValue(kv.value);
+    out[key] = plain !== NOT_PLAIN ? plain : anyValue(kv.value, `${path}[${i}].value`);
+  }
   return out;
 }
 
@@ -143,10 +168,10 @@ export function toSpanRecord(raw: unknown, path: string, serviceName: string | n
   const startNs = nanos(raw.startTimeUnixNano, `${path}.startTimeUnixNano`);
   const endNs = raw.endTimeUnixNano === undefined ? startNs : nanos(raw.endTimeUnixNano, `${path}.endTimeUnixNano`);
   return {
-    traceId: hexId(raw.traceId, `${path}.traceId`, 16, false)!,
-    spanId: hexId(raw.spanId, `${path}.spanId`, 8, false)!,
-    parentSpanId: hexId(raw.parentSpanId, `${path}.parentSpanId`, 8, true),
-    name: storable(raw.name, `${path}.name`),
+    traceId: hexId(raw.traceId, () => `${path}.traceId`, 16, false)!,
+    spanId: hexId(raw.spanId, () => `${path}.spanId`, 8, false)!,
+    parentSpanId: hexId(raw.parentSpanId, () => `${path}.parentSpanId`, 8, true),
+    name: isStorable(raw.name) ? raw.name : storable(raw.name, `${path}.name`),
     kind: Number.isInteger(kind) ? kind : 0,
     startNs,
     endNs: endNs < startNs ? startNs : endNs,

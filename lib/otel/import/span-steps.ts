@@ -53,7 +53,7 @@ export function spanStep(span: SpanRecord, step: number, time: CallTime, tree: S
   const output = str(a[OI.OUTPUT_VALUE] ?? null) ?? str(a['gen_ai.output.messages'] ?? null);
   const documents = documentsAt(a, OI.RETRIEVAL_DOCUMENTS) ?? documentsAt(a, OI.RERANKER_OUTPUT_DOCUMENTS);
   const inputDocuments = documentsAt(a, OI.RERANKER_INPUT_DOCUMENTS);
-  return {
+  const out: SpanStep = {
     ...tree,
     kind: 'span',
     step,
@@ -63,9 +63,10 @@ export function spanStep(span: SpanRecord, step: number, time: CallTime, tree: S
     latencyMs: ms(span.endNs - span.startNs),
     isError: span.statusCode === 2,
     time,
-    ...(input !== null ? { input } : {}),
-    ...(output !== null ? { output } : {}),
-    ...(documents ? { documents } : {}),
-    ...(inputDocuments ? { inputDocuments } : {}),
   };
+  if (input !== null) out.input = input;
+  if (output !== null) out.output = output;
+  if (documents) out.documents = documents;
+  if (inputDocuments) out.inputDocuments = inputDocuments;
+  return out;
 }

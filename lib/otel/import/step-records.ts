@@ -12,7 +12,8 @@ import { toolView, type ModelCallView } from './conventions/span-view';
 import type { AttrValue, SpanRecord } from './span-record';
 
 export const str = (v: AttrValue | undefined): string | null => (typeof v === 'string' ? v : null);
-export const num = (v: AttrValue | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null);
+/** A finite number, or the digits of one; null otherwise (a string of 400 digits is no number the run can hold). */
+export const num = (v: AttrValue | undefined): number | null => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? Number(v) : null);
 const bool = (v: AttrValue | undefined): boolean | null => (typeof v === 'boolean' ? v : null);
 export const ms = (ns: bigint) => Number(ns / 1000n) / 1000;
 
@@ -91,7 +92,7 @@ export function modelTurn(span: SpanRecord, view: ModelCallView, step: number, c
   const own = isOwn(span);
   const provider = own ? str(a[STOCKROOM.provider]) : view.provider;
   const finishReason = own ? str(a[STOCKROOM.finishReason]) : view.finishReasons.length > 0 ? view.finishReasons.join(', ') : null;
-  return {
+  const turn: ModelTurn = {
     kind: 'model_turn',
     step,
     text: assistantText(view.output),
@@ -101,11 +102,13 @@ export function modelTurn(span: SpanRecord, view: ModelCallView, step: number, c
     outputTokens: Math.trunc(view.outputTokens ?? 0),
     latencyMs: ms(span.endNs - span.startNs),
     contextTokensEstimate: Math.trunc(num(a[STOCKROOM.contextTokens]) ?? inputTokens),
-    ...(provider !== null ? { provider } : {}),
-    ...(finishReason !== null ? { finishReason } : {}),
-    ...(view.cachedTokens !== null ? { cachedTokens: Math.trunc(view.cachedTokens) } : {}),
-    ...(view.timeToFirstChunkS !== null ? { timeToFirstTokenMs: Math.round(view.timeToFirstChunkS * 1e6) / 1e3 } : {}),
   };
+  // Optional keys set in place (a conditional spread per key allocated an object each, per call).
+  if (provider !== null) turn.provider = provider;
+  if (finishReason !== null) turn.finishReason = finishReason;
+  if (view.cachedTokens !== null) turn.cachedTokens = Math.trunc(view.cachedTokens);
+  if (view.timeToFirstChunkS !== null) turn.timeToFirstTokenMs = Math.round(view.timeToFirstChunkS * 1e6) / 1e3;
+  return turn;
 }
 
 /** A tool's result as a later model call saw it (a tool message answering the call), for tool spans that do not carry it. */

@@ -42,9 +42,22 @@ const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content'])
 
 export const str = (v: AttrValue | undefined): string | null => (typeof v === 'string' ? v : null);
 export const num = (v: AttrValue | undefined): number | null =>
-  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : null;
-const firstStr = (a: AttrMap, keys: string[]) => keys.map((k) => str(a[k])).find((v) => v !== null) ?? null;
-const firstNum = (a: AttrMap, keys: string[]) => keys.map((k) => num(a[k])).find((v) => v !== null) ?? null;
+  typeof v === 'number' ? (Number.isFinite(v) ? v : null) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? Number(v) : null;
+/** The first of `keys` that holds a string (a number), else null; a plain loop: this runs for every key of every span. */
+function firstStr(a: AttrMap, keys: readonly string[]): string | null {
+  for (const k of keys) {
+    const v = a[k];
+    if (typeof v === 'string') return v;
+  }
+  return null;
+}
+function firstNum(a: AttrMap, keys: readonly string[]): number | null {
+  for (const k of keys) {
+    const v = num(a[k]);
+    if (v !== null) return v;
+  }
+  return null;
+}
 
 /** What kind of span this is: a model call, a tool call, an agent (root), or some other step. */
 export function kindOf(span: SpanRecord): SpanKind {
