@@ -4,7 +4,7 @@
  * NUL, naming the path, exactly as a span's is; the text itself is never echoed.
  */
 import { describe, expect, it } from 'vitest';
-import { TraceImportError } from '../errors';
+import { importRefusal } from '../testing/import-refusal';
 import { readOtlpLogsJson } from './log-record';
 import { readOtlpJsonText } from './read-otlp';
 
@@ -15,15 +15,7 @@ const logs = (record: Record<string, unknown>) =>
 const spans = (span: Record<string, unknown>) =>
   JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: SPAN, name: 'chat', startTimeUnixNano: '1', endTimeUnixNano: '2', ...span }] }] }] });
 
-const refusal = (read: () => unknown): string => {
-  try {
-    read();
-  } catch (err) {
-    expect(err).toBeInstanceOf(TraceImportError);
-    return (err as Error).message;
-  }
-  throw new Error('accepted');
-};
+const refusal = importRefusal;
 
 describe('log records are held to the text checks spans are', () => {
   const LONE = 'before \ud800 after';

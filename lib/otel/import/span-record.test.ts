@@ -3,19 +3,11 @@
  * run built from them is stored without another schema pass (lib/db/runs builtRun, issue 36).
  */
 import { describe, expect, it } from 'vitest';
-import { TraceImportError } from '../errors';
+import { importRefusal } from '../testing/import-refusal';
 import { anyValue, attributes, toSpanRecord } from './span-record';
 import { num } from './step-records';
 
-const refusal = (read: () => unknown): string => {
-  try {
-    read();
-  } catch (err) {
-    expect(err).toBeInstanceOf(TraceImportError);
-    return (err as Error).message;
-  }
-  throw new Error('accepted');
-};
+const refusal = importRefusal;
 
 describe('span values are checked before a run is built from them', () => {
   it('reads a non-finite double (protobuf carries them) as null, as the JSON spellings are', () => {
