@@ -2,7 +2,8 @@
  * `npm run bench -- --only mcpmemory` (issues 11 §3 and 36): a real `mcp-server --transport http`
  * process taken through 25,000 requests on one session (pings and tool calls), then 100 SDK clients
  * that open sessions and go quiet without closing (their GET streams stay open, as the SDK's client
- * leaves them), then a wait while the idle sessions are reaped. Measures; never asserts.
+ * leaves them), then a wait while the idle sessions are reaped and the quiet server compacts. Measures;
+ * never asserts.
  *
  * Two passes, each in a fresh server process with bench-memory-probe.ts loaded (it answers `read`
  * and `collect` on stdin), because a collection forced for one reading changes when V8 collects
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { httpConnection, McpToolExecutor } from './client';
+import { COMPACT_MIN_INTERVAL_MS, COMPACT_QUIET_MS } from './server';
 import { REPO_ROOT } from './shared';
 
 /** Requests sent on one session. */
@@ -160,8 +162,10 @@ async function scenario(url: string, read: (stage: Stage) => Promise<void>): Pro
     await Promise.all(clients.map((c) => c.call('search_products', { query: 'gloves' })));
     await read('clients');
     // The clients go quiet without closing; the reaper closes their sessions (and the long one's).
-    // It looks every min(30 s, idle limit); three idle limits cover the idle time and a pass.
-    await new Promise((resolve) => setTimeout(resolve, BENCH_IDLE_MINUTES * 60_000 * 3));
+    // It looks every min(30 s, idle limit); three idle limits cover the idle time and a pass. Then the
+    // server compacts once quiet (idle-compaction.ts): a quiet second, and at most one compaction in
+    // the interval, which one made when the clients went quiet may have started.
+    await new Promise((resolve) => setTimeout(resolve, BENCH_IDLE_MINUTES * 60_000 * 3 + COMPACT_QUIET_MS + COMPACT_MIN_INTERVAL_MS));
     await read('reaped');
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
     const answers = await Promise.all([

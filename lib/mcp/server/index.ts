@@ -15,3 +15,4 @@ export { GovernedWrites, OPEN_WRITES, refusingWrites, type WriteGate } from './w
 export { isMcpApproval, MCP_RUN_PREFIX, type McpApprovalStore } from './mcp-approvals';
 export { runMcpServer } from './serve';
 export { parseServerFlags, type ServerFlags } from './server-options';
+export { COMPACT_MIN_INTERVAL_MS, COMPACT_QUIET_MS } from './idle-compaction';
