@@ -119,8 +119,11 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
         throw err;
       });
       if (out.stored) deps.onCaseStored?.(job);
+      if (!out.stored && out.reason !== 'already-stored') return;
       // The pages following the suite in this process are told at once, not at their next read.
-      if ((out.stored || out.reason === 'already-stored') && (await finishSuiteIfComplete(job.suiteRunId))) nudgeSuiteStatus(job.suiteRunId);
+      if (await finishSuiteIfComplete(job.suiteRunId, getDb(), ctx.lease)) nudgeSuiteStatus(job.suiteRunId);
+      // Not finished: the count read the job as still held (a lost one threw), so its completion need not ask again.
+      else ctx.leaseConfirmed?.();
     },
     async 'governed-resume'(job, ctx) {
       // Loaded lazily: the governance service pulls in the policy file and the MCP executor.

@@ -118,6 +118,12 @@ export interface JobContext {
    * another worker. The job is held while this worker's heartbeat is younger than WORKER_LEASE_MS.
    */
   lease?: JobLease;
+  /**
+   * Told by a handler whose last statement read the job as still held under `lease` (the suite
+   * case's count, finishSuiteIfComplete): the job is then completed without asking again (a round
+   * trip of each run a worker stores). A handler that writes or waits after that read does not call it.
+   */
+  leaseConfirmed?: () => void;
 }
 
 export type JobHandler<K extends JobKind> = (payload: JobPayload<K>, ctx: JobContext) => Promise<void>;

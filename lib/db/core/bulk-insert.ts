@@ -16,6 +16,7 @@ import 'server-only';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import type { Database } from './client';
 import { prepared, sqliteValue } from './sqlite-direct';
+import { rawRows } from './pg-direct';
 
 /** Bound values per INSERT: under SQLite's 32,766 and PostgreSQL's 65,535 limits. */
 const MAX_PARAMS = 10_000;
@@ -220,7 +221,8 @@ export async function writeTables(db: Database, tables: readonly TableRows[]): P
  * PostgreSQL: insertAll's rows in one statement that first runs `guard` (a query of at most one row
  * with a boolean column `go`, which may lock what it reads FOR SHARE until the statement commits) and
  * writes only when it returns a row whose `go` is true; returns the guard's rows. One round trip where
- * a transaction of checks and inserts took six (BEGIN, each check, the prune lock, the insert, COMMIT).
+ * a transaction of checks and inserts took six (BEGIN, each check, the prune lock, the insert, COMMIT),
+ * sent on the pool (pg-direct.ts): never inside a caller's transaction.
  * The prune lock (shareExisting) is taken with the guard, before any row is written.
  */
 export async function insertAllWhen<T extends { go: boolean }>(db: Database, tables: readonly TableRows[], guard: Sql.Sql): Promise<T[]> {
@@ -229,5 +231,6 @@ export async function insertAllWhen<T extends { go: boolean }>(db: Database, tab
   // Each INSERT reads the gate before its first row: the guard's locks and the prune lock come first.
   const gate = Sql.sql` WHERE (SELECT g."go" FROM "guard" g CROSS JOIN "prune_lock")`;
   const chain = pgChain(tables, [lock, Sql.sql`"guard" AS (${guard})`], gate, Sql.sql`SELECT * FROM "guard"`)!;
-  return db.prisma.$queryRaw<T[]>`${chain}`;
+  // On the pool, not through Prisma: the rows' JSON is most of what a store binds (pg-direct.ts).
+  return rawRows<T>(db, chain);
 }

@@ -10,7 +10,7 @@ import { resolveDatabaseUrl, type DatabaseTarget, type Provider } from './databa
 import { sqliteAdapter } from './sqlite-adapter';
 import { openSqliteDirect, type SqliteConnection } from './sqlite-direct';
 import { heldClient, ReleasingPrismaPg } from './pg-adapter';
-import type { PoolClient } from 'pg';
+import pg, { type PoolClient } from 'pg';
 import { guardUnavailable } from './unavailable-guard';
 
 /** Connections a process's PostgreSQL pool opens at most (node-postgres' default, stated here). */
@@ -35,6 +35,13 @@ export interface Database {
   readonly prismaConnection?: () => SqliteConnection | null;
   /** PostgreSQL: the pool client of the transaction the caller is inside, when it was begun inside holdingClient (pg-adapter.ts); else null. */
   readonly heldClient?: () => PoolClient | null;
+  /**
+   * PostgreSQL: the pool Prisma's adapter draws its connections from. A statement sent on it
+   * (pg-direct.ts) skips Prisma's compiling and mapping of every bound value, ~0.4 ms of CPU a
+   * statement and more per bound byte: what a worker's per-run statements use. Outside any
+   * transaction: never used for a statement that must be part of one.
+   */
+  readonly pool?: pg.Pool;
 }
 
 /**
@@ -60,10 +67,23 @@ export function openDatabase(url: string | undefined = process.env.DATABASE_URL)
       },
     };
   }
-  const client = guardUnavailable(new PostgresClient({ adapter: new ReleasingPrismaPg({ connectionString: target.url, max: PG_POOL_SIZE }) }));
+  const pool = new pg.Pool({ connectionString: target.url, max: PG_POOL_SIZE });
+  // An idle connection PostgreSQL cut (a restart, a failover) is discarded by node-postgres and the
+  // next query opens another; unheard, its error would end the process (Prisma listens only once connected).
+  pool.on('error', () => undefined);
+  const client = guardUnavailable(new PostgresClient({ adapter: new ReleasingPrismaPg(pool) }));
   // Same models, same generated API; only the provider-specific query options differ (see runs-list).
   const prisma = client as unknown as Prisma;
-  return { prisma, provider: 'postgres', close: () => client.$disconnect(), heldClient };
+  return {
+    prisma,
+    provider: 'postgres',
+    close: async () => {
+      await client.$disconnect();
+      if (!pool.ending) await pool.end();
+    },
+    heldClient,
+    pool,
+  };
 }
 
 const cache = globalThis as unknown as { __stockroomDb?: Database };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './client';
 import { JobLeaseLostError, type JobLease } from './job-lease';
 import { replaceRun, saveRun } from '../runs/runs-write';
-import { storeSuiteCase } from '../suites/suite-jobs';
+import { finishSuiteIfComplete, storeSuiteCase } from '../suites/suite-jobs';
 import { createSuiteRun } from '../suites/suites';
 import { makeMeta, makeRun } from '../testing/run-fixtures';
 import { testProviders, type TestDatabase } from '../testing/test-databases';
@@ -82,6 +82,28 @@ describe.skipIf(pg.skipReason !== null)('stores fenced by the job lease (Postgre
     await expect(storeCase(suiteRunId, 'c1', first)).rejects.toThrow(/released and locked again by this worker/);
     expect(await db.prisma.suiteCase.count({ where: { suiteRunId } })).toBe(0);
     expect(await storeCase(suiteRunId, 'c1', second)).toMatchObject({ stored: true });
+  });
+
+  it('the count after a stored case reads the lease in the same statement: false while held, JobLeaseLostError once released; a suite it completes is finished whoever holds the job', async () => {
+    const suiteRunId = await createSuiteRun({ kind: 'eval', config: {}, datasetName: 'stockroom-v1', datasetHash: 'h', total: 2, tenant: 'kittiwake', createdBy: 'u1' }, db);
+    const job = await lockedJob('lease-count', 'pool-a');
+    const lease: JobLease = { jobId: job, lockedBy: 'pool-a' };
+    expect(await storeCase(suiteRunId, 'c1', lease)).toMatchObject({ stored: true });
+    expect(await finishSuiteIfComplete(suiteRunId, db, lease)).toBe(false);
+    await release(job, 'pool-b'); // pool-a paused past its lease after its store; pool-b took the job
+    await expect(finishSuiteIfComplete(suiteRunId, db, lease)).rejects.toThrow(/now held by pool-b/);
+    await release(job, null);
+    await expect(finishSuiteIfComplete(suiteRunId, db, lease)).rejects.toThrow(/released or finished/);
+    await expect(finishSuiteIfComplete(suiteRunId, db, { jobId: '999999', lockedBy: 'pool-a' })).rejects.toBeInstanceOf(JobLeaseLostError); // finished and deleted
+    await expect(finishSuiteIfComplete('no-such-suite', db, lease)).rejects.toBeInstanceOf(JobLeaseLostError);
+    expect(await finishSuiteIfComplete('no-such-suite', db)).toBe(false);
+    // The last case, stored by the new owner: the suite is finished once, then its count answers false under a lease still held.
+    await release(job, 'pool-b');
+    expect(await storeCase(suiteRunId, 'c2', { jobId: job, lockedBy: 'pool-b' })).toMatchObject({ stored: true });
+    expect(await finishSuiteIfComplete(suiteRunId, db, lease)).toBe(true);
+    expect(await db.prisma.suiteRun.findUniqueOrThrow({ where: { id: suiteRunId } })).toMatchObject({ status: 'done', completed: 2 });
+    expect(await finishSuiteIfComplete(suiteRunId, db, { jobId: job, lockedBy: 'pool-b' })).toBe(false);
+    await expect(finishSuiteIfComplete(suiteRunId, db, lease)).rejects.toBeInstanceOf(JobLeaseLostError);
   });
 
   it('a queued run’s record is not overwritten by a worker whose job went to another', async () => {

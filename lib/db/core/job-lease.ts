@@ -48,11 +48,20 @@ export function heldByLease(lease: JobLease): Sql.Sql {
 }
 
 /**
+ * A query of at most one row (PostgreSQL): the job's `locked_by` and whether it is still under
+ * `lease` (`held`; no row when the job is gone), unlocked: the check a worker makes before it
+ * completes a job, folded into its last statement (finishSuiteIfComplete).
+ */
+export function leaseStateSql(lease: JobLease): Sql.Sql {
+  return Sql.sql`SELECT "locked_by", (${heldByLease(lease)}) AS "held" FROM ${Sql.raw(`${GRAPHILE_SCHEMA}._private_jobs`)} WHERE id = ${lease.jobId}::bigint`;
+}
+
+/**
  * A query of one row (PostgreSQL, for insertAllWhen's guard): the job's row locked FOR SHARE and
  * whether it is still under `lease` (`held`: null when the job is gone), as assertJobHeld checks it.
  */
 export function leaseRowSql(lease: JobLease): Sql.Sql {
-  return Sql.sql`SELECT "locked_by", (${heldByLease(lease)}) AS "held" FROM ${Sql.raw(`${GRAPHILE_SCHEMA}._private_jobs`)} WHERE id = ${lease.jobId}::bigint FOR SHARE`;
+  return Sql.sql`${leaseStateSql(lease)} FOR SHARE`;
 }
 
 /** The job's lease was lost (released to another worker, or the job is gone): nothing was stored. */

@@ -21,7 +21,8 @@ import { insertAll, insertAllWhen, insertSqlite } from '../core';
 import { Prisma as Sql } from '../generated/sqlite/client';
 import { prepared, writeTransaction, type SqliteConnection } from '../core';
 import { WORKER_LEASE_MS } from '../core';
-import { JobLeaseLostError, leaseRowSql, type JobLease } from '../core';
+import { JobLeaseLostError, leaseRowSql, leaseStateSql, type JobLease } from '../core';
+import { rawRows } from '../core';
 import { FAKE_MODEL, NOISY_FAKE_MODEL, NOISY_FAKE_MODEL_ID } from '../../harness';
 import { FAKE_MODEL_ID } from '../../harness';
 import type { WorkerPresence } from '../../format';
@@ -187,16 +188,19 @@ export interface SuiteForCase {
 
 /**
  * The suite a case belongs to (null when it is gone) and whether the case is stored, in one raw
- * query: a worker asks this before every case, and a Prisma model query costs twice a raw one.
+ * query: a worker asks this before every case (on PostgreSQL's pool, pg-direct.ts: a Prisma model
+ * query costs twice a raw one, and a raw one through Prisma several times one on the pool).
  */
 export async function suiteForCase(suiteRunId: string, setting: string, caseId: string, db: Database = getDb(), epoch = 0): Promise<SuiteForCase | null> {
   const rows = db.direct
     ? // SQLite: the same query on the synchronous connection (sqlite-direct.ts), a tenth of the CPU.
       [prepared(db.direct(), SUITE_FOR_CASE_SQLITE).get(setting, caseId, epoch, suiteRunId) as (Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }) | undefined].filter((r) => r !== undefined)
-    : await db.prisma.$queryRaw<Array<Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }>>`
-    SELECT s."status", s."config", s."datasetHash", s."goldenSha256", s."createdBy", s."tenant",
-      EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ${setting} AND c."caseId" = ${caseId} AND c."epoch" = ${epoch}) AS "caseStored"
-    FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`;
+    : await rawRows<Omit<SuiteForCase, 'caseStored'> & { caseStored: unknown }>(
+        db,
+        Sql.sql`SELECT s."status", s."config", s."datasetHash", s."goldenSha256", s."createdBy", s."tenant",
+          EXISTS (SELECT 1 FROM "SuiteCase" c WHERE c."suiteRunId" = s."id" AND c."setting" = ${setting} AND c."caseId" = ${caseId} AND c."epoch" = ${epoch}) AS "caseStored"
+        FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`,
+      );
   const row = rows[0];
   // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
   return row ? { ...row, caseStored: Number(row.caseStored) > 0 } : null;
@@ -208,7 +212,7 @@ const SUITE_FOR_CASE_SQLITE = `SELECT s."status", s."config", s."datasetHash", s
 
 /** The suite's status, or null when it is gone (polled while cases run: one raw query). */
 export async function suiteStatus(suiteRunId: string, db: Database = getDb()): Promise<string | null> {
-  const rows = await db.prisma.$queryRaw<{ status: string }[]>`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`;
+  const rows = await rawRows<{ status: string }>(db, Sql.sql`SELECT "status" FROM "SuiteRun" WHERE "id" = ${suiteRunId}`);
   return rows[0]?.status ?? null;
 }
 
@@ -301,19 +305,31 @@ const SUITE_COUNTS_SQLITE = `SELECT s."total", s."status", (SELECT COUNT(*) FROM
 
 /**
  * Finishes the suite when every case is stored: settings written, status done. Safe to call from
- * any worker any number of times, at once (only the first that sees it complete moves it).
+ * any worker any number of times, at once (only the first that sees it complete moves it). Under a
+ * job's lease (a PostgreSQL worker, after it stored its case) the same statement reads whether the
+ * job is still held, the check a worker makes before it completes the job (lib/jobs/graphile.ts),
+ * without a round trip of its own: false under a lease means the job was still held when the cases
+ * were counted, and a job released meanwhile throws JobLeaseLostError. True (it finished the suite,
+ * whoever holds the job now) says nothing of the lease.
  */
-export async function finishSuiteIfComplete(suiteRunId: string, db: Database = getDb()): Promise<boolean> {
+export async function finishSuiteIfComplete(suiteRunId: string, db: Database = getDb(), lease?: JobLease): Promise<boolean> {
   // Asked after every stored case: one raw query for the status and both counts (on SQLite's synchronous connection there).
   const [suite] = db.direct
-    ? [prepared(db.direct(), SUITE_COUNTS_SQLITE).get(suiteRunId) as { total: unknown; status: string; stored: unknown } | undefined].filter((r) => r !== undefined)
-    : await db.prisma.$queryRaw<{ total: unknown; status: string; stored: unknown }[]>`
-    SELECT s."total", s."status", (SELECT COUNT(*) FROM "SuiteCase" c WHERE c."suiteRunId" = s."id") AS "stored"
-    FROM "SuiteRun" s WHERE s."id" = ${suiteRunId}`;
-  if (!suite || !ACTIVE.includes(suite.status)) return false;
-  const stored = Number(suite.stored);
-  if (stored < Number(suite.total)) return false;
-  return closeSuite(suiteRunId, { status: 'done', completed: stored }, db);
+    ? [prepared(db.direct(), SUITE_COUNTS_SQLITE).get(suiteRunId) as { total: unknown; status: string | null; stored: unknown; locked_by?: string | null; held?: boolean | null } | undefined].filter((r) => r !== undefined)
+    : await rawRows<{ total: unknown; status: string | null; stored: unknown; locked_by?: string | null; held?: boolean | null }>(
+        db,
+        Sql.sql`SELECT s."total", s."status", (SELECT COUNT(*) FROM "SuiteCase" c WHERE c."suiteRunId" = s."id") AS "stored"${lease ? Sql.sql`, l."locked_by", l."held"` : Sql.empty}
+        FROM (SELECT 1) AS one LEFT JOIN "SuiteRun" s ON s."id" = ${suiteRunId}${lease ? Sql.sql` LEFT JOIN (${leaseStateSql(lease)}) l ON TRUE` : Sql.empty}`,
+      );
+  const stored = Number(suite?.stored);
+  if (suite?.status && ACTIVE.includes(suite.status) && stored >= Number(suite.total)) {
+    const closed = await closeSuite(suiteRunId, { status: 'done', completed: stored }, db);
+    // Another worker closed it first: false is answered, as always, once the lease was read again (the
+    // read above is older than the close's wait); the suite is no longer active, so that is all it does.
+    return closed || !lease ? closed : finishSuiteIfComplete(suiteRunId, db, lease);
+  }
+  if (lease && suite?.held !== true) throw new JobLeaseLostError(lease, suite?.locked_by ?? null);
+  return false;
 }
 
 /** What a suite's cancel did. */
