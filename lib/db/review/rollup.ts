@@ -105,11 +105,19 @@ export async function rolledContributions(txDb: Database, runIds: readonly strin
   return new Map(rows.map((r) => [r.runId, r.contribution]));
 }
 
-/** Records what each run added (replacing what it added before). */
+/**
+ * Records what each run added (replacing what it added before), updating a run's row in place. Deleted
+ * and inserted again, a row another transaction waited to lock (rolledContributions) was gone when the
+ * lock came free, and PostgreSQL's FOR UPDATE skips a deleted row without seeing its replacement: a
+ * backfill that waited on a drain then read "never rolled up" and added the drain's runs a second time
+ * (45 scores counted for 30 runs). An updated row is followed to its new version.
+ */
 export async function saveContributions(txDb: Database, rows: ReadonlyArray<{ runId: string; tenant: string; contribution: string }>): Promise<void> {
   if (rows.length === 0) return;
-  await txDb.prisma.runRolled.deleteMany({ where: { runId: { in: rows.map((r) => r.runId) } } });
-  await txDb.prisma.runRolled.createMany({ data: [...rows] });
+  // One row a run (the last given), in run id order: the order rolledContributions locks them in.
+  const byRun = new Map(rows.map((r) => [r.runId, { runId: r.runId, tenant: r.tenant, contribution: r.contribution }]));
+  const sorted = [...byRun.values()].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+  for (const statement of insertAll(txDb, [{ table: 'RunRolled', rows: sorted, updateOn: 'runId' }])) await statement;
 }
 
 export interface RollupRows {
