@@ -8,12 +8,11 @@ import { callSignature } from '../../harness';
 import type { CallTime, ModelTurn, ToolRecord } from '../../harness';
 import { ATTR_ERROR_TYPE, ATTR_GEN_AI_OUTPUT_MESSAGES, EVENTS, STOCKROOM, TOOL_ERROR_TYPES } from '../attributes';
 import { textOfRole, type NormMessage } from './conventions/messages';
-import { toolView, type ModelCallView } from './conventions/span-view';
+import { num, str, toolView, type ModelCallView } from './conventions/span-view';
 import type { AttrValue, SpanRecord } from './span-record';
 
-export const str = (v: AttrValue | undefined): string | null => (typeof v === 'string' ? v : null);
-/** A finite number, or the digits of one; null otherwise (a string of 400 digits is no number the run can hold). */
-export const num = (v: AttrValue | undefined): number | null => (typeof v === 'number' ? (Number.isFinite(v) ? v : null) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? Number(v) : null);
+// The attribute readers are the conventions' own, one definition for the whole import.
+export { num, str } from './conventions/span-view';
 const bool = (v: AttrValue | undefined): boolean | null => (typeof v === 'boolean' ? v : null);
 export const ms = (ns: bigint) => Number(ns / 1000n) / 1000;
 

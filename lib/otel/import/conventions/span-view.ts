@@ -41,6 +41,7 @@ export type SpanKind = 'chat' | 'tool' | 'agent' | 'step';
 const CHAT_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
 
 export const str = (v: AttrValue | undefined): string | null => (typeof v === 'string' ? v : null);
+/** A finite number, or the digits of one; null otherwise (a string of 400 digits is no number the run can hold). */
 export const num = (v: AttrValue | undefined): number | null =>
   typeof v === 'number' ? (Number.isFinite(v) ? v : null) : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v)) ? Number(v) : null;
 /** The first of `keys` that holds a string (a number), else null; a plain loop: this runs for every key of every span. */
