@@ -57,12 +57,6 @@ export interface HttpServerOptions {
   conformanceTools?: boolean;
   /** Sessions one client may hold (default MAX_SESSIONS_PER_CLIENT). */
   maxSessionsPerClient?: number;
-  /**
-   * Once sessions have gone and no request came for a second, run one full garbage collection (at
-   * most every 5 s) so the memory their load grew goes back to the system (idle-compaction.ts).
-   * Default: on. A function: what collects instead (tests count the calls).
-   */
-  compactWhenIdle?: boolean | (() => void);
   log?: (message: string) => void;
 }
 
@@ -136,9 +130,8 @@ export async function startStockroomHttpServer(options: HttpServerOptions): Prom
   const path = options.path ?? '/mcp';
   const allowed = options.allowedHostnames ?? defaultAllowedHostnames(host);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const compaction = idleCompaction(
-    options.compactWhenIdle === false ? { collect: null } : typeof options.compactWhenIdle === 'function' ? { collect: options.compactWhenIdle } : {},
-  );
+  // Once its sessions have gone and it is quiet, the server hands back the memory their load grew.
+  const compaction = idleCompaction();
   const sessions = new SessionTable<Session>({
     close: async ({ transport, server }) => {
       await transport.close();
