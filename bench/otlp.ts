@@ -8,12 +8,11 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { migrate } from '../scripts/db-migrate.mjs';
 import { createTestDatabaseUrl } from '../lib/db/testing/test-databases';
 import { hashToken } from '../lib/otel/ingest-tokens';
 import { percentile } from './stats';
+import { fullCollection } from '../lib/mcp/server/idle-compaction';
 
 interface Figure {
   name: string;
@@ -28,10 +27,11 @@ const SPANS_PER_TRACE = 10;
 const SPANS_PER_REQUEST = 1_000;
 const TOKEN = 'bench-otlp-token-0123456789abcdef';
 
-/** A real collection before each retained-heap sample (the bench runs without --expose-gc). */
+/** A real collection before each retained-heap sample (the bench runs without its gc exposed). */
 function collector(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
+  const gc = fullCollection();
+  if (!gc) throw new Error('bench otlp: this runtime offers no full garbage collection');
+  return gc;
 }
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
