@@ -1,8 +1,12 @@
 /**
  * One finished run through a tenant's online evaluators (issue 37): each matching metric or detector
  * measures it; a judge grades it when the run is in its sample (a hash of the run id, sampling.ts) and
- * its spend today is under its daily cap. A judge that cannot answer gives a null score saying why.
+ * its spend today is under its daily cap. A judge that cannot answer gives a null score saying why, and
+ * so does one this process cannot build (its provider's credentials missing here, a spec no longer
+ * valid): that is the evaluator's configuration, not a fault of the drain, and failing the drain for it
+ * would hold every tenant's runs in the outbox until someone fixed it.
  */
+import { ConfigError } from '../harness';
 import { FakeJudge, isScored, judgeItemOfRun, measureRun, sampledRun, type Judge, type MetricKind } from '../eval';
 import type { EvaluatedRun } from '../db/runs';
 import type { EvaluatorDto } from '../db/review';
@@ -40,7 +44,14 @@ export async function scoreRun(runId: string, run: EvaluatedRun, evaluators: rea
       out.push({ ...base, score: null, value: null, detail: `not graded: the daily cap of $${cap} was reached`, spendUsd: null });
       continue;
     }
-    const judge = await judges.judgeFor(e.config.judge ?? 'fake');
+    let judge: Judge;
+    try {
+      judge = await judges.judgeFor(e.config.judge ?? 'fake');
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      out.push({ ...base, score: null, value: null, detail: `not graded: the judge cannot be used by this worker (${err.message})`.slice(0, 500), spendUsd: null });
+      continue;
+    }
     const outcome = await judge.grade(judgeItemOfRun(run), { signal: judges.signal });
     const usd = outcome.spend ? outcome.spend.usd : judge instanceof FakeJudge ? 0 : null;
     if (usd) judges.spent(e, usd);

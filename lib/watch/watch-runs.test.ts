@@ -182,6 +182,31 @@ describeOnDatabases('online evaluators on $name', ({ test, db }) => {
     for (const id of ids) expect(await scoresOfRun('rollup', id, db)).toHaveLength(1);
   });
 
+  test('a live judge this worker cannot build scores null saying why, and holds up no run: not its own, not another tenant\'s', async () => {
+    await clear();
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      await saveEvaluator('rollup', { name: 'live', kind: 'judge', enabled: true, config: { judge: 'openai:gpt-4o-mini', sampleRate: 1 }, filter: {} }, 'admin', db);
+      await saveEvaluator('rollup', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+      await saveEvaluator('other', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
+      const mine = await saveRun(makeRun({ runId: 'w-nokey', rounds: 1 }), makeMeta({ tenant: 'rollup' }), db);
+      const theirs = await saveRun(makeRun({ runId: 'w-nokey-other', rounds: 1 }), makeMeta({ tenant: 'other' }), db);
+      // The default builder (the models library's createJudge), not a stand-in: it refuses without the key.
+      const report = await watchPendingRuns({ db });
+      expect(report.runs).toBe(2);
+      expect(await pendingWatchCount(db)).toBe(0);
+      const scores = await scoresOfRun('rollup', mine, db);
+      const judged = scores.find((s) => s.evaluatorName === 'live');
+      expect(judged).toMatchObject({ score: null, value: null });
+      expect(judged?.detail).toMatch(/not graded: the judge cannot be used by this worker.*OPENAI_API_KEY/);
+      expect(scores.find((s) => s.evaluatorName === 'loops')?.score).not.toBeNull();
+      expect(await scoresOfRun('other', theirs, db)).toHaveLength(1);
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   test('drops a deleted run from the outbox with it', async () => {
     await clear();
     await saveEvaluator('acme', { name: 'loops', kind: 'loop_findings', enabled: true, config: {}, filter: {} }, 'admin', db);
