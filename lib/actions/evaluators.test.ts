@@ -76,3 +76,26 @@ describe('evaluator actions', () => {
     expect(await saveAlertRuleAction({ name: 'drop', kind: 'score_drop', threshold: '0.1' } as never)).toMatchObject({ ok: false, fieldErrors: { evaluator: [expect.any(String)] } });
   });
 });
+
+describe('a run made on the dashboard is scored without waiting for the sweep', () => {
+  // No sweep runs in these tests: only the action's own poke of the watch job can score the runs.
+  const scoresOf = async (runId: string) => (await import('../db/core/client')).getDb().prisma.runScore.findMany({ where: { runId } });
+  const scoredSoon = async (runId: string) => {
+    await expect.poll(async () => (await scoresOf(runId)).map((s) => s.evaluatorName), { timeout: 20_000, interval: 50 }).toContain('dashboard-loops');
+  };
+
+  it('a run from the run form, run to its end (Run) or followed as it goes (Start)', async () => {
+    const { saveEvaluatorAction } = await import('./save-evaluator');
+    const { runOneAction } = await import('./run-one');
+    const { startRunAction } = await import('./start-run');
+    env.as('admin');
+    expect((await saveEvaluatorAction({ name: 'dashboard-loops', kind: 'loop_findings' } as never)).ok).toBe(true);
+    env.as('operator');
+    const one = await runOneAction({ datasetId: 'bundled', caseId: 'S003' } as never);
+    if (!one.ok) throw new Error(one.error);
+    await scoredSoon(one.data.runId);
+    const started = await startRunAction({ datasetId: 'bundled', caseId: 'S001' } as never);
+    if (!started.ok) throw new Error(started.error);
+    await scoredSoon(started.data.runId);
+  });
+});

@@ -7,14 +7,17 @@ import { ReplayRunInputSchema } from '../schemas/replay-run';
 import { safeAction } from '../boundary/safe-action';
 import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
 import { replayRun } from '../runs/replay';
+import { pokeWatch } from '../jobs/queue';
 
 export const replayRunAction = safeAction({
   name: 'replayRun',
   schema: ReplayRunInputSchema,
   role: 'operator',
-  handler: (input, { principal }) => {
+  handler: async (input, { principal }) => {
     // The replay runs without the policy, like any single ungoverned run.
     refuseUngovernedIfMandatory(principal.tenant);
-    return replayRun(input, principal);
+    const result = await replayRun(input, principal);
+    await pokeWatch();
+    return result;
   },
 });

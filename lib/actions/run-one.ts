@@ -7,13 +7,17 @@ import { RunOneInputSchema } from '../schemas/run-settings';
 import { safeAction } from '../boundary/safe-action';
 import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
 import { runOne } from '../runs/single';
+import { pokeWatch } from '../jobs/queue';
 
 export const runOneAction = safeAction({
   name: 'runOne',
   schema: RunOneInputSchema,
   role: 'operator',
-  handler: (input, { principal }) => {
+  handler: async (input, { principal }) => {
     refuseUngovernedIfMandatory(principal.tenant);
-    return runOne(input, principal);
+    const result = await runOne(input, principal);
+    // Its evaluators score it now rather than at the next sweep (a poke that fails is only logged).
+    await pokeWatch();
+    return result;
   },
 });

@@ -6,7 +6,7 @@
  * it is stored as queued and a worker runs it: the web server only enqueues.
  */
 import { RunOneInputSchema } from '../schemas/run-settings';
-import { getRunQueue } from '../jobs/queue';
+import { getRunQueue, pokeWatch } from '../jobs/queue';
 import { safeAction } from '../boundary/safe-action';
 import { refuseUngovernedIfMandatory } from '../runs/mandatory-governance';
 import { queueRun } from '../runs/queued';
@@ -22,7 +22,8 @@ export const startRunAction = safeAction({
     if (queue.remote) return queueRun(input, principal, queue);
     const started = await startRun(input, principal);
     // Nobody awaits the rest: a failure after the first stored step is logged (the run keeps what it stored).
-    started.done.catch((err: unknown) => console.error(`[startRun ${started.runId}] failed after it was stored`, err));
+    // Once stored whole, its evaluators score it now rather than at the next sweep.
+    started.done.then(() => pokeWatch()).catch((err: unknown) => console.error(`[startRun ${started.runId}] failed after it was stored`, err));
     return { runId: started.runId };
   },
 });

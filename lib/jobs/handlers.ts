@@ -18,7 +18,7 @@ import { runQueuedRun } from '../runs/queued';
 import { configOfSetting, runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import { nudgeSuiteStatus } from '../runs/suite-status-hub';
 import type { ModelGate } from '../runs/agent';
-import { backfillJobKey, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { backfillJobKey, WATCH_JOB_KEY, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/traces';
 import { idleBackfillIds } from '../db/review';
 import { traceQuietMs } from '../otel';
@@ -82,7 +82,9 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
   return {
     /** One run from the dashboard (PostgreSQL): claimed, run and stored by the run service. */
     async run(job, ctx) {
-      await runQueuedRun(job, getDb(), ctx.lease);
+      if ((await runQueuedRun(job, getDb(), ctx.lease)) !== 'ran') return;
+      // Its evaluators score it now rather than at the next sweep; the run is stored, so a failed poke is only logged.
+      await ctx.queue.enqueue('watch', {}, { key: WATCH_JOB_KEY }).catch((err: unknown) => console.error('stockroom: could not enqueue the watch job (the sweep will)', err instanceof Error ? err.message : err));
     },
     /** Fans a suite out into one job per (setting, case, epoch) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {
