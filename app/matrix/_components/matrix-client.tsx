@@ -3,7 +3,7 @@
 import { GoldenSetField } from '@/components/golden-set-field';
 import { RoleNote } from '@/components/role-note';
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useEffect, useState, useTransition } from 'react';
 import { startMatrixAction } from '@/lib/actions/start-matrix';
 import { estimateMatrixAction } from '@/lib/actions/estimate-matrix';
 import { isOfflineModel } from '@/lib/harness/config';
@@ -15,7 +15,7 @@ import { SuiteProgress } from '@/components/suite-progress';
 import { useSuiteRun, type SuitePoll } from '@/components/use-suite-run';
 import { useSuiteStatistics } from '@/components/use-suite-statistics';
 import { DEFAULT_EPOCHS, EpochsFields, epochsInput, type EpochsValue } from '@/components/epochs-fields';
-import { MatrixResults } from './matrix-results';
+import { MatrixResults, preloadMatrixChart } from './matrix-results';
 import { epochsText, harnessSummary, MATRIX_SETTINGS, suiteOptionLabel, type MatrixCell } from '@/lib/charts/matrix-view';
 import { MatrixComparison } from './matrix-comparison';
 import type { ModelProvider } from '@/lib/harness/config';
@@ -79,6 +79,11 @@ export function MatrixClient({
       await poll.refetch();
     });
   const suite = poll.data?.suite;
+  // While a suite works, its finished table's chart code loads in the background (not when the table is drawn).
+  const working = suite?.status === 'queued' || suite?.status === 'running';
+  useEffect(() => {
+    if (working) preloadMatrixChart();
+  }, [working]);
   // Intervals and significance once the matrix is done (a finished suite's figures never change).
   const stats = useSuiteStatistics(selectedId, { enabled: suite?.status === 'done' });
   // The picker's list was rendered by the server: the suite it shows takes its polled status (the whole
