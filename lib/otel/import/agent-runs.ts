@@ -6,7 +6,8 @@
 import type { Agent, ModelTurn, TerminationReason, TrajectoryStep } from '../../harness';
 import { ATTR_ERROR_TYPE } from '../attributes';
 import { sumCosts } from './pricing';
-import { ms, spanTime, str } from './step-records';
+import { ms, spanTime } from './step-records';
+import { str } from './conventions/span-view';
 import { deriveTransitions } from './transitions';
 import type { SpanTree } from './tree';
 

@@ -8,9 +8,9 @@ import { GuardrailEventSchema, TERMINATION_REASONS, type CompactionEvent, type G
 import { ToolSessionEventSchema, type ToolSessionEvent } from '../../harness';
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OPERATION_NAME, EVENTS, OPENINFERENCE, STOCKROOM } from '../attributes';
 import { eventMessages, textOfRole, type NormMessage } from './conventions/messages';
-import { agentIo, modelCallView, type ModelCallView } from './conventions/span-view';
+import { agentIo, modelCallView, num, str, type ModelCallView } from './conventions/span-view';
 import type { AttrMap, AttrValue, SpanRecord } from './span-record';
-import { firstUserText, jsonAttr, jsonOrText, num, str } from './step-records';
+import { firstUserText, jsonAttr, jsonOrText } from './step-records';
 
 /** Which convention a trace followed. */
 export type TraceFormat = 'genai' | 'openinference' | 'ai-sdk' | 'openllmetry';

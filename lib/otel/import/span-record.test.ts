@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { importRefusal } from '../testing/import-refusal';
 import { anyValue, attributes, toSpanRecord } from './span-record';
-import { num } from './step-records';
+import { num } from './conventions/span-view';
 
 const refusal = importRefusal;
 

@@ -7,9 +7,9 @@
 import { SemanticConventions as OI } from '@arizeai/openinference-semantic-conventions';
 import type { JsonValue } from '../../harness';
 import type { CallTime, SpanDocument, SpanStep, StepTree } from '../../harness';
-import { stepKindOf } from './conventions/span-view';
+import { num, stepKindOf, str } from './conventions/span-view';
 import type { AttrMap, AttrValue, SpanRecord } from './span-record';
-import { ms, num, str } from './step-records';
+import { ms } from './step-records';
 
 /** A convention's word for a kind, as the run keeps it (`embeddings` → `embedding`, unknown → `custom`). */
 const KIND_WORDS: Record<string, string> = { embeddings: 'embedding', unknown: 'custom' };

@@ -11,8 +11,6 @@ import { textOfRole, type NormMessage } from './conventions/messages';
 import { num, str, toolView, type ModelCallView } from './conventions/span-view';
 import type { AttrValue, SpanRecord } from './span-record';
 
-// The attribute readers are the conventions' own, one definition for the whole import.
-export { num, str } from './conventions/span-view';
 const bool = (v: AttrValue | undefined): boolean | null => (typeof v === 'boolean' ? v : null);
 export const ms = (ns: bigint) => Number(ns / 1000n) / 1000;
 

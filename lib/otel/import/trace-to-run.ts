@@ -12,14 +12,14 @@ import type { JsonValue } from '../../harness';
 import { AgentSchema, type ModelInput, type ModelTurn, type RunResult, type StepTree, type ToolRecord, type TrajectoryStep } from '../../harness';
 import { ATTR_GEN_AI_CONVERSATION_ID, ATTR_GEN_AI_OUTPUT_MESSAGES, ATTR_GEN_AI_REQUEST_MODEL, ATTR_GEN_AI_SYSTEM_INSTRUCTIONS, STOCKROOM } from '../attributes';
 import { textOfRole, toConverse } from './conventions/messages';
-import { agentIo, modelCallView, sessionAndUser, toolView, traceTags, type ModelCallView } from './conventions/span-view';
+import { agentIo, modelCallView, num, sessionAndUser, str, toolView, traceTags, type ModelCallView } from './conventions/span-view';
 import { agentsOfTrace } from './agent-runs';
 import { priceCall, sumCosts, type CallCost } from './pricing';
 import { normaliseProvider } from './providers';
 import { converseMessages, formatOf, genAiText, queryOf, rootEvents, rootEventText, systemPromptOf, type TraceFormat } from './root-values';
 import type { AttrValue, SpanRecord } from './span-record';
 import { spanStep } from './span-steps';
-import { isOwn, jsonAttr, modelTurn, ms, num, requestedCalls, spanTime, str, syntheticTool, toolRecord, type Call } from './step-records';
+import { isOwn, jsonAttr, modelTurn, ms, requestedCalls, spanTime, syntheticTool, toolRecord, type Call } from './step-records';
 import { terminationOf, deriveTransitions } from './transitions';
 import { buildTree } from './tree';
 

@@ -5,7 +5,7 @@
 import { TERMINATION_REASONS, type ModelTurn, type TerminationReason, type Transition, type TrajectoryStep } from '../../harness';
 import { ATTR_ERROR_TYPE, STOCKROOM } from '../attributes';
 import type { SpanRecord } from './span-record';
-import { str } from './step-records';
+import { str } from './conventions/span-view';
 
 /**
  * The loop's transitions for one agent's steps rebuilt from spans (what the harness would have
