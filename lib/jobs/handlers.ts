@@ -18,13 +18,14 @@ import { runQueuedRun } from '../runs/queued';
 import { configOfSetting, runSuiteCase, SuiteJobError } from '../runs/suite-case';
 import { nudgeSuiteStatus } from '../runs/suite-status-hub';
 import type { ModelGate } from '../runs/agent';
-import { backfillJobKey, WATCH_JOB_KEY, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
+import { backfillJobKey, JOB_PRIORITY_RANGE, JOB_SCHEMAS, PermanentJobError, type JobContext, type JobHandler, type JobHandlers, type JobKind, type JobPayload } from './types';
 import { settleQuietTraces } from '../db/traces';
 import { idleBackfillIds } from '../db/review';
 import { traceQuietMs } from '../otel';
 import { deliverOnce } from '../notify';
 import { loadEvidenceKey } from '../governance';
 import { deliveryQueueOf } from './delivery-queue';
+import { pokeWatchOn } from './watch-poke';
 
 /** What the handlers need from the process they run in. */
 export interface HandlerDeps {
@@ -84,7 +85,7 @@ export function createHandlers(deps: HandlerDeps = {}): JobHandlers {
     async run(job, ctx) {
       if ((await runQueuedRun(job, getDb(), ctx.lease)) !== 'ran') return;
       // Its evaluators score it now rather than at the next sweep; the run is stored, so a failed poke is only logged.
-      await ctx.queue.enqueue('watch', {}, { key: WATCH_JOB_KEY }).catch((err: unknown) => console.error('stockroom: could not enqueue the watch job (the sweep will)', err instanceof Error ? err.message : err));
+      await pokeWatchOn(ctx.queue);
     },
     /** Fans a suite out into one job per (setting, case, epoch) not yet stored, the longest before first (longestFirst); keys make a repeated fan-out add nothing. */
     async suite(job, ctx) {

@@ -9,8 +9,9 @@ import { createHandlers } from './handlers';
 import { GraphileQueue } from './graphile';
 import { InProcessQueue } from './in-process';
 import type { RunQueue } from '../runs/queue-port';
-import { WATCH_JOB_KEY, type JobQueue } from './types';
+import type { JobQueue } from './types';
 import { deliveryQueueOf } from './delivery-queue';
+import { pokeWatchOn } from './watch-poke';
 
 export { deliveryQueueOf };
 
@@ -95,14 +96,7 @@ export function getRunQueue(): RunQueue {
   return runQueueOf(getJobQueue());
 }
 
-/**
- * Asks for a `watch` job (lib/watch): runs just stored wait in the outbox for it. A poke that fails is
- * logged, never the caller's failure: the sweep enqueues the same job every interval.
- */
-export async function pokeWatch(queue: JobQueue = getJobQueue()): Promise<void> {
-  try {
-    await queue.enqueue('watch', {}, { key: WATCH_JOB_KEY });
-  } catch (err) {
-    console.error('stockroom: could not enqueue the watch job (the sweep will)', err instanceof Error ? err.message : err);
-  }
+/** Asks the process's queue (or `queue`) for a `watch` job; a failure is only logged (watch-poke.ts). */
+export function pokeWatch(queue: JobQueue = getJobQueue()): Promise<void> {
+  return pokeWatchOn(queue);
 }
